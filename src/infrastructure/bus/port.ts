@@ -1,0 +1,40 @@
+/**
+ * The message bus port: Kafka (kafkajs) in scaled mode, in-process in the embedded default.
+ * Values are already-encoded bytes (Avro, see ./avro); headers carry the schema fingerprint.
+ */
+export interface BusMessage {
+  key: string;
+  value: Buffer;
+  headers: Record<string, string>;
+}
+
+export interface ConsumedMessage extends BusMessage {
+  topic: string;
+  partition: number;
+  /** Kafka offset as a decimal string (in-process adapter: a per-topic counter). */
+  offset: string;
+}
+
+export interface SubscribeOptions {
+  /** Consumer group: each message is handled by one member of the group. */
+  groupId: string;
+  topics: string[];
+  /** Where a group with no committed offset starts. */
+  fromBeginning?: boolean;
+}
+
+/**
+ * Called once per message; the offset is committed only after it resolves.
+ * Throwing stops the consumer for that partition and the message is redelivered: never swallow errors.
+ */
+export type MessageHandler = (message: ConsumedMessage) => Promise<void>;
+
+export interface BusConsumer {
+  stop(): Promise<void>;
+}
+
+export interface MessageBus {
+  publish(topic: string, messages: BusMessage[]): Promise<void>;
+  subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<BusConsumer>;
+  close(): Promise<void>;
+}

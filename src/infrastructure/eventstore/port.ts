@@ -1,0 +1,74 @@
+import type { Event, RecordedEvent } from '../../shared/events';
+
+/**
+ * Expected revision for optimistic concurrency:
+ * - a bigint: the stream's last position must be exactly this (0-based),
+ * - 'no_stream': the stream must not exist yet,
+ * - 'stream_exists': the stream must exist,
+ * - 'any': no check.
+ */
+export type ExpectedRevision = bigint | 'no_stream' | 'stream_exists' | 'any';
+
+export interface AppendResult {
+  /** Position of the last event now in the stream (pass it as the next expected revision). */
+  nextExpectedRevision: bigint;
+  /** Global position of the last appended event (or of the existing one, for an idempotent re-append). */
+  lastGlobalPosition: bigint;
+  /** False when every event id already existed and nothing was written. */
+  written: boolean;
+}
+
+export interface ReadStreamOptions {
+  fromRevision?: bigint;
+  maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: return events with globalPosition > after. Omit to start at the beginning. */
+  after?: bigint;
+  maxCount?: number;
+}
+
+export interface SubscribeToAllOptions {
+  /** Exclusive checkpoint: deliver events with globalPosition > after. */
+  after?: bigint;
+  /** Poll interval for adapters without push (ms). */
+  pollIntervalMs?: number;
+}
+
+export type EventHandler = (event: RecordedEvent) => Promise<void>;
+
+export interface Subscription {
+  /** Stops delivering; resolves once the in-flight handler call has finished. */
+  stop(): Promise<void>;
+  /** Resolves when the subscription has delivered everything committed before this call. */
+  caughtUp(): Promise<void>;
+}
+
+/** The one port every event store adapter implements (PostgreSQL default, EventStoreDB/KurrentDB). */
+export interface EventStore {
+  appendToStream(
+    streamName: string,
+    events: Event[],
+    options?: { expectedRevision?: ExpectedRevision },
+  ): Promise<AppendResult>;
+  /** Events of one stream in order; an empty array if the stream does not exist. */
+  readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Events of all streams in global order. Never returns an event before an earlier committed one. */
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Delivers every committed event after the checkpoint exactly once, in global order, then follows live. */
+  subscribeToAll(handler: EventHandler, options?: SubscribeToAllOptions): Subscription;
+  close(): Promise<void>;
+}
+
+/** A stale expected revision: mapped to HTTP 409 (or 412 with If-Match) in one place, the error mapper. */
+export class StreamRevisionConflictError extends Error {
+  override readonly name = 'StreamRevisionConflictError';
+  constructor(
+    readonly streamName: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`Stream ${streamName}: expected revision ${String(expected)}, actual ${String(actual)}`);
+  }
+}
