@@ -1,0 +1,84 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { Logger } from '../../shared/logger';
+import { ctxOf, requestContext } from './context';
+import { ApiError, sendError } from './errors';
+import { toApiError } from './error-mapping';
+
+export interface HealthProbe {
+  /** Liveness: the process serves requests. */
+  live(): boolean;
+  /** Readiness: store, bus and lists are usable; the failing parts are named. */
+  ready(): Promise<{ ready: boolean; checks: Record<string, boolean> }>;
+}
+
+export interface HttpAppOptions {
+  logger: Logger;
+  health: HealthProbe;
+  /** Mounted in order at the root; each router owns its full paths. */
+  routers: Router[];
+  /** Largest accepted JSON body. */
+  bodyLimit?: string;
+  /** Serves static files (the portal) when given. */
+  staticDir?: string;
+}
+
+export function createHttpApp(options: HttpAppOptions): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestContext(options.logger));
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.status(options.health.live() ? 200 : 503).json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const state = await options.health.ready();
+    res.status(state.ready ? 200 : 503).json({ status: state.ready ? 'ready' : 'not_ready', checks: state.checks });
+  });
+
+  // Body parsing: raw bytes are kept (payment-provider signatures are computed over them).
+  app.use(
+    express.json({
+      limit: options.bodyLimit ?? '256kb',
+      strict: true,
+      verify: (req, _res, buf) => {
+        (req as Request & { rawBody?: Buffer }).rawBody = buf;
+      },
+    }),
+  );
+
+  for (const router of options.routers) app.use(router);
+
+  if (options.staticDir) {
+    app.use(express.static(options.staticDir, { index: 'index.html', fallthrough: true }));
+  }
+
+  app.use((req: Request, res: Response) => {
+    sendError(res, ctxOf(res).surface, new ApiError('not_found', `No route for ${req.method} ${req.path}`), ctxOf(res).requestId);
+  });
+
+  // The one error handler: every failure is rendered in the caller's surface envelope.
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const ctx = ctxOf(res);
+    const apiError = toApiError(error);
+    if (apiError.kind === 'internal') ctx.log.error({ err: error }, 'unhandled error');
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    sendError(res, ctx.surface, apiError, ctx.requestId);
+  });
+  return app;
+}
+
+/** Wraps an async handler so rejections reach the error handler. */
+export function handle(fn: (req: Request, res: Response) => Promise<void>) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    fn(req, res).catch(next);
+  };
+}

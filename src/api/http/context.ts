@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from '../../shared/logger';
+import { surfaceOf, type ApiSurface } from './surfaces';
+
+/** What every handler knows about the request it serves. Attached as res.locals.ctx. */
+export interface RequestContext {
+  requestId: string;
+  correlationId: string;
+  surface: ApiSurface;
+  log: Logger;
+  /** Filled by the surface's authentication middleware. */
+  auth?: AuthenticatedPrincipal;
+}
+
+export interface AuthenticatedPrincipal {
+  accountId: string;
+  plan: string;
+  keyId?: string;
+  userId?: string;
+  roles: string[];
+  surface: ApiSurface;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function requestContext(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const incoming = req.headers['x-request-id'];
+    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const correlationHeader = req.headers['x-correlation-id'];
+    const correlationId =
+      typeof correlationHeader === 'string' && REQUEST_ID.test(correlationHeader) ? correlationHeader : requestId;
+    const surface = surfaceOf(req);
+    res.setHeader('x-request-id', requestId);
+    const log = logger.child({ requestId, correlationId, surface });
+    const ctx: RequestContext = { requestId, correlationId, surface, log };
+    res.locals.ctx = ctx;
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      log.info(
+        { method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+        'request',
+      );
+    });
+    next();
+  };
+}
+
+export function ctxOf(res: Response): RequestContext {
+  return res.locals.ctx as RequestContext;
+}

@@ -1,0 +1,40 @@
+import { StreamRevisionConflictError } from '../../infrastructure/eventstore/port';
+import { ApiError, type FailureKind } from './errors';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+}
+
+/** Domain errors carry a stable `code`; this table is where they meet HTTP. */
+const domainCodeToKind: Record<string, FailureKind> = {
+  not_found: 'not_found',
+  plan_required: 'plan_required',
+  forbidden: 'forbidden',
+  conflict: 'conflict',
+  illegal_transition: 'conflict',
+  limit_exceeded: 'validation',
+  validation_failed: 'validation',
+  quota_exceeded: 'quota_exceeded',
+};
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof StreamRevisionConflictError) {
+    return new ApiError('conflict', 'The resource was changed by another request; reload and retry');
+  }
+  const bodyError = error as BodyParserError;
+  if (bodyError && typeof bodyError === 'object') {
+    if (bodyError.type === 'entity.too.large') return new ApiError('payload_too_large', 'Request body is too large');
+    if (bodyError.type === 'entity.parse.failed') return new ApiError('bad_request', 'Request body is not valid JSON');
+    if (bodyError.type === 'encoding.unsupported' || bodyError.type === 'charset.unsupported') {
+      return new ApiError('unsupported_media_type', 'Unsupported body encoding');
+    }
+  }
+  const domain = error as { code?: unknown; message?: unknown };
+  if (domain && typeof domain.code === 'string' && domain.code in domainCodeToKind) {
+    return new ApiError(domainCodeToKind[domain.code]!, typeof domain.message === 'string' ? domain.message : domain.code);
+  }
+  return new ApiError('internal', 'Internal error');
+}

@@ -1,0 +1,130 @@
+import type { Response } from 'express';
+import type { ApiSurface } from './surfaces';
+
+/**
+ * Surface-neutral reasons a request fails. Handlers throw ApiError with one of these;
+ * `sendError` renders it in the caller's surface envelope. This file is the one place
+ * where failures become HTTP statuses and codes.
+ */
+export type FailureKind =
+  | 'bad_request' // malformed: not JSON, wrong types, missing required fields
+  | 'validation' // well-formed but semantically invalid (S1 422)
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'unauthenticated' // no credential or malformed credential
+  | 'invalid_credential' // unknown, revoked or replaced credential
+  | 'credential_expired'
+  | 'quota_exceeded'
+  | 'plan_required'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'precondition_failed'
+  | 'rate_limited'
+  | 'auth_window_exceeded'
+  | 'internal';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    readonly details?: { errors?: string[]; fields?: Record<string, string[]>; retryAfterSeconds?: number },
+  ) {
+    super(message);
+  }
+}
+
+const status: Record<FailureKind, number> = {
+  bad_request: 400,
+  validation: 422,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unauthenticated: 401,
+  invalid_credential: 401,
+  credential_expired: 401,
+  quota_exceeded: 402,
+  plan_required: 403,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  precondition_failed: 412,
+  rate_limited: 429,
+  auth_window_exceeded: 429,
+  internal: 500,
+};
+
+const s1Codes: Record<FailureKind, string> = {
+  bad_request: 'invalid_request',
+  validation: 'validation_failed',
+  payload_too_large: 'payload_too_large',
+  unsupported_media_type: 'invalid_request',
+  unauthenticated: 'invalid_api_key',
+  invalid_credential: 'invalid_api_key',
+  credential_expired: 'invalid_api_key',
+  quota_exceeded: 'quota_exceeded',
+  plan_required: 'plan_required',
+  forbidden: 'plan_required',
+  not_found: 'not_found',
+  conflict: 'conflict',
+  precondition_failed: 'conflict',
+  rate_limited: 'rate_limited',
+  auth_window_exceeded: 'rate_limited',
+  internal: 'server_error',
+};
+
+const s2Codes: Record<FailureKind, string> = {
+  bad_request: 'invalid_payload',
+  validation: 'invalid_payload',
+  payload_too_large: 'payload_too_large',
+  unsupported_media_type: 'invalid_payload',
+  unauthenticated: 'invalid_key_format',
+  invalid_credential: 'invalid_key',
+  credential_expired: 'key_expired',
+  quota_exceeded: 'quota_exceeded',
+  plan_required: 'plan_required',
+  forbidden: 'forbidden',
+  not_found: 'not_found',
+  conflict: 'illegal_transition',
+  precondition_failed: 'conflict',
+  rate_limited: 'rate_limited',
+  auth_window_exceeded: 'rate_limited',
+  internal: 'internal_error',
+};
+
+/** S1 and S2 distinguish 400 from 422 differently: S2 has only invalid_payload (400). */
+function statusFor(surface: ApiSurface, kind: FailureKind): number {
+  if (surface !== 's1' && kind === 'validation') return 400;
+  if (surface === 's3' && kind === 'quota_exceeded') return 429; // S3: monthly quota → 429 {message}
+  return status[kind];
+}
+
+export function sendError(res: Response, surface: ApiSurface, error: ApiError, requestId: string): void {
+  const code = statusFor(surface, error.kind);
+  if (error.details?.retryAfterSeconds !== undefined) {
+    res.setHeader('Retry-After', String(Math.max(1, Math.ceil(error.details.retryAfterSeconds))));
+  }
+  // Never leak internals: a 500 says only that something failed and which request to quote.
+  const message = error.kind === 'internal' ? `Internal error (request ${requestId})` : error.message;
+  switch (surface) {
+    case 's1':
+      res.status(code).json({ success: false, message, code: s1Codes[error.kind], ...(error.details?.errors ? { errors: error.details.errors } : {}) });
+      return;
+    case 's2':
+      res.status(code).json({ error: { code: s2Codes[error.kind], message, ...(error.details?.errors ? { errors: error.details.errors } : {}) } });
+      return;
+    case 's2_session':
+      res.status(code).json({ success: false, message });
+      return;
+    case 's3':
+    case 'portal':
+      if (code === 429) {
+        res.status(code).json({ message });
+      } else if (code === 400 || code === 413 || code === 415) {
+        res.status(code).json({ error: message, details: error.details?.fields ?? error.details?.errors ?? [] });
+      } else {
+        res.status(code).json({ error: message });
+      }
+      return;
+  }
+}

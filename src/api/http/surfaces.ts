@@ -1,0 +1,41 @@
+import type { Request } from 'express';
+
+/**
+ * One deployment serves all three surfaces; the credential a request carries picks the surface,
+ * and with it the envelope, the error shapes and the limits:
+ * - `Authorization: Bearer svc_…`          → S1 screening API
+ * - `Authorization: Bearer svca_…`         → S2 subject-check API
+ * - `X-API-Key: svcc_live_…` (or `svc_…`)  → S3 enterprise API
+ * - cookie `auth_token` on /api/account/*  → S2 session (account key endpoints)
+ * - cookie `token` / Bearer JWT on /api/*  → portal (S3 JWT)
+ * When a request carries no credential, the path decides which surface's errors it gets.
+ */
+export type ApiSurface = 's1' | 's2' | 's2_session' | 's3' | 'portal';
+
+export const S1_KEY_PATTERN = /^svc_[A-Za-z0-9_-]{16,128}$/;
+export const S2_KEY_PATTERN = /^svca_[A-Za-z0-9_-]{16,128}$/;
+export const S3_KEY_PATTERN = /^svcc_live_[0-9a-f]{40}$/;
+
+const S3_ONLY_PATHS = [/^\/api\/v1\/keys(\/|$)/, /^\/api\/v1\/usage(\/|$)/, /^\/api\/v1\/screening\/sow(\/|$)/];
+
+export function bearerToken(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+export function surfaceOf(req: Request): ApiSurface {
+  const path = req.path;
+  if (path.startsWith('/api/account')) return 's2_session';
+  if (path.startsWith('/api/v1/compliance')) return 's2';
+  if (path.startsWith('/api/v1')) {
+    if (req.headers['x-api-key'] !== undefined) return 's3';
+    const token = bearerToken(req);
+    if (token?.startsWith('svca_')) return 's2';
+    if (token?.startsWith('svc_')) return 's1';
+    if (S3_ONLY_PATHS.some((p) => p.test(path))) return 's3';
+    return 's1';
+  }
+  return 'portal';
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable the service reads, validated once at start-up.
+ * A bad value gives one clear line naming the variable (see formatConfigError) and a non-zero exit.
+ * docker-compose.yml may only set variables listed here (a test checks it).
+ */
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** HTTP listen port of the API and portal. */
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** Where the embedded default keeps its PostgreSQL cluster, list versions and downloads. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** PostgreSQL of the scaled mode. Unset: an embedded PostgreSQL is started under DATA_DIR. */
+  DATABASE_URL: z.string().url().optional(),
+  /** Port of the embedded PostgreSQL (0 = any free port). */
+  EMBEDDED_PG_PORT: port.default(0),
+  /** Comma-separated Kafka brokers of the scaled mode. Unset: the in-process bus. */
+  KAFKA_BROKERS: z
+    .string()
+    .regex(/^[^,\s]+(,[^,\s]+)*$/, 'comma-separated host:port list')
+    .optional(),
+  KAFKA_CLIENT_ID: z.string().min(1).default('svc'),
+  /** EventStoreDB/KurrentDB connection string. Unset: the PostgreSQL event store. */
+  ESDB_URL: z.string().min(1).optional(),
+  /** Which agents this process runs: "all", "none" (API only), or a comma list (sanctions,pep,…). */
+  AGENTS: z.string().min(1).default('all'),
+  /** Directory of the list snapshot to load (default: the bundled ./lists). */
+  LISTS_DIR: z.string().min(1).default('./lists'),
+  /** Optional OpenSanctions data directory (CC BY-NC 4.0: not bundled, commercial use needs a licence). */
+  OPENSANCTIONS_DIR: z.string().min(1).optional(),
+  /** Secret for portal/session JWTs (HS256). Required in production. */
+  JWT_SECRET: z.string().min(32).optional(),
+  /** Key that encrypts webhook signing secrets at rest (32+ chars). Required in production. */
+  SECRETS_KEY: z.string().min(32).optional(),
+  /** Allow webhook URLs on private/loopback addresses and plain http (local testing only). */
+  WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
+  /** How long a synchronous screening request waits for ScreeningCompleted before answering 202. */
+  SCREENING_WAIT_MS: z.coerce.number().int().min(0).max(300_000).default(20_000),
+  /** Per-agent timeout inside a pipeline phase. */
+  AGENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /** Optional OpenAI-compatible chat endpoint for EDD/M&A analysis. */
+  LLM_BASE_URL: z.string().url().optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  /** Stripe-style payment webhook signing secret; unset means every inbound payment event is refused. */
+  PAYMENT_WEBHOOK_SECRET: z.string().min(1).optional(),
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().email().default('receipts@svc.example'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Validates the environment; the message is one line per bad variable, naming it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const relevant: Record<string, string> = {};
+  for (const key of Object.keys(configSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') relevant[key] = value;
+  }
+  const parsed = configSchema.safeParse(relevant);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = issue.path.join('.') || '(environment)';
+      return `invalid configuration: ${name}: ${issue.message}`;
+    });
+    throw new ConfigError(lines.join('\n'));
+  }
+  const config = parsed.data;
+  if (config.NODE_ENV === 'production') {
+    for (const required of ['JWT_SECRET', 'SECRETS_KEY'] as const) {
+      if (!config[required]) throw new ConfigError(`invalid configuration: ${required}: required in production`);
+    }
+  }
+  return config;
+}
+
+/** Names of every variable the service reads (used by the docker-compose test). */
+export const knownConfigVariables: readonly string[] = Object.keys(configSchema.shape);
