@@ -1,0 +1,255 @@
+/**
+ * kafkajs adapter (scaled mode).
+ *
+ * Consumers run with `autoCommit: false` and commit a message's offset only after its handler
+ * resolved. A handler that throws is logged and retried on the same message with a growing
+ * backoff, heartbeating in between so the member keeps its partitions; if the group rebalances
+ * meanwhile, the uncommitted message goes to the partition's next owner. Either way a message is
+ * never skipped: delivery is at-least-once, and handlers make it effectively once through the
+ * inbox (src/infrastructure/inbox).
+ *
+ * The producer is deliberately neither idempotent nor transactional: librdkafka's mock cluster
+ * (our test broker) reports controller id 0, which breaks kafkajs's idempotent producer, and
+ * Kafka transactions would not give us exactly-once across PostgreSQL anyway. Ordering per key
+ * is kept by hashing the key to a partition (Java-compatible murmur2) and allowing a single
+ * in-flight request per broker connection, so a retried batch cannot overtake the next one.
+ *
+ * Topics are not created through the admin API (the mock rejects CreateTopics): a real cluster
+ * provisions them or allows auto-creation (docker-compose does), the mock creates them at start.
+ */
+import {
+  Kafka,
+  Partitioners,
+  logLevel as KafkaLogLevel,
+  type Consumer,
+  type ConsumerConfig,
+  type IHeaders,
+  type KafkaConfig,
+  type LogEntry,
+  type Producer,
+} from 'kafkajs';
+import type { BusConsumer, BusMessage, ConsumedMessage, MessageBus, MessageHandler, SubscribeOptions } from '../port';
+import {
+  backoffDelay,
+  defaultRedeliveryBackoff,
+  describeError,
+  type BusLogger,
+  type RedeliveryBackoff,
+} from '../logger';
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId?: string;
+  logger: BusLogger;
+  /** Consumer tuning (session/heartbeat/rebalance timeouts, etc.); groupId comes from subscribe. */
+  consumer?: Omit<ConsumerConfig, 'groupId'>;
+  /** Partitions of one consumer processed in parallel (order within a partition is kept). Default 1. */
+  partitionsConsumedConcurrently?: number;
+  redeliveryBackoff?: RedeliveryBackoff;
+  /** How long subscribe() waits for the first group join before failing (ms, default 60 000). */
+  joinTimeoutMs?: number;
+  /** Extra kafkajs client settings (ssl, sasl, connectionTimeout...). */
+  client?: Omit<KafkaConfig, 'brokers' | 'clientId' | 'logCreator' | 'logLevel'>;
+}
+
+/** Kafka's message key and headers may be absent or binary; the port speaks strings. */
+function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(headers ?? {})) {
+    if (raw === undefined) continue;
+    const last = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+    if (last === undefined) continue;
+    result[name] = Buffer.isBuffer(last) ? last.toString('utf8') : String(last);
+  }
+  return result;
+}
+
+
+export class KafkaBus implements MessageBus {
+  private readonly kafka: Kafka;
+  private readonly logger: BusLogger;
+  private readonly backoff: RedeliveryBackoff;
+  private producer: Producer | undefined;
+  private producerConnecting: Promise<Producer> | undefined;
+  private readonly consumers = new Set<BusConsumer>();
+  private closed = false;
+
+  constructor(private readonly options: KafkaBusOptions) {
+    if (options.brokers.length === 0) throw new Error('KafkaBus needs at least one broker');
+    this.logger = options.logger;
+    this.backoff = options.redeliveryBackoff ?? defaultRedeliveryBackoff;
+    const logger = this.logger;
+    this.kafka = new Kafka({
+      ...options.client,
+      clientId: options.clientId ?? 'compliance-screening-service',
+      brokers: options.brokers,
+      logLevel: KafkaLogLevel.WARN,
+      // kafkajs's own logs go through our logger (structured, no console noise).
+      logCreator: () => (entry: LogEntry) => {
+        const { message, ...extra } = entry.log;
+        const fields = { kafkajs: entry.namespace, ...extra };
+        if (entry.level === KafkaLogLevel.ERROR) logger.error(fields, message);
+        else if (entry.level === KafkaLogLevel.WARN) logger.warn(fields, message);
+        else if (entry.level === KafkaLogLevel.INFO) logger.info(fields, message);
+        else logger.debug(fields, message);
+      },
+    });
+  }
+
+  private async connectedProducer(): Promise<Producer> {
+    if (this.producer) return this.producer;
+    this.producerConnecting ??= (async () => {
+      const producer = this.kafka.producer({
+        idempotent: false,
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: true,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      });
+      await producer.connect();
+      this.producer = producer;
+      return producer;
+    })();
+    try {
+      return await this.producerConnecting;
+    } catch (error) {
+      this.producerConnecting = undefined;
+      throw error;
+    }
+  }
+
+  async publish(topic: string, messages: BusMessage[]): Promise<void> {
+    if (this.closed) throw new Error('KafkaBus is closed');
+    if (messages.length === 0) return;
+    const producer = await this.connectedProducer();
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: messages.map((m) => ({ key: m.key, value: m.value, headers: { ...m.headers } })),
+    });
+  }
+
+  async subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<BusConsumer> {
+    if (this.closed) throw new Error('KafkaBus is closed');
+    const consumer: Consumer = this.kafka.consumer({
+      allowAutoTopicCreation: true,
+      ...this.options.consumer,
+      groupId: options.groupId,
+    });
+    let stopping = false;
+    const sleepers = new Set<() => void>();
+
+    await consumer.connect();
+    try {
+      await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false });
+    } catch (error) {
+      await consumer.disconnect().catch(() => undefined);
+      throw error;
+    }
+
+    const joined = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`consumer group ${options.groupId} did not join within ${this.options.joinTimeoutMs ?? 60_000} ms`)),
+        this.options.joinTimeoutMs ?? 60_000,
+      );
+      const off = consumer.on(consumer.events.GROUP_JOIN, () => {
+        clearTimeout(timer);
+        off();
+        resolve();
+      });
+    });
+    consumer.on(consumer.events.CRASH, (event) => {
+      this.logger.error(
+        { err: describeError(event.payload.error), groupId: options.groupId, restart: event.payload.restart },
+        'kafka consumer crashed',
+      );
+    });
+
+    const sleep = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          sleepers.delete(done);
+          resolve();
+        }
+        sleepers.add(done);
+      });
+
+    await consumer.run({
+      autoCommit: false,
+      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 1,
+      eachMessage: async ({ topic, partition, message, heartbeat }) => {
+        const consumed: ConsumedMessage = {
+          topic,
+          partition,
+          offset: message.offset,
+          key: message.key ? message.key.toString('utf8') : '',
+          value: message.value ?? Buffer.alloc(0),
+          headers: headersToStrings(message.headers),
+        };
+        for (let failures = 0; ; ) {
+          if (stopping) return; // not committed: the next owner gets it again
+          try {
+            await handler(consumed);
+            break;
+          } catch (error) {
+            failures++;
+            const delayMs = backoffDelay(this.backoff, failures);
+            this.logger.error(
+              {
+                err: describeError(error),
+                groupId: options.groupId,
+                topic,
+                partition,
+                offset: message.offset,
+                key: consumed.key,
+                attempt: failures,
+                retryInMs: delayMs,
+              },
+              'message handler failed; the message will be redelivered',
+            );
+            await sleep(delayMs);
+            if (stopping) return;
+            // Keep the membership alive; throws (uncommitted) if the group is rebalancing.
+            await heartbeat();
+          }
+        }
+        await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+      },
+    });
+    try {
+      await joined;
+    } catch (error) {
+      stopping = true;
+      await consumer.disconnect().catch(() => undefined);
+      throw error;
+    }
+
+    let stopped: Promise<void> | undefined;
+    const busConsumer: BusConsumer = {
+      stop: () => {
+        stopped ??= (async () => {
+          stopping = true;
+          for (const wake of [...sleepers]) wake();
+          // Waits for the in-flight handler (and its commit), then leaves the group.
+          await consumer.disconnect();
+          this.consumers.delete(busConsumer);
+        })();
+        return stopped;
+      },
+    };
+    this.consumers.add(busConsumer);
+    return busConsumer;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.consumers].map((c) => c.stop()));
+    if (this.producerConnecting) {
+      const producer = await this.producerConnecting.catch(() => undefined);
+      await producer?.disconnect();
+    }
+  }
+}
+

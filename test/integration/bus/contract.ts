@@ -1,0 +1,204 @@
+/**
+ * The MessageBus contract: every adapter (in-process, kafkajs) must pass these same tests.
+ * Each test uses its own topic(s) and consumer groups, so the tests can run concurrently.
+ */
+import assert from 'node:assert/strict';
+import { describe, it, before, after } from 'node:test';
+import type { BusConsumer, ConsumedMessage, MessageBus } from '../../../src/infrastructure/bus/port';
+import type { BusLogger } from '../../../src/infrastructure/bus/logger';
+
+/** Topics the suite uses; a broker fixture that cannot auto-create topics creates these first. */
+export const contractTopics = [
+  'contract.keys-headers',
+  'contract.two-groups',
+  'contract.one-per-group',
+  'contract.redelivery',
+  'contract.resume',
+];
+
+export interface RecordingLogger extends BusLogger {
+  errors: { obj: object; msg?: string }[];
+}
+
+export function recordingLogger(): RecordingLogger {
+  const errors: { obj: object; msg?: string }[] = [];
+  return {
+    errors,
+    error: (obj, msg) => errors.push({ obj, msg }),
+    warn: () => {},
+    info: () => {},
+    debug: () => {},
+  };
+}
+
+export interface BusFixture {
+  /** A bus connected to the same broker/state as every other bus this fixture hands out. */
+  bus: MessageBus;
+  logger: RecordingLogger;
+  /** A second, independent client of the same broker (for "restart" tests); same as bus in-process. */
+  newClient(): Promise<MessageBus>;
+  close(): Promise<void>;
+}
+
+export interface ContractOptions {
+  /** Upper bound for one delivery to be observed (ms): a first group join takes ~3 s on the mock. */
+  deliveryTimeoutMs: number;
+}
+
+export async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const text = (m: ConsumedMessage) => m.value.toString('utf8');
+const msg = (key: string, value: string, headers: Record<string, string> = {}) => ({
+  key,
+  value: Buffer.from(value),
+  headers,
+});
+
+export function busContract(name: string, createFixture: () => Promise<BusFixture>, options: ContractOptions): void {
+  describe(`MessageBus contract: ${name}`, { concurrency: true }, () => {
+    let fixture: BusFixture;
+    const consumers: BusConsumer[] = [];
+    const track = (c: BusConsumer) => {
+      consumers.push(c);
+      return c;
+    };
+
+    before(async () => {
+      fixture = await createFixture();
+    });
+    after(async () => {
+      await Promise.all(consumers.map((c) => c.stop()));
+      await fixture.close();
+    });
+
+    it('delivers keys, values and headers, keeping per-key order', async () => {
+      const topic = 'contract.keys-headers';
+      const sent = [
+        msg('acct-1', 'a1', { 'x-schema-fingerprint': 'f1', 'correlation-id': 'c-1' }),
+        msg('acct-2', 'b1', { 'correlation-id': 'c-2' }),
+        msg('acct-1', 'a2', { 'correlation-id': 'c-3' }),
+        msg('acct-2', 'b2', {}),
+        msg('acct-1', 'a3', { empty: '' }),
+      ];
+      await fixture.bus.publish(topic, sent.slice(0, 2));
+      await fixture.bus.publish(topic, sent.slice(2));
+      const received: ConsumedMessage[] = [];
+      track(
+        await fixture.bus.subscribe({ groupId: 'g-keys', topics: [topic], fromBeginning: true }, async (m) => {
+          received.push(m);
+        }),
+      );
+      await waitFor(() => received.length >= sent.length, options.deliveryTimeoutMs, 'five messages');
+      assert.equal(received.length, sent.length);
+      const byValue = new Map(received.map((m) => [text(m), m]));
+      for (const s of sent) {
+        const got = byValue.get(s.value.toString());
+        assert.ok(got, `message ${s.value} delivered`);
+        assert.equal(got.key, s.key);
+        assert.equal(got.topic, topic);
+        assert.deepEqual(got.headers, s.headers);
+        assert.match(got.offset, /^\d+$/);
+      }
+      assert.deepEqual(received.filter((m) => m.key === 'acct-1').map(text), ['a1', 'a2', 'a3']);
+      assert.deepEqual(received.filter((m) => m.key === 'acct-2').map(text), ['b1', 'b2']);
+      // Same key → same partition.
+      assert.equal(new Set(received.filter((m) => m.key === 'acct-1').map((m) => m.partition)).size, 1);
+    });
+
+    it('gives every message to each of two consumer groups', async () => {
+      const topic = 'contract.two-groups';
+      const values = Array.from({ length: 10 }, (_, i) => `m${i}`);
+      await fixture.bus.publish(topic, values.map((v, i) => msg(`k${i % 3}`, v)));
+      const seenA: string[] = [];
+      const seenB: string[] = [];
+      const [a, b] = await Promise.all([
+        fixture.bus.subscribe({ groupId: 'g-two-a', topics: [topic], fromBeginning: true }, async (m) => {
+          seenA.push(text(m));
+        }),
+        fixture.bus.subscribe({ groupId: 'g-two-b', topics: [topic], fromBeginning: true }, async (m) => {
+          seenB.push(text(m));
+        }),
+      ]);
+      track(a);
+      track(b);
+      await waitFor(() => seenA.length >= 10 && seenB.length >= 10, options.deliveryTimeoutMs, 'both groups');
+      assert.deepEqual([...seenA].sort(), [...values].sort());
+      assert.deepEqual([...seenB].sort(), [...values].sort());
+    });
+
+    it('hands each message to only one member of a group', async () => {
+      const topic = 'contract.one-per-group';
+      const handledBy = new Map<string, string[]>();
+      const record = (member: string) => async (m: ConsumedMessage) => {
+        handledBy.set(text(m), [...(handledBy.get(text(m)) ?? []), member]);
+      };
+      const [one, two] = await Promise.all([
+        fixture.bus.subscribe({ groupId: 'g-shared', topics: [topic], fromBeginning: true }, record('one')),
+        fixture.bus.subscribe({ groupId: 'g-shared', topics: [topic], fromBeginning: true }, record('two')),
+      ]);
+      track(one);
+      track(two);
+      const values = Array.from({ length: 20 }, (_, i) => `s${i}`);
+      await fixture.bus.publish(topic, values.map((v, i) => msg(`key-${i}`, v)));
+      await waitFor(() => handledBy.size >= 20, options.deliveryTimeoutMs, 'twenty messages');
+      // Let any duplicate delivery show up before judging.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.deepEqual([...handledBy.keys()].sort(), [...values].sort());
+      for (const [value, members] of handledBy) assert.equal(members.length, 1, `${value} handled by ${members.join(',')}`);
+    });
+
+    it('redelivers a message whose handler threw, logs the error, and keeps later messages behind it', async () => {
+      const topic = 'contract.redelivery';
+      const attempts: string[] = [];
+      let failuresLeft = 2;
+      track(
+        await fixture.bus.subscribe({ groupId: 'g-redeliver', topics: [topic], fromBeginning: true }, async (m) => {
+          attempts.push(text(m));
+          if (text(m) === 'poison-once' && failuresLeft > 0) {
+            failuresLeft--;
+            throw new Error('transient failure for the test');
+          }
+        }),
+      );
+      const errorsBefore = fixture.logger.errors.length;
+      await fixture.bus.publish(topic, [msg('same-key', 'first'), msg('same-key', 'poison-once'), msg('same-key', 'after')]);
+      await waitFor(() => attempts.includes('after'), options.deliveryTimeoutMs, 'the message after the failing one');
+      assert.deepEqual(attempts, ['first', 'poison-once', 'poison-once', 'poison-once', 'after']);
+      const logged = fixture.logger.errors.slice(errorsBefore).filter((e) => JSON.stringify(e.obj).includes('transient failure for the test'));
+      assert.equal(logged.length, 2, 'each failure is logged, not swallowed');
+    });
+
+    it('resumes a restarted consumer from its committed offsets', async () => {
+      const topic = 'contract.resume';
+      await fixture.bus.publish(topic, ['r1', 'r2', 'r3'].map((v) => msg('resume-key', v)));
+      const firstRun: string[] = [];
+      const first = await fixture.bus.subscribe({ groupId: 'g-resume', topics: [topic], fromBeginning: true }, async (m) => {
+        firstRun.push(text(m));
+      });
+      await waitFor(() => firstRun.length >= 3, options.deliveryTimeoutMs, 'first run');
+      await first.stop();
+      assert.deepEqual(firstRun, ['r1', 'r2', 'r3']);
+
+      await fixture.bus.publish(topic, ['r4', 'r5'].map((v) => msg('resume-key', v)));
+      // A fresh client, as after a process restart.
+      const client = await fixture.newClient();
+      const secondRun: string[] = [];
+      const second = track(
+        await client.subscribe({ groupId: 'g-resume', topics: [topic], fromBeginning: true }, async (m) => {
+          secondRun.push(text(m));
+        }),
+      );
+      await waitFor(() => secondRun.length >= 2, options.deliveryTimeoutMs, 'second run');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.deepEqual(secondRun, ['r4', 'r5'], 'only the messages after the committed offset');
+      await second.stop();
+      if (client !== fixture.bus) await client.close();
+    });
+  });
+}
