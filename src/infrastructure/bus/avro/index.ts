@@ -1,0 +1,3 @@
+export * from './registry';
+export * from './messages';
+export { defaultSchemasDir, readSchemaFiles, type SchemaFile } from './schema-files';
