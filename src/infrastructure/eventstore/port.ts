@@ -34,6 +34,11 @@ export interface SubscribeToAllOptions {
   after?: bigint;
   /** Poll interval for adapters without push (ms). */
   pollIntervalMs?: number;
+  /**
+   * Called once if the handler throws (or the store fails): the subscription then stops delivering,
+   * and pending/future caughtUp() calls reject with that error. Resubscribe from your checkpoint.
+   */
+  onError?: (error: Error) => void;
 }
 
 export type EventHandler = (event: RecordedEvent) => Promise<void>;

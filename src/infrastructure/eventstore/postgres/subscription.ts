@@ -1,0 +1,124 @@
+import type { RecordedEvent } from '../../../shared/events';
+import type { InfraLogger } from '../../postgres/log';
+import type { EventHandler, Subscription } from '../port';
+
+interface PgAllSubscriptionOptions {
+  handler: EventHandler;
+  after: bigint;
+  pollIntervalMs: number;
+  batchSize: number;
+  read(after: bigint, maxCount: number): Promise<RecordedEvent[]>;
+  head(): Promise<bigint>;
+  onError?: (error: Error) => void;
+  logger: InfraLogger;
+  onStopped(subscription: PgAllSubscription): void;
+}
+
+interface Waiter {
+  target: bigint;
+  resolve(): void;
+  reject(err: Error): void;
+}
+
+/**
+ * Catch-up then live: reads batches after the last delivered position, calls the handler one event
+ * at a time, and when a read comes back short waits for a NOTIFY wake-up or the poll interval.
+ * The position only moves after the handler resolved, so each event is delivered once, in order.
+ */
+export class PgAllSubscription implements Subscription {
+  private position: bigint;
+  private stopped = false;
+  private failure: Error | undefined;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  private pendingWake = false;
+  private readonly waiters: Waiter[] = [];
+
+  constructor(private readonly options: PgAllSubscriptionOptions) {
+    this.position = options.after;
+  }
+
+  /** Position of the last delivered event (or the starting checkpoint). */
+  get checkpoint(): bigint {
+    return this.position;
+  }
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  wake(): void {
+    this.pendingWake = true;
+    this.wakeUp?.();
+  }
+
+  async caughtUp(): Promise<void> {
+    if (this.failure) throw this.failure;
+    if (this.stopped) throw new Error('subscription stopped before catching up');
+    const target = await this.options.head();
+    if (this.failure) throw this.failure;
+    if (target <= this.position) return;
+    await new Promise<void>((resolve, reject) => this.waiters.push({ target, resolve, reject }));
+  }
+
+  async stop(): Promise<void> {
+    if (!this.stopped) {
+      this.stopped = true;
+      this.wakeUp?.();
+      this.rejectWaiters(new Error('subscription stopped before catching up'));
+    }
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    try {
+      while (!this.stopped) {
+        this.pendingWake = false;
+        const batch = await this.options.read(this.position, this.options.batchSize);
+        for (const event of batch) {
+          if (this.stopped) return;
+          await this.options.handler(event);
+          this.position = event.globalPosition;
+          this.resolveWaiters();
+        }
+        if (batch.length < this.options.batchSize && !this.pendingWake) await this.idle();
+      }
+    } catch (err) {
+      const error = err instanceof Error ? err : new Error(String(err));
+      this.failure = error;
+      this.stopped = true;
+      this.rejectWaiters(error);
+      this.options.logger.error({ err: { message: error.message }, position: String(this.position) }, 'event subscription failed and stopped');
+      this.options.onError?.(error);
+    } finally {
+      this.options.onStopped(this);
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, this.options.pollIntervalMs);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wakeUp = undefined;
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+
+  private resolveWaiters(): void {
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      const waiter = this.waiters[i]!;
+      if (waiter.target <= this.position) {
+        this.waiters.splice(i, 1);
+        waiter.resolve();
+      }
+    }
+  }
+
+  private rejectWaiters(err: Error): void {
+    for (const waiter of this.waiters.splice(0)) waiter.reject(err);
+  }
+}

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { test } from 'node:test';
+import { canonicalJson, chainEvents, computeEventHash, GENESIS_HASH, verifyHashChain } from '../../../src/infrastructure/eventstore/hashChain';
+import type { Event } from '../../../src/shared/events';
+
+const event = (type: string, data: Record<string, unknown>, eventId: string): Event => ({
+  type,
+  data,
+  metadata: { eventId, occurredAt: '2026-01-01T00:00:00.000Z' },
+});
+
+test('canonicalJson sorts keys at every level, drops undefined and is whitespace-free', () => {
+  assert.equal(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: undefined, x: 'é' }], c: null } }), '{"a":{"c":null,"d":[1,{"x":"é","z":1}]},"b":1}');
+  assert.equal(canonicalJson({ a: 1, b: 2 }), canonicalJson({ b: 2, a: 1 }));
+  assert.throws(() => canonicalJson({ n: 1n }), TypeError);
+});
+
+test('the hash is SHA-256 over type, data, metadata without hash and the previous hash', () => {
+  const e = event('AccountOpened', { name: 'Acme' }, 'e1');
+  const expected = createHash('sha256')
+    .update(
+      `{"data":{"name":"Acme"},"metadata":{"eventId":"e1","occurredAt":"2026-01-01T00:00:00.000Z","previousHash":"${GENESIS_HASH}"},"previousHash":"${GENESIS_HASH}","type":"AccountOpened"}`,
+    )
+    .digest('hex');
+  assert.equal(computeEventHash(e, GENESIS_HASH), expected);
+  assert.equal(computeEventHash({ ...e, metadata: { ...e.metadata, hash: 'ignored' } }, GENESIS_HASH), expected);
+  assert.notEqual(computeEventHash(e, 'f'.repeat(64)), expected);
+});
+
+test('chainEvents links each event to the previous one and verifyHashChain detects tampering', () => {
+  const chained = chainEvents([event('A', { n: 1 }, '1'), event('B', { n: 2 }, '2'), event('C', { n: 3 }, '3')], GENESIS_HASH);
+  assert.equal(chained[0]!.metadata.previousHash, GENESIS_HASH);
+  assert.equal(chained[1]!.metadata.previousHash, chained[0]!.metadata.hash);
+  assert.equal(chained[2]!.metadata.previousHash, chained[1]!.metadata.hash);
+  assert.deepEqual(verifyHashChain(chained), { ok: true, lastHash: chained[2]!.metadata.hash });
+
+  const jsonRoundTrip = JSON.parse(JSON.stringify(chained)) as Event[];
+  assert.equal(verifyHashChain(jsonRoundTrip).ok, true, 'survives serialisation with reordered keys');
+
+  const edited = chained.map((e, i) => (i === 1 ? { ...e, data: { n: 20 } } : e));
+  assert.deepEqual(verifyHashChain(edited), { ok: false, index: 1, reason: 'hash does not match the event content' });
+  const removed = [chained[0]!, chained[2]!];
+  assert.deepEqual(verifyHashChain(removed), { ok: false, index: 1, reason: 'previousHash does not match the previous event' });
+});
