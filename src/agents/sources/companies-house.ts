@@ -28,8 +28,7 @@ const searchSchema = z.object({
         date_of_creation: z.string().nullish(),
         address_snippet: z.string().nullish(),
       }),
-    )
-    .default([]),
+    ),
 });
 const profileSchema = z.object({
   company_name: z.string(),
