@@ -1,0 +1,177 @@
+/**
+ * ScreeningEngine: the facade the agents, the API and the CLI call.
+ * Built once per loaded list set (index + rarity statistics), then screens names in-process.
+ *
+ * Scoring: final = 0.95 · nameScore · aliasFactor + Σ qualifier effects, clamped to [0,1].
+ * A name-only exact match therefore scores 0.95; 1.0 needs an exact name plus a corroborating
+ * attribute (DOB, country or identifier agreement). Weak aliases count 0.95 of a strong one.
+ */
+import type {
+  EntitySchema,
+  ListEntity,
+  ListVersion,
+  MatchExplanation,
+  MatchOptions,
+  MatchResult,
+  NameRecord,
+  QualifierApplied,
+  ScreeningQuery,
+} from './model';
+import { compareNames, round, type NameComparison } from './matching/compare';
+import { NameIndex } from './matching/name-index';
+import { prepareName } from './matching/prepare';
+import { qualifiersFor, type Qualified } from './matching/qualifiers';
+
+export const MATCHER_VERSION = 'name-matcher/1.0.0';
+/** Default alert threshold: chosen on the development sets in bench/screening (see RESULTS.md). */
+export const DEFAULT_THRESHOLD = 0.8;
+const NAME_ONLY_CAP = 0.95;
+const ALIAS_FACTOR: Record<NameRecord['kind'], number> = {
+  primary: 1,
+  strong_alias: 1,
+  original_script: 1,
+  former: 0.97,
+  weak_alias: 0.95,
+};
+
+/** Map the benchmark/FtM schema names (Person, Company, Organization, LegalEntity, Vessel) to ours. */
+export function toEntitySchema(schema: string | undefined): EntitySchema | undefined {
+  if (!schema) return undefined;
+  const s = schema.trim().toLowerCase();
+  if (s === 'person' || s === 'individual') return 'person';
+  if (s === 'company' || s === 'organization' || s === 'organisation' || s === 'entity' || s === 'publicbody') return 'organization';
+  if (s === 'vessel') return 'vessel';
+  if (s === 'aircraft' || s === 'airplane') return 'aircraft';
+  return 'unknown';
+}
+
+export interface EngineStats {
+  entities: number;
+  names: number;
+  indexKeys: number;
+  postings: number;
+  memoryBytes?: number;
+  buildMs: number;
+}
+
+export class ScreeningEngine {
+  readonly matcherVersion = MATCHER_VERSION;
+  readonly defaultThreshold = DEFAULT_THRESHOLD;
+  readonly versions: ListVersion[];
+  private readonly entities: ListEntity[];
+  private readonly index: NameIndex;
+  private readonly buildMs: number;
+  private byId?: Map<string, ListEntity>;
+
+  private constructor(entities: ListEntity[], versions: ListVersion[], index: NameIndex, buildMs: number) {
+    this.entities = entities;
+    this.versions = versions;
+    this.index = index;
+    this.buildMs = buildMs;
+  }
+
+  static build(entities: ListEntity[], versions: ListVersion[]): ScreeningEngine {
+    const t0 = performance.now();
+    const index = NameIndex.build(entities);
+    return new ScreeningEngine(entities, versions, index, performance.now() - t0);
+  }
+
+  stats(): EngineStats {
+    return {
+      entities: this.entities.length,
+      names: this.index.names.length,
+      indexKeys: this.index.keyCount,
+      postings: this.index.postingCount,
+      memoryBytes: process.memoryUsage().heapUsed,
+      buildMs: Math.round(this.buildMs),
+    };
+  }
+
+  /** Ranked matches for one query, best first, each with its full explanation. */
+  screen(query: ScreeningQuery, options: MatchOptions = {}): MatchResult[] {
+    const threshold = options.threshold ?? this.defaultThreshold;
+    const limit = options.limit ?? 10;
+    if (!query.name?.trim()) return [];
+    const q = prepareName(query.name, query.schema);
+    // Prepared a second way when the schema is unknown: legal forms vs. person tokens differ.
+    const candidates = this.index.candidates(q, 150, threshold >= 0.6 ? 0.5 : 0.25);
+    const best = new Map<number, { cmp: NameComparison; nameIndex: number; nameScore: number }>();
+    for (const c of candidates) {
+      const named = this.index.names[c.nameIndex];
+      const entity = this.entities[named.entityIndex];
+      if (!this.passesFilters(entity, options)) continue;
+      const cmp = compareNames(q, named.prepared, this.index.rarity);
+      const nameScore = cmp.score * ALIAS_FACTOR[named.record.kind];
+      const prev = best.get(named.entityIndex);
+      if (!prev || nameScore > prev.nameScore) best.set(named.entityIndex, { cmp, nameIndex: c.nameIndex, nameScore });
+    }
+    const results: MatchResult[] = [];
+    for (const [entityIndex, b] of best) {
+      // Cheap upper bound before qualifiers: corroboration adds at most 0.05 + 0.1.
+      if (NAME_ONLY_CAP * b.nameScore + 0.2 < threshold) continue;
+      const entity = this.entities[entityIndex];
+      const named = this.index.names[b.nameIndex];
+      const quals = qualifiersFor(query, entity);
+      const score = finalScore(b.nameScore, b.cmp.exact && ALIAS_FACTOR[named.record.kind] === 1, quals);
+      if (score < threshold) continue;
+      results.push({ entity, score, explanation: explain(named.record, b.cmp, b.nameScore, quals, score) });
+    }
+    results.sort((a, b) => b.score - a.score || a.entity.id.localeCompare(b.entity.id));
+    return results.slice(0, limit);
+  }
+
+  /** Score a pair of bare names with the same algorithm (no qualifiers except a schema hint). */
+  compare(name1: string, name2: string, schema?: string): { score: number; explanation: MatchExplanation } {
+    const s = toEntitySchema(schema);
+    const a = prepareName(name1, s);
+    const b = prepareName(name2, s);
+    const cmp = compareNames(a, b, this.index.rarity);
+    const score = finalScore(cmp.score, false, []);
+    return { score, explanation: explain({ value: name2, kind: 'primary' }, cmp, cmp.score, [], score) };
+  }
+
+  /** Entity by engine id, for callers that keep only ids. */
+  entity(id: string): ListEntity | undefined {
+    if (!this.byId) this.byId = new Map(this.entities.map((e) => [e.id, e]));
+    return this.byId.get(id);
+  }
+
+  private passesFilters(entity: ListEntity, o: MatchOptions): boolean {
+    if (o.schemas?.length && !o.schemas.includes(entity.schema)) return false;
+    if (o.sources?.length && !o.sources.includes(entity.source)) return false;
+    if (o.topics?.length && !entity.topics.some((t) => o.topics!.includes(t))) return false;
+    return true;
+  }
+}
+
+function finalScore(nameScore: number, exactStrongName: boolean, quals: Qualified[]): number {
+  let score = NAME_ONLY_CAP * nameScore;
+  for (const q of quals) score += q.effect;
+  const corroborated = quals.some((q) => q.corroborates);
+  const conflicted = quals.some((q) => q.effect < 0);
+  if (exactStrongName && corroborated && !conflicted) return 1;
+  return round(Math.max(0, Math.min(0.99, score)));
+}
+
+function explain(record: NameRecord, cmp: NameComparison, nameScore: number, quals: Qualified[], score: number): MatchExplanation {
+  const qualifiers: QualifierApplied[] = quals.map(({ kind, effect, detail }) => ({ kind, effect, detail }));
+  for (const note of cmp.notes) qualifiers.push({ kind: 'name_note', effect: 0, detail: note });
+  if (ALIAS_FACTOR[record.kind] < 1) {
+    qualifiers.push({ kind: 'weak_alias', effect: round(ALIAS_FACTOR[record.kind] - 1), detail: `matched a ${record.kind.replace('_', ' ')}` });
+  }
+  const hows = [...new Set(cmp.alignment.filter((a) => a.how !== 'missing').map((a) => a.how))];
+  const missing = cmp.alignment.filter((a) => a.how === 'missing').length;
+  const qualText = quals.length ? `; ${quals.map((q) => q.detail).join('; ')}` : '';
+  const summary =
+    `${cmp.exact ? 'Exact' : 'Partial'} match on ${record.kind.replace('_', ' ')} "${record.value}" ` +
+    `(name ${round(nameScore)}, tokens ${hows.join('/') || 'none'}${missing ? `, ${missing} unmatched` : ''})${qualText}; score ${score}.`;
+  return {
+    matchedName: record.value,
+    matchedNameKind: record.kind,
+    nameScore: round(nameScore),
+    alignment: cmp.alignment,
+    qualifiers,
+    summary,
+  };
+}
+

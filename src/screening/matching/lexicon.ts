@@ -1,0 +1,149 @@
+/**
+ * Word lists the matcher needs: legal forms, name particles, honorifics, organisation stop words
+ * and very common given names (which must never carry a match on their own).
+ * All entries are in the transliterated lowercase ASCII form produced by text.ts.
+ */
+
+/**
+ * Company legal forms, grouped into equivalence classes. Multi-word phrases are matched on token
+ * sequences (longest first) and replaced by one legal-form token `~class`.
+ */
+const LEGAL_FORM_CLASSES: Record<string, string[]> = {
+  // limited liability companies
+  llc: [
+    'llc', 'l l c', 'ooo', 'tov', 'too', 'limited liability company', 'limited liability co', 'limited liability partnership',
+    'llp', 'obshchestvo s ogranichennoy otvetstvennostyu', 'obshchestvo s ogranichennoi otvetstvennostiu',
+    'obshestvo s ogranichennoy otvetstvennostyu', 'tovarystvo z obmezhenoyu vidpovidalnistyu', 'tovaristvo z obmezhenoyu vidpovidalnistyu',
+    'gmbh', 'mbh', 'sarl', 'srl', 's r l', 'sro', 's r o', 'spolka z ograniczona odpowiedzialnoscia', 'sp z o o', 'kft',
+    'korlatolt felelossegu tarsasag', 'societe a responsabilite limitee', 'sociedad de responsabilidad limitada',
+    'sociedade de responsabilidade limitada', 'societatea cu raspundere limitata', 'societa a responsabilita limitata',
+    'yugen gaisha', 'yuxian gongsi', 'youxian gongsi', 'youxian zeren gongsi', 'ltda', 'lda', 'doo', 'd o o', 'eood', 'ood',
+    'fzco', 'fze', 'fzc', 'fz llc', 'pte', 'pty', 'bhd', 'sdn bhd', 'oy', 'aps', 'llc fz',
+  ],
+  // joint-stock / public companies
+  jsc: [
+    'jsc', 'ojsc', 'cjsc', 'pjsc', 'ao', 'zao', 'oao', 'pao', 'nao', 'at', 'pat', 'prat', 'tat', 'joint stock company',
+    'joint stock co', 'open joint stock company', 'closed joint stock company', 'public joint stock company',
+    'aktsionernoe obshchestvo', 'aktsionernoye obshchestvo', 'zakrytoe aktsionernoe obshchestvo',
+    'otkrytoe aktsionernoe obshchestvo', 'publichnoe aktsionernoe obshchestvo', 'aktsionerne tovarystvo', 'aktsionerne tovaristvo',
+    'publichne aktsionerne tovarystvo', 'ag', 'sa', 's a', 'spa', 's p a', 'nv', 'n v', 'plc', 'public limited company', 'as', 'a s',
+    'asa', 'ab', 'oyj', 'kabushiki gaisha', 'kabushiki kaisha', 'kk', 'gufen youxian gongsi', 'tbk', 'pt', 'sae', 'sal', 'sak',
+    'saog', 'psc', 'pjsc', 'qsc', 'qpsc', 'bsc', 'kscp', 'societe anonyme', 'sociedad anonima', 'sociedade anonima',
+    'aktiengesellschaft', 'naamloze vennootschap', 'anonim sirketi', 'as', 'ad', 'dd', 'ead', 'a d',
+  ],
+  // generic "limited", "company", "corporation", "incorporated", partnerships and firms
+  co: [
+    'ltd', 'limited', 'co', 'company', 'corp', 'corporation', 'inc', 'incorporated', 'bv', 'b v', 'besloten vennootschap',
+    'gongsi', 'youxian', 'yugen kaisha', 'company limited', 'co ltd', 'pvt', 'private limited', 'pvt ltd', 'private ltd', 'sas',
+    'sasu', 'eurl', 'snc', 'gie', 'kg', 'ohg', 'gbr', 'ug', 'lp', 'l p', 'llp', 'partnership', 'firm', 'est', 'establishment',
+    'sirketi', 'sti', 'ltd sti', 'kollektivnoe predpriyatie', 'chastnoe predpriyatie', 'pp', 'chp', 'ip', 'tic', 'trading est',
+  ],
+  // state enterprises and unitary companies
+  state: [
+    'fgup', 'gup', 'mup', 'federalnoe gosudarstvennoe unitarnoe predpriyatie', 'gosudarstvennoe unitarnoe predpriyatie',
+    'state unitary enterprise', 'federal state unitary enterprise', 'soe', 'state owned enterprise', 'dp', 'derzhavne pidpryiemstvo',
+  ],
+  // non-profit forms
+  npo: [
+    'nko', 'ano', 'npo', 'nonprofit', 'non profit organization', 'non profit organisation', 'nekommercheskoe partnerstvo',
+    'avtonomnaya nekommercheskaya organizatsiya', 'foundation', 'fund', 'fond', 'ev', 'e v', 'ngo',
+  ],
+};
+
+export interface LegalFormMatch {
+  cls: string;
+  length: number;
+}
+
+const legalPhrases = new Map<string, string>(); // phrase (space-joined norm tokens) → class
+let maxLegalPhraseTokens = 1;
+for (const [cls, phrases] of Object.entries(LEGAL_FORM_CLASSES)) {
+  for (const p of phrases) {
+    if (!legalPhrases.has(p)) legalPhrases.set(p, cls);
+    maxLegalPhraseTokens = Math.max(maxLegalPhraseTokens, p.split(' ').length);
+  }
+}
+
+/** Longest legal-form phrase starting at tokens[i], if any. */
+export function matchLegalForm(tokens: string[], i: number): LegalFormMatch | undefined {
+  for (let len = Math.min(maxLegalPhraseTokens, tokens.length - i); len >= 1; len--) {
+    const cls = legalPhrases.get(tokens.slice(i, i + len).join(' '));
+    if (cls) return { cls, length: len };
+  }
+  return undefined;
+}
+
+/** Short legal-form abbreviations that could be a person's initials or a real word: only taken at the ends of a name. */
+export const AMBIGUOUS_LEGAL_FORMS = new Set(['sa', 'as', 'ab', 'ag', 'at', 'ad', 'dd', 'ip', 'pp', 'pt', 'kk', 'ev', 'co', 'ao', 'ug', 'dp', 'est', 'fund', 'firm', 'lp', 'fond', 'ano']);
+
+/** Name particles: canonical form per spelling. Weighted very low and never required. */
+export const PARTICLES: Record<string, string> = {
+  al: 'al', el: 'al', ul: 'al', ad: 'al', ar: 'al', as: 'al', ash: 'al', at: 'al', az: 'al', an: 'al', ud: 'al', ur: 'al', us: 'al', un: 'al',
+  bin: 'bin', ibn: 'bin', ben: 'bin', bint: 'bin', binti: 'bin', bn: 'bin', ould: 'bin', walad: 'bin', oglu: 'bin', ogly: 'bin', kyzy: 'bin',
+  abu: 'abu', abou: 'abu', abo: 'abu', bou: 'abu', umm: 'umm', um: 'umm',
+  de: 'de', da: 'de', di: 'de', du: 'de', del: 'de', della: 'de', dos: 'de', das: 'de', do: 'de', van: 'van', von: 'van',
+  der: 'der', den: 'der', la: 'la', le: 'la', y: 'y', e: 'y', und: 'y', and: 'y', of: 'of', the: 'the',
+};
+
+/** Particles that only count as particles when the source is Arabic-style (ad/ar/as/at… are sun-letter articles). */
+export const SUN_LETTER_ARTICLES = new Set(['ad', 'ar', 'as', 'ash', 'at', 'az', 'an', 'ud', 'ur', 'us', 'un']);
+
+/** Honorifics and titles that appear inside listed names. */
+export const HONORIFICS = new Set([
+  'mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'sir', 'dame', 'lord', 'sheikh', 'shaikh', 'shaykh', 'sheik', 'haji', 'hajji',
+  'hadji', 'mullah', 'mulla', 'mullah', 'maulavi', 'mawlawi', 'maulvi', 'maulana', 'mawlana', 'qari', 'hafiz', 'imam',
+  'general', 'gen', 'col', 'colonel', 'capt', 'captain', 'major', 'lt', 'admiral', 'emir', 'amir', 'prince', 'princess',
+  'king', 'hon', 'honorable', 'rev', 'mv', 'mt', 'm v', 'ss', 'jr', 'sr', 'ii', 'iii',
+]);
+
+/** Words that carry little identity in organisation names (weighted down, not dropped). */
+export const ORG_STOP_WORDS = new Set([
+  'the', 'of', 'and', 'for', 'in', 'on', 'at', 'to', 'a', 'an', 'group', 'holding', 'holdings', 'international', 'intl',
+  'trading', 'trade', 'industries', 'industry', 'industrial', 'enterprise', 'enterprises', 'services', 'service', 'global',
+  'general', 'import', 'export', 'company', 'bank', 'investment', 'investments', 'development', 'management', 'technology',
+  'technologies', 'shipping', 'import export', 'organization', 'organisation', 'association', 'center', 'centre', 'national',
+  'foreign', 'commercial', 'commerce', 'agency', 'network', 'de', 'la', 'el', 'al', 'society', 'institute', 'research',
+]);
+
+/**
+ * Very common given names across the regions the lists cover (transliterated, folded later).
+ * They may match, but a match on them alone must not reach the threshold.
+ */
+export const COMMON_GIVEN_NAMES = new Set(
+  (
+    // English-speaking
+    'james john robert michael william david richard joseph thomas charles christopher daniel matthew anthony mark donald ' +
+    'steven paul andrew joshua kenneth kevin brian george timothy ronald edward jason jeffrey ryan jacob gary nicholas eric ' +
+    'jonathan stephen larry justin scott brandon benjamin samuel gregory alexander frank patrick raymond jack dennis jerry ' +
+    'tyler aaron jose adam nathan henry douglas zachary peter kyle noah ethan jeremy walter christian keith roger terry austin ' +
+    'sean gerald carl harold dylan arthur lawrence jordan jesse bryan billy bruce gabriel joe logan albert willie alan eugene ' +
+    'russell vincent philip bobby johnny bradley roy ralph louis randy wayne harry howard fred martin victor ' +
+    'mary patricia jennifer linda elizabeth barbara susan jessica sarah karen lisa nancy betty sandra margaret ashley kimberly ' +
+    'emily donna michelle carol amanda melissa deborah stephanie dorothy rebecca sharon laura cynthia amy kathleen angela ' +
+    'shirley brenda emma anna pamela nicole samantha katherine christine helen debra rachel carolyn janet maria catherine ' +
+    'heather diane olivia julie joyce victoria ruth virginia lauren kelly christina joan evelyn judith andrea hannah megan ' +
+    'cheryl jacqueline martha madison teresa gloria sara janice ann kathryn abigail sophia frances jean alice judy isabella ' +
+    'julia grace amber denise danielle marilyn beverly charlotte natalie theresa diana brittany doris kayla alexis lori marie ' +
+    'tom tim bob bill jim mike dave steve chris dan ben sam tony nick joan jane rose lily kate anne ' +
+    // Spanish/Portuguese/Italian/French/German
+    'juan carlos luis jorge pedro miguel manuel francisco antonio javier rafael fernando ricardo alejandro roberto sergio ' +
+    'pablo diego eduardo andres alberto mario marco giuseppe giovanni luca paolo pierre jean jacques michel philippe alain ' +
+    'francois nicolas hans klaus jurgen wolfgang stefan andreas thomas ana carmen rosa isabel lucia elena laura marta ' +
+    'francesca giulia sophie marie claire anne monika petra sabine ' +
+    // Arabic/Persian/Turkic
+    'mohammed muhammad mohamed mohammad mohamad muhammed ahmed ahmad ali hassan hasan hussein husain husayn hussain omar umar ' +
+    'abdullah abdallah ibrahim khalid khaled mahmoud mahmud mustafa mostafa yusuf youssef yousef said saeed saleh salih ' +
+    'abdul karim kareem rahman abdelrahman hamid hameed hamza ismail ismael jamal kamal nasser nasir tariq fatima aisha ' +
+    'maryam zainab reza hossein mehdi amir ali mehmet murat ' +
+    // Slavic
+    'vladimir sergei sergey alexander aleksandr alexei aleksei alexey andrei andrey dmitry dmitri dmitriy ivan nikolai ' +
+    'nikolay mikhail yuri yuriy igor oleg viktor victor pavel evgeny evgeniy yevgeny anatoly boris maxim maksim roman ' +
+    'olga elena yelena tatiana tatyana natalia natalya irina svetlana anna ekaterina yekaterina maria mariya marina ' +
+    'volodymyr oleksandr olena ' +
+    // East and South Asian
+    'wei jun li ming hui lei jian hong yan ying min young jin jung sung hyun raj kumar ram amit sunil anil vijay'
+  ).split(/\s+/).filter(Boolean),
+);
+
+/** Slavic patronymic endings: a middle name that is often left out. */
+export const PATRONYMIC = /(ovich|evich|ovych|evych|ich|ovna|evna|ivna|ichna|yevich|ievich|ovitch|evitch)$/;

@@ -1,0 +1,172 @@
+/**
+ * Inverted index over every listed name for candidate generation: a query looks up a handful of
+ * keys per token and scores only the names those keys point to, never the whole list set.
+ *
+ * Keys per token: t:<fold> (exact up to transliteration variants), p:<double metaphone>,
+ * s:<consonant skeleton> (Arabic/Hebrew spellings), a:<prefix>, z:<suffix> (typos), plus t:<fold>
+ * of adjacent tokens joined (Abdul Rahman/Abdulrahman, Jin Ping/Jinping).
+ */
+import type { ListEntity, NameRecord } from '../model';
+import { foldToken } from './text';
+import { prepareName, type NameToken, type PreparedName } from './prepare';
+
+export interface IndexedName {
+  entityIndex: number;
+  record: NameRecord;
+  prepared: PreparedName;
+}
+
+const KEY_QUALITY: Record<string, number> = { t: 1, p: 0.7, s: 0.7, a: 0.6, z: 0.6 };
+
+function keyable(t: NameToken): boolean {
+  return t.kind === 'name' || t.kind === 'stop';
+}
+
+/** Keys of one token, best first. */
+export function tokenKeys(t: NameToken): string[] {
+  const keys = [`t:${t.fold}`];
+  if (t.initial) return keys;
+  if (t.meta[0].length >= 2) keys.push(`p:${t.meta[0]}`);
+  if (t.meta[1].length >= 2) keys.push(`p:${t.meta[1]}`);
+  if (t.skel.length >= 2) keys.push(`s:${t.skel}`);
+  const f = t.fold;
+  if (f.length >= 5) {
+    const k = f.length >= 8 ? 4 : 3;
+    keys.push(`a:${f.slice(0, k)}`, `z:${f.slice(-k)}`);
+  }
+  return keys;
+}
+
+function joinedKeys(tokens: NameToken[]): string[] {
+  const keys: string[] = [];
+  const names = tokens.filter(keyable);
+  if (names.length > 8) return keys;
+  for (let i = 0; i + 1 < names.length; i++) {
+    keys.push(`t:${foldToken(names[i].norm + names[i + 1].norm)}`);
+    if (i + 2 < names.length && (names[i].origin === 'han' || names[i].origin === 'hangul')) {
+      keys.push(`t:${foldToken(names[i].norm + names[i + 1].norm + names[i + 2].norm)}`);
+    }
+  }
+  return keys;
+}
+
+export interface Candidate {
+  nameIndex: number;
+  /** Rough pre-score used only to rank candidates before full comparison. */
+  weight: number;
+}
+
+export class NameIndex {
+  readonly names: IndexedName[] = [];
+  private readonly postings = new Map<string, Int32Array>();
+  /** Number of entities whose names contain each folded token. */
+  private readonly df = new Map<string, number>();
+  private entityCount = 0;
+  private acc = new Float64Array(0);
+  private stamp = new Int32Array(0);
+  private stampGen = 0;
+
+  static build(entities: ListEntity[]): NameIndex {
+    const idx = new NameIndex();
+    const lists = new Map<string, number[]>();
+    idx.entityCount = entities.length;
+    entities.forEach((entity, entityIndex) => {
+      const seenNames = new Set<string>();
+      const seenTokens = new Set<string>();
+      const records = entity.names?.length ? entity.names : [{ value: entity.primaryName, kind: 'primary' as const }];
+      for (const record of records) {
+        if (!record.value?.trim()) continue;
+        const prepared = prepareName(record.value, entity.schema);
+        if (!prepared.tokens.length || seenNames.has(prepared.key + '|' + prepared.numbers.join(','))) continue;
+        seenNames.add(prepared.key + '|' + prepared.numbers.join(','));
+        const nameIndex = idx.names.length;
+        idx.names.push({ entityIndex, record, prepared });
+        const keys = new Set<string>();
+        for (const t of prepared.tokens) {
+          if (!keyable(t)) continue;
+          for (const k of tokenKeys(t)) keys.add(k);
+          seenTokens.add(t.fold);
+        }
+        for (const k of joinedKeys(prepared.tokens)) keys.add(k);
+        for (const k of keys) {
+          let l = lists.get(k);
+          if (!l) lists.set(k, (l = []));
+          l.push(nameIndex);
+        }
+      }
+      for (const f of seenTokens) idx.df.set(f, (idx.df.get(f) ?? 0) + 1);
+    });
+    for (const [k, l] of lists) idx.postings.set(k, Int32Array.from(l));
+    idx.acc = new Float64Array(idx.names.length);
+    idx.stamp = new Int32Array(idx.names.length).fill(-1);
+    return idx;
+  }
+
+  get keyCount(): number {
+    return this.postings.size;
+  }
+
+  get postingCount(): number {
+    let n = 0;
+    for (const l of this.postings.values()) n += l.length;
+    return n;
+  }
+
+  /** Rarity weight of a folded token in [0.25, 1]: 1 for tokens in at most a couple of entities. */
+  rarity = (fold: string): number => {
+    const df = this.df.get(fold) ?? 0;
+    const n = this.entityCount;
+    if (df <= 2 || n < 50) return 1;
+    const w = Math.log(n / df) / Math.log(n / 2);
+    return Math.max(0.25, Math.min(1, w));
+  };
+
+  /**
+   * Candidate names for a prepared query, best first, at most `limit`.
+   * A name must gather at least `minShare` of the query's token weight through its keys.
+   */
+  candidates(q: PreparedName, limit = 200, minShare = 0.35): Candidate[] {
+    const toks = q.tokens.filter(keyable);
+    if (!toks.length) return [];
+    const gen = ++this.stampGen;
+    const touched: number[] = [];
+    let total = 0;
+    const bigPosting = Math.max(2000, this.names.length * 0.05);
+    const visit = (keys: string[], w: number) => {
+      const tokenGen = ++this.stampGen;
+      for (const key of keys) {
+        const list = this.postings.get(key);
+        if (!list) continue;
+        const quality = KEY_QUALITY[key[0]] ?? 0.5;
+        if (quality < 1 && list.length > bigPosting) continue;
+        const add = w * quality;
+        for (let i = 0; i < list.length; i++) {
+          const n = list[i];
+          const s = this.stamp[n];
+          if (s === tokenGen) continue; // this token already credited (better key first)
+          if (s < gen) {
+            this.acc[n] = 0;
+            touched.push(n);
+          }
+          this.stamp[n] = tokenGen;
+          this.acc[n] += add;
+        }
+      }
+    };
+    for (const t of toks) {
+      const w = t.common ? 0.4 : t.kind === 'stop' ? 0.35 : t.initial ? 0.3 : 1;
+      total += w;
+      visit(tokenKeys(t), w);
+    }
+    // joined query tokens may equal one listed token
+    for (const k of joinedKeys(q.tokens)) visit([k], 1);
+    const min = total * minShare;
+    let out: Candidate[] = [];
+    for (const n of touched) if (this.acc[n] >= min) out.push({ nameIndex: n, weight: this.acc[n] });
+    if (out.length > limit) {
+      out.sort((a, b) => b.weight - a.weight);
+      out = out.slice(0, limit);
+    }
+    return out;
+  }
+}
