@@ -1,0 +1,472 @@
+/**
+ * S2 subject check, stream `subject-check-<id>` (numeric id).
+ *
+ *   (none) --StartSubjectCheck--> running
+ *   running --ConcludeSubjectCheck--> escalated | needs_review | completed   (rule below)
+ *   running --FailSubjectCheck--> failed
+ *   needs_review --ResolveReview(clear)--> completed ; --ResolveReview(adverse)--> escalated
+ *   escalated --CloseInvestigation--> completed
+ *
+ * Conclusion rule, in this order:
+ *  1. escalate when any tier score reaches its threshold (sanctions ≥ 80, pep ≥ 70,
+ *     adverse_media ≥ 75); priority by the highest triggering score (≥ 90 critical, ≥ 80 high,
+ *     else medium); SLA critical 4 h, high 24 h, medium 72 h from the conclusion time;
+ *  2. else needs_review `insufficient_source_coverage` when sources_searched / sources_total < 0.6;
+ *  3. else needs_review `ambiguous_match` when the best hit is ambiguous;
+ *  4. else completed.
+ * Every other state × command pair throws IllegalTransition (NotFound before the check exists).
+ */
+import { assertNever, type Event } from '../../shared/events';
+import { addHours, type Command, type Decider, isInteger, isIsoInstant, isNonEmptyText, NUMERIC_ID, stamp } from '../decider';
+import { IllegalTransition, Issues, NotFound } from '../errors';
+
+export function streamName(subjectCheckId: string): string {
+  return `subject-check-${subjectCheckId}`;
+}
+export const subjectCheckStreamName = streamName;
+
+export type SubjectCheckStatus = 'running' | 'needs_review' | 'escalated' | 'completed' | 'failed';
+export const subjectCheckStatuses: readonly SubjectCheckStatus[] = ['running', 'needs_review', 'escalated', 'completed', 'failed'];
+
+/** Tier score thresholds (0-100) at or above which a check is escalated. Other tiers never escalate. */
+export const escalationThresholds: Readonly<Record<string, number>> = { sanctions: 80, pep: 70, adverse_media: 75 };
+/** Minimum share of sources searched for an automatic verdict. */
+export const minimumSourceCoverage = 0.6;
+export type InvestigationPriority = 'critical' | 'high' | 'medium';
+export const slaHoursByPriority: Record<InvestigationPriority, number> = { critical: 4, high: 24, medium: 72 };
+
+export function priorityForScore(maxTierScore: number): InvestigationPriority {
+  if (maxTierScore >= 90) return 'critical';
+  if (maxTierScore >= 80) return 'high';
+  return 'medium';
+}
+
+export function triggeringTiers(tierScores: Record<string, number>): string[] {
+  return Object.entries(tierScores)
+    .filter(([tier, score]) => escalationThresholds[tier] !== undefined && score >= escalationThresholds[tier]!)
+    .map(([tier]) => tier)
+    .sort();
+}
+
+export interface SubjectLocation {
+  country: string;
+  region?: string;
+  city?: string;
+}
+export interface SubjectConsent {
+  certified: boolean;
+  /** Free text the integrator certified, kept for auditors. */
+  statement?: string;
+}
+export type SubjectSummary = {
+  overallResult: string;
+  confidenceLevel: string;
+  findingsCount: number;
+  redFlagCount: number;
+  warningCount: number;
+  sourcesSearched: number;
+  sourcesTotal: number;
+};
+
+// ---- commands ----
+type Id = { subjectCheckId: string };
+export type StartSubjectCheck = Command<
+  'StartSubjectCheck',
+  Id & {
+    accountId: string;
+    firstName: string;
+    lastName: string;
+    middleName?: string;
+    dateOfBirth?: string;
+    locations: SubjectLocation[];
+    purpose: string;
+    consent: SubjectConsent;
+    batchId?: string;
+  }
+>;
+export type RecordSubjectCheckAgentResult = Command<
+  'RecordAgentResult',
+  Id & { agent: string; tier?: string; queried: boolean; error?: string; result: Record<string, unknown>; startedAt: string; finishedAt: string }
+>;
+export type ConcludeSubjectCheck = Command<
+  'ConcludeSubjectCheck',
+  Id &
+    SubjectSummary & {
+      tierScores: Record<string, number>;
+      bestHitAmbiguous: boolean;
+      /** Allocated by the handler (`INV-…`); required when the rule escalates. */
+      investigationId?: string;
+      requestedScope?: string;
+    }
+>;
+export type FailSubjectCheck = Command<'FailSubjectCheck', Id & { errorMessage: string }>;
+export type ResolveReview = Command<
+  'ResolveReview',
+  Id & { outcome: 'clear' | 'adverse'; reviewer: string; note: string; investigationId?: string; requestedScope?: string }
+>;
+export type CloseInvestigation = Command<'CloseInvestigation', Id & { outcome: 'clear' | 'adverse'; reviewer: string; note: string }>;
+export type SubjectCheckCommand =
+  | StartSubjectCheck
+  | RecordSubjectCheckAgentResult
+  | ConcludeSubjectCheck
+  | FailSubjectCheck
+  | ResolveReview
+  | CloseInvestigation;
+export const subjectCheckCommandTypes = [
+  'StartSubjectCheck',
+  'RecordAgentResult',
+  'ConcludeSubjectCheck',
+  'FailSubjectCheck',
+  'ResolveReview',
+  'CloseInvestigation',
+] as const;
+
+// ---- events (field names follow the S2 callback payloads, camelCased) ----
+type Ids = { subjectCheckId: string; accountId: string };
+export type SubjectCheckStarted = Event<
+  'SubjectCheckStarted',
+  Ids & {
+    status: 'running';
+    firstName: string;
+    lastName: string;
+    middleName?: string;
+    dateOfBirth?: string;
+    locations: SubjectLocation[];
+    purpose: string;
+    consent: SubjectConsent & { certified: true; certifiedAt: string };
+    batchId?: string;
+    processingAt: string;
+  }
+>;
+export type SubjectCheckAgentResultRecorded = Event<
+  'SubjectCheckAgentResultRecorded',
+  Ids & { agent: string; tier?: string; queried: boolean; error?: string; result: Record<string, unknown>; startedAt: string; finishedAt: string }
+>;
+export type SubjectCheckReviewRequired = Event<
+  'SubjectCheckReviewRequired',
+  Ids & SubjectSummary & {
+    status: 'needs_review';
+    reviewReason: 'insufficient_source_coverage' | 'ambiguous_match';
+    tierScores: Record<string, number>;
+    reviewRequiredAt: string;
+  }
+>;
+export type SubjectCheckEscalated = Event<
+  'SubjectCheckEscalated',
+  Ids & {
+    status: 'escalated';
+    investigationId: string;
+    triggeringTiers: string[];
+    tierScores: Record<string, number>;
+    requestedScope: string;
+    priority: InvestigationPriority;
+    escalatedAt: string;
+    investigationCreatedAt: string;
+    slaDueAt: string;
+  }
+>;
+export type SubjectCheckCompleted = Event<
+  'SubjectCheckCompleted',
+  Ids & SubjectSummary & { status: 'completed'; resolvedBy?: 'automatic' | 'review' | 'investigation'; completedAt: string }
+>;
+export type SubjectCheckFailed = Event<'SubjectCheckFailed', Ids & { status: 'failed'; errorMessage: string; failedAt: string }>;
+export type SubjectCheckReviewResolved = Event<
+  'SubjectCheckReviewResolved',
+  Ids & { outcome: 'clear' | 'adverse'; reviewer: string; note: string; reviewReason: string; resolvedAt: string }
+>;
+export type SubjectCheckInvestigationClosed = Event<
+  'SubjectCheckInvestigationClosed',
+  Ids & { investigationId: string; outcome: 'clear' | 'adverse'; reviewer: string; note: string; closedAt: string }
+>;
+export type SubjectCheckEvent =
+  | SubjectCheckStarted
+  | SubjectCheckAgentResultRecorded
+  | SubjectCheckReviewRequired
+  | SubjectCheckEscalated
+  | SubjectCheckCompleted
+  | SubjectCheckFailed
+  | SubjectCheckReviewResolved
+  | SubjectCheckInvestigationClosed;
+export const subjectCheckEventTypes = [
+  'SubjectCheckStarted',
+  'SubjectCheckAgentResultRecorded',
+  'SubjectCheckReviewRequired',
+  'SubjectCheckEscalated',
+  'SubjectCheckCompleted',
+  'SubjectCheckFailed',
+  'SubjectCheckReviewResolved',
+  'SubjectCheckInvestigationClosed',
+] as const;
+
+// ---- state ----
+export type SubjectCheckState =
+  | { status: 'none' }
+  | {
+      status: SubjectCheckStatus;
+      subjectCheckId: string;
+      accountId: string;
+      agents: string[];
+      summary?: SubjectSummary;
+      tierScores: Record<string, number>;
+      reviewReason?: string;
+      investigationId?: string;
+    };
+
+export function initialState(): SubjectCheckState {
+  return { status: 'none' };
+}
+
+const INVESTIGATION_ID = /^INV-[A-Za-z0-9-]{1,64}$/;
+const DEFAULT_SCOPE = 'enhanced_due_diligence';
+
+function validateStart(d: StartSubjectCheck['data']): void {
+  // One message per problem, in the order of the S2 `errors` list.
+  const issues = new Issues()
+    .check(isNonEmptyText(d.firstName, 100), 'first_name', 'first_name is required (1-100 characters)')
+    .check(isNonEmptyText(d.lastName, 100), 'last_name', 'last_name is required (1-100 characters)')
+    .check(
+      Array.isArray(d.locations) && d.locations.length >= 1 && d.locations.length <= 20 && d.locations.every((l) => isNonEmptyText(l?.country, 100)),
+      'location',
+      'at least one location with a country is required',
+    )
+    .check(isNonEmptyText(d.purpose, 100), 'purpose', 'purpose is required')
+    .check(d.consent?.certified === true, 'consent', 'consent must be certified (certified: true)');
+  if (d.middleName !== undefined) issues.check(isNonEmptyText(d.middleName, 100), 'middle_name', 'must be 1-100 characters');
+  issues.check(NUMERIC_ID.test(d.subjectCheckId ?? '') && NUMERIC_ID.test(d.accountId ?? ''), 'subject_check_id', 'ids must be positive integer strings');
+  issues.throwIfAny();
+}
+
+function escalation(
+  ids: Ids,
+  tierScores: Record<string, number>,
+  tiers: string[],
+  investigationId: string | undefined,
+  requestedScope: string | undefined,
+  now: string,
+): { type: 'SubjectCheckEscalated'; data: SubjectCheckEscalated['data'] } {
+  new Issues()
+    .check(INVESTIGATION_ID.test(investigationId ?? ''), 'investigation_id', 'an INV-… id is required to escalate')
+    .check(requestedScope === undefined || isNonEmptyText(requestedScope, 200), 'requested_scope', 'must be 1-200 characters')
+    .throwIfAny();
+  const scores = tiers.map((t) => tierScores[t] ?? 0);
+  const priority = priorityForScore(scores.length > 0 ? Math.max(...scores) : 0);
+  return {
+    type: 'SubjectCheckEscalated',
+    data: {
+      ...ids,
+      status: 'escalated',
+      investigationId: investigationId!,
+      triggeringTiers: tiers,
+      tierScores,
+      requestedScope: requestedScope ?? DEFAULT_SCOPE,
+      priority,
+      escalatedAt: now,
+      investigationCreatedAt: now,
+      slaDueAt: addHours(now, slaHoursByPriority[priority]),
+    },
+  };
+}
+
+function illegal(state: SubjectCheckState, command: SubjectCheckCommand): never {
+  throw new IllegalTransition('subject check', state.status, command.type);
+}
+
+export function decide(command: SubjectCheckCommand, state: SubjectCheckState): SubjectCheckEvent[] {
+  const now = command.metadata.now;
+  if (command.type === 'StartSubjectCheck') {
+    if (state.status !== 'none') illegal(state, command);
+    const d = command.data;
+    validateStart(d);
+    return stamp<SubjectCheckEvent>(command, [
+      {
+        type: 'SubjectCheckStarted',
+        data: {
+          subjectCheckId: d.subjectCheckId,
+          accountId: d.accountId,
+          status: 'running',
+          firstName: d.firstName.trim(),
+          lastName: d.lastName.trim(),
+          ...(d.middleName !== undefined ? { middleName: d.middleName.trim() } : {}),
+          ...(d.dateOfBirth !== undefined ? { dateOfBirth: d.dateOfBirth } : {}),
+          locations: d.locations,
+          purpose: d.purpose,
+          consent: { ...d.consent, certified: true, certifiedAt: now },
+          ...(d.batchId !== undefined ? { batchId: d.batchId } : {}),
+          processingAt: now,
+        },
+      },
+    ]);
+  }
+  if (state.status === 'none') throw new NotFound('subject check', command.data.subjectCheckId);
+  const ids = { subjectCheckId: state.subjectCheckId, accountId: state.accountId };
+  switch (command.type) {
+    case 'RecordAgentResult': {
+      const d = command.data;
+      if (state.agents.includes(d.agent)) return []; // redelivered result: first one wins
+      if (state.status !== 'running') illegal(state, command);
+      new Issues()
+        .check(isNonEmptyText(d.agent, 100), 'agent', 'is required')
+        .check(d.queried || isNonEmptyText(d.error, 2000), 'error', 'is required when the agent was not queried')
+        .check(isIsoInstant(d.startedAt) && isIsoInstant(d.finishedAt), 'started_at', 'times must be ISO instants')
+        .throwIfAny();
+      return stamp<SubjectCheckEvent>(command, [
+        {
+          type: 'SubjectCheckAgentResultRecorded',
+          data: {
+            ...ids,
+            agent: d.agent,
+            ...(d.tier !== undefined ? { tier: d.tier } : {}),
+            queried: d.queried,
+            ...(d.error !== undefined ? { error: d.error } : {}),
+            result: d.result,
+            startedAt: d.startedAt,
+            finishedAt: d.finishedAt,
+          },
+        },
+      ]);
+    }
+    case 'ConcludeSubjectCheck': {
+      if (state.status !== 'running') illegal(state, command);
+      const d = command.data;
+      const issues = new Issues()
+        .check(isNonEmptyText(d.overallResult, 50), 'overall_result', 'is required')
+        .check(isNonEmptyText(d.confidenceLevel, 50), 'confidence_level', 'is required')
+        .check(isInteger(d.sourcesTotal, 0, 10_000) && isInteger(d.sourcesSearched, 0, d.sourcesTotal), 'sources_searched', 'must be 0..sources_total')
+        .check(
+          isInteger(d.findingsCount, 0, 100_000) && isInteger(d.redFlagCount, 0, d.findingsCount) && isInteger(d.warningCount, 0, d.findingsCount),
+          'findings_count',
+          'counts must be non-negative integers within findings_count',
+        )
+        .check(
+          typeof d.tierScores === 'object' && d.tierScores !== null && Object.values(d.tierScores).every((s) => typeof s === 'number' && s >= 0 && s <= 100),
+          'tier_scores',
+          'must map tier names to scores 0-100',
+        );
+      issues.throwIfAny();
+      const summary: SubjectSummary = {
+        overallResult: d.overallResult,
+        confidenceLevel: d.confidenceLevel,
+        findingsCount: d.findingsCount,
+        redFlagCount: d.redFlagCount,
+        warningCount: d.warningCount,
+        sourcesSearched: d.sourcesSearched,
+        sourcesTotal: d.sourcesTotal,
+      };
+      const tiers = triggeringTiers(d.tierScores);
+      if (tiers.length > 0) return stamp<SubjectCheckEvent>(command, [escalation(ids, d.tierScores, tiers, d.investigationId, d.requestedScope, now)]);
+      const coverage = d.sourcesTotal > 0 ? d.sourcesSearched / d.sourcesTotal : 0;
+      const reviewReason = coverage < minimumSourceCoverage ? 'insufficient_source_coverage' : d.bestHitAmbiguous === true ? 'ambiguous_match' : undefined;
+      if (reviewReason) {
+        return stamp<SubjectCheckEvent>(command, [
+          {
+            type: 'SubjectCheckReviewRequired',
+            data: { ...ids, ...summary, status: 'needs_review', reviewReason, tierScores: d.tierScores, reviewRequiredAt: now },
+          },
+        ]);
+      }
+      return stamp<SubjectCheckEvent>(command, [
+        { type: 'SubjectCheckCompleted', data: { ...ids, ...summary, status: 'completed', resolvedBy: 'automatic', completedAt: now } },
+      ]);
+    }
+    case 'FailSubjectCheck':
+      if (state.status !== 'running') illegal(state, command);
+      new Issues().check(isNonEmptyText(command.data.errorMessage, 2000), 'error_message', 'is required').throwIfAny();
+      return stamp<SubjectCheckEvent>(command, [
+        { type: 'SubjectCheckFailed', data: { ...ids, status: 'failed', errorMessage: command.data.errorMessage, failedAt: now } },
+      ]);
+    case 'ResolveReview': {
+      if (state.status !== 'needs_review') illegal(state, command);
+      const d = command.data;
+      validateReviewer(d);
+      const resolved = {
+        type: 'SubjectCheckReviewResolved' as const,
+        data: { ...ids, outcome: d.outcome, reviewer: d.reviewer, note: d.note, reviewReason: state.reviewReason ?? 'unknown', resolvedAt: now },
+      };
+      if (d.outcome === 'clear') {
+        return stamp<SubjectCheckEvent>(command, [resolved, completedAfter(ids, state.summary, 'clean', 'review', now)]);
+      }
+      // A reviewer's adverse finding opens an investigation even when no tier crossed its threshold.
+      const tiers = triggeringTiers(state.tierScores);
+      return stamp<SubjectCheckEvent>(command, [
+        resolved,
+        escalation(ids, state.tierScores, tiers.length > 0 ? tiers : ['manual_review'], d.investigationId, d.requestedScope, now),
+      ]);
+    }
+    case 'CloseInvestigation': {
+      if (state.status !== 'escalated') illegal(state, command);
+      const d = command.data;
+      validateReviewer(d);
+      return stamp<SubjectCheckEvent>(command, [
+        {
+          type: 'SubjectCheckInvestigationClosed',
+          data: { ...ids, investigationId: state.investigationId ?? '', outcome: d.outcome, reviewer: d.reviewer, note: d.note, closedAt: now },
+        },
+        completedAfter(ids, state.summary, d.outcome === 'clear' ? 'clean' : 'adverse_found', 'investigation', now),
+      ]);
+    }
+    default:
+      return assertNever(command, 'subject check command');
+  }
+}
+
+function validateReviewer(d: { outcome: string; reviewer: string; note: string }): void {
+  new Issues()
+    .check(d.outcome === 'clear' || d.outcome === 'adverse', 'outcome', 'must be clear or adverse')
+    .check(isNonEmptyText(d.reviewer, 200), 'reviewer', 'is required')
+    .check(isNonEmptyText(d.note, 5000), 'note', 'is required (1-5000 characters)')
+    .throwIfAny();
+}
+
+function completedAfter(
+  ids: Ids,
+  summary: SubjectSummary | undefined,
+  overallResult: string,
+  resolvedBy: 'review' | 'investigation',
+  now: string,
+): { type: 'SubjectCheckCompleted'; data: SubjectCheckCompleted['data'] } {
+  const base: SubjectSummary = summary ?? {
+    overallResult,
+    confidenceLevel: 'low',
+    findingsCount: 0,
+    redFlagCount: 0,
+    warningCount: 0,
+    sourcesSearched: 0,
+    sourcesTotal: 0,
+  };
+  // A human decided: the verdict is theirs and its confidence is high.
+  return { type: 'SubjectCheckCompleted', data: { ...ids, ...base, overallResult, confidenceLevel: 'high', status: 'completed', resolvedBy, completedAt: now } };
+}
+
+export function evolve(state: SubjectCheckState, event: SubjectCheckEvent): SubjectCheckState {
+  if (event.type === 'SubjectCheckStarted') {
+    return { status: 'running', subjectCheckId: event.data.subjectCheckId, accountId: event.data.accountId, agents: [], tierScores: {} };
+  }
+  if (state.status === 'none') return state;
+  switch (event.type) {
+    case 'SubjectCheckAgentResultRecorded':
+      return { ...state, agents: [...state.agents, event.data.agent] };
+    case 'SubjectCheckReviewRequired': {
+      const { overallResult, confidenceLevel, findingsCount, redFlagCount, warningCount, sourcesSearched, sourcesTotal } = event.data;
+      return {
+        ...state,
+        status: 'needs_review',
+        reviewReason: event.data.reviewReason,
+        tierScores: event.data.tierScores,
+        summary: { overallResult, confidenceLevel, findingsCount, redFlagCount, warningCount, sourcesSearched, sourcesTotal },
+      };
+    }
+    case 'SubjectCheckEscalated':
+      return { ...state, status: 'escalated', investigationId: event.data.investigationId, tierScores: event.data.tierScores };
+    case 'SubjectCheckCompleted':
+      return { ...state, status: 'completed' };
+    case 'SubjectCheckFailed':
+      return { ...state, status: 'failed' };
+    case 'SubjectCheckReviewResolved':
+    case 'SubjectCheckInvestigationClosed':
+      return state;
+    default:
+      return assertNever(event, 'subject check event');
+  }
+}
+
+export const subjectCheckDecider: Decider<SubjectCheckCommand, SubjectCheckEvent, SubjectCheckState> = { decide, evolve, initialState };
