@@ -1,0 +1,44 @@
+import pg from 'pg';
+import type { RecordedEvent } from '../shared/events';
+
+/**
+ * A read model kept in PostgreSQL. The runner owns the schema name: setup/apply must create and
+ * touch tables only inside the schema they are given (quote it with quoteIdent), so a rebuild can
+ * build a fresh copy beside the live one and swap it in.
+ *
+ * apply() runs inside the runner's transaction together with the checkpoint update, so an event is
+ * applied at most once per schema; still write apply() idempotently (e.g. update a row only when the
+ * event's stream position is newer than the one stored), as the guide requires.
+ */
+export interface Projection {
+  /** Lower-case identifier: [a-z][a-z0-9_]*, at most 40 characters. */
+  name: string;
+  /** Bump when setup/apply change meaning: the runner then rebuilds the read model on start. */
+  version: number;
+  /** Event types this projection reads; other events only move its checkpoint. */
+  handles: readonly string[];
+  setup(client: pg.PoolClient, schema: string): Promise<void>;
+  apply(client: pg.PoolClient, event: RecordedEvent, schema: string): Promise<void>;
+}
+
+const NAME = /^[a-z][a-z0-9_]{0,39}$/;
+
+export function assertProjectionName(name: string): void {
+  if (!NAME.test(name)) throw new Error(`Projection name ${JSON.stringify(name)} must match ${NAME.source}`);
+}
+
+/** The live schema of a projection's tables: readers query `${projectionSchema(name)}.<table>`. */
+export function projectionSchema(name: string): string {
+  assertProjectionName(name);
+  return `proj_${name}`;
+}
+
+/** Double-quotes an identifier (schema/table) for SQL text. */
+export function quoteIdent(identifier: string): string {
+  return pg.escapeIdentifier(identifier);
+}
+
+/** Something that knows the last committed global position (both event store adapters do). */
+export interface HeadPositionSource {
+  headPosition(): Promise<bigint>;
+}

@@ -1,0 +1,107 @@
+/**
+ * Rebuild a read model from the whole history (`svc projections rebuild <name>`):
+ * 1. create a fresh schema beside the live one and run setup() in it;
+ * 2. replay every event into it in batches (one transaction per batch), without blocking the runner;
+ * 3. swap in one transaction: lock the projection's checkpoint row (the live runner waits on it),
+ *    apply whatever was appended meanwhile, rename live → old, fresh → live, drop old, and set the
+ *    checkpoint (and version) to the rebuilt position. The runner then skips what the rebuild applied.
+ */
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import type { EventStore } from '../infrastructure/eventstore/port';
+import { silentLogger, type InfraLogger } from '../infrastructure/postgres/log';
+import { withTransaction as inTransaction } from '../infrastructure/postgres/pool';
+import { projectionSchema, quoteIdent, type Projection } from './projection';
+
+export interface RebuildOptions {
+  pool: pg.Pool;
+  store: Pick<EventStore, 'readAll'>;
+  projection: Projection;
+  /** Events read per batch/transaction (default 1000). */
+  batchSize?: number;
+  logger?: InfraLogger;
+}
+
+export interface RebuildResult {
+  schema: string;
+  /** Checkpoint the rebuilt read model was swapped in at. */
+  position: bigint;
+  /** Events applied (handled ones only). */
+  applied: number;
+  ms: number;
+}
+
+export async function rebuildProjection(options: RebuildOptions): Promise<RebuildResult> {
+  const { pool, store, projection } = options;
+  const logger = options.logger ?? silentLogger;
+  const batchSize = options.batchSize ?? 1000;
+  const live = projectionSchema(projection.name);
+  const suffix = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  const fresh = `${live}__rebuild_${suffix}`;
+  const retired = `${live}__old_${suffix}`;
+  const handles = new Set(projection.handles);
+  const started = Date.now();
+  let position = 0n;
+  let applied = 0;
+
+  await inTransaction(pool, async (client) => {
+    await client.query(`CREATE SCHEMA ${quoteIdent(fresh)}`);
+    await projection.setup(client, fresh);
+  });
+  try {
+    // Replay outside the swap lock: the live runner keeps going meanwhile.
+    for (;;) {
+      const events = await store.readAll({ after: position, maxCount: batchSize });
+      if (events.length === 0) break;
+      await inTransaction(pool, async (client) => {
+        for (const event of events) {
+          if (handles.has(event.type)) {
+            await projection.apply(client, event, fresh);
+            applied++;
+          }
+        }
+      });
+      position = events[events.length - 1]!.globalPosition;
+      if (events.length < batchSize) break;
+    }
+
+    await inTransaction(pool, async (client) => {
+      await client.query(
+        `INSERT INTO projection_checkpoints (name, position, version) VALUES ($1, 0, $2) ON CONFLICT (name) DO NOTHING`,
+        [projection.name, projection.version],
+      );
+      await client.query('SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [projection.name]);
+      // Catch up with what was appended during the replay while the runner is held off.
+      for (;;) {
+        const events = await store.readAll({ after: position, maxCount: batchSize });
+        for (const event of events) {
+          if (handles.has(event.type)) {
+            await projection.apply(client, event, fresh);
+            applied++;
+          }
+          position = event.globalPosition;
+        }
+        if (events.length < batchSize) break;
+      }
+      const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [live]);
+      if (exists.rowCount) await client.query(`ALTER SCHEMA ${quoteIdent(live)} RENAME TO ${quoteIdent(retired)}`);
+      await client.query(`ALTER SCHEMA ${quoteIdent(fresh)} RENAME TO ${quoteIdent(live)}`);
+      if (exists.rowCount) await client.query(`DROP SCHEMA ${quoteIdent(retired)} CASCADE`);
+      // The rebuilt model reflects everything up to `position`, at least as far as the live one did.
+      await client.query(
+        `UPDATE projection_checkpoints SET position = GREATEST(position, $2), version = $3, updated_at = now() WHERE name = $1`,
+        [projection.name, String(position), projection.version],
+      );
+      const { rows } = await client.query<{ position: string }>('SELECT position FROM projection_checkpoints WHERE name = $1', [
+        projection.name,
+      ]);
+      position = BigInt(rows[0]!.position);
+    });
+  } catch (err) {
+    await pool.query(`DROP SCHEMA IF EXISTS ${quoteIdent(fresh)} CASCADE`).catch(() => undefined);
+    throw err;
+  }
+  const result = { schema: live, position, applied, ms: Date.now() - started };
+  logger.info({ projection: projection.name, ...result, position: String(position) }, 'projection rebuilt and swapped in');
+  return result;
+}

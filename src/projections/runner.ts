@@ -1,0 +1,255 @@
+/**
+ * Runs projections: one subscription to all events per projection, starting at its checkpoint.
+ * Each handled event is applied in one transaction with the checkpoint row, which is locked
+ * (FOR UPDATE) and compared first, so a crash, a redelivery or a concurrent rebuild never applies an
+ * event twice. Unhandled events only move the checkpoint, in batches. A projection whose stored
+ * version differs from its code is rebuilt (see rebuild.ts) before it starts.
+ */
+import type pg from 'pg';
+import type { RecordedEvent } from '../shared/events';
+import type { EventStore, Subscription } from '../infrastructure/eventstore/port';
+import { silentLogger, type InfraLogger } from '../infrastructure/postgres/log';
+import { projectionSchema, quoteIdent, type HeadPositionSource, type Projection } from './projection';
+import { rebuildProjection } from './rebuild';
+
+export interface ProjectionRunnerOptions {
+  pool: pg.Pool;
+  store: EventStore & Partial<HeadPositionSource>;
+  projections: Projection[];
+  logger?: InfraLogger;
+  /** Subscription poll interval (ms) for stores without push. */
+  pollIntervalMs?: number;
+  /** Transient database errors are retried this many times before the projection stops (default 5). */
+  maxRetries?: number;
+  /** Unhandled events move the checkpoint every this many events, or when idle (default 500). */
+  skipFlushEvery?: number;
+}
+
+export type ProjectionStatus = 'stopped' | 'starting' | 'running' | 'failed';
+
+export interface ProjectionLag {
+  name: string;
+  /** Last position the projection has processed (applied or skipped). */
+  checkpoint: bigint;
+  /** Last committed position in the store. */
+  head: bigint;
+  /** head − checkpoint: the metric to export (0 when caught up). */
+  lag: bigint;
+  status: ProjectionStatus;
+  error?: string;
+}
+
+interface Running {
+  projection: Projection;
+  handles: Set<string>;
+  schema: string;
+  status: ProjectionStatus;
+  processed: bigint;
+  persisted: bigint;
+  unflushed: number;
+  subscription?: Subscription;
+  flushTimer?: NodeJS.Timeout;
+  error?: Error;
+}
+
+const TRANSIENT = /^(08|40001|40P01|53|57P0[123])/;
+
+export class ProjectionRunner {
+  private readonly logger: InfraLogger;
+  private readonly running = new Map<string, Running>();
+
+  constructor(private readonly options: ProjectionRunnerOptions) {
+    this.logger = options.logger ?? silentLogger;
+    for (const projection of options.projections) {
+      if (this.running.has(projection.name)) throw new Error(`Two projections are named ${projection.name}`);
+      this.running.set(projection.name, {
+        projection,
+        handles: new Set(projection.handles),
+        schema: projectionSchema(projection.name),
+        status: 'stopped',
+        processed: 0n,
+        persisted: 0n,
+        unflushed: 0,
+      });
+    }
+  }
+
+  /** Prepares (or rebuilds) every projection's schema, then subscribes each from its checkpoint. */
+  async start(): Promise<void> {
+    for (const state of this.running.values()) {
+      state.status = 'starting';
+      state.error = undefined;
+      const checkpoint = await this.prepare(state.projection);
+      state.processed = checkpoint;
+      state.persisted = checkpoint;
+      state.subscription = this.options.store.subscribeToAll((event) => this.handle(state, event), {
+        after: checkpoint,
+        ...(this.options.pollIntervalMs ? { pollIntervalMs: this.options.pollIntervalMs } : {}),
+        onError: (err) => {
+          state.status = 'failed';
+          state.error = err;
+          this.logger.error({ projection: state.projection.name, err: { message: err.message } }, 'projection stopped on error');
+        },
+      });
+      state.flushTimer = setInterval(() => void this.flushSkipped(state).catch(() => undefined), 1000);
+      state.flushTimer.unref();
+      state.status = 'running';
+      this.logger.info({ projection: state.projection.name, checkpoint: String(checkpoint) }, 'projection started');
+    }
+  }
+
+  /** Resolves once every running projection has processed everything committed before the call. */
+  async caughtUp(): Promise<void> {
+    await Promise.all(
+      [...this.running.values()].map(async (state) => {
+        if (!state.subscription) throw new Error(`projection ${state.projection.name} is not running`);
+        await state.subscription.caughtUp();
+        await this.flushSkipped(state);
+      }),
+    );
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      [...this.running.values()].map(async (state) => {
+        clearInterval(state.flushTimer);
+        await state.subscription?.stop();
+        state.subscription = undefined;
+        await this.flushSkipped(state).catch(() => undefined);
+        if (state.status !== 'failed') state.status = 'stopped';
+      }),
+    );
+  }
+
+  /** Lag per projection (head − checkpoint), for the metrics endpoint. */
+  async lag(): Promise<ProjectionLag[]> {
+    const head = await this.headPosition();
+    const { rows } = await this.options.pool.query<{ name: string; position: string }>(
+      'SELECT name, position FROM projection_checkpoints WHERE name = ANY($1::text[])',
+      [[...this.running.keys()]],
+    );
+    const stored = new Map(rows.map((r) => [r.name, BigInt(r.position)]));
+    return [...this.running.values()].map((state) => {
+      const fromDb = stored.get(state.projection.name) ?? 0n;
+      const checkpoint = state.processed > fromDb ? state.processed : fromDb;
+      const lag = head > checkpoint ? head - checkpoint : 0n;
+      return {
+        name: state.projection.name,
+        checkpoint,
+        head,
+        lag,
+        status: state.status,
+        ...(state.error ? { error: state.error.message } : {}),
+      };
+    });
+  }
+
+  private async headPosition(): Promise<bigint> {
+    if (typeof this.options.store.headPosition === 'function') return this.options.store.headPosition();
+    const { rows } = await this.options.pool.query<{ head: string | null }>('SELECT max(global_position) AS head FROM events');
+    return rows[0]?.head ? BigInt(rows[0].head) : 0n;
+  }
+
+  /** Creates schema + checkpoint on first run, rebuilds on a version change; returns the checkpoint. */
+  private async prepare(projection: Projection): Promise<bigint> {
+    const { pool } = this.options;
+    const schema = projectionSchema(projection.name);
+    const existing = await pool.query<{ position: string; version: number }>(
+      'SELECT position, version FROM projection_checkpoints WHERE name = $1',
+      [projection.name],
+    );
+    const row = existing.rows[0];
+    if (row && row.version === projection.version) return BigInt(row.position);
+    if (row) {
+      this.logger.info({ projection: projection.name, from: row.version, to: projection.version }, 'projection version changed: rebuilding');
+      const result = await rebuildProjection({ pool, store: this.options.store, projection, logger: this.logger });
+      return result.position;
+    }
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      // Serialise first-time setup between runner instances starting together.
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`projection:${projection.name}`]);
+      const again = await client.query<{ position: string }>('SELECT position FROM projection_checkpoints WHERE name = $1', [projection.name]);
+      if (again.rows[0]) {
+        await client.query('COMMIT');
+        return BigInt(again.rows[0].position);
+      }
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+      await projection.setup(client, schema);
+      await client.query('INSERT INTO projection_checkpoints (name, position, version) VALUES ($1, 0, $2)', [
+        projection.name,
+        projection.version,
+      ]);
+      await client.query('COMMIT');
+      return 0n;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  private async handle(state: Running, event: RecordedEvent): Promise<void> {
+    if (!state.handles.has(event.type)) {
+      state.processed = event.globalPosition;
+      if (++state.unflushed >= (this.options.skipFlushEvery ?? 500)) await this.flushSkipped(state);
+      return;
+    }
+    const maxRetries = this.options.maxRetries ?? 5;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.applyOnce(state, event);
+        state.processed = event.globalPosition;
+        state.persisted = event.globalPosition;
+        state.unflushed = 0;
+        return;
+      } catch (err) {
+        const code = (err as { code?: string }).code ?? '';
+        if (attempt >= maxRetries || !TRANSIENT.test(code)) throw err;
+        this.logger.warn({ projection: state.projection.name, code, attempt }, 'transient error applying event; retrying');
+        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+      }
+    }
+  }
+
+  private async applyOnce(state: Running, event: RecordedEvent): Promise<void> {
+    const client = await this.options.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ position: string }>(
+        'SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE',
+        [state.projection.name],
+      );
+      if (!rows[0]) throw new Error(`projection ${state.projection.name} has no checkpoint row`);
+      if (BigInt(rows[0].position) >= event.globalPosition) {
+        await client.query('ROLLBACK'); // already applied (redelivery, or a rebuild swapped in past it)
+        return;
+      }
+      await state.projection.apply(client, event, state.schema);
+      await client.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [
+        state.projection.name,
+        String(event.globalPosition),
+      ]);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Persists the position reached through unhandled events (never moves a checkpoint backwards). */
+  private async flushSkipped(state: Running): Promise<void> {
+    if (state.processed <= state.persisted) return;
+    const target = state.processed;
+    await this.options.pool.query(
+      'UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1 AND position < $2',
+      [state.projection.name, String(target)],
+    );
+    if (target > state.persisted) state.persisted = target;
+    state.unflushed = 0;
+  }
+}
