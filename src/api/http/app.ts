@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Logger } from '../../shared/logger';
 import { ctxOf, requestContext } from './context';
 import { ApiError, sendError } from './errors';
@@ -16,6 +16,11 @@ export interface HttpAppOptions {
   health: HealthProbe;
   /** Mounted in order at the root; each router owns its full paths. */
   routers: Router[];
+  /**
+   * Mounted before body parsing (e.g. the S1 gate: authentication and rate limit), so a request with a
+   * malformed or oversized body is authenticated and counted first and an unauthenticated one is refused unread.
+   */
+  beforeBody?: RequestHandler[];
   /** Largest accepted JSON body. */
   bodyLimit?: string;
   /** Serves static files (the portal) when given. */
@@ -40,6 +45,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     const state = await options.health.ready();
     res.status(state.ready ? 200 : 503).json({ status: state.ready ? 'ready' : 'not_ready', checks: state.checks });
   });
+
+  for (const middleware of options.beforeBody ?? []) app.use(middleware);
 
   // Body parsing: raw bytes are kept (payment-provider signatures are computed over them).
   app.use(

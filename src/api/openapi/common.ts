@@ -1,0 +1,119 @@
+/**
+ * What every surface's OpenAPI registration shares: security schemes, error envelopes and the
+ * rate-limit headers. buildOpenApiDocument registers these into every registry before calling the
+ * surface registrations, so a registration may reference them by name.
+ */
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from './zod';
+
+/** Names of the security schemes (components.securitySchemes). */
+export const securitySchemes = {
+  s1Bearer: 'S1BearerKey',
+  s2Bearer: 'S2BearerKey',
+  s2Session: 'S2SessionCookie',
+  s3ApiKey: 'S3ApiKey',
+  s3PortalBearer: 'S3PortalBearer',
+  s3PortalCookie: 'S3PortalCookie',
+} as const;
+
+export const S1ErrorSchema = z
+  .object({
+    success: z.literal(false),
+    message: z.string().openapi({ description: 'Human-readable explanation; never contains internals.' }),
+    code: z.enum([
+      'invalid_request',
+      'invalid_api_key',
+      'quota_exceeded',
+      'plan_required',
+      'not_found',
+      'conflict',
+      'validation_failed',
+      'payload_too_large',
+      'rate_limited',
+      'server_error',
+    ]),
+    errors: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: 'On 400/422: one message per problem, each starting with the field name.' }),
+  })
+  .openapi('S1Error', {
+    description:
+      'S1 error envelope. 400 invalid_request: the input cannot be read as this endpoint\'s input (not JSON, not an object, a required field missing, a field of the wrong JSON type, an unknown field, a non-numeric id). 422 validation_failed: every field is present and well-typed but a value breaks a rule (too short or long, not an allowed value, control characters).',
+  });
+
+export const S2ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: 'invalid_payload' }),
+      message: z.string(),
+      errors: z.array(z.string()).optional(),
+    }),
+  })
+  .openapi('S2Error', { description: 'S2 error envelope; clients branch on HTTP status and error.code.' });
+
+export const S2SessionErrorSchema = z
+  .object({ success: z.literal(false), message: z.string() })
+  .openapi('S2SessionError', { description: 'Error body of the session-authenticated /api/account endpoints.' });
+
+export const S3ErrorSchema = z.object({ error: z.string() }).openapi('S3Error');
+export const S3ValidationErrorSchema = z
+  .object({ error: z.string(), details: z.union([z.array(z.string()), z.record(z.string(), z.array(z.string()))]) })
+  .openapi('S3ValidationError');
+export const S3RateLimitErrorSchema = z.object({ message: z.string() }).openapi('S3RateLimitError');
+
+/** S1 rate-limit headers, sent on every authenticated S1 response. */
+export const s1RateLimitHeaders = {
+  'X-RateLimit-Limit': { description: 'Requests allowed per window (60 per minute per key).', schema: { type: 'integer' as const } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' as const } },
+  'X-RateLimit-Reset': { description: 'Unix timestamp (seconds) when the current window ends.', schema: { type: 'integer' as const } },
+};
+
+export const retryAfterHeader = {
+  'Retry-After': { description: 'Seconds to wait before retrying (only on 429).', schema: { type: 'integer' as const } },
+};
+
+export function registerCommon(registry: OpenAPIRegistry): void {
+  registry.registerComponent('securitySchemes', securitySchemes.s1Bearer, {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'svc_<token>',
+    description: 'S1 screening API: `Authorization: Bearer svc_…`. Missing, invalid or revoked → 401 invalid_api_key.',
+  });
+  registry.registerComponent('securitySchemes', securitySchemes.s2Bearer, {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'svca_<token>',
+    description: 'S2 subject-check API: `Authorization: Bearer svca_…`. Missing/malformed → 401 invalid_key_format; revoked or replaced → 401 invalid_key.',
+  });
+  registry.registerComponent('securitySchemes', securitySchemes.s2Session, {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'auth_token',
+    description: 'S2 account key endpoints (/api/account/*): session JWT in cookie `auth_token`.',
+  });
+  registry.registerComponent('securitySchemes', securitySchemes.s3ApiKey, {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'S3 enterprise API: `X-API-Key: svcc_live_<40 hex>` (legacy `svc_` prefix accepted).',
+  });
+  registry.registerComponent('securitySchemes', securitySchemes.s3PortalBearer, {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'S3 portal routes: portal JWT (7-day lifetime) as a bearer token.',
+  });
+  registry.registerComponent('securitySchemes', securitySchemes.s3PortalCookie, {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'token',
+    description: 'S3 portal routes: portal JWT in cookie `token`.',
+  });
+  registry.register('S1Error', S1ErrorSchema);
+  registry.register('S2Error', S2ErrorSchema);
+  registry.register('S2SessionError', S2SessionErrorSchema);
+  registry.register('S3Error', S3ErrorSchema);
+  registry.register('S3ValidationError', S3ValidationErrorSchema);
+  registry.register('S3RateLimitError', S3RateLimitErrorSchema);
+}
