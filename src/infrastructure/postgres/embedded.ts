@@ -98,11 +98,6 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   prepareDataDir(dataDir, identity);
   let initialised = false;
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
-    if (fs.readdirSync(dataDir).length > 0) {
-      throw new EmbeddedPostgresError(
-        `${dataDir} is not empty but has no PG_VERSION: refusing to initdb over it. Empty it or choose another DATA_DIR.`,
-      );
-    }
     const started = Date.now();
     runInitdb(bin('initdb'), dataDir, user, password, identity, env);
     initialised = true;
@@ -268,8 +263,13 @@ function prepareDataDir(dataDir: string, identity: OsIdentity | undefined): void
   if (!fs.existsSync(dataDir)) fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const stat = fs.statSync(dataDir);
   if (!stat.isDirectory()) throw new EmbeddedPostgresError(`${dataDir} exists and is not a directory`);
+  const empty = fs.readdirSync(dataDir).length === 0;
+  if (!empty && !fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    throw new EmbeddedPostgresError(
+      `${dataDir} is not empty but has no PG_VERSION: refusing to initdb over it. Empty it or choose another DATA_DIR.`,
+    );
+  }
   if (identity && stat.uid !== identity.uid) {
-    const empty = fs.readdirSync(dataDir).length === 0;
     if (!empty) {
       throw new EmbeddedPostgresError(
         `${dataDir} is owned by uid ${stat.uid}, but PostgreSQL runs as ${identity.name} (uid ${identity.uid}): chown -R ${identity.name} ${dataDir}`,
