@@ -4,6 +4,14 @@ import type { ListSourceId, ListTopic } from '../model';
 import { ListParseError, type ParseContext, type ParsedList } from './common';
 import { parseOfacCsv } from './ofac-csv';
 import { parseUnXml } from './un-xml';
+import { parseOfacEnhanced } from './ofac-enhanced';
+import { parseUsCsl } from './us-csl';
+import { parseUsDpl } from './us-dpl';
+import { parseFtm, parseSenzing } from './opensanctions';
+import { parseIcij } from './icij';
+import { parseFatf } from './fatf';
+import { parseEuFsf } from './eu-fsf';
+import { parseUkSanctions } from './uk-sanctions';
 
 /**
  * How each list is found in its directory, parsed, and downloaded. The file order returned by
@@ -72,6 +80,15 @@ export function matchingFiles(pattern: RegExp, what: string) {
   };
 }
 
+/** The first of several alternative names that exists (e.g. consolidated.csv or consolidated.csv.gz). */
+function oneOf(...candidates: string[]) {
+  return async (dir: string, names?: string[]): Promise<string[]> => {
+    if (names?.length) return fixedFiles(names)(dir);
+    for (const c of candidates) if (await exists(path.join(dir, c))) return [path.join(dir, c)];
+    throw new ListParseError(path.join(dir, candidates[0]), `file not found (looked for ${candidates.join(', ')})`);
+  };
+}
+
 /** Pick the OFAC role of each file by its name (alt, add, comments; anything else is primary). */
 function ofacRoles(files: string[]) {
   const role = (re: RegExp) => files.find((f) => re.test(path.basename(f).toLowerCase()));
@@ -134,6 +151,105 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
     parse: (ctx, files) => parseUnXml(ctx, files[0]),
     downloads: [{ file: 'UN_consolidated.xml', url: 'https://scsanctions.un.org/resources/xml/en/consolidated.xml' }],
     licence: 'UN publication, freely published for public use (UN terms of use)',
+  },
+  {
+    source: 'ofac_enhanced',
+    title: 'OFAC Consolidated (non-SDN) list, Enhanced XML',
+    topics: ['sanctions'],
+    defaultSubdir: 'ofac_xml',
+    resolveFiles: oneOf('CONS_ENHANCED.ZIP', 'CONS_ENHANCED.XML', 'SDN_ENHANCED.ZIP', 'SDN_ENHANCED.XML'),
+    parse: (ctx, files) => parseOfacEnhanced(ctx, files[0]),
+    downloads: [{ file: 'CONS_ENHANCED.ZIP', url: `${OFAC_BASE}/CONS_ENHANCED.ZIP` }],
+    licence: 'US Government work, public domain',
+  },
+  {
+    source: 'us_csl',
+    title: 'US Consolidated Screening List (trade.gov)',
+    topics: ['sanctions', 'export_control', 'debarment'],
+    defaultSubdir: 'us_csl',
+    resolveFiles: oneOf('consolidated.csv', 'consolidated.csv.gz'),
+    parse: (ctx, files) => parseUsCsl(ctx, files[0]),
+    downloads: [{ file: 'consolidated.csv', url: 'https://data.trade.gov/downloadable_consolidated_screening_list/v1/consolidated.csv' }],
+    licence: 'US Government work, public domain',
+  },
+  {
+    source: 'us_dpl',
+    title: 'BIS Denied Persons List',
+    topics: ['export_control'],
+    defaultSubdir: 'us_dpl',
+    resolveFiles: fixedFiles(['dpl.txt']),
+    parse: (ctx, files) => parseUsDpl(ctx, files[0]),
+    downloads: [{ file: 'dpl.txt', url: 'https://www.bis.doc.gov/dpl/dpl.txt' }],
+    licence: 'US Government work, public domain',
+  },
+  {
+    source: 'fatf',
+    title: 'FATF high-risk and monitored jurisdictions (compiled)',
+    topics: [],
+    defaultSubdir: 'fatf',
+    resolveFiles: fixedFiles(['fatf_lists.csv'], ['fatf_list_changes.csv']),
+    parse: (ctx, files) => parseFatf(ctx, files),
+    // FATF publishes HTML statements only: the CSV is compiled by hand, nothing to download.
+    downloads: [],
+    licence: 'facts compiled from FATF public statements; cite FATF',
+  },
+  {
+    source: 'icij_offshore',
+    title: 'ICIJ Offshore Leaks (Panama Papers CSV export)',
+    topics: ['offshore_leaks'],
+    defaultSubdir: 'icij',
+    resolveFiles: matchingFiles(/\.csv$/i, 'ICIJ CSV'),
+    parse: (ctx, files) => parseIcij(ctx, files),
+    // The official bulk download is a ZIP of CSVs (full-oldb.LATEST.zip): unpack it into the folder by hand.
+    downloads: [],
+    licence: 'ICIJ Offshore Leaks Database: ODbL v1.0, contents CC BY-SA (attribution: ICIJ Offshore Leaks)',
+  },
+  {
+    source: 'opensanctions_peps',
+    title: 'OpenSanctions PEPs (Senzing JSON lines)',
+    topics: ['pep'],
+    defaultSubdir: 'opensanctions',
+    resolveFiles: matchingFiles(/senzing.*\.json$/i, 'Senzing JSON'),
+    parse: (ctx, files) => parseSenzing(ctx, files),
+    downloads: [{ file: 'senzing.json', url: 'https://data.opensanctions.org/datasets/latest/peps/senzing.json' }],
+    optIn: true,
+    licence: 'OpenSanctions CC BY-NC 4.0: commercial use needs an OpenSanctions licence',
+  },
+  {
+    source: 'opensanctions_ftm',
+    title: 'OpenSanctions FollowTheMoney entities (JSON lines)',
+    topics: ['sanctions'],
+    defaultSubdir: 'opensanctions',
+    resolveFiles: matchingFiles(/\.ftm\.json$/i, 'FtM JSON'),
+    parse: (ctx, files) => parseFtm(ctx, files),
+    downloads: [{ file: 'entities.ftm.json', url: 'https://data.opensanctions.org/datasets/latest/sanctions/entities.ftm.json' }],
+    optIn: true,
+    licence: 'OpenSanctions CC BY-NC 4.0: commercial use needs an OpenSanctions licence',
+  },
+  {
+    source: 'eu_fsf',
+    title: 'EU Financial Sanctions Files, consolidated list CSV 1.1',
+    topics: ['sanctions'],
+    defaultSubdir: 'eu_fsf',
+    resolveFiles: matchingFiles(/\.csv$/i, 'EU FSF CSV'),
+    parse: (ctx, files) => parseEuFsf(ctx, files[0]),
+    downloads: [
+      {
+        file: 'eu_fsf.csv',
+        url: 'https://webgate.ec.europa.eu/fsd/fsf/public/files/csvFullSanctionsList_1_1/content?token=dG9rZW4tMjAxNw',
+      },
+    ],
+    licence: 'EU publication, reuse authorised (Commission Decision 2011/833/EU)',
+  },
+  {
+    source: 'uk_sanctions',
+    title: 'UK financial sanctions consolidated list (OFSI ConList.csv)',
+    topics: ['sanctions'],
+    defaultSubdir: 'uk_sanctions',
+    resolveFiles: matchingFiles(/\.csv$/i, 'ConList CSV'),
+    parse: (ctx, files) => parseUkSanctions(ctx, files[0]),
+    downloads: [{ file: 'ConList.csv', url: 'https://ofsistorage.blob.core.windows.net/publishlive/2022format/ConList.csv' }],
+    licence: 'Open Government Licence v3.0',
   },
 ];
 

@@ -65,6 +65,8 @@ export interface ParsedList {
   countryRiskHistory?: CountryRisk[];
   /** The issuer's publication date (YYYY-MM-DD or ISO timestamp), when the file says it. */
   publishedAt?: string;
+  /** Raw record counts per file role (sdn, alt, add, edges…), for checks against the publisher's counts. */
+  stats?: Record<string, number>;
 }
 
 /** SHA-256 over the raw bytes of the files, concatenated in the given (fixed) order. */

@@ -26,6 +26,8 @@ export interface LoadedList {
   entities: ListEntity[];
   countryRisk?: CountryRisk[];
   countryRiskHistory?: CountryRisk[];
+  /** Raw record counts per file role, as the parser read them. */
+  stats?: Record<string, number>;
 }
 
 export interface LoadResult {
@@ -82,6 +84,7 @@ export async function loadList(cfg: ListConfig, opts: LoadOptions = {}): Promise
     entities: parsed.entities,
     ...(parsed.countryRisk ? { countryRisk: parsed.countryRisk } : {}),
     ...(parsed.countryRiskHistory ? { countryRiskHistory: parsed.countryRiskHistory } : {}),
+    ...(parsed.stats ? { stats: parsed.stats } : {}),
   };
 }
 

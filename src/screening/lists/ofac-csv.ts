@@ -67,8 +67,10 @@ export async function parseOfacCsv(
 ): Promise<ParsedList> {
   const byId = new Map<string, ListEntity>();
   const remarks = new Map<string, string>();
+  const stats: Record<string, number> = { primary: 0, alt: 0, aka: 0, fka: 0, nka: 0, add: 0, comments: 0 };
 
   for await (const { fields, line, id } of ofacRecords(ctx, files.primary, 12)) {
+    stats.primary++;
     const name = val(fields[1]);
     if (!name) throw new ListParseError(files.primary, 'empty SDN_Name', line, 'SDN_Name');
     if (byId.has(id)) throw new ListParseError(files.primary, `duplicate ent_num ${id}`, line, 'ent_num');
@@ -96,6 +98,7 @@ export async function parseOfacCsv(
   // Remarks longer than 1000 characters continue in the comments file, starting mid-word.
   if (files.comments) {
     for await (const { fields, id } of ofacRecords(ctx, files.comments, 2)) {
+      stats.comments++;
       const more = val(fields[1]);
       if (!more || !byId.has(id)) continue;
       remarks.set(id, (remarks.get(id) ?? '') + more);
@@ -109,6 +112,9 @@ export async function parseOfacCsv(
 
   if (files.alt) {
     for await (const { fields, line, id } of ofacRecords(ctx, files.alt, 5)) {
+      stats.alt++;
+      const t = (val(fields[2]) ?? '').toLowerCase();
+      if (t in stats) stats[t]++;
       const e = byId.get(id);
       if (!e) continue; // an alias of a delisted entry: nothing to attach it to
       const type = (val(fields[2]) ?? '').toLowerCase();
@@ -120,6 +126,7 @@ export async function parseOfacCsv(
 
   if (files.add) {
     for await (const { fields, id } of ofacRecords(ctx, files.add, 6)) {
+      stats.add++;
       const e = byId.get(id);
       if (!e) continue;
       const street = val(fields[2]);
@@ -138,7 +145,7 @@ export async function parseOfacCsv(
     }
   }
 
-  return { entities: [...byId.values()] };
+  return { entities: [...byId.values()], stats };
 }
 
 export function ofacFileSet(dir: string, prefix: 'sdn' | 'cons'): OfacCsvFiles {

@@ -85,6 +85,17 @@ const ID_PREFIXES: [string, string][] = (
 
 const MAX_YEAR_SPAN = 40;
 
+/** The identifier type for an issuer's document label ("Tax ID No." → tax_id); "other" when unknown. */
+export function idTypeFor(label: string): string {
+  const l = label.trim().toLowerCase();
+  for (const [prefix, type] of ID_PREFIXES) if (l === prefix.toLowerCase() || l.startsWith(prefix.toLowerCase())) return type;
+  if (l.includes('passport')) return 'passport';
+  if (l.includes('tax')) return 'tax_id';
+  if (l.includes('registration') || l.includes('register') || l.includes('credit code')) return 'registration';
+  if (l.includes('identification') || l.includes('id ')) return 'national_id';
+  return 'other';
+}
+
 /** Parse the text after "DOB": "10 Dec 1948", "1960", "circa 1960", "1958 to 1962", "Feb 1960". */
 export function parseOfacDob(text: string): BirthDate | undefined {
   const raw = text.trim().replace(/\.$/, '');

@@ -148,5 +148,9 @@ export async function parseUnXml(ctx: ParseContext, file: string): Promise<Parse
     },
   );
   if (entities.length === 0) throw new ListParseError(file, 'no INDIVIDUAL or ENTITY records', undefined, 'CONSOLIDATED_LIST');
-  return { entities, publishedAt };
+  const stats = {
+    individuals: entities.filter((e) => e.schema === 'person').length,
+    entities: entities.filter((e) => e.schema !== 'person').length,
+  };
+  return { entities, publishedAt, stats };
 }
