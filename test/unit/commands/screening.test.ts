@@ -1,0 +1,394 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { DeciderSpecification, type GivenEvent } from '../../support/decider-spec';
+import {
+  type CompleteScreening,
+  hitsCountingTowardRisk,
+  nextStep,
+  type RecordMonitoringAlert,
+  type RequestScreening,
+  type ScreeningCommand,
+  screeningDecider,
+  type ScreeningEvent,
+  streamName,
+} from '../../../src/commands/screening';
+import { foldEvents } from '../../../src/commands/decider';
+import { Conflict, IllegalTransition, NotFound, PlanRequired, ValidationFailed } from '../../../src/commands/errors';
+import { meta, NOW } from './helpers';
+
+const spec = DeciderSpecification.for(screeningDecider);
+const UUID = '6f1c2a0e-8b7d-4c3e-9a1f-0b2c3d4e5f60';
+const ids = { screeningId: '501', accountId: '42' };
+
+function request(over: Partial<RequestScreening['data']> = {}): RequestScreening {
+  return {
+    type: 'RequestScreening',
+    data: {
+      ...ids,
+      uuid: UUID,
+      kind: 'cdd',
+      surface: 's1',
+      plan: 'starter' === over.plan ? 'starter' : 'essentials',
+      subject: { query: 'Rosneft', entityType: 'individual' },
+      ...over,
+    },
+    metadata: meta(),
+  };
+}
+
+const hits = [
+  { hitId: 'h1', entityId: 'ofac_sdn:123', category: 'sanctions' as const, source: 'ofac_sdn', matchedName: 'ROSNEFT', score: 0.97, entityRecordHash: 'rec-a' },
+  { hitId: 'h2', entityId: 'opensanctions_peps:Q1', category: 'pep' as const, source: 'opensanctions_peps', matchedName: 'Rosneft', score: 0.81, entityRecordHash: 'rec-b' },
+];
+
+function completion(over: Partial<CompleteScreening['data']> = {}): CompleteScreening {
+  return {
+    type: 'CompleteScreening',
+    data: {
+      screeningId: '501',
+      riskScore: 30,
+      riskLevel: 'medium',
+      counts: { sanctionsHits: 1, pepHits: 1, adverseMediaHits: 0, offshoreLeaksHits: 0, debarmentHits: 0 },
+      hits,
+      summary: 'One sanctions hit, one PEP hit.',
+      listVersions: [{ id: 'ofac_sdn@abc', source: 'ofac_sdn', contentHash: 'abc', publishedAt: '2026-02-27' }],
+      matcherVersion: 'matcher@1',
+      ...over,
+    },
+    metadata: meta(),
+  };
+}
+
+/** Drives the pure process manager to the end of the pipeline, as the handler would. */
+function runPipeline(history: ScreeningEvent[]): ScreeningEvent[] {
+  const events = [...history];
+  const apply = (command: ScreeningCommand) => {
+    const state = foldEvents(screeningDecider, events);
+    events.push(...screeningDecider.decide(command, state));
+  };
+  for (let guard = 0; guard < 200; guard++) {
+    const step = nextStep(foldEvents(screeningDecider, events));
+    switch (step.action) {
+      case 'start_phase':
+        apply({ type: 'StartPhase', data: { screeningId: '501', phase: step.phase }, metadata: meta() });
+        break;
+      case 'dispatch':
+        for (const agent of step.agents) {
+          apply({
+            type: 'RecordAgentResult',
+            data: {
+              screeningId: '501',
+              phase: step.phase,
+              agent,
+              queried: agent !== 'osint',
+              ...(agent === 'osint' ? { error: 'not configured' } : {}),
+              result: { matches: [] },
+              startedAt: NOW,
+              finishedAt: NOW,
+            },
+            metadata: meta(),
+          });
+        }
+        break;
+      case 'complete_phase':
+        apply({ type: 'CompletePhase', data: { screeningId: '501', phase: step.phase }, metadata: meta() });
+        break;
+      case 'complete_screening':
+      case 'none':
+        return events;
+    }
+  }
+  throw new Error('pipeline did not finish');
+}
+
+function requested(over: Partial<RequestScreening['data']> = {}): ScreeningEvent[] {
+  const cmd = request(over);
+  return screeningDecider.decide(cmd, screeningDecider.initialState());
+}
+const finishedPipeline = () => runPipeline(requested());
+const completedHistory = () => {
+  const events = finishedPipeline();
+  return [...events, ...screeningDecider.decide(completion(), foldEvents(screeningDecider, events))];
+};
+const asGiven = (events: ScreeningEvent[]) => events as GivenEvent<ScreeningEvent>[];
+
+describe('screening: request', () => {
+  it('records the request with its phase plan', () => {
+    const { events } = spec.given([]).when(request()).thenTypes(['ScreeningRequested']);
+    const data = events[0]!.data as Extract<ScreeningEvent, { type: 'ScreeningRequested' }>['data'];
+    assert.deepEqual(data.pipeline.map((p) => p.phase), ['1', '1b', '2', '5']);
+    assert.equal(data.requestedAt, NOW);
+    assert.equal(data.monitor, false);
+    assert.equal(streamName('501'), 'screening-501');
+  });
+
+  it('applies the plan rules: no API on Starter, EDD Professional+, M&A Enterprise only', () => {
+    spec.given([]).when(request({ plan: 'starter' })).thenThrows(PlanRequired, (e) => e.feature === 'api_access' && e.code === 'plan_required');
+    spec.given([]).when(request({ plan: 'starter', surface: 'portal' })).thenTypes(['ScreeningRequested']);
+    spec.given([]).when(request({ kind: 'edd', plan: 'essentials' })).thenThrows(PlanRequired, (e) => e.requiredPlans.join() === 'professional,enterprise');
+    spec.given([]).when(request({ kind: 'edd', plan: 'professional', edd: { sourceOfWealth: 'salary' } })).thenTypes(['ScreeningRequested']);
+    spec.given([]).when(request({ kind: 'ma', plan: 'professional' })).thenThrows(PlanRequired, (e) => e.requiredPlans.join() === 'enterprise');
+    spec
+      .given([])
+      .when(request({ kind: 'ma', plan: 'enterprise', subject: { query: 'Target Ltd', entityType: 'company' }, ma: { dealType: 'merger' } }))
+      .thenTypes(['ScreeningRequested']);
+  });
+
+  it('validates the subject and the kind-specific fields', () => {
+    const e1 = spec.given([]).when(request({ subject: { query: 'A', entityType: 'robot' as never } })).thenThrows(ValidationFailed);
+    assert.deepEqual(e1.issues.map((i) => i.field), ['query', 'entity_type']);
+    spec
+      .given([])
+      .when(request({ kind: 'ma', plan: 'enterprise', subject: { query: 'x', entityType: 'company' } }))
+      .thenThrows(ValidationFailed, (e) => e.issues[0]?.field === 'target_name');
+    spec.given([]).when(request({ kind: 'ma', plan: 'enterprise', ma: { dealType: 'hostile' as never } })).thenThrows(ValidationFailed);
+    spec.given([]).when(request({ kind: 'sow', plan: 'enterprise' })).thenThrows(ValidationFailed);
+    spec
+      .given([])
+      .when(request({ kind: 'sow', surface: 's3', plan: 'enterprise', sow: { sowScreeningId: 'SVC-ab12cd34-SOW', declaration: {} } }))
+      .thenTypes(['ScreeningRequested']);
+    spec.given([]).when(request({ uuid: 'nope', screeningId: '0' })).thenThrows(ValidationFailed, (e) => e.issues.length === 2);
+  });
+
+  it('refuses a second request on the same stream', () => {
+    spec.given(asGiven(requested())).when(request()).thenThrows(Conflict);
+  });
+});
+
+describe('screening: pipeline commands', () => {
+  it('a full run follows the plan and ends ready for completion', () => {
+    const events = finishedPipeline();
+    const types = events.map((e) => e.type);
+    assert.equal(types.filter((t) => t === 'PhaseStarted').length, 4);
+    assert.equal(types.filter((t) => t === 'PhaseCompleted').length, 4);
+    const phase1 = events.find((e) => e.type === 'PhaseCompleted') as Extract<ScreeningEvent, { type: 'PhaseCompleted' }>;
+    assert.deepEqual(phase1.data.agentsNotQueried, ['osint']);
+    assert.deepEqual(nextStep(foldEvents(screeningDecider, events)), { action: 'complete_screening' });
+  });
+
+  it('a phase starts only in order and only once', () => {
+    const given = asGiven(requested());
+    spec.given(given).when({ type: 'StartPhase', data: { screeningId: '501', phase: '2' }, metadata: meta() }).thenThrows(Conflict);
+    spec.given(given).when({ type: 'StartPhase', data: { screeningId: '501', phase: '4' }, metadata: meta() }).thenThrows(Conflict);
+    const { events } = spec.given(given).when({ type: 'StartPhase', data: { screeningId: '501', phase: '1' }, metadata: meta() }).thenTypes(['PhaseStarted']);
+    spec
+      .given([...given, ...asGiven(events)])
+      .when({ type: 'StartPhase', data: { screeningId: '501', phase: '1' }, metadata: meta() })
+      .thenNothing();
+  });
+
+  const result = (phase: '1' | '5', agent: string) =>
+    ({
+      type: 'RecordAgentResult',
+      data: { screeningId: '501', phase, agent, queried: true, result: { matches: [] }, startedAt: NOW, finishedAt: '2026-03-01T10:00:01.000Z' },
+      metadata: meta(),
+    }) as const;
+
+  it('records an agent result once per phase and agent', () => {
+    const started = [...requested(), ...screeningDecider.decide({ type: 'StartPhase', data: { screeningId: '501', phase: '1' }, metadata: meta() }, foldEvents(screeningDecider, requested()))];
+    const { events } = spec.given(asGiven(started)).when(result('1', 'sanctions')).thenTypes(['AgentResultRecorded']);
+    spec.given(asGiven([...started, ...events])).when(result('1', 'sanctions')).thenNothing();
+    spec.given(asGiven(started)).when(result('1', 'litigation')).thenThrows(ValidationFailed);
+    spec
+      .given(asGiven(started))
+      .when({ ...result('1', 'pep'), data: { ...result('1', 'pep').data, queried: false } })
+      .thenThrows(ValidationFailed, (e) => e.issues[0]?.field === 'error');
+  });
+
+  it('a phase cannot complete while agents are pending', () => {
+    const started = [...requested(), ...screeningDecider.decide({ type: 'StartPhase', data: { screeningId: '501', phase: '1' }, metadata: meta() }, foldEvents(screeningDecider, requested()))];
+    spec
+      .given(asGiven(started))
+      .when({ type: 'CompletePhase', data: { screeningId: '501', phase: '1' }, metadata: meta() })
+      .thenThrows(Conflict, (e) => (e.details.pending as string[]).length === 7);
+  });
+
+  it('finalisation (phase 5) records results strictly in order', () => {
+    const events = finishedPipeline();
+    // rebuild the history up to the start of phase 5
+    const cut = events.findIndex((e) => e.type === 'PhaseStarted' && (e.data as { phase: string }).phase === '5');
+    const given = asGiven(events.slice(0, cut + 1));
+    spec.given(given).when(result('5', 'risk_score')).thenThrows(Conflict, (e) => e.details.expected === 'country_risk');
+    spec.given(given).when(result('5', 'country_risk')).thenTypes(['AgentResultRecorded']);
+  });
+
+  it('completes once, with a risk level that matches the scale', () => {
+    const given = asGiven(finishedPipeline());
+    const { stateAfter } = spec.given(given).when(completion()).thenTypes(['ScreeningCompleted']);
+    assert.equal(stateAfter.status, 'completed');
+    spec.given(given).when(completion({ riskScore: 30, riskLevel: 'high' })).thenThrows(ValidationFailed, (e) => e.issues[0]?.field === 'risk_level');
+    spec.given(asGiven(completedHistory())).when(completion()).thenNothing();
+    spec.given(asGiven(requested())).when(completion()).thenThrows(Conflict);
+  });
+
+  it('EDD and M&A completions must carry their analysis', () => {
+    const edd = runPipeline(requested({ kind: 'edd', plan: 'professional' }));
+    spec.given(asGiven(edd)).when(completion()).thenThrows(ValidationFailed, (e) => e.issues[0]?.field === 'analysis');
+    spec.given(asGiven(edd)).when(completion({ analysis: '## EDD\n…' })).thenTypes(['ScreeningCompleted']);
+  });
+
+  it('fails while running only', () => {
+    const fail = { type: 'FailScreening' as const, data: { screeningId: '501', reason: 'broker down' }, metadata: meta() };
+    spec.given(asGiven(requested())).when(fail).thenTypes(['ScreeningFailed']);
+    spec.given(asGiven(completedHistory())).when(fail).thenThrows(IllegalTransition, (e) => e.state === 'completed');
+    spec.given([]).when(fail).thenThrows(NotFound);
+  });
+
+  it('enrols in monitoring on completion when the request asked for it', () => {
+    const events = runPipeline(requested({ monitor: true }));
+    const { stateAfter } = spec.given(asGiven(events)).when(completion()).thenTypes(['ScreeningCompleted', 'MonitoringEnrolled']);
+    assert.equal(stateAfter.status !== 'none' && stateAfter.monitoring, true);
+  });
+});
+
+describe('screening: dispositions', () => {
+  const dispose = (hitId: string, disposition: 'true_match' | 'false_positive', riskScore: number, riskLevel: 'low' | 'medium' | 'high') =>
+    ({
+      type: 'DispositionHit',
+      data: { screeningId: '501', hitId, disposition, reason: 'different DOB', analyst: 'ann@acme.test', riskScore, riskLevel },
+      metadata: meta(),
+    }) as const;
+
+  it('records the analyst decision and the recomputed risk', () => {
+    const { stateAfter } = spec
+      .given(asGiven(completedHistory()))
+      .when(dispose('h2', 'false_positive', 15, 'low'))
+      .then([
+        {
+          type: 'HitDispositioned',
+          data: {
+            ...ids,
+            hitId: 'h2',
+            entityId: 'opensanctions_peps:Q1',
+            disposition: 'false_positive',
+            reason: 'different DOB',
+            analyst: 'ann@acme.test',
+            entityRecordHash: 'rec-b',
+            dispositionedAt: NOW,
+          },
+        },
+        {
+          type: 'RiskRecomputed',
+          data: {
+            ...ids,
+            previousRiskScore: 30,
+            previousRiskLevel: 'medium',
+            riskScore: 15,
+            riskLevel: 'low',
+            countingHitIds: ['h1'],
+            cause: 'disposition',
+            recomputedAt: NOW,
+          },
+        },
+      ]);
+    assert.deepEqual(hitsCountingTowardRisk(stateAfter).map((h) => h.hitId), ['h1']);
+  });
+
+  it('is idempotent, rejects unknown hits and screenings that are not completed', () => {
+    const history = completedHistory();
+    const first = screeningDecider.decide(dispose('h2', 'false_positive', 15, 'low'), foldEvents(screeningDecider, history));
+    spec.given(asGiven([...history, ...first])).when(dispose('h2', 'false_positive', 15, 'low')).thenNothing();
+    spec.given(asGiven([...history, ...first])).when(dispose('h2', 'true_match', 30, 'medium')).thenTypes(['HitDispositioned', 'RiskRecomputed']);
+    spec.given(asGiven(history)).when(dispose('nope', 'true_match', 30, 'medium')).thenThrows(NotFound);
+    spec.given(asGiven(finishedPipeline())).when(dispose('h1', 'true_match', 30, 'medium')).thenThrows(IllegalTransition);
+    spec
+      .given(asGiven(history))
+      .when({ ...dispose('h1', 'true_match', 30, 'medium'), data: { ...dispose('h1', 'true_match', 30, 'medium').data, reason: '' } })
+      .thenThrows(ValidationFailed);
+  });
+});
+
+describe('screening: monitoring', () => {
+  const enrol = { type: 'EnrollInMonitoring' as const, data: { screeningId: '501' } };
+  const alert = (over: Partial<RecordMonitoringAlert['data']>): RecordMonitoringAlert => ({
+    type: 'RecordMonitoringAlert',
+    data: { screeningId: '501', alertId: 'a1', kind: 'changed_hit', entityId: 'opensanctions_peps:Q1', diff: {}, listVersion: 'peps@2', entityRecordHash: 'rec-b2', ...over },
+    metadata: meta(),
+  });
+  const enrolled = () => {
+    const h = completedHistory();
+    return [...h, ...screeningDecider.decide({ ...enrol, metadata: meta() }, foldEvents(screeningDecider, h))];
+  };
+  const clearedH2 = () => {
+    const h = enrolled();
+    return [
+      ...h,
+      ...screeningDecider.decide(
+        { type: 'DispositionHit', data: { screeningId: '501', hitId: 'h2', disposition: 'false_positive', reason: 'other person', analyst: 'ann', riskScore: 15, riskLevel: 'low' }, metadata: meta() },
+        foldEvents(screeningDecider, h),
+      ),
+    ];
+  };
+
+  it('enrols only completed screenings, once; unenrols once', () => {
+    spec.given(asGiven(finishedPipeline())).when({ ...enrol, metadata: meta() }).thenThrows(IllegalTransition);
+    spec.given(asGiven(completedHistory())).when({ ...enrol, metadata: meta() }).then([
+      { type: 'MonitoringEnrolled', data: { ...ids, subject: { query: 'Rosneft', entityType: 'individual' }, enrolledAt: NOW } },
+    ]);
+    spec.given(asGiven(enrolled())).when({ ...enrol, metadata: meta() }).thenNothing();
+    const { events } = spec.given(asGiven(enrolled())).when({ type: 'UnenrollFromMonitoring', data: { screeningId: '501' }, metadata: meta() }).thenTypes(['MonitoringUnenrolled']);
+    spec.given(asGiven([...enrolled(), ...events])).when(alert({})).thenThrows(IllegalTransition, (e) => e.state === 'not_monitored');
+  });
+
+  it('a cleared false positive does not alert again while its record is unchanged', () => {
+    spec.given(asGiven(clearedH2())).when(alert({ kind: 'new_hit', entityRecordHash: 'rec-b' })).thenNothing();
+    spec.given(asGiven(clearedH2())).when(alert({ kind: 'changed_hit', entityRecordHash: 'rec-b' })).thenNothing();
+    spec.given(asGiven(clearedH2())).when(alert({ kind: 'removed_hit', entityRecordHash: undefined })).thenNothing();
+  });
+
+  it('a changed record re-opens a cleared false positive with the diff', () => {
+    const diff = { birthDates: { before: [], after: ['1961-01-01'] } };
+    const { stateAfter } = spec
+      .given(asGiven(clearedH2()))
+      .when(alert({ diff, risk: { riskScore: 30, riskLevel: 'medium' } }))
+      .then([
+        { type: 'HitReopened', data: { ...ids, hitId: 'h2', entityId: 'opensanctions_peps:Q1', previousDisposition: 'false_positive', diff, reopenedAt: NOW } },
+        {
+          type: 'MonitoringAlertRaised',
+          data: {
+            ...ids,
+            alertId: 'a1',
+            kind: 'changed_hit',
+            hitId: 'h2',
+            entityId: 'opensanctions_peps:Q1',
+            category: 'pep',
+            source: 'opensanctions_peps',
+            matchedName: 'Rosneft',
+            score: 0.81,
+            diff,
+            listVersion: 'peps@2',
+            entityRecordHash: 'rec-b2',
+            raisedAt: NOW,
+          },
+        },
+        {
+          type: 'RiskRecomputed',
+          data: { ...ids, previousRiskScore: 15, previousRiskLevel: 'low', riskScore: 30, riskLevel: 'medium', countingHitIds: ['h1', 'h2'], cause: 'monitoring_alert', recomputedAt: NOW },
+        },
+      ]);
+    assert.equal(stateAfter.status !== 'none' && stateAfter.hits['h2']?.status, 'open');
+  });
+
+  it('new hits are added, removals of open hits alert once, alert ids are idempotent', () => {
+    const newHit = alert({
+      alertId: 'a2',
+      kind: 'new_hit',
+      entityId: 'ofac_sdn:999',
+      entityRecordHash: 'rec-z',
+      hit: { hitId: 'h3', category: 'sanctions', source: 'ofac_sdn', matchedName: 'ROSNEFT TRADING', score: 0.9 },
+    });
+    const { events, stateAfter } = spec.given(asGiven(enrolled())).when(newHit).thenTypes(['MonitoringAlertRaised']);
+    assert.equal(stateAfter.status !== 'none' && stateAfter.hits['h3']?.status, 'open');
+    spec.given(asGiven([...enrolled(), ...events])).when(newHit).thenNothing();
+    spec.given(asGiven(enrolled())).when(alert({ alertId: 'a3', kind: 'new_hit', entityId: 'ofac_sdn:998', entityRecordHash: 'r' })).thenThrows(ValidationFailed);
+
+    const removal = alert({ alertId: 'a4', kind: 'removed_hit', entityId: 'ofac_sdn:123', entityRecordHash: undefined });
+    const removed = spec.given(asGiven(enrolled())).when(removal).thenTypes(['MonitoringAlertRaised']);
+    assert.equal(removed.stateAfter.status !== 'none' && removed.stateAfter.hits['h1']?.status, 'removed');
+    spec.given(asGiven([...enrolled(), ...removed.events])).when({ ...removal, data: { ...removal.data, alertId: 'a5' } }).thenNothing();
+  });
+
+  it('an unchanged record of an open hit raises nothing', () => {
+    spec.given(asGiven(enrolled())).when(alert({ entityRecordHash: 'rec-b' })).thenNothing();
+  });
+});
