@@ -76,7 +76,7 @@ function isS1ApiRequest(req: Request, res: Response): boolean {
  */
 export function createS1Gate(deps: S1GateDeps): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (!isS1ApiRequest(req, res) || res.locals.s1Principal) {
+    if (!isS1ApiRequest(req, res) || res.locals.s1GatePassed === true) {
       next();
       return;
     }
@@ -98,11 +98,13 @@ export function createS1Gate(deps: S1GateDeps): RequestHandler {
           retryAfterSeconds: decision.retryAfterSeconds ?? 1,
         });
       }
-      res.locals.s1Principal = principal;
       ctx.auth = { accountId: principal.accountId, plan: principal.plan, keyId: principal.keyId, roles: principal.roles, surface: 's1' };
       if (principal.plan === 'starter') {
         throw new ApiError('plan_required', 'The Starter plan has no API access; upgrade to Essentials or higher');
       }
+      // Only a request that passed every check is marked, so a second gate never lets a refused one through.
+      res.locals.s1Principal = principal;
+      res.locals.s1GatePassed = true;
     })().then(() => next(), next);
   };
 }
