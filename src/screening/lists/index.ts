@@ -10,6 +10,7 @@ export { LIST_DEFINITIONS, listDefinition, type ListDefinition } from './catalog
 export { defaultListsConfig, listsFromRoot, BUNDLED_LISTS_DIR, REPO_ROOT, type ListConfig, type ListsConfig } from './config';
 export { toIso2, countryInfo, iso3ToIso2 } from './countries';
 export { extractRemarks, parseOfacDob } from './ofac-remarks';
+export { ListRegistry, type ReloadOutcome } from './registry';
 
 /** Why one list did not load. */
 export interface LoadFailure {
