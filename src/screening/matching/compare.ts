@@ -3,7 +3,7 @@
  *
  * The score is order-insensitive. Each side's tokens are weighted (rarity over the indexed names,
  * common given names, particles, legal forms and patronymics weigh less). The name score blends the
- * weighted coverage of both sides: 0.6·max + 0.4·min, so a missing middle name costs little,
+ * weighted coverage of both sides: 0.7·max + 0.3·min, so a missing middle name costs little,
  * while a different surname (unmatched tokens on both sides) costs a lot.
  */
 import type { TokenAlignment } from '../model';
@@ -39,20 +39,42 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
   const ca = c.origin === 'abjad';
   if (qa !== ca) {
     // Unvowelled Arabic/Hebrew against a vowelled spelling: only the consonant skeleton can be compared.
-    if (q.skel.length >= 2 && q.skel === c.skel) return { how: 'transliterated', sim: 0.9 };
-    if (Math.min(q.skel.length, c.skel.length) >= 3 && editDistance(q.skel, c.skel, 1) <= 1) {
-      return { how: 'transliterated', sim: 0.75 };
+    const latinLen = qa ? c.norm.length : q.norm.length;
+    if (q.skel.length >= 2 && q.skel === c.skel) {
+      return { how: 'transliterated', sim: q.skel.length >= 3 || latinLen >= 5 ? 0.95 : 0.8 };
+    }
+    const shortSkel = Math.min(q.skel.length, c.skel.length);
+    if ((shortSkel >= 4 || (shortSkel === 3 && q.skel[0] === c.skel[0])) && editDistance(q.skel, c.skel, 1) <= 1) {
+      return { how: 'transliterated', sim: shortSkel >= 4 ? 0.8 : 0.75 };
     }
     return NONE;
   }
+  // Two different well-known given names (Maria/Mario, Michael/Michelle) are different names,
+  // unless they are spelling variants of one name (Mohammed/Muhammad: same skeleton and ending).
+  if (q.common && c.common && q.kind === 'name' && c.kind === 'name') {
+    const qs = q.skel;
+    const cs = c.skel;
+    const ending = (t: NameToken) => t.fold.slice(-1);
+    if (qs !== cs || ending(q) !== ending(c)) return NONE;
+  }
+  const sim = spellingSimilarity(q, c);
+  // A common given name matches only itself or its spelling variants, never a near-miss word
+  // (Mary/Mayer, David/Davis, Kevin/Kelvin).
+  if (sim.sim > 0 && q.common !== c.common && (sim.how === 'fuzzy' || sim.how === 'phonetic')) {
+    return { how: sim.how, sim: round(sim.sim * 0.8) };
+  }
+  return sim;
+}
+
+function spellingSimilarity(q: NameToken, c: NameToken): TokenSim {
   const a = q.fold;
   const b = c.fold;
   const longest = Math.max(a.length, b.length);
   const shortest = Math.min(a.length, b.length);
   if (shortest >= 3) {
     const d = editDistance(a, b, 2);
-    if (d === 1 && longest >= 4) return { how: 'fuzzy', sim: longest >= 6 ? 0.9 : 0.85 };
-    if (d === 2 && longest >= 8) return { how: 'fuzzy', sim: 0.8 };
+    if (d === 1 && longest >= 5) return { how: 'fuzzy', sim: longest >= 8 ? 0.93 : longest >= 6 ? 0.9 : 0.85 };
+    if (d === 2 && longest >= 8) return { how: 'fuzzy', sim: longest >= 10 ? 0.87 : 0.82 };
   }
   const jw = jaroWinkler(a, b);
   if (jw >= 0.8 && shortest >= 3) {
@@ -178,20 +200,24 @@ export function compareNames(q: PreparedName, c: PreparedName, rarity: RarityFn 
   let cCov = 0;
   let strong = false;
   let anyName = false;
+  let nameMatches = 0;
   for (const p of pairs) {
     for (const i of p.qi) qCov += p.sim * qw[i];
     for (const j of p.ci) cCov += p.sim * cw[j];
     const qs = p.qi.map((i) => qt[i]);
     const cs = p.ci.map((j) => ct[j]);
     const isName = qs.every((t) => t.kind === 'name' || t.kind === 'stop') && cs.every((t) => t.kind === 'name' || t.kind === 'stop');
-    if (isName) anyName = true;
+    if (isName) {
+      anyName = true;
+      nameMatches++;
+    }
     if (isName && p.sim >= 0.75 && qs.every((t) => !t.common && !t.initial) && cs.every((t) => !t.common && !t.initial)) {
       strong = true;
     }
   }
   const qc = Math.min(1, qCov / qTotal);
   const cc = Math.min(1, cCov / cTotal);
-  let score = 0.6 * Math.max(qc, cc) + 0.4 * Math.min(qc, cc);
+  let score = 0.7 * Math.max(qc, cc) + 0.3 * Math.min(qc, cc);
 
   const unmatchedName = (toks: NameToken[], used: boolean[]) => toks.some((t, i) => !used[i] && t.kind === 'name' && !t.initial);
   const qLeft = unmatchedName(qt, qUsed);
@@ -199,9 +225,12 @@ export function compareNames(q: PreparedName, c: PreparedName, rarity: RarityFn 
   if (!anyName) {
     score = Math.min(score, 0.3);
     notes.push('only particles or legal forms matched');
-  } else if (!strong && (qLeft || cLeft)) {
+  } else if (!strong && nameMatches < 2 && (qLeft || cLeft)) {
     score = Math.min(score, 0.5);
     notes.push('only common given names or initials matched; other name parts differ');
+  } else if (nameMatches === 1 && (qLeft || cLeft)) {
+    score = Math.min(score, 0.75);
+    notes.push('a single name part matched; the other name has further parts');
   }
 
   // Numbers in company and vessel names must agree.
@@ -245,7 +274,7 @@ export function compareNames(q: PreparedName, c: PreparedName, rarity: RarityFn 
 
   const exact =
     qn === cn &&
-    qUsed.every(Boolean) &&
+    qUsed.every((u, i) => u || qt[i].kind === 'honorific') &&
     cUsed.every((u, j) => u || ct[j].kind === 'honorific') &&
     pairs.every((p) => p.sim === 1 && p.how !== 'merged');
   if (exact) score = 1;

@@ -91,8 +91,8 @@ export const SUN_LETTER_ARTICLES = new Set(['ad', 'ar', 'as', 'ash', 'at', 'az',
 /** Honorifics and titles that appear inside listed names. */
 export const HONORIFICS = new Set([
   'mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'sir', 'dame', 'lord', 'sheikh', 'shaikh', 'shaykh', 'sheik', 'haji', 'hajji',
-  'hadji', 'mullah', 'mulla', 'mullah', 'maulavi', 'mawlawi', 'maulvi', 'maulana', 'mawlana', 'qari', 'hafiz', 'imam',
-  'general', 'gen', 'col', 'colonel', 'capt', 'captain', 'major', 'lt', 'admiral', 'emir', 'amir', 'prince', 'princess',
+  'hadji', 'mullah', 'mulla', 'maulavi', 'mawlawi', 'maulvi', 'maulana', 'mawlana', 'qari', 'imam',
+  'general', 'gen', 'col', 'colonel', 'capt', 'captain', 'major', 'lt', 'admiral', 'emir', 'prince', 'princess',
   'king', 'hon', 'honorable', 'rev', 'mv', 'mt', 'm v', 'ss', 'jr', 'sr', 'ii', 'iii',
 ]);
 

@@ -164,7 +164,10 @@ export class NameIndex {
     let out: Candidate[] = [];
     for (const n of touched) if (this.acc[n] >= min) out.push({ nameIndex: n, weight: this.acc[n] });
     if (out.length > limit) {
-      out.sort((a, b) => b.weight - a.weight);
+      // ties (a common token shared by many names): prefer names as long as the query
+      const qn = q.tokens.length;
+      const lenGap = (c: Candidate) => Math.abs(this.names[c.nameIndex].prepared.tokens.length - qn);
+      out.sort((a, b) => b.weight - a.weight || lenGap(a) - lenGap(b));
       out = out.slice(0, limit);
     }
     return out;

@@ -165,7 +165,7 @@ export function prepareName(raw: string, schema?: SchemaHint): PreparedName {
         continue;
       }
     }
-    if (HONORIFICS.has(t.norm) && n > 2) {
+    if (HONORIFICS.has(t.norm) && n > 1) {
       tokens.push(makeToken(t.norm, t.origin, 'honorific', pos));
       continue;
     }

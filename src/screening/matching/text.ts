@@ -105,7 +105,8 @@ export function transliterateTokens(raw: string): RawToken[] {
     if (!word) continue;
     if (RE_ARABIC.test(word)) {
       // The article ال is written attached; split it off so it becomes the particle "al".
-      const w = word.replace(/\u0640/g, '').replace(/^ال(?=\S{2,})/, 'ال ');
+      // tatweel out; emphatic zaa is "z" in Latin spellings (Zawahiri), any-ascii reads it "dh"
+      const w = word.replace(/\u0640/g, '').replace(/ظ/g, 'ز').replace(/^ال(?=\S{2,})/, 'ال ');
       for (const piece of w.split(/\s+/)) {
         if (piece === 'ال') out.push({ norm: 'al', origin: 'abjad' });
         else push(anyAscii(piece), 'abjad');
@@ -187,13 +188,13 @@ export function skeleton(norm: string): string {
     .replace(/th/g, 't')
     .replace(/dh/g, 'd')
     .replace(/ph/g, 'f')
-    .replace(/ts/g, 's')
-    .replace(/[qck]/g, 'k')
+    .replace(/c(?=[eiy])/g, 's')
+    .replace(/[qckg]/g, 'k')
     .replace(/p/g, 'b')
     .replace(/v/g, 'f')
     .replace(/x/g, 'ks')
     .replace(/[aeiouyw'`]/g, '');
-  s = s.replace(/(.)\1+/g, '$1');
+  s = s.replace(/ts/g, 's').replace(/(.)\1+/g, '$1');
   if (s.length > 2) s = s.replace(/h$/, '');
   return s;
 }
