@@ -4,6 +4,7 @@
  */
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, securitySchemes } from '../openapi/common';
+import { s1Schemas } from '../../webhooks/payloads';
 import { z } from '../openapi/zod';
 
 // C0 and C1 control characters. Names never contain them; free text may hold tab and line breaks.
@@ -205,22 +206,19 @@ export const ScreeningListSchema = z
   })
   .openapi('S1ScreeningList');
 
-export const S1WebhookPayloadSchema = z
-  .object({
-    event: z.enum(['cdd.completed', 'edd.completed', 'ma.completed', 'person_check.completed']),
-    screening_id: z.number().int(),
-    screening: z.object({
-      id: z.number().int(),
-      search_query: z.string(),
-      risk_level: riskLevel,
-      risk_score: z.number().int(),
-      status: z.string(),
-      created_at: z.string(),
-    }),
-    timestamp: z.string().openapi({ description: 'ISO 8601 with milliseconds.', example: '2026-04-01T10:00:01.123Z' }),
-    signature: z.string().openapi({ description: '`sha256=<hex>`: the same value as the X-Service-Signature header.' }),
-  })
-  .openapi('S1WebhookPayload');
+/**
+ * S1 webhook bodies as documented: the webhook module's own payload schemas (src/webhooks/payloads.ts,
+ * which refuse to emit anything else) plus the `signature` member appended, last, at each attempt.
+ */
+const signatureMember = {
+  signature: z
+    .string()
+    .regex(/^sha256=[0-9a-f]{64}$/)
+    .openapi({ description: 'Always the last member; equal to X-Service-Signature. See the signing rule in the webhook description.' }),
+};
+export const S1ScreeningWebhookSchema = s1Schemas.screeningCompleted.extend(signatureMember).openapi('S1ScreeningWebhook');
+export const S1PersonCheckWebhookSchema = s1Schemas.personCheckCompleted.extend(signatureMember).openapi('S1PersonCheckWebhook');
+export const S1MonitoringAlertWebhookSchema = s1Schemas.monitoringAlert.extend(signatureMember).openapi('S1MonitoringAlertWebhook');
 
 // ---------------------------------------------------------------------------------------------------
 // OpenAPI registration
@@ -358,18 +356,29 @@ export function registerS1(registry: OpenAPIRegistry): void {
 
   const webhookHeaders = z.object({
     'X-Service-Event': z.string().openapi({ description: 'The event type.' }),
-    'X-Service-Signature': z.string().openapi({ description: '`sha256=<hex>`: HMAC-SHA256 keyed with the webhook secret.' }),
-    'X-Service-Timestamp': z.string().openapi({ description: 'Unix timestamp (seconds) of this delivery attempt.' }),
+    'X-Service-Signature': z.string().openapi({ description: '`sha256=<64 lowercase hex>`: HMAC-SHA256 keyed with the webhook signing secret.' }),
+    'X-Service-Timestamp': z.string().regex(/^\d+$/).openapi({ description: 'Unix time in seconds of this delivery attempt.' }),
   });
-  for (const event of ['cdd.completed', 'edd.completed', 'ma.completed', 'person_check.completed'] as const) {
+  const webhooks = [
+    ['cdd.completed', 'A CDD screening finished.', S1ScreeningWebhookSchema],
+    ['edd.completed', 'An EDD screening finished (same shape as cdd.completed).', S1ScreeningWebhookSchema],
+    ['ma.completed', 'An M&A screening finished (same shape as cdd.completed).', S1ScreeningWebhookSchema],
+    ['person_check.completed', 'A person check finished.', S1PersonCheckWebhookSchema],
+    ['monitoring.alert', "A monitored screening's hits changed.", S1MonitoringAlertWebhookSchema],
+  ] as const;
+  for (const [event, trigger, schema] of webhooks) {
     registry.registerWebhook({
       method: 'post',
       path: event,
       tags: ['S1 webhooks'],
       summary: `S1 webhook ${event}`,
-      description:
-        'POSTed to the URL configured with the key. Verify X-Service-Signature before processing and answer 400 when it fails; optionally reject timestamps more than 5 minutes from your clock (replay window). Non-2xx or timeout is retried after 30 s, 5 min and 30 min, then dropped. Answer 2xx at once and process asynchronously.',
-      request: { headers: webhookHeaders, body: { required: true, content: json(S1WebhookPayloadSchema) } },
+      description: [
+        `${trigger} POSTed to the URL configured with the key that requested the work.`,
+        'Signed bytes = the X-Service-Timestamp header\'s exact digits + "." + the unsigned body, where the unsigned body is the raw body with its final member `,"signature":"sha256=<64 hex>"` replaced by `}`; signature = "sha256=" + lowercase hex HMAC-SHA256(signing secret, signed bytes). Verify in constant time before parsing and answer 400 when it fails; never re-serialise JSON to verify.',
+        'Replay window: reject when X-Service-Timestamp is more than 5 minutes from your clock; deduplicate on event + id (the same event may arrive more than once).',
+        'A non-2xx answer or a timeout is retried after 30 s, 5 min and 30 min, then dropped. Answer 2xx at once and process asynchronously. Details: docs/webhooks.md.',
+      ].join('\n\n'),
+      request: { headers: webhookHeaders, body: { required: true, content: json(schema) } },
       responses: {
         200: { description: 'Accepted (any 2xx).' },
         400: { description: 'Signature verification failed.' },

@@ -154,14 +154,21 @@ describe('OpenAPI description', () => {
     assert.deepEqual(hits.properties.offshore_leaks.items, { $ref: '#/components/schemas/S1Hit' });
   });
 
-  it('describes the S1 webhooks under x-webhooks with their headers and payload', () => {
+  it('describes the S1 webhooks under x-webhooks with their headers, payloads and signing rule', () => {
     const webhooks = document['x-webhooks'];
-    assert.deepEqual(Object.keys(webhooks).sort(), ['cdd.completed', 'edd.completed', 'ma.completed', 'person_check.completed']);
+    assert.deepEqual(Object.keys(webhooks).sort(), ['cdd.completed', 'edd.completed', 'ma.completed', 'monitoring.alert', 'person_check.completed']);
     const post = webhooks['cdd.completed'].post;
     const headers = post.parameters.filter((p: any) => p.in === 'header').map((p: any) => p.name).sort();
     assert.deepEqual(headers, ['X-Service-Event', 'X-Service-Signature', 'X-Service-Timestamp']);
-    const payload = document.components.schemas.S1WebhookPayload;
+    assert.match(post.description, /X-Service-Timestamp header's exact digits \+ "\." \+ the unsigned body/);
+    assert.match(post.description, /5 minutes/);
+    assert.match(post.description, /30 s, 5 min and 30 min/);
+    assert.deepEqual(post.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/S1ScreeningWebhook' });
+    const payload = document.components.schemas.S1ScreeningWebhook;
+    assert.deepEqual(Object.keys(payload.properties), ['event', 'screening_id', 'screening', 'timestamp', 'signature']);
     assert.deepEqual(payload.required.sort(), ['event', 'screening', 'screening_id', 'signature', 'timestamp']);
+    assert.deepEqual(Object.keys(payload.properties.screening.properties), ['id', 'search_query', 'risk_level', 'risk_score', 'status', 'created_at']);
+    assert.ok(document.components.schemas.S1PersonCheckWebhook.properties.person_check_id);
     assert.equal(Object.keys(document.paths).some((p) => p.includes('webhook')), false);
   });
 
