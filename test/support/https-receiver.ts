@@ -7,7 +7,7 @@
  * The verification here is written independently of src/webhooks/signing.ts on purpose: a signer
  * bug mirrored in a shared verifier would otherwise go unnoticed.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import selfsigned from 'selfsigned';
@@ -92,7 +92,9 @@ function verify(
 }
 
 export async function startHttpsReceiver(options: HttpsReceiverOptions): Promise<HttpsReceiver> {
-  const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
+  // A unique subject per receiver: with several self-signed certificates in one trust list,
+  // OpenSSL looks issuers up by subject name, so identical names would shadow each other.
+  const pems = await selfsigned.generate([{ name: 'commonName', value: `webhook-receiver-${randomBytes(6).toString('hex')}` }], {
     keyType: 'ec',
     curve: 'P-256',
     notAfterDate: new Date(Date.now() + 24 * 3600_000),

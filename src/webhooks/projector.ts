@@ -1,0 +1,392 @@
+/**
+ * The webhook projector: an async projection (own checkpoint, see src/projections/runner.ts) that
+ * turns domain events into outbox rows in the same transaction as its checkpoint, so a webhook is
+ * enqueued exactly when its fact is projected: no dual writes, and nothing on the request path.
+ *
+ * - Endpoint events (S1 key webhooks, S2/S3 webhook endpoints) maintain `webhook_endpoints`.
+ * - Lifecycle events become the surface's payloads (docs/webhooks.md).
+ * - Facts needed later (who requested a screening, with which key, what was searched) are kept in
+ *   the projector's own schema.
+ *
+ * Every enqueue carries `dedupKey = <eventId>:<surface>:<webhook event>`, so replaying history (a
+ * rebuild, a redelivery) never sends a webhook twice.
+ */
+import type pg from 'pg';
+import type { Clock } from '../shared/clock';
+import type { RecordedEvent } from '../shared/events';
+import { quoteIdent, type Projection } from '../projections/projection';
+import type { ApiKeyEvent } from '../commands/api-keys';
+import type { PersonCheckEvent } from '../commands/person-check';
+import type { ScreeningEvent } from '../commands/screening';
+import type { SubjectCheckEvent } from '../commands/subject-check';
+import type { WebhookEndpointEvent } from '../commands/webhook-endpoint';
+import { enqueue, reenable, upsertEndpoint, type Queryable } from './outbox';
+import {
+  s1MonitoringAlert,
+  s1PersonCheckCompleted,
+  s1ScreeningCompleted,
+  s2Payload,
+  s3Payload,
+  type WebhookMessage,
+} from './payloads';
+
+export const webhookProjectorHandles = [
+  'ApiKeyCreated',
+  'ApiKeyWebhookConfigured',
+  'ApiKeyRevoked',
+  'WebhookEndpointRegistered',
+  'WebhookEndpointUpdated',
+  'WebhookEndpointDisabled',
+  'WebhookEndpointReenabled',
+  'ScreeningRequested',
+  'ScreeningCompleted',
+  'MonitoringAlertRaised',
+  'PersonCheckRequested',
+  'PersonCheckCompleted',
+  'SubjectCheckStarted',
+  'SubjectCheckReviewRequired',
+  'SubjectCheckEscalated',
+  'SubjectCheckCompleted',
+  'SubjectCheckFailed',
+] as const;
+
+type Handled = Extract<
+  ApiKeyEvent | WebhookEndpointEvent | ScreeningEvent | PersonCheckEvent | SubjectCheckEvent,
+  { type: (typeof webhookProjectorHandles)[number] }
+>;
+
+export interface WebhookProjectorOptions {
+  /** Time written on outbox rows (the first attempt is due at once). */
+  clock: Clock;
+  logger?: { error(obj: object, msg: string): void };
+}
+
+/** ISO 8601 UTC with milliseconds, whatever precision the event carried. */
+const isoMs = (value: string) => new Date(value).toISOString();
+/** Match scores in events are in [0,1] (matcher) or 0-100; payloads use integer 0-100. */
+const score100 = (score: number) => Math.max(0, Math.min(100, Math.round(score <= 1 ? score * 100 : score)));
+
+interface ScreeningFacts {
+  account_id: string;
+  key_id: string | null;
+  surface: string;
+  kind: string;
+  uuid: string;
+  query: string;
+  requested_at: Date;
+}
+
+export function createWebhookProjector(options: WebhookProjectorOptions): Projection {
+  const { clock } = options;
+  const logger = options.logger ?? { error() {} };
+
+  /**
+   * Builds and enqueues one webhook. A payload that fails its schema (a malformed event) is logged
+   * and skipped rather than stalling every later webhook behind it.
+   */
+  async function send(db: Queryable, event: RecordedEvent, build: () => WebhookMessage, accountId: string, keyId?: string) {
+    let message: WebhookMessage;
+    try {
+      message = build();
+    } catch (err) {
+      logger.error({ eventId: event.metadata.eventId, type: event.type, err: (err as Error).message }, 'webhook payload rejected; not sent');
+      return;
+    }
+    await enqueue(db, {
+      accountId,
+      keyId,
+      message,
+      now: clock.now(),
+      dedupKey: `${event.metadata.eventId}:${message.surface}:${message.event}`,
+    });
+  }
+
+  async function screeningFacts(db: Queryable, schema: string, screeningId: string): Promise<ScreeningFacts | undefined> {
+    const { rows } = await db.query<ScreeningFacts>(
+      `SELECT account_id, key_id, surface, kind, uuid, query, requested_at FROM ${quoteIdent(schema)}.screenings WHERE screening_id = $1`,
+      [screeningId],
+    );
+    return rows[0];
+  }
+
+  return {
+    name: 'webhooks',
+    version: 1,
+    handles: webhookProjectorHandles,
+
+    async setup(client: pg.PoolClient, schema: string) {
+      const s = quoteIdent(schema);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${s}.screenings (
+        screening_id text PRIMARY KEY, account_id text NOT NULL, key_id text NULL, surface text NOT NULL,
+        kind text NOT NULL, uuid text NOT NULL, query text NOT NULL, requested_at timestamptz NOT NULL)`);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${s}.person_checks (
+        person_check_id text PRIMARY KEY, account_id text NOT NULL, key_id text NULL, surface text NOT NULL,
+        full_name text NOT NULL, requested_at timestamptz NOT NULL)`);
+    },
+
+    async apply(client: pg.PoolClient, recorded: RecordedEvent, schema: string) {
+      const event = recorded as unknown as Handled & RecordedEvent;
+      const s = quoteIdent(schema);
+      const now = clock.now();
+      switch (event.type) {
+        // ---------------------------------------------------------------- endpoints
+        case 'ApiKeyCreated':
+          if (event.data.surface === 's1' && event.data.webhook) {
+            await upsertEndpoint(client, {
+              accountId: event.data.accountId,
+              surface: 's1',
+              keyId: event.data.keyId,
+              url: event.data.webhook.url,
+              secretCiphertext: event.data.webhook.secretCiphertext,
+              now,
+            });
+          }
+          return;
+        case 'ApiKeyWebhookConfigured':
+          await upsertEndpoint(client, {
+            accountId: event.data.accountId,
+            surface: 's1',
+            keyId: event.data.keyId,
+            url: event.data.webhook.url,
+            secretCiphertext: event.data.webhook.secretCiphertext,
+            now,
+          });
+          return;
+        case 'ApiKeyRevoked':
+          // A revoked key's webhook stops: later deliveries for it are logged as dropped.
+          await client.query(
+            `UPDATE webhook_endpoints SET enabled = false, disabled_at = $3, updated_at = $3
+              WHERE surface = 's1' AND account_id = $1 AND key_id = $2`,
+            [event.data.accountId, event.data.keyId, now],
+          );
+          return;
+        case 'WebhookEndpointRegistered':
+        case 'WebhookEndpointUpdated':
+          await upsertEndpoint(client, {
+            accountId: event.data.accountId,
+            surface: event.data.surface,
+            url: event.data.url,
+            secretCiphertext: event.data.secretCiphertext,
+            now,
+          });
+          return;
+        case 'WebhookEndpointDisabled':
+          await client.query(
+            `UPDATE webhook_endpoints SET enabled = false, disabled_at = COALESCE(disabled_at, $3), updated_at = $3
+              WHERE surface = $1 AND account_id = $2 AND key_id = ''`,
+            [event.data.surface, event.data.accountId, now],
+          );
+          return;
+        case 'WebhookEndpointReenabled': {
+          const { rows } = await client.query<{ id: string }>(
+            `SELECT id FROM webhook_endpoints WHERE surface = $1 AND account_id = $2 AND key_id = ''`,
+            [event.data.surface, event.data.accountId],
+          );
+          if (rows[0]) await reenable(client, rows[0].id, { now, accountId: event.data.accountId });
+          return;
+        }
+
+        // ---------------------------------------------------------------- screenings (S1, S3)
+        case 'ScreeningRequested':
+          await client.query(
+            `INSERT INTO ${s}.screenings (screening_id, account_id, key_id, surface, kind, uuid, query, requested_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (screening_id) DO NOTHING`,
+            [
+              event.data.screeningId,
+              event.data.accountId,
+              event.metadata.actor?.keyId ?? null,
+              event.data.surface,
+              event.data.kind,
+              event.data.uuid,
+              event.data.subject.query,
+              event.data.requestedAt,
+            ],
+          );
+          return;
+        case 'ScreeningCompleted': {
+          const d = event.data;
+          const facts = await screeningFacts(client, schema, d.screeningId);
+          if (d.surface === 's1' && d.kind !== 'sow') {
+            if (!facts?.key_id) return; // no key, no S1 webhook configuration to send to
+            const s1Event = `${d.kind}.completed` as const;
+            await send(
+              client,
+              event,
+              () => s1ScreeningCompleted({
+                event: s1Event,
+                screening: {
+                  id: Number(d.screeningId),
+                  search_query: facts.query,
+                  risk_level: d.riskLevel,
+                  risk_score: Math.round(d.riskScore),
+                  status: 'completed',
+                  created_at: facts.requested_at.toISOString(),
+                },
+                timestamp: isoMs(d.completedAt),
+              }),
+              d.accountId,
+              facts.key_id,
+            );
+          } else if (d.surface === 's3') {
+            await send(
+              client,
+              event,
+              () => s3Payload('screening.completed', {
+                screening_id: d.uuid,
+                screening_type: d.kind === 'ma' ? 'MA' : (d.kind.toUpperCase() as 'CDD' | 'EDD' | 'SOW'),
+                risk_score: d.riskScore,
+                risk_level: d.riskLevel,
+                // The SOW screening's own uuid for SOW screenings (its SVC-…-SOW id is in the API), else null.
+                sow_screening_id: d.kind === 'sow' ? d.uuid : null,
+                completed_at: isoMs(d.completedAt),
+              }),
+              d.accountId,
+            );
+          }
+          return;
+        }
+        case 'MonitoringAlertRaised': {
+          const d = event.data;
+          const facts = await screeningFacts(client, schema, d.screeningId);
+          if (!facts) return;
+          const alert = {
+            entity_id: d.entityId,
+            list: d.source,
+            matched_name: d.matchedName,
+            score: score100(d.score),
+            detected_at: isoMs(d.raisedAt),
+          };
+          if (facts.surface === 's1' && facts.key_id) {
+            await send(
+              client,
+              event,
+              () => s1MonitoringAlert({ screeningId: Number(d.screeningId), alert: { kind: d.kind, ...alert }, timestamp: isoMs(d.raisedAt) }),
+              d.accountId,
+              facts.key_id,
+            );
+          } else if (facts.surface === 's3') {
+            await send(client, event, () => s3Payload('monitoring.alert', { screening_id: facts.uuid, alert_kind: d.kind, ...alert }), d.accountId);
+          }
+          return;
+        }
+
+        // ---------------------------------------------------------------- person checks (S1)
+        case 'PersonCheckRequested':
+          await client.query(
+            `INSERT INTO ${s}.person_checks (person_check_id, account_id, key_id, surface, full_name, requested_at)
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (person_check_id) DO NOTHING`,
+            [
+              event.data.personCheckId,
+              event.data.accountId,
+              event.metadata.actor?.keyId ?? null,
+              event.data.surface,
+              event.data.fullName,
+              event.data.requestedAt,
+            ],
+          );
+          return;
+        case 'PersonCheckCompleted': {
+          const d = event.data;
+          if (d.surface !== 's1') return;
+          const { rows } = await client.query<{ key_id: string | null; full_name: string; requested_at: Date }>(
+            `SELECT key_id, full_name, requested_at FROM ${s}.person_checks WHERE person_check_id = $1`,
+            [d.personCheckId],
+          );
+          const facts = rows[0];
+          if (!facts?.key_id) return;
+          await send(
+            client,
+            event,
+            () => s1PersonCheckCompleted({
+              personCheck: {
+                id: d.personCheckId,
+                full_name: facts.full_name,
+                result: d.result,
+                confidence: d.confidence,
+                status: 'completed',
+                created_at: facts.requested_at.toISOString(),
+              },
+              timestamp: isoMs(d.completedAt),
+            }),
+            d.accountId,
+            facts.key_id,
+          );
+          return;
+        }
+
+        // ---------------------------------------------------------------- subject checks (S2)
+        case 'SubjectCheckStarted':
+        case 'SubjectCheckReviewRequired':
+        case 'SubjectCheckEscalated':
+        case 'SubjectCheckCompleted':
+        case 'SubjectCheckFailed':
+          await send(client, event, () => subjectCheckMessage(event), event.data.accountId);
+          return;
+        default:
+          return assertUnhandled(event);
+      }
+    },
+  };
+}
+
+function assertUnhandled(event: never): void {
+  throw new Error(`webhook projector received an event it does not handle: ${(event as { type: string }).type}`);
+}
+
+type SubjectCheckLifecycle = Extract<
+  SubjectCheckEvent,
+  { type: 'SubjectCheckStarted' | 'SubjectCheckReviewRequired' | 'SubjectCheckEscalated' | 'SubjectCheckCompleted' | 'SubjectCheckFailed' }
+>;
+
+/** The S2 callback for one lifecycle event (field names are the event's, snake_cased). */
+export function subjectCheckMessage(event: SubjectCheckLifecycle): WebhookMessage {
+  const ids = { subject_check_id: Number(event.data.subjectCheckId), account_id: Number(event.data.accountId) };
+  switch (event.type) {
+    case 'SubjectCheckStarted':
+      return s2Payload('subject_check.processing', { ...ids, status: 'running', processing_at: event.data.processingAt });
+    case 'SubjectCheckReviewRequired': {
+      const d = event.data;
+      return s2Payload('subject_check.review_required', {
+        ...ids,
+        status: 'needs_review',
+        overall_result: d.overallResult,
+        confidence_level: d.confidenceLevel,
+        findings_count: d.findingsCount,
+        red_flag_count: d.redFlagCount,
+        warning_count: d.warningCount,
+        sources_searched: d.sourcesSearched,
+        sources_total: d.sourcesTotal,
+        review_reason: d.reviewReason,
+        review_required_at: d.reviewRequiredAt,
+      });
+    }
+    case 'SubjectCheckEscalated': {
+      const d = event.data;
+      return s2Payload('subject_check.escalated', {
+        ...ids,
+        status: 'escalated',
+        investigation_id: d.investigationId,
+        triggering_tiers: d.triggeringTiers,
+        tier_scores: d.tierScores,
+        requested_scope: d.requestedScope,
+        priority: d.priority,
+        escalated_at: d.escalatedAt,
+        ...(d.investigationCreatedAt ? { investigation_created_at: d.investigationCreatedAt } : {}),
+        ...(d.slaDueAt ? { sla_due_at: d.slaDueAt } : {}),
+      });
+    }
+    case 'SubjectCheckCompleted': {
+      const d = event.data;
+      return s2Payload('subject_check.completed', {
+        ...ids,
+        status: 'completed',
+        overall_result: d.overallResult,
+        confidence_level: d.confidenceLevel,
+        findings_count: d.findingsCount,
+        completed_at: d.completedAt,
+      });
+    }
+    case 'SubjectCheckFailed':
+      return s2Payload('subject_check.failed', { ...ids, status: 'failed', error_message: event.data.errorMessage, failed_at: event.data.failedAt });
+  }
+}
