@@ -194,10 +194,15 @@ export function createS1Router(deps: S1RouterDeps): Router {
       const input = toRequestInput(kind, req.body);
       await consumeQuota(principal);
       const requested = await deps.screenings.request(principal, input, commandContext(req, res, principal));
-      const finished =
+      let finished =
         requested.status === 'running'
           ? await deps.screenings.waitForCompletion(principal.accountId, requested.id, deps.config.screeningWaitMs)
           : requested;
+      if (!finished) {
+        // The wait ended without a completion: a pipeline failure is reported as it is, not as "running".
+        const current = await deps.screenings.get(principal.accountId, requested.id);
+        if (current && current.status === 'failed') finished = current;
+      }
       if (finished && finished.status !== 'running') {
         res.status(201).json({ success: true, screening: presentScreening(finished) });
         return;
