@@ -105,3 +105,16 @@ export async function rebuildProjection(options: RebuildOptions): Promise<Rebuil
   logger.info({ projection: projection.name, ...result, position: String(position) }, 'projection rebuilt and swapped in');
   return result;
 }
+
+/** `svc projections rebuild <name>`: looks the projection up by name among the registered ones. */
+export async function rebuildProjectionByName(
+  name: string,
+  options: Omit<RebuildOptions, 'projection'> & { projections: Projection[] },
+): Promise<RebuildResult> {
+  const projection = options.projections.find((p) => p.name === name);
+  if (!projection) {
+    const known = options.projections.map((p) => p.name).join(', ') || '(none registered)';
+    throw new Error(`Unknown projection ${JSON.stringify(name)}; known projections: ${known}`);
+  }
+  return rebuildProjection({ ...options, projection });
+}

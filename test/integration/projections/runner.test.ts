@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import type pg from 'pg';
 import { PostgresEventStore } from '../../../src/infrastructure/eventstore/postgres/store';
 import { projectionSchema, quoteIdent, type Projection } from '../../../src/projections/projection';
-import { rebuildProjection } from '../../../src/projections/rebuild';
+import { rebuildProjection, rebuildProjectionByName } from '../../../src/projections/rebuild';
 import { ProjectionRunner } from '../../../src/projections/runner';
 import type { RecordedEvent } from '../../../src/shared/events';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres';
@@ -137,7 +137,11 @@ describe('projection runner and rebuild', () => {
 
     // Sabotage the live table: the rebuilt one must come from the events, not from a copy.
     await db.pool.query(`UPDATE ${projectionSchema('sample_accounts')}.accounts SET name = 'corrupted'`);
-    const result = await rebuildProjection({ pool: db.pool, store, projection: accountsProjection(), batchSize: 7 });
+    await assert.rejects(
+      rebuildProjectionByName('nope', { pool: db.pool, store, projections: [accountsProjection()] }),
+      /Unknown projection "nope"; known projections: sample_accounts/,
+    );
+    const result = await rebuildProjectionByName('sample_accounts', { pool: db.pool, store, projections: [accountsProjection()], batchSize: 7 });
     assert.equal(result.schema, 'proj_sample_accounts');
     assert.equal(result.position, liveCheckpoint);
     assert.deepEqual(await accountRows(db.pool), live, 'rebuilt tables equal the live ones');

@@ -33,6 +33,7 @@ export class PgAllSubscription implements Subscription {
   private wakeUp: (() => void) | undefined;
   private pendingWake = false;
   private readonly waiters: Waiter[] = [];
+  private readFailures = 0;
 
   constructor(private readonly options: PgAllSubscriptionOptions) {
     this.position = options.after;
@@ -74,7 +75,22 @@ export class PgAllSubscription implements Subscription {
     try {
       while (!this.stopped) {
         this.pendingWake = false;
-        const batch = await this.options.read(this.position, this.options.batchSize);
+        let batch: RecordedEvent[];
+        try {
+          batch = await this.options.read(this.position, this.options.batchSize);
+          this.readFailures = 0;
+        } catch (err) {
+          if (!isTransient(err)) throw err;
+          // The database being briefly unreachable (restart, failover) must not end the subscription:
+          // retry the same read with a capped backoff. Handler errors, below, do end it.
+          this.readFailures++;
+          this.options.logger.warn(
+            { err: { message: (err as Error).message }, attempt: this.readFailures },
+            'event subscription read failed; retrying',
+          );
+          await this.sleep(Math.min(this.options.pollIntervalMs * 2 ** this.readFailures, 5000));
+          continue;
+        }
         for (const event of batch) {
           if (this.stopped) return;
           await this.options.handler(event);
@@ -96,8 +112,13 @@ export class PgAllSubscription implements Subscription {
   }
 
   private idle(): Promise<void> {
+    return this.sleep(this.options.pollIntervalMs);
+  }
+
+  /** Waits ms, or less when woken (NOTIFY, stop()). */
+  private sleep(ms: number): Promise<void> {
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, this.options.pollIntervalMs);
+      const timer = setTimeout(done, ms);
       const self = this;
       function done() {
         clearTimeout(timer);
@@ -121,4 +142,15 @@ export class PgAllSubscription implements Subscription {
   private rejectWaiters(err: Error): void {
     for (const waiter of this.waiters.splice(0)) waiter.reject(err);
   }
+}
+
+/** Connection-level failures worth retrying: network errors, admin shutdown, too many connections. */
+export function isTransient(err: unknown): boolean {
+  const code = String((err as { code?: unknown })?.code ?? '');
+  const message = String((err as { message?: unknown })?.message ?? '');
+  return (
+    /^(08|57P0[123]|53300)/.test(code) ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'].includes(code) ||
+    /Connection terminated|timeout exceeded when trying to connect/i.test(message)
+  );
 }
