@@ -208,7 +208,7 @@ export class FakeScreeningService implements ScreeningService {
       entity_type: 'person',
       matched_name: FAKE_WATCH_LIST[0]!,
       matched_name_kind: 'primary',
-      score: 100,
+      score: 1,
       match_strength: 'confirmed',
       explanation: 'Exact name match (test double)',
       qualifiers: [],

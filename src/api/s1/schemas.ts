@@ -131,7 +131,7 @@ export const HitSchema = z
     entity_type: z.string().openapi({ description: 'person, organization, vessel, aircraft or unknown.' }),
     matched_name: z.string().openapi({ description: 'The name or alias that matched.' }),
     matched_name_kind: z.string().openapi({ description: 'primary, strong_alias, weak_alias, original_script or former.' }),
-    score: z.number().openapi({ description: 'Match score as computed by the matcher (confirmed ≥ 95, potential 80-94 on the 0-100 scale).' }),
+    score: z.number().min(0).max(1).openapi({ description: 'Matcher score in [0, 1], three decimals: ≥ 0.95 confirmed, 0.80-0.94 potential (the spec\'s 95 / 80-94 on a 0-100 scale).', example: 0.972 }),
     match_strength: z.enum(['confirmed', 'potential']),
     explanation: z.string().openapi({ description: 'One sentence saying why this matched.' }),
     qualifiers: z.array(z.object({ kind: z.string(), effect: z.number(), detail: z.string() })).openapi({
