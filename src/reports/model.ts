@@ -98,6 +98,8 @@ export interface ReportVerdict {
   uncappedScore: number;
   /** One-paragraph CDD summary (S1 `summary`). */
   summary?: string;
+  /** Facts a reviewer must see whatever the score (RiskAssessment.flags), e.g. `confirmed_sanctions_hit`. */
+  flags?: string[];
 }
 
 /** An analyst's decision on a hit, when one was recorded. */
@@ -145,6 +147,8 @@ export interface ReportHit {
   /** PEP: position held. */
   position?: string;
   countries?: string[];
+  /** SHA-256 of the listed entity's record when matched: monitoring and dispositions compare it to detect changes. */
+  entityRecordHash?: string;
   disposition?: HitDisposition;
 }
 

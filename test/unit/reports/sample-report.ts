@@ -9,7 +9,7 @@ import { emptyHits, RISK_SCALE, type ReportHit, type ScreeningReport } from '../
 
 function hit(partial: Partial<ReportHit> & Pick<ReportHit, 'hitId' | 'category' | 'source' | 'entityName' | 'score'>): ReportHit {
   return {
-    entityId: `${partial.source}:${partial.hitId}`,
+    entityId: `${partial.source}:${partial.hitId.split(':').pop()}`,
     matchedName: partial.entityName,
     matchedNameKind: 'primary',
     status: partial.score >= 0.95 ? 'confirmed' : 'potential',

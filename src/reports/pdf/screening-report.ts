@@ -1,0 +1,237 @@
+/**
+ * The 13-section screening report a compliance officer files (S1 GET /api/v1/screening/:id/report).
+ * Renders the same section data as the JSON report (../sections). Deterministic: the same
+ * report and generatedAt give byte-identical PDFs.
+ */
+
+import type { ScreeningReport } from '../model';
+import { buildReportSections, SECTION_TITLES, type HitsSection, type HitView } from '../sections';
+import { LEVEL_COLOURS, PdfWriter } from './writer';
+
+export interface ScreeningPdfOptions {
+  /** From the caller's clock: printed in the footer and the PDF metadata. */
+  generatedAt: Date | string;
+  /** Optional Unicode TrueType font (e.g. /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf) to print original scripts. */
+  unicodeFontPath?: string;
+}
+
+/** The download name for Content-Disposition. */
+export function screeningReportFilename(report: Pick<ScreeningReport, 'id' | 'kind'>): string {
+  return `screening-${report.kind}-${report.id}-report.pdf`;
+}
+
+const NAME_KIND: Record<string, string> = {
+  primary: 'primary name',
+  strong_alias: 'alias',
+  weak_alias: 'weak alias',
+  original_script: 'original-script name',
+  former: 'former name',
+};
+
+/** Data interpolated into a Markdown-styled line must not be read as Markdown. */
+function e(text: string | number | undefined): string {
+  return String(text ?? '').replace(/([\\*_`[\]])/g, '\\$1');
+}
+
+function title(n: number): string {
+  return SECTION_TITLES[n - 1]!;
+}
+
+export async function renderScreeningReportPdf(report: ScreeningReport, options: ScreeningPdfOptions): Promise<Buffer> {
+  const generatedAt = new Date(options.generatedAt);
+  const s = buildReportSections(report);
+  const w = new PdfWriter({
+    header: `Screening report  |  S1 #${report.id}  |  ${report.uuid}${report.sowScreeningId ? `  |  ${report.sowScreeningId}` : ''}`,
+    generatedAt,
+    title: `Screening report ${report.id}: ${report.subject.query}`,
+    unicodeFontPath: options.unicodeFontPath,
+  });
+
+  // 1. Cover and verdict
+  w.title('Compliance screening report');
+  w.paragraph(s.cover.screening_type, { style: 'bold', size: 12 });
+  w.spacer(0.8);
+  w.section(1, title(1));
+  w.field('Subject', s.cover.subject_name);
+  w.field('Screening', `S1 id ${report.id}, uuid ${report.uuid}`);
+  w.field('Status', report.status);
+  w.field('Requested at', report.createdAt);
+  w.field('Completed at', report.completedAt);
+  w.spacer(0.6);
+  w.paragraph(`Risk score ${s.cover.risk_score} / 100: ${s.cover.risk_level.toUpperCase()}`, {
+    style: 'bold',
+    size: 18,
+    colour: LEVEL_COLOURS[s.cover.risk_level],
+  });
+  w.paragraph(s.cover.risk_meaning, { style: 'bold', size: 12, colour: LEVEL_COLOURS[s.cover.risk_level] });
+  w.spacer(0.4);
+  for (const f of s.cover.flags) w.paragraph(`! ${f.note}`, { style: 'bold', colour: '#c92a2a' });
+  if (s.cover.summary) {
+    w.spacer(0.3);
+    w.paragraph(s.cover.summary);
+  }
+  w.spacer(0.4);
+  const counts = s.cover.hit_counts;
+  w.field('Sanctions hits', counts.sanctions);
+  w.field('PEP hits', counts.pep);
+  w.field('Adverse-media hits', counts.adverse_media);
+  w.field('Offshore-leak hits', counts.offshore_leaks);
+  w.field('Debarment and enforcement hits', counts.debarment);
+  w.spacer(0.6);
+  w.paragraph(
+    'This report records what the screening found in the sources listed in section 13 at the time shown. A potential match (score 80-94) is not a finding until an analyst confirms it; the absence of hits in a source that was not searched (section 12) is not evidence of absence.',
+    { style: 'italic', size: 8.5, colour: '#444444' },
+  );
+
+  // 2. Subject
+  w.newPage();
+  w.section(2, title(2));
+  w.field('Name searched', s.subject.query);
+  w.field('Entity type', s.subject.entity_type);
+  w.field('Jurisdiction', s.subject.jurisdiction ? `${s.subject.jurisdiction}${s.subject.jurisdiction_iso2 ? ` (${s.subject.jurisdiction_iso2})` : ''}` : 'not given');
+  if (s.subject.declared.length > 0) {
+    w.subheading('Declared by the customer');
+    for (const d of s.subject.declared) w.field(d.label, d.value);
+  }
+
+  // 3. Risk score and level
+  w.section(3, title(3));
+  w.paragraph(`Risk score ${s.risk.risk_score} / 100, level ${s.risk.risk_level}${s.risk.capped ? ` (capped at 100 from ${s.risk.uncapped_score})` : ''}.`, { style: 'bold' });
+  w.subheading('Scale');
+  const columns = [0, 90, 170];
+  w.row(['Level', 'Score', 'Meaning'], columns, { style: 'bold' });
+  for (const b of s.risk.scale) {
+    const current = b.level === s.risk.risk_level;
+    w.row([`${current ? '> ' : ''}${b.level}`, `${b.min}-${b.max}`, `${b.meaning}${current ? '  (this screening)' : ''}`], columns, {
+      style: current ? 'bold' : 'regular',
+      colour: current ? LEVEL_COLOURS[b.level] : '#111111',
+    });
+  }
+  w.subheading('Contributions');
+  if (s.risk.breakdown.length === 0) w.paragraph('No contribution: nothing was found that adds risk.');
+  for (const c of s.risk.breakdown) w.bullet(`**+${c.points}** ${e(c.reason)} \`${c.rule}\``);
+
+  // 4–8. Hits
+  const hitSection = (n: number, section: HitsSection, empty: string) => {
+    w.section(n, title(n));
+    w.paragraph(`${section.count} hit${section.count === 1 ? '' : 's'}: ${section.confirmed} confirmed, ${section.potential} potential.`, { style: 'bold' });
+    if (section.count === 0) w.paragraph(empty);
+    section.hits.forEach((h, i) => hitBlock(w, i + 1, h));
+    if (section.not_searched.length > 0) {
+      w.subheading('Not searched for this section');
+      for (const ns of section.not_searched) w.bullet(`${e(ns.source)}: ${e(ns.reason)}`);
+    }
+  };
+  hitSection(4, s.sanctions, 'No sanctions list matched the subject at or above the minimum match score (80).');
+  hitSection(5, s.pep, 'No politically exposed person matched the subject.');
+  hitSection(6, s.adverse_media, 'No adverse-media article naming the subject was found.');
+  hitSection(7, s.offshore_leaks, 'No offshore-leak record matched the subject.');
+  hitSection(8, s.debarment, 'No debarment or enforcement list (e.g. BIS Denied Persons List) matched the subject.');
+
+  // 9. Country risk
+  w.section(9, title(9));
+  if (s.country_risk.countries.length === 0) w.paragraph('No jurisdiction was assessed (none given or resolved).');
+  for (const c of s.country_risk.countries) {
+    const status =
+      c.fatf_status === 'high_risk_call_for_action'
+        ? `FATF black list: high-risk jurisdiction subject to a call for action${c.measure ? ` (${c.measure})` : ''}`
+        : c.fatf_status === 'increased_monitoring'
+          ? 'FATF grey list: jurisdiction under increased monitoring'
+          : 'Not on an FATF list';
+    w.bullet(`**${e(c.jurisdiction)} (${e(c.iso2)})**: ${e(status)}. FATF statement as of ${e(c.as_of)}; assessed as ${e(c.basis.replace(/_/g, ' '))}.`);
+  }
+
+  // 10. Registry and enrichment
+  w.section(10, title(10));
+  const r = s.registry;
+  if (r.canonical_name || r.ticker || r.registry_number || r.jurisdiction) {
+    w.field('Canonical name', r.canonical_name);
+    if (r.ticker) w.field('Ticker', r.ticker);
+    w.field('Registry number', r.registry_number);
+    w.field('Jurisdiction', r.jurisdiction);
+  }
+  if (r.records.length === 0) w.paragraph('No registry record was retrieved.');
+  for (const rec of r.records) {
+    w.subheading(`${rec.legal_name ?? '(no name)'} (${rec.source})`);
+    if (rec.registration_number) w.field('Registration number', rec.registration_number, 10);
+    if (rec.lei) w.field('LEI', rec.lei, 10);
+    if (rec.jurisdiction) w.field('Jurisdiction', rec.jurisdiction, 10);
+    if (rec.status) w.field('Status', rec.status, 10);
+    if (rec.incorporation_date) w.field('Incorporated', rec.incorporation_date, 10);
+    if (rec.address) w.field('Address', rec.address, 10);
+    if (rec.officers) w.field('Officers / controllers', rec.officers.map((o) => `${o.name}${o.role ? ` (${o.role})` : ''}`).join('; '), 10);
+    for (const [k, v] of Object.entries(rec.extra ?? {})) w.field(k.replace(/_/g, ' '), v, 10);
+    if (rec.source_url) w.field('Source', rec.source_url, 10);
+  }
+  if (r.uk_registry) {
+    w.subheading('UK Companies House facts used in scoring');
+    w.field('Company number', r.uk_registry.company_number);
+    w.field('Status', r.uk_registry.status);
+    w.field('Dissolved or struck off', r.uk_registry.struck_off);
+    w.field('PSC not registered or exempt', r.uk_registry.psc_not_registered_or_exempt);
+    w.field('Controller countries', r.uk_registry.controller_countries?.join(', '));
+  }
+
+  // 11. Analysis
+  w.section(11, title(11));
+  if (s.analysis.kind === null) {
+    w.paragraph(s.analysis.note);
+  } else {
+    w.paragraph(`Analysis type ${s.analysis.kind.toUpperCase()}, generated by ${s.analysis.generated_by}.`, { style: 'italic', colour: '#444444' });
+    w.spacer(0.3);
+    w.markdown(s.analysis.markdown);
+  }
+
+  // 12. Data gaps
+  w.section(12, title(12));
+  if (s.data_gaps.gaps.length === 0 && s.data_gaps.sources_not_searched.length === 0) w.paragraph('None: every source of the pipeline for this plan was searched.');
+  if (s.data_gaps.gaps.length > 0) {
+    w.subheading('Data gaps');
+    for (const g of s.data_gaps.gaps) w.bullet(`${e(g.description)} \`${g.code}\``);
+  }
+  if (s.data_gaps.sources_not_searched.length > 0) {
+    w.subheading('Sources not searched');
+    for (const ns of s.data_gaps.sources_not_searched) w.bullet(`**${e(ns.source)}**: ${e(ns.reason)}`);
+  }
+
+  // 13. Audit trail
+  w.section(13, title(13));
+  w.field('Screening', `S1 id ${s.audit.screening_id}, uuid ${s.audit.screening_uuid}`);
+  w.field('Matcher version', s.audit.matcher_version);
+  if (s.audit.stream_head_hash) w.field('Event-stream head hash', s.audit.stream_head_hash);
+  w.subheading('List versions');
+  if (s.audit.list_versions.length === 0) w.paragraph('No list version recorded.');
+  for (const v of s.audit.list_versions) {
+    w.bullet(
+      `**${e(v.label ?? v.source)}** \`${v.version_id}\`: published ${e(v.published_at ?? 'unknown')}, loaded ${e(v.loaded_at)}${v.entity_count !== undefined ? `, ${v.entity_count} entities` : ''}; SHA-256 ${e(v.content_hash)}`,
+    );
+  }
+  w.subheading('Agents');
+  for (const a of s.audit.agents) {
+    w.bullet(`**${e(a.agent)}** (phase ${e(a.phase)}): ${a.queried ? `queried, ${a.match_count} match${a.match_count === 1 ? '' : 'es'}` : `not queried: ${e(a.error ?? 'no reason recorded')}`}, ${a.duration_ms} ms`);
+  }
+  w.subheading('Events');
+  for (const ev of s.audit.events) w.bullet(`${e(ev.occurred_at)}  ${e(ev.type)}${ev.position !== undefined ? ` (position ${e(ev.position)})` : ''}${ev.event_id ? ` \`${ev.event_id}\`` : ''}`);
+
+  return w.finish();
+}
+
+function hitBlock(w: PdfWriter, index: number, h: HitView): void {
+  w.ensureSpace(90);
+  w.spacer(0.3);
+  w.paragraph(`${index}. ${h.title ?? h.entity_name}`, { style: 'bold', size: 10.5 });
+  const indent = 14;
+  w.field('List', `${h.list_label ? `${h.list_label} ` : ''}(${h.list})`, indent);
+  w.field('Entity', `${h.entity_name}  [${h.entity_id}]`, indent);
+  w.field('Matched name', `${h.matched_name} (${NAME_KIND[h.matched_name_kind ?? ''] ?? h.matched_name_kind ?? 'name'})`, indent);
+  w.field('Score', `${h.score} / 100: ${h.status === 'confirmed' ? 'CONFIRMED (95 or more)' : 'POTENTIAL (80-94), needs review'}`, indent);
+  if (h.programs.length > 0) w.field('Programs', h.programs.join(', '), indent);
+  if (h.position) w.field('Position', h.position, indent);
+  if (h.investigation) w.field('Investigation', h.investigation, indent);
+  if (h.published_at) w.field('Published', h.published_at, indent);
+  if (h.countries) w.field('Countries', h.countries.join(', '), indent);
+  w.field('Why it matched', h.explanation.summary, indent);
+  for (const q of h.explanation.qualifiers) w.field('Qualifier', `${q.kind} ${q.effect >= 0 ? '+' : ''}${q.effect.toFixed(2)}: ${q.detail}`, indent);
+  if (h.source_url) w.field('Source', h.source_url, indent);
+  w.field('Disposition', h.disposition ? `${h.disposition.decision} by ${h.disposition.by} at ${h.disposition.at}${h.disposition.note ? `: ${h.disposition.note}` : ''}` : 'none recorded', indent);
+}

@@ -1,0 +1,93 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { renderScreeningReportPdf, screeningReportFilename } from '../../../src/reports/pdf/screening-report';
+import { SECTION_TITLES } from '../../../src/reports/sections';
+import { emptyHits, RISK_SCALE } from '../../../src/reports/model';
+import { pdfText } from './pdf-text';
+import { sampleReport } from './sample-report';
+
+const generatedAt = '2026-03-02T10:00:00.000Z';
+
+describe('13-section screening report PDF', () => {
+  it('has every numbered section, every hit name, the verdict, scale and audit trail', async () => {
+    const report = sampleReport();
+    const pdf = await renderScreeningReportPdf(report, { generatedAt });
+    assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+    const { flat, pages } = pdfText(pdf, 'screening.pdf');
+    SECTION_TITLES.forEach((title, i) => assert.ok(flat.includes(`${i + 1}. ${title}`), `section ${i + 1} "${title}"`));
+    // Latin names as they are; non-Latin ones transliterated and labelled
+    for (const name of ['ZALA AERO GROUP', 'Zala Aero', 'Alexander Vyacheslavovich ZAKHAROV', 'ZALA AERO SERVICES', 'Zala Aero drones used in strikes, investigation finds', 'TIANSHENG INDUSTRY AND TRADING CO., LTD.']) {
+      assert.ok(flat.includes(name), `hit name ${name}`);
+    }
+    assert.ok(flat.includes('sdm hsyn ltkryty (Arabic script, transliterated)'), 'Arabic name transliterated');
+    assert.ok(flat.includes('Zakharov Aleksandr Vyacheslavovich (Cyrillic script, transliterated)'), 'Cyrillic alias transliterated');
+    assert.ok(flat.includes('TianShengGongMaoYouXianGongSi (Chinese script, transliterated)'), 'Chinese name transliterated');
+    assert.ok(flat.includes(`Risk score ${report.verdict.riskScore} / 100: CRITICAL`));
+    assert.ok(flat.includes('Confirmed sanctions match: do not proceed without compliance review'));
+    for (const band of RISK_SCALE) assert.ok(flat.includes(`${band.min}-${band.max}`), `scale ${band.level}`);
+    for (const c of report.verdict.breakdown) assert.ok(flat.includes(`+${c.points}`), c.rule);
+    // audit trail: list versions with hashes, matcher version, event timestamps
+    for (const v of report.audit.listVersions) assert.ok(flat.includes(v.contentHash), v.versionId);
+    assert.ok(flat.includes('matcher-1.0.0'));
+    for (const e of report.audit.events) assert.ok(flat.includes(`${e.occurredAt} ${e.type}`), e.type);
+    // analysis markdown rendered readably (markers gone)
+    assert.ok(flat.includes('nested point with bold words inside'));
+    assert.ok(!flat.includes('**'), 'no raw Markdown emphasis');
+    assert.ok(flat.includes('not configured: set OPENCORPORATES_API_TOKEN'));
+    // header and page numbers on every page
+    assert.ok(pages >= 3);
+    assert.ok(flat.includes(`Page ${pages} of ${pages}`));
+    assert.equal(flat.split(`S1 #${report.id}`).length - 1, pages, 'header on every page');
+    assert.ok(flat.includes(`Generated ${generatedAt}`));
+  });
+
+  it('is deterministic for the same input and generation time', async () => {
+    const a = await renderScreeningReportPdf(sampleReport(), { generatedAt });
+    const b = await renderScreeningReportPdf(sampleReport(), { generatedAt });
+    assert.ok(a.equals(b));
+    const c = await renderScreeningReportPdf(sampleReport(), { generatedAt: '2026-03-03T10:00:00.000Z' });
+    assert.ok(!a.equals(c));
+  });
+
+  it('renders a clean CDD screening with explicit "no hits" statements and no analysis', async () => {
+    const report = sampleReport({
+      kind: 'cdd',
+      hits: emptyHits(),
+      analysis: undefined,
+      countryRisk: [],
+      verdict: { riskScore: 0, riskLevel: 'low', scale: RISK_SCALE, breakdown: [], uncappedScore: 0, flags: [] },
+      subject: { query: 'Jane Clean', entityType: 'individual' },
+    });
+    const { flat } = pdfText(await renderScreeningReportPdf(report, { generatedAt }), 'clean.pdf');
+    assert.ok(flat.includes('Risk score 0 / 100: LOW'));
+    assert.ok(flat.includes('No sanctions list matched the subject'));
+    assert.ok(flat.includes('Not part of a CDD screening'));
+    assert.ok(flat.includes('No contribution'));
+    assert.ok(!flat.includes('Confirmed sanctions match'));
+  });
+
+  it('survives hostile and unusual text: control characters, bidi overrides, Markdown, emoji, long tokens', async () => {
+    const report = sampleReport();
+    report.subject = { query: 'Evil\u0000\u202e Name <script>alert(1)</script> **bold** 😀 ' + 'x'.repeat(300), entityType: 'individual' };
+    report.hits.sanctions[0]!.entityName = 'Robert\u0007 "); DROP TABLE hits;-- 李小龍 Ελληνικά עברית';
+    const pdf = await renderScreeningReportPdf(report, { generatedAt });
+    const { flat } = pdfText(pdf, 'hostile.pdf');
+    assert.ok(flat.includes('Robert "); DROP TABLE hits;--'));
+    assert.ok(flat.includes('LiXiaoLong Ellinika'));
+    assert.ok(flat.includes('(Chinese/Greek/Hebrew script, transliterated)'));
+    assert.ok(flat.includes('<script>alert(1)</script>'));
+  });
+
+  it('can print original scripts with a Unicode font when one is configured', async (t) => {
+    const font = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+    if (!fs.existsSync(font)) return t.skip('DejaVuSans not installed');
+    const { flat } = pdfText(await renderScreeningReportPdf(sampleReport(), { generatedAt, unicodeFontPath: font }), 'unicode.pdf');
+    assert.ok(flat.includes('Захаров Александр Вячеславович (Zakharov Aleksandr Vyacheslavovich)'));
+    assert.ok(flat.includes('1. Cover and verdict'));
+  });
+
+  it('names the download after the screening', () => {
+    assert.equal(screeningReportFilename({ id: 1042, kind: 'edd' }), 'screening-edd-1042-report.pdf');
+  });
+});
