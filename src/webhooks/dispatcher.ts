@@ -14,6 +14,7 @@ import type { WebhookSurface } from './payloads';
 import type { SecretBox } from './secrets';
 import { signRawBody, signS1 } from './signing';
 import { postWebhook } from './transport';
+import { dropQueued } from './outbox';
 import type { Resolver } from './url-guard';
 
 export interface DispatcherLogger {
@@ -30,6 +31,20 @@ export interface EndpointDisabled {
   surface: WebhookSurface;
   consecutiveFailures: number;
   disabledAt: string;
+}
+
+/** A delivery reached its end (the app may feed RecordDeliverySuccess/RecordDeliveryFailure from it). */
+export interface DeliveryFinished {
+  deliveryId: string;
+  endpointId: string;
+  accountId: string;
+  surface: WebhookSurface;
+  event: string;
+  outcome: 'succeeded' | 'failed';
+  attempts: number;
+  statusCode?: number;
+  /** Why it failed: the last status code or transport error. */
+  reason?: string;
 }
 
 export interface DispatcherOptions {
@@ -51,6 +66,8 @@ export interface DispatcherOptions {
   logger?: DispatcherLogger;
   /** Called after an endpoint was auto-disabled, e.g. to append WebhookEndpointDisabled. */
   onEndpointDisabled?: (event: EndpointDisabled) => void | Promise<void>;
+  /** Called once per delivery when it succeeds or is given up (not per attempt). */
+  onDeliveryFinished?: (event: DeliveryFinished) => void | Promise<void>;
 }
 
 export interface RunDueReport {
@@ -282,12 +299,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
       if (policy.autoDisableAfter !== undefined && rows[0]?.enabled && failures >= policy.autoDisableAfter) {
         await client.query(`UPDATE webhook_endpoints SET enabled = false, disabled_at = $2 WHERE id = $1`, [row.endpoint_id, finishedAt]);
         // Queued deliveries to a disabled endpoint are dropped (visible in the log), not held for later.
-        await client.query(
-          `UPDATE webhook_outbox SET status = 'dropped', last_error = 'endpoint_disabled', next_attempt_at = NULL,
-                  finished_at = $2, updated_at = $2
-            WHERE endpoint_id = $1 AND status = 'pending'`,
-          [row.endpoint_id, finishedAt],
-        );
+        await dropQueued(client, String(row.endpoint_id), finishedAt);
         return {
           next,
           disabled: {
@@ -321,6 +333,25 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     };
     if (recorded.next === 'succeeded') logger.info(logFields, 'webhook delivered');
     else logger.warn(logFields, 'webhook attempt failed');
+    if ((recorded.next === 'succeeded' || recorded.next === 'gave_up') && options.onDeliveryFinished) {
+      const statusCode = done.result.kind === 'response' ? done.result.statusCode : undefined;
+      const finished: DeliveryFinished = {
+        deliveryId: row.delivery_id,
+        endpointId: String(row.endpoint_id),
+        accountId: row.account_id,
+        surface: row.surface,
+        event: row.event_type,
+        outcome: recorded.next === 'succeeded' ? 'succeeded' : 'failed',
+        attempts: row.attempt_count,
+        ...(statusCode !== undefined ? { statusCode } : {}),
+        ...(recorded.next === 'gave_up' ? { reason: done.result.kind === 'response' ? `HTTP ${statusCode}` : done.result.error } : {}),
+      };
+      try {
+        await options.onDeliveryFinished(finished);
+      } catch (err) {
+        logger.error({ err: (err as Error).message, deliveryId: row.delivery_id }, 'onDeliveryFinished failed');
+      }
+    }
     if (recorded.disabled) {
       report.disabledEndpoints.push(recorded.disabled);
       logger.warn({ ...recorded.disabled }, 'webhook endpoint auto-disabled');

@@ -124,6 +124,32 @@ export async function reenable(
   return rows[0] ? toEndpointView(rows[0]) : null;
 }
 
+/**
+ * Disables an endpoint (auto-disable, a revoked S1 key, a WebhookEndpointDisabled event) and drops
+ * its queued deliveries, which stay visible in the log as `dropped` / `endpoint_disabled`.
+ * Returns the number of deliveries dropped, or null when there is no such endpoint.
+ */
+export async function disableEndpoint(db: Queryable, ref: EndpointRef, now: Date): Promise<number | null> {
+  const { rows } = await db.query<{ id: string }>(
+    `UPDATE webhook_endpoints SET enabled = false, disabled_at = COALESCE(disabled_at, $4), updated_at = $4
+      WHERE surface = $1 AND account_id = $2 AND key_id = $3 RETURNING id`,
+    [ref.surface, ref.accountId, ref.keyId ?? '', now],
+  );
+  if (!rows[0]) return null;
+  return dropQueued(db, rows[0].id, now);
+}
+
+/** Marks the endpoint's pending deliveries as dropped (in-flight attempts finish normally). */
+export async function dropQueued(db: Queryable, endpointId: string, now: Date): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE webhook_outbox SET status = 'dropped', last_error = 'endpoint_disabled', next_attempt_at = NULL,
+            finished_at = $2, updated_at = $2
+      WHERE endpoint_id = $1 AND status = 'pending'`,
+    [endpointId, now],
+  );
+  return rowCount ?? 0;
+}
+
 // ------------------------------------------------------------------ enqueue
 
 export interface EnqueueInput extends Omit<EndpointRef, 'surface'> {

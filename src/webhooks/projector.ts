@@ -20,7 +20,7 @@ import type { PersonCheckEvent } from '../commands/person-check';
 import type { ScreeningEvent } from '../commands/screening';
 import type { SubjectCheckEvent } from '../commands/subject-check';
 import type { WebhookEndpointEvent } from '../commands/webhook-endpoint';
-import { enqueue, reenable, upsertEndpoint, type Queryable } from './outbox';
+import { disableEndpoint, enqueue, reenable, upsertEndpoint, type Queryable } from './outbox';
 import {
   s1MonitoringAlert,
   s1PersonCheckCompleted,
@@ -154,11 +154,7 @@ export function createWebhookProjector(options: WebhookProjectorOptions): Projec
           return;
         case 'ApiKeyRevoked':
           // A revoked key's webhook stops: later deliveries for it are logged as dropped.
-          await client.query(
-            `UPDATE webhook_endpoints SET enabled = false, disabled_at = $3, updated_at = $3
-              WHERE surface = 's1' AND account_id = $1 AND key_id = $2`,
-            [event.data.accountId, event.data.keyId, now],
-          );
+          await disableEndpoint(client, { accountId: event.data.accountId, surface: 's1', keyId: event.data.keyId }, now);
           return;
         case 'WebhookEndpointRegistered':
         case 'WebhookEndpointUpdated':
@@ -171,11 +167,7 @@ export function createWebhookProjector(options: WebhookProjectorOptions): Projec
           });
           return;
         case 'WebhookEndpointDisabled':
-          await client.query(
-            `UPDATE webhook_endpoints SET enabled = false, disabled_at = COALESCE(disabled_at, $3), updated_at = $3
-              WHERE surface = $1 AND account_id = $2 AND key_id = ''`,
-            [event.data.surface, event.data.accountId, now],
-          );
+          await disableEndpoint(client, { accountId: event.data.accountId, surface: event.data.surface }, now);
           return;
         case 'WebhookEndpointReenabled': {
           const { rows } = await client.query<{ id: string }>(

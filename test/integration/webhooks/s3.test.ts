@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { s3Payload } from '../../../src/webhooks/payloads';
 import { getEndpoint, listDeliveries, reenable } from '../../../src/webhooks/outbox';
-import type { EndpointDisabled } from '../../../src/webhooks/dispatcher';
+import type { DeliveryFinished, EndpointDisabled } from '../../../src/webhooks/dispatcher';
 import { ACCOUNT, attemptsOf, deliveryIdOf, gaps, outboxRow, setupHarness, type Harness } from './harness';
 
 const completed = () =>
@@ -44,7 +44,8 @@ describe('S3 webhooks over real HTTPS', () => {
   it('makes 3 attempts with exponential backoff (30 s, 2 min) and counts one failed delivery', async () => {
     h.receiver.respondWith({ status: 502 });
     const id = deliveryIdOf(await h.enqueue(completed()));
-    const d = h.dispatcher();
+    const finished: DeliveryFinished[] = [];
+    const d = h.dispatcher({ onDeliveryFinished: (f) => void finished.push(f) });
     await d.runDue();
     h.clock.advance(29_999);
     assert.equal((await d.runDue()).attempts, 0);
@@ -58,6 +59,10 @@ describe('S3 webhooks over real HTTPS', () => {
     assert.deepEqual(gaps(attempts), [30_000, 120_000]);
     assert.equal((await outboxRow(h.db, id)).status, 'failed');
     assert.equal((await getEndpoint(h.db.pool, h.endpoint.id))?.consecutiveFailures, 1);
+    // Reported once per delivery, not per attempt.
+    assert.deepEqual(finished, [
+      { deliveryId: id, endpointId: h.endpoint.id, accountId: ACCOUNT, surface: 's3', event: 'screening.completed', outcome: 'failed', attempts: 3, statusCode: 502, reason: 'HTTP 502' },
+    ]);
   });
 
   it('auto-disables the endpoint after 10 consecutive failed deliveries and reports it once', async () => {
