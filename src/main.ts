@@ -4,9 +4,17 @@
  * sub-command is an operator tool. Wiring happens in src/app/composition.ts, never here.
  */
 import { Command } from 'commander';
-import { ConfigError, loadConfig } from './config/config';
+import { randomUUID } from 'node:crypto';
+import { ConfigError, loadConfig, type Config } from './config/config';
+import { createLogger } from './shared/logger';
+import { startService, type RunningService } from './app/composition';
+import { registerScreenCommands } from './cli/screen';
+import { loadAllLists } from './screening/lists';
+import { defaultListsConfig } from './screening/lists/config';
+import { ScreeningEngine } from './screening/engine';
+import { plans, type Plan } from './commands/plans';
 
-function configOrExit() {
+function configOrExit(): Config {
   try {
     return loadConfig();
   } catch (error) {
@@ -18,12 +26,30 @@ function configOrExit() {
   }
 }
 
+/** Stops on SIGINT/SIGTERM: in-flight requests finish, consumers commit, the embedded PostgreSQL stops. */
+function stopOnSignals(service: RunningService, log: ReturnType<typeof createLogger>): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    service.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
 const program = new Command();
 program.name('svc').description('Compliance-screening service').showHelpAfterError();
 
-program
-  .command('config')
-  .description('configuration tools')
+const configCommand = program.command('config').description('configuration tools');
+configCommand
   .command('check')
   .description('validate the environment and print the effective mode')
   .action(() => {
@@ -33,6 +59,69 @@ program
         `database ${config.DATABASE_URL ? 'external' : 'embedded'}, bus ${config.KAFKA_BROKERS ? 'Kafka' : 'in-process'}\n`,
     );
   });
+
+program
+  .command('serve')
+  .description('run the API, projections, webhooks and (unless AGENTS=none) the agents')
+  .action(async () => {
+    const config = configOrExit();
+    const log = createLogger({ level: config.LOG_LEVEL });
+    const agents = config.AGENTS === 'all' || config.AGENTS === 'none' ? config.AGENTS : config.AGENTS.split(',').map((a) => a.trim());
+    const service = await startService({ config, logger: log, http: true, agents, projections: true });
+    stopOnSignals(service, log);
+    process.stdout.write(`svc listening on ${service.url}\n`);
+  });
+
+program
+  .command('worker')
+  .description('run agents as Kafka consumer groups (scaled mode)')
+  .requiredOption('--agents <names>', 'comma-separated agent names, or "all"')
+  .action(async (opts: { agents: string }) => {
+    const config = configOrExit();
+    const log = createLogger({ level: config.LOG_LEVEL });
+    const agents = opts.agents === 'all' ? 'all' : opts.agents.split(',').map((a) => a.trim());
+    const service = await startService({ config, logger: log, http: false, agents, projections: false });
+    stopOnSignals(service, log);
+    log.info({ agents }, 'worker running');
+  });
+
+const accounts = program.command('accounts').description('account administration');
+accounts
+  .command('create')
+  .description('create an account and its owner user')
+  .requiredOption('--name <name>', 'account name')
+  .requiredOption('--email <email>', 'owner e-mail (sign-in)')
+  .option('--password <password>', 'owner password (default: read SVC_PASSWORD)')
+  .option('--plan <plan>', `one of ${plans.join(', ')}`, 'enterprise')
+  .action(async (opts: { name: string; email: string; password?: string; plan: string }) => {
+    const password = opts.password ?? process.env.SVC_PASSWORD;
+    if (!password || password.length < 12) throw new Error('a password of at least 12 characters is required (--password or SVC_PASSWORD)');
+    if (!(plans as readonly string[]).includes(opts.plan)) throw new Error(`--plan must be one of ${plans.join(', ')}`);
+    const config = configOrExit();
+    const log = createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+    const service = await startService({ config, logger: log, http: false, agents: 'none', projections: true });
+    try {
+      const created = await service.services.accounts.create(
+        { name: opts.name, email: opts.email, password, plan: opts.plan as Plan },
+        { actor: { surface: 'system' }, correlationId: randomUUID(), commandId: randomUUID() },
+      );
+      process.stdout.write(`account ${created.accountId} created (owner user ${created.userId}, plan ${opts.plan})\n`);
+    } finally {
+      await service.stop();
+    }
+  });
+
+registerScreenCommands(program, {
+  loadEngine: async () => {
+    const config = configOrExit();
+    const lists = await loadAllLists(
+      defaultListsConfig({ ...process.env, LISTS_DIR: config.LISTS_DIR, ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}) }),
+      { progressBar: Boolean(process.stderr.isTTY) },
+    );
+    for (const failure of lists.failures) process.stderr.write(`list ${failure.source} failed: ${failure.message}\n`);
+    return ScreeningEngine.build(lists.entities, lists.versions);
+  },
+});
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,0 +1,113 @@
+/**
+ * Phase 5, sequential finalisation (spec part 1): steps that compute from what the earlier
+ * phases found, run by the process manager itself (no outside I/O, except the optional LLM of
+ * the analysis step). Each returns the payload recorded as that step's AgentResultRecorded.
+ */
+import type { CountryRisk } from '../../screening/model';
+import type { CountryRiskFinding, DataGap, ScreeningReport } from '../../reports/model';
+import { computeRiskScore } from '../scoring/risk-score';
+import { countryToIso2 } from '../sources/countries';
+import { allHits } from '../../app/screenings/report-builder';
+
+export interface FinalisationContext {
+  /** FATF country risk, latest statement per country. */
+  countryRisk: () => CountryRisk[];
+  /** EDD / M&A / SOW analysis (rules, or the configured LLM with fallback to rules). */
+  analyse: (kind: 'edd' | 'ma' | 'sow', report: ScreeningReport) => Promise<{ markdown: string; generatedBy: string }>;
+}
+
+export type FinalisationStep = (report: ScreeningReport, ctx: FinalisationContext) => Promise<{ queried: boolean; error?: string; result: Record<string, unknown> }>;
+
+function fatfFinding(iso2: string, basis: string, table: CountryRisk[], jurisdiction: string): CountryRiskFinding {
+  const entries = table.filter((c) => c.iso2 === iso2).sort((a, b) => b.asOf.localeCompare(a.asOf));
+  const latestAsOf = table.reduce((max, c) => (c.asOf > max ? c.asOf : max), '');
+  const current = entries.find((e) => e.asOf === latestAsOf);
+  if (!current) return { iso2, jurisdiction, fatfStatus: 'none', asOf: latestAsOf, basis };
+  return { iso2, jurisdiction: current.jurisdiction, fatfStatus: current.list, ...(current.measure ? { measure: current.measure } : {}), asOf: current.asOf, basis };
+}
+
+export const finalisers: Record<string, FinalisationStep> = {
+  async country_risk(report, ctx) {
+    const table = ctx.countryRisk();
+    if (table.length === 0) return { queried: false, error: 'FATF lists not loaded', result: {} };
+    const findings: CountryRiskFinding[] = [];
+    const iso2 = countryToIso2(report.subject.jurisdiction);
+    if (iso2) findings.push(fatfFinding(iso2, 'subject_jurisdiction', table, report.subject.jurisdiction ?? iso2));
+    // Countries of confirmed sanctions/PEP hits matter too: an FATF-listed nexus is context for the analyst.
+    for (const hit of allHits(report)) {
+      if (hit.status !== 'confirmed') continue;
+      for (const country of hit.countries ?? []) {
+        if (findings.some((f) => f.iso2 === country)) continue;
+        const finding = fatfFinding(country, 'hit_country', table, country);
+        if (finding.fatfStatus !== 'none') findings.push(finding);
+      }
+    }
+    return { queried: true, result: { countryRisk: findings } };
+  },
+
+  async risk_score(report) {
+    const assessment = computeRiskScore({
+      hits: report.hits,
+      countryRisk: report.countryRisk.filter((c) => c.basis === 'subject_jurisdiction'),
+      ...(report.enrichment.ukRegistry ? { ukRegistry: report.enrichment.ukRegistry } : {}),
+    });
+    return { queried: true, result: { assessment } };
+  },
+
+  async merged_adverse_media(report) {
+    const seen = new Set<string>();
+    let duplicates = 0;
+    for (const hit of report.hits.adverse_media) {
+      const key = (hit.sourceUrl ?? hit.title ?? hit.hitId).toLowerCase();
+      if (seen.has(key)) duplicates++;
+      seen.add(key);
+    }
+    return { queried: true, result: { articles: seen.size, duplicates } };
+  },
+
+  async data_gaps(report) {
+    const gaps: DataGap[] = report.agents
+      .filter((a) => !a.queried)
+      .map((a) => ({ code: `not_searched:${a.agent}`, description: `${a.agent} was not searched: ${a.error ?? 'unknown reason'}` }));
+    if (!report.subject.jurisdiction) gaps.push({ code: 'no_jurisdiction', description: 'No jurisdiction given: country risk and registry checks were limited' });
+    return { queried: true, result: { dataGaps: gaps } };
+  },
+
+  async summary(report) {
+    const hits = allHits(report);
+    const confirmed = hits.filter((h) => h.status === 'confirmed');
+    const notSearched = report.agents.filter((a) => !a.queried).length;
+    const parts = [
+      `${report.subject.query} (${report.subject.entityType}${report.subject.jurisdiction ? `, ${report.subject.jurisdiction}` : ''}) was screened against ${report.agents.filter((a) => a.queried).length} sources.`,
+      hits.length === 0
+        ? 'No sanctions, PEP, debarment or offshore-leak match at or above the minimum match score.'
+        : `${hits.length} potential match(es), ${confirmed.length} confirmed: ${hits
+            .slice(0, 3)
+            .map((h) => `${h.entityName} on ${h.sourceLabel ?? h.source} (${Math.round(h.score * 100)})`)
+            .join('; ')}.`,
+      notSearched > 0 ? `${notSearched} source(s) could not be searched; see data gaps.` : '',
+    ];
+    return { queried: true, result: { summary: parts.filter(Boolean).join(' ') } };
+  },
+
+  async edd_analysis(report, ctx) {
+    return { queried: true, result: await ctx.analyse('edd', report) };
+  },
+  async ma_analysis(report, ctx) {
+    return { queried: true, result: await ctx.analyse('ma', report) };
+  },
+
+  async verification(report) {
+    const problems: string[] = [];
+    for (const hit of allHits(report)) {
+      if (hit.score < 0.8) problems.push(`${hit.hitId} below the minimum match score`);
+      if (!hit.explanation.summary) problems.push(`${hit.hitId} has no explanation`);
+    }
+    return { queried: true, result: { verified: problems.length === 0, problems } };
+  },
+};
+
+/** SOW steps are part of the SOW issue; until then they say so instead of pretending. */
+for (const step of ['sow_risk_tier', 'sow_red_flags', 'sow_jurisdiction_requirements', 'sow_attestation']) {
+  finalisers[step] = async () => ({ queried: false, error: 'SOW verification step not available in this release', result: {} });
+}

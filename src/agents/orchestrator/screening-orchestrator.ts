@@ -1,0 +1,262 @@
+/**
+ * The screening process manager. It reacts to ScreeningRequested (relayed from the event store)
+ * and to agent results (from `svc.agents.results`), records each result in the screening's
+ * stream, and moves the pipeline on (pure step function: nextStep in src/commands/screening).
+ *
+ * - Agents served by workers get an AgentTask on their topic; local steps (phase 5 finalisation,
+ *   computed from the screening's own events) run here.
+ * - Decisions taken together are appended together, with the expected revision: a concurrent
+ *   writer makes the append fail and the whole step is re-decided on fresh state.
+ * - At-least-once safe: command ids are derived from the screening and step, so a redelivered
+ *   message appends nothing new, and a dispatched task that is redelivered is recorded once.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type ScreeningCommand,
+  type ScreeningEvent,
+  type ScreeningState,
+  screeningDecider,
+  nextStep,
+  streamName as screeningStream,
+} from '../../commands/screening';
+import { riskLevelForScore } from '../../commands/plans';
+import { NotFound } from '../../commands/errors';
+import type { CommandMetadata } from '../../commands/decider';
+import { AGENT_RESULT, AGENT_TASK, EVENT_ENVELOPE, type AgentResult, type AgentTask, type AvroRegistry, type EventEnvelope } from '../../infrastructure/bus/avro';
+import type { BusConsumer, ConsumedMessage, MessageBus } from '../../infrastructure/bus/port';
+import { AGENT_RESULTS_TOPIC, agentTaskTopic, eventTopicForStream } from '../../infrastructure/bus/topics';
+import { StreamRevisionConflictError, type EventStore } from '../../infrastructure/eventstore/port';
+import type { Clock } from '../../shared/clock';
+import type { RecordedEvent } from '../../shared/events';
+import type { Logger } from '../../shared/logger';
+import { buildScreeningReport, allHits, type ReportContext } from '../../app/screenings/report-builder';
+import type { ListVersionRef } from '../../commands/screening';
+import { finalisers, type FinalisationContext } from '../finalisation/finalisers';
+import type { AgentSubject } from '../runtime/agent';
+
+export interface ScreeningOrchestratorOptions {
+  store: EventStore;
+  bus: MessageBus;
+  registry: AvroRegistry;
+  clock: Clock;
+  logger: Logger;
+  /** Agents answered by workers over the bus. Every other pipeline agent must be a local finaliser. */
+  remoteAgents: ReadonlySet<string>;
+  finalisation: FinalisationContext;
+  agentLabels: Record<string, string>;
+  /** The list versions and matcher version in service, recorded in ScreeningCompleted. */
+  engineVersions: () => { listVersions: ListVersionRef[]; matcherVersion: string };
+  agentTimeoutMs: number;
+}
+
+const SCREENING_EVENTS_TOPIC = eventTopicForStream('screening-0');
+
+export class ScreeningOrchestrator {
+  private consumer: BusConsumer | undefined;
+
+  constructor(private readonly options: ScreeningOrchestratorOptions) {}
+
+  async start(): Promise<void> {
+    this.consumer = await this.options.bus.subscribe(
+      { groupId: 'svc-screening-orchestrator', topics: [SCREENING_EVENTS_TOPIC, AGENT_RESULTS_TOPIC], fromBeginning: true },
+      (message) => this.onMessage(message),
+    );
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer?.stop();
+  }
+
+  private async onMessage(message: ConsumedMessage): Promise<void> {
+    if (message.topic === AGENT_RESULTS_TOPIC) {
+      const result = this.options.registry.decode<AgentResult>(AGENT_RESULT, message);
+      if (!message.key.startsWith('screening-')) return; // results of other workflows (person/subject checks)
+      await this.advance(message.key.slice('screening-'.length), { result, dispatch: false });
+      return;
+    }
+    const envelope = this.options.registry.decode<EventEnvelope>(EVENT_ENVELOPE, message);
+    // ScreeningRequested starts the pipeline; a redelivered one re-dispatches what is still pending.
+    if (envelope.type === 'ScreeningRequested') {
+      await this.advance(envelope.streamName.slice('screening-'.length), { dispatch: true });
+    }
+  }
+
+  /** Moves one screening as far as it can go without waiting for a remote agent. */
+  async advance(screeningId: string, input: { result?: AgentResult; dispatch: boolean }): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.advanceOnce(screeningId, input);
+        return;
+      } catch (error) {
+        if (error instanceof StreamRevisionConflictError && attempt < 5) continue;
+        if (error instanceof NotFound) {
+          this.options.logger.warn({ screeningId }, 'agent result for an unknown screening ignored');
+          return;
+        }
+        throw error;
+      }
+    }
+  }
+
+  private async advanceOnce(screeningId: string, input: { result?: AgentResult; dispatch: boolean }): Promise<void> {
+    const stream = screeningStream(screeningId);
+    const recorded = await this.options.store.readStream(stream);
+    let state: ScreeningState = screeningDecider.initialState();
+    for (const e of recorded) state = screeningDecider.evolve(state, e as unknown as ScreeningEvent);
+    if (state.status === 'none') throw new NotFound('screening', screeningId);
+    const history: RecordedEvent[] = [...recorded];
+    const pending: ScreeningEvent[] = [];
+    const nowIso = this.options.clock.now().toISOString();
+    let dispatch = input.dispatch;
+
+    const apply = (command: ScreeningCommand) => {
+      const events = screeningDecider.decide(command, state);
+      for (const event of events) {
+        state = screeningDecider.evolve(state, event);
+        pending.push(event);
+        history.push({ ...event, streamName: stream, streamPosition: BigInt(history.length), globalPosition: 0n, recordedAt: nowIso });
+      }
+    };
+    const meta = (step: string): CommandMetadata => ({
+      now: nowIso,
+      actor: { surface: 'system' },
+      commandId: `${stream}:${step}`,
+      correlationId: recorded[0]?.metadata.correlationId ?? stream,
+    });
+
+    if (input.result) {
+      const r = input.result;
+      apply({
+        type: 'RecordAgentResult',
+        data: {
+          screeningId,
+          phase: r.phase as never,
+          agent: r.agent,
+          queried: r.queried,
+          ...(r.error !== null ? { error: r.error } : {}),
+          result: JSON.parse(r.result) as Record<string, unknown>,
+          startedAt: r.startedAt,
+          finishedAt: r.finishedAt,
+        },
+        metadata: meta(`result:${r.phase}:${r.agent}`),
+      });
+    }
+
+    const tasks: AgentTask[] = [];
+    const reportContext: ReportContext = { agentLabels: this.options.agentLabels, matcherVersion: this.options.engineVersions().matcherVersion };
+    for (let guard = 0; guard < 200; guard++) {
+      const step = nextStep(state);
+      if (step.action === 'none') break;
+      if (step.action === 'start_phase') {
+        apply({ type: 'StartPhase', data: { screeningId, phase: step.phase }, metadata: meta(`start:${step.phase}`) });
+        dispatch = true;
+        continue;
+      }
+      if (step.action === 'complete_phase') {
+        apply({ type: 'CompletePhase', data: { screeningId, phase: step.phase }, metadata: meta(`complete:${step.phase}`) });
+        continue;
+      }
+      if (step.action === 'complete_screening') {
+        const report = buildScreeningReport(history, reportContext)!;
+        const riskPayload = history
+          .filter((e) => e.type === 'AgentResultRecorded' && (e.data as { agent?: string }).agent === 'risk_score')
+          .map((e) => ((e.data as { result: { assessment?: { riskScore: number } } }).result.assessment))[0];
+        const riskScore = riskPayload?.riskScore ?? 0;
+        const hits = allHits(report);
+        const versions = this.options.engineVersions();
+        apply({
+          type: 'CompleteScreening',
+          data: {
+            screeningId,
+            riskScore,
+            riskLevel: riskLevelForScore(riskScore),
+            counts: {
+              sanctionsHits: report.hits.sanctions.length,
+              pepHits: report.hits.pep.length,
+              adverseMediaHits: report.hits.adverse_media.length,
+              offshoreLeaksHits: report.hits.offshore_leaks.length,
+              debarmentHits: report.hits.debarment.length,
+            },
+            hits: hits.map((h) => ({
+              hitId: h.hitId,
+              entityId: h.entityId,
+              category: h.category,
+              source: h.source,
+              matchedName: h.matchedName,
+              score: h.score,
+              entityRecordHash: h.entityRecordHash ?? `external:${h.entityId}`,
+            })),
+            ...(report.verdict.summary ? { summary: report.verdict.summary } : {}),
+            ...(report.analysis ? { analysis: report.analysis.markdown } : {}),
+            listVersions: versions.listVersions,
+            matcherVersion: versions.matcherVersion,
+          },
+          metadata: meta('complete'),
+        });
+        break;
+      }
+      // dispatch: run local steps now; send remote ones to their workers.
+      const local = step.agents.filter((agent) => !this.options.remoteAgents.has(agent));
+      if (local.length > 0) {
+        for (const agent of local) {
+          const started = this.options.clock.now().toISOString();
+          const finaliser = finalisers[agent];
+          const report = buildScreeningReport(history, reportContext)!;
+          const outcome = finaliser
+            ? await finaliser(report, this.options.finalisation).catch((error: unknown) => ({
+                queried: false,
+                error: error instanceof Error ? error.message : String(error),
+                result: {},
+              }))
+            : { queried: false, error: `no agent serves ${agent} in this deployment`, result: {} };
+          apply({
+            type: 'RecordAgentResult',
+            data: {
+              screeningId,
+              phase: step.phase,
+              agent,
+              queried: outcome.queried,
+              ...(outcome.queried ? {} : { error: outcome.error ?? 'not queried' }),
+              result: outcome.result,
+              startedAt: started,
+              finishedAt: this.options.clock.now().toISOString(),
+            },
+            metadata: meta(`result:${step.phase}:${agent}`),
+          });
+        }
+        continue;
+      }
+      if (dispatch) {
+        const subject: AgentSubject = {
+          workflow: stream,
+          name: state.subject.query,
+          entityType: state.subject.entityType,
+          ...(state.subject.jurisdiction ? { jurisdiction: state.subject.jurisdiction } : {}),
+        };
+        const deadline = new Date(this.options.clock.now().getTime() + this.options.agentTimeoutMs).toISOString();
+        for (const agent of step.agents) {
+          tasks.push({
+            taskId: randomUUID(),
+            screeningId: stream,
+            subjectKind: 'screening',
+            agent,
+            phase: step.phase,
+            input: JSON.stringify(subject),
+            deadline,
+            correlationId: recorded[0]?.metadata.correlationId ?? stream,
+          });
+        }
+      }
+      break;
+    }
+
+    if (pending.length > 0) {
+      const expectedRevision = recorded.length === 0 ? ('no_stream' as const) : recorded[recorded.length - 1]!.streamPosition;
+      await this.options.store.appendToStream(stream, pending, { expectedRevision });
+    }
+    // Published only after the decisions are stored: a crash in between is repaired by redelivery.
+    for (const task of tasks) {
+      await this.options.bus.publish(agentTaskTopic(task.agent), [this.options.registry.message(AGENT_TASK, stream, task)]);
+    }
+  }
+}

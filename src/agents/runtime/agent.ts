@@ -1,0 +1,86 @@
+import type { ReportHit, RegistryRecord } from '../../reports/model';
+
+/** What every agent is asked about: one subject, whichever workflow (screening, person or subject check) asks. */
+export interface AgentSubject {
+  /** Stream of the workflow that asked (screening-42, person-check-…, subject-check-7). */
+  workflow: string;
+  name: string;
+  entityType: 'individual' | 'company' | 'organization';
+  /** Country or jurisdiction as submitted (name or code). */
+  jurisdiction?: string;
+  /** YYYY, YYYY-MM or YYYY-MM-DD. */
+  birthDate?: string;
+  /** Other names to search too (aliases, nickname variants). */
+  aliases?: string[];
+  /** States or countries of residence (person checks). */
+  locations?: string[];
+}
+
+/**
+ * An agent's outcome. `queried: false` means the source was not searched (not configured,
+ * failed, timed out) and says why; it never fails the workflow and is never read as "clean".
+ */
+export type AgentOutcome =
+  | { queried: true; hits: ReportHit[]; registry?: RegistryRecord[]; data?: Record<string, unknown>; error?: undefined }
+  | { queried: false; error: string; hits: []; registry?: undefined; data?: undefined };
+
+export interface AgentContext {
+  signal: AbortSignal;
+}
+
+export interface Agent {
+  /** Stable name, used in topics (`svc.agents.tasks.<name>`), events and reports. */
+  readonly name: string;
+  /** Human label for reports ("OFAC, UN and US sanctions lists"). */
+  readonly label: string;
+  run(subject: AgentSubject, context: AgentContext): Promise<AgentOutcome>;
+}
+
+export interface TimedOutcome {
+  outcome: AgentOutcome;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+}
+
+/**
+ * Runs an agent with its timeout. A throw or a timeout becomes `{queried: false, error}`:
+ * one failing source never fails the screening (spec part 1), and nothing is invented.
+ */
+export async function runAgent(
+  agent: Agent,
+  subject: AgentSubject,
+  options: { timeoutMs: number; now: () => Date },
+): Promise<TimedOutcome> {
+  const started = options.now();
+  const startedMs = performance.now();
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<AgentOutcome>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve({ queried: false, error: `timed out after ${options.timeoutMs} ms`, hits: [] });
+    }, options.timeoutMs);
+  });
+  let outcome: AgentOutcome;
+  try {
+    outcome = await Promise.race([agent.run(subject, { signal: controller.signal }), timeout]);
+  } catch (error) {
+    outcome = { queried: false, error: error instanceof Error ? error.message : String(error), hits: [] };
+  } finally {
+    clearTimeout(timer);
+  }
+  const durationMs = Math.round((performance.now() - startedMs) * 1000) / 1000;
+  return { outcome, startedAt: started.toISOString(), finishedAt: options.now().toISOString(), durationMs };
+}
+
+/** An agent for a source that needs configuration this deployment does not have. */
+export function notConfiguredAgent(name: string, label: string, howToConfigure: string): Agent {
+  return {
+    name,
+    label,
+    async run() {
+      return { queried: false, error: `not configured: ${howToConfigure}`, hits: [] };
+    },
+  };
+}

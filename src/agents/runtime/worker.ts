@@ -1,0 +1,61 @@
+/**
+ * Agent workers: each agent is a Kafka consumer group on its own task topic
+ * (`svc.agents.tasks.<agent>`), so `svc worker --agents sanctions,pep` scales them across machines.
+ * A worker runs the agent under its timeout and publishes the outcome to `svc.agents.results`,
+ * keyed by the workflow stream so one workflow's results stay in order.
+ * Agents only read; running one twice is harmless, and the process manager records the first result.
+ */
+import { AGENT_RESULT, AGENT_TASK, type AgentResult, type AgentTask, type AvroRegistry } from '../../infrastructure/bus/avro';
+import type { BusConsumer, MessageBus } from '../../infrastructure/bus/port';
+import { AGENT_RESULTS_TOPIC, agentTaskTopic } from '../../infrastructure/bus/topics';
+import type { Clock } from '../../shared/clock';
+import type { Logger } from '../../shared/logger';
+import { type Agent, type AgentSubject, runAgent } from './agent';
+
+export interface AgentWorkerOptions {
+  bus: MessageBus;
+  registry: AvroRegistry;
+  agents: Agent[];
+  timeoutMs: number;
+  clock: Clock;
+  logger: Logger;
+}
+
+export async function startAgentWorkers(options: AgentWorkerOptions): Promise<{ stop(): Promise<void> }> {
+  const consumers: BusConsumer[] = [];
+  for (const agent of options.agents) {
+    const consumer = await options.bus.subscribe(
+      { groupId: `svc-agent-${agent.name}`, topics: [agentTaskTopic(agent.name)], fromBeginning: true },
+      async (message) => {
+        const task = options.registry.decode<AgentTask>(AGENT_TASK, message);
+        const subject = JSON.parse(task.input) as AgentSubject;
+        const timed = await runAgent(agent, subject, { timeoutMs: options.timeoutMs, now: () => options.clock.now() });
+        const { outcome } = timed;
+        const result: AgentResult = {
+          taskId: task.taskId,
+          agent: task.agent,
+          phase: task.phase,
+          queried: outcome.queried,
+          error: outcome.queried ? null : outcome.error,
+          result: JSON.stringify(
+            outcome.queried
+              ? { hits: outcome.hits, ...(outcome.registry ? { registry: outcome.registry } : {}), ...(outcome.data ?? {}), durationMs: timed.durationMs }
+              : { durationMs: timed.durationMs },
+          ),
+          startedAt: timed.startedAt,
+          finishedAt: timed.finishedAt,
+        };
+        await options.bus.publish(AGENT_RESULTS_TOPIC, [
+          options.registry.message(AGENT_RESULT, task.screeningId, result, { 'x-correlation-id': task.correlationId }),
+        ]);
+        options.logger.debug({ agent: agent.name, workflow: task.screeningId, queried: outcome.queried, ms: timed.durationMs }, 'agent finished');
+      },
+    );
+    consumers.push(consumer);
+  }
+  return {
+    async stop() {
+      await Promise.all(consumers.map((c) => c.stop()));
+    },
+  };
+}

@@ -1,0 +1,314 @@
+/**
+ * The composition root: the one place where adapters are chosen and everything is wired.
+ * Embedded default: embedded PostgreSQL, PostgreSQL event store, in-process bus, bundled lists.
+ * Scaled: DATABASE_URL, ESDB_URL and KAFKA_BROKERS select the real adapters.
+ */
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type pg from 'pg';
+import type { Config } from '../config/config';
+import type { Logger } from '../shared/logger';
+import { systemClock, type Clock } from '../shared/clock';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../infrastructure/postgres/embedded';
+import { createPool } from '../infrastructure/postgres/pool';
+import { migrate } from '../infrastructure/postgres/migrate';
+import type { EventStore } from '../infrastructure/eventstore/port';
+import { PostgresEventStore } from '../infrastructure/eventstore/postgres/store';
+import { EsdbEventStore } from '../infrastructure/eventstore/esdb/store';
+import type { MessageBus } from '../infrastructure/bus/port';
+import { InProcessBus } from '../infrastructure/bus/inprocess/inprocess-bus';
+import { KafkaBus } from '../infrastructure/bus/kafka/kafka-bus';
+import { AvroRegistry } from '../infrastructure/bus/avro';
+import { EventRelay } from '../infrastructure/relay/relay';
+import { ProjectionRunner } from '../projections/runner';
+import { accountsProjection } from '../projections/read-models/accounts';
+import { apiKeysProjection } from '../projections/read-models/api-keys';
+import { screeningsProjection } from '../projections/read-models/screenings';
+import { createWebhookProjector } from '../webhooks/projector';
+import { createWebhookDispatcher, type WebhookDispatcher } from '../webhooks/dispatcher';
+import { createSecretBox, type SecretBox } from '../webhooks/secrets';
+import { checkWebhookUrl } from '../webhooks/url-guard';
+import { ListRegistry } from '../screening/lists/registry';
+import { defaultListsConfig } from '../screening/lists/config';
+import { ScreeningEngine } from '../screening/engine';
+import type { CountryRisk } from '../screening/model';
+import { createExternalSources } from '../agents/sources';
+import { createAgentCatalog } from '../agents/catalog';
+import { startAgentWorkers } from '../agents/runtime/worker';
+import { ScreeningOrchestrator } from '../agents/orchestrator/screening-orchestrator';
+import { analyseEdd, analyseMa, analyseSow, llmConfigFromEnv } from '../agents/analysis';
+import { createHttpApp } from '../api/http/app';
+import { createS1Gate, createS1Router, defaultS1MonthlyQuota } from '../api/s1/router';
+import { buildOpenApiDocument } from '../api/openapi/registry';
+import { registerS1 } from '../api/s1/schemas';
+import { PgLimitService } from './limits';
+import { PgAccountService } from './accounts/account-service';
+import { PgKeyService } from './keys/key-service';
+import { CompletionNotifier, PgScreeningService } from './screenings/screening-service';
+import type { ListVersionRef } from '../commands/screening';
+
+export interface ServiceOptions {
+  config: Config;
+  logger: Logger;
+  clock?: Clock;
+  env?: NodeJS.ProcessEnv;
+  /** Start the HTTP server (serve) or not (worker). */
+  http: boolean;
+  /** Agents this process runs: 'all', 'none', or names. */
+  agents: 'all' | 'none' | string[];
+  /** Run projections, the relay and the webhook dispatcher here (the API process does). */
+  projections: boolean;
+}
+
+export interface RunningService {
+  config: Config;
+  pool: pg.Pool;
+  store: EventStore;
+  bus: MessageBus;
+  engine: () => ScreeningEngine;
+  runner: ProjectionRunner | undefined;
+  relay: EventRelay | undefined;
+  dispatcher: WebhookDispatcher | undefined;
+  server: Server | undefined;
+  /** Bound address of the HTTP server. */
+  url: string | undefined;
+  services: {
+    accounts: PgAccountService;
+    keys: PgKeyService;
+    screenings: PgScreeningService;
+    limits: PgLimitService;
+  };
+  stop(): Promise<void>;
+}
+
+const devSecret = 'embedded-development-secret-change-me-0123456789';
+
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const { config, logger } = options;
+  const clock = options.clock ?? systemClock;
+  const env = options.env ?? process.env;
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) {
+      try {
+        await stop();
+      } catch (error) {
+        logger.error({ err: error }, 'error during shutdown');
+      }
+    }
+  };
+
+  try {
+    // 1. PostgreSQL: external, or an embedded cluster under DATA_DIR.
+    let connectionString = config.DATABASE_URL;
+    let embedded: EmbeddedPostgres | undefined;
+    if (!connectionString) {
+      const dataDir = path.resolve(config.DATA_DIR, 'postgres');
+      mkdirSync(path.dirname(dataDir), { recursive: true });
+      embedded = await startEmbeddedPostgres({ dataDir, port: config.EMBEDDED_PG_PORT, logger });
+      stops.push(() => embedded!.stop());
+      connectionString = embedded.url('postgres');
+      logger.info({ port: embedded.port, dataDir }, 'embedded PostgreSQL started');
+    }
+    const pool = createPool({ connectionString, max: 20, logger });
+    stops.push(() => pool.end());
+    await migrate(pool, { logger });
+
+    // 2. Event store and bus.
+    const store: EventStore = config.ESDB_URL
+      ? new EsdbEventStore({ connectionString: config.ESDB_URL, logger })
+      : new PostgresEventStore({ pool, listenConnectionString: connectionString, pollIntervalMs: 500, logger });
+    stops.push(() => store.close());
+    const bus: MessageBus = config.KAFKA_BROKERS
+      ? new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID, logger })
+      : new InProcessBus({ logger });
+    stops.push(() => bus.close());
+    const registry = AvroRegistry.load();
+
+    // 3. Lists and the screening engine.
+    const listRegistry = new ListRegistry(defaultListsConfig({ ...env, LISTS_DIR: config.LISTS_DIR, ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}) }));
+    const loaded = await listRegistry.loadAll({ progressBar: Boolean(process.stdout.isTTY) && config.NODE_ENV !== 'test' });
+    for (const failure of loaded.failures) logger.error({ failure }, 'list failed to load: previous version (if any) stays in service');
+    let engine = ScreeningEngine.build(loaded.entities, loaded.versions);
+    let countryRisk: CountryRisk[] = loaded.countryRisk;
+    logger.info({ entities: loaded.entities.length, lists: loaded.versions.map((v) => v.id) }, 'lists loaded');
+    const engineVersions = (): { listVersions: ListVersionRef[]; matcherVersion: string } => ({
+      listVersions: engine.versions.map((v) => ({ id: v.id, source: v.source, contentHash: v.contentHash, ...(v.publishedAt ? { publishedAt: v.publishedAt } : {}) })),
+      matcherVersion: engine.matcherVersion,
+    });
+
+    const secrets: SecretBox = createSecretBox(config.SECRETS_KEY ?? devSecret);
+    const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE;
+
+    // 4. Agents and the process manager.
+    const sources = createExternalSources(env);
+    const catalog = createAgentCatalog({
+      screener: () => engine,
+      sources,
+      hasPepList: () => engine.versions.some((v) => v.source === 'opensanctions_peps'),
+    });
+    const agentLabels = Object.fromEntries([...catalog.values()].map((a) => [a.name, a.label]));
+    const llm = llmConfigFromEnv(env);
+    if (options.agents !== 'none') {
+      const wanted = options.agents === 'all' ? [...catalog.keys()] : options.agents;
+      const unknown = wanted.filter((name) => !catalog.has(name));
+      if (unknown.length) throw new Error(`unknown agents: ${unknown.join(', ')} (known: ${[...catalog.keys()].join(', ')})`);
+      const workers = await startAgentWorkers({
+        bus,
+        registry,
+        agents: wanted.map((name) => catalog.get(name)!),
+        timeoutMs: config.AGENT_TIMEOUT_MS,
+        clock,
+        logger,
+      });
+      stops.push(() => workers.stop());
+      const orchestrator = new ScreeningOrchestrator({
+        store,
+        bus,
+        registry,
+        clock,
+        logger,
+        remoteAgents: new Set(catalog.keys()),
+        finalisation: {
+          countryRisk: () => countryRisk,
+          analyse: async (kind, report) => {
+            const analyser = kind === 'edd' ? analyseEdd : kind === 'ma' ? analyseMa : analyseSow;
+            const result = await analyser(report, { ...(llm ? { llm } : {}) });
+            return { markdown: result.markdown, generatedBy: result.generatedBy };
+          },
+        },
+        agentLabels,
+        engineVersions,
+        agentTimeoutMs: config.AGENT_TIMEOUT_MS,
+      });
+      await orchestrator.start();
+      stops.push(() => orchestrator.stop());
+    }
+
+    // 5. Relay, read models, webhooks (the API process).
+    let runner: ProjectionRunner | undefined;
+    let relay: EventRelay | undefined;
+    let dispatcher: WebhookDispatcher | undefined;
+    if (options.projections) {
+      relay = new EventRelay({ store, bus, pool, registry, logger, pollIntervalMs: 500 });
+      relay.start();
+      stops.push(() => relay!.stop());
+      runner = new ProjectionRunner({
+        pool,
+        store,
+        projections: [accountsProjection, apiKeysProjection, screeningsProjection, createWebhookProjector({ clock, logger })],
+        logger,
+        pollIntervalMs: 500,
+      });
+      await runner.start();
+      stops.push(() => runner!.stop());
+      dispatcher = createWebhookDispatcher({ pool, clock, secrets, allowPrivate, logger });
+      dispatcher.start(500);
+      stops.push(() => dispatcher!.stop());
+    }
+    const readModelsCaughtUp = async () => {
+      if (runner) await runner.caughtUp();
+    };
+
+    const notifier = new CompletionNotifier(store as EventStore & { headPosition?: () => Promise<bigint> });
+    await notifier.start();
+    stops.push(() => notifier.stop());
+
+    const limits = new PgLimitService(pool, clock);
+    const accounts = new PgAccountService({ store, pool, clock, readModelsCaughtUp });
+    const keys = new PgKeyService({
+      store,
+      pool,
+      clock,
+      secrets,
+      readModelsCaughtUp,
+      checkWebhookUrl: async (url) => {
+        await checkWebhookUrl(url, { allowPrivate });
+      },
+    });
+    const screenings = new PgScreeningService({
+      store,
+      pool,
+      clock,
+      notifier,
+      reportContext: () => ({ agentLabels, matcherVersion: engine.matcherVersion }),
+    });
+
+    // 6. HTTP.
+    let server: Server | undefined;
+    let url: string | undefined;
+    if (options.http) {
+      const openApi = (() => {
+        let cached: object | undefined;
+        return () => (cached ??= buildOpenApiDocument([registerS1]));
+      })();
+      const app = createHttpApp({
+        logger,
+        // Authenticate and rate-limit S1 before the body is parsed: a broken or huge body still counts.
+        beforeBody: [createS1Gate({ keys, limits })],
+        health: {
+          live: () => true,
+          ready: async () => {
+            const checks: Record<string, boolean> = {};
+            checks.database = await pool.query('SELECT 1').then(() => true, () => false);
+            checks.store = await store.readStream('$readiness-probe').then(() => true, () => false);
+            checks.lists = engine.versions.length > 0;
+            checks.projections = runner ? (await runner.lag()).every((l) => l.status === 'running') : true;
+            return { ready: Object.values(checks).every(Boolean), checks };
+          },
+        },
+        routers: [
+          createS1Router({
+            keys,
+            limits,
+            screenings,
+            clock,
+            config: { screeningWaitMs: config.SCREENING_WAIT_MS, monthlyQuota: defaultS1MonthlyQuota },
+            openApiDocument: openApi,
+          }),
+        ],
+      });
+      server = await new Promise<Server>((resolve, reject) => {
+        const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+        s.once('error', reject);
+      });
+      const address = server.address();
+      url = typeof address === 'object' && address ? `http://${config.HOST}:${address.port}` : undefined;
+      stops.push(
+        () =>
+          new Promise<void>((resolve) => {
+            // In-flight requests finish; idle keep-alive sockets are closed.
+            server!.close(() => resolve());
+            server!.closeIdleConnections();
+          }),
+      );
+      logger.info({ url }, 'HTTP server listening');
+    }
+
+    return {
+      config,
+      pool,
+      store,
+      bus,
+      engine: () => engine,
+      runner,
+      relay,
+      dispatcher,
+      server,
+      url,
+      services: { accounts, keys, screenings, limits },
+      stop: stopAll,
+      // swap hooks for list reloads
+      ...{ reloadLists: async () => {
+        const result = await listRegistry.loadAll({ progressBar: false });
+        engine = ScreeningEngine.build(result.entities, result.versions);
+        countryRisk = result.countryRisk;
+        return result;
+      } },
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,193 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type pg from 'pg';
+import { apiKeysDecider, streamName as keysStream, type KeySurface } from '../../commands/api-keys';
+import { NotFound } from '../../commands/errors';
+import type { EventStore } from '../../infrastructure/eventstore/port';
+import { projectionSchema } from '../../projections/projection';
+import type { Clock } from '../../shared/clock';
+import type { SecretBox } from '../../webhooks/secrets';
+import { S1_KEY_PATTERN, S2_KEY_PATTERN, S3_KEY_PATTERN } from '../../api/http/surfaces';
+import { handleCommand } from '../command-handler';
+import { nextId } from '../ids';
+import type { ApiKeyView, AuthFailure, CommandContext, KeyService, Plan, Principal } from '../services';
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+/** New plaintext key and its display prefix, per surface (spec part 2). */
+export function mintKey(surface: KeySurface): { plaintext: string; prefix: string } {
+  switch (surface) {
+    case 's1': {
+      const plaintext = `svc_${randomBytes(32).toString('base64url')}`;
+      return { plaintext, prefix: plaintext.slice(0, 8) };
+    }
+    case 's2': {
+      const plaintext = `svca_${randomBytes(32).toString('base64url')}`;
+      return { plaintext, prefix: plaintext.slice(0, 9) };
+    }
+    case 's3': {
+      const plaintext = `svcc_live_${randomBytes(20).toString('hex')}`;
+      return { plaintext, prefix: plaintext.slice(0, 14) };
+    }
+  }
+}
+
+const formats: Record<KeySurface, RegExp[]> = {
+  s1: [S1_KEY_PATTERN],
+  s2: [S2_KEY_PATTERN],
+  // S3 accepts the legacy svc_ prefix too (spec part 5): an S1 key of the same account.
+  s3: [S3_KEY_PATTERN, S1_KEY_PATTERN],
+};
+
+interface KeyRow {
+  key_id: string;
+  account_id: string;
+  user_id: string | null;
+  surface: KeySurface;
+  name: string;
+  key_hash: string;
+  prefix: string;
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  plan: Plan | null;
+}
+
+function view(row: KeyRow): ApiKeyView {
+  return {
+    id: row.key_id,
+    accountId: row.account_id,
+    surface: row.surface,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: row.created_at.toISOString(),
+    lastUsedAt: row.last_used_at ? row.last_used_at.toISOString() : null,
+    revokedAt: row.revoked_at ? row.revoked_at.toISOString() : null,
+    expiresAt: row.expires_at ? row.expires_at.toISOString() : null,
+  };
+}
+
+export class PgKeyService implements KeyService {
+  private readonly keys = projectionSchema('api_keys');
+  private readonly accounts = projectionSchema('accounts');
+
+  constructor(
+    private readonly deps: {
+      store: EventStore;
+      pool: pg.Pool;
+      clock: Clock;
+      secrets: SecretBox;
+      readModelsCaughtUp: () => Promise<void>;
+      /** Checks a webhook URL against SSRF rules before it is stored (throws a typed error). */
+      checkWebhookUrl: (url: string) => Promise<void>;
+    },
+  ) {}
+
+  private select(where: string): string {
+    return `SELECT k.key_id::text, k.account_id::text, k.user_id, k.surface, k.name, k.key_hash, k.prefix, k.created_at,
+                   k.expires_at, k.revoked_at, u.last_used_at, a.plan
+              FROM ${this.keys}.api_keys k
+              LEFT JOIN api_key_last_use u ON u.key_id = k.key_id
+              LEFT JOIN ${this.accounts}.accounts a ON a.account_id = k.account_id
+             WHERE ${where}`;
+  }
+
+  async authenticate(surface: KeySurface, presented: string | undefined): Promise<{ ok: true; principal: Principal } | { ok: false; reason: AuthFailure }> {
+    if (presented === undefined || presented === '') return { ok: false, reason: 'missing' };
+    if (!formats[surface].some((f) => f.test(presented))) return { ok: false, reason: 'malformed' };
+    const hash = sha256Hex(presented);
+    const { rows } = await this.deps.pool.query<KeyRow>(this.select('k.key_hash = $1'), [hash]);
+    const row = rows[0];
+    // Compare the stored digest in constant time (the index lookup only finds the candidate).
+    if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) {
+      const retired = await this.deps.pool.query(`SELECT 1 FROM ${this.keys}.retired_key_hashes WHERE key_hash = $1`, [hash]);
+      return { ok: false, reason: retired.rowCount ? 'revoked' : 'unknown' };
+    }
+    const acceptedSurfaces: KeySurface[] = surface === 's3' ? ['s3', 's1'] : [surface];
+    if (!acceptedSurfaces.includes(row.surface)) return { ok: false, reason: 'unknown' };
+    if (row.revoked_at) return { ok: false, reason: 'revoked' };
+    const now = this.deps.clock.now();
+    if (row.expires_at && row.expires_at.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
+    if (!row.plan) return { ok: false, reason: 'unknown' };
+    // Last use is telemetry: written at most once a minute per key.
+    if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > 60_000) {
+      await this.deps.pool.query(
+        `INSERT INTO api_key_last_use (key_id, last_used_at) VALUES ($1, $2)
+         ON CONFLICT (key_id) DO UPDATE SET last_used_at = EXCLUDED.last_used_at`,
+        [row.key_id, now],
+      );
+    }
+    return {
+      ok: true,
+      principal: { accountId: row.account_id, plan: row.plan, keyId: row.key_id, ...(row.user_id ? { userId: row.user_id } : {}), roles: ['owner'], surface },
+    };
+  }
+
+  async create(principal: Principal, input: { surface: KeySurface; name: string; expiresAt?: string; webhookUrl?: string }, ctx: CommandContext) {
+    const { plaintext, prefix } = mintKey(input.surface);
+    const keyId = await nextId(this.deps.pool, 'api_key_id_seq');
+    let webhookSecret: string | undefined;
+    let webhook;
+    if (input.webhookUrl !== undefined) {
+      await this.deps.checkWebhookUrl(input.webhookUrl);
+      webhookSecret = `whsec_${randomBytes(32).toString('base64url')}`;
+      webhook = { url: input.webhookUrl, secretHash: sha256Hex(webhookSecret), secretCiphertext: this.deps.secrets.seal(webhookSecret) };
+    }
+    const userId = principal.userId ?? `owner-${principal.accountId}`;
+    await handleCommand(this.deps.store, apiKeysDecider, keysStream(principal.accountId), {
+      type: 'CreateApiKey',
+      data: {
+        accountId: principal.accountId,
+        keyId,
+        surface: input.surface,
+        name: input.name,
+        keyHash: sha256Hex(plaintext),
+        prefix,
+        userId,
+        ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),
+        ...(webhook ? { webhook } : {}),
+      },
+      metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, commandId: ctx.commandId, correlationId: ctx.correlationId },
+    });
+    await this.deps.readModelsCaughtUp();
+    const key = await this.byId(principal.accountId, keyId);
+    return { key: key!, plaintext, ...(webhookSecret ? { webhookSecret } : {}) };
+  }
+
+  private async byId(accountId: string, keyId: string): Promise<ApiKeyView | undefined> {
+    const { rows } = await this.deps.pool.query<KeyRow>(this.select('k.key_id = $1 AND k.account_id = $2'), [keyId, accountId]);
+    return rows[0] ? view(rows[0]) : undefined;
+  }
+
+  async list(accountId: string, surface: KeySurface): Promise<ApiKeyView[]> {
+    const { rows } = await this.deps.pool.query<KeyRow>(`${this.select('k.account_id = $1 AND k.surface = $2')} ORDER BY k.key_id`, [accountId, surface]);
+    return rows.map(view);
+  }
+
+  async revoke(principal: Principal, keyId: string, ctx: CommandContext): Promise<ApiKeyView> {
+    if (!/^[1-9][0-9]{0,18}$/.test(keyId)) throw new NotFound('api_key', keyId);
+    await handleCommand(this.deps.store, apiKeysDecider, keysStream(principal.accountId), {
+      type: 'RevokeApiKey',
+      data: { accountId: principal.accountId, keyId },
+      metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, commandId: ctx.commandId, correlationId: ctx.correlationId },
+    });
+    await this.deps.readModelsCaughtUp();
+    const key = await this.byId(principal.accountId, keyId);
+    if (!key) throw new NotFound('api_key', keyId);
+    return key;
+  }
+
+  async rotate(principal: Principal, ctx: CommandContext): Promise<{ key: ApiKeyView; plaintext: string }> {
+    if (!principal.keyId) throw new NotFound('api_key', 'current');
+    const { plaintext, prefix } = mintKey('s2');
+    await handleCommand(this.deps.store, apiKeysDecider, keysStream(principal.accountId), {
+      type: 'RotateApiKey',
+      data: { accountId: principal.accountId, keyId: principal.keyId, keyHash: sha256Hex(plaintext), prefix },
+      metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, commandId: ctx.commandId, correlationId: ctx.correlationId },
+    });
+    await this.deps.readModelsCaughtUp();
+    return { key: (await this.byId(principal.accountId, principal.keyId))!, plaintext };
+  }
+}

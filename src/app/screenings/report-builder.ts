@@ -1,0 +1,167 @@
+/**
+ * Folds a screening stream into the ScreeningReport the PDF, the JSON report, the detail view
+ * and the finalisation steps read. Pure: the same events always give the same report.
+ */
+import type { RecordedEvent } from '../../shared/events';
+import type { ScreeningEvent, ScreeningRequested } from '../../commands/screening';
+import {
+  type AgentAuditEntry,
+  type CountryRiskFinding,
+  emptyHits,
+  type HitCategory,
+  HIT_CATEGORIES,
+  type ListVersionRef,
+  type RegistryRecord,
+  type ReportHit,
+  RISK_SCALE,
+  type ScreeningReport,
+  type UkRegistryFacts,
+} from '../../reports/model';
+
+/** What a pipeline agent records as its result payload (AgentResultRecorded.result). */
+export interface AgentResultPayload {
+  hits?: ReportHit[];
+  registry?: RegistryRecord[];
+  ukRegistry?: UkRegistryFacts;
+  countryRisk?: CountryRiskFinding[];
+  /** Finalisation steps put their piece here. */
+  [key: string]: unknown;
+}
+
+export interface ReportContext {
+  /** Labels of the agents, for "sources not searched". */
+  agentLabels: Record<string, string>;
+  /** The list versions the engine had when the screening ran (until ScreeningCompleted records them). */
+  listVersions?: ListVersionRef[];
+  matcherVersion?: string;
+}
+
+export function buildScreeningReport(events: readonly RecordedEvent[], context: ReportContext): ScreeningReport | undefined {
+  const requested = events.find((e) => e.type === 'ScreeningRequested') as (RecordedEvent & ScreeningRequested) | undefined;
+  if (!requested) return undefined;
+  const r = requested.data;
+  const report: ScreeningReport = {
+    id: Number(r.screeningId),
+    uuid: r.uuid,
+    kind: r.kind,
+    accountId: r.accountId,
+    status: 'running',
+    createdAt: r.requestedAt,
+    subject: {
+      query: r.subject.query,
+      entityType: r.subject.entityType,
+      ...(r.subject.jurisdiction ? { jurisdiction: r.subject.jurisdiction } : {}),
+      ...(r.edd ? { edd: r.edd } : {}),
+      ...(r.ma ? { ma: r.ma } : {}),
+      ...(r.sow ? { sow: r.sow.declaration as never } : {}),
+    },
+    verdict: { riskScore: 0, riskLevel: 'low', scale: RISK_SCALE, breakdown: [], uncappedScore: 0 },
+    hits: emptyHits(),
+    countryRisk: [],
+    enrichment: { registries: [] },
+    agents: [],
+    dataGaps: [],
+    sourcesNotSearched: [],
+    audit: {
+      listVersions: context.listVersions ?? [],
+      matcherVersion: context.matcherVersion ?? 'unknown',
+      events: [],
+    },
+  };
+  if (r.sow) report.sowScreeningId = r.sow.sowScreeningId;
+  const dispositions = new Map<string, { decision: 'true_match' | 'false_positive'; by: string; at: string; note?: string }>();
+
+  for (const event of events as readonly (RecordedEvent & ScreeningEvent)[]) {
+    report.audit.events.push({ type: event.type, occurredAt: event.metadata.occurredAt, eventId: event.metadata.eventId, position: event.streamPosition.toString() });
+    if (event.metadata.hash) report.audit.streamHeadHash = event.metadata.hash;
+    switch (event.type) {
+      case 'AgentResultRecorded': {
+        const d = event.data;
+        const payload = (d.result ?? {}) as AgentResultPayload;
+        const entry: AgentAuditEntry = {
+          agent: d.agent,
+          phase: d.phase,
+          queried: d.queried,
+          durationMs: Math.max(0, Date.parse(d.finishedAt) - Date.parse(d.startedAt)),
+          matchCount: payload.hits?.length ?? 0,
+          startedAt: d.startedAt,
+        };
+        if (d.error) entry.error = d.error;
+        report.agents.push(entry);
+        if (!d.queried) {
+          report.sourcesNotSearched.push({ source: context.agentLabels[d.agent] ?? d.agent, reason: d.error ?? 'not queried' });
+        }
+        for (const hit of payload.hits ?? []) {
+          const list = report.hits[hit.category];
+          if (list && !list.some((h) => h.hitId === hit.hitId)) list.push(hit);
+        }
+        for (const record of payload.registry ?? []) report.enrichment.registries.push(record);
+        if (payload.ukRegistry) report.enrichment.ukRegistry = payload.ukRegistry;
+        if (payload.countryRisk) report.countryRisk = payload.countryRisk;
+        break;
+      }
+      case 'ScreeningCompleted': {
+        const d = event.data;
+        report.status = 'completed';
+        report.completedAt = d.completedAt;
+        report.verdict.riskScore = d.riskScore;
+        report.verdict.riskLevel = d.riskLevel;
+        if (d.summary) report.verdict.summary = d.summary;
+        report.audit.listVersions = d.listVersions.map((v) => ({
+          source: v.source,
+          versionId: v.id,
+          contentHash: v.contentHash,
+          ...(v.publishedAt ? { publishedAt: v.publishedAt } : {}),
+          loadedAt: d.completedAt,
+        }));
+        report.audit.matcherVersion = d.matcherVersion;
+        break;
+      }
+      case 'HitDispositioned':
+        dispositions.set(event.data.hitId, {
+          decision: event.data.disposition,
+          by: event.data.analyst,
+          at: event.data.dispositionedAt,
+          note: event.data.reason,
+        });
+        break;
+      case 'RiskRecomputed':
+        report.verdict.riskScore = event.data.riskScore;
+        report.verdict.riskLevel = event.data.riskLevel;
+        break;
+      default:
+        break;
+    }
+  }
+  // Finalisation results carry the breakdown, the analysis and the gaps.
+  for (const event of events as readonly (RecordedEvent & ScreeningEvent)[]) {
+    if (event.type !== 'AgentResultRecorded') continue;
+    const payload = (event.data.result ?? {}) as Record<string, unknown>;
+    if (event.data.agent === 'risk_score' && payload.assessment) {
+      const a = payload.assessment as { breakdown: ScreeningReport['verdict']['breakdown']; uncappedScore: number; riskScore: number; riskLevel: ScreeningReport['verdict']['riskLevel'] };
+      report.verdict.breakdown = a.breakdown;
+      if (report.status !== 'completed') {
+        report.verdict.riskScore = a.riskScore;
+        report.verdict.riskLevel = a.riskLevel;
+      }
+      report.verdict.uncappedScore = a.uncappedScore;
+    }
+    if ((event.data.agent === 'edd_analysis' || event.data.agent === 'ma_analysis' || event.data.agent === 'sow_analysis') && typeof payload.markdown === 'string') {
+      report.analysis = { kind: event.data.agent.slice(0, event.data.agent.indexOf('_')) as 'edd' | 'ma' | 'sow', markdown: payload.markdown, generatedBy: String(payload.generatedBy ?? 'rules') };
+    }
+    if (event.data.agent === 'data_gaps' && Array.isArray(payload.dataGaps)) report.dataGaps = payload.dataGaps as ScreeningReport['dataGaps'];
+    if (event.data.agent === 'summary' && typeof payload.summary === 'string' && !report.verdict.summary) report.verdict.summary = payload.summary;
+  }
+  for (const category of HIT_CATEGORIES) {
+    for (const hit of report.hits[category]) {
+      const disposition = dispositions.get(hit.hitId);
+      if (disposition) hit.disposition = disposition;
+    }
+    report.hits[category].sort((a, b) => b.score - a.score);
+  }
+  return report;
+}
+
+export function allHits(report: Pick<ScreeningReport, 'hits'>): ReportHit[] {
+  return HIT_CATEGORIES.flatMap((c: HitCategory) => report.hits[c]);
+}

@@ -1,0 +1,317 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { screeningDecider, streamName as screeningStream } from '../../commands/screening';
+import type { EventStore, Subscription } from '../../infrastructure/eventstore/port';
+import { projectionSchema } from '../../projections/projection';
+import { buildJsonReport } from '../../reports/json-report';
+import type { ScreeningReport } from '../../reports/model';
+import { renderScreeningReportPdf } from '../../reports/pdf/screening-report';
+import type { Clock } from '../../shared/clock';
+import type { RecordedEvent } from '../../shared/events';
+import { handleCommand } from '../command-handler';
+import { nextId } from '../ids';
+import type {
+  CommandContext,
+  HitView,
+  Principal,
+  ScreeningDetailView,
+  ScreeningListFilter,
+  ScreeningRequestInput,
+  ScreeningService,
+  ScreeningView,
+} from '../services';
+import { allHits, buildScreeningReport, type ReportContext } from './report-builder';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The S1 Screening resource from the report (one code path for every surface). */
+export function screeningView(report: ScreeningReport, surface: ScreeningView['surface']): ScreeningView {
+  const analysis = report.analysis?.markdown ?? null;
+  return {
+    id: report.id,
+    uuid: report.uuid,
+    kind: report.kind,
+    surface,
+    accountId: report.accountId ?? '',
+    search_query: report.subject.query,
+    entity_type: report.subject.entityType,
+    jurisdiction: report.subject.jurisdiction ?? null,
+    risk_level: report.status === 'completed' ? report.verdict.riskLevel : null,
+    risk_score: report.status === 'completed' ? report.verdict.riskScore : null,
+    status: report.status,
+    sanctions_hits: report.hits.sanctions.length,
+    pep_hits: report.hits.pep.length,
+    adverse_media_hits: report.hits.adverse_media.length,
+    offshore_leaks_hits: report.hits.offshore_leaks.length,
+    summary: report.verdict.summary ?? null,
+    edd_analysis: report.kind === 'edd' ? analysis : null,
+    ma_analysis: report.kind === 'ma' ? analysis : null,
+    sow_analysis: report.kind === 'sow' ? analysis : null,
+    created_at: report.createdAt,
+    completed_at: report.completedAt ?? null,
+  };
+}
+
+export function detailView(report: ScreeningReport, surface: ScreeningView['surface']): ScreeningDetailView {
+  const hits: HitView[] = allHits(report).map((h) => ({
+    hit_id: h.hitId,
+    category: h.category,
+    list: h.sourceLabel ?? h.source,
+    list_version: report.audit.listVersions.find((v) => v.source === h.source)?.versionId ?? '',
+    entity_id: h.entityId,
+    entity_name: h.entityName,
+    entity_type: '',
+    matched_name: h.matchedName,
+    matched_name_kind: h.matchedNameKind ?? 'primary',
+    score: Math.round(h.score * 1000) / 1000,
+    match_strength: h.status,
+    explanation: h.explanation.summary,
+    qualifiers: h.explanation.qualifiers.map((q) => ({ kind: q.kind, effect: q.effect, detail: q.detail })),
+    programs: h.programs,
+    source_url: h.sourceUrl ?? null,
+    disposition:
+      h.disposition && h.disposition.decision !== 'needs_review'
+        ? { status: h.disposition.decision, reason: h.disposition.note ?? '', analyst: h.disposition.by, at: h.disposition.at }
+        : null,
+  }));
+  const subjectCountry = report.countryRisk.find((c) => c.basis === 'subject_jurisdiction');
+  return {
+    ...screeningView(report, surface),
+    hits,
+    sources: report.agents.map((a) => ({ agent: a.agent, phase: a.phase, queried: a.queried, error: a.error ?? null, duration_ms: a.durationMs })),
+    country_risk: subjectCountry ? { country: subjectCountry.iso2, status: subjectCountry.fatfStatus, as_of: subjectCountry.asOf } : null,
+    list_versions: report.audit.listVersions.map((v) => ({ list: v.source, version: v.versionId, content_hash: v.contentHash, published_at: v.publishedAt ?? null })),
+    matcher_version: report.status === 'completed' ? report.audit.matcherVersion : null,
+  };
+}
+
+/** Wakes waiters when a screening stream records its completion or failure. */
+export class CompletionNotifier {
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private subscription: Subscription | undefined;
+
+  constructor(private readonly store: EventStore & { headPosition?: () => Promise<bigint> }) {}
+
+  async start(): Promise<void> {
+    const head = this.store.headPosition ? await this.store.headPosition() : undefined;
+    this.subscription = this.store.subscribeToAll(
+      async (event: RecordedEvent) => {
+        if (event.type !== 'ScreeningCompleted' && event.type !== 'ScreeningFailed') return;
+        const set = this.waiters.get(event.streamName);
+        if (set) for (const wake of set) wake();
+      },
+      { ...(head !== undefined ? { after: head } : {}), pollIntervalMs: 250 },
+    );
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.stop();
+  }
+
+  /** Resolves true when woken, false on timeout. */
+  wait(stream: string, timeoutMs: number): { promise: Promise<boolean>; cancel: () => void } {
+    let wake!: () => void;
+    let timer: NodeJS.Timeout;
+    const promise = new Promise<boolean>((resolve) => {
+      wake = () => resolve(true);
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    const set = this.waiters.get(stream) ?? new Set();
+    set.add(wake);
+    this.waiters.set(stream, set);
+    const cancel = () => {
+      clearTimeout(timer);
+      set.delete(wake);
+      if (set.size === 0) this.waiters.delete(stream);
+    };
+    void promise.then(cancel);
+    return { promise, cancel };
+  }
+}
+
+export class PgScreeningService implements ScreeningService {
+  private readonly schema = projectionSchema('screenings');
+
+  constructor(
+    private readonly deps: {
+      store: EventStore;
+      pool: pg.Pool;
+      clock: Clock;
+      notifier: CompletionNotifier;
+      reportContext: () => ReportContext;
+      unicodeFontPath?: string;
+    },
+  ) {}
+
+  async request(principal: Principal, input: ScreeningRequestInput, ctx: CommandContext): Promise<ScreeningView> {
+    const screeningId = await nextId(this.deps.pool, 'screening_id_seq');
+    const surface = principal.surface === 's1' || principal.surface === 's3' ? principal.surface : 'portal';
+    const declared = input.declared ?? {};
+    const text = (key: string) => (typeof declared[key] === 'string' ? (declared[key] as string) : undefined);
+    const pick = (fields: Record<string, string>) => {
+      const out: Record<string, string> = {};
+      for (const [from, to] of Object.entries(fields)) {
+        const value = text(from);
+        if (value !== undefined) out[to] = value;
+      }
+      return out;
+    };
+    const result = await handleCommand(this.deps.store, screeningDecider, screeningStream(screeningId), {
+      type: 'RequestScreening',
+      data: {
+        screeningId,
+        uuid: randomUUID(),
+        kind: input.kind,
+        surface,
+        accountId: principal.accountId,
+        plan: principal.plan,
+        subject: { query: input.query, entityType: input.entityType, ...(input.jurisdiction ? { jurisdiction: input.jurisdiction } : {}) },
+        ...(input.kind === 'edd'
+          ? {
+              edd: pick({
+                source_of_wealth: 'sourceOfWealth',
+                source_of_funds: 'sourceOfFunds',
+                purpose_of_relationship: 'purposeOfRelationship',
+                beneficial_ownership: 'beneficialOwnership',
+                pep_relationships: 'pepRelationships',
+              }),
+            }
+          : {}),
+        ...(input.kind === 'ma'
+          ? {
+              ma: pick({
+                target_industry: 'targetIndustry',
+                acquirer_name: 'acquirerName',
+                deal_type: 'dealType',
+                deal_value: 'dealValue',
+                additional_context: 'additionalContext',
+              }) as never,
+            }
+          : {}),
+        ...(input.kind === 'sow'
+          ? { sow: { sowScreeningId: `SVC-${randomUUID().replace(/-/g, '').slice(0, 8).toUpperCase()}-SOW`, declaration: declared } }
+          : {}),
+        ...(input.monitor ? { monitor: true } : {}),
+      },
+      metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, commandId: ctx.commandId, correlationId: ctx.correlationId },
+    });
+    const report = buildScreeningReport(
+      result.events.map((e, i) => ({ ...e, streamName: screeningStream(screeningId), streamPosition: BigInt(i), globalPosition: 0n, recordedAt: e.metadata.occurredAt })),
+      this.deps.reportContext(),
+    )!;
+    return screeningView(report, surface);
+  }
+
+  private async report(accountId: string, id: number | string): Promise<{ report: ScreeningReport; surface: ScreeningView['surface'] } | undefined> {
+    const byUuid = typeof id === 'string' && UUID.test(id);
+    if (!byUuid && !(typeof id === 'number' ? Number.isSafeInteger(id) && id > 0 : /^[1-9][0-9]{0,15}$/.test(id))) return undefined;
+    const { rows } = await this.deps.pool.query<{ screening_id: string; surface: ScreeningView['surface'] }>(
+      `SELECT screening_id::text, surface FROM ${this.schema}.screenings WHERE account_id = $1 AND ${byUuid ? 'uuid = $2' : 'screening_id = $2'}`,
+      [accountId, String(id)],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const events = await this.deps.store.readStream(screeningStream(row.screening_id));
+    const report = buildScreeningReport(events, this.deps.reportContext());
+    if (!report || report.accountId !== accountId) return undefined;
+    return { report, surface: row.surface };
+  }
+
+  async waitForCompletion(accountId: string, screeningId: number, timeoutMs: number): Promise<ScreeningView | undefined> {
+    const stream = screeningStream(String(screeningId));
+    const waiter = this.deps.notifier.wait(stream, timeoutMs);
+    try {
+      // The screening may have completed before we started waiting: look at the stream first.
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const events = await this.deps.store.readStream(stream);
+        const report = buildScreeningReport(events, this.deps.reportContext());
+        if (!report || report.accountId !== accountId) return undefined;
+        if (report.status === 'completed') return screeningView(report, (events[0]!.data as { surface: ScreeningView['surface'] }).surface);
+        if (events.some((e) => e.type === 'ScreeningFailed')) return undefined;
+        const remaining = deadline - Date.now();
+        if (remaining <= 0) return undefined;
+        const next = this.deps.notifier.wait(stream, Math.min(remaining, 1000));
+        const woken = await Promise.race([waiter.promise, next.promise]);
+        next.cancel();
+        if (!woken && Date.now() >= deadline) return undefined;
+      }
+    } finally {
+      waiter.cancel();
+    }
+  }
+
+  async get(accountId: string, id: number | string): Promise<ScreeningDetailView | undefined> {
+    const found = await this.report(accountId, id);
+    return found ? detailView(found.report, found.surface) : undefined;
+  }
+
+  async list(accountId: string, filter: ScreeningListFilter): Promise<{ items: ScreeningView[]; total: number }> {
+    const where = ['account_id = $1'];
+    const values: unknown[] = [accountId];
+    if (filter.riskLevel) {
+      values.push(filter.riskLevel);
+      where.push(`risk_level = $${values.length}`);
+    }
+    if (filter.kinds?.length) {
+      values.push(filter.kinds);
+      where.push(`kind = ANY($${values.length})`);
+    }
+    if (filter.search) {
+      // Partial, case-insensitive match; LIKE wildcards in the input are matched literally.
+      values.push(`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where.push(`search_query ILIKE $${values.length}`);
+    }
+    if (filter.surface) {
+      values.push(filter.surface);
+      where.push(`surface = $${values.length}`);
+    }
+    const whereSql = where.join(' AND ');
+    const total = await this.deps.pool.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${this.schema}.screenings WHERE ${whereSql}`, values);
+    values.push(filter.limit, (filter.page - 1) * filter.limit);
+    const { rows } = await this.deps.pool.query(
+      `SELECT * FROM ${this.schema}.screenings WHERE ${whereSql} ORDER BY screening_id DESC LIMIT $${values.length - 1} OFFSET $${values.length}`,
+      values,
+    );
+    const items = rows.map(
+      (r): ScreeningView => ({
+        id: Number(r.screening_id),
+        uuid: r.uuid,
+        kind: r.kind,
+        surface: r.surface,
+        accountId: String(r.account_id),
+        search_query: r.search_query,
+        entity_type: r.entity_type,
+        jurisdiction: r.jurisdiction,
+        risk_level: r.risk_level,
+        risk_score: r.risk_score,
+        status: r.status,
+        sanctions_hits: r.sanctions_hits,
+        pep_hits: r.pep_hits,
+        adverse_media_hits: r.adverse_media_hits,
+        offshore_leaks_hits: r.offshore_leaks_hits,
+        summary: r.summary,
+        edd_analysis: r.kind === 'edd' ? r.analysis : null,
+        ma_analysis: r.kind === 'ma' ? r.analysis : null,
+        sow_analysis: r.kind === 'sow' ? r.analysis : null,
+        created_at: new Date(r.created_at).toISOString(),
+        completed_at: r.completed_at ? new Date(r.completed_at).toISOString() : null,
+      }),
+    );
+    return { items, total: Number(total.rows[0]!.n) };
+  }
+
+  async reportPdf(accountId: string, id: number | string): Promise<Buffer | undefined> {
+    const found = await this.report(accountId, id);
+    if (!found) return undefined;
+    return renderScreeningReportPdf(found.report, {
+      generatedAt: this.deps.clock.now(),
+      ...(this.deps.unicodeFontPath ? { unicodeFontPath: this.deps.unicodeFontPath } : {}),
+    });
+  }
+
+  async reportJson(accountId: string, id: number | string): Promise<unknown | undefined> {
+    const found = await this.report(accountId, id);
+    return found ? buildJsonReport(found.report, { generatedAt: this.deps.clock.now() }) : undefined;
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * Application services: what the HTTP surfaces call. Implemented in src/app/* on top of the
+ * deciders (src/commands), the event store and the read models (src/projections); the routers in
+ * src/api/* depend only on these interfaces, so each surface is tested against the real wiring.
+ */
+import type { Actor } from '../shared/events';
+
+export type Plan = 'starter' | 'essentials' | 'professional' | 'enterprise';
+export type KeySurface = 's1' | 's2' | 's3';
+export type ScreeningKind = 'cdd' | 'edd' | 'ma' | 'sow';
+export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
+
+export interface Principal {
+  accountId: string;
+  plan: Plan;
+  /** Numeric key id (as a string) when authenticated by an API key. */
+  keyId?: string;
+  userId?: string;
+  roles: string[];
+  surface: KeySurface | 'session' | 'portal';
+}
+
+/** Why an API-key authentication failed: the surface maps each to its own code. */
+export type AuthFailure = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired';
+
+export interface CommandContext {
+  actor: Actor;
+  correlationId: string;
+  /** Idempotency: the same commandId twice appends nothing the second time. */
+  commandId: string;
+}
+
+export interface ApiKeyView {
+  id: string;
+  accountId: string;
+  surface: KeySurface;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  expiresAt: string | null;
+}
+
+export interface KeyService {
+  /** Verifies a presented key (hash lookup, constant-time compare) and records last use. */
+  authenticate(surface: KeySurface, presented: string | undefined): Promise<{ ok: true; principal: Principal } | { ok: false; reason: AuthFailure }>;
+  create(
+    principal: Principal,
+    input: { surface: KeySurface; name: string; expiresAt?: string; webhookUrl?: string },
+    ctx: CommandContext,
+  ): Promise<{ key: ApiKeyView; plaintext: string; webhookSecret?: string }>;
+  list(accountId: string, surface: KeySurface): Promise<ApiKeyView[]>;
+  /** Throws NotFound when the key is not the account's. */
+  revoke(principal: Principal, keyId: string, ctx: CommandContext): Promise<ApiKeyView>;
+  /** S2: same key row, new token; the old token stops working at once. */
+  rotate(principal: Principal, ctx: CommandContext): Promise<{ key: ApiKeyView; plaintext: string }>;
+}
+
+export interface LimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix seconds when the window resets. */
+  resetAt: number;
+  retryAfterSeconds?: number;
+}
+
+/**
+ * How a limit window is placed in time. `epoch` (default): windows of `windowSeconds` aligned to the Unix
+ * epoch (a minute window starts at :00). `utc_month`: the calendar month in UTC (windowSeconds is then
+ * ignored), so a monthly quota resets on the 1st and never mid-month.
+ */
+export interface LimitWindowOptions {
+  align?: 'epoch' | 'utc_month';
+}
+
+export interface LimitService {
+  /** Fixed-window counter, atomic in PostgreSQL so it is right under concurrency and across instances. */
+  consume(bucket: string, limit: number, windowSeconds: number, options?: LimitWindowOptions): Promise<LimitDecision>;
+  /** Reads without consuming (sandbox calls must not decrement). */
+  peek(bucket: string, limit: number, windowSeconds: number, options?: LimitWindowOptions): Promise<LimitDecision>;
+}
+
+export interface ScreeningRequestInput {
+  kind: ScreeningKind;
+  query: string;
+  entityType: 'individual' | 'company' | 'organization';
+  jurisdiction?: string;
+  /** EDD declared fields, M&A deal fields, SOW fields: kept verbatim. */
+  declared?: Record<string, string | number | boolean | undefined>;
+  monitor?: boolean;
+}
+
+/** The S1 Screening resource (spec part 2) plus the ids of the other surfaces. */
+export interface ScreeningView {
+  id: number;
+  uuid: string;
+  kind: ScreeningKind;
+  surface: KeySurface | 'portal';
+  accountId: string;
+  search_query: string;
+  entity_type: string;
+  jurisdiction: string | null;
+  risk_level: RiskLevel | null;
+  risk_score: number | null;
+  status: 'running' | 'completed' | 'failed';
+  sanctions_hits: number;
+  pep_hits: number;
+  adverse_media_hits: number;
+  offshore_leaks_hits: number;
+  summary: string | null;
+  edd_analysis: string | null;
+  ma_analysis: string | null;
+  sow_analysis: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface HitView {
+  hit_id: string;
+  category: 'sanctions' | 'pep' | 'adverse_media' | 'offshore_leaks' | 'debarment';
+  list: string;
+  list_version: string;
+  entity_id: string;
+  entity_name: string;
+  entity_type: string;
+  matched_name: string;
+  matched_name_kind: string;
+  score: number;
+  match_strength: 'confirmed' | 'potential';
+  explanation: string;
+  qualifiers: { kind: string; effect: number; detail: string }[];
+  programs: string[];
+  source_url: string | null;
+  disposition: { status: 'true_match' | 'false_positive'; reason: string; analyst: string; at: string } | null;
+}
+
+export interface ScreeningDetailView extends ScreeningView {
+  hits: HitView[];
+  sources: { agent: string; phase: string; queried: boolean; error: string | null; duration_ms: number | null }[];
+  country_risk: { country: string; status: string; as_of: string } | null;
+  list_versions: { list: string; version: string; content_hash: string; published_at: string | null }[];
+  matcher_version: string | null;
+}
+
+export interface ScreeningListFilter {
+  page: number;
+  limit: number;
+  riskLevel?: RiskLevel;
+  kinds?: ScreeningKind[];
+  search?: string;
+  surface?: KeySurface | 'portal';
+}
+
+export interface ScreeningService {
+  /** Appends ScreeningRequested (after plan rules); the pipeline runs asynchronously. */
+  request(principal: Principal, input: ScreeningRequestInput, ctx: CommandContext): Promise<ScreeningView>;
+  /** Resolves with the completed view, or undefined after timeoutMs (the API then answers 202). */
+  waitForCompletion(accountId: string, screeningId: number, timeoutMs: number): Promise<ScreeningView | undefined>;
+  /** Own screenings only: undefined for another account's id. Accepts the numeric id or the uuid. */
+  get(accountId: string, id: number | string): Promise<ScreeningDetailView | undefined>;
+  list(accountId: string, filter: ScreeningListFilter): Promise<{ items: ScreeningView[]; total: number }>;
+  /** The 13-section PDF. */
+  reportPdf(accountId: string, id: number | string): Promise<Buffer | undefined>;
+  /** The same content as JSON (S3). */
+  reportJson(accountId: string, id: number | string): Promise<unknown | undefined>;
+}
+
+export interface AccountService {
+  create(input: { name: string; email: string; password: string; plan: Plan }, ctx: CommandContext): Promise<{ accountId: string; userId: string }>;
+  signIn(email: string, password: string): Promise<Principal | undefined>;
+  get(accountId: string): Promise<{ accountId: string; name: string; plan: Plan; createdAt: string } | undefined>;
+}
