@@ -17,6 +17,7 @@ export { nameSimilarity } from './base';
 export { countryToIso2 } from './countries';
 export { AdverseMediaSearchSource, CommercialScreeningSource, CompaniesHouseSource, GleifSource, IcijOffshoreSource, OpenCorporatesSource };
 export { toReportHit } from './to-report';
+export { querySource, DEFAULT_AGENT_TIMEOUT_MS, type QuerySourceOptions } from './run';
 
 export function createExternalSources(env: Env): ExternalSource[] {
   return [
