@@ -65,6 +65,26 @@ describe('S3 webhooks over real HTTPS', () => {
     ]);
   });
 
+  it('retries a timeout and a refused connection on the same backoff, then delivers', async () => {
+    h.receiver.queue('hang');
+    const id = deliveryIdOf(await h.enqueue(completed()));
+    const d = h.dispatcher();
+    await d.runDue();
+    await h.receiver.stopListening();
+    h.clock.advance(30_000);
+    await d.runDue();
+    await h.receiver.resume();
+    h.clock.advance(120_000);
+    await d.runDue();
+    const attempts = await attemptsOf(h.db, id);
+    assert.match(attempts[0]!.error ?? '', /no complete response/);
+    assert.match(attempts[1]!.error ?? '', /ECONNREFUSED/);
+    assert.equal(attempts[2]!.status_code, 200);
+    assert.deepEqual(gaps(attempts), [30_000, 120_000]);
+    assert.equal((await outboxRow(h.db, id)).status, 'succeeded');
+    assert.equal((await getEndpoint(h.db.pool, h.endpoint.id))?.consecutiveFailures, 0);
+  });
+
   it('auto-disables the endpoint after 10 consecutive failed deliveries and reports it once', async () => {
     h.receiver.respondWith({ status: 500 });
     const disabledEvents: EndpointDisabled[] = [];
