@@ -149,6 +149,8 @@ export interface ReportHit {
   countries?: string[];
   /** SHA-256 of the listed entity's record when matched: monitoring and dispositions compare it to detect changes. */
   entityRecordHash?: string;
+  /** person, organization, vessel, aircraft (list entities); absent for outside sources that do not say. */
+  entitySchema?: string;
   disposition?: HitDisposition;
 }
 

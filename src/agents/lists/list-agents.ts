@@ -68,6 +68,7 @@ export function toReportHit(category: HitCategory, result: MatchResult): ReportH
     countries: [...new Set([...entity.nationalities, ...entity.countries])],
   };
   hit.entityRecordHash = entityRecordHash(entity);
+  hit.entitySchema = entity.schema;
   if (entity.sourceUrl) hit.sourceUrl = entity.sourceUrl;
   if (category === 'offshore_leaks') hit.investigation = entity.extra?.investigation ?? entity.extra?.sourceID ?? 'Offshore Leaks';
   if (category === 'pep' && entity.titles?.length) hit.position = entity.titles.join('; ');

@@ -60,7 +60,7 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
     list_version: report.audit.listVersions.find((v) => v.source === h.source)?.versionId ?? '',
     entity_id: h.entityId,
     entity_name: h.entityName,
-    entity_type: '',
+    entity_type: h.entitySchema ?? 'unknown',
     matched_name: h.matchedName,
     matched_name_kind: h.matchedNameKind ?? 'primary',
     score: Math.round(h.score * 1000) / 1000,

@@ -1,0 +1,72 @@
+/**
+ * The whole service, as `svc serve` wires it, on a fresh test database with the in-process bus,
+ * listening on a free loopback port. Integration and end-to-end tests drive it over real HTTP.
+ */
+import { randomUUID } from 'node:crypto';
+import { loadConfig } from '../../src/config/config';
+import { startService, type RunningService } from '../../src/app/composition';
+import { createLogger } from '../../src/shared/logger';
+import type { Clock } from '../../src/shared/clock';
+import type { Plan, KeySurface } from '../../src/app/services';
+import { createTestDatabase, type TestDatabase } from './postgres';
+
+export interface TestService {
+  service: RunningService;
+  url: string;
+  db: TestDatabase;
+  /** Creates an account (owner user) and returns its ids. */
+  createAccount(plan?: Plan, email?: string): Promise<{ accountId: string; userId: string; email: string; password: string }>;
+  /** Creates an API key for an account; returns the plaintext once. */
+  createKey(accountId: string, surface: KeySurface, options?: { webhookUrl?: string; userId?: string }): Promise<{ id: string; key: string; webhookSecret?: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startTestService(
+  options: { env?: Record<string, string>; clock?: Clock; agents?: 'all' | 'none' | string[] } = {},
+): Promise<TestService> {
+  const db = await createTestDatabase();
+  const env = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: db.url,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SCREENING_WAIT_MS: '20000',
+    ...options.env,
+  };
+  const config = loadConfig(env);
+  const logger = createLogger({ level: config.LOG_LEVEL });
+  const service = await startService({
+    config,
+    logger,
+    env: { ...process.env, ...env },
+    http: true,
+    agents: options.agents ?? 'all',
+    projections: true,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const system = () => ({ actor: { surface: 'system' as const }, correlationId: randomUUID(), commandId: randomUUID() });
+  return {
+    service,
+    url: service.url!,
+    db,
+    async createAccount(plan = 'enterprise', email = `owner-${randomUUID()}@example.test`) {
+      const password = `pw-${randomUUID()}`;
+      const created = await service.services.accounts.create({ name: `Account ${email}`, email, password, plan }, system());
+      return { ...created, email, password };
+    },
+    async createKey(accountId, surface, keyOptions = {}) {
+      const account = await service.services.accounts.get(accountId);
+      const created = await service.services.keys.create(
+        { accountId, plan: account!.plan, roles: ['owner'], surface: 'portal', ...(keyOptions.userId ? { userId: keyOptions.userId } : {}) },
+        { surface, name: `test key ${surface}`, ...(keyOptions.webhookUrl ? { webhookUrl: keyOptions.webhookUrl } : {}) },
+        system(),
+      );
+      return { id: created.key.id, key: created.plaintext, ...(created.webhookSecret ? { webhookSecret: created.webhookSecret } : {}) };
+    },
+    async stop() {
+      await service.stop();
+      await db.drop();
+    },
+  };
+}
