@@ -30,7 +30,7 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
     return NONE;
   }
   if (q.kind === 'number' || c.kind === 'number') return q.norm === c.norm ? { how: 'exact', sim: 1 } : NONE;
-  if (q.norm === c.norm) return { how: 'exact', sim: 1 };
+  if (q.norm === c.norm) return { how: q.origin === c.origin ? 'exact' : 'transliterated', sim: 1 };
   if (q.fold === c.fold) return { how: 'transliterated', sim: 0.95 };
   if (q.initial || c.initial) {
     return q.norm[0] === c.norm[0] ? { how: 'initial', sim: 0.75 } : NONE;
@@ -168,8 +168,9 @@ export function compareNames(q: PreparedName, c: PreparedName, rarity: RarityFn 
   const tryMerge = (one: NameToken[], oneUsed: boolean[], many: NameToken[], manyUsed: boolean[], oneIsQuery: boolean) => {
     for (let i = 0; i < one.length; i++) {
       if (oneUsed[i] || one[i].kind !== 'name') continue;
+      let best: { idx: number[]; s: TokenSim } | undefined;
       for (let j = 0; j + 1 < many.length; j++) {
-        for (const len of [3, 2]) {
+        for (const len of [2, 3]) {
           if (j + len > many.length) continue;
           const span = many.slice(j, j + len);
           if (span.some((t, k) => manyUsed[j + k] || (t.kind !== 'name' && t.kind !== 'particle'))) continue;
@@ -177,15 +178,14 @@ export function compareNames(q: PreparedName, c: PreparedName, rarity: RarityFn 
           for (const t of span) spanLen += t.norm.length;
           if (Math.abs(spanLen - one[i].norm.length) > 3) continue;
           const s = tokenSimilarity(one[i], concatToken(span));
-          if (s.sim >= 0.85) {
-            oneUsed[i] = true;
-            const idx = span.map((_, k) => j + k);
-            for (const k of idx) manyUsed[k] = true;
-            pairs.push(oneIsQuery ? { qi: [i], ci: idx, how: 'merged', sim: s.sim } : { qi: idx, ci: [i], how: 'merged', sim: s.sim });
-            break;
-          }
+          if (s.sim >= 0.85 && (!best || s.sim > best.s.sim)) best = { idx: span.map((_, k) => j + k), s };
         }
-        if (oneUsed[i]) break;
+      }
+      if (best) {
+        oneUsed[i] = true;
+        for (const k of best.idx) manyUsed[k] = true;
+        const how: AlignHow = 'merged';
+        pairs.push(oneIsQuery ? { qi: [i], ci: best.idx, how, sim: best.s.sim } : { qi: best.idx, ci: [i], how, sim: best.s.sim });
       }
     }
   };

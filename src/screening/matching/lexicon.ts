@@ -19,6 +19,8 @@ const LEGAL_FORM_CLASSES: Record<string, string[]> = {
     'sociedade de responsabilidade limitada', 'societatea cu raspundere limitata', 'societa a responsabilita limitata',
     'yugen gaisha', 'yuxian gongsi', 'youxian gongsi', 'youxian zeren gongsi', 'ltda', 'lda', 'doo', 'd o o', 'eood', 'ood',
     'fzco', 'fze', 'fzc', 'fz llc', 'pte', 'pty', 'bhd', 'sdn bhd', 'oy', 'aps', 'llc fz',
+    // Chinese written in Han characters arrives as syllables
+    'you xian gong si', 'you xian ze ren gong si', 'you xian hui she', 'yugen kaisha',
   ],
   // joint-stock / public companies
   jsc: [
@@ -30,11 +32,12 @@ const LEGAL_FORM_CLASSES: Record<string, string[]> = {
     'asa', 'ab', 'oyj', 'kabushiki gaisha', 'kabushiki kaisha', 'kk', 'gufen youxian gongsi', 'tbk', 'pt', 'sae', 'sal', 'sak',
     'saog', 'psc', 'pjsc', 'qsc', 'qpsc', 'bsc', 'kscp', 'societe anonyme', 'sociedad anonima', 'sociedade anonima',
     'aktiengesellschaft', 'naamloze vennootschap', 'anonim sirketi', 'as', 'ad', 'dd', 'ead', 'a d',
+    'gu fen you xian gong si', 'zhu shi hui she', 'kabushikigaisha',
   ],
   // generic "limited", "company", "corporation", "incorporated", partnerships and firms
   co: [
     'ltd', 'limited', 'co', 'company', 'corp', 'corporation', 'inc', 'incorporated', 'bv', 'b v', 'besloten vennootschap',
-    'gongsi', 'youxian', 'yugen kaisha', 'company limited', 'co ltd', 'pvt', 'private limited', 'pvt ltd', 'private ltd', 'sas',
+    'gongsi', 'gong si', 'youxian', 'yugen kaisha', 'company limited', 'co ltd', 'pvt', 'private limited', 'pvt ltd', 'private ltd', 'sas',
     'sasu', 'eurl', 'snc', 'gie', 'kg', 'ohg', 'gbr', 'ug', 'lp', 'l p', 'llp', 'partnership', 'firm', 'est', 'establishment',
     'sirketi', 'sti', 'ltd sti', 'kollektivnoe predpriyatie', 'chastnoe predpriyatie', 'pp', 'chp', 'ip', 'tic', 'trading est',
   ],

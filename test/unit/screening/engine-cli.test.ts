@@ -1,0 +1,91 @@
+/** `svc screen` / `svc compare` through commander, with small CSV files. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, it } from 'node:test';
+import { Command } from 'commander';
+import { parse } from 'csv-parse/sync';
+import { csvField, registerScreenCommands } from '../../../src/cli/screen';
+import { ScreeningEngine } from '../../../src/screening/engine';
+import * as F from './matching/fixtures';
+
+const engine = ScreeningEngine.build(F.ALL, []);
+const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-screen-'));
+
+async function run(args: string[]): Promise<{ out: string; err: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d) => (out += d));
+  stderr.on('data', (d) => (err += d));
+  const program = new Command().exitOverride();
+  registerScreenCommands(program, { loadEngine: async () => engine, stdout, stderr });
+  await program.parseAsync(['node', 'svc', ...args]);
+  return { out, err };
+}
+
+describe('svc screen', () => {
+  it('prints ranked hits with their explanations', async () => {
+    const { out } = await run(['screen', 'Vladimir Putin', '--dob', '1952', '--country', 'RU']);
+    assert.match(out, /1\. 0\.\d{4}\s+PUTIN, Vladimir Vladimirovich/);
+    assert.match(out, /putin→putin exact/);
+    assert.match(out, /dob_match \+0\.03: birth year 1952/);
+    assert.match(out, /country_match \+0\.03/);
+    const none = await run(['screen', 'Nobody Inparticular']);
+    assert.match(none.out, /No hits at threshold 0\.8/);
+  });
+  it('--json prints the MatchResult array', async () => {
+    const { out } = await run(['screen', 'Hamas', '--json', '--limit', '1']);
+    const hits = JSON.parse(out);
+    assert.equal(hits.length, 1);
+    assert.equal(hits[0].entity.id, F.HAMAS.id);
+    assert.equal(hits[0].explanation.matchedName, 'HAMAS');
+  });
+  it('--file/--out writes one row per input name', async () => {
+    const input = path.join(dir, 'names.csv');
+    const output = path.join(dir, 'results.csv');
+    writeFileSync(input, 'name,entity_type,dob,country\n"PUTIN, Vladimir",person,1952,RU\nGeorge Bush,person,,\nSea Star 1,vessel,,\n\n');
+    const { err } = await run(['screen', '--file', input, '--out', output]);
+    assert.match(err, /screened 3 names, 1 matches/);
+    const rows = parse(readFileSync(output, 'utf8'), { columns: true }) as Record<string, string>[];
+    assert.deepEqual(Object.keys(rows[0]), ['name', 'match', 'top_score', 'top_list', 'top_entity_id', 'top_matched_name']);
+    assert.equal(rows.length, 3);
+    assert.deepEqual([rows[0].name, rows[0].match, rows[0].top_entity_id, rows[0].top_list], ['PUTIN, Vladimir', 'true', F.PUTIN.id, 'ofac_sdn']);
+    assert.ok(Number(rows[0].top_score) >= 0.8);
+    assert.equal(rows[1].match, 'false');
+    assert.equal(rows[2].match, 'false');
+    assert.ok(Number(rows[2].top_score) < 0.8);
+  });
+  it('rejects a CSV without a name column and a bad threshold', async () => {
+    const input = path.join(dir, 'bad.csv');
+    writeFileSync(input, 'full_name\nx\n');
+    await assert.rejects(run(['screen', '--file', input]), /header must have a "name" column/);
+    await assert.rejects(run(['screen', 'x', '--threshold', '2']), /--threshold must be a number between 0 and 1/);
+  });
+});
+
+describe('svc compare', () => {
+  it('--file/--out adds score and match to every row', async () => {
+    const input = path.join(dir, 'pairs.csv');
+    const output = path.join(dir, 'scored.csv');
+    writeFileSync(input, 'name1,name2,schema\nVladimir Putin,"PUTIN, Vladimir",Person\nGeorge Bush,George Habbash,Person\nSea Star 1,Sea Star 2,Vessel\nAeroscan LLC,OOO Aeroskan,Company\n');
+    await run(['compare', '--file', input, '--out', output]);
+    const rows = parse(readFileSync(output, 'utf8'), { columns: true }) as Record<string, string>[];
+    assert.deepEqual(Object.keys(rows[0]), ['name1', 'name2', 'schema', 'score', 'match']);
+    assert.deepEqual(rows.map((r) => r.match), ['true', 'false', 'false', 'true']);
+    assert.equal(rows[0].name2, 'PUTIN, Vladimir');
+    assert.equal(Number(rows[0].score), engine.compare('Vladimir Putin', 'PUTIN, Vladimir', 'Person').score);
+  });
+  it('scores one pair on the command line', async () => {
+    const { out } = await run(['compare', 'Usama bin Ladin', 'Osama bin Laden', '--schema', 'Person']);
+    assert.match(out, /^0\.\d+ match/);
+  });
+  it('quotes CSV fields that need it', () => {
+    assert.equal(csvField('a,b'), '"a,b"');
+    assert.equal(csvField('say "x"'), '"say ""x"""');
+    assert.equal(csvField(0.5), '0.5');
+  });
+});

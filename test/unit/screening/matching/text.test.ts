@@ -1,0 +1,73 @@
+/** Transliteration, folding, skeletons and name preparation. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { prepareName } from '../../../../src/screening/matching/prepare';
+import { editDistance, jaroWinkler } from '../../../../src/screening/matching/similarity';
+import { detectScript, foldToken, skeleton, transliterateTokens } from '../../../../src/screening/matching/text';
+
+const norms = (s: string) => transliterateTokens(s).map((t) => t.norm);
+
+describe('transliteration', () => {
+  it('detects scripts', () => {
+    assert.equal(detectScript('Путин'), 'Cyrl');
+    assert.equal(detectScript('صدام'), 'Arab');
+    assert.equal(detectScript('김정은'), 'Hang');
+    assert.equal(detectScript('旷视'), 'Hani');
+    assert.equal(detectScript('Όμιλος'), 'Grek');
+    assert.equal(detectScript('נתניהו'), 'Hebr');
+    assert.equal(detectScript('Putin'), 'Latn');
+  });
+  it('Russian and Ukrainian Cyrillic', () => {
+    assert.deepEqual(norms('Захаров Никита Александрович'), ['zakharov', 'nikita', 'aleksandrovich']);
+    assert.deepEqual(norms('Захаров Микита Олександрович'), ['zakharov', 'mikita', 'oleksandrovich']);
+    assert.deepEqual(norms('Григорій'), ['hryhoriy']);
+  });
+  it('Arabic article split off as a particle; Hangul and Han as syllables', () => {
+    assert.deepEqual(norms('صدام حسين التكريتي'), ['sdm', 'hsyn', 'al', 'tkryty']);
+    assert.deepEqual(norms('김정은'), ['kim', 'jong', 'un']);
+    assert.deepEqual(norms('习近平'), ['xi', 'jin', 'ping']);
+  });
+  it('apostrophes join, hyphens and punctuation split, diacritics go', () => {
+    assert.deepEqual(norms("O'Brien-Smith, José"), ['obrien', 'smith', 'jose']);
+  });
+});
+
+describe('folding and skeletons', () => {
+  it('folds transliteration variants to one key', () => {
+    for (const group of [['yevgeniy', 'evgeny', 'evgenii'], ['khabib', 'habib'], ['aleksei', 'alexey'], ['mueller', 'muller']]) {
+      assert.equal(new Set(group.map(foldToken)).size, 1, group.join('/'));
+    }
+  });
+  it('consonant skeletons equate vowelled and unvowelled spellings', () => {
+    assert.equal(skeleton('mohammed'), skeleton('mhmd'));
+    assert.equal(skeleton('hussein'), skeleton('hsyn'));
+    assert.equal(skeleton('ibrahim'), skeleton('brhym'));
+    assert.notEqual(skeleton('hussein'), skeleton('mohammed'));
+  });
+  it('similarity primitives', () => {
+    assert.equal(editDistance('putin', 'puitn'), 1, 'transposition counts one');
+    assert.equal(editDistance('abc', 'xyz', 1), 2, 'stops above max');
+    assert.equal(jaroWinkler('martha', 'marhta').toFixed(3), '0.961');
+    assert.equal(jaroWinkler('same', 'same'), 1);
+  });
+});
+
+describe('prepareName', () => {
+  it('types tokens: legal forms, particles, numbers, honorifics, patronymics, common given names', () => {
+    const org = prepareName('Limited Liability Company "Sea Star 2"', 'organization');
+    assert.deepEqual(org.tokens.map((t) => t.kind), ['legal', 'name', 'name', 'number']);
+    assert.equal(org.tokens[0].fold, '~llc');
+    assert.deepEqual(org.numbers, ['2']);
+    const p = prepareName('Haji Mohammed bin Abdullah Vladimirovich', 'person');
+    assert.deepEqual(p.tokens.map((t) => t.kind), ['honorific', 'name', 'particle', 'name', 'name']);
+    assert.equal(p.tokens[1].common, true);
+    assert.equal(p.tokens[4].patronymic, true);
+    assert.equal(p.tokens[3].norm, 'abdallah');
+  });
+  it('never reads legal forms into a person name', () => {
+    assert.deepEqual(prepareName('Ali Sa', 'person').tokens.map((t) => t.kind), ['name', 'name']);
+  });
+  it('the name key is order-insensitive', () => {
+    assert.equal(prepareName('PUTIN, Vladimir').key, prepareName('Vladimir Putin').key);
+  });
+});
