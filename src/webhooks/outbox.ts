@@ -398,23 +398,50 @@ export interface ListDeliveriesQuery {
   subjectRef?: string;
   /** Page size, 1-100 (default 20). */
   limit?: number;
-  /** Keyset cursor: deliveries created strictly before this ISO time. */
-  before?: string;
+  /** Opaque keyset cursor from `deliveryCursor(lastItemOfPreviousPage)`: the page after it. */
+  cursor?: string;
 }
 
-/** The account's deliveries on one surface, newest first, each with every attempt and the exact payload. */
+/** Cursor for the page that follows this delivery (newest-first order). */
+export function deliveryCursor(delivery: Pick<DeliveryView, 'createdAt' | 'deliveryId'>): string {
+  return Buffer.from(`${delivery.createdAt}|${delivery.deliveryId}`, 'utf8').toString('base64url');
+}
+
+function parseCursor(cursor: string | undefined): { createdAt: string; deliveryId: string } | null {
+  if (!cursor) return null;
+  const [createdAt, deliveryId] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!createdAt || !deliveryId || Number.isNaN(Date.parse(createdAt)) || !UUID_PATTERN.test(deliveryId)) {
+    throw new RangeError('invalid delivery cursor');
+  }
+  return { createdAt, deliveryId };
+}
+
+/**
+ * The account's deliveries on one surface, newest first, each with every attempt and the exact
+ * payload. Throws RangeError for a malformed cursor (the API answers 400).
+ */
 export async function listDeliveries(db: Queryable, query: ListDeliveriesQuery): Promise<DeliveryView[]> {
   const limit = Math.min(Math.max(Math.trunc(query.limit ?? 20), 1), 100);
+  const after = parseCursor(query.cursor);
   const { rows } = await db.query<DeliveryRow>(
     `${DELIVERY_SELECT}
       WHERE o.account_id = $1 AND o.surface = $2
         AND ($3::text IS NULL OR o.status = $3)
         AND ($4::text IS NULL OR o.event_type = $4)
         AND ($5::text IS NULL OR o.subject_ref = $5)
-        AND ($6::timestamptz IS NULL OR o.created_at < $6)
+        AND ($6::timestamptz IS NULL OR (o.created_at, o.delivery_id) < ($6::timestamptz, $7::uuid))
       ORDER BY o.created_at DESC, o.delivery_id DESC
-      LIMIT $7`,
-    [query.accountId, query.surface, query.status ?? null, query.event ?? null, query.subjectRef ?? null, query.before ?? null, limit],
+      LIMIT $8`,
+    [
+      query.accountId,
+      query.surface,
+      query.status ?? null,
+      query.event ?? null,
+      query.subjectRef ?? null,
+      after?.createdAt ?? null,
+      after?.deliveryId ?? null,
+      limit,
+    ],
   );
   return rows.map(toDeliveryView);
 }

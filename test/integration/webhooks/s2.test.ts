@@ -1,7 +1,7 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { s2Payload } from '../../../src/webhooks/payloads';
-import { enqueueTestDelivery, getDelivery, listDeliveries, retryDeliveryNow } from '../../../src/webhooks/outbox';
+import { deliveryCursor, enqueueTestDelivery, getDelivery, listDeliveries, retryDeliveryNow } from '../../../src/webhooks/outbox';
 import { ACCOUNT, attemptsOf, deliveryIdOf, gaps, outboxRow, setupHarness, type Harness } from './harness';
 
 let nextCheckId = 100;
@@ -178,6 +178,19 @@ describe('S2 webhooks over real HTTPS', () => {
     assert.ok(page[0]!.createdAt >= page[1]!.createdAt);
     const failed = await listDeliveries(h.db.pool, { accountId: ACCOUNT, surface: 's2', status: 'failed', limit: 100 });
     assert.ok(failed.length > 0 && failed.every((f) => f.status === 'failed'));
+
+    // Paging with the cursor visits every delivery exactly once, even when many share created_at.
+    const all = await listDeliveries(h.db.pool, { accountId: ACCOUNT, surface: 's2', limit: 100 });
+    const paged: string[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const pageItems = await listDeliveries(h.db.pool, { accountId: ACCOUNT, surface: 's2', limit: 3, cursor });
+      if (pageItems.length === 0) break;
+      paged.push(...pageItems.map((d) => d.deliveryId));
+      cursor = deliveryCursor(pageItems.at(-1)!);
+    }
+    assert.deepEqual(paged, all.map((d) => d.deliveryId));
+    await assert.rejects(listDeliveries(h.db.pool, { accountId: ACCOUNT, surface: 's2', cursor: 'garbage' }), RangeError);
   });
 
   it('two dispatchers running at once deliver every row exactly once', async () => {
