@@ -49,45 +49,45 @@ export function stripControl(text: string): string {
 }
 
 /**
- * Text for display. Each run of characters the built-in font cannot draw (with the spaces and
- * punctuation inside it) is replaced by its transliteration, labelled with its script; the rest
- * of the text is left alone. `unicodeFont`: the document draws with a Unicode font, so the
- * original stays and its transliteration follows in parentheses.
+ * Text for display. Each run of non-Latin letters (with the spaces and punctuation inside it)
+ * that the font cannot draw is replaced by its transliteration, labelled with its script; other
+ * undrawable characters (Ł, ő, symbols) become their ASCII form; the rest is left alone.
+ *
+ * `unicodeFont`: false for the built-in fonts (WinAnsi); true, or a coverage test of the
+ * embedded Unicode font, to keep originals the font can draw, followed by their transliteration.
  */
-export function displayText(text: string, unicodeFont = false): string {
+export function displayText(text: string, unicodeFont: boolean | ((ch: string) => boolean) = false): string {
   const clean = stripControl(text);
   const chars = [...clean];
-  if (chars.every(winAnsiRenderable)) return clean;
+  const unicode = unicodeFont !== false;
+  const canDraw = typeof unicodeFont === 'function' ? (ch: string) => ch === '\n' || unicodeFont(ch) : unicode ? () => true : winAnsiRenderable;
+  if (!unicode && chars.every(winAnsiRenderable)) return clean;
   let out = '';
   let i = 0;
   while (i < chars.length) {
-    if (winAnsiRenderable(chars[i]!)) {
-      out += chars[i];
+    const ch = chars[i]!;
+    if (!foreignScript(ch)) {
+      out += canDraw(ch) ? ch : anyAscii(ch);
       i++;
       continue;
     }
-    if (!foreignScript(chars[i]!)) {
-      // Latin letters outside Latin-1 (Ł, Ş, ő…), symbols and marks: silently to their ASCII form
-      out += unicodeFont ? chars[i] : anyAscii(chars[i]!);
-      i++;
-      continue;
-    }
-    // extend the run over further unrenderable characters, including spaces/punctuation between them
+    // a run of foreign-script letters, with the spaces, punctuation and marks between them
     let j = i + 1;
     let end = j;
     while (j < chars.length) {
-      if (!winAnsiRenderable(chars[j]!) && foreignScript(chars[j]!)) {
-        end = j + 1;
-      } else if (!/[\s\p{P}\p{M}]/u.test(chars[j]!)) {
-        break;
-      }
+      if (foreignScript(chars[j]!)) end = j + 1;
+      else if (!/[\s\p{P}\p{M}]/u.test(chars[j]!)) break;
       j++;
     }
     const run = chars.slice(i, end).join('');
     const ascii = anyAscii(run).replace(/\s+/g, ' ').trim();
-    const scripts = scriptsOf(run);
-    const label = scripts.length > 0 ? `${scripts.join('/')} script` : 'non-Latin characters';
-    out += unicodeFont ? (ascii && ascii !== run ? `${run} (${ascii})` : run) : `${ascii || '?'} (${label}, transliterated)`;
+    if (unicode && [...run].every(canDraw)) {
+      out += ascii && ascii !== run ? `${run} (${ascii})` : run;
+    } else {
+      const scripts = scriptsOf(run);
+      const label = scripts.length > 0 ? `${scripts.join('/')} script` : 'non-Latin characters';
+      out += `${ascii || '?'} (${label}, transliterated)`;
+    }
     i = end;
   }
   return out;

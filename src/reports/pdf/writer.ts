@@ -96,6 +96,8 @@ export const LEVEL_COLOURS: Record<string, string> = {
 export class PdfWriter {
   readonly doc: PDFKit.PDFDocument;
   private readonly unicode: boolean;
+  /** With a Unicode font: whether it has a glyph for a character (else the text is transliterated). */
+  private canDraw: ((ch: string) => boolean) | undefined;
   private readonly fonts: Record<Style, string>;
   private readonly done: Promise<Buffer>;
 
@@ -129,6 +131,13 @@ export class PdfWriter {
       this.doc.registerFont('U-Italic', fs.existsSync(italicPath) ? italicPath : options.unicodeFontPath);
       this.fonts = { regular: 'U', bold: 'U-Bold', italic: 'U-Italic', mono: 'U' };
       this.unicode = true;
+      this.doc.font('U');
+      // pdfkit's embedded font wraps a fontkit font; ask it for glyph coverage
+      const fontkitFont = (this.doc as unknown as { _font?: { font?: { hasGlyphForCodePoint?: (cp: number) => boolean } } })._font?.font;
+      if (fontkitFont?.hasGlyphForCodePoint) {
+        const has = fontkitFont.hasGlyphForCodePoint.bind(fontkitFont);
+        this.canDraw = (ch) => has(ch.codePointAt(0)!);
+      }
     }
     this.doc.font(this.fonts.regular).fontSize(10);
   }
@@ -138,7 +147,7 @@ export class PdfWriter {
   }
 
   t(text: string | number | undefined | null): string {
-    return displayText(text === undefined || text === null ? '' : String(text), this.unicode);
+    return displayText(text === undefined || text === null ? '' : String(text), this.unicode ? (this.canDraw ?? true) : false);
   }
 
   private get left(): number {

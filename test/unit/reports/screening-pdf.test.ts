@@ -84,6 +84,8 @@ describe('13-section screening report PDF', () => {
     if (!fs.existsSync(font)) return t.skip('DejaVuSans not installed');
     const { flat } = pdfText(await renderScreeningReportPdf(sampleReport(), { generatedAt, unicodeFontPath: font }), 'unicode.pdf');
     assert.ok(flat.includes('Захаров Александр Вячеславович (Zakharov Aleksandr Vyacheslavovich)'));
+    // DejaVu has no CJK glyphs: those are still transliterated rather than printed as empty boxes
+    assert.ok(flat.includes('TianShengGongMaoYouXianGongSi (Chinese script, transliterated)'));
     assert.ok(flat.includes('1. Cover and verdict'));
   });
 

@@ -16,6 +16,8 @@ describe('displayText for the built-in PDF fonts', () => {
   });
   it('keeps the original with a Unicode font, transliteration in parentheses', () => {
     assert.equal(displayText('Захаров', true), 'Захаров (Zakharov)');
+    const noHan = (ch: string) => !/\p{Script=Han}/u.test(ch);
+    assert.equal(displayText('Захаров 天盛', noHan), 'Захаров (Zakharov) TianSheng (Chinese script, transliterated)');
   });
   it('removes control and bidi-override characters', () => {
     assert.equal(stripControl('a\u0000b\u202ec\u0007d'), 'abcd');
