@@ -72,11 +72,14 @@ export function displayText(text: string, unicodeFont: boolean | ((ch: string) =
       continue;
     }
     // a run of foreign-script letters, with the spaces, punctuation and marks between them
+    const script = scriptsOf(ch)[0];
     let j = i + 1;
     let end = j;
     while (j < chars.length) {
-      if (foreignScript(chars[j]!)) end = j + 1;
-      else if (!/[\s\p{P}\p{M}]/u.test(chars[j]!)) break;
+      if (foreignScript(chars[j]!)) {
+        if (scriptsOf(chars[j]!)[0] !== script) break;
+        end = j + 1;
+      } else if (!/[\s\p{P}\p{M}]/u.test(chars[j]!)) break;
       j++;
     }
     const run = chars.slice(i, end).join('');

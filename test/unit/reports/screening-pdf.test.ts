@@ -74,8 +74,8 @@ describe('13-section screening report PDF', () => {
     const pdf = await renderScreeningReportPdf(report, { generatedAt });
     const { flat } = pdfText(pdf, 'hostile.pdf');
     assert.ok(flat.includes('Robert "); DROP TABLE hits;--'));
-    assert.ok(flat.includes('LiXiaoLong Ellinika'));
-    assert.ok(flat.includes('(Chinese/Greek/Hebrew script, transliterated)'));
+    assert.ok(flat.includes('LiXiaoLong (Chinese script, transliterated) Ellinika (Greek script, transliterated)'));
+    assert.ok(flat.includes('(Hebrew script, transliterated)'));
     assert.ok(flat.includes('<script>alert(1)</script>'));
   });
 
