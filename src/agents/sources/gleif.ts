@@ -1,15 +1,17 @@
 /**
  * GLEIF legal-entity-identifier registry (public JSON:API, no key). Finds LEI records whose
- * legal name matches the subject. Public, so configured by default; set GLEIF_API_URL=off to
- * disable it (e.g. on hosts without internet, where every query would fail anyway).
+ * legal name matches the subject. Although public it is opt-in: the embedded default runs
+ * offline, and a lookup that can only fail would add a network round trip to every screening.
  *
- * Environment: GLEIF_API_URL (default https://api.gleif.org/api/v1, `off` disables).
+ * Environment: GLEIF_API_URL (required to enable; the public API is https://api.gleif.org/api/v1).
  */
 
 import { z } from 'zod';
-import { HttpSource, nameSimilarity, parseResponse, trimSlash } from './base';
+import { HttpSource, missing, nameSimilarity, parseResponse, trimSlash } from './base';
 import type { HttpJson } from './http';
 import type { Env, SourceMatch, SourceSubject } from './types';
+
+export const GLEIF_PUBLIC_URL = 'https://api.gleif.org/api/v1';
 
 const recordSchema = z.object({
   id: z.string(),
@@ -49,7 +51,7 @@ export class GleifSource extends HttpSource {
   }
 
   protected missingSettings(): string[] {
-    return this.env.GLEIF_API_URL?.trim().toLowerCase() === 'off' ? ['GLEIF_API_URL (currently off)'] : [];
+    return missing(this.env, 'GLEIF_API_URL').map((v) => `${v} (public API: ${GLEIF_PUBLIC_URL})`);
   }
 
   protected override notApplicable(subject: SourceSubject): string | undefined {
@@ -57,7 +59,7 @@ export class GleifSource extends HttpSource {
   }
 
   protected async search(subject: SourceSubject, http: HttpJson, signal?: AbortSignal): Promise<{ matches: SourceMatch[] }> {
-    const url = new URL(`${trimSlash(this.env.GLEIF_API_URL || 'https://api.gleif.org/api/v1')}/lei-records`);
+    const url = new URL(`${trimSlash(this.env.GLEIF_API_URL!)}/lei-records`);
     url.searchParams.set('filter[entity.legalName]', subject.name);
     url.searchParams.set('page[size]', String(this.maxResults));
     const data = parseResponse(responseSchema, await http(url.toString(), { timeoutMs: this.timeoutMs, signal, headers: { accept: 'application/vnd.api+json' } }), this.name);

@@ -8,14 +8,19 @@
  * If some investigations fail the others still count and the failures are listed as warnings; if
  * all fail the outcome is `queried: false`.
  *
- * Environment: ICIJ_RECONCILE_URL (default https://offshoreleaks.icij.org/api/v1/reconcile,
- * `off` disables), ICIJ_INVESTIGATIONS (comma-separated slugs, default all five).
+ * Public, but opt-in like GLEIF (the embedded default runs offline).
+ *
+ * Environment: ICIJ_RECONCILE_URL (required to enable; the public API is
+ * https://offshoreleaks.icij.org/api/v1/reconcile), ICIJ_INVESTIGATIONS (comma-separated slugs,
+ * default all five).
  */
 
 import { z } from 'zod';
-import { HttpSource, MIN_SOURCE_MATCH, nameSimilarity, parseResponse, trimSlash } from './base';
+import { HttpSource, missing, MIN_SOURCE_MATCH, nameSimilarity, parseResponse, trimSlash } from './base';
 import type { HttpJson } from './http';
 import type { Env, SourceHitMatch, SourceMatch, SourceSubject } from './types';
+
+export const ICIJ_PUBLIC_URL = 'https://offshoreleaks.icij.org/api/v1/reconcile';
 
 export const ICIJ_INVESTIGATIONS: Record<string, string> = {
   'pandora-papers': 'Pandora Papers',
@@ -57,11 +62,11 @@ export class IcijOffshoreSource extends HttpSource {
   }
 
   protected missingSettings(): string[] {
-    return this.env.ICIJ_RECONCILE_URL?.trim().toLowerCase() === 'off' ? ['ICIJ_RECONCILE_URL (currently off)'] : [];
+    return missing(this.env, 'ICIJ_RECONCILE_URL').map((v) => `${v} (public API: ${ICIJ_PUBLIC_URL})`);
   }
 
   protected async search(subject: SourceSubject, http: HttpJson, signal?: AbortSignal): Promise<{ matches: SourceMatch[]; warnings?: string[] }> {
-    const base = trimSlash(this.env.ICIJ_RECONCILE_URL || 'https://offshoreleaks.icij.org/api/v1/reconcile');
+    const base = trimSlash(this.env.ICIJ_RECONCILE_URL!);
     const slugs = (this.env.ICIJ_INVESTIGATIONS || Object.keys(ICIJ_INVESTIGATIONS).join(','))
       .split(',')
       .map((s) => s.trim())

@@ -214,9 +214,11 @@ describe('GleifSource', () => {
   const env = () => ({ GLEIF_API_URL: `${base}/gleif` });
   const make = (e: Record<string, string>, t: number) => new GleifSource(e, t);
 
-  it('is configured by default (public API) and can be switched off', async () => {
-    assert.equal(new GleifSource({}).configured(), true);
-    failed(await new GleifSource({ GLEIF_API_URL: 'off' }).query(company, ctx()), /not configured/);
+  it('is opt-in although public: unset → queried:false naming the public URL', async () => {
+    assert.equal(new GleifSource({}).configured(), false);
+    failed(await new GleifSource({}).query(company, ctx()), /not configured: set GLEIF_API_URL \(public API: https:\/\/api.gleif.org\/api\/v1\)/);
+    failed(await make(env(), 100).query(person, ctx()), /not applicable/);
+    assert.equal(server.requests.length, 0);
   });
 
   it('parses LEI records', async () => {
@@ -328,9 +330,10 @@ describe('IcijOffshoreSource (reconcile API)', () => {
   const make = (e: Record<string, string>, t: number) => new IcijOffshoreSource(e, t);
   const subject: SourceSubject = { name: 'Tiger Trust Holdings Ltd', entityType: 'company' };
 
-  it('is public by default and can be switched off', async () => {
-    assert.equal(new IcijOffshoreSource({}).configured(), true);
-    failed(await new IcijOffshoreSource({ ICIJ_RECONCILE_URL: 'off' }).query(subject, ctx()), /not configured/);
+  it('is opt-in although public: unset → queried:false', async () => {
+    assert.equal(new IcijOffshoreSource({}).configured(), false);
+    failed(await new IcijOffshoreSource({}).query(subject, ctx()), /not configured: set ICIJ_RECONCILE_URL/);
+    assert.equal(server.requests.length, 0);
   });
 
   it('queries each investigation and tags hits with it; weak names are dropped', async () => {
@@ -368,10 +371,15 @@ describe('IcijOffshoreSource (reconcile API)', () => {
 });
 
 describe('createExternalSources', () => {
-  it('builds every adapter; with an empty environment only the public ones are configured', () => {
+  it('builds every adapter; with an empty environment none is configured (offline default)', () => {
     const sources = createExternalSources({});
     assert.deepEqual(sources.map((s) => s.name), ['commercial_screening', 'adverse_media_search', 'icij_offshore_api', 'opencorporates', 'companies_house', 'gleif']);
-    assert.deepEqual(sources.filter((s) => s.configured()).map((s) => s.name), ['icij_offshore_api', 'gleif']);
+    assert.deepEqual(sources.filter((s) => s.configured()).map((s) => s.name), []);
+    const all = createExternalSources({
+      SCREENING_API_URL: 'http://a', SCREENING_API_KEY: 'k', NEWS_SEARCH_URL: 'http://n', NEWS_SEARCH_API_KEY: 'k', ICIJ_RECONCILE_URL: 'http://i',
+      OPENCORPORATES_API_TOKEN: 't', COMPANIES_HOUSE_API_KEY: 'c', GLEIF_API_URL: 'http://g',
+    });
+    assert.equal(all.filter((s) => s.configured()).length, 6);
   });
   it('toReportHit refuses a score below 0.80', () => {
     const weak: SourceHitMatch = { kind: 'hit', category: 'pep', entityId: 'x', entityName: 'X', matchedName: 'X', score: 0.79, summary: '', programs: [] };
