@@ -15,6 +15,7 @@ export function sourcesAgent(name: string, label: string, sources: ExternalSourc
   return {
     name,
     label,
+    configured: () => sources.some((s) => s.configured()),
     async run(subject, context): Promise<AgentOutcome> {
       const configured = sources.filter((s) => s.configured());
       if (configured.length === 0) {
@@ -80,6 +81,7 @@ export function createAgentCatalog(deps: { screener: () => NameScreener; sources
   add({
     name: 'pep',
     label: pepLists.label,
+    configured: () => deps.hasPepList() || configured('commercial_screening'),
     async run(subject, context) {
       if (!deps.hasPepList() && !configured('commercial_screening')) {
         return { queried: false, error: 'not configured: no PEP list loaded (set OPENSANCTIONS_DIR; CC BY-NC data) and no commercial screening API', hits: [] };

@@ -169,7 +169,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         registry,
         clock,
         logger,
-        remoteAgents: new Set(catalog.keys()),
+        remoteAgents: new Set([...catalog.values()].filter((a) => a.configured?.() !== false).map((a) => a.name)),
+        localAgents: new Map([...catalog.values()].filter((a) => a.configured?.() === false).map((a) => [a.name, a])),
         finalisation: {
           countryRisk: () => countryRisk,
           analyse: async (kind, report) => {

@@ -32,7 +32,7 @@ import type { Logger } from '../../shared/logger';
 import { buildScreeningReport, allHits, type ReportContext } from '../../app/screenings/report-builder';
 import type { ListVersionRef } from '../../commands/screening';
 import { finalisers, type FinalisationContext } from '../finalisation/finalisers';
-import type { AgentSubject } from '../runtime/agent';
+import { runAgent, type Agent, type AgentSubject } from '../runtime/agent';
 
 export interface ScreeningOrchestratorOptions {
   store: EventStore;
@@ -40,8 +40,10 @@ export interface ScreeningOrchestratorOptions {
   registry: AvroRegistry;
   clock: Clock;
   logger: Logger;
-  /** Agents answered by workers over the bus. Every other pipeline agent must be a local finaliser. */
+  /** Agents answered by workers over the bus (those this deployment can query). */
   remoteAgents: ReadonlySet<string>;
+  /** Agents run here: finalisers, and sources this deployment cannot query (they answer at once). */
+  localAgents?: ReadonlyMap<string, Agent>;
   finalisation: FinalisationContext;
   agentLabels: Record<string, string>;
   /** The list versions and matcher version in service, recorded in ScreeningCompleted. */
@@ -65,6 +67,16 @@ export class ScreeningOrchestrator {
 
   async stop(): Promise<void> {
     await this.consumer?.stop();
+  }
+
+  private subjectOf(stream: string, state: ScreeningState): AgentSubject {
+    if (state.status === 'none') throw new NotFound('screening', stream);
+    return {
+      workflow: stream,
+      name: state.subject.query,
+      entityType: state.subject.entityType,
+      ...(state.subject.jurisdiction ? { jurisdiction: state.subject.jurisdiction } : {}),
+    };
   }
 
   private async onMessage(message: ConsumedMessage): Promise<void> {
@@ -196,19 +208,28 @@ export class ScreeningOrchestrator {
         break;
       }
       // dispatch: run local steps now; send remote ones to their workers.
-      const local = step.agents.filter((agent) => !this.options.remoteAgents.has(agent));
+      const local = step.agents.filter((agent) => !this.options.remoteAgents.has(agent) || finalisers[agent] !== undefined);
       if (local.length > 0) {
         for (const agent of local) {
           const started = this.options.clock.now().toISOString();
           const finaliser = finalisers[agent];
-          const report = buildScreeningReport(history, reportContext)!;
-          const outcome = finaliser
-            ? await finaliser(report, this.options.finalisation).catch((error: unknown) => ({
-                queried: false,
-                error: error instanceof Error ? error.message : String(error),
-                result: {},
-              }))
-            : { queried: false, error: `no agent serves ${agent} in this deployment`, result: {} };
+          const localAgent = this.options.localAgents?.get(agent);
+          let outcome: { queried: boolean; error?: string; result: Record<string, unknown> };
+          if (finaliser) {
+            const report = buildScreeningReport(history, reportContext)!;
+            outcome = await finaliser(report, this.options.finalisation).catch((error: unknown) => ({
+              queried: false,
+              error: error instanceof Error ? error.message : String(error),
+              result: {},
+            }));
+          } else if (localAgent) {
+            const timed = await runAgent(localAgent, this.subjectOf(stream, state), { timeoutMs: this.options.agentTimeoutMs, now: () => this.options.clock.now() });
+            outcome = timed.outcome.queried
+              ? { queried: true, result: { hits: timed.outcome.hits, ...(timed.outcome.registry ? { registry: timed.outcome.registry } : {}), ...(timed.outcome.data ?? {}) } }
+              : { queried: false, error: timed.outcome.error, result: {} };
+          } else {
+            outcome = { queried: false, error: `no agent serves ${agent} in this deployment`, result: {} };
+          }
           apply({
             type: 'RecordAgentResult',
             data: {
@@ -227,12 +248,7 @@ export class ScreeningOrchestrator {
         continue;
       }
       if (dispatch) {
-        const subject: AgentSubject = {
-          workflow: stream,
-          name: state.subject.query,
-          entityType: state.subject.entityType,
-          ...(state.subject.jurisdiction ? { jurisdiction: state.subject.jurisdiction } : {}),
-        };
+        const subject = this.subjectOf(stream, state);
         const deadline = new Date(this.options.clock.now().getTime() + this.options.agentTimeoutMs).toISOString();
         for (const agent of step.agents) {
           tasks.push({

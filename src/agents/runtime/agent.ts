@@ -33,6 +33,11 @@ export interface Agent {
   readonly name: string;
   /** Human label for reports ("OFAC, UN and US sanctions lists"). */
   readonly label: string;
+  /**
+   * False when this deployment cannot query the source (no adapter or no credentials): the process
+   * manager then records the "not configured" outcome itself instead of a round trip to a worker.
+   */
+  configured?(): boolean;
   run(subject: AgentSubject, context: AgentContext): Promise<AgentOutcome>;
 }
 
@@ -79,6 +84,7 @@ export function notConfiguredAgent(name: string, label: string, howToConfigure: 
   return {
     name,
     label,
+    configured: () => false,
     async run() {
       return { queried: false, error: `not configured: ${howToConfigure}`, hits: [] };
     },
