@@ -9,13 +9,17 @@
  *
  * Environment: NEWS_SEARCH_URL (the search endpoint), NEWS_SEARCH_API_KEY,
  * NEWS_SEARCH_AUTH_HEADER (default `X-Api-Key`; `Authorization` sends `Bearer <key>`),
- * NEWS_SEARCH_QUERY_PARAM (default `q`), NEWS_SEARCH_EXTRA_PARAMS (query string appended as is,
- * e.g. `language=en&pageSize=50`).
+ * NEWS_SEARCH_QUERY_PARAM (default `q`), NEWS_SEARCH_QUERY_TEMPLATE (default DEFAULT_QUERY_TEMPLATE,
+ * `{name}` is the subject), NEWS_SEARCH_EXTRA_PARAMS (query string appended as is, e.g.
+ * `language=en&pageSize=50`).
  */
 
 import { HttpSource, missing, nameTokens } from './base';
 import type { HttpJson } from './http';
 import type { Env, SourceHitMatch, SourceMatch, SourceSubject } from './types';
+
+/** The search query; `{name}` is replaced by the subject's name (double quotes removed). */
+export const DEFAULT_QUERY_TEMPLATE = '"{name}" AND (fraud OR "money laundering" OR sanctions OR bribery OR corruption OR convicted OR charged)';
 
 export const ADVERSE_TERMS = [
   'fraud',
@@ -117,8 +121,8 @@ export class AdverseMediaSearchSource extends HttpSource {
 
   protected async search(subject: SourceSubject, http: HttpJson, signal?: AbortSignal): Promise<{ matches: SourceMatch[] }> {
     const url = new URL(this.env.NEWS_SEARCH_URL!);
-    const terms = ['fraud', '"money laundering"', 'sanctions', 'bribery', 'corruption', 'convicted', 'charged'];
-    url.searchParams.set(this.env.NEWS_SEARCH_QUERY_PARAM || 'q', `"${subject.name.replace(/"/g, '')}" AND (${terms.join(' OR ')})`);
+    const template = this.env.NEWS_SEARCH_QUERY_TEMPLATE || DEFAULT_QUERY_TEMPLATE;
+    url.searchParams.set(this.env.NEWS_SEARCH_QUERY_PARAM || 'q', template.split('{name}').join(subject.name.replace(/"/g, '')));
     const extra = this.env.NEWS_SEARCH_EXTRA_PARAMS;
     if (extra) for (const [k, v] of new URLSearchParams(extra)) url.searchParams.set(k, v);
     const headerName = this.env.NEWS_SEARCH_AUTH_HEADER || 'X-Api-Key';

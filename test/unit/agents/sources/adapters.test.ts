@@ -167,8 +167,9 @@ describe('AdverseMediaSearchSource (generic news search)', () => {
   it('reads the Bing shape too, with a bearer Authorization header', async () => {
     server.handler = (_req, res) =>
       json(res, 200, { value: [{ name: 'John Q Sample arrested in bribery probe', url: 'https://b/1', datePublished: '2024-01-01', provider: [{ name: 'Wire' }] }] });
-    const found = hits(await new AdverseMediaSearchSource({ ...env(), NEWS_SEARCH_AUTH_HEADER: 'Authorization' }).query(subject, ctx()));
+    const found = hits(await new AdverseMediaSearchSource({ ...env(), NEWS_SEARCH_AUTH_HEADER: 'Authorization', NEWS_SEARCH_QUERY_TEMPLATE: '{name} fraud', NEWS_SEARCH_QUERY_PARAM: 'query' }).query(subject, ctx()));
     assert.equal(server.requests[0]!.headers.authorization, 'Bearer nk');
+    assert.equal(new URL(server.requests[0]!.url, base).searchParams.get('query'), 'John Q Sample fraud');
     assert.equal(found.length, 1);
     assert.equal(found[0]!.extra?.publisher, 'Wire');
   });
