@@ -57,7 +57,8 @@ export function listsFromRoot(root: string, opts: { includeOptIn?: boolean } = {
  * Default configuration: the bundled snapshot in lists/ (or LISTS_DIR), plus OpenSanctions only when
  * OPENSANCTIONS_DIR is set (CC BY-NC data is never bundled). Per-list URL overrides come from
  * LIST_URL_<SOURCE>_<FILE> env variables (e.g. LIST_URL_UN_SC_UN_CONSOLIDATED_XML).
- * LISTS_ONLY=ofac_sdn,un_sc restricts the set; LISTS_DATA_DIR enables version persistence.
+ * LISTS_ONLY=ofac_sdn,un_sc restricts the set; LISTS_DATA_DIR enables version persistence;
+ * LISTS_DOWNLOAD_DIR makes lists downloaded by `svc lists update` win over the bundled snapshot.
  */
 export function defaultListsConfig(env: NodeJS.ProcessEnv = process.env): ListsConfig {
   const root = env.LISTS_DIR ? path.resolve(env.LISTS_DIR) : BUNDLED_LISTS_DIR;
@@ -79,5 +80,22 @@ export function defaultListsConfig(env: NodeJS.ProcessEnv = process.env): ListsC
       if (env[key]) (l.urls ??= {})[dl.file] = env[key]!;
     }
   }
+  if (env.LISTS_DOWNLOAD_DIR) lists = preferDownloads(lists, path.resolve(env.LISTS_DOWNLOAD_DIR));
   return { lists, ...(env.LISTS_DATA_DIR ? { dataDir: path.resolve(env.LISTS_DATA_DIR) } : {}) };
+}
+
+/**
+ * Use a list's downloaded files (from `svc lists update`) instead of the bundled snapshot when every
+ * file of that list is present in `<downloadDir>/<list folder>/`.
+ */
+export function preferDownloads(lists: ListConfig[], downloadDir: string): ListConfig[] {
+  return lists.map((l) => {
+    const def = LIST_DEFINITIONS.find((d) => d.source === l.source);
+    if (!def?.downloads.length) return l;
+    const dir = path.join(downloadDir, def.defaultSubdir);
+    if (!def.downloads.every((d) => existsSync(path.join(dir, d.file)))) return l;
+    const { publishedAt: _snapshotDate, ...rest } = l;
+    void _snapshotDate;
+    return { ...rest, dir, files: def.downloads.map((d) => d.file) };
+  });
 }
