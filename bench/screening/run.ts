@@ -252,6 +252,7 @@ async function main() {
   log(`| naive full scan, plain Jaro-Winkler over ${allNames.length} names | ${baseTimes.length} | ${fmt(baseMed)} | ${fmt(pct(baseTimes, 0.99))} |`);
   log();
   log(`Engine median is ${fmt(baseMed / med, 1)}× faster than the naive scan measured in the same run.`);
+  log(`Load average during the run (1/5/15 min): ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')} on ${os.cpus().length} cores: other work on the machine inflates the tail.`);
   log('Queries: half listed primary names, half synthetic innocents; 300 warm-up queries first.');
 
   if (write) {

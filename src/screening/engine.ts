@@ -93,14 +93,16 @@ export class ScreeningEngine {
     const limit = options.limit ?? 10;
     if (!query.name?.trim()) return [];
     const q = prepareName(query.name, query.schema);
-    // Prepared a second way when the schema is unknown: legal forms vs. person tokens differ.
+    // With no entity type, listed persons are compared with the query read as a person name
+    // (no legal forms), everything else with the query read as it comes.
+    const qPerson = !query.schema || query.schema === 'unknown' ? prepareName(query.name, 'person') : q;
     const candidates = this.index.candidates(q, 150, threshold >= 0.6 ? 0.5 : 0.25);
     const best = new Map<number, { cmp: NameComparison; nameIndex: number; nameScore: number }>();
     for (const c of candidates) {
       const named = this.index.names[c.nameIndex];
       const entity = this.entities[named.entityIndex];
       if (!this.passesFilters(entity, options)) continue;
-      const cmp = compareNames(q, named.prepared, this.index.rarity);
+      const cmp = compareNames(entity.schema === 'person' ? qPerson : q, named.prepared, this.index.rarity);
       const nameScore = cmp.score * ALIAS_FACTOR[named.record.kind];
       const prev = best.get(named.entityIndex);
       if (!prev || nameScore > prev.nameScore) best.set(named.entityIndex, { cmp, nameIndex: c.nameIndex, nameScore });

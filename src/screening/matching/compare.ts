@@ -67,24 +67,32 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
 }
 
 function spellingSimilarity(q: NameToken, c: NameToken): TokenSim {
-  const a = q.fold;
-  const b = c.fold;
-  const longest = Math.max(a.length, b.length);
-  const shortest = Math.min(a.length, b.length);
-  if (shortest >= 3) {
+  // Edit distance on both the transliterated and the folded forms (folding can hide or add an edit).
+  let best: TokenSim = NONE;
+  const consider = (how: AlignHow, sim: number) => {
+    if (sim > best.sim) best = { how, sim };
+  };
+  for (const [a, b] of [
+    [q.fold, c.fold],
+    [q.norm, c.norm],
+  ]) {
+    const longest = Math.max(a.length, b.length);
+    const shortest = Math.min(a.length, b.length);
+    if (shortest < 3) continue;
     const d = editDistance(a, b, 2);
-    if (d === 1 && longest >= 5) return { how: 'fuzzy', sim: longest >= 8 ? 0.93 : longest >= 6 ? 0.9 : 0.85 };
-    if (d === 2 && longest >= 8) return { how: 'fuzzy', sim: longest >= 10 ? 0.87 : 0.82 };
+    if (d === 1 && longest >= 5) consider('fuzzy', longest >= 8 ? 0.93 : longest >= 6 ? 0.9 : 0.85);
+    if (d === 2 && longest >= 8) consider('fuzzy', longest >= 10 ? 0.87 : 0.82);
   }
-  const jw = jaroWinkler(a, b);
+  const shortest = Math.min(q.fold.length, c.fold.length);
+  const jw = jaroWinkler(q.fold, c.fold);
   if (jw >= 0.8 && shortest >= 3) {
     const [q1, q2] = q.meta;
     const [c1, c2] = c.meta;
-    if (q1 && (q1 === c1 || q1 === c2 || (q2 && (q2 === c1 || q2 === c2)))) return { how: 'phonetic', sim: 0.85 };
-    if (q.skel.length >= 3 && q.skel === c.skel) return { how: 'transliterated', sim: 0.85 };
+    if (q1 && (q1 === c1 || q1 === c2 || (q2 && (q2 === c1 || q2 === c2)))) consider('phonetic', 0.85);
+    if (q.skel.length >= 3 && q.skel === c.skel) consider('transliterated', 0.88);
   }
-  if (jw >= 0.94 && shortest >= 6) return { how: 'fuzzy', sim: 0.8 };
-  return NONE;
+  if (jw >= 0.94 && shortest >= 6) consider('fuzzy', 0.8);
+  return best;
 }
 
 /** Weight of a token in the name score, from its kind and its rarity. */

@@ -8,6 +8,8 @@
  * Company legal forms, grouped into equivalence classes. Multi-word phrases are matched on token
  * sequences (longest first) and replaced by one legal-form token `~class`.
  */
+import { foldToken } from './text';
+
 const LEGAL_FORM_CLASSES: Record<string, string[]> = {
   // limited liability companies
   llc: [
@@ -17,7 +19,7 @@ const LEGAL_FORM_CLASSES: Record<string, string[]> = {
     'gmbh', 'mbh', 'sarl', 'srl', 's r l', 'sro', 's r o', 'spolka z ograniczona odpowiedzialnoscia', 'sp z o o', 'kft',
     'korlatolt felelossegu tarsasag', 'societe a responsabilite limitee', 'sociedad de responsabilidad limitada',
     'sociedade de responsabilidade limitada', 'societatea cu raspundere limitata', 'societa a responsabilita limitata',
-    'yugen gaisha', 'yuxian gongsi', 'youxian gongsi', 'youxian zeren gongsi', 'ltda', 'lda', 'doo', 'd o o', 'eood', 'ood',
+    'yugen gaisha', 'yuxian gongsi', 'youxian gongsi', 'youxian zeren gongsi', 'ltda', 'lda', 'limitada', 'sac', 's a c', 'sa de cv', 's a de c v', 's de rl', 's de rl de cv', 's de r l de c v', 'sapi de cv', 'doo', 'd o o', 'eood', 'ood',
     'fzco', 'fze', 'fzc', 'fz llc', 'pte', 'pty', 'bhd', 'sdn bhd', 'oy', 'aps', 'llc fz',
     // Chinese written in Han characters arrives as syllables
     'you xian gong si', 'you xian ze ren gong si', 'you xian hui she', 'yugen kaisha',
@@ -58,22 +60,30 @@ export interface LegalFormMatch {
   length: number;
 }
 
-const legalPhrases = new Map<string, string>(); // phrase (space-joined norm tokens) → class
+// Phrases are keyed on folded tokens, so spelling variants of one phrase
+// ("obshchestvo s ogranichennoy", "obschestvo s ogranichennoi") hit the same entry.
+// Short single words are matched exactly (folding would turn "Ko" into "co" and "Saal" into "sal").
+const legalPhrases = new Map<string, string>(); // space-joined folded tokens → class
+const legalWords = new Map<string, string>(); // exact single words → class
 let maxLegalPhraseTokens = 1;
 for (const [cls, phrases] of Object.entries(LEGAL_FORM_CLASSES)) {
   for (const p of phrases) {
-    if (!legalPhrases.has(p)) legalPhrases.set(p, cls);
-    maxLegalPhraseTokens = Math.max(maxLegalPhraseTokens, p.split(' ').length);
+    const words = p.split(' ');
+    if (words.length === 1 && !legalWords.has(p)) legalWords.set(p, cls);
+    const key = words.map(foldToken).join(' ');
+    if ((words.length > 1 || p.length >= 5) && !legalPhrases.has(key)) legalPhrases.set(key, cls);
+    maxLegalPhraseTokens = Math.max(maxLegalPhraseTokens, words.length);
   }
 }
 
-/** Longest legal-form phrase starting at tokens[i], if any. */
-export function matchLegalForm(tokens: string[], i: number): LegalFormMatch | undefined {
-  for (let len = Math.min(maxLegalPhraseTokens, tokens.length - i); len >= 1; len--) {
-    const cls = legalPhrases.get(tokens.slice(i, i + len).join(' '));
+/** Longest legal-form phrase starting at tokens[i] (norms and their folds), if any. */
+export function matchLegalForm(norms: string[], folded: string[], i: number): LegalFormMatch | undefined {
+  for (let len = Math.min(maxLegalPhraseTokens, folded.length - i); len >= 2; len--) {
+    const cls = legalPhrases.get(folded.slice(i, i + len).join(' '));
     if (cls) return { cls, length: len };
   }
-  return undefined;
+  const cls = legalWords.get(norms[i]) ?? (norms[i].length >= 5 ? legalPhrases.get(folded[i]) : undefined);
+  return cls ? { cls, length: 1 } : undefined;
 }
 
 /** Short legal-form abbreviations that could be a person's initials or a real word: only taken at the ends of a name. */
@@ -149,4 +159,4 @@ export const COMMON_GIVEN_NAMES = new Set(
 );
 
 /** Slavic patronymic endings: a middle name that is often left out. */
-export const PATRONYMIC = /(ovich|evich|ovych|evych|ich|ovna|evna|ivna|ichna|yevich|ievich|ovitch|evitch)$/;
+export const PATRONYMIC = /(ovich|evich|ovych|evych|ich|ovna|evna|ivna|ichna|yevich|ievich|ovitch|evitch|auna|euna|avich|ovic|evic)$/;

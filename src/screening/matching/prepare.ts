@@ -70,6 +70,12 @@ function mergeAbd(raw: RawToken[]): RawToken[] {
       i = j;
       continue;
     }
+    if (t.origin === 'abjad' && /^bd/.test(norm) && norm.length > 3) {
+      // عبدالرحمن written as one word: "bdlrhmn"
+      if (/^bda?ll?h$/.test(norm)) out.push({ norm: 'abdallah', origin: t.origin });
+      else out.push({ norm: `abd${norm.slice(2).replace(/^a?l(?=.{3,})/, '')}`, origin: t.origin });
+      continue;
+    }
     const m = ABD_JOINED.exec(norm);
     if (m && !ABD_PREFIX.test(norm)) {
       out.push({ norm: abdName(m[2]), origin: t.origin });
@@ -132,6 +138,7 @@ export function prepareName(raw: string, schema?: SchemaHint): PreparedName {
   const isOrgLike = schema === 'organization' || schema === 'vessel' || schema === 'aircraft';
   const rawTokens = mergeAbd(transliterateTokens(raw));
   const norms = rawTokens.map((t) => t.norm);
+  const folds = norms.map(foldToken);
   const tokens: NameToken[] = [];
   const numbers: string[] = [];
   const n = rawTokens.length;
@@ -145,8 +152,9 @@ export function prepareName(raw: string, schema?: SchemaHint): PreparedName {
       continue;
     }
     if (!isPerson && n > 1) {
-      const lf = matchLegalForm(norms, i);
-      if (lf && (lf.length > 1 || !AMBIGUOUS_LEGAL_FORMS.has(norms[i]) || i === 0 || i + lf.length === n) && lf.length < n) {
+      const lf = matchLegalForm(norms, folds, i);
+      const nextIsLegal = () => i + 1 < n && !!matchLegalForm(norms, folds, i + 1);
+      if (lf && (lf.length > 1 || !AMBIGUOUS_LEGAL_FORMS.has(norms[i]) || i === 0 || i + lf.length === n || nextIsLegal()) && lf.length < n) {
         const phrase = norms.slice(i, i + lf.length).join(' ');
         const tok = makeToken(`~${lf.cls}`, t.origin, 'legal', pos, phrase);
         tok.fold = `~${lf.cls}`;
