@@ -105,7 +105,7 @@ export function parseOfacDob(text: string): BirthDate | undefined {
     approximate = true;
     s = s.replace(/^\S+\s+/, '');
   }
-  const range = /^(.+?)\s+to\s+(.+)$/i.exec(s);
+  const range = /^(.+?)\s+to\s+(.+)$/i.exec(s) ?? /^(\d{4})\s*-\s*(\d{4})$/.exec(s);
   if (range) {
     const a = parseLooseDate(range[1]);
     const b = parseLooseDate(range[2]);
@@ -166,7 +166,7 @@ export function extractRemarks(remarks: string): RemarksExtraction {
     linkedTo: [],
   };
   // Segments are "; "-separated; the last ends with a full stop.
-  const segments = remarks.split(/;\s+/);
+  const segments = remarks.split(/;\s*/);
   for (let seg of segments) {
     seg = seg.trim().replace(/^alt\.\s*/i, '');
     if (!seg) continue;

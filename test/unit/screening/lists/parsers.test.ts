@@ -98,6 +98,8 @@ test('OFAC remarks extraction: DOB forms, POB, nationality/citizenship to ISO, I
   assert.deepEqual(x.formerNames, ['OLD CO']);
   assert.deepEqual(x.linkedTo, ['SOME GROUP']);
   assert.equal(parseOfacDob('circa 1960')?.approximate, true);
+  assert.deepEqual(parseOfacDob('circa 1979-1982'), { fromYear: 1979, toYear: 1982, approximate: true, raw: 'circa 1979-1982' });
+  assert.deepEqual(extractRemarks('nationality possibly Palestinian;arrested 23 Apr 2002').nationalities, ['PS']);
   assert.equal(parseOfacDob('not a date'), undefined);
   assert.equal(parseOfacDob('1990 to 1950'), undefined, 'a reversed range is rejected');
 });
