@@ -45,9 +45,11 @@ export const finalisers: Record<string, FinalisationStep> = {
     return { queried: true, result: { countryRisk: findings } };
   },
 
-  async risk_score(report) {
+  async risk_score(report, ctx) {
     const assessment = computeRiskScore({
       hits: report.hits,
+      // The UK controller rule looks at every FATF-listed country, not only the subject's.
+      highRiskJurisdictions: ctx.countryRisk().map((c) => c.iso2),
       countryRisk: report.countryRisk.filter((c) => c.basis === 'subject_jurisdiction'),
       ...(report.enrichment.ukRegistry ? { ukRegistry: report.enrichment.ukRegistry } : {}),
     });
