@@ -166,6 +166,15 @@ const MONTHS: Record<string, string> = {
 
 /** "01 Jan 1960" → 1960-01-01, "Jan 1960" → 1960-01, "1960" → 1960; also YYYY-MM-DD and MM/DD/YYYY. */
 export function parseLooseDate(raw: string): string | undefined {
+  const d = parseLooseDateUnchecked(raw);
+  if (!d) return undefined;
+  const [, m, day] = d.split('-').map(Number);
+  if (m !== undefined && (m < 1 || m > 12)) return undefined;
+  if (day !== undefined && (day < 1 || day > 31)) return undefined;
+  return d;
+}
+
+function parseLooseDateUnchecked(raw: string): string | undefined {
   const s = raw.trim();
   let m = /^(\d{1,2})[ -]([A-Za-z]{3})[A-Za-z]*\.?[ -](\d{2,4})$/.exec(s);
   if (m && MONTHS[m[2].toLowerCase()]) {

@@ -216,3 +216,43 @@ test('UK OFSI ConList CSV (fixture): Last Updated line, rows grouped by Group ID
   assert.deepEqual(ship.programs, ["Democratic People's Republic of Korea"]);
   assert.equal(ship.addresses[0].country, 'HK');
 });
+
+test('malformed XML, CSV and JSON lines each fail with file, line and field', async (t) => {
+  const { mkdtemp, writeFile, rm, mkdir } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const work = await mkdtemp(path.join(tmpdir(), 'lists-bad-'));
+  t.after(() => rm(work, { recursive: true, force: true }));
+  for (const d of ['un', 'csl', 'os', 'dpl']) await mkdir(path.join(work, d));
+  await writeFile(
+    path.join(work, 'un', 'UN_consolidated.xml'),
+    '<?xml version="1.0"?>\n<CONSOLIDATED_LIST dateGenerated="2026-01-01T00:00:00Z">\n<INDIVIDUALS>\n<INDIVIDUAL><DATAID>1</DATAID><FIRST_NAME>A</FIRST_NAME></INDIVIDUAL>\n<INDIVIDUAL><DATAID>2</DATAID><FIRST_NAME>B</SECOND_NAME>\n',
+  );
+  await writeFile(
+    path.join(work, 'csl', 'consolidated.csv'),
+    '_id,source,entity_number,type,programs,name,title,addresses,federal_register_notice,start_date,end_date,standard_order,license_requirement,license_policy,call_sign,vessel_type,gross_tonnage,gross_registered_tonnage,vessel_flag,vessel_owner,remarks,source_list_url,alt_names,citizenships,dates_of_birth,nationalities,places_of_birth,source_information_url,ids\n' +
+      'x1,Specially Designated Nationals (SDN) - Treasury Department,1,Individual,SDGT,"DOE, John",,,,,,,,,,,,,,,,,,,,,,,\n' +
+      'x2,Specially Designated Nationals (SDN) - Treasury Department,2,Individual,SDGT,"ROE, Jane",,,\n',
+  );
+  await writeFile(path.join(work, 'os', 'x_senzing.json'), '{"RECORD_ID":"a","RECORD_TYPE":"PERSON","NAMES":[{"NAME_TYPE":"PRIMARY","NAME_FULL":"A B"}]}\n{"RECORD_ID": "b", NAMES\n');
+  await writeFile(path.join(work, 'dpl', 'dpl.txt'), '"Name"\t"Street_Address"\t"City"\t"State"\t"Country"\t"Postal_Code"\t"Effective_Date"\t"Expiration_Date"\t"Standard_Order"\t"Last_Update"\t"Action"\t"FR_Citation"\n"X"\t""\t""\t""\t"US"\t""\t"13/45/2001"\t""\t"Y"\t"2020-01-01"\t""\t""\n');
+  const res = await loadAllLists(
+    {
+      lists: [
+        { source: 'un_sc', dir: path.join(work, 'un') },
+        { source: 'us_csl', dir: path.join(work, 'csl') },
+        { source: 'opensanctions_peps', dir: path.join(work, 'os') },
+        { source: 'us_dpl', dir: path.join(work, 'dpl') },
+      ],
+    },
+    { progressBar: false },
+  );
+  assert.deepEqual(res.versions.map((v) => v.source), [], JSON.stringify(res.failures));
+  const f = Object.fromEntries(res.failures.map((x) => [x.source, x]));
+  assert.equal(f.un_sc.field, 'xml');
+  assert.equal(f.un_sc.line, 5);
+  assert.match(f.un_sc.message, /UN_consolidated\.xml:5 \[xml\]: malformed XML/);
+  assert.deepEqual([f.us_csl.line, f.us_csl.field], [3, 'columns']);
+  assert.match(f.us_csl.message, /expected 29 columns, found 9/);
+  assert.deepEqual([f.opensanctions_peps.line, f.opensanctions_peps.field], [2, 'json']);
+  assert.deepEqual([f.us_dpl.line, f.us_dpl.field], [2, 'Effective_Date']);
+});
