@@ -53,6 +53,29 @@ export class DownloadError extends Error {
 }
 
 const metaPath = (dest: string) => `${dest}.meta.json`;
+const prevPath = (p: string) => `${p}.prev`;
+
+/** A fetched file not yet in place: commit swaps it in (keeping the old one as .prev until finalize). */
+export interface PendingFile {
+  result: FileDownload;
+  commit: () => Promise<void>;
+  discard: () => Promise<void>;
+  /** After commit: put the previous file (and its metadata) back, e.g. when the new one does not parse. */
+  rollback: () => Promise<void>;
+  /** After commit: drop the kept previous file. */
+  finalize: () => Promise<void>;
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await fsp.access(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const noop = async () => {};
 
 async function readMeta(dest: string): Promise<DownloadMeta | undefined> {
   try {
@@ -76,7 +99,7 @@ export async function fetchToTemp(
   url: string,
   dest: string,
   opts: DownloadOptions = {},
-): Promise<{ result: FileDownload; commit: () => Promise<void>; discard: () => Promise<void> }> {
+): Promise<PendingFile> {
   const doFetch = opts.fetch ?? fetch;
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const retries = opts.retries ?? 3;
@@ -107,8 +130,10 @@ export async function fetchToTemp(
         await res.body?.cancel();
         return {
           result: { file: path.basename(dest), url, status: 'not_modified', attempts: attempt },
-          commit: async () => {},
-          discard: async () => {},
+          commit: noop,
+          discard: noop,
+          rollback: noop,
+          finalize: noop,
         };
       }
       if (!res.ok || !res.body) {
@@ -131,15 +156,35 @@ export async function fetchToTemp(
         fetchedAt: new Date().toISOString(),
         bytes: size,
       };
+      let hadPrevious = false;
       return {
         result: { file: path.basename(dest), url, status: 'downloaded', bytes: size, attempts: attempt },
         commit: async () => {
+          hadPrevious = await exists(dest);
+          if (hadPrevious) {
+            await fsp.rename(dest, prevPath(dest));
+            if (await exists(metaPath(dest))) await fsp.rename(metaPath(dest), prevPath(metaPath(dest)));
+          }
           await fsp.rename(tmp, dest);
           const mtmp = `${metaPath(dest)}.tmp`;
           await fsp.writeFile(mtmp, JSON.stringify(meta, null, 2));
           await fsp.rename(mtmp, metaPath(dest));
         },
         discard: () => fsp.rm(tmp, { force: true }),
+        rollback: async () => {
+          if (hadPrevious) {
+            await fsp.rename(prevPath(dest), dest);
+            if (await exists(prevPath(metaPath(dest)))) await fsp.rename(prevPath(metaPath(dest)), metaPath(dest));
+            else await fsp.rm(metaPath(dest), { force: true });
+          } else {
+            await fsp.rm(dest, { force: true });
+            await fsp.rm(metaPath(dest), { force: true });
+          }
+        },
+        finalize: async () => {
+          await fsp.rm(prevPath(dest), { force: true });
+          await fsp.rm(prevPath(metaPath(dest)), { force: true });
+        },
       };
     } catch (err) {
       clearTimeout(timer);
@@ -157,6 +202,10 @@ export interface ListDownload {
   files: FileDownload[];
   /** True when at least one file was downloaded (not 304). */
   changed: boolean;
+  /** Restore the files that were in place before this download (when the new ones do not load). */
+  rollback: () => Promise<void>;
+  /** Forget the previous files. */
+  finalize: () => Promise<void>;
 }
 
 /** Download every file of one list into `dir`; the files are renamed in only when all succeeded. */
@@ -164,7 +213,7 @@ export async function downloadList(cfg: ListConfig, dir: string, opts: DownloadO
   const def = listDefinition(cfg.source);
   if (!def) throw new DownloadError('', `unknown list ${cfg.source}`);
   if (!def.downloads.length) throw new DownloadError('', `${cfg.source} has no download URL (maintained by hand)`);
-  const pending: Awaited<ReturnType<typeof fetchToTemp>>[] = [];
+  const pending: PendingFile[] = [];
   try {
     for (const d of def.downloads) {
       const url = cfg.urls?.[d.file] ?? d.url;
@@ -175,7 +224,18 @@ export async function downloadList(cfg: ListConfig, dir: string, opts: DownloadO
     throw err;
   }
   for (const p of pending) await p.commit();
-  return { source: cfg.source, dir, files: pending.map((p) => p.result), changed: pending.some((p) => p.result.status === 'downloaded') };
+  return {
+    source: cfg.source,
+    dir,
+    files: pending.map((p) => p.result),
+    changed: pending.some((p) => p.result.status === 'downloaded'),
+    rollback: async () => {
+      for (const p of pending) await p.rollback();
+    },
+    finalize: async () => {
+      for (const p of pending) await p.finalize();
+    },
+  };
 }
 
 export type UpdateOutcome =
@@ -184,7 +244,8 @@ export type UpdateOutcome =
 
 /**
  * Download each list into `<downloadDir>/<list folder>/`, then reload it into the registry (which keeps
- * the previous version if the new files do not parse) and return the delta.
+ * the previous version if the new files do not parse, and the previous files are put back) and return
+ * the delta.
  */
 export async function updateLists(
   registry: ListRegistry,
@@ -203,6 +264,9 @@ export async function updateLists(
       const reload = needsReload
         ? await registry.reload(cfg.source, { dir, files: def.downloads.map((d) => d.file), publishedAt: undefined }, { progressBar: false })
         : undefined;
+      // Files that do not load are not kept: the next start (which prefers downloads) must not pick them up.
+      if (reload && !reload.ok) await download.rollback();
+      else await download.finalize();
       out.push({ source: cfg.source, ok: true, download, ...(reload ? { reload } : {}) });
     } catch (err) {
       out.push({ source: cfg.source, ok: false, error: (err as Error).message });

@@ -174,3 +174,31 @@ test('a 404 is not retried; one failing file of a multi-file list swaps in nothi
   await assert.rejects(downloadList({ source: 'ofac_sdn', dir: work, urls }, path.join(work, 'ofac_sdn'), { backoffMs: 1 }), /HTTP 404/);
   assert.deepEqual(await readdir(path.join(work, 'ofac_sdn')), [], 'files fetched before the failure were discarded');
 });
+
+test('a download that does not parse keeps the version in service and puts the previous files back', async (t) => {
+  const work = await mkdtemp(path.join(tmpdir(), 'lists-dl-'));
+  t.after(() => rm(work, { recursive: true, force: true }));
+  const good = { source: 'un_sc', dir: `${DATA}/un`, urls: { 'UN_consolidated.xml': `${base}/data/un/UN_consolidated_2025-11-20.xml` } };
+  const registry = new ListRegistry({ lists: [good] });
+  await registry.loadAll({ progressBar: false });
+  const [first] = await updateLists(registry, [good], work, { backoffMs: 1 });
+  assert.ok(first.ok && first.reload?.ok);
+  const inService = registry.currentVersion('un_sc')!;
+  assert.equal(inService.entityCount, 1000);
+  const goodBytes = await readFile(path.join(work, 'un', 'UN_consolidated.xml'));
+
+  // The "new" file is not UN XML at all (a CSV served under the XML name).
+  const broken = { ...good, urls: { 'UN_consolidated.xml': `${base}/data/ofac_sdn/sdn_comments.csv` } };
+  const [second] = await updateLists(registry, [broken], work, { backoffMs: 1 });
+  assert.ok(second.ok && second.download.changed);
+  assert.ok(second.ok && second.reload && !second.reload.ok);
+  if (second.ok && second.reload && !second.reload.ok) {
+    assert.equal(second.reload.kept?.id, inService.id);
+    assert.match(second.reload.failure.message, /UN_consolidated\.xml:1 \[xml\]: malformed XML/);
+  }
+  assert.equal(registry.currentVersion('un_sc')!.id, inService.id);
+  assert.deepEqual(await readFile(path.join(work, 'un', 'UN_consolidated.xml')), goodBytes, 'previous good file restored');
+  const meta = JSON.parse(await readFile(path.join(work, 'un', 'UN_consolidated.xml.meta.json'), 'utf8'));
+  assert.match(meta.url, /UN_consolidated_2025-11-20\.xml$/, 'its metadata too');
+  assert.deepEqual((await readdir(path.join(work, 'un'))).sort(), ['UN_consolidated.xml', 'UN_consolidated.xml.meta.json']);
+});
