@@ -1,0 +1,124 @@
+/**
+ * Person agents backed by our own lists (real work in every deployment):
+ * - phase 3 `sanctions_list`: sanctions, debarment and export-control lists, for every search name;
+ * - phase 6 `pep_sanctions`: PEP lists (when loaded) and the ICIJ offshore leaks.
+ *
+ * Names are matched on the name alone (no date of birth or country in the query), so a same-name
+ * record with another date of birth is still seen and reported honestly as name-only, instead of
+ * silently disappearing under the threshold. Date of birth and location are then related to the
+ * record with the matcher's own qualifier rules, and the matcher's explanation is kept.
+ */
+import type { NameScreener } from '../lists/list-agents';
+import { HIT_THRESHOLD } from '../lists/list-agents';
+import { countryQualifier, dobQualifier, QUALIFIER_EFFECTS } from '../../screening/matching/qualifiers';
+import type { ListEntity, ListTopic, MatchResult } from '../../screening/model';
+import type { DobRelation, LocationRelation, PersonAgent, PersonSubject, RecordCategory, SourceRecord } from './types';
+
+const LIST_LABELS: Record<string, string> = {
+  ofac_sdn: 'OFAC SDN List',
+  ofac_cons: 'OFAC Consolidated (non-SDN) List',
+  ofac_enhanced: 'OFAC Consolidated (Enhanced XML)',
+  un_sc: 'UN Security Council Consolidated List',
+  us_csl: 'US Consolidated Screening List',
+  us_dpl: 'BIS Denied Persons List',
+  eu_fsf: 'EU Financial Sanctions Files',
+  uk_sanctions: 'UK Sanctions List',
+  opensanctions_peps: 'OpenSanctions PEPs',
+  opensanctions_ftm: 'OpenSanctions',
+  icij_offshore: 'ICIJ Offshore Leaks Database',
+};
+
+export function dobRelation(subject: PersonSubject, entity: ListEntity): { dob: DobRelation; dobDetail?: string } {
+  if (!subject.dateOfBirth) return { dob: 'unknown' };
+  const q = dobQualifier({ name: subject.fullName, birthDate: subject.dateOfBirth }, entity);
+  if (!q) return { dob: 'unknown', dobDetail: 'the record gives no date of birth' };
+  if (q.kind === 'dob_match') return { dob: q.effect === QUALIFIER_EFFECTS.dobExact ? 'match' : 'year_match', dobDetail: q.detail };
+  return { dob: 'conflict', dobDetail: q.detail };
+}
+
+export function locationRelation(subject: PersonSubject, entity: ListEntity): { location: LocationRelation; locationDetail?: string } {
+  if (subject.locations.length === 0) return { location: 'unknown' };
+  let conflict: string | undefined;
+  for (const loc of subject.locations) {
+    if (loc.kind === 'state') {
+      const inState = entity.addresses.find(
+        (a) =>
+          (a.country === undefined || a.country === 'US') &&
+          ((a.region && (a.region.toLowerCase() === loc.name.toLowerCase() || a.region.toUpperCase() === loc.code)) ||
+            (a.full && new RegExp(`\\b(${loc.name}|${loc.code})\\b`).test(a.full))),
+      );
+      if (inState) return { location: 'match', locationDetail: `listed address in ${loc.name} (${inState.full ?? inState.region})` };
+      continue;
+    }
+    const q = countryQualifier({ name: subject.fullName, country: loc.code }, entity);
+    if (q?.kind === 'country_match') return { location: 'match', locationDetail: `${loc.name}: ${q.detail}` };
+    if (q?.kind === 'country_conflict') conflict ??= q.detail;
+  }
+  return conflict ? { location: 'conflict', locationDetail: conflict } : { location: 'unknown' };
+}
+
+function categoryOf(entity: ListEntity, fallback: RecordCategory): RecordCategory {
+  if (fallback !== 'sanctions') return fallback;
+  return entity.topics.includes('sanctions') ? 'sanctions' : 'debarment';
+}
+
+function titleOf(entity: ListEntity, category: RecordCategory): string {
+  const list = LIST_LABELS[entity.source] ?? entity.source;
+  switch (category) {
+    case 'pep':
+      return `Politically exposed person: ${entity.primaryName}${entity.titles?.length ? ` (${entity.titles.slice(0, 2).join('; ')})` : ''} on ${list}`;
+    case 'offshore_leaks':
+      return `Named in the ${entity.extra?.investigation ?? 'Offshore Leaks'} data: ${entity.primaryName}`;
+    case 'debarment':
+      return `Listed on ${list}: ${entity.primaryName}`;
+    default:
+      return `Listed on ${list}: ${entity.primaryName}${entity.programs.length ? ` (programmes ${entity.programs.slice(0, 4).join(', ')})` : ''}`;
+  }
+}
+
+export function recordFromMatch(subject: PersonSubject, searchedName: string, result: MatchResult, category: RecordCategory, retrievedAt: string): SourceRecord {
+  const entity = result.entity;
+  const cat = categoryOf(entity, category);
+  return {
+    category: cat,
+    sourceName: LIST_LABELS[entity.source] ?? entity.source,
+    ...(entity.sourceUrl ? { url: entity.sourceUrl } : {}),
+    entityId: entity.id,
+    retrievedAt,
+    searchedName,
+    matchedName: result.explanation.matchedName,
+    nameScore: Math.round(result.score * 1000) / 1000,
+    nameWhy: result.explanation.summary,
+    ...dobRelation(subject, entity),
+    ...locationRelation(subject, entity),
+    title: titleOf(entity, cat),
+    ...(entity.remarks ? { detail: entity.remarks.slice(0, 300) } : {}),
+  };
+}
+
+export function createPersonListAgent(
+  spec: { name: string; phase: number; label: string; groups: { topics: ListTopic[]; category: RecordCategory }[]; available?: () => string | undefined },
+  screener: () => NameScreener,
+): PersonAgent {
+  return {
+    name: spec.name,
+    phase: spec.phase,
+    label: spec.label,
+    async run(subject, context) {
+      const unavailable = spec.available?.();
+      if (unavailable) return { queried: false, error: unavailable };
+      const engine = screener();
+      const retrievedAt = context.now().toISOString();
+      const records: SourceRecord[] = [];
+      for (const group of spec.groups) {
+        for (const name of subject.searchNames) {
+          for (const result of engine.screen({ name, schema: 'person' }, { topics: group.topics, threshold: HIT_THRESHOLD, limit: 25 })) {
+            if (result.entity.schema !== 'person' && result.entity.schema !== 'unknown') continue;
+            records.push(recordFromMatch(subject, name, result, group.category, retrievedAt));
+          }
+        }
+      }
+      return { queried: true, records, data: { namesSearched: subject.searchNames.length } };
+    },
+  };
+}

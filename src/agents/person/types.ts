@@ -1,0 +1,97 @@
+/**
+ * The person-check pipeline's own agent contract. Person agents read the standardised subject
+ * (phase 1) and return the records a source holds under the subject's names, with the facts that
+ * tie each record to the subject (date of birth, location). Phase 7 turns records into findings.
+ * A source that could not be searched answers `queried: false` with the reason; it never invents
+ * a record, and it is never read as "nothing found".
+ */
+import type { ResolvedLocation } from './locations';
+
+export type PersonCheckPurpose = 'employment' | 'business_due_diligence' | 'volunteer_screening' | 'licensing';
+
+/** Phase 1 output: what every later agent searches with. */
+export interface PersonSubject {
+  personCheckId: string;
+  purpose: PersonCheckPurpose;
+  fullName: string;
+  givenName: string;
+  middleName?: string;
+  familyName: string;
+  /** Every name to search: the full name, first + last, nickname variants, aliases (deduplicated, capped). */
+  searchNames: string[];
+  /** Where each search name came from, for the "why" of a finding. */
+  nameOrigins: Record<string, string>;
+  /** YYYY-MM-DD. */
+  dateOfBirth?: string;
+  locations: ResolvedLocation[];
+  associatedDomain?: string;
+}
+
+export type RecordCategory =
+  | 'sanctions'
+  | 'debarment'
+  | 'pep'
+  | 'offshore_leaks'
+  | 'criminal'
+  | 'sex_offender'
+  | 'civil'
+  | 'bankruptcy'
+  | 'licence'
+  | 'corporate_role'
+  | 'adverse_media'
+  | 'web_presence'
+  | 'domain';
+
+/** How a record's date of birth relates to the subject's. */
+export type DobRelation = 'match' | 'year_match' | 'conflict' | 'unknown';
+export type LocationRelation = 'match' | 'conflict' | 'unknown';
+
+/** A record a source holds under one of the subject's names, before corroboration. */
+export interface SourceRecord {
+  category: RecordCategory;
+  /** Source name for attribution (e.g. "OFAC SDN List", "CourtListener"). */
+  sourceName: string;
+  url?: string;
+  /** The list entity id (`ofac_sdn:9760`) or the source's record id. */
+  entityId?: string;
+  retrievedAt: string;
+  /** The subject's search name that found the record. */
+  searchedName: string;
+  /** The record's name that matched. */
+  matchedName: string;
+  /** Name similarity in [0, 1]. */
+  nameScore: number;
+  /** Why the name matched (matcher explanation). */
+  nameWhy: string;
+  dob: DobRelation;
+  dobDetail?: string;
+  location: LocationRelation;
+  locationDetail?: string;
+  title: string;
+  detail?: string;
+  /** Media and web records: the text itself reports wrongdoing (adverse terms). */
+  adverse?: boolean;
+}
+
+/** A place to search by hand (state court portals, county assessors): not a search. */
+export interface ManualSearchLink {
+  label: string;
+  url: string;
+}
+
+export type PersonAgentOutcome =
+  | { queried: true; records: SourceRecord[]; links?: ManualSearchLink[]; data?: Record<string, unknown> }
+  | { queried: false; error: string; links?: ManualSearchLink[] };
+
+export interface PersonAgentContext {
+  signal: AbortSignal;
+  now: () => Date;
+}
+
+export interface PersonAgent {
+  readonly name: string;
+  /** Pipeline phase 2-6 (1 and 7 run inside the orchestrator). */
+  readonly phase: number;
+  readonly label: string;
+  run(subject: PersonSubject, context: PersonAgentContext): Promise<PersonAgentOutcome>;
+}

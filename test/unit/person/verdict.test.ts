@@ -1,0 +1,86 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { decideVerdict, type SourceCoverage } from '../../../src/agents/person/verdict';
+import type { Corroboration, FindingSeverity } from '../../../src/commands/person-check';
+import { decide } from '../../../src/commands/person-check';
+
+/** 15 sources as the pipeline has them (whois excluded): `searched` of them searched, critical ones first. */
+function sources(searched: number, options: { critical?: boolean } = {}): SourceCoverage[] {
+  const critical = ['sanctions_list', 'federal_courts'];
+  const rest = ['identity_verification', 'state_court_portals', 'sex_offender_registry', 'professional_licences', 'secretary_of_state', 'bankruptcy', 'judgment_liens', 'county_assessor', 'news', 'encyclopedia', 'social_presence', 'pep_sanctions', 'x_extra'];
+  const order = options.critical === false ? [...rest, ...critical] : [...critical, ...rest];
+  return order.slice(0, 15).map((agent, i) => ({ agent, searched: i < searched }));
+}
+const f = (severity: FindingSeverity, corroboration: Corroboration, category = 'sanctions') => ({ severity, corroboration, category });
+
+// The default deployment: sanctions_list and pep_sanctions only (2 of 15).
+const defaultDeployment: SourceCoverage[] = sources(15).map((s) => ({ ...s, searched: s.agent === 'sanctions_list' || s.agent === 'pep_sanctions' }));
+
+const cases: { name: string; findings: ReturnType<typeof f>[]; sources: SourceCoverage[]; result: string; confidence: string }[] = [
+  { name: 'nothing found, most sources not searched: inconclusive, low (never clean)', findings: [], sources: defaultDeployment, result: 'inconclusive', confidence: 'low' },
+  { name: 'nothing found, every source but links searched: clean, high', findings: [], sources: sources(13), result: 'clean', confidence: 'high' },
+  { name: 'nothing found, 60 % searched with both critical sources: clean, medium', findings: [], sources: sources(9), result: 'clean', confidence: 'medium' },
+  { name: 'nothing found, 60 % searched but criminal courts not: inconclusive, medium', findings: [], sources: sources(9, { critical: false }), result: 'inconclusive', confidence: 'medium' },
+  { name: 'only info findings count as nothing adverse', findings: [f('info', 'name_only'), f('info', 'name_only', 'pep')], sources: sources(13), result: 'clean', confidence: 'high' },
+  { name: 'sanctions red flag by name and DOB, good coverage: adverse, high', findings: [f('red_flag', 'name_dob')], sources: sources(13), result: 'adverse_found', confidence: 'high' },
+  { name: 'sanctions red flag by name and DOB, low coverage: adverse, medium', findings: [f('red_flag', 'name_dob')], sources: defaultDeployment, result: 'adverse_found', confidence: 'medium' },
+  { name: 'corroborated warning by location: adverse, medium', findings: [f('warning', 'name_location', 'pep')], sources: sources(13), result: 'adverse_found', confidence: 'medium' },
+  { name: 'name-only warning: inconclusive pending identity, medium at good coverage', findings: [f('warning', 'name_only')], sources: sources(13), result: 'inconclusive', confidence: 'medium' },
+  { name: 'name-only warning at low coverage: inconclusive, low', findings: [f('warning', 'name_only')], sources: defaultDeployment, result: 'inconclusive', confidence: 'low' },
+  { name: 'no sources at all: inconclusive, low', findings: [], sources: [], result: 'inconclusive', confidence: 'low' },
+];
+
+for (const c of cases) {
+  test(`verdict: ${c.name}`, () => {
+    const v = decideVerdict(c.findings, c.sources);
+    assert.equal(v.result, c.result);
+    assert.equal(v.confidence, c.confidence);
+    assert.ok(v.reasons.length >= 2, 'the verdict says why');
+    assert.equal(v.sourcesTotal, c.sources.length);
+  });
+}
+
+test('risk score: sanctions red flag is critical; warnings add up; capped at 100', () => {
+  assert.equal(decideVerdict([f('red_flag', 'name_dob')], sources(13)).riskScore, 70);
+  assert.equal(decideVerdict([f('red_flag', 'name_dob')], sources(13)).riskLevel, 'critical');
+  assert.equal(decideVerdict([f('red_flag', 'name_dob', 'criminal')], sources(13)).riskLevel, 'high');
+  assert.equal(decideVerdict([f('warning', 'name_only')], sources(13)).riskScore, 8);
+  assert.equal(decideVerdict([f('warning', 'name_dob', 'pep'), f('warning', 'name_location', 'pep')], sources(13)).riskLevel, 'medium');
+  assert.equal(decideVerdict([f('red_flag', 'name_dob'), f('red_flag', 'name_dob')], sources(13)).riskScore, 100);
+  assert.equal(decideVerdict([], sources(13)).riskLevel, 'low');
+});
+
+test('no combination of findings and coverage below one half yields clean or high confidence', () => {
+  const severities: FindingSeverity[] = ['info', 'warning', 'red_flag'];
+  const corroborations: Corroboration[] = ['name_dob', 'name_location', 'name_only'];
+  for (let searched = 0; searched <= 7; searched++) {
+    for (const s of severities) {
+      for (const c of corroborations) {
+        for (const findings of [[], [f(s, c)]]) {
+          const v = decideVerdict(findings, sources(searched));
+          assert.notEqual(v.result, 'clean', `${searched}/15 ${s} ${c}`);
+          assert.notEqual(v.confidence, 'high', `${searched}/15 ${s} ${c}`);
+        }
+      }
+    }
+  }
+});
+
+test('every verdict the rule produces passes the decider\'s honesty invariants', () => {
+  const state = { status: 'running', personCheckId: 'SVC-0a1b2c3d-P', accountId: '1', surface: 's1', agents: {}, recorded: {} } as const;
+  for (let searched = 0; searched <= 15; searched++) {
+    for (const findings of [[], [f('red_flag', 'name_dob')], [f('warning', 'name_only')], [f('warning', 'name_location')], [f('info', 'name_only')]]) {
+      const v = decideVerdict(findings, sources(searched));
+      const full = findings.map((x) => ({ ...x, source: { name: 's', retrievedAt: '2026-01-01T00:00:00.000Z' }, matchedName: 'n', why: 'w' }));
+      const events = decide(
+        {
+          type: 'CompletePersonCheck',
+          data: { personCheckId: 'SVC-0a1b2c3d-P', result: v.result, confidence: v.confidence, riskScore: v.riskScore, riskLevel: v.riskLevel, redFlagCount: v.redFlagCount, warningCount: v.warningCount, sourcesChecked: v.sourcesChecked, sourcesTotal: v.sourcesTotal, findings: full },
+          metadata: { now: '2026-01-01T00:00:00.000Z', actor: { surface: 'system' }, commandId: 'c' },
+        },
+        state,
+      );
+      assert.equal(events.length, 1);
+    }
+  }
+});
