@@ -4,7 +4,7 @@ import { iso3ToIso2, toIso2 } from './countries';
 import { addName, ListParseError, newEntity, type ParseContext, type ParsedList, parseLooseDate, pushUnique } from './common';
 import { readCsvWithHeader } from './csv';
 
-type Role = 'entities' | 'officers' | 'intermediaries' | 'addresses' | 'edges';
+type Role = 'entities' | 'officers' | 'intermediaries' | 'others' | 'addresses' | 'edges';
 
 /** Which ICIJ export a file is, from its name (2017 `Entities.csv` or current `nodes-entities.csv`). */
 export function icijRole(file: string): Role | undefined {
@@ -13,12 +13,13 @@ export function icijRole(file: string): Role | undefined {
   if (/intermediar/.test(b)) return 'intermediaries';
   if (/officer/.test(b)) return 'officers';
   if (/address/.test(b)) return 'addresses';
+  if (/others/.test(b)) return 'others';
   if (/entit/.test(b)) return 'entities';
   return undefined;
 }
 
-const SCHEMA: Record<string, EntitySchema> = { entities: 'organization', officers: 'unknown', intermediaries: 'unknown' };
-const NODE_TYPE: Record<string, string> = { entities: 'entity', officers: 'officer', intermediaries: 'intermediary' };
+const SCHEMA: Record<string, EntitySchema> = { entities: 'organization', officers: 'unknown', intermediaries: 'unknown', others: 'unknown' };
+const NODE_TYPE: Record<string, string> = { entities: 'entity', officers: 'officer', intermediaries: 'intermediary', others: 'other' };
 
 /** ICIJ country codes are ISO alpha-3 joined with ";" ("CRI;HKG"). */
 function countries(codes: string | undefined, names: string | undefined): string[] {

@@ -256,3 +256,22 @@ test('malformed XML, CSV and JSON lines each fail with file, line and field', as
   assert.deepEqual([f.opensanctions_peps.line, f.opensanctions_peps.field], [2, 'json']);
   assert.deepEqual([f.us_dpl.line, f.us_dpl.field], [2, 'Effective_Date']);
 });
+
+test('ICIJ current export names (nodes-*.csv, relationships.csv with node_id_start/end) load too', async (t) => {
+  const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const dir = await mkdtemp(path.join(tmpdir(), 'icij-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(path.join(dir, 'nodes-entities.csv'), 'node_id,name,original_name,jurisdiction_description,countries,country_codes,sourceID\n10,"ALPHA HOLDINGS LTD.",,Panama,Hong Kong,HKG,Panama Papers\n');
+  await writeFile(path.join(dir, 'nodes-officers.csv'), 'node_id,name,countries,country_codes,sourceID\n20,"SMITH, John",United Kingdom,GBR,Panama Papers\n21,,,,Panama Papers\n');
+  await writeFile(path.join(dir, 'nodes-addresses.csv'), 'node_id,address,countries\n30,"1 Road, Town",Panama\n');
+  await writeFile(path.join(dir, 'relationships.csv'), 'node_id_start,node_id_end,rel_type,link,sourceID\n20,10,officer_of,shareholder of,Panama Papers\n');
+  const { entities, stats } = await loadList({ source: 'icij_offshore', dir });
+  assert.deepEqual(stats, { entity: 1, officer: 1, edges: 1 });
+  const smith = byId(entities, '20');
+  assert.deepEqual(smith.links, [{ relation: 'officer_of', targetId: 'icij_offshore:10' }]);
+  assert.deepEqual(smith.countries, ['GB']);
+  const alpha = byId(entities, '10');
+  assert.deepEqual(alpha.countries, ['HK', 'PA']);
+  assert.deepEqual(alpha.links, [{ relation: 'officer_of (inverse)', targetId: 'icij_offshore:20' }]);
+});
