@@ -43,6 +43,11 @@ export interface BusFixture {
 export interface ContractOptions {
   /** Upper bound for one delivery to be observed (ms): a first group join takes ~3 s on the mock. */
   deliveryTimeoutMs: number;
+  /**
+   * Prefix for every topic and group name. Empty on a fresh broker; a unique one per run against a
+   * long-lived broker (KAFKA_BROKERS), where earlier runs left messages and committed offsets.
+   */
+  namePrefix?: string;
 }
 
 export async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
@@ -61,6 +66,7 @@ const msg = (key: string, value: string, headers: Record<string, string> = {}) =
 });
 
 export function busContract(name: string, createFixture: () => Promise<BusFixture>, options: ContractOptions): void {
+  const p = options.namePrefix ?? '';
   describe(`MessageBus contract: ${name}`, { concurrency: true }, () => {
     let fixture: BusFixture;
     const consumers: BusConsumer[] = [];
@@ -78,7 +84,7 @@ export function busContract(name: string, createFixture: () => Promise<BusFixtur
     });
 
     it('delivers keys, values and headers, keeping per-key order', async () => {
-      const topic = 'contract.keys-headers';
+      const topic = `${p}contract.keys-headers`;
       const sent = [
         msg('acct-1', 'a1', { 'x-schema-fingerprint': 'f1', 'correlation-id': 'c-1' }),
         msg('acct-2', 'b1', { 'correlation-id': 'c-2' }),
@@ -90,7 +96,7 @@ export function busContract(name: string, createFixture: () => Promise<BusFixtur
       await fixture.bus.publish(topic, sent.slice(2));
       const received: ConsumedMessage[] = [];
       track(
-        await fixture.bus.subscribe({ groupId: 'g-keys', topics: [topic], fromBeginning: true }, async (m) => {
+        await fixture.bus.subscribe({ groupId: `${p}g-keys`, topics: [topic], fromBeginning: true }, async (m) => {
           received.push(m);
         }),
       );
@@ -112,16 +118,16 @@ export function busContract(name: string, createFixture: () => Promise<BusFixtur
     });
 
     it('gives every message to each of two consumer groups', async () => {
-      const topic = 'contract.two-groups';
+      const topic = `${p}contract.two-groups`;
       const values = Array.from({ length: 10 }, (_, i) => `m${i}`);
       await fixture.bus.publish(topic, values.map((v, i) => msg(`k${i % 3}`, v)));
       const seenA: string[] = [];
       const seenB: string[] = [];
       const [a, b] = await Promise.all([
-        fixture.bus.subscribe({ groupId: 'g-two-a', topics: [topic], fromBeginning: true }, async (m) => {
+        fixture.bus.subscribe({ groupId: `${p}g-two-a`, topics: [topic], fromBeginning: true }, async (m) => {
           seenA.push(text(m));
         }),
-        fixture.bus.subscribe({ groupId: 'g-two-b', topics: [topic], fromBeginning: true }, async (m) => {
+        fixture.bus.subscribe({ groupId: `${p}g-two-b`, topics: [topic], fromBeginning: true }, async (m) => {
           seenB.push(text(m));
         }),
       ]);
@@ -133,14 +139,14 @@ export function busContract(name: string, createFixture: () => Promise<BusFixtur
     });
 
     it('hands each message to only one member of a group', async () => {
-      const topic = 'contract.one-per-group';
+      const topic = `${p}contract.one-per-group`;
       const handledBy = new Map<string, string[]>();
       const record = (member: string) => async (m: ConsumedMessage) => {
         handledBy.set(text(m), [...(handledBy.get(text(m)) ?? []), member]);
       };
       const [one, two] = await Promise.all([
-        fixture.bus.subscribe({ groupId: 'g-shared', topics: [topic], fromBeginning: true }, record('one')),
-        fixture.bus.subscribe({ groupId: 'g-shared', topics: [topic], fromBeginning: true }, record('two')),
+        fixture.bus.subscribe({ groupId: `${p}g-shared`, topics: [topic], fromBeginning: true }, record('one')),
+        fixture.bus.subscribe({ groupId: `${p}g-shared`, topics: [topic], fromBeginning: true }, record('two')),
       ]);
       track(one);
       track(two);
@@ -151,14 +157,17 @@ export function busContract(name: string, createFixture: () => Promise<BusFixtur
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.deepEqual([...handledBy.keys()].sort(), [...values].sort());
       for (const [value, members] of handledBy) assert.equal(members.length, 1, `${value} handled by ${members.join(',')}`);
+      // The group shares the work: both members own partitions.
+      const perMember = [...handledBy.values()].flat();
+      assert.ok(perMember.includes('one') && perMember.includes('two'), 'both members handled messages');
     });
 
     it('redelivers a message whose handler threw, logs the error, and keeps later messages behind it', async () => {
-      const topic = 'contract.redelivery';
+      const topic = `${p}contract.redelivery`;
       const attempts: string[] = [];
       let failuresLeft = 2;
       track(
-        await fixture.bus.subscribe({ groupId: 'g-redeliver', topics: [topic], fromBeginning: true }, async (m) => {
+        await fixture.bus.subscribe({ groupId: `${p}g-redeliver`, topics: [topic], fromBeginning: true }, async (m) => {
           attempts.push(text(m));
           if (text(m) === 'poison-once' && failuresLeft > 0) {
             failuresLeft--;
@@ -175,10 +184,10 @@ export function busContract(name: string, createFixture: () => Promise<BusFixtur
     });
 
     it('resumes a restarted consumer from its committed offsets', async () => {
-      const topic = 'contract.resume';
+      const topic = `${p}contract.resume`;
       await fixture.bus.publish(topic, ['r1', 'r2', 'r3'].map((v) => msg('resume-key', v)));
       const firstRun: string[] = [];
-      const first = await fixture.bus.subscribe({ groupId: 'g-resume', topics: [topic], fromBeginning: true }, async (m) => {
+      const first = await fixture.bus.subscribe({ groupId: `${p}g-resume`, topics: [topic], fromBeginning: true }, async (m) => {
         firstRun.push(text(m));
       });
       await waitFor(() => firstRun.length >= 3, options.deliveryTimeoutMs, 'first run');
@@ -190,7 +199,7 @@ export function busContract(name: string, createFixture: () => Promise<BusFixtur
       const client = await fixture.newClient();
       const secondRun: string[] = [];
       const second = track(
-        await client.subscribe({ groupId: 'g-resume', topics: [topic], fromBeginning: true }, async (m) => {
+        await client.subscribe({ groupId: `${p}g-resume`, topics: [topic], fromBeginning: true }, async (m) => {
           secondRun.push(text(m));
         }),
       );
