@@ -225,6 +225,8 @@ export function compareNames(q: PreparedName, c: PreparedName, rarity: RarityFn 
   }
   const qc = Math.min(1, qCov / qTotal);
   const cc = Math.min(1, cCov / cTotal);
+  // The better-covered side counts most: a name missing a middle name or a legal form still matches.
+  // (Tried 0.5–0.6 for organisations on the bench: fewer false pairs but more lost legal-form variants.)
   let score = 0.7 * Math.max(qc, cc) + 0.3 * Math.min(qc, cc);
 
   const unmatchedName = (toks: NameToken[], used: boolean[]) => toks.some((t, i) => !used[i] && t.kind === 'name' && !t.initial);

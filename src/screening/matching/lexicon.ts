@@ -70,16 +70,28 @@ for (const [cls, phrases] of Object.entries(LEGAL_FORM_CLASSES)) {
   for (const p of phrases) {
     const words = p.split(' ');
     if (words.length === 1 && !legalWords.has(p)) legalWords.set(p, cls);
-    const key = words.map(foldToken).join(' ');
+    const key = phraseKey(words);
     if ((words.length > 1 || p.length >= 5) && !legalPhrases.has(key)) legalPhrases.set(key, cls);
     maxLegalPhraseTokens = Math.max(maxLegalPhraseTokens, words.length);
   }
 }
 
+/** Lookup key of a phrase: runs of single letters joined ("S.A. de C.V." = "SA de CV"), then folded. */
+function phraseKey(words: string[]): string {
+  const out: string[] = [];
+  let run = false;
+  for (const w of words) {
+    if (w.length === 1 && run) out[out.length - 1] += w;
+    else out.push(w);
+    run = w.length === 1 || (run && w.length === 1);
+  }
+  return out.map(foldToken).join(' ');
+}
+
 /** Longest legal-form phrase starting at tokens[i] (norms and their folds), if any. */
 export function matchLegalForm(norms: string[], folded: string[], i: number): LegalFormMatch | undefined {
   for (let len = Math.min(maxLegalPhraseTokens, folded.length - i); len >= 2; len--) {
-    const cls = legalPhrases.get(folded.slice(i, i + len).join(' '));
+    const cls = legalPhrases.get(phraseKey(norms.slice(i, i + len)));
     if (cls) return { cls, length: len };
   }
   const cls = legalWords.get(norms[i]) ?? (norms[i].length >= 5 ? legalPhrases.get(folded[i]) : undefined);
@@ -160,3 +172,40 @@ export const COMMON_GIVEN_NAMES = new Set(
 
 /** Slavic patronymic endings: a middle name that is often left out. */
 export const PATRONYMIC = /(ovich|evich|ovych|evych|ich|ovna|evna|ivna|ichna|yevich|ievich|ovitch|evitch|auna|euna|avich|ovic|evic)$/;
+
+/**
+ * One given name in its Russian, Ukrainian and Belarusian forms (the same person is listed under
+ * either). These are language variants of one name, not nicknames: nicknames are not aliases.
+ */
+const NAME_VARIANT_GROUPS = [
+  'aleksandr oleksandr aliaksandr alexander aleksander',
+  'vladimir volodymyr uladzimir',
+  'nikolai mykola mikalai nikolay',
+  'aleksei oleksii oleksiy aliaksei alexei alexey',
+  'sergei serhii serhiy siarhei sergey',
+  'andrei andrii andriy andrey',
+  'dmitri dmytro dzmitry dmitry dmitriy',
+  'gennadi hennadii hennadiy henadz gennady gennadiy',
+  'grigori hryhorii hryhoriy ryhor grigory',
+  'igor ihor',
+  'pyotr petro piotr petr',
+  'pavel pavlo paval',
+  'mikhail mykhailo mikhail mikhas',
+  'vasili vasyl vasil vasily',
+  'oleg oleh aleh',
+  'yelena olena alena elena',
+  'yekaterina kateryna katsiaryna ekaterina',
+  'natalya nataliia natallia natalia nataliya',
+  'yevgeni yevhen yauhen evgeny evgeniy yevgeny',
+  'viktor victor',
+  'anatoli anatolii anatol anatoly',
+  'valeri valerii valery valeriy',
+  'yuri yurii yury yuriy',
+  'ivan ivan ivan',
+  'mariya mariia maria',
+];
+export const NAME_VARIANTS = new Map<string, string>();
+for (const group of NAME_VARIANT_GROUPS) {
+  const [canonical, ...others] = group.split(' ').map(foldToken);
+  for (const o of others) if (o !== canonical) NAME_VARIANTS.set(o, canonical);
+}

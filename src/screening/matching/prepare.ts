@@ -8,6 +8,7 @@ import {
   AMBIGUOUS_LEGAL_FORMS,
   COMMON_GIVEN_NAMES,
   HONORIFICS,
+  NAME_VARIANTS,
   ORG_STOP_WORDS,
   PARTICLES,
   PATRONYMIC,
@@ -114,7 +115,7 @@ function forms(norm: string): { fold: string; skel: string } {
 
 export function makeToken(norm: string, origin: TokenOrigin, kind: TokenKind, pos: number, display = norm): NameToken {
   const f = forms(norm);
-  const fold = kind === 'particle' ? PARTICLES[norm] ?? norm : f.fold;
+  const fold = kind === 'particle' ? PARTICLES[norm] ?? norm : kind === 'name' ? NAME_VARIANTS.get(f.fold) ?? f.fold : f.fold;
   return {
     display,
     norm,

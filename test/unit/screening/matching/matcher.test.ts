@@ -75,6 +75,15 @@ describe('typos, diacritics and transliteration', () => {
   });
 });
 
+describe('language variants of one given name', () => {
+  it('Ukrainian, Russian and Belarusian forms are one name (Oleksandr/Aleksandr, Mykola/Nikolai)', () => {
+    const r = engine.compare('Mykola Azarov', 'Nikolai Azarov', 'Person');
+    assert.ok(r.score >= T, String(r.score));
+    assert.equal(how(r.explanation, 'mykola'), 'transliterated');
+    assert.ok(engine.compare('Aliaksandr Lukashenka', 'Alexander Lukashenko', 'Person').score >= T);
+  });
+});
+
 describe('original script ↔ Latin', () => {
   it('Cyrillic query finds the Latin-listed person and vice versa', () => {
     const r = top('Путин Владимир');
@@ -145,6 +154,11 @@ describe('legal forms and numbers', () => {
       assert.ok(r.score >= 0.9, `${q}: ${r.score}`);
       assert.ok(r.explanation.alignment.some((a) => a.how === 'legal_form' && a.similarity === 1), q);
     }
+  });
+  it('abbreviations written with or without dots are one legal form (S.A. de C.V. = SA de CV)', () => {
+    const r = engine.compare('Toys Factory, S.A. de C.V.', 'TOYS FACTORY SA DE CV', 'Company');
+    assert.equal(r.explanation.nameScore, 1);
+    assert.ok(r.explanation.alignment.some((a) => a.how === 'legal_form'));
   });
   it('a missing legal form weighs little, a different one a little more', () => {
     const none = engine.compare('Aeroscan', 'Aeroscan LLC', 'Company').score;
