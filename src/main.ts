@@ -9,6 +9,8 @@ import { ConfigError, loadConfig, type Config } from './config/config';
 import { createLogger } from './shared/logger';
 import { startService, type RunningService } from './app/composition';
 import { registerScreenCommands } from './cli/screen';
+import { registerListCommands } from './cli/lists';
+import path from 'node:path';
 import { loadAllLists } from './screening/lists';
 import { defaultListsConfig } from './screening/lists/config';
 import { ScreeningEngine } from './screening/engine';
@@ -120,6 +122,18 @@ registerScreenCommands(program, {
     );
     for (const failure of lists.failures) process.stderr.write(`list ${failure.source} failed: ${failure.message}\n`);
     return ScreeningEngine.build(lists.entities, lists.versions);
+  },
+});
+
+registerListCommands(program, {
+  loadConfig: () => {
+    const config = configOrExit();
+    return defaultListsConfig({
+      ...process.env,
+      LISTS_DIR: config.LISTS_DIR,
+      LISTS_DATA_DIR: process.env.LISTS_DATA_DIR ?? path.join(config.DATA_DIR, 'lists'),
+      ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}),
+    });
   },
 });
 

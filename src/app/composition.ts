@@ -42,6 +42,13 @@ import { createHttpApp } from '../api/http/app';
 import { createS1Gate, createS1Router, defaultS1MonthlyQuota } from '../api/s1/router';
 import { buildOpenApiDocument } from '../api/openapi/registry';
 import { registerS1 } from '../api/s1/schemas';
+import { createS2AccountRouter, createS2Gate, createS2Router } from '../api/s2/router';
+import { registerS2 } from '../api/s2/schemas';
+import { subjectChecksProjection } from '../projections/read-models/subject-checks';
+import { SubjectCheckOrchestrator } from '../agents/orchestrator/subject-check-orchestrator';
+import { PgSubjectCheckService } from './subject-checks/subject-check-service';
+import { S2WebhookService } from './subject-checks/webhook-service';
+import { DEV_JWT_SECRET, JwtSessionService } from './sessions/session-service';
 import { PgLimitService } from './limits';
 import { PgAccountService } from './accounts/account-service';
 import { PgKeyService } from './keys/key-service';
@@ -78,6 +85,8 @@ export interface RunningService {
     keys: PgKeyService;
     screenings: PgScreeningService;
     limits: PgLimitService;
+    subjectChecks: PgSubjectCheckService;
+    sessions: JwtSessionService;
   };
   stop(): Promise<void>;
 }
@@ -127,7 +136,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const registry = AvroRegistry.load();
 
     // 3. Lists and the screening engine.
-    const listRegistry = new ListRegistry(defaultListsConfig({ ...env, LISTS_DIR: config.LISTS_DIR, ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}) }));
+    // List versions are kept on disk under DATA_DIR so auditors can re-run a screening against them.
+    const listRegistry = new ListRegistry(
+      defaultListsConfig({
+        ...env,
+        LISTS_DIR: config.LISTS_DIR,
+        LISTS_DATA_DIR: env.LISTS_DATA_DIR ?? path.resolve(config.DATA_DIR, 'lists'),
+        ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}),
+      }),
+    );
     const loaded = await listRegistry.loadAll({ progressBar: Boolean(process.stdout.isTTY) && config.NODE_ENV !== 'test' });
     for (const failure of loaded.failures) logger.error({ failure }, 'list failed to load: previous version (if any) stays in service');
     let engine = ScreeningEngine.build(loaded.entities, loaded.versions);
@@ -185,6 +202,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       });
       await orchestrator.start();
       stops.push(() => orchestrator.stop());
+      const subjectCheckOrchestrator = new SubjectCheckOrchestrator({ store, bus, registry, clock, logger, agentTimeoutMs: config.AGENT_TIMEOUT_MS });
+      await subjectCheckOrchestrator.start();
+      stops.push(() => subjectCheckOrchestrator.stop());
     }
 
     // 5. Relay, read models, webhooks (the API process).
@@ -198,7 +218,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       runner = new ProjectionRunner({
         pool,
         store,
-        projections: [accountsProjection, apiKeysProjection, screeningsProjection, createWebhookProjector({ clock, logger })],
+        projections: [accountsProjection, apiKeysProjection, screeningsProjection, subjectChecksProjection, createWebhookProjector({ clock, logger })],
         logger,
         pollIntervalMs: 500,
       });
@@ -228,6 +248,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         await checkWebhookUrl(url, { allowPrivate });
       },
     });
+    const subjectChecks = new PgSubjectCheckService({ store, pool, clock, readModelsCaughtUp });
+    const s2Webhooks = new S2WebhookService({ store, pool, clock, secrets, allowPrivate, readModelsCaughtUp });
+    // S2 session cookies (auth_token): 12 h.
+    const sessions = new JwtSessionService({ pool, clock, secret: config.JWT_SECRET ?? DEV_JWT_SECRET, audience: 's2_session', lifetimeSeconds: 12 * 3600 });
     const screenings = new PgScreeningService({
       store,
       pool,
@@ -242,12 +266,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (options.http) {
       const openApi = (() => {
         let cached: object | undefined;
-        return () => (cached ??= buildOpenApiDocument([registerS1]));
+        return () => (cached ??= buildOpenApiDocument([registerS1, registerS2]));
       })();
       const app = createHttpApp({
         logger,
         // Authenticate and rate-limit S1 before the body is parsed: a broken or huge body still counts.
-        beforeBody: [createS1Gate({ keys, limits })],
+        beforeBody: [createS1Gate({ keys, limits }), createS2Gate({ keys, sessions, accounts })],
         health: {
           live: () => true,
           ready: async () => {
@@ -268,6 +292,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             config: { screeningWaitMs: config.SCREENING_WAIT_MS, monthlyQuota: defaultS1MonthlyQuota },
             openApiDocument: openApi,
           }),
+          createS2Router({ keys, limits, accounts, sessions, subjectChecks, webhooks: s2Webhooks, clock }),
+          createS2AccountRouter({ keys, limits, accounts, sessions, subjectChecks, webhooks: s2Webhooks, clock }),
         ],
       });
       server = await new Promise<Server>((resolve, reject) => {
@@ -298,7 +324,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       dispatcher,
       server,
       url,
-      services: { accounts, keys, screenings, limits },
+      services: { accounts, keys, screenings, limits, subjectChecks, sessions },
       stop: stopAll,
       // swap hooks for list reloads
       ...{ reloadLists: async () => {
