@@ -9,6 +9,7 @@ import type { BusLogger } from '../../../src/infrastructure/bus/logger';
 
 /** Topics the suite uses; a broker fixture that cannot auto-create topics creates these first. */
 export const contractTopics = [
+  'contract.stop-while-failing',
   'contract.keys-headers',
   'contract.two-groups',
   'contract.one-per-group',
@@ -181,6 +182,28 @@ export function busContract(name: string, createFixture: () => Promise<BusFixtur
       assert.deepEqual(attempts, ['first', 'poison-once', 'poison-once', 'poison-once', 'after']);
       const logged = fixture.logger.errors.slice(errorsBefore).filter((e) => JSON.stringify(e.obj).includes('transient failure for the test'));
       assert.equal(logged.length, 2, 'each failure is logged, not swallowed');
+    });
+
+    it('leaves a message that never succeeded uncommitted when its consumer stops, for the next member', async () => {
+      const topic = `${p}contract.stop-while-failing`;
+      let attempts = 0;
+      const failing = await fixture.bus.subscribe({ groupId: `${p}g-stop-failing`, topics: [topic], fromBeginning: true }, async () => {
+        attempts++;
+        throw new Error('downstream is down');
+      });
+      await fixture.bus.publish(topic, [msg('k', 'stuck')]);
+      await waitFor(() => attempts >= 2, options.deliveryTimeoutMs, 'a few failed attempts');
+      await failing.stop();
+      const client = await fixture.newClient();
+      const handled: string[] = [];
+      track(
+        await client.subscribe({ groupId: `${p}g-stop-failing`, topics: [topic], fromBeginning: true }, async (m) => {
+          handled.push(text(m));
+        }),
+      );
+      await waitFor(() => handled.length >= 1, options.deliveryTimeoutMs, 'redelivery to the next member');
+      assert.deepEqual(handled, ['stuck']);
+      if (client !== fixture.bus) await client.close();
     });
 
     it('resumes a restarted consumer from its committed offsets', async () => {

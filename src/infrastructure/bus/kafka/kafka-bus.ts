@@ -146,22 +146,31 @@ export class KafkaBus implements MessageBus {
       throw error;
     }
 
+    let failJoin: ((error: Error) => void) | undefined;
     const joined = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`consumer group ${options.groupId} did not join within ${this.options.joinTimeoutMs ?? 60_000} ms`)),
         this.options.joinTimeoutMs ?? 60_000,
       );
+      failJoin = (error) => {
+        clearTimeout(timer);
+        reject(error);
+      };
       const off = consumer.on(consumer.events.GROUP_JOIN, () => {
         clearTimeout(timer);
+        failJoin = undefined;
         off();
         resolve();
       });
     });
+    joined.catch(() => undefined);
     consumer.on(consumer.events.CRASH, (event) => {
       this.logger.error(
         { err: describeError(event.payload.error), groupId: options.groupId, restart: event.payload.restart },
         'kafka consumer crashed',
       );
+      // A crash kafkajs will not restart from, before the first join: fail subscribe() now.
+      if (!event.payload.restart) failJoin?.(event.payload.error);
     });
 
     const sleep = (ms: number) =>
