@@ -1,0 +1,137 @@
+/**
+ * How a subject check's findings, coverage and tier scores are derived from its agents' results.
+ * Pure: the subject-check process manager calls it to build ConcludeSubjectCheck, the read model to
+ * list the findings, and tests call it directly. The conclusion rule itself (thresholds, escalation,
+ * review) lives in the decider (src/commands/subject-check); this file only measures.
+ *
+ * - Sources: the five agents below, each one "tier". A source that could not be searched
+ *   (`queried: false`) counts in sources_total but not in sources_searched, and has no tier score.
+ * - Tier score (0-100) = the best hit's matcher score × 100 in that tier (0 when searched, no hit).
+ * - Severity: a confirmed hit (score ≥ 0.95) on sanctions, PEP or debarment is a red flag; every other
+ *   hit (potential matches, offshore leaks, adverse media) is a warning.
+ * - overall_result: `adverse_found` with a red flag; `clean` with no finding and enough coverage
+ *   (≥ 60 % of sources searched); otherwise `inconclusive`.
+ * - confidence_level: `high` when ≥ 80 % of sources were searched and the best hit (if any) is
+ *   confirmed; `medium` when ≥ 60 %; otherwise `low`.
+ * - The best hit is ambiguous when it is only a potential match (< 0.95), or when the top two hits
+ *   are different entities scoring within 0.02 of each other.
+ */
+import type { SubjectSummary } from '../../commands/subject-check';
+
+export interface SubjectCheckSource {
+  agent: string;
+  tier: string;
+}
+
+/** The agents a subject check asks (phase-1 screening agents, the same workers as screenings). */
+export const SUBJECT_CHECK_SOURCES: readonly SubjectCheckSource[] = [
+  { agent: 'sanctions', tier: 'sanctions' },
+  { agent: 'pep', tier: 'pep' },
+  { agent: 'adverse_media', tier: 'adverse_media' },
+  { agent: 'offshore_leaks', tier: 'offshore_leaks' },
+  { agent: 'debarment', tier: 'debarment' },
+];
+
+export const CONFIRMED_SCORE = 0.95;
+const RED_FLAG_TIERS = new Set(['sanctions', 'pep', 'debarment']);
+const AMBIGUITY_MARGIN = 0.02;
+
+export interface AgentResultInput {
+  agent: string;
+  tier?: string;
+  queried: boolean;
+  error?: string;
+  result: Record<string, unknown>;
+}
+
+export interface Finding {
+  tier: string;
+  source: string;
+  entity_id: string;
+  entity_name: string;
+  matched_name: string;
+  /** Matcher score in [0, 1], three decimals. */
+  score: number;
+  match_strength: 'confirmed' | 'potential';
+  severity: 'red_flag' | 'warning';
+}
+
+export interface Assessment extends SubjectSummary {
+  tierScores: Record<string, number>;
+  bestHitAmbiguous: boolean;
+  findings: Finding[];
+}
+
+/** Thrown for a result that is not what an agent produces: the check then fails (internal error). */
+export class MalformedAgentResult extends Error {
+  override readonly name = 'MalformedAgentResult';
+}
+
+function text(value: unknown, what: string): string {
+  if (typeof value !== 'string') throw new MalformedAgentResult(`${what} is not a string`);
+  return value;
+}
+
+/** The findings of one searched source, strongest first. */
+export function findingsOf(input: AgentResultInput): Finding[] {
+  if (!input.queried) return [];
+  const hits = input.result.hits;
+  if (!Array.isArray(hits)) throw new MalformedAgentResult(`result of ${input.agent} has no hits array`);
+  const tier = input.tier ?? input.agent;
+  return hits
+    .map((raw): Finding => {
+      if (typeof raw !== 'object' || raw === null) throw new MalformedAgentResult(`a hit of ${input.agent} is not an object`);
+      const hit = raw as Record<string, unknown>;
+      const score = hit.score;
+      if (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > 1) {
+        throw new MalformedAgentResult(`a hit of ${input.agent} has no score in [0, 1]`);
+      }
+      const confirmed = score >= CONFIRMED_SCORE;
+      return {
+        tier,
+        source: text(hit.source, 'hit source'),
+        entity_id: text(hit.entityId, 'hit entityId'),
+        entity_name: text(hit.entityName, 'hit entityName'),
+        matched_name: text(hit.matchedName ?? hit.entityName, 'hit matchedName'),
+        score: Math.round(score * 1000) / 1000,
+        match_strength: confirmed ? 'confirmed' : 'potential',
+        severity: confirmed && RED_FLAG_TIERS.has(tier) ? 'red_flag' : 'warning',
+      };
+    })
+    .sort((a, b) => b.score - a.score);
+}
+
+/** Measures a finished check: every source has answered (searched or not). */
+export function assess(results: readonly AgentResultInput[], sourcesTotal: number = SUBJECT_CHECK_SOURCES.length): Assessment {
+  const searched = results.filter((r) => r.queried);
+  const findings = results.flatMap(findingsOf).sort((a, b) => b.score - a.score);
+  const tierScores: Record<string, number> = {};
+  for (const r of searched) {
+    const tier = r.tier ?? r.agent;
+    const best = findingsOf(r)[0];
+    tierScores[tier] = Math.max(tierScores[tier] ?? 0, best ? Math.round(best.score * 100) : 0);
+  }
+  const redFlagCount = findings.filter((f) => f.severity === 'red_flag').length;
+  const warningCount = findings.length - redFlagCount;
+  const sourcesSearched = Math.min(searched.length, sourcesTotal);
+  const coverage = sourcesTotal > 0 ? sourcesSearched / sourcesTotal : 0;
+  const best = findings[0];
+  const second = findings.find((f) => best !== undefined && f.entity_id !== best.entity_id);
+  const bestHitAmbiguous =
+    best !== undefined && (best.match_strength === 'potential' || (second !== undefined && best.score - second.score <= AMBIGUITY_MARGIN));
+  const overallResult = redFlagCount > 0 ? 'adverse_found' : findings.length === 0 && coverage >= 0.6 ? 'clean' : 'inconclusive';
+  const confidenceLevel =
+    coverage >= 0.8 && (best === undefined || best.match_strength === 'confirmed') ? 'high' : coverage >= 0.6 ? 'medium' : 'low';
+  return {
+    overallResult,
+    confidenceLevel,
+    findingsCount: findings.length,
+    redFlagCount,
+    warningCount,
+    sourcesSearched,
+    sourcesTotal,
+    tierScores,
+    bestHitAmbiguous,
+    findings,
+  };
+}

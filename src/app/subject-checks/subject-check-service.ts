@@ -1,0 +1,394 @@
+/**
+ * S2 subject checks: starting one (the agent pipeline then runs it: src/agents/orchestrator/
+ * subject-check-orchestrator.ts), reading and listing from the read model, the reviewers' commands,
+ * and the sandbox verdict, which is computed without touching the store or the read model.
+ */
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import {
+  streamName as subjectCheckStream,
+  subjectCheckDecider,
+  type SubjectCheckCommand,
+  type SubjectCheckStarted,
+  type SubjectLocation,
+} from '../../commands/subject-check';
+import { NotFound } from '../../commands/errors';
+import type { EventStore } from '../../infrastructure/eventstore/port';
+import { projectionSchema } from '../../projections/projection';
+import type { Clock } from '../../shared/clock';
+import { handleCommand, loadAggregate } from '../command-handler';
+import { nextId } from '../ids';
+import type { CommandContext, Principal } from '../services';
+import { SUBJECT_CHECK_SOURCES, type Finding } from './assessment';
+
+export type SubjectCheckStatus = 'running' | 'needs_review' | 'escalated' | 'completed' | 'failed';
+
+export interface SubjectCheckInput {
+  firstName: string;
+  lastName: string;
+  middleName?: string;
+  dateOfBirth?: string;
+  locations: SubjectLocation[];
+  purpose: string;
+  consent: { certified: true; statement?: string };
+}
+
+/** The S2 Subject check resource (spec part 2) plus the subject and timestamps. */
+export interface SubjectCheckView {
+  subject_check_id: number;
+  account_id: number;
+  status: SubjectCheckStatus;
+  overall_result: string | null;
+  confidence_level: string | null;
+  findings_count: number | null;
+  red_flag_count: number | null;
+  warning_count: number | null;
+  sources_searched: number | null;
+  sources_total: number;
+  review_reason: string | null;
+  investigation_id: string | null;
+  triggering_tiers: string[] | null;
+  tier_scores: Record<string, number> | null;
+  requested_scope: string | null;
+  priority: string | null;
+  investigation_created_at: string | null;
+  sla_due_at: string | null;
+  error_message: string | null;
+  resolved_by: string | null;
+  subject: {
+    first_name: string;
+    last_name: string;
+    middle_name: string | null;
+    date_of_birth: string | null;
+    locations: SubjectLocation[];
+  };
+  purpose: string;
+  batch_id: string | null;
+  created_at: string;
+  updated_at: string;
+  review_required_at: string | null;
+  escalated_at: string | null;
+  completed_at: string | null;
+  failed_at: string | null;
+}
+
+export interface SubjectCheckDetailView extends SubjectCheckView {
+  sources: { agent: string; tier: string; queried: boolean; error: string | null; hits: number; started_at: string; finished_at: string }[];
+  findings: Finding[];
+  decisions: { kind: 'review' | 'investigation'; outcome: string; reviewer: string; note: string; at: string }[];
+}
+
+export interface SubjectCheckListFilter {
+  limit: number;
+  /** Keyset: checks with a smaller id than this (the previous page's `next_cursor`). */
+  before?: number;
+  status?: SubjectCheckStatus;
+  batchId?: string;
+}
+
+export interface ReviewDecisionInput {
+  outcome: 'clear' | 'adverse';
+  note: string;
+  reviewer?: string;
+}
+
+interface Row {
+  subject_check_id: string;
+  account_id: string;
+  status: SubjectCheckStatus;
+  first_name: string;
+  last_name: string;
+  middle_name: string | null;
+  date_of_birth: string | null;
+  locations: SubjectLocation[];
+  purpose: string;
+  batch_id: string | null;
+  overall_result: string | null;
+  confidence_level: string | null;
+  findings_count: number | null;
+  red_flag_count: number | null;
+  warning_count: number | null;
+  sources_searched: number | null;
+  sources_total: number | null;
+  review_reason: string | null;
+  investigation_id: string | null;
+  triggering_tiers: string[] | null;
+  tier_scores: Record<string, number> | null;
+  requested_scope: string | null;
+  priority: string | null;
+  investigation_created_at: Date | null;
+  sla_due_at: Date | null;
+  error_message: string | null;
+  resolved_by: string | null;
+  sources: SubjectCheckDetailView['sources'];
+  findings: Finding[];
+  decisions: SubjectCheckDetailView['decisions'];
+  processing_at: Date;
+  review_required_at: Date | null;
+  escalated_at: Date | null;
+  completed_at: Date | null;
+  failed_at: Date | null;
+  updated_at: Date;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function toView(row: Row): SubjectCheckView {
+  return {
+    subject_check_id: Number(row.subject_check_id),
+    account_id: Number(row.account_id),
+    status: row.status,
+    overall_result: row.overall_result,
+    confidence_level: row.confidence_level,
+    findings_count: row.findings_count,
+    red_flag_count: row.red_flag_count,
+    warning_count: row.warning_count,
+    sources_searched: row.sources_searched,
+    sources_total: row.sources_total ?? SUBJECT_CHECK_SOURCES.length,
+    review_reason: row.review_reason,
+    investigation_id: row.investigation_id,
+    triggering_tiers: row.triggering_tiers,
+    tier_scores: row.tier_scores,
+    requested_scope: row.requested_scope,
+    priority: row.priority,
+    investigation_created_at: iso(row.investigation_created_at),
+    sla_due_at: iso(row.sla_due_at),
+    error_message: row.error_message,
+    resolved_by: row.resolved_by,
+    subject: {
+      first_name: row.first_name,
+      last_name: row.last_name,
+      middle_name: row.middle_name,
+      date_of_birth: row.date_of_birth,
+      locations: row.locations,
+    },
+    purpose: row.purpose,
+    batch_id: row.batch_id,
+    created_at: row.processing_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    review_required_at: iso(row.review_required_at),
+    escalated_at: iso(row.escalated_at),
+    completed_at: iso(row.completed_at),
+    failed_at: iso(row.failed_at),
+  };
+}
+
+function toDetail(row: Row): SubjectCheckDetailView {
+  return { ...toView(row), sources: row.sources, findings: row.findings, decisions: row.decisions };
+}
+
+/** The view of a check that has just started (before the read model has it). */
+function startedView(event: SubjectCheckStarted): SubjectCheckView {
+  const d = event.data;
+  return {
+    subject_check_id: Number(d.subjectCheckId),
+    account_id: Number(d.accountId),
+    status: 'running',
+    overall_result: null,
+    confidence_level: null,
+    findings_count: null,
+    red_flag_count: null,
+    warning_count: null,
+    sources_searched: null,
+    sources_total: SUBJECT_CHECK_SOURCES.length,
+    review_reason: null,
+    investigation_id: null,
+    triggering_tiers: null,
+    tier_scores: null,
+    requested_scope: null,
+    priority: null,
+    investigation_created_at: null,
+    sla_due_at: null,
+    error_message: null,
+    resolved_by: null,
+    subject: {
+      first_name: d.firstName,
+      last_name: d.lastName,
+      middle_name: d.middleName ?? null,
+      date_of_birth: d.dateOfBirth ?? null,
+      locations: d.locations,
+    },
+    purpose: d.purpose,
+    batch_id: d.batchId ?? null,
+    created_at: d.processingAt,
+    updated_at: d.processingAt,
+    review_required_at: null,
+    escalated_at: null,
+    completed_at: null,
+    failed_at: null,
+  };
+}
+
+/**
+ * The sandbox verdict: the same shape as a real check, completed `clear_no_match`, deterministic
+ * (id 0, times fixed to the request's clock reading truncated to the second, nothing searched).
+ * Pure: no id allocated, no event, no read model, no counter.
+ */
+export function sandboxSubjectCheck(input: SubjectCheckInput, now: Date, accountId: string): SubjectCheckView & { sandbox: true } {
+  const at = new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString();
+  return {
+    subject_check_id: 0,
+    account_id: Number(accountId),
+    status: 'completed',
+    overall_result: 'clear_no_match',
+    confidence_level: 'high',
+    findings_count: 0,
+    red_flag_count: 0,
+    warning_count: 0,
+    sources_searched: 0,
+    sources_total: 0,
+    review_reason: null,
+    investigation_id: null,
+    triggering_tiers: null,
+    tier_scores: null,
+    requested_scope: null,
+    priority: null,
+    investigation_created_at: null,
+    sla_due_at: null,
+    error_message: null,
+    resolved_by: 'sandbox',
+    subject: {
+      first_name: input.firstName.trim(),
+      last_name: input.lastName.trim(),
+      middle_name: input.middleName?.trim() ?? null,
+      date_of_birth: input.dateOfBirth ?? null,
+      locations: input.locations,
+    },
+    purpose: input.purpose,
+    batch_id: null,
+    created_at: at,
+    updated_at: at,
+    review_required_at: null,
+    escalated_at: null,
+    completed_at: at,
+    failed_at: null,
+    sandbox: true,
+  };
+}
+
+export class PgSubjectCheckService {
+  private readonly schema = projectionSchema('subject_checks');
+
+  constructor(
+    private readonly deps: {
+      store: EventStore;
+      pool: pg.Pool;
+      clock: Clock;
+      readModelsCaughtUp: () => Promise<void>;
+    },
+  ) {}
+
+  private meta(ctx: CommandContext, suffix = '') {
+    return { now: this.deps.clock.now().toISOString(), actor: ctx.actor, commandId: `${ctx.commandId}${suffix}`, correlationId: ctx.correlationId };
+  }
+
+  /** Appends SubjectCheckStarted; the pipeline runs asynchronously. Returns the running check at once. */
+  async start(principal: Principal, input: SubjectCheckInput, ctx: CommandContext, options: { batchId?: string; waitForReadModel?: boolean } = {}): Promise<SubjectCheckView> {
+    const subjectCheckId = await nextId(this.deps.pool, 'subject_check_id_seq');
+    const handled = await handleCommand(this.deps.store, subjectCheckDecider, subjectCheckStream(subjectCheckId), {
+      type: 'StartSubjectCheck',
+      data: {
+        subjectCheckId,
+        accountId: principal.accountId,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        ...(input.middleName !== undefined ? { middleName: input.middleName } : {}),
+        ...(input.dateOfBirth !== undefined ? { dateOfBirth: input.dateOfBirth } : {}),
+        locations: input.locations,
+        purpose: input.purpose,
+        consent: input.consent,
+        ...(options.batchId !== undefined ? { batchId: options.batchId } : {}),
+      },
+      metadata: this.meta(ctx),
+    });
+    // So that a GET right after the 201 finds the check.
+    if (options.waitForReadModel !== false) await this.deps.readModelsCaughtUp();
+    return startedView(handled.events[0] as SubjectCheckStarted);
+  }
+
+  /** Waits for the read model (after a batch of starts). */
+  async caughtUp(): Promise<void> {
+    await this.deps.readModelsCaughtUp();
+  }
+
+  /** Own checks only: undefined for an unknown id or another account's. */
+  async get(accountId: string, subjectCheckId: number): Promise<SubjectCheckDetailView | undefined> {
+    const { rows } = await this.deps.pool.query<Row>(
+      `SELECT * FROM ${this.schema}.subject_checks WHERE subject_check_id = $1 AND account_id = $2`,
+      [subjectCheckId, accountId],
+    );
+    return rows[0] ? toDetail(rows[0]) : undefined;
+  }
+
+  /** Newest first, keyset-paginated by id. */
+  async list(accountId: string, filter: SubjectCheckListFilter): Promise<{ items: SubjectCheckView[]; total: number; nextCursor: number | null }> {
+    const where = `account_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR batch_id = $3)`;
+    const params = [accountId, filter.status ?? null, filter.batchId ?? null];
+    const [{ rows }, count] = await Promise.all([
+      this.deps.pool.query<Row>(
+        `SELECT * FROM ${this.schema}.subject_checks WHERE ${where} AND ($4::bigint IS NULL OR subject_check_id < $4)
+          ORDER BY subject_check_id DESC LIMIT $5`,
+        [...params, filter.before ?? null, filter.limit + 1],
+      ),
+      this.deps.pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${this.schema}.subject_checks WHERE ${where}`, params),
+    ]);
+    const page = rows.slice(0, filter.limit);
+    const nextCursor = rows.length > filter.limit ? Number(page[page.length - 1]!.subject_check_id) : null;
+    return { items: page.map(toView), total: count.rows[0]?.total ?? 0, nextCursor };
+  }
+
+  /** needs_review → completed (clear) or escalated (adverse). Other states: IllegalTransition. */
+  async resolveReview(principal: Principal, subjectCheckId: number, input: ReviewDecisionInput, ctx: CommandContext): Promise<SubjectCheckDetailView> {
+    const id = String(subjectCheckId);
+    return this.decideOwned(principal, id, {
+      type: 'ResolveReview',
+      data: {
+        subjectCheckId: id,
+        outcome: input.outcome,
+        reviewer: input.reviewer ?? reviewerOf(principal),
+        note: input.note,
+        ...(input.outcome === 'adverse' ? { investigationId: investigationIdFor(id) } : {}),
+      },
+      metadata: this.meta(ctx),
+    });
+  }
+
+  /** escalated → completed. Other states: IllegalTransition. */
+  async closeInvestigation(principal: Principal, subjectCheckId: number, input: ReviewDecisionInput, ctx: CommandContext): Promise<SubjectCheckDetailView> {
+    const id = String(subjectCheckId);
+    return this.decideOwned(principal, id, {
+      type: 'CloseInvestigation',
+      data: { subjectCheckId: id, outcome: input.outcome, reviewer: input.reviewer ?? reviewerOf(principal), note: input.note },
+      metadata: this.meta(ctx),
+    });
+  }
+
+  private async decideOwned(principal: Principal, id: string, command: SubjectCheckCommand): Promise<SubjectCheckDetailView> {
+    const stream = subjectCheckStream(id);
+    const { state } = await loadAggregate(this.deps.store, subjectCheckDecider, stream);
+    // Another account's check looks exactly like a missing one.
+    if (state.status === 'none' || state.accountId !== principal.accountId) throw new NotFound('subject check', id);
+    await handleCommand(this.deps.store, subjectCheckDecider, stream, command);
+    await this.deps.readModelsCaughtUp();
+    const view = await this.get(principal.accountId, Number(id));
+    if (!view) throw new NotFound('subject check', id);
+    return view;
+  }
+}
+
+/** Investigation id of a check's (only) escalation: deterministic, so a retried command appends nothing new. */
+export function investigationIdFor(subjectCheckId: string): string {
+  return `INV-${subjectCheckId}`;
+}
+
+function reviewerOf(principal: Principal): string {
+  return principal.keyId ? `api_key:${principal.keyId}` : `user:${principal.userId ?? 'unknown'}`;
+}
+
+export function newCommandContext(principal: Principal, correlationId: string, surface: 's2' = 's2'): CommandContext {
+  return {
+    actor: { accountId: principal.accountId, ...(principal.keyId ? { keyId: principal.keyId } : {}), surface },
+    correlationId,
+    commandId: randomUUID(),
+  };
+}

@@ -1,0 +1,188 @@
+import type pg from 'pg';
+import type { SubjectCheckEvent } from '../../commands/subject-check';
+import { assertNever, type RecordedEvent } from '../../shared/events';
+import { findingsOf, MalformedAgentResult } from '../../app/subject-checks/assessment';
+import { quoteIdent, type Projection } from '../projection';
+
+/**
+ * S2 subject checks for reading and listing (GET /api/v1/compliance/subject-checks[/:id]): one row per
+ * check with its lifecycle fields, the subject, every source's outcome and its findings. A row changes
+ * only for an event with a newer stream position than the one stored, so re-applying is harmless.
+ */
+export const subjectChecksProjection: Projection = {
+  name: 'subject_checks',
+  version: 1,
+  handles: [
+    'SubjectCheckStarted',
+    'SubjectCheckAgentResultRecorded',
+    'SubjectCheckReviewRequired',
+    'SubjectCheckEscalated',
+    'SubjectCheckCompleted',
+    'SubjectCheckFailed',
+    'SubjectCheckReviewResolved',
+    'SubjectCheckInvestigationClosed',
+  ],
+  async setup(client, schema) {
+    const s = quoteIdent(schema);
+    await client.query(`
+      CREATE TABLE IF NOT EXISTS ${s}.subject_checks (
+        subject_check_id bigint PRIMARY KEY,
+        account_id bigint NOT NULL,
+        status text NOT NULL,
+        first_name text NOT NULL,
+        last_name text NOT NULL,
+        middle_name text,
+        date_of_birth text,
+        locations jsonb NOT NULL,
+        purpose text NOT NULL,
+        consent_statement text,
+        consent_certified_at timestamptz NOT NULL,
+        batch_id text,
+        key_id text,
+        overall_result text,
+        confidence_level text,
+        findings_count integer,
+        red_flag_count integer,
+        warning_count integer,
+        sources_searched integer,
+        sources_total integer,
+        review_reason text,
+        investigation_id text,
+        triggering_tiers jsonb,
+        tier_scores jsonb,
+        requested_scope text,
+        priority text,
+        investigation_created_at timestamptz,
+        sla_due_at timestamptz,
+        error_message text,
+        resolved_by text,
+        sources jsonb NOT NULL DEFAULT '[]'::jsonb,
+        findings jsonb NOT NULL DEFAULT '[]'::jsonb,
+        decisions jsonb NOT NULL DEFAULT '[]'::jsonb,
+        processing_at timestamptz NOT NULL,
+        review_required_at timestamptz,
+        escalated_at timestamptz,
+        completed_at timestamptz,
+        failed_at timestamptz,
+        updated_at timestamptz NOT NULL,
+        stream_position bigint NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS subject_checks_account ON ${s}.subject_checks (account_id, subject_check_id DESC);
+      CREATE INDEX IF NOT EXISTS subject_checks_batch ON ${s}.subject_checks (account_id, batch_id) WHERE batch_id IS NOT NULL;`);
+  },
+  async apply(client: pg.PoolClient, recorded: RecordedEvent, schema) {
+    const s = quoteIdent(schema);
+    const event = recorded as unknown as SubjectCheckEvent & RecordedEvent;
+    const position = recorded.streamPosition.toString();
+    const at = recorded.metadata.occurredAt;
+    /** Updates the check's row when this event is newer than what the row reflects. */
+    const update = async (sets: string, values: unknown[]) => {
+      await client.query(
+        `UPDATE ${s}.subject_checks SET ${sets}, updated_at = $2, stream_position = $3 WHERE subject_check_id = $1 AND stream_position < $3`,
+        [event.data.subjectCheckId, at, position, ...values],
+      );
+    };
+    switch (event.type) {
+      case 'SubjectCheckStarted': {
+        const d = event.data;
+        await client.query(
+          `INSERT INTO ${s}.subject_checks (subject_check_id, account_id, status, first_name, last_name, middle_name, date_of_birth,
+             locations, purpose, consent_statement, consent_certified_at, batch_id, key_id, processing_at, updated_at, stream_position)
+           VALUES ($1,$2,'running',$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$13,$14) ON CONFLICT (subject_check_id) DO NOTHING`,
+          [
+            d.subjectCheckId,
+            d.accountId,
+            d.firstName,
+            d.lastName,
+            d.middleName ?? null,
+            d.dateOfBirth ?? null,
+            JSON.stringify(d.locations),
+            d.purpose,
+            d.consent.statement ?? null,
+            d.consent.certifiedAt,
+            d.batchId ?? null,
+            recorded.metadata.actor?.keyId ?? null,
+            d.processingAt,
+            position,
+          ],
+        );
+        return;
+      }
+      case 'SubjectCheckAgentResultRecorded': {
+        const d = event.data;
+        let findings: ReturnType<typeof findingsOf> = [];
+        let malformed: string | undefined;
+        try {
+          findings = findingsOf(d);
+        } catch (error) {
+          if (!(error instanceof MalformedAgentResult)) throw error;
+          malformed = error.message;
+        }
+        const source = {
+          agent: d.agent,
+          tier: d.tier ?? d.agent,
+          queried: d.queried,
+          error: d.error ?? malformed ?? null,
+          hits: findings.length,
+          started_at: d.startedAt,
+          finished_at: d.finishedAt,
+        };
+        await update(`sources = sources || $4::jsonb, findings = findings || $5::jsonb`, [JSON.stringify([source]), JSON.stringify(findings)]);
+        return;
+      }
+      case 'SubjectCheckReviewRequired': {
+        const d = event.data;
+        await update(
+          `status = 'needs_review', overall_result = $4, confidence_level = $5, findings_count = $6, red_flag_count = $7, warning_count = $8,
+           sources_searched = $9, sources_total = $10, review_reason = $11, tier_scores = $12, review_required_at = $13`,
+          [d.overallResult, d.confidenceLevel, d.findingsCount, d.redFlagCount, d.warningCount, d.sourcesSearched, d.sourcesTotal, d.reviewReason,
+            JSON.stringify(d.tierScores), d.reviewRequiredAt],
+        );
+        return;
+      }
+      case 'SubjectCheckEscalated': {
+        const d = event.data;
+        await update(
+          `status = 'escalated', investigation_id = $4, triggering_tiers = $5, tier_scores = $6, requested_scope = $7, priority = $8,
+           escalated_at = $9, investigation_created_at = $10, sla_due_at = $11,
+           -- Counts are facts of the recorded results; a review's escalation keeps those of its conclusion.
+           findings_count = COALESCE(findings_count, jsonb_array_length(findings)),
+           red_flag_count = COALESCE(red_flag_count, (SELECT count(*)::int FROM jsonb_array_elements(findings) f WHERE f->>'severity' = 'red_flag')),
+           warning_count = COALESCE(warning_count, (SELECT count(*)::int FROM jsonb_array_elements(findings) f WHERE f->>'severity' = 'warning')),
+           sources_searched = COALESCE(sources_searched, (SELECT count(*)::int FROM jsonb_array_elements(sources) x WHERE (x->>'queried')::boolean)),
+           sources_total = COALESCE(sources_total, jsonb_array_length(sources))`,
+          [d.investigationId, JSON.stringify(d.triggeringTiers), JSON.stringify(d.tierScores), d.requestedScope, d.priority, d.escalatedAt,
+            d.investigationCreatedAt ?? null, d.slaDueAt ?? null],
+        );
+        return;
+      }
+      case 'SubjectCheckCompleted': {
+        const d = event.data;
+        await update(
+          `status = 'completed', overall_result = $4, confidence_level = $5, findings_count = $6, red_flag_count = $7, warning_count = $8,
+           sources_searched = $9, sources_total = $10, resolved_by = $11, completed_at = $12`,
+          [d.overallResult, d.confidenceLevel, d.findingsCount, d.redFlagCount, d.warningCount, d.sourcesSearched, d.sourcesTotal,
+            d.resolvedBy ?? 'automatic', d.completedAt],
+        );
+        return;
+      }
+      case 'SubjectCheckFailed':
+        await update(`status = 'failed', error_message = $4, failed_at = $5`, [event.data.errorMessage, event.data.failedAt]);
+        return;
+      case 'SubjectCheckReviewResolved': {
+        const d = event.data;
+        const decision = { kind: 'review', outcome: d.outcome, reviewer: d.reviewer, note: d.note, review_reason: d.reviewReason, at: d.resolvedAt };
+        await update(`decisions = decisions || $4::jsonb`, [JSON.stringify([decision])]);
+        return;
+      }
+      case 'SubjectCheckInvestigationClosed': {
+        const d = event.data;
+        const decision = { kind: 'investigation', outcome: d.outcome, reviewer: d.reviewer, note: d.note, investigation_id: d.investigationId, at: d.closedAt };
+        await update(`decisions = decisions || $4::jsonb`, [JSON.stringify([decision])]);
+        return;
+      }
+      default:
+        return assertNever(event, 'subject check event');
+    }
+  },
+};
