@@ -10,7 +10,7 @@ import { InProcessBus } from '../../../src/infrastructure/bus/inprocess/inproces
 import { KafkaBus } from '../../../src/infrastructure/bus/kafka/kafka-bus';
 import type { BusMessage, ConsumedMessage, MessageBus } from '../../../src/infrastructure/bus/port';
 import { PostgresEventStore } from '../../../src/infrastructure/eventstore/postgres/store';
-import { MESSAGE_ID_HEADER } from '../../../src/infrastructure/inbox/inbox';
+import { MESSAGE_ID_HEADER, idempotentHandler } from '../../../src/infrastructure/inbox/inbox';
 import { EventRelay, readRelayCheckpoint } from '../../../src/infrastructure/relay/relay';
 import type { Event } from '../../../src/shared/events';
 import { startMockKafka } from '../../support/kafka';
@@ -159,6 +159,36 @@ describe('EventRelay', () => {
     assert.ok(relay.position >= flakyEvents[2]!);
     await relay.stop();
     await inner.close();
+  });
+
+  it('republishes after a crash before the checkpoint, and an inbox consumer applies each event once', async () => {
+    await db.pool.query('CREATE TABLE IF NOT EXISTS ledger_effects (event_id text NOT NULL, stream text NOT NULL)');
+    const bus = new InProcessBus({ logger: recordingLogger() });
+    let deliveries = 0;
+    const apply = idempotentHandler(db.pool, 'ledger', async (message, client) => {
+      const envelope = registry.decode<EventEnvelope>(EVENT_ENVELOPE, message);
+      await client.query('INSERT INTO ledger_effects (event_id, stream) VALUES ($1, $2)', [envelope.eventId, envelope.streamName]);
+    });
+    await bus.subscribe({ groupId: 'ledger', topics: ['svc.events.ledger'], fromBeginning: true }, async (message) => {
+      await apply(message);
+      deliveries++;
+    });
+    await store.appendToStream('ledger-1', [newEvent('Credited'), newEvent('Debited')]);
+    const first = tracked(new EventRelay({ store, bus, pool: db.pool, registry, logger: recordingLogger(), name: 'test-crash' }));
+    first.start();
+    await first.caughtUp();
+    await first.stop();
+    // The process died after publishing but before its checkpoint was written.
+    await db.pool.query("UPDATE relay_checkpoints SET position = 0 WHERE relay_name = 'test-crash'");
+    const second = tracked(new EventRelay({ store, bus, pool: db.pool, registry, logger: recordingLogger(), name: 'test-crash' }));
+    second.start();
+    await second.caughtUp();
+    await waitFor(() => deliveries >= 4, 2000, 'the republished copies');
+    const effects = await db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM ledger_effects WHERE stream = 'ledger-1'");
+    assert.equal(deliveries, 4, 'each event was delivered twice');
+    assert.equal(effects.rows[0]!.n, 2, 'but applied once');
+    await second.stop();
+    await bus.close();
   });
 
   it('lets only one relay of a name publish; the standby takes over when the leader stops', async () => {
