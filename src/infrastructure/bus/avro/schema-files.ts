@@ -82,8 +82,8 @@ export function readSchemaFiles(dir: string = defaultSchemasDir): SchemaFile[] {
     result.push({ fullName: c.fullName, version: history.length + 1, current: true, path: relative(dir, c.file), schema: c.schema });
   }
   if (existsSync(historyDir)) {
-    for (const name of readdirSync(historyDir)) {
-      if (!seen.has(name)) throw new Error(`schemas/history/${name} has no current schema`);
+    for (const entry of readdirSync(historyDir, { withFileTypes: true })) {
+      if (entry.isDirectory() && !seen.has(entry.name)) throw new Error(`schemas/history/${entry.name} has no current schema`);
     }
   }
   return result;
