@@ -42,6 +42,18 @@ import { createHttpApp } from '../api/http/app';
 import { createS1Gate, createS1Router, defaultS1MonthlyQuota } from '../api/s1/router';
 import { buildOpenApiDocument } from '../api/openapi/registry';
 import { registerS1 } from '../api/s1/schemas';
+import { createS3Gate, createS3Router } from '../api/s3/router';
+import { S3_OFFSHORE_CHECKS_PER_MONTH, s3MonthlyRequestQuota } from '../api/s3/gate';
+import { registerS3 } from '../api/s3/openapi';
+import { createPaymentWebhookBodyReader, createPortalRouter, PORTAL_SESSION_SECONDS } from '../api/portal/router';
+import { S3WebhookService } from '../api/portal/s3-webhook-service';
+import { usageProjection } from '../projections/read-models/usage';
+import type { DeliveryFinished } from '../webhooks/dispatcher';
+import { DEV_JWT_SECRET as PORTAL_DEV_JWT_SECRET, JwtSessionService as PortalSessionService } from './sessions/session-service';
+import { PgUsageService } from './usage/usage-service';
+import { PaymentService } from './payments/payment-service';
+import { createSmtpMailer, unconfiguredMailer } from './payments/mailer';
+import { sowAgentResultsReader, sowDeclarationLoader } from './sow/sow-view';
 import { createS2AccountRouter, createS2Gate, createS2Router } from '../api/s2/router';
 import { registerS2 } from '../api/s2/schemas';
 import { subjectChecksProjection } from '../projections/read-models/subject-checks';
@@ -53,6 +65,12 @@ import { PgLimitService } from './limits';
 import { PgAccountService } from './accounts/account-service';
 import { PgKeyService } from './keys/key-service';
 import { CompletionNotifier, PgScreeningService } from './screenings/screening-service';
+import { PgPersonCheckService } from './person-checks/person-check-service';
+import { personChecksProjection } from '../projections/read-models/person-checks';
+import { PersonCheckOrchestrator } from '../agents/orchestrator/person-check-orchestrator';
+import { createPersonAgents } from '../agents/person/agents';
+import { createS1PersonCheckRouter } from '../api/person-checks/router';
+import { registerPersonChecks } from '../api/person-checks/schemas';
 import type { ListVersionRef } from '../commands/screening';
 
 export interface ServiceOptions {
@@ -66,6 +84,8 @@ export interface ServiceOptions {
   agents: 'all' | 'none' | string[];
   /** Run projections, the relay and the webhook dispatcher here (the API process does). */
   projections: boolean;
+  /** Extra CA certificates the webhook dispatcher trusts (receivers with private certificates, tests). */
+  webhookCa?: string | Buffer | Array<string | Buffer>;
 }
 
 export interface RunningService {
@@ -87,8 +107,11 @@ export interface RunningService {
     limits: PgLimitService;
     subjectChecks: PgSubjectCheckService;
     sessions: JwtSessionService;
+    personChecks: PgPersonCheckService;
   };
   stop(): Promise<void>;
+  /** S3 and portal services (usage, payments, the S3 webhook endpoint, portal sessions). */
+  s3?: { usage: PgUsageService; payments: PaymentService; webhooks: S3WebhookService; portalSessions: PortalSessionService };
 }
 
 const devSecret = 'embedded-development-secret-change-me-0123456789';
@@ -164,6 +187,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       screener: () => engine,
       sources,
       hasPepList: () => engine.versions.some((v) => v.source === 'opensanctions_peps'),
+      loadSowDeclaration: sowDeclarationLoader(store),
     });
     const agentLabels = Object.fromEntries([...catalog.values()].map((a) => [a.name, a.label]));
     const llm = llmConfigFromEnv(env);
@@ -190,6 +214,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         localAgents: new Map([...catalog.values()].filter((a) => a.configured?.() === false).map((a) => [a.name, a])),
         finalisation: {
           countryRisk: () => countryRisk,
+          sowAgentResults: sowAgentResultsReader(store),
           analyse: async (kind, report) => {
             const analyser = kind === 'edd' ? analyseEdd : kind === 'ma' ? analyseMa : analyseSow;
             const result = await analyser(report, { ...(llm ? { llm } : {}) });
@@ -205,12 +230,31 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       const subjectCheckOrchestrator = new SubjectCheckOrchestrator({ store, bus, registry, clock, logger, agentTimeoutMs: config.AGENT_TIMEOUT_MS });
       await subjectCheckOrchestrator.start();
       stops.push(() => subjectCheckOrchestrator.stop());
+      // Person checks: the seven phases run in this process, beside the engine their list agents use.
+      const personCheckOrchestrator = new PersonCheckOrchestrator({
+        store,
+        bus,
+        registry,
+        clock,
+        logger,
+        agents: createPersonAgents({
+          screener: () => engine,
+          hasPepList: () => engine.versions.some((v) => v.source === 'opensanctions_peps'),
+          env,
+          newsSource: sources.find((s) => s.name === 'adverse_media_search'),
+        }),
+        agentTimeoutMs: config.AGENT_TIMEOUT_MS,
+      });
+      await personCheckOrchestrator.start();
+      stops.push(() => personCheckOrchestrator.stop());
     }
 
     // 5. Relay, read models, webhooks (the API process).
     let runner: ProjectionRunner | undefined;
     let relay: EventRelay | undefined;
     let dispatcher: WebhookDispatcher | undefined;
+    // Per-delivery outcomes feed the endpoint aggregates (S3: failure streak, auto-disable event).
+    const deliveryHooks: ((finished: DeliveryFinished) => Promise<void>)[] = [];
     if (options.projections) {
       relay = new EventRelay({ store, bus, pool, registry, logger, pollIntervalMs: 500 });
       relay.start();
@@ -218,13 +262,23 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       runner = new ProjectionRunner({
         pool,
         store,
-        projections: [accountsProjection, apiKeysProjection, screeningsProjection, subjectChecksProjection, createWebhookProjector({ clock, logger })],
+        projections: [accountsProjection, apiKeysProjection, screeningsProjection, usageProjection, subjectChecksProjection, personChecksProjection, createWebhookProjector({ clock, logger })],
         logger,
         pollIntervalMs: 500,
       });
       await runner.start();
       stops.push(() => runner!.stop());
-      dispatcher = createWebhookDispatcher({ pool, clock, secrets, allowPrivate, logger });
+      dispatcher = createWebhookDispatcher({
+        pool,
+        clock,
+        secrets,
+        allowPrivate,
+        logger,
+        ...(options.webhookCa ? { ca: options.webhookCa } : {}),
+        onDeliveryFinished: async (finished) => {
+          for (const hook of deliveryHooks) await hook(finished).catch((err: unknown) => logger.error({ err, deliveryId: finished.deliveryId }, 'delivery outcome not recorded'));
+        },
+      });
       dispatcher.start(500);
       stops.push(() => dispatcher!.stop());
     }
@@ -252,12 +306,35 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const s2Webhooks = new S2WebhookService({ store, pool, clock, secrets, allowPrivate, readModelsCaughtUp });
     // S2 session cookies (auth_token): 12 h.
     const sessions = new JwtSessionService({ pool, clock, secret: config.JWT_SECRET ?? DEV_JWT_SECRET, audience: 's2_session', lifetimeSeconds: 12 * 3600 });
+    const personChecks = new PgPersonCheckService({ store, pool, clock });
     const screenings = new PgScreeningService({
       store,
       pool,
       clock,
       notifier,
       reportContext: () => ({ agentLabels, matcherVersion: engine.matcherVersion }),
+      readModelsCaughtUp,
+    });
+
+    // S3 (X-API-Key), the portal (JWT, 7 days) and payment-provider events.
+    const usage = new PgUsageService({
+      pool,
+      clock,
+      keys,
+      limits,
+      monthlyQuota: s3MonthlyRequestQuota,
+      offshoreChecksPerMonth: (plan) => (plan === 'enterprise' ? S3_OFFSHORE_CHECKS_PER_MONTH : null),
+      readModelsCaughtUp,
+    });
+    const portalSessions = new PortalSessionService({ pool, clock, secret: config.JWT_SECRET ?? PORTAL_DEV_JWT_SECRET, audience: 'portal', lifetimeSeconds: PORTAL_SESSION_SECONDS });
+    const s3Webhooks = new S3WebhookService({ store, pool, clock, secrets, allowPrivate, readModelsCaughtUp });
+    deliveryHooks.push((finished) => s3Webhooks.recordDeliveryFinished(finished));
+    const payments = new PaymentService({
+      store,
+      pool,
+      clock,
+      readModelsCaughtUp,
+      mailer: config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.MAIL_FROM }) : unconfiguredMailer,
     });
 
     // 6. HTTP.
@@ -266,12 +343,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (options.http) {
       const openApi = (() => {
         let cached: object | undefined;
-        return () => (cached ??= buildOpenApiDocument([registerS1, registerS2]));
+        return () => (cached ??= buildOpenApiDocument([registerS1, registerS3, registerS2, registerPersonChecks]));
       })();
       const app = createHttpApp({
         logger,
         // Authenticate and rate-limit S1 before the body is parsed: a broken or huge body still counts.
-        beforeBody: [createS1Gate({ keys, limits }), createS2Gate({ keys, sessions, accounts })],
+        beforeBody: [createS1Gate({ keys, limits }), createS3Gate({ keys, limits, clock }), createPaymentWebhookBodyReader(), createS2Gate({ keys, sessions, accounts })],
         health: {
           live: () => true,
           ready: async () => {
@@ -292,6 +369,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             config: { screeningWaitMs: config.SCREENING_WAIT_MS, monthlyQuota: defaultS1MonthlyQuota },
             openApiDocument: openApi,
           }),
+          createS3Router({ keys, limits, screenings, usage, store, clock, config: { screeningWaitMs: config.SCREENING_WAIT_MS } }),
+          createPortalRouter({ accounts, keys, limits, sessions: portalSessions, webhooks: s3Webhooks, payments, clock, logger, paymentWebhookSecret: config.PAYMENT_WEBHOOK_SECRET }),
+          createS1PersonCheckRouter({ personChecks, waitMs: config.SCREENING_WAIT_MS }),
           createS2Router({ keys, limits, accounts, sessions, subjectChecks, webhooks: s2Webhooks, clock }),
           createS2AccountRouter({ keys, limits, accounts, sessions, subjectChecks, webhooks: s2Webhooks, clock }),
         ],
@@ -324,7 +404,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       dispatcher,
       server,
       url,
-      services: { accounts, keys, screenings, limits, subjectChecks, sessions },
+      services: { accounts, keys, screenings, limits, subjectChecks, sessions, personChecks },
+      s3: { usage, payments, webhooks: s3Webhooks, portalSessions },
       stop: stopAll,
       // swap hooks for list reloads
       ...{ reloadLists: async () => {

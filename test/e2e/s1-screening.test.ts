@@ -54,3 +54,27 @@ test('an innocent name completes low risk with no hits', async () => {
   assert.equal(res.body.screening.sanctions_hits, 0);
   assert.equal(res.body.screening.risk_level, 'low');
 });
+
+test('when the pipeline is slower than the wait, the API answers 202 running with the screening URL, and the screening stays readable', async () => {
+  // A deployment whose agents are elsewhere (AGENTS=none) and not running: nothing completes.
+  const apiOnly = await startTestService({ agents: 'none', env: { SCREENING_WAIT_MS: '150' } });
+  try {
+    const account = await apiOnly.createAccount('enterprise');
+    const { key: apiKey } = await apiOnly.createKey(account.accountId, 's1');
+    const res = await fetch(`${apiOnly.url}/api/v1/screening/cdd`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'Slow Subject' }),
+    });
+    assert.equal(res.status, 202);
+    const body = (await res.json()) as Record<string, any>;
+    assert.equal(body.status, 'running');
+    assert.equal(body.screening.status, 'running');
+    assert.equal(body.url, `/api/v1/screening/${body.screening.id}`);
+    const read = await fetch(`${apiOnly.url}${body.url}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    assert.equal(read.status, 200);
+    assert.equal(((await read.json()) as Record<string, any>).screening.status, 'running');
+  } finally {
+    await apiOnly.stop();
+  }
+});

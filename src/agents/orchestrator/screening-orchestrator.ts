@@ -272,7 +272,9 @@ export class ScreeningOrchestrator {
     }
     // Published only after the decisions are stored: a crash in between is repaired by redelivery.
     for (const task of tasks) {
-      await this.options.bus.publish(agentTaskTopic(task.agent), [this.options.registry.message(AGENT_TASK, stream, task)]);
+      await this.options.bus.publish(agentTaskTopic(task.agent), [
+        this.options.registry.message(AGENT_TASK, stream, task, { 'x-message-id': task.taskId, 'x-correlation-id': task.correlationId }),
+      ]);
     }
   }
 }

@@ -46,7 +46,7 @@ export async function startAgentWorkers(options: AgentWorkerOptions): Promise<{ 
           finishedAt: timed.finishedAt,
         };
         await options.bus.publish(AGENT_RESULTS_TOPIC, [
-          options.registry.message(AGENT_RESULT, task.screeningId, result, { 'x-correlation-id': task.correlationId }),
+          options.registry.message(AGENT_RESULT, task.screeningId, result, { 'x-correlation-id': task.correlationId, 'x-message-id': `${task.taskId}:result` }),
         ]);
         options.logger.debug({ agent: agent.name, workflow: task.screeningId, queried: outcome.queried, ms: timed.durationMs }, 'agent finished');
       },

@@ -139,6 +139,8 @@ export class PgScreeningService implements ScreeningService {
       clock: Clock;
       notifier: CompletionNotifier;
       reportContext: () => ReportContext;
+      /** Resolves once the read models have applied everything committed so far (read-your-writes). */
+      readModelsCaughtUp?: () => Promise<void>;
       unicodeFontPath?: string;
     },
   ) {}
@@ -227,7 +229,11 @@ export class PgScreeningService implements ScreeningService {
         const events = await this.deps.store.readStream(stream);
         const report = buildScreeningReport(events, this.deps.reportContext());
         if (!report || report.accountId !== accountId) return undefined;
-        if (report.status === 'completed') return screeningView(report, (events[0]!.data as { surface: ScreeningView['surface'] }).surface);
+        if (report.status === 'completed') {
+          // The caller will list or filter next: let the read models see the completion first.
+          await this.deps.readModelsCaughtUp?.();
+          return screeningView(report, (events[0]!.data as { surface: ScreeningView['surface'] }).surface);
+        }
         if (events.some((e) => e.type === 'ScreeningFailed')) return undefined;
         const remaining = deadline - Date.now();
         if (remaining <= 0) return undefined;
