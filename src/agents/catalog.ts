@@ -9,6 +9,7 @@ import { createListAgents, type NameScreener } from './lists/list-agents';
 import { toReportHit as sourceHitToReport } from './sources/to-report';
 import type { ExternalSource, SourceSubject } from './sources/types';
 import { countryToIso2 } from './sources/countries';
+import { createSowAgents, type SowAgentDeps } from './sow/agents';
 
 /** Adapts outside sources (several may serve one agent) to the agent contract. */
 export function sourcesAgent(name: string, label: string, sources: ExternalSource[]): Agent {
@@ -68,7 +69,13 @@ function withOptionalSource(base: Agent, extra: Agent | undefined): Agent {
   };
 }
 
-export function createAgentCatalog(deps: { screener: () => NameScreener; sources: ExternalSource[]; hasPepList: () => boolean }): Map<string, Agent> {
+export function createAgentCatalog(deps: {
+  screener: () => NameScreener;
+  sources: ExternalSource[];
+  hasPepList: () => boolean;
+  /** SOW corroboration agents read the screening's declaration through this (without it they say "not configured"). */
+  loadSowDeclaration?: SowAgentDeps['loadDeclaration'];
+}): Map<string, Agent> {
   const byName = (name: string) => deps.sources.filter((s) => s.name === name);
   const configured = (name: string) => deps.sources.some((s) => s.name === name && s.configured());
   const lists = new Map(createListAgents(deps.screener).map((a) => [a.name, a]));
@@ -117,5 +124,7 @@ export function createAgentCatalog(deps: { screener: () => NameScreener; sources
     ['sow_property_registries', 'Property and asset registries'],
   ];
   for (const [name, label] of unavailable) add(notConfiguredAgent(name, label, `no ${label.toLowerCase()} adapter is configured in this deployment`));
+  // SOW steps 5-9: scored from the submitted evidence and our lists; outside registries recorded as not queried.
+  if (deps.loadSowDeclaration) for (const agent of createSowAgents({ screener: deps.screener, loadDeclaration: deps.loadSowDeclaration })) add(agent);
   return catalog;
 }

@@ -8,12 +8,17 @@ import type { CountryRiskFinding, DataGap, ScreeningReport } from '../../reports
 import { computeRiskScore } from '../scoring/risk-score';
 import { countryToIso2 } from '../sources/countries';
 import { allHits } from '../../app/screenings/report-builder';
+import { assessSow, type SowAssessment } from '../sow/framework';
+import { readStoredDeclaration } from '../sow/declaration';
+import type { SowAgentResult } from '../sow/agents';
 
 export interface FinalisationContext {
   /** FATF country risk, latest statement per country. */
   countryRisk: () => CountryRisk[];
   /** EDD / M&A / SOW analysis (rules, or the configured LLM with fallback to rules). */
   analyse: (kind: 'edd' | 'ma' | 'sow', report: ScreeningReport) => Promise<{ markdown: string; generatedBy: string }>;
+  /** SOW steps: the recorded results (AgentResultRecorded) of the screening's sow_* corroboration agents. */
+  sowAgentResults?: (screeningId: number) => Promise<Record<string, { queried: boolean; error?: string; result: Record<string, unknown> }>>;
 }
 
 export type FinalisationStep = (report: ScreeningReport, ctx: FinalisationContext) => Promise<{ queried: boolean; error?: string; result: Record<string, unknown> }>;
@@ -109,7 +114,38 @@ export const finalisers: Record<string, FinalisationStep> = {
   },
 };
 
-/** SOW steps are part of the SOW issue; until then they say so instead of pretending. */
-for (const step of ['sow_risk_tier', 'sow_red_flags', 'sow_jurisdiction_requirements', 'sow_attestation']) {
-  finalisers[step] = async () => ({ queried: false, error: 'SOW verification step not available in this release', result: {} });
+/** SOW steps 1-4 (src/agents/sow/framework.ts): each records its part of the same pure assessment. */
+async function sowAssessment(report: ScreeningReport, ctx: FinalisationContext): Promise<SowAssessment | { error: string }> {
+  const declaration = readStoredDeclaration(report.subject.sow);
+  if (report.kind !== 'sow' || !declaration) return { error: 'not a SOW screening (no declaration)' };
+  const recorded = ctx.sowAgentResults ? await ctx.sowAgentResults(report.id) : {};
+  const agentResults: Record<string, { queried: boolean; error?: string; sow?: SowAgentResult }> = {};
+  for (const [agent, r] of Object.entries(recorded)) {
+    agentResults[agent] = { queried: r.queried, ...(r.error ? { error: r.error } : {}), ...(r.result.sow ? { sow: r.result.sow as SowAgentResult } : {}) };
+  }
+  const subjectCountry = report.countryRisk.find((c) => c.basis === 'subject_jurisdiction');
+  return assessSow({
+    subjectName: report.subject.query,
+    declaration,
+    requestedAt: report.createdAt,
+    agentResults,
+    hits: report.hits,
+    ...(subjectCountry ? { subjectCountry } : {}),
+    jurisdictionGiven: Boolean(report.subject.jurisdiction),
+  });
 }
+
+function sowStep(pick: (a: SowAssessment) => Record<string, unknown>): FinalisationStep {
+  return async (report, ctx) => {
+    const assessment = await sowAssessment(report, ctx);
+    if ('error' in assessment) return { queried: false, error: assessment.error, result: {} };
+    return { queried: true, result: pick(assessment) };
+  };
+}
+
+finalisers.sow_risk_tier = sowStep((a) => ({ riskTier: a.riskTier, gauge: a.gauge, corroboration: a.corroboration, registries: a.registries }));
+finalisers.sow_red_flags = sowStep((a) => ({ redFlags: a.redFlags }));
+finalisers.sow_jurisdiction_requirements = sowStep((a) => ({ jurisdiction: a.jurisdiction }));
+finalisers.sow_attestation = sowStep((a) => ({ attestation: a.attestation }));
+/** Runs when the pipeline has a sow_analysis step (the rules or the LLM write the markdown). */
+finalisers.sow_analysis = async (report, ctx) => ({ queried: true, result: await ctx.analyse('sow', report) });

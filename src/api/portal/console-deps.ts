@@ -1,0 +1,78 @@
+/**
+ * What the portal's console routes (account overview, keys of every surface, webhooks and their
+ * delivery log, screenings with live progress) need from the composition root. Everything is
+ * injected: the routes hold no state of their own.
+ */
+import type pg from 'pg';
+import type { EventStore } from '../../infrastructure/eventstore/port';
+import type { AccountService, CommandContext, KeyService, LimitService, Plan, Principal, ScreeningService } from '../../app/services';
+import type { Clock } from '../../shared/clock';
+import type { SecretBox } from '../../webhooks/secrets';
+import type { RegisteredWebhook } from '../../app/subject-checks/webhook-service';
+import type { Resolver } from '../../webhooks/url-guard';
+import type { PortalAuthenticator } from './auth';
+
+/** The S3 endpoint service (src/api/portal/s3-webhook-service.ts) as the console uses it. */
+export interface S3WebhookPort {
+  register(principal: Principal, url: string, ctx: CommandContext): Promise<{ signingSecret: string; created: boolean }>;
+  reenable(principal: Principal, ctx: CommandContext): Promise<unknown>;
+}
+
+/** The S2 endpoint service (src/app/subject-checks/webhook-service.ts) as the console uses it. */
+export interface S2WebhookPort {
+  register(principal: Principal, url: string, ctx: CommandContext): Promise<RegisteredWebhook>;
+}
+
+/** Hit dispositions (true match / false positive), when the service that records them is wired. */
+export interface DispositionPort {
+  disposition(
+    principal: Principal,
+    input: { screeningId: string; hitId: string; status: 'true_match' | 'false_positive'; reason: string },
+    ctx: CommandContext,
+  ): Promise<unknown>;
+}
+
+export interface PortalConsoleDeps {
+  auth: PortalAuthenticator;
+  accounts: AccountService;
+  keys: KeyService;
+  limits: LimitService;
+  screenings: ScreeningService;
+  store: EventStore;
+  pool: pg.Pool;
+  clock: Clock;
+  secrets: SecretBox;
+  /** WEBHOOK_ALLOW_PRIVATE: lets local receivers through the SSRF guard (tests, development). */
+  allowPrivate: boolean;
+  resolver?: Resolver;
+  readModelsCaughtUp: () => Promise<void>;
+  s2Webhooks: S2WebhookPort;
+  s3Webhooks?: S3WebhookPort;
+  dispositions?: DispositionPort;
+  /** Whether the person-check routes (/api/person-checks) are mounted: the portal shows the form then. */
+  personChecks?: boolean;
+  /** S1 monthly screening quota by plan (null = unlimited): the S1 router's own function. */
+  s1MonthlyQuota: (plan: Plan) => number | null;
+  /** S3 monthly request quota by plan. */
+  s3MonthlyQuota: (plan: Plan) => number;
+  /** Agent display names, for the progress stream. */
+  agentLabels?: Record<string, string>;
+  /** How long one progress stream stays open at most (ms). */
+  progressStreamMaxMs?: number;
+  /** How often a progress stream looks for new events (ms). */
+  progressPollMs?: number;
+}
+
+/** Spec part 8: Enterprise 1,000 requests a month, Professional 250, Starter none; Essentials sits between. */
+export function defaultS3MonthlyQuota(plan: Plan): number {
+  switch (plan) {
+    case 'enterprise':
+      return 1000;
+    case 'professional':
+      return 250;
+    case 'essentials':
+      return 100;
+    case 'starter':
+      return 0;
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The portal's console API (all under /api/portal/, portal JWT): one router that the composition
+ * root mounts next to the session/S3-key routes (router.ts) and the person-check routes.
+ */
+import express, { type Router } from 'express';
+import { ctxOf } from '../http/context';
+import type { PortalConsoleDeps } from './console-deps';
+import { createKeyManagementRoutes } from './key-management-routes';
+import { createOverviewRoutes } from './overview-routes';
+import { createScreeningRoutes } from './screening-routes';
+import { createWebhookConsoleRoutes } from './webhook-console-routes';
+
+export type { PortalConsoleDeps } from './console-deps';
+export { defaultS3MonthlyQuota } from './console-deps';
+
+export function createPortalConsoleRouter(deps: PortalConsoleDeps): Router {
+  const router = express.Router();
+  // Only portal-surface requests (not /api/v1 or /api/account) reach these routes.
+  router.use('/api/portal', (_req, res, next) => (ctxOf(res).surface === 'portal' ? next() : next('router')));
+  router.use(createOverviewRoutes(deps));
+  router.use(createKeyManagementRoutes(deps));
+  router.use(createWebhookConsoleRoutes(deps));
+  router.use(createScreeningRoutes(deps));
+  return router;
+}

@@ -1,0 +1,102 @@
+/**
+ * GET /api/portal/overview: the signed-in account at a glance: plan, this month's quota use on
+ * each surface, the rate limits that apply and what is left of them now, active keys against their
+ * caps, and which optional portal features are wired (person checks, dispositions).
+ *
+ * Counters are read with `peek` (never consumed) from the same buckets the surfaces' gates use, so
+ * the figures are the ones that will decide the next request.
+ */
+import express, { type Router } from 'express';
+import { activeKeyLimits } from '../../commands/api-keys/decider';
+import { projectionSchema } from '../../projections/projection';
+import type { KeySurface } from '../../app/services';
+import { handle } from '../http/app';
+import { S1_RATE_LIMIT, S1_RATE_WINDOW_SECONDS } from '../s1/router';
+import { S2_SUBJECT_CHECKS_PER_HOUR, S2_SUBJECT_CHECK_WINDOW_SECONDS, subjectCheckRateBucket } from '../s2/router';
+import { sendPortalData } from './auth';
+import type { PortalConsoleDeps } from './console-deps';
+
+const MONTH_SECONDS = 31 * 86_400;
+/** Spec part 8: the gates' own figures. */
+const S1_RATE = { limit: S1_RATE_LIMIT, windowSeconds: S1_RATE_WINDOW_SECONDS };
+const S2_RATE = { limit: S2_SUBJECT_CHECKS_PER_HOUR, windowSeconds: S2_SUBJECT_CHECK_WINDOW_SECONDS };
+
+export function createOverviewRoutes(deps: PortalConsoleDeps): Router {
+  const router = express.Router();
+  const screenings = projectionSchema('screenings');
+
+  router.get(
+    '/api/portal/overview',
+    handle(async (req, res) => {
+      const principal = await deps.auth.require(req, res);
+      const account = await deps.accounts.get(principal.accountId);
+      const now = deps.clock.now();
+      const month = now.toISOString().slice(0, 7);
+      const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+      const monthEnd = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+
+      const keysBySurface = Object.fromEntries(
+        await Promise.all((['s1', 's2', 's3'] as KeySurface[]).map(async (s) => [s, await deps.keys.list(principal.accountId, s)] as const)),
+      ) as Record<KeySurface, Awaited<ReturnType<typeof deps.keys.list>>>;
+      const isActive = (k: { revokedAt: string | null; expiresAt: string | null }) => k.revokedAt === null && (k.expiresAt === null || Date.parse(k.expiresAt) > now.getTime());
+
+      // Screenings created this month, per surface, from the read model (what unlimited plans are shown).
+      const counted = await deps.pool.query<{ surface: string; n: string }>(
+        `SELECT surface, count(*)::text AS n FROM ${screenings}.screenings WHERE account_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY surface`,
+        [principal.accountId, monthStart, monthEnd],
+      );
+      const createdThisMonth: Record<string, number> = {};
+      for (const row of counted.rows) createdThisMonth[row.surface] = Number(row.n);
+
+      const s1Quota = deps.s1MonthlyQuota(principal.plan);
+      const s1Used =
+        s1Quota === null
+          ? (createdThisMonth.s1 ?? 0)
+          : s1Quota - (await deps.limits.peek(`s1:quota:${principal.accountId}:${month}`, s1Quota, MONTH_SECONDS, { align: 'utc_month' })).remaining;
+      const s3Quota = deps.s3MonthlyQuota(principal.plan);
+      const s3Used = s3Quota === 0 ? 0 : s3Quota - (await deps.limits.peek(`s3:requests:${principal.accountId}:${month}`, s3Quota, MONTH_SECONDS, { align: 'utc_month' })).remaining;
+      const s2Window = await deps.limits.peek(subjectCheckRateBucket(principal.accountId), S2_RATE.limit, S2_RATE.windowSeconds);
+
+      const s1KeyWindows = await Promise.all(
+        keysBySurface.s1.filter(isActive).map(async (k) => {
+          const w = await deps.limits.peek(`s1:key:${k.id}`, S1_RATE.limit, S1_RATE.windowSeconds);
+          return { key_id: k.id, name: k.name, prefix: k.prefix, remaining: w.remaining, resets_at: new Date(w.resetAt * 1000).toISOString() };
+        }),
+      );
+
+      sendPortalData(
+        res,
+        200,
+        {
+          account: { id: principal.accountId, name: account?.name ?? null, plan: principal.plan, created_at: account?.createdAt ?? null, user_id: principal.userId ?? null },
+          month,
+          quota_resets_at: monthEnd.toISOString(),
+          quotas: [
+            { surface: 's1', name: 'Screening API monthly screenings', limit: s1Quota, used: s1Used },
+            { surface: 's3', name: 'Enterprise API monthly requests', limit: s3Quota, used: s3Used },
+          ],
+          screenings_this_month: { total: Object.values(createdThisMonth).reduce((a, b) => a + b, 0), by_surface: createdThisMonth },
+          rate_limits: [
+            { surface: 's1', description: 'requests per minute, per API key', limit: S1_RATE.limit, window_seconds: S1_RATE.windowSeconds, keys: s1KeyWindows },
+            {
+              surface: 's2',
+              description: 'subject checks per hour, per account (sandbox calls do not count)',
+              limit: S2_RATE.limit,
+              window_seconds: S2_RATE.windowSeconds,
+              remaining: s2Window.remaining,
+              resets_at: new Date(s2Window.resetAt * 1000).toISOString(),
+            },
+          ],
+          keys: {
+            s1: { active: keysBySurface.s1.filter(isActive).length, cap: activeKeyLimits.s1.perAccount, cap_scope: 'account' },
+            s2: { active: keysBySurface.s2.filter(isActive).length, cap: null, cap_scope: null },
+            s3: { active: keysBySurface.s3.filter(isActive).length, cap: activeKeyLimits.s3.perUser, cap_scope: 'user' },
+          },
+          features: { person_checks: Boolean(deps.personChecks), dispositions: Boolean(deps.dispositions), s3_webhooks: Boolean(deps.s3Webhooks) },
+        },
+        now,
+      );
+    }),
+  );
+  return router;
+}

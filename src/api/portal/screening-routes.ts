@@ -1,0 +1,271 @@
+/**
+ * Screenings from the portal (the analyst's view):
+ *   POST /api/portal/screenings {kind, query, entity_type, jurisdiction?}   start one (answers at once, 201 running)
+ *   GET  /api/portal/screenings?page=&limit=&risk_level=&type=&q=           search and filter, paginated
+ *   GET  /api/portal/screenings/:id                                          the report view (hits, sources, audit)
+ *   GET  /api/portal/screenings/:id/progress                                 server-sent events from the event stream
+ *   GET  /api/portal/screenings/:id/report.pdf                               the PDF report
+ *   POST /api/portal/screenings/:id/hits/:hitId/disposition {status, reason} when dispositions are wired
+ *
+ * The progress stream replays the screening's stream from the start (or after Last-Event-ID) and
+ * then follows it by polling the stream until ScreeningCompleted/ScreeningFailed, so a page opened
+ * late, or reconnecting, sees every phase in order.
+ */
+import express, { type Request, type Response, type Router } from 'express';
+import { z } from 'zod';
+import { streamName as screeningStream } from '../../commands/screening/decider';
+import type { Principal, ScreeningKind } from '../../app/services';
+import type { RecordedEvent } from '../../shared/events';
+import { handle } from '../http/app';
+import { ApiError } from '../http/errors';
+import { parseInput } from '../http/validation';
+import { portalCommandContext, sendPortalData } from './auth';
+import type { PortalConsoleDeps } from './console-deps';
+
+const text = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(min, `must be at least ${min} characters`)
+    .max(max, `must be at most ${max} characters`)
+    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters');
+
+export const PortalScreeningRequestSchema = z
+  .object({
+    kind: z.enum(['cdd', 'edd', 'ma']).default('cdd'),
+    query: text(2, 300),
+    entity_type: z.enum(['individual', 'company', 'organization']).default('individual'),
+    jurisdiction: z
+      .string()
+      .trim()
+      .max(100)
+      .optional()
+      .transform((v) => (v === '' ? undefined : v)),
+  })
+  .strict();
+
+export const PortalScreeningListSchema = z
+  .object({
+    page: z.coerce.number().int().min(1).max(100_000).default(1),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    risk_level: z.enum(['low', 'medium', 'high', 'critical']).optional().or(z.literal('').transform(() => undefined)),
+    type: z.enum(['cdd', 'edd', 'ma', 'sow', 'CDD', 'EDD', 'MA', 'SOW']).optional().or(z.literal('').transform(() => undefined)),
+    q: z.string().trim().max(300).optional(),
+  })
+  .strict();
+
+const DispositionSchema = z
+  .object({
+    status: z.enum(['true_match', 'false_positive']),
+    reason: z.string().trim().min(1, 'is required').max(2000),
+  })
+  .strict();
+
+const ID = /^([1-9][0-9]{0,15}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+const PHASE_NAMES: Record<string, string> = {
+  '0': 'Entity enrichment',
+  '1': 'Core screening: sanctions, PEP, adverse media, offshore leaks, debarment',
+  '1b': 'Registries and market data',
+  '2': 'Financial due diligence and verification',
+  '3': 'Litigation, bankruptcy, complaints, ESG',
+  '4': 'Arbitration, web archive, beneficial ownership',
+  '5': 'Finalisation: country risk, scoring, summary',
+};
+
+type Progress = { event: string; data: Record<string, unknown> };
+
+/** What the page needs from one stored event (never the raw agent payloads). */
+export function progressOf(event: RecordedEvent, labels: Record<string, string>): Progress {
+  const d = event.data as Record<string, any>;
+  const label = (agent: string) => labels[agent] ?? agent;
+  switch (event.type) {
+    case 'ScreeningRequested':
+      return {
+        event: 'requested',
+        data: {
+          query: d.subject?.query,
+          entity_type: d.subject?.entityType,
+          kind: d.kind,
+          at: d.requestedAt,
+          phases: (d.pipeline as { phase: string; agents: string[]; mode: string }[]).map((p) => ({
+            phase: p.phase,
+            name: PHASE_NAMES[p.phase] ?? `Phase ${p.phase}`,
+            mode: p.mode,
+            agents: p.agents.map((a) => ({ agent: a, label: label(a) })),
+          })),
+        },
+      };
+    case 'PhaseStarted':
+      return { event: 'phase_started', data: { phase: d.phase, name: PHASE_NAMES[d.phase] ?? `Phase ${d.phase}`, at: d.startedAt } };
+    case 'AgentResultRecorded':
+      return {
+        event: 'agent_finished',
+        data: {
+          phase: d.phase,
+          agent: d.agent,
+          label: label(d.agent),
+          queried: d.queried,
+          error: d.error ?? null,
+          duration_ms: Math.max(0, Date.parse(d.finishedAt) - Date.parse(d.startedAt)) || 0,
+        },
+      };
+    case 'PhaseCompleted':
+      return { event: 'phase_completed', data: { phase: d.phase, queried: d.agentsQueried, not_queried: d.agentsNotQueried, at: d.completedAt } };
+    case 'ScreeningCompleted':
+      return { event: 'completed', data: { risk_level: d.riskLevel, risk_score: d.riskScore, counts: d.counts, at: d.completedAt } };
+    case 'ScreeningFailed':
+      return { event: 'failed', data: { reason: d.reason, at: d.failedAt } };
+    default:
+      return { event: 'other', data: { type: event.type } };
+  }
+}
+
+export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
+  const router = express.Router();
+  const labels = deps.agentLabels ?? {};
+  const pollMs = deps.progressPollMs ?? 250;
+  const maxMs = deps.progressStreamMaxMs ?? 10 * 60_000;
+
+  function idOf(req: Request): string {
+    const id = String(req.params.id);
+    if (!ID.test(id)) throw new ApiError('bad_request', 'id: must be a screening id or uuid', { fields: { id: ['must be a screening id or uuid'] } });
+    return id;
+  }
+
+  async function own(principal: Principal, id: string) {
+    const screening = await deps.screenings.get(principal.accountId, /^[0-9]+$/.test(id) ? Number(id) : id);
+    if (!screening) throw new ApiError('not_found', `Screening ${id} not found`);
+    return screening;
+  }
+
+  function planAllows(principal: Principal, kind: ScreeningKind): void {
+    if (kind === 'edd' && principal.plan !== 'professional' && principal.plan !== 'enterprise') {
+      throw new ApiError('plan_required', 'EDD screenings need the Professional or Enterprise plan');
+    }
+    if (kind === 'ma' && principal.plan !== 'enterprise') throw new ApiError('plan_required', 'M&A screenings need the Enterprise plan');
+  }
+
+  router.post(
+    '/api/portal/screenings',
+    handle(async (req, res) => {
+      const principal = await deps.auth.require(req, res);
+      const input = parseInput(PortalScreeningRequestSchema, req.body);
+      planAllows(principal, input.kind);
+      const screening = await deps.screenings.request(
+        principal,
+        { kind: input.kind, query: input.query, entityType: input.entity_type, ...(input.jurisdiction ? { jurisdiction: input.jurisdiction } : {}) },
+        portalCommandContext(res, principal),
+      );
+      res.setHeader('Location', `/api/portal/screenings/${screening.id}`);
+      sendPortalData(res, 201, { screening }, deps.clock.now());
+    }),
+  );
+
+  router.get(
+    '/api/portal/screenings',
+    handle(async (req, res) => {
+      const principal = await deps.auth.require(req, res);
+      const query = parseInput(PortalScreeningListSchema, req.query, 'query');
+      const { items, total } = await deps.screenings.list(principal.accountId, {
+        page: query.page,
+        limit: query.limit,
+        ...(query.risk_level ? { riskLevel: query.risk_level } : {}),
+        ...(query.type ? { kinds: [query.type.toLowerCase() as ScreeningKind] } : {}),
+        ...(query.q ? { search: query.q } : {}),
+      });
+      sendPortalData(res, 200, { screenings: items }, deps.clock.now(), {
+        pagination: { page: query.page, limit: query.limit, total, pages: Math.max(1, Math.ceil(total / query.limit)) },
+      });
+    }),
+  );
+
+  router.get(
+    '/api/portal/screenings/:id',
+    handle(async (req, res) => {
+      const principal = await deps.auth.require(req, res);
+      const screening = await own(principal, idOf(req));
+      sendPortalData(res, 200, { screening, dispositions_enabled: Boolean(deps.dispositions) }, deps.clock.now());
+    }),
+  );
+
+  router.get(
+    '/api/portal/screenings/:id/report.pdf',
+    handle(async (req, res) => {
+      const principal = await deps.auth.require(req, res);
+      const screening = await own(principal, idOf(req));
+      if (screening.status === 'running') throw new ApiError('conflict', `Screening ${screening.id} is still running; its report is available once it completes`);
+      const pdf = await deps.screenings.reportPdf(principal.accountId, screening.id);
+      if (!pdf) throw new ApiError('not_found', `Screening ${screening.id} not found`);
+      res.status(200);
+      res.setHeader('Content-Type', 'application/pdf');
+      res.setHeader('Content-Disposition', `attachment; filename="screening-${screening.id}.pdf"`);
+      res.setHeader('Content-Length', String(pdf.length));
+      res.end(pdf);
+    }),
+  );
+
+  router.post(
+    '/api/portal/screenings/:id/hits/:hitId/disposition',
+    handle(async (req, res) => {
+      const principal = await deps.auth.require(req, res);
+      if (!deps.dispositions) throw new ApiError('not_found', 'Dispositions are not available on this deployment');
+      const screening = await own(principal, idOf(req));
+      const hitId = String(req.params.hitId);
+      if (!screening.hits.some((h) => h.hit_id === hitId)) throw new ApiError('not_found', `Hit ${hitId} not found`);
+      const input = parseInput(DispositionSchema, req.body);
+      await deps.dispositions.disposition(principal, { screeningId: String(screening.id), hitId, status: input.status, reason: input.reason }, portalCommandContext(res, principal));
+      sendPortalData(res, 200, { screening: await own(principal, String(screening.id)) }, deps.clock.now());
+    }),
+  );
+
+  router.get(
+    '/api/portal/screenings/:id/progress',
+    handle(async (req, res) => {
+      const principal = await deps.auth.require(req, res);
+      const screening = await own(principal, idOf(req));
+      await streamProgress(req, res, String(screening.id));
+    }),
+  );
+
+  async function streamProgress(req: Request, res: Response, screeningId: string): Promise<void> {
+    const stream = screeningStream(screeningId);
+    const lastEventId = req.headers['last-event-id'];
+    let next = typeof lastEventId === 'string' && /^[0-9]{1,12}$/.test(lastEventId) ? BigInt(lastEventId) + 1n : 0n;
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    res.write('retry: 2000\n\n');
+    let closed = false;
+    req.on('close', () => {
+      closed = true;
+    });
+    const started = Date.now();
+    let lastWrite = Date.now();
+    while (!closed) {
+      const events = await deps.store.readStream(stream, { fromRevision: next });
+      let finished = false;
+      for (const event of events) {
+        const progress = progressOf(event, labels);
+        res.write(`id: ${event.streamPosition}\nevent: ${progress.event}\ndata: ${JSON.stringify(progress.data)}\n\n`);
+        lastWrite = Date.now();
+        next = event.streamPosition + 1n;
+        if (event.type === 'ScreeningCompleted' || event.type === 'ScreeningFailed') finished = true;
+      }
+      if (finished || Date.now() - started > maxMs) {
+        res.write(`event: end\ndata: {}\n\n`);
+        break;
+      }
+      if (Date.now() - lastWrite > 15_000) {
+        res.write(': keep-alive\n\n');
+        lastWrite = Date.now();
+      }
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+    res.end();
+  }
+
+  return router;
+}

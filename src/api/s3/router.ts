@@ -1,0 +1,240 @@
+/**
+ * S3 enterprise API (X-API-Key): key management, usage, CDD/EDD/M&A/SOW screenings, get, JSON
+ * report and list. Every success is `{data, meta: {request_id, timestamp}}`; errors are the S3
+ * shapes rendered by src/api/http/errors.ts. The gate (./gate.ts) has authenticated the caller,
+ * refused Starter and consumed the monthly request quota before the body was read.
+ *
+ * Identifiers: S3 names a screening by its uuid (`id`); `screening_number` is the numeric id S1
+ * uses for the same screening; SOW screenings also carry `sow_screening_id` (`SVC-<8>-SOW`).
+ */
+import { randomUUID } from 'node:crypto';
+import express, { type Request, type Response, type Router } from 'express';
+import { LimitExceeded } from '../../commands/errors';
+import type { CommandContext, KeyService, LimitService, Principal, ScreeningKind, ScreeningRequestInput, ScreeningService, ScreeningView } from '../../app/services';
+import type { EventStore } from '../../infrastructure/eventstore/port';
+import type { Clock } from '../../shared/clock';
+import { toStoredDeclaration } from '../../agents/sow/declaration';
+import { loadSowAssessment } from '../../app/sow/sow-view';
+import type { UsageService } from '../../app/usage/usage-service';
+import { handle } from '../http/app';
+import { ctxOf } from '../http/context';
+import { ApiError } from '../http/errors';
+import { parseInput } from '../http/validation';
+import { createS3Gate, ensureUuidRequestId, s3PrincipalOf, S3_OFFSHORE_CHECKS_PER_MONTH, s3MonthlyRequestQuota, utcMonth } from './gate';
+import { presentKey, presentS3Screening, presentS3ScreeningDetail } from './present';
+import {
+  CreateKeySchema,
+  KeyIdParamsSchema,
+  S3CddRequestSchema,
+  S3EddRequestSchema,
+  S3ListQuerySchema,
+  S3MaRequestSchema,
+  S3SowRequestSchema,
+  ScreeningUuidParamsSchema,
+} from './schemas';
+
+export interface S3RouterDeps {
+  keys: KeyService;
+  limits: LimitService;
+  screenings: ScreeningService;
+  usage: UsageService;
+  store: EventStore;
+  clock: Clock;
+  config: { screeningWaitMs: number };
+}
+
+/** Sends `{data, meta}`; the request id is the x-request-id header's (a uuid on S3). */
+export function sendData(res: Response, status: number, data: unknown, clock: Clock): void {
+  const requestId = ensureUuidRequestId(res);
+  res.status(status).json({ data, meta: { request_id: requestId, timestamp: clock.now().toISOString() } });
+}
+
+function commandContext(res: Response, principal: Principal): CommandContext {
+  return {
+    actor: { accountId: principal.accountId, ...(principal.keyId ? { keyId: principal.keyId } : {}), ...(principal.userId ? { userId: principal.userId } : {}), surface: 's3' },
+    correlationId: ctxOf(res).correlationId,
+    commandId: randomUUID(),
+  };
+}
+
+function toRequestInput(kind: ScreeningKind, body: unknown): ScreeningRequestInput {
+  switch (kind) {
+    case 'cdd': {
+      const input = parseInput(S3CddRequestSchema, body);
+      return { kind, query: input.query, entityType: input.entity_type, jurisdiction: input.jurisdiction };
+    }
+    case 'edd': {
+      const { query, entity_type, jurisdiction, ...declared } = parseInput(S3EddRequestSchema, body);
+      return { kind, query, entityType: entity_type, jurisdiction, declared };
+    }
+    case 'ma': {
+      const { query, entity_type, jurisdiction, ...declared } = parseInput(S3MaRequestSchema, body);
+      return { kind, query, entityType: entity_type, jurisdiction, declared };
+    }
+    case 'sow': {
+      const { query, entity_type, jurisdiction, ...rest } = parseInput(S3SowRequestSchema, body);
+      // The structured declaration travels as ScreeningRequested.sow.declaration (events are JSON).
+      const declared = toStoredDeclaration(rest) as unknown as ScreeningRequestInput['declared'];
+      return { kind, query, entityType: entity_type, jurisdiction, declared };
+    }
+  }
+}
+
+function screeningUuid(req: Request): string {
+  const parsed = ScreeningUuidParamsSchema.safeParse(req.params);
+  if (!parsed.success) throw new ApiError('bad_request', 'id: must be a screening uuid', { fields: { id: ['must be a screening uuid'] } });
+  return parsed.data.id.toLowerCase();
+}
+
+export function createS3Router(deps: S3RouterDeps): Router {
+  const router = express.Router();
+  // S3 requests only: S1/S2 requests on shared paths belong to their routers.
+  router.use((_req, res, next) => (ctxOf(res).surface === 's3' ? next() : next('router')));
+  // Idempotent per request: a no-op when the gate already ran before body parsing.
+  router.use(createS3Gate(deps));
+
+  const send = (res: Response, status: number, data: unknown) => sendData(res, status, data, deps.clock);
+
+  // ---------------------------------------------------------------- keys
+  router.post(
+    '/api/v1/keys',
+    handle(async (req, res) => {
+      const principal = s3PrincipalOf(res);
+      const input = parseInput(CreateKeySchema, req.body);
+      try {
+        const created = await deps.keys.create(principal, { surface: 's3', name: input.name }, commandContext(res, principal));
+        send(res, 201, { ...presentKey(created.key), key: created.plaintext });
+      } catch (error) {
+        if (error instanceof LimitExceeded) {
+          throw new ApiError('bad_request', 'At most 5 active API keys per user: revoke one before creating another', { fields: { name: ['active key limit (5 per user) reached'] } });
+        }
+        throw error;
+      }
+    }),
+  );
+  router.get(
+    '/api/v1/keys',
+    handle(async (_req, res) => {
+      const principal = s3PrincipalOf(res);
+      const keys = await deps.keys.list(principal.accountId, 's3');
+      send(res, 200, keys.filter((k) => k.revokedAt === null).map(presentKey));
+    }),
+  );
+  router.delete(
+    '/api/v1/keys/:id',
+    handle(async (req, res) => {
+      const principal = s3PrincipalOf(res);
+      const parsed = KeyIdParamsSchema.safeParse(req.params);
+      if (!parsed.success) throw new ApiError('bad_request', 'id: must be a positive integer', { fields: { id: ['must be a positive integer'] } });
+      const own = (await deps.keys.list(principal.accountId, 's3')).find((k) => k.id === parsed.data.id);
+      if (!own) throw new ApiError('not_found', `API key ${parsed.data.id} not found`);
+      const revoked = await deps.keys.revoke(principal, parsed.data.id, commandContext(res, principal));
+      send(res, 200, { ...presentKey(revoked), revoked_at: revoked.revokedAt });
+    }),
+  );
+
+  // ---------------------------------------------------------------- usage
+  router.get(
+    '/api/v1/usage',
+    handle(async (_req, res) => {
+      const principal = s3PrincipalOf(res);
+      send(res, 200, await deps.usage.usage(principal));
+    }),
+  );
+
+  // ---------------------------------------------------------------- screenings
+  async function withSow(view: ScreeningView) {
+    if (view.kind !== 'sow') return undefined;
+    const assessment = await loadSowAssessment(deps.store, view.id);
+    return { sowScreeningId: assessment.sow_screening_id, assessment: view.status === 'running' ? null : assessment };
+  }
+
+  async function consumeOffshoreCheck(principal: Principal): Promise<void> {
+    // Every pipeline runs the offshore-leak check: on the Enterprise API each screening uses one of 100 a month.
+    if (principal.plan !== 'enterprise') return;
+    const decision = await deps.limits.consume(`s3:offshore:${principal.accountId}:${utcMonth(deps.clock.now())}`, S3_OFFSHORE_CHECKS_PER_MONTH, 31 * 86_400, { align: 'utc_month' });
+    if (!decision.allowed) {
+      throw new ApiError('quota_exceeded', `Monthly offshore-leak check quota of ${S3_OFFSHORE_CHECKS_PER_MONTH} reached (every screening runs one); it resets at ${new Date(decision.resetAt * 1000).toISOString()}`, {
+        retryAfterSeconds: decision.retryAfterSeconds ?? 1,
+      });
+    }
+  }
+
+  function create(kind: ScreeningKind) {
+    return handle(async (req, res) => {
+      const principal = s3PrincipalOf(res);
+      if ((kind === 'edd' || kind === 'sow') && principal.plan !== 'professional' && principal.plan !== 'enterprise') {
+        throw new ApiError('plan_required', `${kind.toUpperCase()} screenings need the Professional or Enterprise plan`);
+      }
+      if (kind === 'ma' && principal.plan !== 'enterprise') throw new ApiError('plan_required', 'M&A screenings need the Enterprise plan');
+      const input = toRequestInput(kind, req.body);
+      await consumeOffshoreCheck(principal);
+      const requested = await deps.screenings.request(principal, input, commandContext(res, principal));
+      let finished = requested.status === 'running' ? await deps.screenings.waitForCompletion(principal.accountId, requested.id, deps.config.screeningWaitMs) : requested;
+      if (!finished) {
+        const current = await deps.screenings.get(principal.accountId, requested.id);
+        if (current && current.status === 'failed') finished = current;
+      }
+      const view = finished ?? requested;
+      const data = presentS3Screening(view, await withSow(view));
+      if (view.status === 'running') {
+        res.setHeader('Location', `/api/v1/screening/${view.uuid}`);
+        send(res, 202, data);
+        return;
+      }
+      send(res, 201, data);
+    });
+  }
+  router.post('/api/v1/screening/cdd', create('cdd'));
+  router.post('/api/v1/screening/edd', create('edd'));
+  router.post('/api/v1/screening/ma', create('ma'));
+  router.post('/api/v1/screening/sow', create('sow'));
+
+  router.get(
+    '/api/v1/screening/:id',
+    handle(async (req, res) => {
+      const principal = s3PrincipalOf(res);
+      const id = screeningUuid(req);
+      const view = await deps.screenings.get(principal.accountId, id);
+      if (!view) throw new ApiError('not_found', `Screening ${id} not found`);
+      send(res, 200, presentS3ScreeningDetail(view, await withSow(view)));
+    }),
+  );
+
+  router.get(
+    '/api/v1/screening/:id/report',
+    handle(async (req, res) => {
+      const principal = s3PrincipalOf(res);
+      const id = screeningUuid(req);
+      const view = await deps.screenings.get(principal.accountId, id);
+      if (!view) throw new ApiError('not_found', `Screening ${id} not found`);
+      if (view.status === 'running') throw new ApiError('conflict', `Screening ${id} is still running; its report is available once it completes`);
+      const report = (await deps.screenings.reportJson(principal.accountId, id)) as Record<string, unknown> | undefined;
+      if (!report) throw new ApiError('not_found', `Report of screening ${id} not found`);
+      const sow = await withSow(view);
+      send(res, 200, sow ? { ...report, sow_verification: sow.assessment } : report);
+    }),
+  );
+
+  router.get(
+    '/api/v1/screenings',
+    handle(async (req, res) => {
+      const principal = s3PrincipalOf(res);
+      const query = parseInput(S3ListQuerySchema, req.query, 'query');
+      const { items, total } = await deps.screenings.list(principal.accountId, {
+        page: query.page,
+        limit: query.limit,
+        ...(query.type ? { kinds: [query.type] } : {}),
+      });
+      const screenings = [];
+      for (const item of items) {
+        screenings.push(presentS3Screening(item, item.kind === 'sow' ? { sowScreeningId: (await loadSowAssessment(deps.store, item.id)).sow_screening_id } : undefined));
+      }
+      send(res, 200, { screenings, pagination: { page: query.page, limit: query.limit, total, pages: Math.ceil(total / query.limit) } });
+    }),
+  );
+
+  return router;
+}
+
+export { createS3Gate, s3MonthlyRequestQuota };
