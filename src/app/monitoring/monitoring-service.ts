@@ -1,0 +1,265 @@
+/**
+ * Ongoing monitoring and analyst dispositions: the application service every surface calls.
+ *
+ * - enrol / unenrol: EnrollInMonitoring / UnenrollFromMonitoring on the screening stream.
+ * - disposition: DispositionHit with the analyst's identity and the risk recomputed from the hits
+ *   that still count (HitDispositioned + RiskRecomputed).
+ * - onListUpdate(delta): matches only the delta against the enrolled subjects (reverse index, see
+ *   delta-matcher.ts) and appends one RecordMonitoringAlert per affected screening and entity; the
+ *   decider drops what must not alert (unchanged record, cleared false positive without a change)
+ *   and re-opens a false positive whose record changed. The webhook projector turns each
+ *   MonitoringAlertRaised into the surface's signed `monitoring.alert`.
+ */
+import type pg from 'pg';
+import { StreamRevisionConflictError, type EventStore } from '../../infrastructure/eventstore/port';
+import {
+  screeningDecider,
+  streamName as screeningStream,
+  type Disposition,
+  type RecordMonitoringAlert,
+  type ScreeningEvent,
+  type ScreeningState,
+} from '../../commands/screening';
+import { NotFound, ValidationFailed } from '../../commands/errors';
+import type { NameScreener } from '../../agents/lists/list-agents';
+import { projectionSchema } from '../../projections/projection';
+import type { ListDelta } from '../../screening/delta';
+import type { CountryRisk } from '../../screening/model';
+import type { Clock } from '../../shared/clock';
+import type { RecordedEvent } from '../../shared/events';
+import type { Logger } from '../../shared/logger';
+import { handleCommand } from '../command-handler';
+import type { CommandContext, Principal } from '../services';
+import { matchDelta, type AlertIntent, type DeltaMatchStats, type ReportedHit } from './delta-matcher';
+import { SubjectIndex, type MonitoredSubject } from './reverse-index';
+import { recomputeRisk } from './risk';
+
+export interface MonitoringStatus {
+  screeningId: string;
+  monitoring: boolean;
+}
+
+export interface DispositionResult {
+  hitId: string;
+  disposition: Disposition;
+  riskScore: number;
+  riskLevel: string;
+  /** False when the hit already had this disposition (nothing appended). */
+  changed: boolean;
+}
+
+export interface MonitoringRunResult extends DeltaMatchStats {
+  source?: string;
+  fromVersion?: string;
+  toVersion?: string;
+  enrolled: number;
+  /** Alerts actually appended (the decider drops the ones that must not alert). */
+  alertsRaised: number;
+  reopened: number;
+  ms: number;
+}
+
+export interface MonitoringServiceDeps {
+  store: EventStore;
+  pool: pg.Pool;
+  clock: Clock;
+  logger?: Logger;
+  /** The FATF table of the lists in service (for the UK controller rule when risk is recomputed). */
+  countryRisk?: () => CountryRisk[];
+  /** Wait for read models (tests and the CLI call it before a run). */
+  readModelsCaughtUp?: () => Promise<void>;
+}
+
+type Loaded = { state: ScreeningState; events: RecordedEvent[] };
+
+export class MonitoringService {
+  private readonly schema = projectionSchema('monitoring');
+
+  constructor(private readonly deps: MonitoringServiceDeps) {}
+
+  private async load(screeningId: string): Promise<Loaded> {
+    const events = await this.deps.store.readStream(screeningStream(screeningId));
+    let state = screeningDecider.initialState();
+    for (const e of events) state = screeningDecider.evolve(state, e as unknown as ScreeningEvent);
+    return { state, events };
+  }
+
+  /** The screening of this account, or NotFound (other tenants' ids look missing). */
+  private async own(principal: Principal, screeningId: string): Promise<Loaded> {
+    if (!/^[1-9][0-9]{0,18}$/.test(screeningId)) throw new NotFound('screening', screeningId);
+    const loaded = await this.load(screeningId);
+    if (loaded.state.status === 'none' || loaded.state.accountId !== principal.accountId) throw new NotFound('screening', screeningId);
+    return loaded;
+  }
+
+  private meta(ctx: CommandContext) {
+    return { now: this.deps.clock.now().toISOString(), actor: ctx.actor, commandId: ctx.commandId, correlationId: ctx.correlationId };
+  }
+
+  async enrol(principal: Principal, screeningId: string, ctx: CommandContext): Promise<MonitoringStatus> {
+    await this.own(principal, screeningId);
+    const r = await handleCommand(this.deps.store, screeningDecider, screeningStream(screeningId), {
+      type: 'EnrollInMonitoring',
+      data: { screeningId },
+      metadata: this.meta(ctx),
+    });
+    return { screeningId, monitoring: r.state.status !== 'none' && r.state.monitoring };
+  }
+
+  async unenrol(principal: Principal, screeningId: string, ctx: CommandContext): Promise<MonitoringStatus> {
+    await this.own(principal, screeningId);
+    const r = await handleCommand(this.deps.store, screeningDecider, screeningStream(screeningId), {
+      type: 'UnenrollFromMonitoring',
+      data: { screeningId },
+      metadata: this.meta(ctx),
+    });
+    return { screeningId, monitoring: r.state.status !== 'none' && r.state.monitoring };
+  }
+
+  /**
+   * Records an analyst's disposition. `analyst` is the authenticated identity (user id, or the key
+   * id for key-only surfaces), never a value from the request body.
+   */
+  async disposition(
+    principal: Principal,
+    input: { screeningId: string; hitId: string; disposition: Disposition; reason: string; analyst: string },
+    ctx: CommandContext,
+  ): Promise<DispositionResult> {
+    const stream = screeningStream(input.screeningId);
+    for (let attempt = 1; ; attempt++) {
+      const { state, events } = await this.own(principal, input.screeningId);
+      if (state.status === 'none') throw new NotFound('screening', input.screeningId);
+      const hit = state.hits[input.hitId];
+      if (!hit) throw new NotFound('hit', input.hitId);
+      // Risk as it will be once this disposition applies.
+      const after: ScreeningState = { ...state, hits: { ...state.hits, [hit.hitId]: { ...hit, status: input.disposition } } };
+      const risk = recomputeRisk(events, after, this.deps.countryRisk ? { countryRisk: this.deps.countryRisk } : {});
+      const decided = screeningDecider.decide(
+        {
+          type: 'DispositionHit',
+          data: { screeningId: input.screeningId, hitId: input.hitId, disposition: input.disposition, reason: input.reason, analyst: input.analyst, riskScore: risk.riskScore, riskLevel: risk.riskLevel },
+          metadata: this.meta(ctx),
+        },
+        state,
+      );
+      if (decided.length === 0) {
+        return { hitId: input.hitId, disposition: input.disposition, riskScore: state.riskScore ?? risk.riskScore, riskLevel: state.riskLevel ?? risk.riskLevel, changed: false };
+      }
+      try {
+        await this.deps.store.appendToStream(stream, decided, { expectedRevision: events[events.length - 1]!.streamPosition });
+        return { hitId: input.hitId, disposition: input.disposition, riskScore: risk.riskScore, riskLevel: risk.riskLevel, changed: true };
+      } catch (error) {
+        if (error instanceof StreamRevisionConflictError && attempt < 5) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** Enrolled subjects, from the monitoring read model. */
+  async enrolledSubjects(): Promise<MonitoredSubject[]> {
+    const { rows } = await this.deps.pool.query<{ screening_id: string; account_id: string; query: string; entity_type: MonitoredSubject['entityType']; jurisdiction: string | null }>(
+      `SELECT screening_id::text, account_id::text, query, entity_type, jurisdiction FROM ${this.schema}.subjects WHERE enrolled ORDER BY screening_id`,
+    );
+    return rows.map((r) => ({ screeningId: r.screening_id, accountId: r.account_id, query: r.query, entityType: r.entity_type, ...(r.jurisdiction ? { jurisdiction: r.jurisdiction } : {}) }));
+  }
+
+  private async hitsOn(entityIds: string[]): Promise<Map<string, ReportedHit[]>> {
+    const out = new Map<string, ReportedHit[]>();
+    if (entityIds.length === 0) return out;
+    const { rows } = await this.deps.pool.query<{ screening_id: string; hit_id: string; entity_id: string; status: ReportedHit['status']; entity_record_hash: string; category: string }>(
+      `SELECT h.screening_id::text, h.hit_id, h.entity_id, h.status, h.entity_record_hash, h.category
+         FROM ${this.schema}.hits h JOIN ${this.schema}.subjects s ON s.screening_id = h.screening_id AND s.enrolled
+        WHERE h.entity_id = ANY($1::text[])`,
+      [entityIds],
+    );
+    for (const r of rows) {
+      const list = out.get(r.entity_id) ?? [];
+      list.push({ screeningId: r.screening_id, hitId: r.hit_id, entityId: r.entity_id, status: r.status, entityRecordHash: r.entity_record_hash, category: r.category });
+      out.set(r.entity_id, list);
+    }
+    return out;
+  }
+
+  /** Runs monitoring for one list delta against the engine now in service (built from the new version). */
+  async onListUpdate(delta: ListDelta, engine: NameScreener): Promise<MonitoringRunResult> {
+    const started = Date.now();
+    await this.deps.readModelsCaughtUp?.();
+    const subjects = await this.enrolledSubjects();
+    const index = SubjectIndex.build(subjects);
+    const hitsByEntity = await this.hitsOn([...delta.removed.map((e) => e.id), ...delta.changed.map((c) => c.id)]);
+    const { intents, stats } = await matchDelta({ delta, engine, index, hitsByEntity });
+    let alertsRaised = 0;
+    let reopened = 0;
+    for (const intent of intents) {
+      try {
+        const events = await this.raise(intent);
+        alertsRaised += events.filter((e) => e.type === 'MonitoringAlertRaised').length;
+        reopened += events.filter((e) => e.type === 'HitReopened').length;
+      } catch (error) {
+        // One screening's problem (e.g. unenrolled meanwhile) never stops the others' alerts.
+        this.deps.logger?.warn({ err: error, screeningId: intent.screeningId, entityId: intent.entityId }, 'monitoring alert not recorded');
+      }
+    }
+    const result: MonitoringRunResult = {
+      ...stats,
+      ...(delta.source ? { source: delta.source } : {}),
+      ...(delta.fromVersion ? { fromVersion: delta.fromVersion } : {}),
+      ...(delta.toVersion ? { toVersion: delta.toVersion } : {}),
+      enrolled: subjects.length,
+      alertsRaised,
+      reopened,
+      ms: Date.now() - started,
+    };
+    this.deps.logger?.info({ ...result }, 'monitoring run for a list update');
+    return result;
+  }
+
+  /** One alert: decide without risk, recompute risk on the resulting state, decide again with it, append. */
+  private async raise(intent: AlertIntent): Promise<ScreeningEvent[]> {
+    const stream = screeningStream(intent.screeningId);
+    const alertId = `${intent.listVersion}:${intent.kind}:${intent.entityId}`;
+    const commandId = `monitoring:${intent.screeningId}:${alertId}`;
+    for (let attempt = 1; ; attempt++) {
+      const { state, events } = await this.load(intent.screeningId);
+      if (state.status === 'none') return [];
+      const live = Object.values(state.hits).find((h) => h.entityId === intent.entityId && h.status !== 'removed');
+      const fresh = intent.hit ?? intent.rescored;
+      let hitId = live?.hitId ?? fresh?.hitId ?? `monitoring:${intent.entityId}`;
+      for (let n = 2; !live && state.hits[hitId]; n++) hitId = `${fresh?.hitId ?? intent.entityId}#${n}`;
+      const command: RecordMonitoringAlert = {
+        type: 'RecordMonitoringAlert',
+        data: {
+          screeningId: intent.screeningId,
+          alertId,
+          kind: intent.kind,
+          entityId: intent.entityId,
+          diff: intent.diff,
+          listVersion: intent.listVersion,
+          ...(intent.entityRecordHash ? { entityRecordHash: intent.entityRecordHash } : {}),
+          ...(fresh ? { hit: { hitId, category: fresh.category, source: fresh.source, matchedName: fresh.matchedName, score: fresh.score, listVersion: intent.listVersion } } : {}),
+        },
+        metadata: { now: this.deps.clock.now().toISOString(), actor: { surface: 'system' }, commandId, correlationId: commandId },
+      };
+      const first = screeningDecider.decide(command, state);
+      if (first.length === 0) return [];
+      let after: ScreeningState = state;
+      for (const e of first) after = screeningDecider.evolve(after, e);
+      const withEvents = [...events, ...first.map((e, i) => ({ ...e, streamName: stream, streamPosition: BigInt(events.length + i), globalPosition: 0n, recordedAt: e.metadata.occurredAt }))];
+      const risk = recomputeRisk(withEvents, after, this.deps.countryRisk ? { countryRisk: this.deps.countryRisk } : {});
+      const decided = screeningDecider.decide({ ...command, data: { ...command.data, risk: { riskScore: risk.riskScore, riskLevel: risk.riskLevel } } }, state);
+      try {
+        await this.deps.store.appendToStream(stream, decided, { expectedRevision: events.length ? events[events.length - 1]!.streamPosition : 'no_stream' });
+        return decided;
+      } catch (error) {
+        if (error instanceof StreamRevisionConflictError && attempt < 5) continue;
+        throw error;
+      }
+    }
+  }
+}
+
+/** Parses an S1/S3 disposition body value. */
+export function parseDisposition(value: unknown): Disposition {
+  if (value === 'true_match' || value === 'false_positive') return value;
+  throw new ValidationFailed([{ field: 'disposition', message: 'must be true_match or false_positive' }]);
+}

@@ -1,0 +1,116 @@
+import type pg from 'pg';
+import type { ScreeningEvent } from '../../commands/screening';
+import type { RecordedEvent } from '../../shared/events';
+import { quoteIdent, type Projection } from '../projection';
+
+/**
+ * What ongoing monitoring reads after a list update:
+ * - `subjects`: every screening ever enrolled, with the subject's name (the reverse index is built
+ *   from the enrolled rows);
+ * - `hits`: the live hits of completed screenings by entity id, so removals and changes of a listed
+ *   entity find the screenings that report it with one indexed lookup.
+ * Rows carry the stream position that last wrote them; an older event never overwrites a newer one.
+ */
+export const monitoringProjection: Projection = {
+  name: 'monitoring',
+  version: 1,
+  handles: ['ScreeningCompleted', 'MonitoringEnrolled', 'MonitoringUnenrolled', 'HitDispositioned', 'HitReopened', 'MonitoringAlertRaised'],
+  async setup(client, schema) {
+    const s = quoteIdent(schema);
+    await client.query(`
+      CREATE TABLE IF NOT EXISTS ${s}.subjects (
+        screening_id bigint PRIMARY KEY,
+        account_id bigint NOT NULL,
+        query text NOT NULL,
+        entity_type text NOT NULL,
+        jurisdiction text,
+        enrolled boolean NOT NULL,
+        enrolled_at timestamptz NOT NULL,
+        unenrolled_at timestamptz,
+        stream_position bigint NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS subjects_enrolled ON ${s}.subjects (screening_id) WHERE enrolled;
+      CREATE TABLE IF NOT EXISTS ${s}.hits (
+        screening_id bigint NOT NULL,
+        hit_id text NOT NULL,
+        entity_id text NOT NULL,
+        category text NOT NULL,
+        status text NOT NULL,
+        entity_record_hash text NOT NULL,
+        stream_position bigint NOT NULL,
+        PRIMARY KEY (screening_id, hit_id)
+      );
+      CREATE INDEX IF NOT EXISTS hits_entity ON ${s}.hits (entity_id);`);
+  },
+  async apply(client: pg.PoolClient, recorded: RecordedEvent, schema) {
+    const s = quoteIdent(schema);
+    const event = recorded as unknown as ScreeningEvent & RecordedEvent;
+    const position = recorded.streamPosition.toString();
+    switch (event.type) {
+      case 'ScreeningCompleted': {
+        const d = event.data;
+        for (const hit of d.hits) {
+          await client.query(
+            `INSERT INTO ${s}.hits (screening_id, hit_id, entity_id, category, status, entity_record_hash, stream_position)
+             VALUES ($1,$2,$3,$4,'open',$5,$6) ON CONFLICT (screening_id, hit_id) DO NOTHING`,
+            [d.screeningId, hit.hitId, hit.entityId, hit.category, hit.entityRecordHash, position],
+          );
+        }
+        return;
+      }
+      case 'MonitoringEnrolled': {
+        const d = event.data;
+        await client.query(
+          `INSERT INTO ${s}.subjects (screening_id, account_id, query, entity_type, jurisdiction, enrolled, enrolled_at, stream_position)
+           VALUES ($1,$2,$3,$4,$5,true,$6,$7)
+           ON CONFLICT (screening_id) DO UPDATE SET enrolled = true, enrolled_at = EXCLUDED.enrolled_at, unenrolled_at = NULL,
+             stream_position = EXCLUDED.stream_position
+           WHERE ${s}.subjects.stream_position < EXCLUDED.stream_position`,
+          [d.screeningId, d.accountId, d.subject.query, d.subject.entityType, d.subject.jurisdiction ?? null, d.enrolledAt, position],
+        );
+        return;
+      }
+      case 'MonitoringUnenrolled':
+        await client.query(
+          `UPDATE ${s}.subjects SET enrolled = false, unenrolled_at = $2, stream_position = $3 WHERE screening_id = $1 AND stream_position < $3`,
+          [event.data.screeningId, event.data.unenrolledAt, position],
+        );
+        return;
+      case 'HitDispositioned':
+        await client.query(
+          `UPDATE ${s}.hits SET status = $3, stream_position = $4 WHERE screening_id = $1 AND hit_id = $2 AND stream_position < $4`,
+          [event.data.screeningId, event.data.hitId, event.data.disposition, position],
+        );
+        return;
+      case 'HitReopened':
+        await client.query(
+          `UPDATE ${s}.hits SET status = 'open', stream_position = $3 WHERE screening_id = $1 AND hit_id = $2 AND stream_position < $3`,
+          [event.data.screeningId, event.data.hitId, position],
+        );
+        return;
+      case 'MonitoringAlertRaised': {
+        const d = event.data;
+        if (d.kind === 'removed_hit') {
+          await client.query(
+            `UPDATE ${s}.hits SET status = 'removed', stream_position = $3 WHERE screening_id = $1 AND hit_id = $2 AND stream_position < $3`,
+            [d.screeningId, d.hitId, position],
+          );
+          return;
+        }
+        // A new hit, or a changed record of a reported one (its status is kept: re-opening is HitReopened's).
+        await client.query(
+          `INSERT INTO ${s}.hits (screening_id, hit_id, entity_id, category, status, entity_record_hash, stream_position)
+           VALUES ($1,$2,$3,$4,'open',$5,$6)
+           ON CONFLICT (screening_id, hit_id) DO UPDATE SET entity_record_hash = EXCLUDED.entity_record_hash,
+             status = CASE WHEN ${s}.hits.status = 'removed' THEN 'open' ELSE ${s}.hits.status END,
+             stream_position = EXCLUDED.stream_position
+           WHERE ${s}.hits.stream_position < EXCLUDED.stream_position`,
+          [d.screeningId, d.hitId, d.entityId, d.category, d.entityRecordHash ?? '', position],
+        );
+        return;
+      }
+      default:
+        return;
+    }
+  },
+};
