@@ -8,6 +8,9 @@
  *
  * - At-least-once safe: command ids derive from the stream and the step, so a redelivered message
  *   appends nothing new; a redelivered SubjectCheckStarted re-sends only the tasks still unanswered.
+ * - A source that has not answered by its deadline (agent timeout + grace) is recorded as not searched
+ *   ("no answer"), and the check is concluded on the sources that did answer (deadlines are timers of
+ *   this process: after a restart, a redelivered SubjectCheckStarted sets them again).
  * - An internal error while recording or concluding (a malformed result, a decision the decider
  *   refuses) fails the check with an error_message that names no internals; errors of the store
  *   itself propagate so the bus redelivers the message.
@@ -40,6 +43,12 @@ export interface SubjectCheckOrchestratorOptions {
   clock: Clock;
   logger: Logger;
   agentTimeoutMs: number;
+  /**
+   * How long after a source's own timeout its answer may still arrive before the check is concluded
+   * without it (default 5 s). The workers time out themselves; this covers a worker lost after taking
+   * the task, so that no check stays running for ever.
+   */
+  answerGraceMs?: number;
 }
 
 const STREAM_PREFIX = 'subject-check-';
@@ -50,6 +59,8 @@ export const INTERNAL_FAILURE_MESSAGE = 'Internal error while processing the sou
 
 export class SubjectCheckOrchestrator {
   private consumer: BusConsumer | undefined;
+  private readonly deadlines = new Map<string, NodeJS.Timeout>();
+  private stopped = false;
 
   constructor(private readonly options: SubjectCheckOrchestratorOptions) {}
 
@@ -61,7 +72,40 @@ export class SubjectCheckOrchestrator {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.deadlines.values()) clearTimeout(timer);
+    this.deadlines.clear();
     await this.consumer?.stop();
+  }
+
+  /** Concludes the check without the sources that have not answered by the deadline. */
+  private armDeadline(id: string): void {
+    if (this.stopped || this.deadlines.has(id)) return;
+    const timer = setTimeout(() => {
+      this.deadlines.delete(id);
+      this.guarded(id, () => this.expire(id)).catch((error: unknown) => {
+        this.options.logger.error({ subjectCheckId: id, err: error }, 'subject check deadline could not be applied');
+      });
+    }, this.options.agentTimeoutMs + (this.options.answerGraceMs ?? 5_000));
+    timer.unref();
+    this.deadlines.set(id, timer);
+  }
+
+  private async expire(id: string): Promise<void> {
+    const stream = subjectCheckStream(id);
+    const { state } = await loadAggregate(this.options.store, subjectCheckDecider, stream);
+    if (state.status !== 'running') return;
+    const now = this.options.clock.now().toISOString();
+    const waitedMs = this.options.agentTimeoutMs + (this.options.answerGraceMs ?? 5_000);
+    for (const source of SUBJECT_CHECK_SOURCES) {
+      if (state.agents.includes(source.agent)) continue;
+      await handleCommand(this.options.store, subjectCheckDecider, stream, {
+        type: 'RecordAgentResult',
+        data: { subjectCheckId: id, agent: source.agent, tier: source.tier, queried: false, error: `no answer within ${waitedMs} ms`, result: {}, startedAt: now, finishedAt: now },
+        metadata: this.meta(stream, `result:${source.agent}`),
+      });
+    }
+    await this.conclude(id);
   }
 
   private async onMessage(message: ConsumedMessage): Promise<void> {
@@ -139,6 +183,7 @@ export class SubjectCheckOrchestrator {
       locations: d.locations.map((l) => l.country),
     };
     const deadline = new Date(this.options.clock.now().getTime() + this.options.agentTimeoutMs).toISOString();
+    this.armDeadline(id);
     for (const source of SUBJECT_CHECK_SOURCES) {
       if (state.agents.includes(source.agent)) continue;
       const task: AgentTask = {
@@ -180,6 +225,13 @@ export class SubjectCheckOrchestrator {
     if (recorded.state.status !== 'running') return;
     if (!SUBJECT_CHECK_SOURCES.every((s) => recorded.state.status !== 'none' && recorded.state.agents.includes(s.agent))) return;
     await this.conclude(id);
+    this.clearDeadline(id);
+  }
+
+  private clearDeadline(id: string): void {
+    const timer = this.deadlines.get(id);
+    if (timer) clearTimeout(timer);
+    this.deadlines.delete(id);
   }
 
   private async conclude(id: string): Promise<void> {

@@ -17,7 +17,7 @@ let other: { accountId: string; email: string; password: string };
 let cookie: string;
 
 const CHECKS = '/api/v1/compliance/subject-checks';
-const withCookie = (value: string | undefined) => (value === undefined ? {} : { cookie: `auth_token=${value}` });
+const withCookie = (value: string | undefined): Record<string, string> => (value === undefined ? {} : { cookie: `auth_token=${value}` });
 const account = (method: string, path: string, token: string | undefined, body?: unknown) =>
   call(svc.url, method, `/api/account${path}`, { headers: withCookie(token), ...(body !== undefined ? { body } : {}) });
 const listChecks = (bearer: string) => call(svc.url, 'GET', CHECKS, { bearer });
@@ -102,7 +102,7 @@ describe('sign-in and the session cookie', () => {
       ['a bearer key instead', undefined, { authorization: `Bearer ${s2Key}` }],
     ] as const) {
       for (const [method, path] of [['GET', '/api-keys'], ['POST', '/api-keys'], ['DELETE', '/api-keys/1']]) {
-        const res = await call(svc.url, method!, `/api/account${path}`, { headers: { ...withCookie(token), ...headers }, ...(method === 'POST' ? { body: { name: 'x' } } : {}) });
+        const res = await call(svc.url, method!, `/api/account${path}`, { headers: { ...withCookie(token), ...(headers as Record<string, string>) }, ...(method === 'POST' ? { body: { name: 'x' } } : {}) });
         assert.equal(res.status, 401, `${what} ${method} ${path}`);
         assert.deepEqual(res.body, { success: false, message: 'Authentication required' });
       }
