@@ -72,6 +72,10 @@ import { createPersonAgents } from '../agents/person/agents';
 import { createS1PersonCheckRouter } from '../api/person-checks/router';
 import { registerPersonChecks } from '../api/person-checks/schemas';
 import type { ListVersionRef } from '../commands/screening';
+import { fileURLToPath } from 'node:url';
+import { createPortalAuthenticator } from '../api/portal/auth';
+import { createPortalConsoleRouter } from '../api/portal/console';
+import { createPersonCheckPortalRouter } from '../api/person-checks/router';
 
 export interface ServiceOptions {
   config: Config;
@@ -306,7 +310,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const s2Webhooks = new S2WebhookService({ store, pool, clock, secrets, allowPrivate, readModelsCaughtUp });
     // S2 session cookies (auth_token): 12 h.
     const sessions = new JwtSessionService({ pool, clock, secret: config.JWT_SECRET ?? DEV_JWT_SECRET, audience: 's2_session', lifetimeSeconds: 12 * 3600 });
-    const personChecks = new PgPersonCheckService({ store, pool, clock });
+    const personChecks = new PgPersonCheckService({ store, pool, clock, readModelsCaughtUp });
     const screenings = new PgScreeningService({
       store,
       pool,
@@ -327,6 +331,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       readModelsCaughtUp,
     });
     const portalSessions = new PortalSessionService({ pool, clock, secret: config.JWT_SECRET ?? PORTAL_DEV_JWT_SECRET, audience: 'portal', lifetimeSeconds: PORTAL_SESSION_SECONDS });
+    const portalAuth = createPortalAuthenticator({ sessions: portalSessions, accounts });
     const s3Webhooks = new S3WebhookService({ store, pool, clock, secrets, allowPrivate, readModelsCaughtUp });
     deliveryHooks.push((finished) => s3Webhooks.recordDeliveryFinished(finished));
     const payments = new PaymentService({
@@ -347,6 +352,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       })();
       const app = createHttpApp({
         logger,
+        // The portal's built assets (web/dist: `npm run build:web`, run by `npm start` and the tests).
+        staticDir: fileURLToPath(new URL('../../web/dist', import.meta.url)),
         // Authenticate and rate-limit S1 before the body is parsed: a broken or huge body still counts.
         beforeBody: [createS1Gate({ keys, limits }), createS3Gate({ keys, limits, clock }), createPaymentWebhookBodyReader(), createS2Gate({ keys, sessions, accounts })],
         health: {
@@ -371,6 +378,27 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           }),
           createS3Router({ keys, limits, screenings, usage, store, clock, config: { screeningWaitMs: config.SCREENING_WAIT_MS } }),
           createPortalRouter({ accounts, keys, limits, sessions: portalSessions, webhooks: s3Webhooks, payments, clock, logger, paymentWebhookSecret: config.PAYMENT_WEBHOOK_SECRET }),
+          // The portal's console API (/api/portal/*) and person-check form routes, both on the portal JWT.
+          createPortalConsoleRouter({
+            auth: portalAuth,
+            accounts,
+            keys,
+            limits,
+            screenings,
+            store,
+            pool,
+            clock,
+            secrets,
+            allowPrivate,
+            readModelsCaughtUp,
+            s2Webhooks,
+            s3Webhooks,
+            personChecks: true,
+            s1MonthlyQuota: defaultS1MonthlyQuota,
+            s3MonthlyQuota: s3MonthlyRequestQuota,
+            agentLabels,
+          }),
+          createPersonCheckPortalRouter({ personChecks, authenticate: (req) => portalAuth.authenticate(req), waitMs: config.SCREENING_WAIT_MS }),
           createS1PersonCheckRouter({ personChecks, waitMs: config.SCREENING_WAIT_MS }),
           createS2Router({ keys, limits, accounts, sessions, subjectChecks, webhooks: s2Webhooks, clock }),
           createS2AccountRouter({ keys, limits, accounts, sessions, subjectChecks, webhooks: s2Webhooks, clock }),

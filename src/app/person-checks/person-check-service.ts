@@ -263,7 +263,15 @@ export class PgPersonCheckService implements PersonCheckService {
   private readonly schema = projectionSchema('person_checks');
 
   constructor(
-    private readonly deps: { store: EventStore; pool: pg.Pool; clock: Clock; unicodeFontPath?: string; pollIntervalMs?: number },
+    private readonly deps: {
+      store: EventStore;
+      pool: pg.Pool;
+      clock: Clock;
+      unicodeFontPath?: string;
+      pollIntervalMs?: number;
+      /** Resolves once the read models have applied everything appended so far (read-your-writes for the list). */
+      readModelsCaughtUp?: () => Promise<void>;
+    },
   ) {}
 
   async request(principal: Principal, input: PersonCheckRequestInput, ctx: CommandContext): Promise<PersonCheckView> {
@@ -314,7 +322,11 @@ export class PgPersonCheckService implements PersonCheckService {
     for (;;) {
       const view = await this.get(accountId, id);
       if (!view) return undefined;
-      if (view.status !== 'running') return view;
+      if (view.status !== 'running') {
+        // A finished check is answered only once the list can show it.
+        await this.deps.readModelsCaughtUp?.();
+        return view;
+      }
       const remaining = deadline - Date.now();
       if (remaining <= 0) return undefined;
       await new Promise((resolve) => setTimeout(resolve, Math.min(interval, remaining)));
