@@ -559,7 +559,7 @@ export function createS2AccountRouter(deps: S2Deps): Router {
     handle(async (req, res) => {
       const principal = sessionPrincipalOf(res);
       const id = req.params.id;
-      if (typeof id !== 'string' || !/^[1-9][0-9]{0,15}$/.test(id)) throw new ApiError('bad_request', 'Invalid key id: must be a positive integer');
+      if (typeof id !== 'string' || !/^[1-9][0-9]{0,14}$/.test(id)) throw new ApiError('bad_request', 'Invalid key id: must be a positive integer');
       // Only this account's S2 keys: any other id looks missing.
       const owned = (await deps.keys.list(principal.accountId, 's2')).some((k) => k.id === id);
       if (!owned) throw new ApiError('not_found', 'API key not found');

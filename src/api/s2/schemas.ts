@@ -134,7 +134,7 @@ export const ReviewDecisionSchema = z
 export const IdParamsSchema = z.object({
   id: z
     .string()
-    .regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer')
+    .regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')
     .openapi({ description: 'Numeric id.', example: '42', param: { name: 'id', in: 'path' } }),
 });
 
@@ -151,7 +151,7 @@ export const ListQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: 'Page size, 1-100 (default 20).', default: 20 }),
   cursor: z
     .string()
-    .regex(/^[1-9][0-9]{0,15}$/, 'must be the next_cursor of the previous page')
+    .regex(/^[1-9][0-9]{0,14}$/, 'must be the next_cursor of the previous page')
     .optional()
     .openapi({ description: 'The `next_cursor` of the previous page.' }),
   status: z.string().pipe(z.enum(statuses)).optional().openapi({ type: 'string', enum: [...statuses] }),
@@ -172,7 +172,7 @@ export const DeliveryListQuerySchema = z.strictObject({
     enum: ['pending', 'delivering', 'succeeded', 'failed', 'dropped'],
   }),
   event: z.string().max(100).optional(),
-  subject_check_id: z.string().regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer').optional(),
+  subject_check_id: z.string().regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer').optional(),
 });
 
 // ---- session endpoints ----

@@ -17,7 +17,8 @@ export function s2Issues(schema: z.ZodType, input: unknown, prefix = ''): { ok: 
   let value = input;
   const expectsObject = (schema as { def?: { type?: string } }).def?.type === 'object';
   if (expectsObject && (typeof input !== 'object' || input === null || Array.isArray(input))) {
-    errors.push(`${prefix || 'body'}: must be a JSON object`);
+    // No body at all usually means a missing `Content-Type: application/json`: say so.
+    errors.push(`${prefix || 'body'}: must be a JSON object${input === undefined && !prefix ? ' (send it with Content-Type: application/json)' : ''}`);
     value = {};
   }
   const result = schema.safeParse(value);

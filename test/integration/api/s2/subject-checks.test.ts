@@ -127,6 +127,9 @@ describe('bad input leaves nothing written', () => {
     const notJson = await call(svc.url, 'POST', CHECKS, { bearer: key, raw: '{"first_name": ' });
     assert.equal(notJson.status, 400);
     assert.equal(notJson.body.error.code, 'invalid_payload');
+    const wrongType = await call(svc.url, 'POST', CHECKS, { bearer: key, raw: JSON.stringify(subject('Smith')), headers: { 'content-type': 'text/plain' } });
+    assert.equal(wrongType.status, 400);
+    assert.match(wrongType.body.error.errors[0], /Content-Type: application\/json/);
     const huge = await call(svc.url, 'POST', CHECKS, { bearer: key, raw: JSON.stringify({ ...subject('Smith'), consent: { certified: true, statement: 'x'.repeat(300_000) } }) });
     assert.equal(huge.status, 413);
     assert.ok(huge.body.error.code);
@@ -161,7 +164,7 @@ describe('reading and listing', () => {
     assert.equal(foreign.status, 404);
     assert.equal(foreign.body.error.code, 'not_found');
     assert.equal((await get(`${CHECKS}/999999999`)).status, 404);
-    for (const bad of ['abc', '0', '-1', '1.5', '1%27%20OR%201=1', '9'.repeat(30)]) {
+    for (const bad of ['abc', '0', '-1', '1.5', '1%27%20OR%201=1', '9'.repeat(16), '9'.repeat(30)]) {
       const res = await get(`${CHECKS}/${bad}`);
       assert.equal(res.status, 400, bad);
       assert.equal(res.body.error.code, 'invalid_payload');
