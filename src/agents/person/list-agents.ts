@@ -32,8 +32,10 @@ export function dobRelation(subject: PersonSubject, entity: ListEntity): { dob: 
   if (!subject.dateOfBirth) return { dob: 'unknown' };
   const q = dobQualifier({ name: subject.fullName, birthDate: subject.dateOfBirth }, entity);
   if (!q) return { dob: 'unknown', dobDetail: 'the record gives no date of birth' };
-  if (q.kind === 'dob_match') return { dob: q.effect === QUALIFIER_EFFECTS.dobExact ? 'match' : 'year_match', dobDetail: q.detail };
-  return { dob: 'conflict', dobDetail: q.detail };
+  // Reports show the subject's date of birth as its year only: so does the explanation.
+  const detail = q.detail.split(subject.dateOfBirth).join(`${subject.dateOfBirth.slice(0, 4)}-**-**`);
+  if (q.kind === 'dob_match') return { dob: q.effect === QUALIFIER_EFFECTS.dobExact ? 'match' : 'year_match', dobDetail: detail };
+  return { dob: 'conflict', dobDetail: detail };
 }
 
 export function locationRelation(subject: PersonSubject, entity: ListEntity): { location: LocationRelation; locationDetail?: string } {
