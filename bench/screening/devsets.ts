@@ -12,6 +12,8 @@ export interface LabelledPair {
   name2: string;
   schema: string;
   label: boolean;
+  /** For true pairs built from one entity: that entity's id (to measure screening recall). */
+  entityId?: string;
 }
 
 export function rng(seed: number): () => number {
@@ -111,7 +113,7 @@ export function buildDevPairs(entities: ListEntity[], seed = 42): LabelledPair[]
   for (const e of entities) {
     for (const n of e.names) {
       if (n.kind !== 'strong_alias' || simple(n.value) === simple(e.primaryName) || !latin(n.value)) continue;
-      aliasPairs.push({ category: 'alias', name1: e.primaryName, name2: n.value, schema: schemaOf(e), label: true });
+      aliasPairs.push({ category: 'alias', name1: e.primaryName, name2: n.value, schema: schemaOf(e), label: true, entityId: e.id });
     }
   }
   out.push(...sample(aliasPairs, 600, rand));
@@ -122,7 +124,7 @@ export function buildDevPairs(entities: ListEntity[], seed = 42): LabelledPair[]
     for (const n of e.names) {
       if (n.kind === 'original_script' || (!latin(n.value) && n.kind !== 'weak_alias')) {
         if (!latin(e.primaryName)) continue;
-        scriptPairs.push({ category: 'original_script', name1: e.primaryName, name2: n.value, schema: schemaOf(e), label: true });
+        scriptPairs.push({ category: 'original_script', name1: e.primaryName, name2: n.value, schema: schemaOf(e), label: true, entityId: e.id });
       }
     }
   }
@@ -136,7 +138,7 @@ export function buildDevPairs(entities: ListEntity[], seed = 42): LabelledPair[]
     const edits = ws[i].length >= 8 ? 2 : 1;
     const t = [...ws];
     t[i] = typo(ws[i].toLowerCase(), edits, rand).toUpperCase();
-    out.push({ category: `typo_${edits}`, name1: e.primaryName, name2: t.join(' '), schema: schemaOf(e), label: true });
+    out.push({ category: `typo_${edits}`, name1: e.primaryName, name2: t.join(' '), schema: schemaOf(e), label: true, entityId: e.id });
   }
 
   // 4. reorderings of person names
@@ -144,7 +146,7 @@ export function buildDevPairs(entities: ListEntity[], seed = 42): LabelledPair[]
   for (const e of sample(persons, 300, rand)) {
     const ws = words(naturalOrder(e.primaryName));
     const r = [...ws.slice(1), ws[0]];
-    out.push({ category: 'reorder', name1: e.primaryName, name2: r.join(' '), schema: 'Person', label: true });
+    out.push({ category: 'reorder', name1: e.primaryName, name2: r.join(' '), schema: 'Person', label: true, entityId: e.id });
   }
 
   // 5. a dropped middle name
@@ -152,7 +154,7 @@ export function buildDevPairs(entities: ListEntity[], seed = 42): LabelledPair[]
   for (const e of sample(long, 300, rand)) {
     const ws = words(naturalOrder(e.primaryName));
     const k = 1 + Math.floor(rand() * (ws.length - 2));
-    out.push({ category: 'dropped_middle', name1: e.primaryName, name2: [...ws.slice(0, k), ...ws.slice(k + 1)].join(' '), schema: 'Person', label: true });
+    out.push({ category: 'dropped_middle', name1: e.primaryName, name2: [...ws.slice(0, k), ...ws.slice(k + 1)].join(' '), schema: 'Person', label: true, entityId: e.id });
   }
 
   // 6. transliteration variants
@@ -165,7 +167,7 @@ export function buildDevPairs(entities: ListEntity[], seed = 42): LabelledPair[]
     const [re, rep] = rules[Math.floor(rand() * rules.length)];
     const v = up.replace(re, rep);
     if (v === up) continue;
-    out.push({ category: 'transliteration', name1: e.primaryName, name2: v, schema: 'Person', label: true });
+    out.push({ category: 'transliteration', name1: e.primaryName, name2: v, schema: 'Person', label: true, entityId: e.id });
     made++;
   }
 
@@ -176,7 +178,7 @@ export function buildDevPairs(entities: ListEntity[], seed = 42): LabelledPair[]
     if (made >= 200) break;
     const swap = LEGAL_SWAPS.find(([re]) => re.test(e.primaryName));
     if (!swap) continue;
-    out.push({ category: 'legal_form', name1: e.primaryName, name2: e.primaryName.replace(swap[0], swap[1]), schema: 'Company', label: true });
+    out.push({ category: 'legal_form', name1: e.primaryName, name2: e.primaryName.replace(swap[0], swap[1]), schema: 'Company', label: true, entityId: e.id });
     made++;
   }
 

@@ -102,12 +102,12 @@ export class ScreeningEngine {
       const named = this.index.names[c.nameIndex];
       const entity = this.entities[named.entityIndex];
       if (!this.passesFilters(entity, options)) continue;
-      const cmp = compareNames(entity.schema === 'person' ? qPerson : q, named.prepared, this.index.rarity);
+      const cmp = compareNames(entity.schema === 'person' ? qPerson : q, named.prepared, this.index.rarity, false);
       const nameScore = cmp.score * ALIAS_FACTOR[named.record.kind];
       const prev = best.get(named.entityIndex);
       if (!prev || nameScore > prev.nameScore) best.set(named.entityIndex, { cmp, nameIndex: c.nameIndex, nameScore });
     }
-    const results: MatchResult[] = [];
+    const scored: { entityIndex: number; nameIndex: number; nameScore: number; quals: Qualified[]; score: number }[] = [];
     for (const [entityIndex, b] of best) {
       // Cheap upper bound before qualifiers: corroboration adds at most 0.05 + 0.1.
       if (NAME_ONLY_CAP * b.nameScore + 0.2 < threshold) continue;
@@ -115,11 +115,16 @@ export class ScreeningEngine {
       const named = this.index.names[b.nameIndex];
       const quals = qualifiersFor(query, entity);
       const score = finalScore(b.nameScore, b.cmp.exact && ALIAS_FACTOR[named.record.kind] === 1, quals);
-      if (score < threshold) continue;
-      results.push({ entity, score, explanation: explain(named.record, b.cmp, b.nameScore, quals, score) });
+      if (score >= threshold) scored.push({ entityIndex, nameIndex: b.nameIndex, nameScore: b.nameScore, quals, score });
     }
-    results.sort((a, b) => b.score - a.score || a.entity.id.localeCompare(b.entity.id));
-    return results.slice(0, limit);
+    scored.sort((a, b) => b.score - a.score || this.entities[a.entityIndex].id.localeCompare(this.entities[b.entityIndex].id));
+    // the token alignment is worked out only for the hits that are returned
+    return scored.slice(0, limit).map((s) => {
+      const entity = this.entities[s.entityIndex];
+      const named = this.index.names[s.nameIndex];
+      const full = compareNames(entity.schema === 'person' ? qPerson : q, named.prepared, this.index.rarity, true);
+      return { entity, score: s.score, explanation: explain(named.record, full, s.nameScore, s.quals, s.score) };
+    });
   }
 
   /** Score a pair of bare names with the same algorithm (no qualifiers except a schema hint). */

@@ -143,8 +143,43 @@ function concatToken(parts: NameToken[]): NameToken {
   return t;
 }
 
+/** Words split or joined differently ("Abdul Rahman"/"Abdulrahman", "Xi Jin Ping"/"Xi Jinping"). */
+function tryMerge(one: NameToken[], oneUsed: boolean[], many: NameToken[], manyUsed: boolean[], oneIsQuery: boolean, pairs: Pair[]): void {
+  for (let i = 0; i < one.length; i++) {
+    if (oneUsed[i] || one[i].kind !== 'name') continue;
+    let best: { idx: number[]; s: TokenSim } | undefined;
+    for (let j = 0; j + 1 < many.length; j++) {
+      for (const len of [2, 3]) {
+        if (j + len > many.length) continue;
+        const span = many.slice(j, j + len);
+        if (span.some((t, k) => manyUsed[j + k] || (t.kind !== 'name' && t.kind !== 'particle'))) continue;
+        let spanLen = 0;
+        for (const t of span) spanLen += t.norm.length;
+        if (Math.abs(spanLen - one[i].norm.length) > 3) continue;
+        const s = tokenSimilarity(one[i], concatToken(span));
+        if (s.sim >= 0.85 && (!best || s.sim > best.s.sim)) best = { idx: span.map((_, k) => j + k), s };
+      }
+    }
+    if (best) {
+      oneUsed[i] = true;
+      for (const k of best.idx) manyUsed[k] = true;
+      const how: AlignHow = 'merged';
+      pairs.push(oneIsQuery ? { qi: [i], ci: best.idx, how, sim: best.s.sim } : { qi: best.idx, ci: [i], how, sim: best.s.sim });
+    }
+  }
+}
+
+function unmatchedName(toks: NameToken[], used: boolean[]): boolean {
+  for (let i = 0; i < toks.length; i++) if (!used[i] && toks[i].kind === 'name' && !toks[i].initial) return true;
+  return false;
+}
+
+function numberKey(numbers: string[]): string {
+  return numbers.length ? [...new Set(numbers)].sort().join(',') : '';
+}
+
 /** Compare two prepared names. `rarity` gives each folded token a weight in [0.25, 1] (1 = rare). */
-export function compareNames(q: PreparedName, c: PreparedName, rarity: RarityFn = () => 1): NameComparison {
+export function compareNames(q: PreparedName, c: PreparedName, rarity: RarityFn = () => 1, withAlignment = true): NameComparison {
   const qt = q.tokens.filter((t) => t.kind !== 'number');
   const ct = c.tokens.filter((t) => t.kind !== 'number');
   const notes: string[] = [];
@@ -172,34 +207,9 @@ export function compareNames(q: PreparedName, c: PreparedName, rarity: RarityFn 
     pairs.push({ qi: [x.i], ci: [x.j], how: x.s.how, sim: x.s.sim });
   }
 
-  // Words split or joined differently ("Abdul Rahman"/"Abdulrahman", "Xi Jin Ping"/"Xi Jinping").
-  const tryMerge = (one: NameToken[], oneUsed: boolean[], many: NameToken[], manyUsed: boolean[], oneIsQuery: boolean) => {
-    for (let i = 0; i < one.length; i++) {
-      if (oneUsed[i] || one[i].kind !== 'name') continue;
-      let best: { idx: number[]; s: TokenSim } | undefined;
-      for (let j = 0; j + 1 < many.length; j++) {
-        for (const len of [2, 3]) {
-          if (j + len > many.length) continue;
-          const span = many.slice(j, j + len);
-          if (span.some((t, k) => manyUsed[j + k] || (t.kind !== 'name' && t.kind !== 'particle'))) continue;
-          let spanLen = 0;
-          for (const t of span) spanLen += t.norm.length;
-          if (Math.abs(spanLen - one[i].norm.length) > 3) continue;
-          const s = tokenSimilarity(one[i], concatToken(span));
-          if (s.sim >= 0.85 && (!best || s.sim > best.s.sim)) best = { idx: span.map((_, k) => j + k), s };
-        }
-      }
-      if (best) {
-        oneUsed[i] = true;
-        for (const k of best.idx) manyUsed[k] = true;
-        const how: AlignHow = 'merged';
-        pairs.push(oneIsQuery ? { qi: [i], ci: best.idx, how, sim: best.s.sim } : { qi: best.idx, ci: [i], how, sim: best.s.sim });
-      }
-    }
-  };
   if (qUsed.includes(false) && cUsed.includes(false)) {
-    tryMerge(qt, qUsed, ct, cUsed, true);
-    tryMerge(ct, cUsed, qt, qUsed, false);
+    tryMerge(qt, qUsed, ct, cUsed, true, pairs);
+    tryMerge(ct, cUsed, qt, qUsed, false, pairs);
   }
 
   const qTotal = qw.reduce((a, b) => a + b, 0) || 1;
@@ -229,7 +239,6 @@ export function compareNames(q: PreparedName, c: PreparedName, rarity: RarityFn 
   // (Tried 0.5–0.6 for organisations on the bench: fewer false pairs but more lost legal-form variants.)
   let score = 0.7 * Math.max(qc, cc) + 0.3 * Math.min(qc, cc);
 
-  const unmatchedName = (toks: NameToken[], used: boolean[]) => toks.some((t, i) => !used[i] && t.kind === 'name' && !t.initial);
   const qLeft = unmatchedName(qt, qUsed);
   const cLeft = unmatchedName(ct, cUsed);
   if (!anyName) {
@@ -244,8 +253,8 @@ export function compareNames(q: PreparedName, c: PreparedName, rarity: RarityFn 
   }
 
   // Numbers in company and vessel names must agree.
-  const qn = [...new Set(q.numbers)].sort().join(',');
-  const cn = [...new Set(c.numbers)].sort().join(',');
+  const qn = numberKey(q.numbers);
+  const cn = numberKey(c.numbers);
   if (qn !== cn) {
     if (qn && cn) {
       score *= 0.55;
@@ -255,6 +264,15 @@ export function compareNames(q: PreparedName, c: PreparedName, rarity: RarityFn 
       notes.push(`number only on one side (${qn || cn})`);
     }
   }
+
+  const exact =
+    qn === cn &&
+    qUsed.every((u, i) => u || qt[i].kind === 'honorific') &&
+    cUsed.every((u, j) => u || ct[j].kind === 'honorific') &&
+    pairs.every((p) => p.sim === 1 && p.how !== 'merged');
+  if (exact) score = 1;
+  score = round(Math.max(0, Math.min(1, score)));
+  if (!withAlignment) return { score, alignment: [], notes, exact };
 
   const alignment: TokenAlignment[] = [];
   const allPairs = [...pairs].sort((a, b) => Math.min(...a.qi) - Math.min(...b.qi));
@@ -272,23 +290,12 @@ export function compareNames(q: PreparedName, c: PreparedName, rarity: RarityFn 
   ct.forEach((t, j) => {
     if (!cUsed[j]) alignment.push({ query: '', candidate: t.display, how: 'missing', similarity: 0 });
   });
-  const numAlign = (nums: string[], side: 'query' | 'candidate', other: string[]) => {
-    for (const n of nums) {
-      const ok = other.includes(n);
-      if (side === 'query') alignment.push({ query: n, candidate: ok ? n : '', how: ok ? 'exact' : 'missing', similarity: ok ? 1 : 0 });
-      else if (!ok) alignment.push({ query: '', candidate: n, how: 'missing', similarity: 0 });
-    }
-  };
-  numAlign(q.numbers, 'query', c.numbers);
-  numAlign(c.numbers, 'candidate', q.numbers);
-
-  const exact =
-    qn === cn &&
-    qUsed.every((u, i) => u || qt[i].kind === 'honorific') &&
-    cUsed.every((u, j) => u || ct[j].kind === 'honorific') &&
-    pairs.every((p) => p.sim === 1 && p.how !== 'merged');
-  if (exact) score = 1;
-  return { score: round(Math.max(0, Math.min(1, score))), alignment, notes, exact };
+  for (const n of q.numbers) {
+    const ok = c.numbers.includes(n);
+    alignment.push({ query: n, candidate: ok ? n : '', how: ok ? 'exact' : 'missing', similarity: ok ? 1 : 0 });
+  }
+  for (const n of c.numbers) if (!q.numbers.includes(n)) alignment.push({ query: '', candidate: n, how: 'missing', similarity: 0 });
+  return { score, alignment, notes, exact };
 }
 
 export function round(x: number): number {

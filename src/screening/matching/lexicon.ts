@@ -65,11 +65,13 @@ export interface LegalFormMatch {
 // Short single words are matched exactly (folding would turn "Ko" into "co" and "Saal" into "sal").
 const legalPhrases = new Map<string, string>(); // space-joined folded tokens → class
 const legalWords = new Map<string, string>(); // exact single words → class
+const legalFirstWords = new Set<string>(); // first word of every multi-word phrase (norm and fold)
 let maxLegalPhraseTokens = 1;
 for (const [cls, phrases] of Object.entries(LEGAL_FORM_CLASSES)) {
   for (const p of phrases) {
     const words = p.split(' ');
     if (words.length === 1 && !legalWords.has(p)) legalWords.set(p, cls);
+    if (words.length > 1) legalFirstWords.add(words[0]).add(foldToken(words[0]));
     const key = phraseKey(words);
     if ((words.length > 1 || p.length >= 5) && !legalPhrases.has(key)) legalPhrases.set(key, cls);
     maxLegalPhraseTokens = Math.max(maxLegalPhraseTokens, words.length);
@@ -90,7 +92,8 @@ function phraseKey(words: string[]): string {
 
 /** Longest legal-form phrase starting at tokens[i] (norms and their folds), if any. */
 export function matchLegalForm(norms: string[], folded: string[], i: number): LegalFormMatch | undefined {
-  for (let len = Math.min(maxLegalPhraseTokens, folded.length - i); len >= 2; len--) {
+  const mayStartPhrase = norms[i].length === 1 || legalFirstWords.has(norms[i]) || legalFirstWords.has(folded[i]);
+  for (let len = mayStartPhrase ? Math.min(maxLegalPhraseTokens, folded.length - i) : 1; len >= 2; len--) {
     const cls = legalPhrases.get(phraseKey(norms.slice(i, i + len)));
     if (cls) return { cls, length: len };
   }

@@ -117,9 +117,11 @@ export class NameIndex {
     const df = this.df.get(fold) ?? 0;
     const n = this.entityCount;
     if (df <= 2 || n < 50) return 1;
-    const w = Math.log(n / df) / Math.log(n / 2);
-    return Math.max(0.25, Math.min(1, w));
+    return Math.max(0.25, Math.min(1, Math.log(n / df) / this.logHalfN));
   };
+  private get logHalfN(): number {
+    return Math.log(this.entityCount / 2);
+  }
 
   /**
    * Candidate names for a prepared query, best first, at most `limit`.
@@ -131,7 +133,8 @@ export class NameIndex {
     const gen = ++this.stampGen;
     const touched: number[] = [];
     let total = 0;
-    const bigPosting = Math.max(2000, this.names.length * 0.05);
+    // Weak keys (phonetic, skeleton, prefix/suffix) shared by very many names add cost, not recall (bench).
+    const bigPosting = 600;
     const visit = (keys: string[], w: number) => {
       const tokenGen = ++this.stampGen;
       for (const key of keys) {

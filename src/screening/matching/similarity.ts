@@ -1,5 +1,8 @@
 /** String similarity primitives (implemented here; small strings, so simple loops are fastest). */
 
+const JW_A = new Uint8Array(128);
+const JW_B = new Uint8Array(128);
+
 /** Jaro-Winkler similarity in [0,1] (prefix scale 0.1, prefix up to 4). */
 export function jaroWinkler(a: string, b: string): number {
   if (a === b) return a.length ? 1 : 0;
@@ -7,8 +10,8 @@ export function jaroWinkler(a: string, b: string): number {
   const lb = b.length;
   if (!la || !lb) return 0;
   const window = Math.max(0, (Math.max(la, lb) >> 1) - 1);
-  const aMatch = new Uint8Array(la);
-  const bMatch = new Uint8Array(lb);
+  const aMatch = la <= 128 ? JW_A.fill(0, 0, la) : new Uint8Array(la);
+  const bMatch = lb <= 128 ? JW_B.fill(0, 0, lb) : new Uint8Array(lb);
   let matches = 0;
   for (let i = 0; i < la; i++) {
     const lo = Math.max(0, i - window);
@@ -37,6 +40,8 @@ export function jaroWinkler(a: string, b: string): number {
   return jaro + prefix * 0.1 * (1 - jaro);
 }
 
+const ED_ROWS = [new Int32Array(128), new Int32Array(128), new Int32Array(128)];
+
 /**
  * Optimal-string-alignment distance (Levenshtein plus adjacent transposition), stopping early
  * once the distance must exceed `max`: returns max + 1 then.
@@ -46,9 +51,10 @@ export function editDistance(a: string, b: string, max = 3): number {
   const la = a.length;
   const lb = b.length;
   if (Math.abs(la - lb) > max) return max + 1;
-  let prev2 = new Array<number>(lb + 1).fill(0);
-  let prev = new Array<number>(lb + 1);
-  let cur = new Array<number>(lb + 1);
+  const big = lb + 1 > 128;
+  let prev2 = big ? new Int32Array(lb + 1) : ED_ROWS[0].fill(0, 0, lb + 1);
+  let prev = big ? new Int32Array(lb + 1) : ED_ROWS[1];
+  let cur = big ? new Int32Array(lb + 1) : ED_ROWS[2];
   for (let j = 0; j <= lb; j++) prev[j] = j;
   for (let i = 1; i <= la; i++) {
     cur[0] = i;

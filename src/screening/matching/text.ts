@@ -168,10 +168,14 @@ const FOLD_RULES: [RegExp, string][] = [
 ];
 
 /** Fold transliteration variants: Evgeniy/Yevgeny/Evgenii → evgeni, Khabib/Habib → habib, Aleksei/Alexey → aleksei. */
+const foldCache = new Map<string, string>();
 export function foldToken(norm: string): string {
-  if (/^\d+$/.test(norm)) return norm;
-  let s = norm;
-  for (const [re, rep] of FOLD_RULES) s = s.replace(re, rep);
+  let s = foldCache.get(norm);
+  if (s !== undefined) return s;
+  s = norm;
+  if (!/^\d+$/.test(norm)) for (const [re, rep] of FOLD_RULES) s = s.replace(re, rep);
+  if (foldCache.size > 300_000) foldCache.clear();
+  foldCache.set(norm, s);
   return s;
 }
 
