@@ -112,20 +112,37 @@ export class S3WebhookService {
     return this.current(principal.accountId);
   }
 
-  /** Dispatcher hook: one call per finished S3 delivery (not per attempt). */
-  async recordDeliveryFinished(finished: DeliveryFinished): Promise<void> {
-    if (finished.surface !== 's3') return;
+  private readonly queues = new Map<string, Promise<void>>();
+
+  /**
+   * Dispatcher hook: one call per finished S3 delivery (not per attempt). Deliveries of one endpoint
+   * finish concurrently; their outcomes are appended one after the other (per stream, in this process)
+   * so they do not fight over the stream revision; other processes are handled by the conflict retry.
+   */
+  recordDeliveryFinished(finished: DeliveryFinished): Promise<void> {
+    if (finished.surface !== 's3') return Promise.resolve();
+    const stream = endpointStream('s3', finished.accountId);
+    const previous = this.queues.get(stream) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.appendOutcome(finished));
+    this.queues.set(stream, next);
+    void next.finally(() => {
+      if (this.queues.get(stream) === next) this.queues.delete(stream);
+    }).catch(() => undefined);
+    return next;
+  }
+
+  private async appendOutcome(finished: DeliveryFinished): Promise<void> {
     const stream = endpointStream('s3', finished.accountId);
     const metadata = { now: this.deps.clock.now().toISOString(), actor: { surface: 'system' as const }, commandId: `delivery:${finished.deliveryId}:${finished.outcome}` };
     const key = { accountId: finished.accountId, surface: 's3' as const, deliveryId: finished.deliveryId };
     if (finished.outcome === 'succeeded') {
-      await handleCommand(this.deps.store, webhookEndpointDecider, stream, { type: 'RecordDeliverySuccess', data: { ...key, ...(finished.statusCode !== undefined ? { statusCode: finished.statusCode } : {}) }, metadata });
+      await handleCommand(this.deps.store, webhookEndpointDecider, stream, { type: 'RecordDeliverySuccess', data: { ...key, ...(finished.statusCode !== undefined ? { statusCode: finished.statusCode } : {}) }, metadata }, { maxAttempts: 20 });
     } else {
       await handleCommand(this.deps.store, webhookEndpointDecider, stream, {
         type: 'RecordDeliveryFailure',
         data: { ...key, attempts: finished.attempts, reason: finished.reason ?? 'failed', ...(finished.statusCode !== undefined ? { statusCode: finished.statusCode } : {}) },
         metadata,
-      });
+      }, { maxAttempts: 20 });
     }
   }
 }
