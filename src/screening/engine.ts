@@ -182,3 +182,16 @@ function explain(record: NameRecord, cmp: NameComparison, nameScore: number, qua
   };
 }
 
+
+/**
+ * Load every configured list and build the engine over all of them (what `svc screen` and the
+ * agents use). Lists that fail to load are reported in `load.failures`; the others are indexed.
+ */
+export async function loadScreeningEngine(
+  config: import('./lists/index').ListsConfig,
+  opts: import('./lists/index').LoadOptions = {},
+): Promise<{ engine: ScreeningEngine; load: import('./lists/index').LoadResult }> {
+  const { loadAllLists } = await import('./lists/index');
+  const load = await loadAllLists(config, opts);
+  return { engine: ScreeningEngine.build(load.entities, load.versions), load };
+}
