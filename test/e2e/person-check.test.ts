@@ -92,6 +92,9 @@ test('a sanctioned person found with name and date of birth is a red flag; the r
   const courts = pc.sources.find((s: any) => s.source === 'federal_courts');
   assert.equal(courts.searched, false);
   assert.match(courts.error, /not configured/);
+  const lists = pc.sources.find((s: any) => s.source === 'pep_sanctions');
+  assert.equal(lists.searched, true);
+  assert.match(lists.notes[0], /PEP lists not loaded/, 'a part of a source that was not loaded is said so');
   assert.equal(pc.consent.fcra_consent, true);
   assert.equal(pc.consent.permissible_purpose, 'business_due_diligence');
   assert.equal(pc.subject.date_of_birth, '1976-**-**');

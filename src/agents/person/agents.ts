@@ -134,7 +134,7 @@ export function createPersonAgents(deps: PersonAgentDeps): PersonAgent[] {
         phase: 6,
         label: 'PEP lists (OpenSanctions PEPs when loaded) and ICIJ Offshore Leaks',
         groups: [
-          { topics: ['pep'], category: 'pep' },
+          { topics: ['pep'], category: 'pep', notLoaded: () => (deps.hasPepList() ? undefined : 'PEP lists not loaded (set OPENSANCTIONS_DIR): only the offshore leaks were searched') },
           { topics: ['offshore_leaks'], category: 'offshore_leaks' },
         ],
       },

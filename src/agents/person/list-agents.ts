@@ -99,7 +99,13 @@ export function recordFromMatch(subject: PersonSubject, searchedName: string, re
 }
 
 export function createPersonListAgent(
-  spec: { name: string; phase: number; label: string; groups: { topics: ListTopic[]; category: RecordCategory }[]; available?: () => string | undefined },
+  spec: {
+    name: string;
+    phase: number;
+    label: string;
+    groups: { topics: ListTopic[]; category: RecordCategory; notLoaded?: () => string | undefined }[];
+    available?: () => string | undefined;
+  },
   screener: () => NameScreener,
 ): PersonAgent {
   return {
@@ -112,7 +118,14 @@ export function createPersonListAgent(
       const engine = screener();
       const retrievedAt = context.now().toISOString();
       const records: SourceRecord[] = [];
+      const notes: string[] = [];
       for (const group of spec.groups) {
+        // A part of the source that is not loaded is said so, never passed off as "nothing found".
+        const missing = group.notLoaded?.();
+        if (missing) {
+          notes.push(missing);
+          continue;
+        }
         for (const name of subject.searchNames) {
           for (const result of engine.screen({ name, schema: 'person' }, { topics: group.topics, threshold: HIT_THRESHOLD, limit: 25 })) {
             if (result.entity.schema !== 'person' && result.entity.schema !== 'unknown') continue;
@@ -120,7 +133,7 @@ export function createPersonListAgent(
           }
         }
       }
-      return { queried: true, records, data: { namesSearched: subject.searchNames.length } };
+      return { queried: true, records, data: { namesSearched: subject.searchNames.length, ...(notes.length ? { notes } : {}) } };
     },
   };
 }

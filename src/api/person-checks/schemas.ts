@@ -149,6 +149,7 @@ export const PersonCheckSourceSchema = z
     error: z.string().nullable().openapi({ description: 'Why the source was not searched (not configured, failed, manual search only).' }),
     records_found: z.number().int(),
     links: z.array(z.object({ label: z.string(), url: z.string() })).openapi({ description: 'Where to search by hand (state court portals, county assessors, NSOPW).' }),
+    notes: z.array(z.string()).openapi({ description: 'Parts of a searched source that were not available (e.g. PEP lists not loaded).' }),
     duration_ms: z.number().nullable(),
   })
   .openapi('PersonCheckSource');

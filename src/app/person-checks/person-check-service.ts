@@ -62,6 +62,8 @@ export interface PersonCheckSourceView {
   error: string | null;
   records_found: number;
   links: { label: string; url: string }[];
+  /** Parts of a searched source that were not available (e.g. PEP lists not loaded). */
+  notes: string[];
   duration_ms: number | null;
 }
 
@@ -142,6 +144,7 @@ interface RecordedResult {
     records?: unknown[];
     links?: { label: string; url: string }[];
     durationMs?: number;
+    data?: { notes?: string[] };
     verdict?: { reasons?: string[] };
   };
 }
@@ -165,6 +168,7 @@ export function buildPersonCheckView(events: readonly RecordedEvent[]): PersonCh
       error: x.queried ? null : (x.error ?? 'not queried'),
       records_found: x.queried ? (x.result.records?.length ?? 0) : 0,
       links: x.result.links ?? [],
+      notes: x.result.data?.notes ?? [],
       duration_ms: x.result.durationMs ?? null,
     }));
   const corroboration = results.find((x) => x.agent === 'corroboration');
@@ -251,7 +255,11 @@ export function personCheckReport(view: PersonCheckView, events: readonly Record
     })),
     sourcesSearched: view.sources
       .filter((s) => s.searched)
-      .map((s) => ({ source: s.label, matchCount: s.records_found, ...(s.duration_ms !== null ? { durationMs: s.duration_ms } : {}) })),
+      .map((s) => ({
+        source: s.notes.length ? `${s.label} (${s.notes.join('; ')})` : s.label,
+        matchCount: s.records_found,
+        ...(s.duration_ms !== null ? { durationMs: s.duration_ms } : {}),
+      })),
     sourcesNotSearched: view.sources
       .filter((s) => !s.searched)
       .map((s) => ({ source: s.label, reason: [s.error ?? 'not queried', ...s.links.map((l) => `${l.label}: ${l.url}`)].join('; ') })),
