@@ -76,6 +76,13 @@ import { fileURLToPath } from 'node:url';
 import { createPortalAuthenticator } from '../api/portal/auth';
 import { createPortalConsoleRouter } from '../api/portal/console';
 import { createPersonCheckPortalRouter } from '../api/person-checks/router';
+import { monitoringProjection } from '../projections/read-models/monitoring';
+import { MonitoringService, type MonitoringRunResult } from './monitoring/monitoring-service';
+import { AuditTrailService } from './audit/history';
+import { AuditorTokens } from './audit/auditor-token';
+import { createS1MonitoringRouter } from '../api/monitoring/s1-router';
+import { registerMonitoringS1 } from '../api/monitoring/schemas';
+import { computeDelta } from '../screening/delta';
 
 export interface ServiceOptions {
   config: Config;
@@ -114,6 +121,8 @@ export interface RunningService {
     personChecks: PgPersonCheckService;
   };
   stop(): Promise<void>;
+  /** Ongoing monitoring, dispositions and the auditor's services (docs/monitoring-and-audit.md). */
+  monitoring?: { service: MonitoringService; audit: AuditTrailService; auditorTokens: AuditorTokens; lists: ListRegistry; lastRuns: () => MonitoringRunResult[] };
   /** S3 and portal services (usage, payments, the S3 webhook endpoint, portal sessions). */
   s3?: { usage: PgUsageService; payments: PaymentService; webhooks: S3WebhookService; portalSessions: PortalSessionService };
 }
@@ -266,7 +275,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       runner = new ProjectionRunner({
         pool,
         store,
-        projections: [accountsProjection, apiKeysProjection, screeningsProjection, usageProjection, subjectChecksProjection, personChecksProjection, createWebhookProjector({ clock, logger })],
+        projections: [accountsProjection, apiKeysProjection, screeningsProjection, usageProjection, subjectChecksProjection, personChecksProjection, monitoringProjection, createWebhookProjector({ clock, logger })],
         logger,
         pollIntervalMs: 500,
       });
@@ -320,6 +329,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       readModelsCaughtUp,
     });
 
+    // Ongoing monitoring, dispositions, the auditor's history and auditor tokens (S1 keys carry no role).
+    const monitoring = new MonitoringService({ store, pool, clock, logger, countryRisk: () => countryRisk, readModelsCaughtUp });
+    const audit = new AuditTrailService({ store });
+    const auditorTokens = new AuditorTokens({ secret: config.JWT_SECRET ?? DEV_JWT_SECRET, clock, accounts });
+    let lastMonitoringRuns: MonitoringRunResult[] = [];
+
     // S3 (X-API-Key), the portal (JWT, 7 days) and payment-provider events.
     const usage = new PgUsageService({
       pool,
@@ -348,7 +363,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (options.http) {
       const openApi = (() => {
         let cached: object | undefined;
-        return () => (cached ??= buildOpenApiDocument([registerS1, registerS3, registerS2, registerPersonChecks]));
+        return () => (cached ??= buildOpenApiDocument([registerS1, registerS3, registerS2, registerPersonChecks, registerMonitoringS1]));
       })();
       const app = createHttpApp({
         logger,
@@ -376,6 +391,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             config: { screeningWaitMs: config.SCREENING_WAIT_MS, monthlyQuota: defaultS1MonthlyQuota },
             openApiDocument: openApi,
           }),
+          createS1MonitoringRouter({ monitoring, audit, auditorTokens }),
           createS3Router({ keys, limits, screenings, usage, store, clock, config: { screeningWaitMs: config.SCREENING_WAIT_MS } }),
           createPortalRouter({ accounts, keys, limits, sessions: portalSessions, webhooks: s3Webhooks, payments, clock, logger, paymentWebhookSecret: config.PAYMENT_WEBHOOK_SECRET }),
           // The portal's console API (/api/portal/*) and person-check form routes, both on the portal JWT.
@@ -434,13 +450,30 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       url,
       services: { accounts, keys, screenings, limits, subjectChecks, sessions, personChecks },
       s3: { usage, payments, webhooks: s3Webhooks, portalSessions },
+      monitoring: { service: monitoring, audit, auditorTokens, lists: listRegistry, lastRuns: () => lastMonitoringRuns },
       stop: stopAll,
       // swap hooks for list reloads
       ...{ reloadLists: async () => {
-        const result = await listRegistry.loadAll({ progressBar: false });
-        engine = ScreeningEngine.build(result.entities, result.versions);
-        countryRisk = result.countryRisk;
-        return result;
+        // Keep the versions in service in memory until their deltas are computed (monitoring).
+        const previous = listRegistry.currentVersions();
+        const releases = previous.map((v) => listRegistry.retain(v.id));
+        try {
+          const result = await listRegistry.loadAll({ progressBar: false });
+          engine = ScreeningEngine.build(result.entities, result.versions);
+          countryRisk = result.countryRisk;
+          const runs: MonitoringRunResult[] = [];
+          for (const now of result.versions) {
+            const before = previous.find((v) => v.source === now.source);
+            if (!before || before.id === now.id) continue;
+            const [old, fresh] = await Promise.all([listRegistry.getVersion(before.id), listRegistry.getVersion(now.id)]);
+            if (!old || !fresh) continue;
+            runs.push(await monitoring.onListUpdate(computeDelta(old, fresh, { from: before, to: now }), engine));
+          }
+          lastMonitoringRuns = runs;
+          return result;
+        } finally {
+          for (const release of releases) release();
+        }
       } },
     };
   } catch (error) {
