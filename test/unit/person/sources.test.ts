@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encyclopediaExclusion, searchEncyclopedia } from '../../../src/agents/person/encyclopedia';
-import { searchCourtListener } from '../../../src/agents/person/adapters';
+import { lookupDomain, searchCourtListener } from '../../../src/agents/person/adapters';
 import { createPersonAgents } from '../../../src/agents/person/agents';
 import { standardise } from '../../../src/agents/person/standardise';
 import { ScreeningEngine } from '../../../src/screening/engine';
@@ -88,4 +88,24 @@ test('default deployment: only our lists are searched; every other agent says wh
   assert.equal(courts.queried, false);
   assert.deepEqual(courts.links?.slice(0, 2).map((l) => l.label), ['Ohio state courts', 'New York state courts']);
   assert.match(outcomes.whois!.queried ? '' : outcomes.whois!.error, /not applicable/);
+});
+
+test('RDAP lookup of the associated domain: registration date and public registrant, or not configured', async () => {
+  const withDomain = standardise({ personCheckId: 'SVC-00000002-P', purpose: 'business_due_diligence', fullName: 'Jane Roe', associatedDomain: 'Roe-Consulting.example' }).subject;
+  assert.deepEqual(await lookupDomain(withDomain, { env: {}, http: (async () => ({})) as HttpJson, retrievedAt: at }), {
+    queried: false,
+    error: 'not configured: set PERSON_CHECK_RDAP_URL (e.g. https://rdap.org)',
+  });
+  const http: HttpJson = async <T>(url: string) => {
+    assert.equal(url, 'https://rdap.example/domain/roe-consulting.example');
+    return {
+      events: [{ eventAction: 'registration', eventDate: '2015-04-01T00:00:00Z' }],
+      entities: [{ roles: ['registrant'], vcardArray: ['vcard', [['version', {}, 'text', '4.0'], ['fn', {}, 'text', 'Jane Roe']]] }],
+    } as T;
+  };
+  const outcome = await lookupDomain(withDomain, { env: { PERSON_CHECK_RDAP_URL: 'https://rdap.example/' }, http, retrievedAt: at });
+  assert.equal(outcome.queried, true);
+  if (!outcome.queried) return;
+  assert.equal(outcome.records[0]!.title, 'Domain roe-consulting.example registered 2015-04-01 to Jane Roe');
+  assert.equal(outcome.records[0]!.category, 'domain');
 });

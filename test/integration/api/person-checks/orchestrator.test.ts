@@ -1,0 +1,105 @@
+/**
+ * The person-check process manager on a real PostgreSQL event store: a throwing agent and a hanging
+ * agent are recorded as not searched (with the error) and the check still completes; a second run
+ * appends nothing; a pipeline error is recorded as a failed check, never left running.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { PostgresEventStore } from '../../../../src/infrastructure/eventstore/postgres/store';
+import { PersonCheckOrchestrator } from '../../../../src/agents/orchestrator/person-check-orchestrator';
+import { handleCommand } from '../../../../src/app/command-handler';
+import { personCheckDecider, streamName } from '../../../../src/commands/person-check';
+import { newPersonCheckId, buildPersonCheckView } from '../../../../src/app/person-checks/person-check-service';
+import { createLogger } from '../../../../src/shared/logger';
+import type { PersonAgent } from '../../../../src/agents/person/types';
+import { createTestDatabase, type TestDatabase } from '../../../support/postgres';
+
+let db: TestDatabase;
+let store: PostgresEventStore;
+before(async () => {
+  db = await createTestDatabase();
+  store = new PostgresEventStore({ pool: db.pool, pollIntervalMs: 50 });
+});
+after(async () => {
+  await store?.close();
+  await db?.drop();
+});
+
+const clock = { now: () => new Date() };
+
+async function request(): Promise<string> {
+  const id = newPersonCheckId();
+  await handleCommand(store, personCheckDecider, streamName(id), {
+    type: 'RequestPersonCheck',
+    data: { personCheckId: id, accountId: '7', surface: 's1', fullName: 'Jane Roe', purpose: 'employment', fcraConsent: true, dateOfBirth: '1970-05-05', locations: ['TX'] },
+    metadata: { now: new Date().toISOString(), actor: { accountId: '7', surface: 's1' }, commandId: randomUUID() },
+  });
+  return id;
+}
+
+function orchestrator(agents: PersonAgent[]) {
+  return new PersonCheckOrchestrator({ store, bus: {} as never, registry: {} as never, clock, logger: createLogger({ level: 'silent' }), agents, agentTimeoutMs: 200 });
+}
+
+const ok = (name: string, phase: number): PersonAgent => ({
+  name,
+  phase,
+  label: name,
+  run: async (subject, ctx) => ({
+    queried: true,
+    records:
+      name === 'federal_courts'
+        ? [{ category: 'criminal', sourceName: 'Court', retrievedAt: ctx.now().toISOString(), searchedName: subject.fullName, matchedName: 'United States v. Jane Roe', nameScore: 0.95, nameWhy: 'caption', dob: 'unknown', location: 'match', locationDetail: 'Texas', title: 'United States v. Jane Roe' }]
+        : [],
+  }),
+});
+
+test('failing and hanging agents are recorded as not searched and the check completes; a re-run appends nothing', async () => {
+  const id = await request();
+  const agents: PersonAgent[] = [
+    { name: 'identity_verification', phase: 2, label: 'throws', run: async () => { throw new Error('registry exploded'); } },
+    { name: 'federal_courts', phase: 3, label: 'hangs', run: () => new Promise(() => undefined) },
+    ok('sanctions_list', 3),
+    ok('sex_offender_registry', 4),
+  ];
+  await orchestrator(agents).run(id);
+  const events = await store.readStream(streamName(id));
+  const view = buildPersonCheckView(events)!;
+  assert.equal(view.status, 'completed');
+  const identity = view.sources.find((s) => s.source === 'identity_verification')!;
+  assert.deepEqual([identity.searched, identity.error], [false, 'registry exploded']);
+  const courts = view.sources.find((s) => s.source === 'federal_courts')!;
+  assert.equal(courts.searched, false);
+  assert.match(courts.error!, /timed out after 200 ms/);
+  const missing = view.sources.find((s) => s.source === 'bankruptcy')!;
+  assert.match(missing.error!, /no agent serves bankruptcy/);
+  assert.equal(view.sources_checked, 2);
+  assert.equal(view.result, 'inconclusive');
+  assert.equal(view.confidence, 'low');
+
+  await orchestrator(agents).run(id);
+  assert.equal((await store.readStream(streamName(id))).length, events.length, 'a second run appends nothing');
+});
+
+test('records from the agents become corroborated findings and the verdict', async () => {
+  const id = await request();
+  await orchestrator([ok('federal_courts', 3), ok('sanctions_list', 3)]).run(id);
+  const view = buildPersonCheckView(await store.readStream(streamName(id)))!;
+  assert.equal(view.status, 'completed');
+  assert.equal(view.findings.length, 1);
+  assert.equal(view.findings[0]!.corroboration, 'name_location');
+  assert.equal(view.findings[0]!.severity, 'warning');
+  assert.equal(view.result, 'adverse_found');
+  assert.equal(view.confidence, 'medium');
+  assert.ok(view.verdict_reasons.some((r) => /adverse finding/.test(r)));
+});
+
+test('a pipeline error is recorded as a failed check, never left running', async () => {
+  const id = await request();
+  const broken: PersonAgent = { name: 'sanctions_list', phase: 3, label: 'broken', run: async () => ({ queried: true, records: [null as never] }) };
+  await orchestrator([broken]).run(id);
+  const view = buildPersonCheckView(await store.readStream(streamName(id)))!;
+  assert.equal(view.status, 'failed');
+  assert.match(view.failure_reason!, /pipeline error/);
+});
