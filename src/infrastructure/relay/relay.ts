@@ -17,7 +17,8 @@ import type pg from 'pg';
 import type { RecordedEvent } from '../../shared/events';
 import type { EventStore, Subscription, SubscribeToAllOptions } from '../eventstore/port';
 import { AvroRegistry } from '../bus/avro/registry';
-import { EVENT_ENVELOPE, toEventEnvelope } from '../bus/avro/messages';
+import { EVENT_ENVELOPE } from '../bus/avro/messages';
+import { toTypedEventEnvelope } from '../bus/avro/event-data';
 import { backoffDelay, describeError, type BusLogger, type RedeliveryBackoff } from '../bus/logger';
 import type { BusMessage, MessageBus } from '../bus/port';
 import { eventTopicForStream } from '../bus/topics';
@@ -54,11 +55,19 @@ export async function readRelayCheckpoint(pool: pg.Pool | pg.PoolClient, name: s
   return rows[0] ? BigInt(rows[0].position) : 0n;
 }
 
-/** Envelope message for one event: key = stream name, id/type/correlation headers next to the schema ones. */
-export function relayMessage(registry: AvroRegistry, event: RecordedEvent): BusMessage {
+/**
+ * Envelope message for one event: key = stream name, id/type/correlation headers next to the schema
+ * ones, and the data also in Avro with its typed schema when it has one. Data that does not fit
+ * its typed schema goes out without it (onTypedDataError is told) rather than blocking the topic.
+ */
+export function relayMessage(
+  registry: AvroRegistry,
+  event: RecordedEvent,
+  onTypedDataError?: (error: Error, event: RecordedEvent) => void,
+): BusMessage {
   const headers: Record<string, string> = { [MESSAGE_ID_HEADER]: event.metadata.eventId, [EVENT_TYPE_HEADER]: event.type };
   if (event.metadata.correlationId) headers[CORRELATION_ID_HEADER] = event.metadata.correlationId;
-  return registry.message(EVENT_ENVELOPE, event.streamName, toEventEnvelope(event), headers);
+  return registry.message(EVENT_ENVELOPE, event.streamName, toTypedEventEnvelope(registry, event, onTypedDataError), headers);
 }
 
 export class EventRelay {
@@ -274,7 +283,7 @@ export class EventRelay {
     for (const event of batch) {
       const topic = this.topicFor(event);
       const messages = byTopic.get(topic) ?? [];
-      messages.push(relayMessage(this.options.registry, event));
+      messages.push(relayMessage(this.options.registry, event, this.typedDataError));
       byTopic.set(topic, messages);
     }
     const last = batch[batch.length - 1]!.globalPosition;
@@ -306,6 +315,14 @@ export class EventRelay {
       }
     }
   }
+
+  /** A bug (data and typed schema disagree), logged loudly; the event is still published. */
+  private readonly typedDataError = (error: Error, event: RecordedEvent): void => {
+    this.options.logger.error(
+      { err: describeError(error), relay: this.name, eventId: event.metadata.eventId, eventType: event.type, streamName: event.streamName },
+      'event data does not match its typed Avro schema; published without dataAvro',
+    );
+  };
 
   private async writeCheckpoint(position: bigint): Promise<void> {
     // Through the lock's session: if that connection is gone, so is our leadership.

@@ -46,7 +46,8 @@ describe('topic schemas', () => {
     for (const name of ['com.svc.events.EventEnvelope', 'com.svc.agents.AgentTask', 'com.svc.agents.AgentResult']) {
       assert.ok(registry.names().includes(name), `${name} is loaded`);
     }
-    for (const f of currents) assert.match(f.fullName, /^com\.svc\.[a-z]+\.[A-Z]\w+$/);
+    // com.svc.<area>.<Type>, or com.svc.events.<aggregate>.<EventType> for typed event data
+    for (const f of currents) assert.match(f.fullName, /^com\.svc\.[a-z]+(\.[a-z][A-Za-z]*)?\.[A-Z]\w+$/);
     const prints = currents.map((f) => registry.current(f.fullName).fingerprint);
     assert.equal(new Set(prints).size, prints.length);
   });

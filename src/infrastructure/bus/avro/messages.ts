@@ -30,6 +30,12 @@ export interface EventEnvelope {
   metadata: string;
   /** JSON object string: the event's data. */
   data: string;
+  /** v2: full name of the typed data schema (com.svc.events.<aggregate>.<type>), null without typed data. */
+  dataSchema?: string | null;
+  /** v2: fingerprint of the typed schema version dataAvro was written with. */
+  dataFingerprint?: string | null;
+  /** v2: data in Avro binary with the typed schema (see event-data.ts). */
+  dataAvro?: Buffer | null;
 }
 
 export interface AgentTask {
@@ -79,6 +85,9 @@ export function toEventEnvelope(event: RecordedEvent): EventEnvelope {
       : null,
     metadata: JSON.stringify(m),
     data: JSON.stringify(event.data ?? {}),
+    dataSchema: null,
+    dataFingerprint: null,
+    dataAvro: null,
   };
 }
 

@@ -1,0 +1,244 @@
+/**
+ * Real events for the typed-schema tests: every aggregate's decider is driven through its life
+ * cycle with representative commands (optional fields both present and absent), the way the
+ * command handlers drive them. Nothing here is hand-written event data: it is what decide() emits.
+ */
+import { createHash } from 'node:crypto';
+import * as commands from '../../../src/commands';
+import { type Command, type Decider, foldEvents } from '../../../src/commands/decider';
+import type { Actor, Event } from '../../../src/shared/events';
+
+const NOW = '2026-03-01T10:00:00.000Z';
+const LATER = '2026-03-01T10:00:02.500Z';
+const actor: Actor = { surface: 'portal', accountId: '42', userId: 'u-owner' };
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+let counter = 0;
+const meta = () => ({ now: NOW, actor, commandId: `cmd-${++counter}`, correlationId: 'corr-1' });
+
+/** Applies commands to one stream in order, keeping every emitted event. */
+class Stream<C extends Command, E extends Event, S> {
+  readonly events: E[] = [];
+  constructor(private readonly decider: Decider<C, E, S>) {}
+
+  run(type: C['type'], data: C['data']): E[] {
+    const command = { type, data, metadata: meta() } as C;
+    const emitted = this.decider.decide(command, foldEvents(this.decider, this.events));
+    this.events.push(...emitted);
+    return emitted;
+  }
+
+  get state(): S {
+    return foldEvents(this.decider, this.events);
+  }
+}
+
+function accountEvents(): Event[] {
+  const s = new Stream(commands.account.accountDecider);
+  s.run('CreateAccount', { accountId: '42', name: 'Acme Bank', ownerUserId: 'u-owner', ownerEmail: 'owner@acme.test', passwordHash: 'scrypt$abc', plan: 'professional' });
+  s.run('ChangePlan', { accountId: '42', plan: 'enterprise', providerEventId: 'evt_1', source: 'payment' });
+  s.run('ChangePlan', { accountId: '42', plan: 'essentials', source: 'admin' });
+  s.run('AddUser', { accountId: '42', userId: 'u-2', email: 'ann@acme.test', role: 'analyst', passwordHash: 'scrypt$def' });
+  s.run('AddUser', { accountId: '42', userId: 'u-3', email: 'bob@acme.test', role: 'auditor' });
+  s.run('ChangeUserRole', { accountId: '42', userId: 'u-2', role: 'owner' });
+  return s.events;
+}
+
+function apiKeyEvents(): Event[] {
+  const s = new Stream(commands.apiKeys.apiKeysDecider);
+  const webhook = { url: 'https://hooks.acme.test/svc', secretHash: sha('whsec'), secretCiphertext: 'v1:iv:ct' };
+  s.run('CreateApiKey', {
+    accountId: '42', keyId: '1', surface: 's1', name: 'prod', keyHash: sha('k1'), prefix: 'svc_ab12',
+    expiresAt: '2027-01-01T00:00:00.000Z', webhook,
+  });
+  s.run('CreateApiKey', { accountId: '42', keyId: '2', surface: 's2', name: 'batch', keyHash: sha('k2'), prefix: 'svca_cd34' });
+  s.run('CreateApiKey', { accountId: '42', keyId: '3', surface: 's3', name: 'enterprise', keyHash: sha('k3'), prefix: 'svcc_live_0a1b', userId: 'u-owner' });
+  s.run('RotateApiKey', { accountId: '42', keyId: '2', keyHash: sha('k2-new'), prefix: 'svca_ef56' });
+  s.run('ConfigureKeyWebhook', { accountId: '42', keyId: '1', webhook: { url: 'https://hooks.acme.test/v2', secretCiphertext: 'v1:iv:ct2' } });
+  s.run('ConfigureKeyWebhook', { accountId: '42', keyId: '1', webhook });
+  s.run('RevokeApiKey', { accountId: '42', keyId: '3' });
+  return s.events;
+}
+
+type ScreeningRequest = commands.screening.RequestScreening['data'];
+
+/** Drives a screening through its pipeline with the pure process manager, as the handler does. */
+function runScreening(request: ScreeningRequest) {
+  const s = new Stream(commands.screening.screeningDecider);
+  s.run('RequestScreening', request);
+  for (let guard = 0; guard < 200; guard++) {
+    const step = commands.screening.nextStep(s.state);
+    if (step.action === 'start_phase') s.run('StartPhase', { screeningId: request.screeningId, phase: step.phase });
+    else if (step.action === 'complete_phase') s.run('CompletePhase', { screeningId: request.screeningId, phase: step.phase });
+    else if (step.action === 'dispatch') {
+      for (const agent of step.agents) {
+        const failed = agent === 'osint';
+        s.run('RecordAgentResult', {
+          screeningId: request.screeningId,
+          phase: step.phase,
+          agent,
+          queried: !failed,
+          ...(failed ? { error: 'not configured' } : {}),
+          result: failed ? {} : { matches: [{ name: 'ROSNEFT', score: 0.97, aliases: ['Rosneft Oil'] }], nested: { ok: true, n: null } },
+          startedAt: NOW,
+          finishedAt: LATER,
+        });
+      }
+    } else return s;
+  }
+  throw new Error('pipeline did not finish');
+}
+
+const hits: commands.screening.ScreeningHit[] = [
+  { hitId: 'h1', entityId: 'ofac_sdn:123', category: 'sanctions', source: 'ofac_sdn', matchedName: 'ROSNEFT', score: 0.97, listVersion: 'ofac_sdn@abc', entityRecordHash: 'rec-a' },
+  { hitId: 'h2', entityId: 'opensanctions_peps:Q1', category: 'pep', source: 'opensanctions_peps', matchedName: 'Rosneft', score: 0.81, entityRecordHash: 'rec-b' },
+];
+
+function completion(screeningId: string, extra: Partial<commands.screening.CompleteScreening['data']> = {}): commands.screening.CompleteScreening['data'] {
+  return {
+    screeningId,
+    riskScore: 30,
+    riskLevel: 'medium',
+    counts: { sanctionsHits: 1, pepHits: 1, adverseMediaHits: 0, offshoreLeaksHits: 0, debarmentHits: 0 },
+    hits,
+    listVersions: [
+      { id: 'ofac_sdn@abc', source: 'ofac_sdn', contentHash: 'abc', publishedAt: '2026-02-27' },
+      { id: 'peps@1', source: 'opensanctions_peps', contentHash: 'def' },
+    ],
+    matcherVersion: 'matcher@1',
+    ...extra,
+  };
+}
+
+function screeningEvents(): Event[] {
+  const base = { accountId: '42', uuid: '6f1c2a0e-8b7d-4c3e-9a1f-0b2c3d4e5f60', surface: 's1' as const, subject: { query: 'Rosneft', entityType: 'company' as const } };
+
+  // CDD with monitoring: completion, dispositions, alerts, re-opening, unenrolment.
+  const cdd = runScreening({ ...base, screeningId: '501', kind: 'cdd', plan: 'essentials', monitor: true });
+  cdd.run('CompleteScreening', completion('501', { summary: 'One sanctions hit, one PEP hit.' }));
+  cdd.run('DispositionHit', { screeningId: '501', hitId: 'h2', disposition: 'true_match', reason: 'same DOB', analyst: 'ann@acme.test', riskScore: 30, riskLevel: 'medium' });
+  cdd.run('DispositionHit', { screeningId: '501', hitId: 'h2', disposition: 'false_positive', reason: 'different DOB', analyst: 'ann@acme.test', riskScore: 15, riskLevel: 'low' });
+  cdd.run('RecordMonitoringAlert', {
+    screeningId: '501', alertId: 'a1', kind: 'changed_hit', entityId: 'opensanctions_peps:Q1',
+    diff: { birthDates: { before: [], after: ['1961-01-01'] } }, listVersion: 'peps@2', entityRecordHash: 'rec-b2',
+    risk: { riskScore: 30, riskLevel: 'medium' },
+  });
+  cdd.run('RecordMonitoringAlert', { screeningId: '501', alertId: 'a2', kind: 'removed_hit', entityId: 'ofac_sdn:123', diff: {}, listVersion: 'ofac_sdn@def' });
+  cdd.run('RecordMonitoringAlert', {
+    screeningId: '501', alertId: 'a3', kind: 'new_hit', entityId: 'ofac_sdn:999', diff: { name: 'ROSNEFT TRADING' }, listVersion: 'ofac_sdn@def',
+    entityRecordHash: 'rec-z', hit: { hitId: 'h3', category: 'sanctions', source: 'ofac_sdn', matchedName: 'ROSNEFT TRADING', score: 0.9 },
+  });
+  cdd.run('UnenrollFromMonitoring', { screeningId: '501' });
+
+  // EDD and M&A carry their declarations; enrolment after completion.
+  const edd = runScreening({
+    ...base, screeningId: '502', kind: 'edd', plan: 'professional',
+    subject: { query: 'Ivan Petrov', entityType: 'individual', jurisdiction: 'RU' },
+    edd: { sourceOfWealth: 'salary', sourceOfFunds: 'savings', purposeOfRelationship: 'investment', beneficialOwnership: 'self', pepRelationships: 'none' },
+  });
+  edd.run('CompleteScreening', completion('502', { hits: [], counts: { sanctionsHits: 0, pepHits: 0, adverseMediaHits: 0, offshoreLeaksHits: 0, debarmentHits: 0 }, riskScore: 5, riskLevel: 'low', analysis: '## EDD\nNothing found.' }));
+  edd.run('EnrollInMonitoring', { screeningId: '502' });
+
+  const ma = runScreening({
+    ...base, screeningId: '503', kind: 'ma', plan: 'enterprise', subject: { query: 'Target Ltd', entityType: 'company' },
+    ma: { targetIndustry: 'energy', acquirerName: 'Acme Holdings', dealType: 'merger', dealValue: '120000000 EUR', additionalContext: 'cross-border' },
+  });
+  ma.run('FailScreening', { screeningId: '503', reason: 'broker down' });
+
+  const sow = runScreening({
+    ...base, screeningId: '504', kind: 'sow', surface: 's3', plan: 'enterprise', subject: { query: 'Jane Doe', entityType: 'individual' },
+    sow: { sowScreeningId: 'SVC-ab12cd34-SOW', declaration: { employment: { employer: 'Acme', years: 12 }, inheritance: null, notes: 'π ≈ 3.14' } },
+  });
+  sow.run('CompleteScreening', completion('504', { hits: [], counts: { sanctionsHits: 0, pepHits: 0, adverseMediaHits: 0, offshoreLeaksHits: 0, debarmentHits: 0 }, riskScore: 0, riskLevel: 'low' }));
+
+  return [...cdd.events, ...edd.events, ...ma.events, ...sow.events];
+}
+
+function personCheckEvents(): Event[] {
+  const full = new Stream(commands.personCheck.personCheckDecider);
+  const id = 'SVC-0a1b2c3d-P';
+  full.run('RequestPersonCheck', {
+    personCheckId: id, accountId: '42', surface: 's1', fullName: 'William Smith', firstName: 'William', middleName: 'J', lastName: 'Smith',
+    purpose: 'employment', fcraConsent: true, dateOfBirth: '1970-05-04', locations: ['TX'], aliases: ['Bill Smith'],
+    associatedDomain: 'Smith.example', identifiers: [{ type: 'ssn', value: '123-45-6789' }],
+  });
+  full.run('RecordAgentResult', { personCheckId: id, phase: 1, agent: 'standardisation', queried: true, result: { variants: ['Bill'] }, startedAt: NOW, finishedAt: LATER });
+  full.run('RecordAgentResult', { personCheckId: id, phase: 2, agent: 'whois', queried: false, error: 'RDAP not configured', result: {}, startedAt: NOW, finishedAt: LATER });
+  full.run('CompletePersonCheck', {
+    personCheckId: id, result: 'adverse_found', confidence: 'medium', riskScore: 75, riskLevel: 'critical',
+    redFlagCount: 1, warningCount: 1, sourcesChecked: 18, sourcesTotal: 22,
+    findings: [
+      {
+        severity: 'red_flag', category: 'sanctions', corroboration: 'name_dob', matchedName: 'William SMITH', why: 'name and DOB match', title: 'OFAC SDN entry',
+        source: { name: 'OFAC SDN', url: 'https://sanctionssearch.ofac.treas.gov/', entityId: 'ofac_sdn:1', retrievedAt: NOW },
+      },
+      { severity: 'warning', category: 'court', corroboration: 'name_only', matchedName: 'W. Smith', why: 'same name', source: { name: 'CourtListener', retrievedAt: NOW } },
+    ],
+  });
+  const minimal = new Stream(commands.personCheck.personCheckDecider);
+  minimal.run('RequestPersonCheck', { personCheckId: 'SVC-0a1b2c3e-P', accountId: '42', surface: 'portal', fullName: 'Ann Lee', purpose: 'licensing', fcraConsent: true });
+  minimal.run('FailPersonCheck', { personCheckId: 'SVC-0a1b2c3e-P', reason: 'sources unavailable' });
+  return [...full.events, ...minimal.events];
+}
+
+function subjectCheckEvents(): Event[] {
+  const summary = { overallResult: 'inconclusive', confidenceLevel: 'low', findingsCount: 2, redFlagCount: 0, warningCount: 1, sourcesSearched: 3, sourcesTotal: 10 };
+  const start = (id: string, full: boolean) => {
+    const s = new Stream(commands.subjectCheck.subjectCheckDecider);
+    s.run('StartSubjectCheck', {
+      subjectCheckId: id, accountId: '42', firstName: 'Ada', lastName: 'Lovelace', purpose: 'employment',
+      ...(full
+        ? { middleName: 'King', dateOfBirth: '1815-12-10', locations: [{ country: 'GB', region: 'London', city: 'Marylebone' }, { country: 'IT' }], consent: { certified: true, statement: 'I certify consent' }, batchId: 'batch-7' }
+        : { locations: [{ country: 'GB' }], consent: { certified: true } }),
+    });
+    return s;
+  };
+  // review, cleared by the reviewer
+  const reviewed = start('1001', true);
+  reviewed.run('RecordAgentResult', { subjectCheckId: '1001', agent: 'sanctions', tier: 'sanctions', queried: true, result: { matches: [] }, startedAt: NOW, finishedAt: LATER });
+  reviewed.run('RecordAgentResult', { subjectCheckId: '1001', agent: 'news', queried: false, error: 'timeout', result: {}, startedAt: NOW, finishedAt: LATER });
+  reviewed.run('ConcludeSubjectCheck', { subjectCheckId: '1001', ...summary, tierScores: { pep: 40.5 }, bestHitAmbiguous: false });
+  reviewed.run('ResolveReview', { subjectCheckId: '1001', outcome: 'clear', reviewer: 'analyst-1', note: 'coverage accepted' });
+  // escalated by score, investigation closed
+  const escalated = start('1002', false);
+  escalated.run('ConcludeSubjectCheck', { subjectCheckId: '1002', ...summary, sourcesSearched: 9, tierScores: { sanctions: 92, pep: 10 }, bestHitAmbiguous: false, investigationId: 'INV-7' });
+  escalated.run('CloseInvestigation', { subjectCheckId: '1002', outcome: 'adverse', reviewer: 'analyst-2', note: 'same person' });
+  // automatic completion
+  const automatic = start('1003', false);
+  automatic.run('ConcludeSubjectCheck', { subjectCheckId: '1003', ...summary, overallResult: 'clean', sourcesSearched: 9, tierScores: {}, bestHitAmbiguous: false });
+  // failure
+  const failed = start('1004', false);
+  failed.run('FailSubjectCheck', { subjectCheckId: '1004', errorMessage: 'source pool crashed' });
+  // ambiguous match, the reviewer finds it adverse: an investigation with a requested scope
+  const adverse = start('1005', false);
+  adverse.run('ConcludeSubjectCheck', { subjectCheckId: '1005', ...summary, sourcesSearched: 9, tierScores: { pep: 50 }, bestHitAmbiguous: true });
+  adverse.run('ResolveReview', { subjectCheckId: '1005', outcome: 'adverse', reviewer: 'analyst-1', note: 'looks like the PEP', investigationId: 'INV-8', requestedScope: 'full_background' });
+  return [reviewed, escalated, automatic, failed, adverse].flatMap((s) => s.events);
+}
+
+function webhookEndpointEvents(): Event[] {
+  const key = { accountId: '42', surface: 's3' as const };
+  const s = new Stream(commands.webhookEndpoint.webhookEndpointDecider);
+  s.run('RegisterWebhook', { ...key, endpointId: '9', url: 'https://hooks.acme.test/svc', secretCiphertext: 'v1:ct', secretHash: sha('secret') });
+  const failTimes = (from: number, count: number) => {
+    for (let n = from; n < from + count; n++) {
+      s.run('RecordDeliveryFailure', { ...key, deliveryId: `d${n}`, attempts: 3, reason: n % 2 ? 'HTTP 500' : 'connection refused', ...(n % 2 ? { statusCode: 500 } : {}) });
+    }
+  };
+  failTimes(1, 10); // the 10th disables
+  s.run('ReenableWebhook', { ...key, reason: 'receiver fixed' });
+  failTimes(11, 2);
+  s.run('RecordDeliverySuccess', { ...key, deliveryId: 'ok1', statusCode: 200 });
+  failTimes(13, 1);
+  s.run('RecordDeliverySuccess', { ...key, deliveryId: 'ok2' });
+  failTimes(14, 10);
+  s.run('ReenableWebhook', key);
+  s.run('RegisterWebhook', { ...key, endpointId: '77', url: 'https://new.acme.test/hook', secretCiphertext: 'v1:ct2' });
+  s.run('RegisterWebhook', { ...key, endpointId: '77', url: 'https://new.acme.test/hook2', secretCiphertext: 'v1:ct3', secretHash: sha('secret3') });
+  return s.events;
+}
+
+/** Every event the scenarios above produce, from the real deciders. */
+export function deciderEvents(): Event[] {
+  return [...accountEvents(), ...apiKeyEvents(), ...screeningEvents(), ...personCheckEvents(), ...subjectCheckEvents(), ...webhookEndpointEvents()];
+}
