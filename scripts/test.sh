@@ -8,6 +8,8 @@ kind=${1:-all}
 shift || true
 
 bash scripts/install-test-deps.sh
+# The portal end-to-end tests load the built front-end (web/dist): build it when missing or stale.
+node web/build-if-stale.mjs
 
 case "$kind" in
   unit) dirs="test/unit" ;;

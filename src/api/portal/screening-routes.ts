@@ -134,7 +134,13 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
   }
 
   async function own(principal: Principal, id: string) {
-    const screening = await deps.screenings.get(principal.accountId, /^[0-9]+$/.test(id) ? Number(id) : id);
+    const key = /^[0-9]+$/.test(id) ? Number(id) : id;
+    let screening = await deps.screenings.get(principal.accountId, key);
+    if (!screening) {
+      // Read your writes: a screening requested a moment ago may not be in the read model yet.
+      await deps.readModelsCaughtUp();
+      screening = await deps.screenings.get(principal.accountId, key);
+    }
     if (!screening) throw new ApiError('not_found', `Screening ${id} not found`);
     return screening;
   }

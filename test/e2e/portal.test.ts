@@ -1,0 +1,210 @@
+/**
+ * The portal in a real browser (chromium via playwright-core) against the whole wired service:
+ * sign in, keys of every surface (shown once, copy button, revoke), a CDD screening of a name on
+ * the OFAC SDN list watched phase by phase, the report view (hit grouped by list, matched alias,
+ * explanation, sources not searched), the PDF, history search, webhooks (secret once, test
+ * delivery, delivery log with the exact payload, re-enable), a person check, sign-out.
+ * Screenshots of every page go to test-output/screenshots/.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startTestService, type TestService } from '../support/service';
+import { launchBrowser, type TestBrowser } from '../support/browser';
+import { disableEndpoint } from '../../src/webhooks/outbox';
+
+let svc: TestService;
+let browser: TestBrowser;
+let account: { accountId: string; email: string; password: string };
+
+before(async () => {
+  [svc, browser] = await Promise.all([startTestService({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } }), launchBrowser()]);
+  account = await svc.createAccount('enterprise');
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.url });
+});
+after(async () => {
+  await browser?.close();
+  await svc?.stop();
+});
+
+const nav = (name: string) => browser.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+
+test('an analyst signs in, manages keys, screens an OFAC-listed name live, reads the report, downloads the PDF and revokes the key', async (t) => {
+  const { page } = browser;
+
+  // ---- sign in (first page: measured, reported, not asserted: timings belong in bench/)
+  const started = Date.now();
+  await page.goto(`${svc.url}/`);
+  await page.getByLabel('E-mail').waitFor({ state: 'visible' });
+  t.diagnostic(`sign-in page interactive after ${Date.now() - started} ms (cold browser)`);
+  assert.match(page.url(), /#\/signin$/, 'an anonymous visitor is sent to sign in');
+  // Keyboard: the e-mail field has focus, and the only stop before it is the skip link.
+  assert.equal(await page.evaluate('document.activeElement.name'), 'email');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await page.evaluate('document.activeElement.textContent'), 'Skip to content');
+  await browser.screenshot('01-sign-in');
+
+  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('Password').fill('not-the-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('alert').filter({ hasText: 'not right' }).waitFor();
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+
+  // ---- account overview
+  await page.getByRole('heading', { name: 'Plan' }).waitFor();
+  assert.equal(await page.locator('.big').textContent(), 'Enterprise');
+  assert.match((await page.locator('section[aria-labelledby="quota-h"]').textContent()) ?? '', /Enterprise API monthly requests/);
+  assert.match((await page.locator('section[aria-labelledby="rate-h"]').textContent()) ?? '', /60 requests per minute, per API key/);
+  await browser.screenshot('02-account');
+
+  // ---- keys for each surface: plaintext once, copy button
+  await nav('API keys').click();
+  const created: Record<string, string> = {};
+  for (const [surface, prefix] of [
+    ['s1', 'svc_'],
+    ['s2', 'svca_'],
+    ['s3', 'svcc_live_'],
+  ] as const) {
+    const section = page.locator(`section[data-surface="${surface}"]`);
+    await section.getByLabel('Key name').fill(`portal ${surface} key`);
+    await section.getByRole('button', { name: `Create ${prefix} key` }).click();
+    const secret = section.locator('.secret-panel input.secret-value').first();
+    await secret.waitFor();
+    created[surface] = await secret.inputValue();
+    assert.ok(created[surface]!.startsWith(prefix), `${surface} key ${created[surface]} starts with ${prefix}`);
+    assert.equal(await section.locator('tbody tr').count(), 1);
+    assert.match((await section.locator('tbody tr').textContent()) ?? '', new RegExp(`portal ${surface} key.*${prefix.replace(/_/g, '_')}`));
+  }
+  const s1Section = page.locator('section[data-surface="s1"]');
+  await s1Section.getByRole('button', { name: 'Copy' }).click();
+  await s1Section.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+  assert.equal(await page.evaluate('navigator.clipboard.readText()'), created.s1, 'the copy button puts the key on the clipboard');
+  await browser.screenshot('03-keys-created');
+  // The keys shown work on their surfaces.
+  const s1Res = await fetch(`${svc.url}/api/v1/screenings`, { headers: { authorization: `Bearer ${created.s1}` } });
+  assert.equal(s1Res.status, 200);
+  const s3Res = await fetch(`${svc.url}/api/v1/keys`, { headers: { 'x-api-key': created.s3! } });
+  assert.equal(s3Res.status, 200);
+  // Reloading shows the key masked: the plaintext is gone for good.
+  await page.reload();
+  await page.locator('section[data-surface="s1"] tbody tr').waitFor();
+  assert.equal(await page.locator('.secret-panel').count(), 0);
+  assert.ok(!((await page.content()).includes(created.s1!)), 'the plaintext is not shown again');
+
+  // ---- a CDD screening of a name on the OFAC SDN list (lists/ofac_sdn/sdn.csv: "KIM, Jong Un"), live progress
+  await nav('New screening').click();
+  await page.getByLabel('Name to screen').fill('Kim Jong Un');
+  await page.getByLabel('Jurisdiction (optional)').fill('KP');
+  await page.getByRole('button', { name: 'Run screening' }).click();
+  await page.locator('.phases li.phase').first().waitFor();
+  const status = page.locator('.progress-status');
+  await status.filter({ hasText: /Completed/ }).waitFor({ timeout: 30_000 });
+  await browser.screenshot('04-screening-progress');
+  const phaseCount = await page.locator('.phases li.phase').count();
+  assert.ok(phaseCount >= 2, `phases planned: ${phaseCount}`);
+  assert.equal(await page.locator('.phases li.phase-done').count(), phaseCount, 'every phase reported done through the event stream');
+  assert.ok((await page.locator('.agent-done').count()) >= 1, 'agents that searched are marked');
+
+  // ---- the report view
+  await page.waitForURL(/#\/screenings\/\d+$/);
+  await page.getByRole('heading', { name: /^Hits \(\d+\)$/ }).waitFor();
+  const ofac = page.locator('.hit-group').filter({ hasText: /OFAC/ }).first();
+  await ofac.waitFor();
+  const hit = ofac.locator('article.hit').filter({ hasText: /KIM/i }).first();
+  assert.match((await hit.locator('h4').textContent()) ?? '', /KIM/i);
+  assert.match((await hit.locator('.matched-alias').textContent()) ?? '', /\w+.*\(/, 'the matched alias and its kind');
+  const explanation = (await hit.locator('.explanation').textContent()) ?? '';
+  assert.ok(explanation.length > 10, `explanation: ${explanation}`);
+  assert.match((await page.locator('.gauge').getAttribute('aria-label')) ?? '', /Risk score \d+ out of 100, (low|medium|high|critical) risk/);
+  await page.getByRole('heading', { name: /Sources not searched/ }).waitFor();
+  assert.ok((await page.locator('.not-searched li').count()) >= 1, 'unconfigured sources are listed as not searched');
+  await browser.screenshot('05-report');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
+  const pdf = readFileSync((await download.path())!);
+  assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
+  assert.ok(pdf.length > 2000, `pdf of ${pdf.length} bytes`);
+  assert.match(download.suggestedFilename(), /^screening-\d+\.pdf$/);
+
+  // ---- history: search and filter
+  await nav('History').click();
+  await page.getByLabel('Name contains').fill('jong');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.waitForURL(/#\/history\?q=jong$/);
+  await page.getByRole('link', { name: 'Kim Jong Un' }).waitFor();
+  await browser.screenshot('06-history');
+  await page.getByLabel('Name contains').fill('nobody by this name');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByText('Nothing matches these filters.').waitFor();
+
+  // ---- revoke the S1 key: it stops working at once
+  await nav('API keys').click();
+  const row = page.locator('section[data-surface="s1"] tbody tr').first();
+  await row.getByRole('button', { name: /Revoke key/ }).click();
+  await row.getByRole('button', { name: 'Confirm revoke' }).click();
+  await page.locator('section[data-surface="s1"] tbody tr').first().getByText(/^Revoked/).waitFor();
+  await browser.screenshot('07-keys-revoked');
+  const revoked = await fetch(`${svc.url}/api/v1/screenings`, { headers: { authorization: `Bearer ${created.s1}` } });
+  assert.equal(revoked.status, 401);
+});
+
+test('webhooks: the signing secret is shown once, a test delivery appears in the log with its exact payload, a disabled endpoint is re-enabled', async () => {
+  const { page } = browser;
+  await nav('Webhooks').click();
+  await page.getByLabel('Endpoint for').selectOption('s2');
+  // Nothing listens there: the delivery fails, which is what the log must show.
+  await page.getByLabel('HTTPS URL').fill('https://127.0.0.1:9/hooks/portal');
+  await page.getByRole('button', { name: 'Save webhook' }).click();
+  const secret = await page.locator('.secret-panel input.secret-value').inputValue();
+  assert.ok(secret.length >= 32, 'a signing secret is shown');
+  const endpointRow = page.locator('tr[data-surface="s2"]');
+  await endpointRow.getByText('Enabled').waitFor();
+
+  await endpointRow.getByRole('button', { name: /Send a test delivery/ }).click();
+  const delivery = page.locator('details.delivery').first();
+  await delivery.waitFor();
+  await delivery.locator('summary').click();
+  const payload = (await delivery.locator('pre.payload').textContent()) ?? '';
+  const parsed = JSON.parse(payload) as { event: string };
+  assert.equal(parsed.event, 'webhook.test');
+  assert.match((await delivery.locator('summary').textContent()) ?? '', /webhook\.test.*attempts \d+\/3/);
+
+  // The dispatcher gives up on an endpoint (simulated auto-disable); the owner turns it back on.
+  await disableEndpoint(svc.service.pool, { accountId: account.accountId, surface: 's2' }, new Date());
+  await page.reload();
+  await endpointRow.getByText(/^Disabled/).waitFor();
+  await endpointRow.getByRole('button', { name: /Re-enable/ }).click();
+  await endpointRow.getByText('Enabled').waitFor();
+  await browser.screenshot('08-webhooks');
+  assert.equal(await page.content().then((html) => html.includes(secret)), false, 'the secret is not shown after a reload');
+});
+
+test('a person check needs consent, then shows its findings by severity', async () => {
+  const { page } = browser;
+  await nav('Person check').click();
+  await page.getByLabel('First name').fill('Jong Un');
+  await page.getByLabel('Last name').fill('Kim');
+  await page.getByLabel('Permissible purpose', { exact: true }).selectOption('business_due_diligence');
+  // The browser's own required-field check stops a submit without consent.
+  await page.getByRole('button', { name: 'Run person check' }).click();
+  assert.equal(await page.locator('#fcra-consent').evaluate((el) => (el as unknown as { validity: { valid: boolean } }).validity.valid), false);
+  assert.match(page.url(), /#\/person-check$/);
+  await page.getByLabel(/has given written consent/).check();
+  await page.getByRole('button', { name: 'Run person check' }).click();
+  await page.waitForURL(/#\/person-checks\/SVC-[0-9a-f]{8}-P$/i, { timeout: 30_000 });
+  for (const severity of ['red_flag', 'warning', 'info']) await page.locator(`section[data-severity="${severity}"]`).waitFor();
+  await browser.screenshot('09-person-check');
+});
+
+test('signing out ends the session: the pages ask to sign in again', async () => {
+  const { page } = browser;
+  const token = (await page.evaluate("sessionStorage.getItem('portal.token')")) as string | null;
+  assert.ok(token);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(/#\/signin$/);
+  const after = await fetch(`${svc.url}/api/portal/overview`, { headers: { authorization: `Bearer ${token}` } });
+  assert.equal(after.status, 401, 'the signed-out token no longer works');
+  await page.goto(`${svc.url}/#/keys`);
+  await page.waitForURL(/#\/signin$/);
+});

@@ -1,0 +1,143 @@
+/**
+ * The portal: one page per task, addressed by the URL hash (#/keys, #/screenings/42 …) so the
+ * service serves a single static index.html and the back button works.
+ */
+import './styles.css';
+import { api, setToken, setUnauthenticatedHandler, token } from './api';
+import { clear, h } from './dom';
+import { renderSignIn } from './pages/signin';
+import { renderOverview } from './pages/overview';
+import { renderKeys } from './pages/keys';
+import { renderWebhooks } from './pages/webhooks';
+import { renderNewScreening } from './pages/new-screening';
+import { renderReport } from './pages/report';
+import { renderHistory } from './pages/history';
+import { renderPersonCheckForm, renderPersonCheck } from './pages/person-check';
+import { session, loadSession, resetSession } from './session';
+import { navigate, type Cleanup, type PageContext } from './router';
+
+type Page = (ctx: PageContext) => Promise<Cleanup> | Cleanup;
+
+interface Route {
+  pattern: RegExp;
+  names: string[];
+  page: Page;
+  title: string;
+  public?: boolean;
+}
+
+const routes: Route[] = [
+  { pattern: /^\/signin$/, names: [], page: renderSignIn, title: 'Sign in', public: true },
+  { pattern: /^\/$/, names: [], page: renderOverview, title: 'Account' },
+  { pattern: /^\/keys$/, names: [], page: renderKeys, title: 'API keys' },
+  { pattern: /^\/webhooks$/, names: [], page: renderWebhooks, title: 'Webhooks' },
+  { pattern: /^\/screen$/, names: [], page: renderNewScreening, title: 'New screening' },
+  { pattern: /^\/screenings\/([^/]+)$/, names: ['id'], page: renderReport, title: 'Screening report' },
+  { pattern: /^\/history$/, names: [], page: renderHistory, title: 'Screenings and checks' },
+  { pattern: /^\/person-check$/, names: [], page: renderPersonCheckForm, title: 'Person check' },
+  { pattern: /^\/person-checks\/([^/]+)$/, names: ['id'], page: renderPersonCheck, title: 'Person check result' },
+];
+
+const navItems = [
+  { href: '#/', label: 'Account', match: /^\/$/ },
+  { href: '#/keys', label: 'API keys', match: /^\/keys/ },
+  { href: '#/webhooks', label: 'Webhooks', match: /^\/webhooks/ },
+  { href: '#/screen', label: 'New screening', match: /^\/screen$/ },
+  { href: '#/history', label: 'History', match: /^\/(history|screenings)/ },
+  { href: '#/person-check', label: 'Person check', match: /^\/person-check/, feature: 'person_checks' as const },
+];
+
+let cleanup: Cleanup;
+
+function parseHash(): { path: string; query: URLSearchParams } {
+  const raw = location.hash.replace(/^#/, '') || '/';
+  const [path, qs] = raw.split('?');
+  return { path: path || '/', query: new URLSearchParams(qs ?? '') };
+}
+
+
+function renderChrome(path: string): void {
+  const nav = document.getElementById('nav')!;
+  const sessionBox = document.getElementById('session')!;
+  clear(nav);
+  clear(sessionBox);
+  if (!session.overview) return;
+  const features = session.overview.features ?? {};
+  nav.appendChild(
+    h(
+      'ul',
+      null,
+      navItems
+        .filter((item) => !item.feature || features[item.feature])
+        .map((item) => h('li', null, h('a', { href: item.href, 'aria-current': item.match.test(path) ? 'page' : false }, item.label))),
+    ),
+  );
+  const account = session.overview.account;
+  sessionBox.appendChild(
+    h(
+      'div',
+      { class: 'session-box' },
+      h('span', { class: 'session-account' }, account.name ?? `Account ${account.id}`, ' · ', h('span', { class: 'plan' }, account.plan)),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'button link',
+          onclick: async () => {
+            try {
+              await api('DELETE', '/api/session');
+            } finally {
+              setToken(null);
+              resetSession();
+              navigate('#/signin');
+            }
+          },
+        },
+        'Sign out',
+      ),
+    ),
+  );
+}
+
+async function render(): Promise<void> {
+  if (typeof cleanup === 'function') cleanup();
+  cleanup = undefined;
+  const { path, query } = parseHash();
+  const route = routes.find((r) => r.pattern.test(path));
+  const main = document.getElementById('main')!;
+  if (!route) {
+    clear(main);
+    main.appendChild(h('section', null, h('h1', null, 'Page not found'), h('p', null, h('a', { href: '#/' }, 'Back to the account page'))));
+    return;
+  }
+  if (!route.public && !session.overview) {
+    if (!token()) {
+      // The HttpOnly cookie may still hold a session: try it before asking to sign in.
+      const ok = await loadSession().then(() => true, () => false);
+      if (!ok) return navigate('#/signin');
+    } else {
+      await loadSession().catch(() => undefined);
+      if (!session.overview) return navigate('#/signin');
+    }
+  }
+  document.title = `${route.title} · Compliance screening portal`;
+  renderChrome(path);
+  const match = route.pattern.exec(path)!;
+  const params: Record<string, string> = {};
+  route.names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1]!)));
+  clear(main);
+  try {
+    cleanup = await route.page({ main, params, query });
+  } catch (error) {
+    main.appendChild(h('div', { class: 'alert error', role: 'alert' }, (error as Error).message));
+  }
+  // Move focus to the page for keyboard and screen-reader users (not on first load).
+  if (document.activeElement === document.body || document.activeElement?.closest('nav,#session')) main.focus({ preventScroll: false });
+}
+
+setUnauthenticatedHandler(() => {
+  resetSession();
+  if (!location.hash.startsWith('#/signin')) navigate('#/signin');
+});
+window.addEventListener('hashchange', () => void render());
+void render();

@@ -1,0 +1,147 @@
+import { api, ApiFailure, readEventStream } from '../api';
+import { announce, clear, field, h } from '../dom';
+import { navigate, type Cleanup, type PageContext } from '../router';
+import { session } from '../session';
+
+interface PhasePlan {
+  phase: string;
+  name: string;
+  mode: string;
+  agents: { agent: string; label: string }[];
+}
+
+export function renderNewScreening({ main }: PageContext): Cleanup {
+  const abort = new AbortController();
+  const plan = session.overview?.account.plan ?? 'starter';
+  const query = h('input', { type: 'text', name: 'query', required: true, minlength: 2, maxlength: 300, autocomplete: 'off' });
+  const entityType = h(
+    'select',
+    { name: 'entity_type' },
+    h('option', { value: 'individual' }, 'Individual'),
+    h('option', { value: 'company' }, 'Company'),
+    h('option', { value: 'organization' }, 'Organisation'),
+  );
+  const jurisdiction = h('input', { type: 'text', name: 'jurisdiction', maxlength: 100, autocomplete: 'off', placeholder: 'e.g. RU, AE, Delaware' });
+  const kind = h(
+    'select',
+    { name: 'kind' },
+    h('option', { value: 'cdd' }, 'CDD: customer due diligence'),
+    plan === 'professional' || plan === 'enterprise' ? h('option', { value: 'edd' }, 'EDD: enhanced due diligence') : null,
+    plan === 'enterprise' ? h('option', { value: 'ma' }, 'M&A: acquisition target') : null,
+  );
+  const error = h('div', { class: 'alert error', role: 'alert', hidden: true });
+  const progress = h('section', { class: 'card', 'aria-labelledby': 'progress-h', hidden: true });
+  const submit = h('button', { type: 'submit', class: 'button primary' }, 'Run screening');
+
+  const form = h(
+    'form',
+    {
+      class: 'card',
+      'aria-labelledby': 'screen-h',
+      onsubmit: async (event: Event) => {
+        event.preventDefault();
+        error.hidden = true;
+        submit.disabled = true;
+        try {
+          const { data } = await api<{ screening: { id: number; search_query: string } }>('POST', '/api/portal/screenings', {
+            kind: kind.value,
+            query: query.value.trim(),
+            entity_type: entityType.value,
+            ...(jurisdiction.value.trim() ? { jurisdiction: jurisdiction.value.trim() } : {}),
+          });
+          await follow(data.screening.id, data.screening.search_query);
+        } catch (e) {
+          if ((e as Error).name === 'AbortError') return;
+          error.textContent = (e as Error).message;
+          if (e instanceof ApiFailure) for (const [f, msgs] of Object.entries(e.fields)) error.textContent += ` (${f}: ${msgs.join(', ')})`;
+          error.hidden = false;
+        } finally {
+          submit.disabled = false;
+        }
+      },
+    },
+    h('h1', { id: 'screen-h' }, 'New screening'),
+    h('p', { class: 'muted' }, 'Screens the name against the official sanctions, PEP, offshore-leak and debarment lists, then the other sources your plan includes.'),
+    error,
+    h('div', { class: 'form-grid' }, field('Name to screen', query, 'Person or company name, at least 2 characters.'), field('Entity type', entityType), field('Jurisdiction (optional)', jurisdiction, 'Country or state; improves scoring.'), field('Screening type', kind)),
+    submit,
+  );
+
+  async function follow(id: number, name: string): Promise<void> {
+    clear(progress);
+    progress.hidden = false;
+    const status = h('p', { class: 'progress-status', role: 'status' }, 'Queued…');
+    const phases = h('ol', { class: 'phases' });
+    progress.append(h('h2', { id: 'progress-h' }, `Screening “${name}”`), status, phases);
+    const phaseEls = new Map<string, { li: HTMLLIElement; state: HTMLSpanElement; agents: Map<string, HTMLLIElement> }>();
+
+    const setPhase = (phase: string, state: 'pending' | 'running' | 'done', text: string) => {
+      const p = phaseEls.get(phase);
+      if (!p) return;
+      p.li.className = `phase phase-${state}`;
+      p.state.textContent = text;
+    };
+
+    await readEventStream(
+      `/api/portal/screenings/${id}/progress`,
+      (e) => {
+        const d = JSON.parse(e.data) as Record<string, any>;
+        switch (e.event) {
+          case 'requested':
+            for (const p of d.phases as PhasePlan[]) {
+              const state = h('span', { class: 'phase-state' }, 'waiting');
+              const agents = new Map<string, HTMLLIElement>();
+              const list = h('ul', { class: 'agents' });
+              for (const a of p.agents) {
+                const li = h('li', { class: 'agent agent-pending', 'data-agent': a.agent }, a.label);
+                agents.set(a.agent, li);
+                list.append(li);
+              }
+              const li = h('li', { class: 'phase phase-pending', 'data-phase': p.phase }, h('div', { class: 'phase-head' }, h('strong', null, `Phase ${p.phase}`), ` ${p.name} `, state), list);
+              phaseEls.set(p.phase, { li, state, agents });
+              phases.append(li);
+            }
+            status.textContent = `${phaseEls.size} phases planned`;
+            break;
+          case 'phase_started':
+            setPhase(d.phase, 'running', 'running…');
+            status.textContent = `Phase ${d.phase}: ${d.name}`;
+            announce(`Phase ${d.phase} started`);
+            break;
+          case 'agent_finished': {
+            const li = phaseEls.get(d.phase)?.agents.get(d.agent);
+            if (li) {
+              li.className = `agent ${d.queried ? 'agent-done' : 'agent-skipped'}`;
+              li.textContent = `${d.label}${d.queried ? ' ✓' : ' — not searched'}${d.error ? ` (${d.error})` : ''}`;
+            }
+            break;
+          }
+          case 'phase_completed':
+            setPhase(d.phase, 'done', `done (${d.queried.length} searched${d.not_queried.length ? `, ${d.not_queried.length} not searched` : ''})`);
+            break;
+          case 'completed':
+            status.textContent = `Completed: risk ${d.risk_level} (${d.risk_score}/100). Opening the report…`;
+            announce(`Screening completed with ${d.risk_level} risk`);
+            break;
+          case 'failed':
+            status.textContent = `Failed: ${d.reason}`;
+            announce('Screening failed');
+            break;
+          case 'end':
+            break;
+        }
+      },
+      abort.signal,
+    );
+    if (!abort.signal.aborted && /Completed/.test(status.textContent ?? '')) {
+      // Give the reader a moment to see the last phase, then open the report view.
+      setTimeout(() => {
+        if (!abort.signal.aborted) navigate(`#/screenings/${id}`);
+      }, 600);
+    }
+  }
+
+  main.append(form, progress);
+  query.focus();
+  return () => abort.abort();
+}
