@@ -3,7 +3,8 @@
  *
  * Measures, in one run on one fresh database:
  * - append throughput with 1 writer and with 8 concurrent writers (one event per append, durable
- *   commits: fsync and synchronous_commit at their defaults), and the 8/1 ratio;
+ *   commits: fsync and synchronous_commit at their defaults), the 8/1 ratio, and 8 writers while a
+ *   live subscription follows (its reads take the append fence);
  * - batched append throughput (100 events per append), used to seed the catch-up run;
  * - subscription catch-up rate: a new subscription from position 0 until caughtUp().
  * Uses DATABASE_URL's server when set (a fresh database on it), else an embedded cluster in a temp dir.
@@ -72,6 +73,11 @@ async function main(): Promise<void> {
     await appendScenario(store, 1, 200, 'warmup');
     const oneWriter = await appendScenario(store, 1, APPENDS, 'one');
     const eightWriters = await appendScenario(store, 8, APPENDS, 'eight');
+    // The same with a live subscription following along: its reads pass the append fence.
+    const following = store.subscribeToAll(async () => undefined, { after: await store.headPosition() });
+    const eightWithSubscriber = await appendScenario(store, 8, APPENDS, 'eightsub');
+    await following.caughtUp();
+    await following.stop();
 
     const batchStarted = process.hrtime.bigint();
     for (let done = 0; done < SEED; done += 100) {
@@ -103,7 +109,11 @@ async function main(): Promise<void> {
         server: cluster ? 'embedded' : 'DATABASE_URL',
       },
       appendsPerScenario: APPENDS,
-      appendEventsPerSecond: { oneWriter: Math.round(oneWriter), eightWriters: Math.round(eightWriters) },
+      appendEventsPerSecond: {
+        oneWriter: Math.round(oneWriter),
+        eightWriters: Math.round(eightWriters),
+        eightWritersWithLiveSubscriber: Math.round(eightWithSubscriber),
+      },
       eightToOneRatio: Math.round((eightWriters / oneWriter) * 100) / 100,
       batchedAppendEventsPerSecond: Math.round(batched),
       catchUp: { events: delivered, totalInStore: totalEvents, eventsPerSecond: Math.round(delivered / catchUpSeconds) },
@@ -112,6 +122,7 @@ async function main(): Promise<void> {
     console.table({
       'append, 1 writer (events/s)': result.appendEventsPerSecond.oneWriter,
       'append, 8 writers (events/s)': result.appendEventsPerSecond.eightWriters,
+      'append, 8 writers + live subscriber (events/s)': result.appendEventsPerSecond.eightWritersWithLiveSubscriber,
       '8 writers / 1 writer': result.eightToOneRatio,
       'append, 100-event batches (events/s)': result.batchedAppendEventsPerSecond,
       'subscription catch-up (events/s)': result.catchUp.eventsPerSecond,

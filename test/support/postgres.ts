@@ -3,7 +3,7 @@
  *
  * With TEST_DATABASE_URL set, databases are created on that server (its URL must name a role that
  * may CREATE DATABASE). Otherwise one embedded cluster is started per test process (temp dir under
- * os.tmpdir(), fsync off) and stopped, and its directory removed, when the process exits.
+ * os.tmpdir(), fsync off) and stopped, and its directory removed, when the process ends, even by a signal.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -62,18 +62,24 @@ async function startServer(): Promise<TestServer> {
     fs.rmSync(root, { recursive: true, force: true });
     throw err;
   }
+  // A detached reaper outlives this process however it ends (normal exit, test-runner SIGTERM,
+  // SIGKILL): once our pid is gone it stops the cluster immediately and removes its directory.
+  spawn(
+    'sh',
+    [
+      '-c',
+      `while kill -0 ${process.pid} 2>/dev/null; do sleep 0.2; done; kill -QUIT ${cluster.pid} 2>/dev/null; ` +
+        `while kill -0 ${cluster.pid} 2>/dev/null; do sleep 0.1; done; rm -rf '${root}'`,
+    ],
+    { detached: true, stdio: 'ignore' },
+  ).unref();
   process.once('exit', () => {
-    // Exit hooks cannot wait: stop the throwaway cluster immediately and let a detached shell
-    // remove its directory once the postmaster is gone.
+    // Exit hooks cannot wait: stop the throwaway cluster at once; the reaper removes the directory.
     try {
       process.kill(cluster.pid, 'SIGQUIT');
     } catch {
       /* already gone */
     }
-    spawn('sh', ['-c', `while kill -0 ${cluster.pid} 2>/dev/null; do sleep 0.1; done; rm -rf '${root}'`], {
-      detached: true,
-      stdio: 'ignore',
-    }).unref();
   });
   return { urlFor: (database) => cluster.url(database) };
 }

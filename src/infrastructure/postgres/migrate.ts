@@ -21,10 +21,25 @@ export interface Migration {
   file: string;
   sql: string;
   checksum: string;
+  /** SHA-256 of the raw file, as recorded by the first version of this runner. */
+  rawChecksum: string;
 }
 
 export class MigrationError extends Error {
   override readonly name = 'MigrationError';
+}
+
+/**
+ * Checksum of what a migration does: whole-line `--` comments and blank lines are left out, so
+ * correcting a comment in an applied migration is not mistaken for a change.
+ */
+export function checksumOf(sql: string): string {
+  const meaningful = sql
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '' && !line.trimStart().startsWith('--'))
+    .join('\n');
+  return createHash('sha256').update(meaningful).digest('hex');
 }
 
 export function loadMigrations(dir = defaultMigrationsDir): Migration[] {
@@ -39,7 +54,8 @@ export function loadMigrations(dir = defaultMigrationsDir): Migration[] {
       name: match[2]!,
       file,
       sql,
-      checksum: createHash('sha256').update(sql).digest('hex'),
+      checksum: checksumOf(sql),
+      rawChecksum: createHash('sha256').update(sql).digest('hex'),
     });
   }
   migrations.sort((a, b) => a.version - b.version);
@@ -77,7 +93,7 @@ export async function migrate(pool: pg.Pool, options: { dir?: string; logger?: I
       for (const migration of migrations) {
         const existing = done.get(migration.version);
         if (existing) {
-          if (existing.checksum !== migration.checksum) {
+          if (existing.checksum !== migration.checksum && existing.checksum !== migration.rawChecksum) {
             throw new MigrationError(
               `Migration ${migration.file} was changed after it was applied (checksum differs): add a new numbered migration instead`,
             );

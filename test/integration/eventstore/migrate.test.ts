@@ -91,6 +91,8 @@ describe('migration runner', () => {
     const db = pool(await bareDatabase());
     const dir = migrationsDir({ '001_a.sql': 'CREATE TABLE a (n int);' });
     await migrate(db, { dir });
+    fs.writeFileSync(path.join(dir, '001_a.sql'), '-- a comment-only edit is not a change\n\nCREATE TABLE a (n int);\n');
+    assert.deepEqual(await migrate(db, { dir }), { applied: [], alreadyApplied: 1 });
     fs.writeFileSync(path.join(dir, '001_a.sql'), 'CREATE TABLE a (n bigint);');
     await assert.rejects(migrate(db, { dir }), /001_a\.sql was changed/);
     assert.throws(() => loadMigrations(migrationsDir({ 'create-things.sql': 'SELECT 1' })), /NNN_name\.sql/);

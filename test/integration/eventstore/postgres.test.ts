@@ -12,6 +12,12 @@ eventStoreContract('PostgreSQL', async () => {
   return { store: new PostgresEventStore({ pool: db.pool, pollIntervalMs: 50 }), teardown: () => db.drop() };
 });
 
+/** Ends a held test transaction even when an assertion failed midway, so teardown cannot hang. */
+async function releaseQuietly(client: import('pg').PoolClient): Promise<void> {
+  await client.query('ROLLBACK').catch(() => undefined);
+  client.release();
+}
+
 describe('PostgreSQL event store specifics', () => {
   const opened: TestDatabase[] = [];
   after(async () => {
@@ -34,24 +40,59 @@ describe('PostgreSQL event store specifics', () => {
     await store.close();
   });
 
-  it('serialises appends: a second appender waits for an open append transaction and gets a later position', async () => {
+  it('appends run concurrently, but readers wait at the fence for an append that drew an earlier position', async (t) => {
     const { db, store } = await fresh();
     const client = await db.pool.connect();
+    t.after(() => releaseQuietly(client));
     await client.query('BEGIN');
     const first = await store.appendInTransaction(client, 'held', [newEvent('First')]);
-    let secondDone = false;
-    const second = store.appendToStream('other', [newEvent('Second')]).then((r) => {
-      secondDone = true;
-      return r;
-    });
+    // Another stream is not blocked by the open transaction, and gets a later position…
+    const second = await store.appendToStream('other', [newEvent('Second')]);
+    assert.ok(second.lastGlobalPosition > first.lastGlobalPosition);
+    // …but a reader must not return it yet, or a checkpoint past it would skip 'First'.
+    let read: string[] | undefined;
+    const reading = store.readAll().then((events) => (read = events.map((e) => e.type)));
     await new Promise((r) => setTimeout(r, 150));
-    assert.equal(secondDone, false, 'the second append waits for the first transaction to end');
-    assert.deepEqual(await store.readAll(), [], 'uncommitted events are invisible');
+    assert.equal(read, undefined, 'readAll waits for the open append transaction');
     await client.query('COMMIT');
-    client.release();
-    const secondResult = await second;
-    assert.ok(secondResult.lastGlobalPosition > first.lastGlobalPosition);
-    assert.deepEqual((await store.readAll()).map((e) => e.type), ['First', 'Second']);
+    await reading;
+    assert.deepEqual(read, ['First', 'Second']);
+    await store.close();
+  });
+
+  it('a rolled-back append leaves a gap that is never filled, and readers pass it', async (t) => {
+    const { db, store } = await fresh();
+    const client = await db.pool.connect();
+    t.after(() => releaseQuietly(client));
+    await client.query('BEGIN');
+    const doomed = await store.appendInTransaction(client, 'held', [newEvent('Doomed')]);
+    const kept = await store.appendToStream('other', [newEvent('Kept')]);
+    const reading = store.readAll();
+    await client.query('ROLLBACK');
+    assert.deepEqual((await reading).map((e) => e.type), ['Kept']);
+    const later = await store.appendToStream('held', [newEvent('Later')], { expectedRevision: 'no_stream' });
+    assert.ok(later.lastGlobalPosition > kept.lastGlobalPosition && kept.lastGlobalPosition > doomed.lastGlobalPosition);
+    assert.deepEqual((await store.readAll({ after: kept.lastGlobalPosition })).map((e) => e.type), ['Later']);
+    await store.close();
+  });
+
+  it('concurrent appends to one stream with any revision queue on the stream lock and keep the chain', async () => {
+    const { store } = await fresh();
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => store.appendToStream('busy', [newEvent('E', { i })])));
+    assert.deepEqual(results.map((r) => r.nextExpectedRevision).sort((a, b) => Number(a - b)), Array.from({ length: 10 }, (_, i) => BigInt(i)));
+    const { verifyHashChain } = await import('../../../src/infrastructure/eventstore/hashChain');
+    assert.equal(verifyHashChain(await store.readStream('busy')).ok, true);
+    await store.close();
+  });
+
+  it('the same event id appended concurrently to two streams is stored once; the loser is told', async () => {
+    const { store } = await fresh();
+    const shared = newEvent('Shared', {}, 'same-id');
+    const outcomes = await Promise.allSettled([store.appendToStream('x', [shared]), store.appendToStream('y', [shared])]);
+    assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
+    const rejected = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    assert.ok(rejected.reason instanceof DuplicateEventIdsError);
+    assert.equal((await store.readAll()).length, 1);
     await store.close();
   });
 
@@ -86,10 +127,10 @@ describe('PostgreSQL event store specifics', () => {
           batch.forEach((e) => rolledBack.add(e.metadata.eventId));
           rollbacks++;
         } else if (kind < 0.4) {
-          // A stale expected revision: the whole append is rejected.
+          // A wrong expected revision (one the stream cannot reach in this run): the whole append is rejected.
           const current = (await store.readStream(stream)).length;
           try {
-            await store.appendToStream(stream, batch, { expectedRevision: BigInt(current + 5) });
+            await store.appendToStream(stream, batch, { expectedRevision: BigInt(current + 100_000) });
             assert.fail('a stale revision must conflict');
           } catch (err) {
             assert.ok(err instanceof StreamRevisionConflictError);

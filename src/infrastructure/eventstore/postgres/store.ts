@@ -1,11 +1,17 @@
 /**
  * The PostgreSQL event store (the default adapter).
  *
- * Global order: appends take one transaction-level advisory lock before drawing positions and hold it
- * until commit, so positions are handed out in commit order. A reader that sees position N therefore
- * already sees every committed position below N: plain `global_position > checkpoint` reads never skip
- * a committed event. Rolled-back appends leave gaps in the numbering that are never filled later.
- * (Measured cost: appends are serialised, see bench/eventstore.ts.)
+ * Global order without skipped events, while appends stay concurrent (so their commits share fsyncs):
+ * - every append holds a SHARED transaction-level advisory lock (the "append fence") from before it
+ *   draws global positions until its transaction ends, plus an exclusive per-stream lock;
+ * - a reader first passes the fence: it takes the same lock EXCLUSIVELY, which waits until every
+ *   append that already drew positions has committed or rolled back (and holds back new ones for that
+ *   instant), reads max(global_position) as its horizon, and releases. Every position at or below the
+ *   horizon is then settled for good, so `global_position > checkpoint AND <= horizon` never skips an
+ *   event that commits later. Rolled-back appends leave gaps in the numbering, never holes that fill.
+ * Concurrent fence requests are coalesced (each caller still gets a fence that started after its call).
+ * Consequence: do not call readAll/subscriptions while holding an open appendInTransaction transaction
+ * on another connection: the fence would wait for it.
  *
  * Idempotency: a batch whose event ids all exist already in this stream is a no-op (written: false,
  * no revision check, so a retry after a lost reply succeeds); a batch where only some exist, or where
@@ -29,8 +35,9 @@ import {
 } from '../port';
 import { PgAllSubscription } from './subscription';
 
-/** Arbitrary constant shared by every appender: the append serialisation lock. */
-export const APPEND_LOCK_KEY = 727_100_002;
+/** Advisory lock namespaces (two-int keys): the append fence, and one lock per stream (hashtext). */
+export const APPEND_FENCE_NS = 727_100;
+export const STREAM_LOCK_NS = 727_101;
 export const EVENTS_CHANNEL = 'svc_events_appended';
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
@@ -53,6 +60,8 @@ export interface PostgresEventStoreOptions {
   pollIntervalMs?: number;
   /** Events fetched per subscription read (default 500). */
   batchSize?: number;
+  /** Minimum spacing between read fences (ms, default 25): bounds how often readers pause appends. */
+  minFenceIntervalMs?: number;
   logger?: InfraLogger;
 }
 
@@ -62,6 +71,9 @@ export class PostgresEventStore implements EventStore {
   private readonly subscriptions = new Set<PgAllSubscription>();
   private listener: pg.Client | undefined;
   private listenerStarting: Promise<void> | undefined;
+  private fenceRunning: Promise<bigint> | undefined;
+  private fenceQueued: Promise<bigint> | undefined;
+  private lastFenceStart = 0;
   private closed = false;
 
   constructor(private readonly options: PostgresEventStoreOptions) {
@@ -74,24 +86,29 @@ export class PostgresEventStore implements EventStore {
     events: Event[],
     options: { expectedRevision?: ExpectedRevision } = {},
   ): Promise<AppendResult> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await this.appendInTransaction(client, streamName, events, options);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
+    for (let attempt = 1; ; attempt++) {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await this.appendInTransaction(client, streamName, events, options);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        // The same id committed by a concurrent append to another stream: run again to answer
+        // exactly as if it had been there first (idempotent no-op or DuplicateEventIdsError).
+        if (err instanceof ConcurrentEventIdError && attempt === 1) continue;
+        throw err;
+      } finally {
+        client.release();
+      }
     }
   }
 
   /**
    * Appends inside a transaction the caller opened on `client` (BEGIN … COMMIT/ROLLBACK is theirs),
-   * so events can commit atomically with other rows. Holds the append lock until that transaction
-   * ends: keep it short.
+   * so events can commit atomically with other rows. Readers' fences wait for that transaction to
+   * end: keep it short.
    */
   async appendInTransaction(
     client: Queryable,
@@ -101,7 +118,12 @@ export class PostgresEventStore implements EventStore {
   ): Promise<AppendResult> {
     const expected = options.expectedRevision ?? 'any';
     const ids = validateBatch(events);
-    await client.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK_KEY]);
+    // Fence first (shared, before any position is drawn), then this stream (revision + hash chain).
+    await client.query('SELECT pg_advisory_xact_lock_shared($1::int, 0), pg_advisory_xact_lock($2::int, hashtext($3))', [
+      APPEND_FENCE_NS,
+      STREAM_LOCK_NS,
+      streamName,
+    ]);
 
     const stream = await client.query<{ stream_position: string; last_hash: string; last_global_position: string }>(
       'SELECT stream_position, last_hash, last_global_position FROM streams WHERE stream_name = $1',
@@ -142,7 +164,7 @@ export class PostgresEventStore implements EventStore {
 
     const chained = chainEvents(events, current?.last_hash ?? GENESIS_HASH);
     const firstPosition = currentRevision === undefined ? 0n : currentRevision + 1n;
-    const inserted = await client.query<{ global_position: string }>(
+    const inserted = await insertEvents(() => client.query<{ global_position: string }>(
       `INSERT INTO events (stream_name, stream_position, event_id, event_type, data, metadata)
        SELECT $1, e.stream_position, e.event_id, e.event_type, e.data, e.metadata
          FROM unnest($2::bigint[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[])
@@ -157,7 +179,7 @@ export class PostgresEventStore implements EventStore {
         chained.map((e) => JSON.stringify(e.data)),
         chained.map((e) => JSON.stringify(e.metadata)),
       ],
-    );
+    ), streamName, ids);
     const lastGlobalPosition = inserted.rows.reduce((max, r) => (BigInt(r.global_position) > max ? BigInt(r.global_position) : max), 0n);
     const lastRevision = firstPosition + BigInt(chained.length - 1);
     await client.query(
@@ -182,18 +204,64 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return this.readAllWith(this.pool, options);
-  }
-
-  /** readAll on a given client/pool (e.g. inside a caller's transaction). */
-  async readAllWith(queryable: Pick<pg.Pool, 'query'> | Queryable, options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    const { rows } = await queryable.query<EventRow>(
+    const after = options.after ?? 0n;
+    const horizon = await this.fence();
+    if (horizon <= after) return [];
+    const { rows } = await this.pool.query<EventRow>(
       `SELECT global_position, stream_name, stream_position, event_type, data, metadata, recorded_at
-         FROM events WHERE global_position > $1
-        ORDER BY global_position LIMIT $2`,
-      [String(options.after ?? 0n), options.maxCount ?? null],
+         FROM events WHERE global_position > $1 AND global_position <= $2
+        ORDER BY global_position LIMIT $3`,
+      [String(after), String(horizon), options.maxCount ?? null],
     );
     return rows.map(toRecorded);
+  }
+
+  /**
+   * A read horizon every position at or below which is settled (committed or never will be).
+   * Coalesced: callers arriving while a fence runs share the next one, which starts after it.
+   */
+  fence(): Promise<bigint> {
+    if (!this.fenceRunning) {
+      const running = this.spacedFence().finally(() => {
+        if (this.fenceRunning === running) this.fenceRunning = undefined;
+      });
+      this.fenceRunning = running;
+      return running;
+    }
+    this.fenceQueued ??= this.fenceRunning
+      .catch(() => undefined)
+      .then(() => {
+        this.fenceQueued = undefined;
+        return this.fence();
+      });
+    return this.fenceQueued;
+  }
+
+  /**
+   * Fences at most every minFenceIntervalMs: each one holds new appends back for a moment, so under a
+   * steady write load with live subscribers, one fence per few ms covers many commits.
+   */
+  private async spacedFence(): Promise<bigint> {
+    const wait = this.lastFenceStart + (this.options.minFenceIntervalMs ?? 25) - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    this.lastFenceStart = Date.now();
+    return this.runFence();
+  }
+
+  private async runFence(): Promise<bigint> {
+    const client = await this.pool.connect();
+    try {
+      // One round trip; the max() runs in a statement whose snapshot is taken after the lock is held.
+      const results = (await client.query(
+        `BEGIN; SELECT pg_advisory_xact_lock(${APPEND_FENCE_NS}, 0); SELECT coalesce(max(global_position), 0)::text AS horizon FROM events; COMMIT;`,
+      )) as unknown as pg.QueryResult<{ horizon: string }>[];
+      return BigInt(results[2]!.rows[0]!.horizon);
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
   }
 
   /** Highest committed global position (0 when empty): the head used for caughtUp() and lag. */
@@ -264,6 +332,21 @@ export class PostgresEventStore implements EventStore {
       this.listenerStarting = undefined;
     });
     return this.listenerStarting;
+  }
+}
+
+/** An event id of this batch was committed meanwhile by a concurrent append (to another stream). */
+class ConcurrentEventIdError extends DuplicateEventIdsError {}
+
+async function insertEvents<T>(insert: () => Promise<T>, streamName: string, ids: string[]): Promise<T> {
+  try {
+    return await insert();
+  } catch (err) {
+    const e = err as { code?: string; constraint?: string };
+    if (e.code === '23505' && e.constraint === 'events_event_id_unique') {
+      throw new ConcurrentEventIdError(streamName, ids, 'an event id of this batch was appended concurrently');
+    }
+    throw err;
   }
 }
 

@@ -1,7 +1,7 @@
--- Event store (engineer A). Appends are serialised by a transaction-level advisory lock taken
--- before positions are drawn, so global_position order is commit order: a reader that sees
--- position N has already been able to see every committed position below N (no skipped events).
--- Rolled-back appends leave gaps in the numbers, never holes that fill in later.
+-- Event store (engineer A). global_position is drawn at insert time, so positions can commit out
+-- of order; readers never skip one because they read only up to a horizon taken behind the append
+-- fence (advisory locks, see src/infrastructure/eventstore/postgres/store.ts). Rolled-back appends
+-- leave gaps in the numbers, never holes that fill in later.
 CREATE TABLE events (
   global_position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   stream_name     text        NOT NULL,
