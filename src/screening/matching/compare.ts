@@ -44,9 +44,7 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
       return { how: 'transliterated', sim: q.skel.length >= 3 || latinLen >= 5 ? 0.95 : 0.8 };
     }
     const shortSkel = Math.min(q.skel.length, c.skel.length);
-    if ((shortSkel >= 4 || (shortSkel === 3 && q.skel[0] === c.skel[0])) && editDistance(q.skel, c.skel, 1) <= 1) {
-      return { how: 'transliterated', sim: shortSkel >= 4 ? 0.8 : 0.75 };
-    }
+    if (shortSkel >= 4 && editDistance(q.skel, c.skel, 1) <= 1) return { how: 'transliterated', sim: 0.8 };
     return NONE;
   }
   // Two different well-known given names (Maria/Mario, Michael/Michelle) are different names,

@@ -118,10 +118,10 @@ export const SUN_LETTER_ARTICLES = new Set(['ad', 'ar', 'as', 'ash', 'at', 'az',
 
 /** Honorifics and titles that appear inside listed names. */
 export const HONORIFICS = new Set([
-  'mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'sir', 'dame', 'lord', 'sheikh', 'shaikh', 'shaykh', 'sheik', 'haji', 'hajji',
+  'mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'sir', 'sheikh', 'shaikh', 'shaykh', 'sheik', 'haji', 'hajji',
   'hadji', 'mullah', 'mulla', 'maulavi', 'mawlawi', 'maulvi', 'maulana', 'mawlana', 'qari', 'imam',
-  'general', 'gen', 'col', 'colonel', 'capt', 'captain', 'major', 'lt', 'admiral', 'emir', 'prince', 'princess',
-  'king', 'hon', 'honorable', 'rev', 'mv', 'mt', 'm v', 'ss', 'jr', 'sr', 'ii', 'iii',
+  // (King, Prince, Major, Lord are also surnames: not here)
+  'general', 'gen', 'col', 'colonel', 'capt', 'captain', 'lt', 'admiral', 'emir', 'hon', 'honorable', 'rev', 'mv', 'mt', 'm v', 'ss', 'jr', 'sr', 'ii', 'iii',
 ]);
 
 /** Words that carry little identity in organisation names (weighted down, not dropped). */

@@ -189,7 +189,7 @@ export function skeleton(norm: string): string {
     .replace(/kh/g, 'k')
     .replace(/gh/g, 'g')
     .replace(/sh|ch/g, 's')
-    .replace(/th/g, 's') // Arabic tha: Uthman/Osman; Persian reads it s
+    .replace(/th/g, 't')
     .replace(/dh/g, 'd')
     .replace(/ph/g, 'f')
     .replace(/c(?=[eiy])/g, 's')
