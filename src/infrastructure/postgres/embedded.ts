@@ -262,7 +262,11 @@ function makeWorldReadable(dir: string): void {
 }
 
 function prepareDataDir(dataDir: string, identity: OsIdentity | undefined): void {
-  if (!fs.existsSync(dataDir)) fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (!fs.existsSync(dataDir)) {
+    // Parents get the default (traversable) mode; only the cluster directory itself is private.
+    fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+    fs.mkdirSync(dataDir, { mode: 0o700 });
+  }
   const stat = fs.statSync(dataDir);
   if (!stat.isDirectory()) throw new EmbeddedPostgresError(`${dataDir} exists and is not a directory`);
   const empty = fs.readdirSync(dataDir).length === 0;

@@ -70,6 +70,18 @@ describe('embedded PostgreSQL', () => {
     }
   });
 
+  it('creates missing parent directories traversable for the OS user', async () => {
+    const nested = path.join(root, 'a', 'b', 'pg');
+    const cluster = await startEmbeddedPostgres({ dataDir: nested, keepProcessAlive: false, initNoSync: true });
+    try {
+      assert.equal(cluster.initialised, true);
+      assert.equal(fs.statSync(path.join(root, 'a')).mode & 0o005, 0o005, 'parents are world-traversable');
+      assert.equal(fs.statSync(nested).mode & 0o777, 0o700, 'the cluster directory is private');
+    } finally {
+      await cluster.stop();
+    }
+  });
+
   it('refuses to initdb over a non-empty directory that is not a cluster', async () => {
     const other = path.join(root, 'not-a-cluster');
     fs.mkdirSync(other);
