@@ -410,6 +410,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             s2Webhooks,
             s3Webhooks,
             personChecks: true,
+            // The analyst on a portal disposition is the signed-in user.
+            dispositions: {
+              disposition: (principal, input, ctx) =>
+                monitoring.disposition(
+                  principal,
+                  { screeningId: input.screeningId, hitId: input.hitId, disposition: input.status, reason: input.reason, analyst: principal.userId ?? `account-${principal.accountId}` },
+                  ctx,
+                ),
+            },
             s1MonthlyQuota: defaultS1MonthlyQuota,
             s3MonthlyQuota: s3MonthlyRequestQuota,
             agentLabels,

@@ -31,6 +31,11 @@ const nav = (name: string) => browser.page.getByRole('navigation', { name: 'Main
 
 test('an analyst signs in, manages keys, screens an OFAC-listed name live, reads the report, downloads the PDF and revokes the key', async (t) => {
   const { page } = browser;
+  let mark = Date.now();
+  const step = (name: string) => {
+    t.diagnostic(`${name}: ${Date.now() - mark} ms`);
+    mark = Date.now();
+  };
 
   // ---- sign in (first page: measured, reported, not asserted: timings belong in bench/)
   const started = Date.now();
@@ -51,6 +56,7 @@ test('an analyst signs in, manages keys, screens an OFAC-listed name live, reads
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 
+  step('sign in');
   // ---- account overview
   await page.getByRole('heading', { name: 'Plan' }).waitFor();
   assert.equal(await page.locator('.big').textContent(), 'Enterprise');
@@ -58,6 +64,7 @@ test('an analyst signs in, manages keys, screens an OFAC-listed name live, reads
   assert.match((await page.locator('section[aria-labelledby="rate-h"]').textContent()) ?? '', /60 requests per minute, per API key/);
   await browser.screenshot('02-account');
 
+  step('account page');
   // ---- keys for each surface: plaintext once, copy button
   await nav('API keys').click();
   const created: Record<string, string> = {};
@@ -92,21 +99,26 @@ test('an analyst signs in, manages keys, screens an OFAC-listed name live, reads
   assert.equal(await page.locator('.secret-panel').count(), 0);
   assert.ok(!((await page.content()).includes(created.s1!)), 'the plaintext is not shown again');
 
+  step('keys');
   // ---- a CDD screening of a name on the OFAC SDN list (lists/ofac_sdn/sdn.csv: "KIM, Jong Un"), live progress
   await nav('New screening').click();
   await page.getByLabel('Name to screen').fill('Kim Jong Un');
   await page.getByLabel('Jurisdiction (optional)').fill('KP');
+  const screeningStarted = Date.now();
   await page.getByRole('button', { name: 'Run screening' }).click();
   await page.locator('.phases li.phase').first().waitFor();
   const status = page.locator('.progress-status');
   await status.filter({ hasText: /Completed/ }).waitFor({ timeout: 30_000 });
+  t.diagnostic(`screening completed in the page after ${Date.now() - screeningStarted} ms`);
   await browser.screenshot('04-screening-progress');
   const phaseCount = await page.locator('.phases li.phase').count();
   assert.ok(phaseCount >= 2, `phases planned: ${phaseCount}`);
   assert.equal(await page.locator('.phases li.phase-done').count(), phaseCount, 'every phase reported done through the event stream');
   assert.ok((await page.locator('.agent-done').count()) >= 1, 'agents that searched are marked');
 
+  step('screening');
   // ---- the report view
+  await page.getByRole('link', { name: 'Open the report' }).click();
   await page.waitForURL(/#\/screenings\/\d+$/);
   await page.getByRole('heading', { name: /^Hits \(\d+\)$/ }).waitFor();
   const ofac = page.locator('.hit-group').filter({ hasText: /OFAC/ }).first();
@@ -127,6 +139,18 @@ test('an analyst signs in, manages keys, screens an OFAC-listed name live, reads
   assert.ok(pdf.length > 2000, `pdf of ${pdf.length} bytes`);
   assert.match(download.suggestedFilename(), /^screening-\d+\.pdf$/);
 
+  step('report + PDF');
+  // ---- an analyst's decision on the hit, with a reason (risk is recomputed by the service)
+  const usHit = page.locator('.hit-group').filter({ hasText: /Consolidated/ }).locator('article.hit').first();
+  await usHit.getByLabel('Decision', { exact: true }).selectOption('false_positive');
+  await usHit.getByLabel('Reason').fill('Duplicate of the OFAC SDN record, reviewed there');
+  await usHit.getByRole('button', { name: 'Record decision' }).click();
+  const decided = page.locator('.hit-group').filter({ hasText: /Consolidated/ }).locator('article.hit').first();
+  await decided.locator('.badge', { hasText: 'False positive' }).waitFor();
+  assert.match((await decided.textContent()) ?? '', /Duplicate of the OFAC SDN record, reviewed there/);
+  await browser.screenshot('05b-report-disposition');
+
+  step('disposition');
   // ---- history: search and filter
   await nav('History').click();
   await page.getByLabel('Name contains').fill('jong');
@@ -138,6 +162,7 @@ test('an analyst signs in, manages keys, screens an OFAC-listed name live, reads
   await page.getByRole('button', { name: 'Search' }).click();
   await page.getByText('Nothing matches these filters.').waitFor();
 
+  step('history');
   // ---- revoke the S1 key: it stops working at once
   await nav('API keys').click();
   const row = page.locator('section[data-surface="s1"] tbody tr').first();
@@ -169,6 +194,7 @@ test('webhooks: the signing secret is shown once, a test delivery appears in the
   const parsed = JSON.parse(payload) as { event: string };
   assert.equal(parsed.event, 'webhook.test');
   assert.match((await delivery.locator('summary').textContent()) ?? '', /webhook\.test.*attempts \d+\/3/);
+  await browser.screenshot('08a-webhooks-delivery-log');
 
   // The dispatcher gives up on an endpoint (simulated auto-disable); the owner turns it back on.
   await disableEndpoint(svc.service.pool, { accountId: account.accountId, surface: 's2' }, new Date());
@@ -176,7 +202,7 @@ test('webhooks: the signing secret is shown once, a test delivery appears in the
   await endpointRow.getByText(/^Disabled/).waitFor();
   await endpointRow.getByRole('button', { name: /Re-enable/ }).click();
   await endpointRow.getByText('Enabled').waitFor();
-  await browser.screenshot('08-webhooks');
+  await browser.screenshot('08b-webhooks-reenabled');
   assert.equal(await page.content().then((html) => html.includes(secret)), false, 'the secret is not shown after a reload');
 });
 

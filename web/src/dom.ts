@@ -48,7 +48,7 @@ export function uid(prefix = 'f'): string {
 }
 
 /** A labelled form field: label, control, optional hint and an error slot tied by aria-describedby. */
-export function field(label: string, control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, hint?: string): HTMLDivElement {
+export function field(label: string, control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, hint?: string, className = ''): HTMLDivElement {
   const id = control.id || uid('field');
   control.id = id;
   const hintId = hint ? `${id}-hint` : undefined;
@@ -56,7 +56,7 @@ export function field(label: string, control: HTMLInputElement | HTMLSelectEleme
   control.setAttribute('aria-describedby', [hintId, errorId].filter(Boolean).join(' '));
   return h(
     'div',
-    { class: 'field' },
+    { class: `field ${className}`.trim() },
     h('label', { for: id }, label),
     control,
     hint ? h('p', { class: 'hint', id: hintId }, hint) : null,

@@ -78,7 +78,7 @@ type Progress = { event: string; data: Record<string, unknown> };
 /** What the page needs from one stored event (never the raw agent payloads). */
 export function progressOf(event: RecordedEvent, labels: Record<string, string>): Progress {
   const d = event.data as Record<string, any>;
-  const label = (agent: string) => labels[agent] ?? agent;
+  const label = (agent: string) => labels[agent] ?? agent.charAt(0).toUpperCase() + agent.slice(1).replace(/_/g, ' ');
   switch (event.type) {
     case 'ScreeningRequested':
       return {

@@ -152,7 +152,7 @@ function surfaceSection(s: (typeof surfaces)[number], initial: PortalKey[], cap:
       },
     },
     field('Key name', name, 'For example the system that will use it.'),
-    webhook ? field('Webhook URL (optional)', webhook, 'HTTPS. Completed screenings are POSTed here, signed with a secret shown once.') : null,
+    webhook ? field('Webhook URL (optional)', webhook, 'HTTPS. Completed screenings are POSTed here, signed with a secret shown once.', 'wide') : null,
     submit,
   );
 

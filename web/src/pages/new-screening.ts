@@ -1,6 +1,6 @@
 import { api, ApiFailure, readEventStream } from '../api';
 import { announce, clear, field, h } from '../dom';
-import { navigate, type Cleanup, type PageContext } from '../router';
+import type { Cleanup, PageContext } from '../router';
 import { session } from '../session';
 
 interface PhasePlan {
@@ -120,7 +120,7 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
             setPhase(d.phase, 'done', `done (${d.queried.length} searched${d.not_queried.length ? `, ${d.not_queried.length} not searched` : ''})`);
             break;
           case 'completed':
-            status.textContent = `Completed: risk ${d.risk_level} (${d.risk_score}/100). Opening the report…`;
+            status.textContent = `Completed: risk ${d.risk_level} (${d.risk_score}/100).`;
             announce(`Screening completed with ${d.risk_level} risk`);
             break;
           case 'failed':
@@ -133,11 +133,11 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
       },
       abort.signal,
     );
-    if (!abort.signal.aborted && /Completed/.test(status.textContent ?? '')) {
-      // Give the reader a moment to see the last phase, then open the report view.
-      setTimeout(() => {
-        if (!abort.signal.aborted) navigate(`#/screenings/${id}`);
-      }, 600);
+    if (!abort.signal.aborted) {
+      // No automatic jump (an unexpected change of page disorients screen-reader users): a link, focused.
+      const link = h('a', { href: `#/screenings/${id}`, class: 'button primary' }, 'Open the report');
+      progress.insertBefore(h('p', null, link), phases);
+      link.focus();
     }
   }
 

@@ -191,7 +191,7 @@ function hitCard(s: Screening, hit: Hit, dispositionsEnabled: boolean, onUpdated
       h('dt', null, 'Why this score'),
       h('dd', { class: 'explanation' }, hit.explanation),
       hit.qualifiers.length
-        ? [h('dt', null, 'Adjustments'), h('dd', null, h('ul', { class: 'plain' }, hit.qualifiers.map((q) => h('li', null, `${q.effect >= 0 ? '+' : ''}${Math.round(q.effect * 100)}: ${q.detail}`))))]
+        ? [h('dt', null, 'Adjustments'), h('dd', null, h('ul', { class: 'plain' }, hit.qualifiers.map((q) => h('li', null, `${q.detail} (score ${q.effect >= 0 ? '+' : '−'}${Math.abs(q.effect).toFixed(2)})`))))]
         : null,
       hit.programs.length ? [h('dt', null, 'Programmes'), h('dd', null, hit.programs.join(', '))] : null,
       h('dt', null, 'Entity'),

@@ -185,7 +185,7 @@ export async function renderWebhooks({ main }: PageContext): Promise<void> {
       },
     },
     field('Endpoint for', surfaceSelect),
-    field('HTTPS URL', url, 'Must resolve to a public address.'),
+    field('HTTPS URL', url, 'Must resolve to a public address.', 'wide'),
     save,
   );
 
