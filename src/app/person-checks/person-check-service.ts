@@ -146,6 +146,8 @@ interface RecordedResult {
     durationMs?: number;
     data?: { notes?: string[] };
     verdict?: { reasons?: string[] };
+    /** Corroboration only: the findings with their ids and record details. */
+    findings?: { id?: string; detail?: string }[];
   };
 }
 
@@ -172,8 +174,9 @@ export function buildPersonCheckView(events: readonly RecordedEvent[]): PersonCh
       duration_ms: x.result.durationMs ?? null,
     }));
   const corroboration = results.find((x) => x.agent === 'corroboration');
+  const detailed = corroboration?.result.findings ?? [];
   const findings: PersonCheckFindingView[] = (c?.findings ?? []).map((f, i) => {
-    const extra = f as typeof f & { id?: string; detail?: string };
+    const extra = { ...(f as typeof f & { id?: string; detail?: string }), ...(detailed[i] ?? {}) };
     return {
       id: extra.id ?? `F${i + 1}`,
       severity: f.severity,
