@@ -21,6 +21,7 @@ import type { MonitoringAlertKind } from '../../commands/screening';
 import type { MonitoredSubject, SubjectIndex } from './reverse-index';
 import { compareNames, type RarityFn } from '../../screening/matching/compare';
 import type { PreparedName } from '../../screening/matching/prepare';
+import { QUALIFIER_EFFECTS } from '../../screening/matching/qualifiers';
 
 /** A hit a monitored screening already reports (from the monitoring read model). */
 export interface ReportedHit {
@@ -119,11 +120,17 @@ export function agentsForTopics(engine: NameScreener, topics: Iterable<ListTopic
 export function engineNameScorer(engine: unknown): ((q: PreparedName, c: PreparedName) => number) | undefined {
   const rarity = (engine as { index?: { rarity?: RarityFn } }).index?.rarity;
   if (typeof rarity !== 'function') return undefined;
-  return (q, c) => compareNames(q, c, rarity).score;
+  return (q, c) => compareNames(q, c, rarity, false).score;
 }
 
-/** ScreeningEngine's own bound: qualifiers add at most 0.2 to the name-only score. */
-const QUALIFIER_HEADROOM = 0.2;
+/**
+ * Most a qualifier can add to the name-only score for a monitored subject: subjects carry a name and
+ * at most a jurisdiction (no birth date, no identifiers), so the only positive qualifier is a country
+ * match. An exact strong name scores 1 whatever the qualifiers, and its name score is 1 anyway.
+ */
+function qualifierHeadroom(withJurisdiction: boolean): number {
+  return (withJurisdiction ? QUALIFIER_EFFECTS.countryMatch : 0) + 0.001; // + rounding slack
+}
 const NAME_ONLY_CAP = 0.95;
 
 export async function matchDelta(input: {
@@ -160,19 +167,19 @@ export async function matchDelta(input: {
   const nameScore = engineNameScorer(engine);
   const consider = (entity: ListEntity) => {
     for (const t of entity.topics) topics.add(t);
-    const reached = new Set<number>();
-    for (const { prepared, subjects } of index.candidatesByName(entity)) {
-      for (const i of subjects) {
-        if (reached.has(i)) continue;
+    const reachedNames = new Set<number>();
+    for (const { prepared, nameIds } of index.candidatesByName(entity)) {
+      for (const n of nameIds) {
+        if (reachedNames.has(n)) continue;
         if (nameScore) {
           // Only subjects whose name could still reach the threshold are screened in full.
           pairsCompared++;
-          if (NAME_ONLY_CAP * nameScore(index.preparedSubject(i), prepared) + QUALIFIER_HEADROOM < threshold) continue;
+          if (NAME_ONLY_CAP * nameScore(index.preparedName(n), prepared) + qualifierHeadroom(index.hasJurisdiction(n)) < threshold) continue;
         }
-        reached.add(i);
+        reachedNames.add(n);
       }
     }
-    for (const i of reached) {
+    for (const n of reachedNames) for (const i of index.subjectsOf(n)) {
       let set = targets.get(i);
       if (!set) targets.set(i, (set = new Set()));
       set.add(entity.id);

@@ -65,10 +65,13 @@ export function subjectSchema(entityType: MonitoredSubject['entityType']): Entit
 export class SubjectIndex {
   /** key → slot ids (a slot is one keyable token, or one joined pair, of one subject). */
   private readonly postings = new Map<string, Int32Array>();
-  /** slot → subject, slot → credit weight; subject → total token weight. */
+  /** slot → distinct name, slot → credit weight; name → total token weight. */
   private readonly slotSubject: Int32Array;
   private readonly slotWeight: Float32Array;
   private readonly subjectWeight: Float32Array;
+  /** distinct name id → the subjects (indexes into `subjects`) with that name; whether any has a jurisdiction. */
+  private readonly members: number[][] = [];
+  private readonly withJurisdiction: boolean[] = [];
   private readonly credit: Float32Array;
   private readonly stamp: Int32Array;
   private readonly subjectStamp: Int32Array;
@@ -84,14 +87,27 @@ export class SubjectIndex {
     const lists = new Map<string, number[]>();
     const slotSubject: number[] = [];
     const slotWeight: number[] = [];
-    this.subjectWeight = new Float32Array(subjects.length);
+    const nameWeight: number[] = [];
     const add = (key: string, slot: number, quality: number) => {
       // One posting per key and slot; the key's quality is applied when credited.
       let l = lists.get(key);
       if (!l) lists.set(key, (l = []));
       l.push(slot * 16 + Math.round(quality * 10)); // packed: slot, quality 0.6/0.7/1 → 6/7/10
     };
+    // Customers share names: each distinct (name, type) is indexed once and expands to its subjects.
+    const byName = new Map<string, number>();
     subjects.forEach((subject, i) => {
+      const nameKey = `${subjectSchema(subject.entityType)}|${subject.query.normalize('NFC').trim().toLowerCase().replace(/\s+/g, ' ')}`;
+      const known = byName.get(nameKey);
+      if (known !== undefined) {
+        this.members[known]!.push(i);
+        if (subject.jurisdiction) this.withJurisdiction[known] = true;
+        return;
+      }
+      const nameId = this.members.length;
+      byName.set(nameKey, nameId);
+      this.members.push([i]);
+      this.withJurisdiction.push(Boolean(subject.jurisdiction));
       const prepared = prepareName(subject.query, subjectSchema(subject.entityType));
       let total = 0;
       for (const t of prepared.tokens) {
@@ -99,7 +115,7 @@ export class SubjectIndex {
         const w = queryWeight(t);
         total += w;
         const slot = slotSubject.length;
-        slotSubject.push(i);
+        slotSubject.push(nameId);
         slotWeight.push(w);
         const seen = new Set<string>();
         for (const k of tokenKeys(t)) {
@@ -110,18 +126,19 @@ export class SubjectIndex {
       }
       for (const k of joinedKeys(prepared.tokens)) {
         const slot = slotSubject.length;
-        slotSubject.push(i);
+        slotSubject.push(nameId);
         slotWeight.push(1);
         add(k, slot, 1);
       }
-      this.subjectWeight[i] = total;
+      nameWeight.push(total);
     });
+    this.subjectWeight = Float32Array.from(nameWeight);
     for (const [k, l] of lists) this.postings.set(k, Int32Array.from(l));
     this.slotSubject = Int32Array.from(slotSubject);
     this.slotWeight = Float32Array.from(slotWeight);
     this.credit = new Float32Array(slotSubject.length);
     this.stamp = new Int32Array(slotSubject.length).fill(-1);
-    this.subjectStamp = new Int32Array(subjects.length).fill(-1);
+    this.subjectStamp = new Int32Array(this.members.length).fill(-1);
   }
 
   static build(subjects: readonly MonitoredSubject[], options: SubjectIndexOptions = {}): SubjectIndex {
@@ -136,35 +153,50 @@ export class SubjectIndex {
     return this.postings.size;
   }
 
+  /** Distinct subject names indexed (subjects sharing a name and type are indexed once). */
+  get distinctNames(): number {
+    return this.members.length;
+  }
+
   /** Subjects (indexes into `subjects`) that one of the entity's names reaches as the engine would. */
   candidatesFor(entity: Pick<ListEntity, 'names' | 'primaryName' | 'schema'>): Set<number> {
     const out = new Set<number>();
-    for (const { subjects } of this.candidatesByName(entity)) for (const i of subjects) out.add(i);
+    for (const { nameIds } of this.candidatesByName(entity)) for (const n of nameIds) for (const i of this.members[n]!) out.add(i);
     return out;
   }
 
-  /** The same, per listed name (so a caller can compare each subject with the names that reached it). */
-  candidatesByName(entity: Pick<ListEntity, 'names' | 'primaryName' | 'schema'>): { name: string; prepared: PreparedName; subjects: number[] }[] {
+  /** The distinct subject names each listed name of the entity reaches (to compare before screening). */
+  candidatesByName(entity: Pick<ListEntity, 'names' | 'primaryName' | 'schema'>): { name: string; prepared: PreparedName; nameIds: number[] }[] {
     const records = entity.names?.length ? entity.names : [{ value: entity.primaryName, kind: 'primary' as const }];
     const seen = new Set<string>();
-    const out: { name: string; prepared: PreparedName; subjects: number[] }[] = [];
+    const out: { name: string; prepared: PreparedName; nameIds: number[] }[] = [];
     for (const record of records) {
       if (!record.value?.trim() || seen.has(record.value)) continue;
       seen.add(record.value);
       const prepared = prepareName(record.value, entity.schema);
-      const subjects = this.candidatesForName(prepared);
-      if (subjects.length) out.push({ name: record.value, prepared, subjects });
+      const nameIds = this.candidatesForName(prepared);
+      if (nameIds.length) out.push({ name: record.value, prepared, nameIds });
     }
     return out;
   }
 
-  /** The subject's name prepared as the engine prepares a typed query (cached for candidates only). */
-  preparedSubject(i: number): PreparedName {
-    let p = this.prepared.get(i);
+  /** Subjects with this distinct name. */
+  subjectsOf(nameId: number): readonly number[] {
+    return this.members[nameId]!;
+  }
+
+  /** Whether any subject with this name gave a jurisdiction (a country qualifier may then add to its score). */
+  hasJurisdiction(nameId: number): boolean {
+    return this.withJurisdiction[nameId]!;
+  }
+
+  /** The name prepared as the engine prepares a typed query (cached for candidates only). */
+  preparedName(nameId: number): PreparedName {
+    let p = this.prepared.get(nameId);
     if (!p) {
-      const subject = this.subjects[i]!;
+      const subject = this.subjects[this.members[nameId]![0]!]!;
       p = prepareName(subject.query, subjectSchema(subject.entityType));
-      this.prepared.set(i, p);
+      this.prepared.set(nameId, p);
     }
     return p;
   }
