@@ -14,6 +14,7 @@ import { newPersonCheckId, buildPersonCheckView } from '../../../../src/app/pers
 import { createLogger } from '../../../../src/shared/logger';
 import type { PersonAgent } from '../../../../src/agents/person/types';
 import { createTestDatabase, type TestDatabase } from '../../../support/postgres';
+import { AvroRegistry, encodeEventData } from '../../../../src/infrastructure/bus/avro';
 
 let db: TestDatabase;
 let store: PostgresEventStore;
@@ -93,6 +94,12 @@ test('records from the agents become corroborated findings and the verdict', asy
   assert.equal(view.result, 'adverse_found');
   assert.equal(view.confidence, 'medium');
   assert.ok(view.verdict_reasons.some((r) => /adverse finding/.test(r)));
+  assert.equal(view.findings[0]!.id, 'F1');
+  // Every event the pipeline wrote fits its typed Avro record, so the relay publishes typed data.
+  const registry = AvroRegistry.load();
+  for (const event of await store.readStream(streamName(id))) {
+    assert.doesNotThrow(() => encodeEventData(registry, event.type, event.data), event.type);
+  }
 });
 
 test('a pipeline error is recorded as a failed check, never left running', async () => {
