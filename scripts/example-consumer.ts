@@ -6,12 +6,14 @@
  *     [--group example-consumer] [--from-beginning] [--max 10]
  *
  * What a consumer of our topics does: find the writer schema by the x-schema-fingerprint header,
- * resolve it to the reader schema (so older messages still decode), and commit the offset only
- * after the message was handled (autoCommit: false). A real consumer would also deduplicate on
- * x-message-id (see src/infrastructure/inbox).
+ * resolve it to the reader schema (so older messages still decode), decode an event envelope's
+ * dataAvro with its typed schema (dataSchema/dataFingerprint) when present, printed as
+ * `typedData`, and commit the offset only after the message was handled (autoCommit: false).
+ * A real consumer would also deduplicate on x-message-id (see src/infrastructure/inbox).
  */
 import { Kafka, logLevel } from 'kafkajs';
-import { AvroRegistry, SCHEMA_NAME_HEADER } from '../src/infrastructure/bus/avro/registry';
+import { decodeTopicMessage } from '../src/infrastructure/bus/avro/event-data';
+import { AvroRegistry } from '../src/infrastructure/bus/avro/registry';
 
 interface Args {
   topic: string;
@@ -35,7 +37,13 @@ function parseArgs(argv: string[]): Args {
   return args;
 }
 
-const json = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v));
+/** bigints as decimal strings, bytes (dataAvro) as base64. */
+const json = (value: unknown) =>
+  JSON.stringify(value, function (this: Record<string, unknown>, key, v) {
+    const raw = this[key];
+    if (Buffer.isBuffer(raw)) return raw.toString('base64');
+    return typeof v === 'bigint' ? v.toString() : v;
+  });
 
 async function main(): Promise<void> {
   const brokers = process.env.KAFKA_BROKERS?.split(',').filter(Boolean);
@@ -65,12 +73,15 @@ async function main(): Promise<void> {
       for (const [name, value] of Object.entries(message.headers ?? {})) {
         if (value !== undefined) headers[name] = String(Array.isArray(value) ? value[value.length - 1] : value);
       }
-      const schemaName = headers[SCHEMA_NAME_HEADER];
-      if (!schemaName) throw new Error(`message at ${topic}/${partition}@${message.offset} has no ${SCHEMA_NAME_HEADER} header`);
-      const value = registry.decode(schemaName, { value: message.value ?? Buffer.alloc(0), headers });
-      process.stdout.write(
-        `${json({ topic, partition, offset: message.offset, key: message.key?.toString() ?? null, schema: schemaName, headers, value })}\n`,
-      );
+      let decoded;
+      try {
+        decoded = decodeTopicMessage(registry, { value: message.value ?? Buffer.alloc(0), headers });
+      } catch (error) {
+        throw new Error(`message at ${topic}/${partition}@${message.offset}: ${(error as Error).message}`, { cause: error });
+      }
+      const { schema, value, typedData } = decoded;
+      const line = { topic, partition, offset: message.offset, key: message.key?.toString() ?? null, schema, headers, value, ...(typedData ? { typedData } : {}) };
+      process.stdout.write(`${json(line)}\n`);
       await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
       seen++;
       if (args.max !== undefined && seen >= args.max) finish();

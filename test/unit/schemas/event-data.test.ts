@@ -10,10 +10,12 @@ import { describe, it } from 'node:test';
 import avro from 'avsc';
 import { allEventTypes, eventTypesByAggregate } from '../../../src/commands';
 import {
+  AGENT_TASK,
   AvroRegistry,
   avroShape,
   AvroShapeError,
   decodeEventData,
+  decodeTopicMessage,
   encodeEventData,
   EVENT_ENVELOPE,
   eventDataSchemaFor,
@@ -32,6 +34,7 @@ import { deciderEvents } from './decider-events';
 
 const registry = AvroRegistry.load();
 const events = deciderEvents();
+const NOW_ISO = '2026-03-01T10:00:30.000Z';
 /** What a JSON consumer sees: absent optional fields, no undefined. */
 const asJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
 
@@ -214,5 +217,27 @@ describe('EventEnvelope v2', () => {
     assert.equal(envelope.dataAvro, null);
     assert.equal(decodeEventData(registry, envelope), undefined);
     assert.deepEqual(fromEventEnvelope(envelope), event);
+  });
+});
+
+describe('decodeTopicMessage (what scripts/example-consumer.ts prints)', () => {
+  it('decodes an event envelope and its typed data; other messages have no typedData', () => {
+    const event = recorded(events.find((e) => e.type === 'PersonCheckCompleted')!, 3n);
+    const decoded = decodeTopicMessage(registry, relayMessage(registry, event));
+    assert.equal(decoded.schema, EVENT_ENVELOPE);
+    assert.equal(decoded.value.type, 'PersonCheckCompleted');
+    assert.deepEqual(decoded.typedData, asJson(event.data));
+
+    const task = { taskId: 't-1', screeningId: '501', subjectKind: 'individual', agent: 'pep', phase: '1', input: '{}', deadline: NOW_ISO, correlationId: 'c' };
+    const plain = decodeTopicMessage(registry, registry.message(AGENT_TASK, '501', task));
+    assert.deepEqual(plain, { schema: AGENT_TASK, value: plain.value });
+    assert.equal(plain.value.taskId, 't-1');
+  });
+
+  it('refuses a message without a schema name', () => {
+    const message = relayMessage(registry, recorded(events[0]!, 1n));
+    const headers = { ...message.headers };
+    delete headers['x-schema-name'];
+    assert.throws(() => decodeTopicMessage(registry, { value: message.value, headers }), /x-schema-name/);
   });
 });

@@ -10,8 +10,8 @@
  */
 import type { RecordedEvent } from '../../../shared/events';
 import { avroShape, type AvroShape } from './avro-shape';
-import { toEventEnvelope, type EventEnvelope } from './messages';
-import { type AvroRegistry, InvalidMessageError, type RegisteredSchema, SCHEMA_FINGERPRINT_HEADER } from './registry';
+import { EVENT_ENVELOPE, toEventEnvelope, type EventEnvelope } from './messages';
+import { type AvroRegistry, InvalidMessageError, type RegisteredSchema, SCHEMA_FINGERPRINT_HEADER, SCHEMA_NAME_HEADER, UnknownSchemaError } from './registry';
 
 export const EVENT_DATA_NAMESPACE = 'com.svc.events';
 
@@ -127,4 +127,30 @@ export function toTypedEventEnvelope(
     onTypedDataError?.(error instanceof Error ? error : new Error(String(error)), event);
   }
   return envelope;
+}
+
+export interface DecodedTopicMessage {
+  /** Full name of the message's schema (x-schema-name). */
+  schema: string;
+  /** The message decoded with the reader's current version of that schema. */
+  value: Record<string, unknown>;
+  /** For an EventEnvelope with typed data: dataAvro decoded with its typed schema. */
+  typedData?: Record<string, unknown>;
+}
+
+/**
+ * What a generic consumer of our topics does with one message: decode it with the schema its
+ * headers name (resolving older writer versions), and for an event envelope carrying typed data,
+ * decode dataAvro with its typed schema too.
+ */
+export function decodeTopicMessage(registry: AvroRegistry, message: { value: Buffer; headers: Record<string, string> }): DecodedTopicMessage {
+  const schema = message.headers[SCHEMA_NAME_HEADER];
+  if (!schema) throw new UnknownSchemaError(`message has no ${SCHEMA_NAME_HEADER} header`);
+  const value = registry.decode<Record<string, unknown>>(schema, message);
+  const decoded: DecodedTopicMessage = { schema, value };
+  if (schema === EVENT_ENVELOPE) {
+    const typedData = decodeEventData(registry, value as TypedDataRef);
+    if (typedData !== undefined) decoded.typedData = typedData;
+  }
+  return decoded;
 }
