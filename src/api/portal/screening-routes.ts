@@ -113,7 +113,21 @@ export function progressOf(event: RecordedEvent, labels: Record<string, string>)
     case 'PhaseCompleted':
       return { event: 'phase_completed', data: { phase: d.phase, queried: d.agentsQueried, not_queried: d.agentsNotQueried, at: d.completedAt } };
     case 'ScreeningCompleted':
-      return { event: 'completed', data: { risk_level: d.riskLevel, risk_score: d.riskScore, counts: d.counts, at: d.completedAt } };
+      return {
+        event: 'completed',
+        data: {
+          risk_level: d.riskLevel,
+          risk_score: d.riskScore,
+          counts: {
+            sanctions: d.counts?.sanctionsHits ?? 0,
+            pep: d.counts?.pepHits ?? 0,
+            adverse_media: d.counts?.adverseMediaHits ?? 0,
+            offshore_leaks: d.counts?.offshoreLeaksHits ?? 0,
+            debarment: d.counts?.debarmentHits ?? 0,
+          },
+          at: d.completedAt,
+        },
+      };
     case 'ScreeningFailed':
       return { event: 'failed', data: { reason: d.reason, at: d.failedAt } };
     default:

@@ -1,0 +1,257 @@
+/**
+ * The portal's console API (/api/portal/*) over real HTTP on the whole wired service, without a
+ * browser: authentication, tenant isolation, validation, the progress stream's content and
+ * reconnection, key caps, webhooks of each surface (secret once, test delivery, re-enable), and
+ * the static front-end being served.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestService, type TestService } from '../support/service';
+import { buildPortal } from '../support/browser';
+import { disableEndpoint } from '../../src/webhooks/outbox';
+
+let svc: TestService;
+let owner: { accountId: string; token: string };
+let other: { accountId: string; token: string };
+
+async function signIn(email: string, password: string): Promise<string> {
+  const res = await fetch(`${svc.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  assert.equal(res.status, 200);
+  return ((await res.json()) as { data: { token: string } }).data.token;
+}
+
+async function call(token: string | undefined, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${svc.url}${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
+}
+
+before(async () => {
+  buildPortal();
+  svc = await startTestService({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  const a = await svc.createAccount('professional');
+  const b = await svc.createAccount('enterprise');
+  owner = { accountId: a.accountId, token: await signIn(a.email, a.password) };
+  other = { accountId: b.accountId, token: await signIn(b.email, b.password) };
+});
+after(async () => {
+  await svc?.stop();
+});
+
+test('the portal page is served by the service itself', async () => {
+  const res = await fetch(`${svc.url}/`);
+  assert.equal(res.status, 200);
+  const html = await res.text();
+  assert.match(html, /<title>Compliance screening portal<\/title>/);
+  const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+  assert.ok(script, 'the built bundle is referenced');
+  const js = await fetch(`${svc.url}${script}`);
+  assert.equal(js.status, 200);
+  assert.match(js.headers.get('content-type') ?? '', /javascript/);
+});
+
+test('every console route needs a portal session; a bad or API-key bearer gets 401 in the portal shape', async () => {
+  for (const [method, path] of [
+    ['GET', '/api/portal/overview'],
+    ['GET', '/api/portal/keys'],
+    ['GET', '/api/portal/webhooks'],
+    ['GET', '/api/portal/screenings'],
+    ['POST', '/api/portal/screenings'],
+  ] as const) {
+    const none = await call(undefined, method, path, method === 'POST' ? { query: 'x' } : undefined);
+    assert.equal(none.status, 401, `${method} ${path}`);
+    assert.equal(none.body.error, 'Authentication required');
+    const forged = await call('eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJl', method, path);
+    assert.equal(forged.status, 401);
+  }
+});
+
+test('overview: plan, quotas and rate limits of the signed-in account', async () => {
+  const res = await call(owner.token, 'GET', '/api/portal/overview');
+  assert.equal(res.status, 200);
+  const o = res.body.data;
+  assert.equal(o.account.id, owner.accountId);
+  assert.equal(o.account.plan, 'professional');
+  assert.deepEqual(
+    o.quotas.map((q: any) => [q.surface, q.limit, q.used]),
+    [
+      ['s1', 250, 0],
+      ['s3', 250, 0],
+    ],
+  );
+  assert.equal(o.rate_limits[0].limit, 60);
+  assert.equal(o.keys.s1.cap, 10);
+  assert.equal(o.keys.s3.cap, 5);
+  assert.equal(typeof res.body.meta.request_id, 'string');
+});
+
+test('keys: created per surface with the right prefix, listed masked, revoked; other accounts cannot touch them', async () => {
+  const created = await call(owner.token, 'POST', '/api/portal/keys', { surface: 's3', name: 'warehouse' });
+  assert.equal(created.status, 201);
+  assert.match(created.body.data.plaintext, /^svcc_live_[0-9a-f]{40}$/);
+  const id = created.body.data.key.id;
+  const listed = await call(owner.token, 'GET', '/api/portal/keys');
+  const s3 = listed.body.data.keys.s3.find((k: any) => k.id === id);
+  assert.equal(s3.name, 'warehouse');
+  assert.ok(!JSON.stringify(listed.body).includes(created.body.data.plaintext), 'the list never holds the plaintext');
+
+  const stolen = await call(other.token, 'DELETE', `/api/portal/keys/${id}`);
+  assert.equal(stolen.status, 404, 'another account cannot revoke it');
+  assert.equal((await call(other.token, 'GET', '/api/portal/keys')).body.data.keys.s3.length, 0);
+
+  const bad = await call(owner.token, 'POST', '/api/portal/keys', { surface: 's4', name: '' });
+  assert.equal(bad.status, 400);
+  const hookOnS2 = await call(owner.token, 'POST', '/api/portal/keys', { surface: 's2', name: 'x', webhook_url: 'https://example.com/h' });
+  assert.equal(hookOnS2.status, 400);
+  assert.match(hookOnS2.body.error, /only S1 keys carry a webhook/);
+
+  const revoked = await call(owner.token, 'DELETE', `/api/portal/keys/${id}`);
+  assert.equal(revoked.status, 200);
+  assert.ok(revoked.body.data.key.revoked_at);
+  const use = await fetch(`${svc.url}/api/v1/keys`, { headers: { 'x-api-key': created.body.data.plaintext } });
+  assert.equal(use.status, 401);
+});
+
+test('keys: the S3 cap of 5 active keys per user is enforced from the portal', async () => {
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const r = await call(other.token, 'POST', '/api/portal/keys', { surface: 's3', name: `k${i}` });
+    assert.equal(r.status, 201);
+    ids.push(r.body.data.key.id);
+  }
+  const sixth = await call(other.token, 'POST', '/api/portal/keys', { surface: 's3', name: 'k5' });
+  assert.equal(sixth.status, 400);
+  for (const id of ids) assert.equal((await call(other.token, 'DELETE', `/api/portal/keys/${id}`)).status, 200);
+});
+
+test('screenings: created from the portal, streamed phase by phase, listed with filters, private to the account', async () => {
+  const created = await call(owner.token, 'POST', '/api/portal/screenings', { query: 'Kim Jong Un', entity_type: 'individual', jurisdiction: 'KP' });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const id = created.body.data.screening.id;
+  assert.equal(created.body.data.screening.surface, 'portal');
+
+  const stream = await fetch(`${svc.url}/api/portal/screenings/${id}/progress`, { headers: { authorization: `Bearer ${owner.token}` } });
+  assert.equal(stream.status, 200);
+  assert.match(stream.headers.get('content-type') ?? '', /^text\/event-stream/);
+  const text = await stream.text();
+  const events = [...text.matchAll(/id: (\d+)\nevent: (\w+)\ndata: (.*)\n\n/g)].map((m) => ({ id: Number(m[1]), event: m[2]!, data: JSON.parse(m[3]!) }));
+  assert.equal(events[0]!.event, 'requested');
+  const planned = events[0]!.data.phases.map((p: any) => p.phase);
+  const started = events.filter((e) => e.event === 'phase_started').map((e) => e.data.phase);
+  const completedPhases = events.filter((e) => e.event === 'phase_completed').map((e) => e.data.phase);
+  assert.deepEqual(started, planned, 'every planned phase starts, in order');
+  assert.deepEqual(completedPhases, planned, 'and completes');
+  const sanctions = events.find((e) => e.event === 'agent_finished' && e.data.agent === 'sanctions');
+  assert.equal(sanctions?.data.queried, true);
+  const done = events.find((e) => e.event === 'completed');
+  assert.ok(done && done.data.counts.sanctions >= 1, 'the OFAC listing is counted');
+  assert.ok(text.trimEnd().endsWith('event: end\ndata: {}'), 'the stream says it is over');
+  assert.deepEqual(
+    events.map((e) => e.id),
+    events.map((_, i) => i),
+    'ids are the stream positions',
+  );
+
+  // Reconnecting with Last-Event-ID resumes after it.
+  const resumed = await fetch(`${svc.url}/api/portal/screenings/${id}/progress`, { headers: { authorization: `Bearer ${owner.token}`, 'last-event-id': String(events.length - 2) } });
+  const resumedIds = [...(await resumed.text()).matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+  assert.deepEqual(resumedIds, [events.length - 1]);
+
+  const detail = await call(owner.token, 'GET', `/api/portal/screenings/${id}`);
+  assert.equal(detail.status, 200);
+  const hit = detail.body.data.screening.hits.find((h: any) => /OFAC SDN/.test(h.list));
+  assert.ok(hit, 'a hit on the OFAC SDN list');
+  assert.match(hit.entity_name, /KIM, Jong Un/);
+  assert.ok(hit.explanation.length > 0);
+  assert.equal(detail.body.data.dispositions_enabled, true);
+
+  const pdf = await fetch(`${svc.url}/api/portal/screenings/${id}/report.pdf`, { headers: { authorization: `Bearer ${owner.token}` } });
+  assert.equal(pdf.status, 200);
+  assert.equal(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
+
+  // Tenant isolation: the other account sees none of it.
+  assert.equal((await call(other.token, 'GET', `/api/portal/screenings/${id}`)).status, 404);
+  assert.equal((await fetch(`${svc.url}/api/portal/screenings/${id}/progress`, { headers: { authorization: `Bearer ${other.token}` } })).status, 404);
+  assert.equal((await call(other.token, 'GET', '/api/portal/screenings')).body.meta.pagination.total, 0);
+
+  // Filters.
+  const byName = await call(owner.token, 'GET', '/api/portal/screenings?q=jong&type=CDD');
+  assert.equal(byName.body.meta.pagination.total, 1);
+  const wrongRisk = await call(owner.token, 'GET', `/api/portal/screenings?q=jong&risk_level=${done.data.risk_level === 'low' ? 'critical' : 'low'}`);
+  assert.equal(wrongRisk.body.meta.pagination.total, 0);
+  const badFilter = await call(owner.token, 'GET', '/api/portal/screenings?risk_level=extreme');
+  assert.equal(badFilter.status, 400);
+
+  // Dispositions: a reason is required, then the hit carries the decision.
+  const noReason = await call(owner.token, 'POST', `/api/portal/screenings/${id}/hits/${encodeURIComponent(hit.hit_id)}/disposition`, { status: 'false_positive', reason: '' });
+  assert.equal(noReason.status, 400);
+  const decided = await call(owner.token, 'POST', `/api/portal/screenings/${id}/hits/${encodeURIComponent(hit.hit_id)}/disposition`, { status: 'true_match', reason: 'Same DOB and nationality' });
+  assert.equal(decided.status, 200, JSON.stringify(decided.body));
+  const after = decided.body.data.screening.hits.find((h: any) => h.hit_id === hit.hit_id);
+  assert.equal(after.disposition.status, 'true_match');
+  assert.equal(after.disposition.reason, 'Same DOB and nationality');
+});
+
+test('screenings: plan rules apply (M&A needs Enterprise), and input is validated', async () => {
+  const ma = await call(owner.token, 'POST', '/api/portal/screenings', { kind: 'ma', query: 'Acme Holdings', entity_type: 'company' });
+  assert.equal(ma.status, 403);
+  const short = await call(owner.token, 'POST', '/api/portal/screenings', { query: 'K' });
+  assert.equal(short.status, 400);
+  assert.match(short.body.error, /query/);
+});
+
+test('webhooks: S1 per key, S2 and S3 per account; secret once, test delivery in the log with the exact body, re-enable', async () => {
+  const key = await call(owner.token, 'POST', '/api/portal/keys', { surface: 's1', name: 'hooked', webhook_url: 'https://127.0.0.1:9/s1' });
+  assert.equal(key.status, 201, JSON.stringify(key.body));
+  assert.ok(key.body.data.webhook_signing_secret, 'the S1 webhook secret is shown at creation');
+  const keyId = key.body.data.key.id;
+
+  const s1 = await call(owner.token, 'PUT', `/api/portal/webhooks/s1/${keyId}`, { url: 'https://127.0.0.1:9/s1-new' });
+  assert.equal(s1.status, 200, JSON.stringify(s1.body));
+  assert.ok(s1.body.data.signing_secret);
+  const s2 = await call(owner.token, 'PUT', '/api/portal/webhooks/s2', { url: 'https://127.0.0.1:9/s2' });
+  assert.equal(s2.status, 201, JSON.stringify(s2.body));
+  const s3 = await call(owner.token, 'PUT', '/api/portal/webhooks/s3', { url: 'https://127.0.0.1:9/s3' });
+  assert.equal(s3.status, 201, JSON.stringify(s3.body));
+  assert.notEqual(s2.body.data.signing_secret, s3.body.data.signing_secret);
+  const ssrf = await call(owner.token, 'PUT', '/api/portal/webhooks/s2', { url: 'https://169.254.169.254/latest' });
+  assert.equal(ssrf.status, 400, 'the SSRF guard refuses metadata addresses');
+
+  const list = await call(owner.token, 'GET', '/api/portal/webhooks');
+  const bySurface = Object.fromEntries(list.body.data.endpoints.map((e: any) => [e.surface, e]));
+  assert.equal(bySurface.s1.url, 'https://127.0.0.1:9/s1-new');
+  assert.equal(bySurface.s1.key_id, keyId);
+  assert.equal(bySurface.s2.url, 'https://127.0.0.1:9/s2');
+  assert.ok(!JSON.stringify(list.body).includes(s2.body.data.signing_secret), 'secrets are never listed');
+  assert.equal((await call(other.token, 'GET', '/api/portal/webhooks')).body.data.endpoints.length, 0);
+
+  for (const path of [`/api/portal/webhooks/s1/${keyId}/test`, '/api/portal/webhooks/s2/test', '/api/portal/webhooks/s3/test']) {
+    const sent = await call(owner.token, 'POST', path);
+    assert.equal(sent.status, 202, `${path}: ${JSON.stringify(sent.body)}`);
+    assert.equal(sent.body.data.status, 'enqueued');
+    const surface = path.split('/')[4]!;
+    const log = await call(owner.token, 'GET', `/api/portal/webhooks/deliveries?surface=${surface}`);
+    const delivery = log.body.data.deliveries.find((d: any) => d.deliveryId === sent.body.data.delivery_id);
+    assert.ok(delivery, `${surface} delivery listed`);
+    assert.equal(delivery.event, 'webhook.test');
+    assert.equal(JSON.parse(delivery.body).event, 'webhook.test', 'the exact stored body');
+    const one = await call(owner.token, 'GET', `/api/portal/webhooks/deliveries/${delivery.deliveryId}`);
+    assert.equal(one.body.data.body, delivery.body);
+    assert.equal((await call(other.token, 'GET', `/api/portal/webhooks/deliveries/${delivery.deliveryId}`)).status, 404);
+  }
+  assert.equal((await call(owner.token, 'GET', '/api/portal/webhooks/deliveries?cursor=nonsense')).status, 400);
+
+  // An auto-disabled S2 endpoint: a test delivery is dropped (visible), re-enable turns it back on.
+  await disableEndpoint(svc.service.pool, { accountId: owner.accountId, surface: 's2' }, new Date());
+  const dropped = await call(owner.token, 'POST', '/api/portal/webhooks/s2/test');
+  assert.equal(dropped.body.data.status, 'dropped');
+  const reenabled = await call(owner.token, 'POST', '/api/portal/webhooks/s2/reenable');
+  assert.equal(reenabled.status, 200);
+  assert.equal(reenabled.body.data.enabled, true);
+  assert.equal((await call(owner.token, 'POST', '/api/portal/webhooks/s2/test')).body.data.status, 'enqueued');
+  assert.equal((await call(other.token, 'POST', '/api/portal/webhooks/s2/reenable')).status, 404);
+});
