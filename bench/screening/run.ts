@@ -86,12 +86,17 @@ async function main() {
   const cpu = os.cpus()[0]?.model ?? 'unknown';
   const machine = `${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}`;
 
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const loaded = await loadAllLists({ lists: listsFromRoot(dataDir, { includeOptIn: true }) }, { progressBar: false });
   const loadMs = performance.now() - t0;
+  const c1 = process.cpuUsage();
   const t1 = performance.now();
   const engine = ScreeningEngine.build(loaded.entities, loaded.versions);
   const buildMs = performance.now() - t1;
+  const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
+  const loadCpuMs = cpuMs(process.cpuUsage(c0)) - cpuMs(process.cpuUsage(c1));
+  const buildCpuMs = cpuMs(process.cpuUsage(c1));
   const mem = process.memoryUsage();
   const stats = engine.stats();
   const threshold = engine.defaultThreshold;
@@ -117,7 +122,8 @@ async function main() {
   if (loaded.failures.length) log(`\nFailed lists: ${loaded.failures.map((f) => `${f.source} (${f.message})`).join('; ')}`);
   log();
   log(`- entities ${stats.entities}, indexed names ${stats.names}, index keys ${stats.indexKeys}, postings ${stats.postings}`);
-  log(`- load (parse all lists) ${fmt(loadMs / 1000, 2)} s; index build ${fmt(buildMs / 1000, 2)} s; total ${fmt((loadMs + buildMs) / 1000, 2)} s`);
+  log(`- wall time: load (parse all lists) ${fmt(loadMs / 1000, 2)} s; index build ${fmt(buildMs / 1000, 2)} s; total ${fmt((loadMs + buildMs) / 1000, 2)} s (load average at start ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores)`);
+  log(`- CPU time: load ${fmt(loadCpuMs / 1000, 2)} s; index build ${fmt(buildCpuMs / 1000, 2)} s; total ${fmt((loadCpuMs + buildCpuMs) / 1000, 2)} s`);
   log(`- memory after build: heapUsed ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB, rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB`);
 
   // ---------- quality on pairs

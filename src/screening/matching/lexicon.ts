@@ -206,9 +206,28 @@ const NAME_VARIANT_GROUPS = [
   'yuri yurii yury yuriy',
   'ivan ivan ivan',
   'mariya mariia maria',
+  // Korean surnames in DPRK, Revised and McCune-Reischauer romanisations
+  'ri lee yi rhee li i',
+  'pak park bak',
+  'choe choi chwe',
+  'jong jeong jung chung chong',
+  'kim gim',
+  'kang gang',
+  'ryu yoo yu',
+  'o oh',
+  // Chinese surnames in pinyin and Wade-Giles
+  'zhang chang cheung',
+  'zhou chou chow',
+  'xu hsu',
 ];
 export const NAME_VARIANTS = new Map<string, string>();
-for (const group of NAME_VARIANT_GROUPS) {
-  const [canonical, ...others] = group.split(' ').map(foldToken);
-  for (const o of others) if (o !== canonical) NAME_VARIANTS.set(o, canonical);
-}
+const groupOf = new Map<string, number>();
+NAME_VARIANT_GROUPS.forEach((group, g) => {
+  const folds = group.split(' ').map(foldToken);
+  for (const f of folds) {
+    // one fold may belong to one group only, else unrelated names would chain together
+    if (groupOf.has(f) && groupOf.get(f) !== g) throw new Error(`name variant "${f}" is in two groups`);
+    groupOf.set(f, g);
+  }
+  for (const f of folds.slice(1)) if (f !== folds[0]) NAME_VARIANTS.set(f, folds[0]);
+});

@@ -82,6 +82,12 @@ describe('language variants of one given name', () => {
     assert.equal(how(r.explanation, 'mykola'), 'transliterated');
     assert.ok(engine.compare('Aliaksandr Lukashenka', 'Alexander Lukashenko', 'Person').score >= T);
   });
+  it('Korean surnames across romanisations (Choe/Choi, Ri/Lee, Pak/Park)', () => {
+    assert.ok(engine.compare('Choi Ryong Hae', 'CHOE Ryong Hae', 'Person').score >= T);
+    const r = engine.compare('Lee Su Yong', 'RI Su Yong', 'Person');
+    assert.ok(r.score >= T);
+    assert.equal(how(r.explanation, 'lee'), 'transliterated');
+  });
 });
 
 describe('original script ↔ Latin', () => {
