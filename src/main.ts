@@ -7,7 +7,9 @@ import { Command } from 'commander';
 import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfig, type Config } from './config/config';
 import { createLogger } from './shared/logger';
-import { startService, type RunningService } from './app/composition';
+import { readModelProjections, startService, type RunningService } from './app/composition';
+import { rebuildProjectionByName } from './projections/rebuild';
+import { systemClock } from './shared/clock';
 import { registerScreenCommands } from './cli/screen';
 import { registerListCommands } from './cli/lists';
 import path from 'node:path';
@@ -108,6 +110,27 @@ accounts
         { actor: { surface: 'system' }, correlationId: randomUUID(), commandId: randomUUID() },
       );
       process.stdout.write(`account ${created.accountId} created (owner user ${created.userId}, plan ${opts.plan})\n`);
+    } finally {
+      await service.stop();
+    }
+  });
+
+program
+  .command('projections')
+  .description('read-model tools')
+  .command('rebuild <name>')
+  .description('replay the whole history into fresh tables and swap them in')
+  .action(async (name: string) => {
+    const config = configOrExit();
+    const log = createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+    const service = await startService({ config, logger: log, http: false, agents: 'none', projections: false });
+    try {
+      const result = await rebuildProjectionByName(name, {
+        pool: service.pool,
+        store: service.store,
+        projections: readModelProjections(systemClock, log),
+      });
+      process.stdout.write(`${JSON.stringify(result, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}\n`);
     } finally {
       await service.stop();
     }

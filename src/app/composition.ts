@@ -22,6 +22,7 @@ import { KafkaBus } from '../infrastructure/bus/kafka/kafka-bus';
 import { AvroRegistry } from '../infrastructure/bus/avro';
 import { EventRelay } from '../infrastructure/relay/relay';
 import { ProjectionRunner } from '../projections/runner';
+import type { Projection } from '../projections/projection';
 import { accountsProjection } from '../projections/read-models/accounts';
 import { apiKeysProjection } from '../projections/read-models/api-keys';
 import { screeningsProjection } from '../projections/read-models/screenings';
@@ -53,7 +54,7 @@ import { DEV_JWT_SECRET as PORTAL_DEV_JWT_SECRET, JwtSessionService as PortalSes
 import { PgUsageService } from './usage/usage-service';
 import { PaymentService } from './payments/payment-service';
 import { createSmtpMailer, unconfiguredMailer } from './payments/mailer';
-import { sowAgentResultsReader, sowDeclarationLoader } from './sow/sow-view';
+import { sowDeclarationLoader } from './sow/sow-view';
 import { createS2AccountRouter, createS2Gate, createS2Router } from '../api/s2/router';
 import { registerS2 } from '../api/s2/schemas';
 import { subjectChecksProjection } from '../projections/read-models/subject-checks';
@@ -125,6 +126,20 @@ export interface RunningService {
   monitoring?: { service: MonitoringService; audit: AuditTrailService; auditorTokens: AuditorTokens; lists: ListRegistry; lastRuns: () => MonitoringRunResult[] };
   /** S3 and portal services (usage, payments, the S3 webhook endpoint, portal sessions). */
   s3?: { usage: PgUsageService; payments: PaymentService; webhooks: S3WebhookService; portalSessions: PortalSessionService };
+}
+
+/** Every read model the API process keeps, in one list (the runner and `svc projections rebuild` share it). */
+export function readModelProjections(clock: Clock, logger: Logger): Projection[] {
+  return [
+    accountsProjection,
+    apiKeysProjection,
+    screeningsProjection,
+    usageProjection,
+    subjectChecksProjection,
+    personChecksProjection,
+    monitoringProjection,
+    createWebhookProjector({ clock, logger }),
+  ];
 }
 
 const devSecret = 'embedded-development-secret-change-me-0123456789';
@@ -227,7 +242,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         localAgents: new Map([...catalog.values()].filter((a) => a.configured?.() === false).map((a) => [a.name, a])),
         finalisation: {
           countryRisk: () => countryRisk,
-          sowAgentResults: sowAgentResultsReader(store),
+          sowScreener: () => engine,
           analyse: async (kind, report) => {
             const analyser = kind === 'edd' ? analyseEdd : kind === 'ma' ? analyseMa : analyseSow;
             const result = await analyser(report, { ...(llm ? { llm } : {}) });
@@ -275,7 +290,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       runner = new ProjectionRunner({
         pool,
         store,
-        projections: [accountsProjection, apiKeysProjection, screeningsProjection, usageProjection, subjectChecksProjection, personChecksProjection, monitoringProjection, createWebhookProjector({ clock, logger })],
+        projections: readModelProjections(clock, logger),
         logger,
         pollIntervalMs: 500,
       });
