@@ -138,3 +138,25 @@ export function riskTone(level: string | null | undefined): string {
       return 'neutral';
   }
 }
+
+/**
+ * Shows a failed request: the message in the form's alert, and each field's own problems next to
+ * that field (matched by the control's name), with aria-invalid so assistive technology says so.
+ */
+export function showFailure(alert: HTMLElement, form: HTMLElement, error: unknown): void {
+  const fields = (error as { fields?: Record<string, string[]> }).fields ?? {};
+  for (const el of Array.from(form.querySelectorAll('[aria-invalid]'))) el.removeAttribute('aria-invalid');
+  for (const el of Array.from(form.querySelectorAll('.field-error'))) el.textContent = '';
+  let placed = 0;
+  for (const [name, messages] of Object.entries(fields)) {
+    const control = form.querySelector<HTMLElement>(`[name="${CSS.escape(name)}"]`);
+    const slot = control ? document.getElementById(`${control.id}-error`) : null;
+    if (!control || !slot) continue;
+    control.setAttribute('aria-invalid', 'true');
+    slot.textContent = messages.join('; ');
+    placed += 1;
+  }
+  alert.textContent = (error as Error).message;
+  alert.hidden = false;
+  if (placed) form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+}

@@ -1,5 +1,5 @@
-import { api, ApiFailure } from '../api';
-import { announce, badge, clear, field, formatDate, h, secretPanel } from '../dom';
+import { api } from '../api';
+import { announce, badge, clear, field, formatDate, h, secretPanel, showFailure } from '../dom';
 import type { PageContext } from '../router';
 
 interface PortalKey {
@@ -143,9 +143,7 @@ function surfaceSection(s: (typeof surfaces)[number], initial: PortalKey[], cap:
           announce('Key created. Copy it now: it is shown only once.');
           form.reset();
         } catch (e) {
-          error.textContent = (e as Error).message;
-          if (e instanceof ApiFailure) for (const [f, msgs] of Object.entries(e.fields)) error.textContent += ` (${f}: ${msgs.join(', ')})`;
-          error.hidden = false;
+          showFailure(error, form, e);
         } finally {
           submit.disabled = false;
         }

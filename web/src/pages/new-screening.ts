@@ -1,5 +1,5 @@
-import { api, ApiFailure, readEventStream } from '../api';
-import { announce, clear, field, h } from '../dom';
+import { api, readEventStream } from '../api';
+import { announce, clear, field, h, showFailure } from '../dom';
 import type { Cleanup, PageContext } from '../router';
 import { session } from '../session';
 
@@ -52,9 +52,7 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
           await follow(data.screening.id, data.screening.search_query);
         } catch (e) {
           if ((e as Error).name === 'AbortError') return;
-          error.textContent = (e as Error).message;
-          if (e instanceof ApiFailure) for (const [f, msgs] of Object.entries(e.fields)) error.textContent += ` (${f}: ${msgs.join(', ')})`;
-          error.hidden = false;
+          showFailure(error, form, e);
         } finally {
           submit.disabled = false;
         }

@@ -1,5 +1,5 @@
-import { api, ApiFailure, download } from '../api';
-import { append, badge, field, formatDate, h, riskTone } from '../dom';
+import { api, download } from '../api';
+import { append, badge, field, formatDate, h, riskTone, showFailure } from '../dom';
 import { navigate, type PageContext } from '../router';
 import { session } from '../session';
 
@@ -41,6 +41,7 @@ export function renderPersonCheckForm({ main }: PageContext): void {
         'aria-labelledby': 'pc-h',
         onsubmit: async (e: Event) => {
           e.preventDefault();
+          const formEl = e.currentTarget as HTMLFormElement;
           error.hidden = true;
           if (!consent.checked) {
             error.textContent = 'The subject\'s consent is required (FCRA) before a person check can run.';
@@ -64,9 +65,7 @@ export function renderPersonCheckForm({ main }: PageContext): void {
             navigate(`#/person-checks/${encodeURIComponent(data.person_check.id)}`);
           } catch (err) {
             status.textContent = '';
-            error.textContent = (err as Error).message;
-            if (err instanceof ApiFailure) for (const [f, msgs] of Object.entries(err.fields)) error.textContent += ` (${f}: ${msgs.join(', ')})`;
-            error.hidden = false;
+            showFailure(error, formEl, err);
           } finally {
             submit.disabled = false;
           }

@@ -1,4 +1,4 @@
-import { api, ApiFailure } from '../api';
+import { api } from '../api';
 import { announce, badge, clear, field, formatDate, h, secretPanel } from '../dom';
 import type { PageContext } from '../router';
 
@@ -50,9 +50,7 @@ export async function renderWebhooks({ main }: PageContext): Promise<void> {
 
   const showError = (e: unknown) => {
     error.textContent = (e as Error).message;
-    if (e instanceof ApiFailure) for (const [f, msgs] of Object.entries(e.fields)) error.textContent += ` (${f}: ${msgs.join(', ')})`;
     error.hidden = false;
-    error.focus?.();
   };
 
   const [{ data: hooks }, { data: keyData }] = await Promise.all([
