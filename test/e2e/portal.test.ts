@@ -204,6 +204,10 @@ test('webhooks: the signing secret is shown once, a test delivery appears in the
   const parsed = JSON.parse(payload) as { event: string };
   assert.equal(parsed.event, 'webhook.test');
   assert.match((await delivery.locator('summary').textContent()) ?? '', /webhook\.test.*attempts \d+\/3/);
+  // The log follows the delivery: the first attempt (refused connection) appears with its error.
+  await delivery.locator('table tbody tr').first().waitFor({ timeout: 10_000 });
+  assert.match((await delivery.locator('table tbody tr').first().textContent()) ?? '', /^1/);
+  assert.equal(await delivery.getAttribute('open'), '', 'the expanded delivery stays open across refreshes');
   await browser.screenshot('08a-webhooks-delivery-log');
 
   // The dispatcher gives up on an endpoint (simulated auto-disable); the owner turns it back on.

@@ -68,7 +68,7 @@ export function formatDate(value: string | null | undefined): string {
   if (!value) return '—';
   const d = new Date(value);
   if (Number.isNaN(d.getTime())) return value;
-  return d.toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+  return d.toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
 }
 
 export function announce(message: string): void {

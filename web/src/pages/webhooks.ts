@@ -1,6 +1,6 @@
 import { api } from '../api';
 import { announce, badge, clear, field, formatDate, h, secretPanel } from '../dom';
-import type { PageContext } from '../router';
+import type { Cleanup, PageContext } from '../router';
 
 interface Endpoint {
   id: string;
@@ -41,7 +41,9 @@ interface Delivery {
 const surfaceNames: Record<string, string> = { s1: 'S1 (per key)', s2: 'S2 subject checks', s3: 'S3 enterprise' };
 const statusTone: Record<string, string> = { succeeded: 'low', pending: 'medium', delivering: 'medium', failed: 'critical', dropped: 'neutral' };
 
-export async function renderWebhooks({ main }: PageContext): Promise<void> {
+export async function renderWebhooks({ main }: PageContext): Promise<Cleanup> {
+  let refresh: ReturnType<typeof setTimeout> | undefined;
+  let gone = false;
   const error = h('div', { class: 'alert error', role: 'alert', hidden: true });
   const reveal = h('div', { class: 'reveal' });
   const endpointsBox = h('div');
@@ -206,6 +208,7 @@ export async function renderWebhooks({ main }: PageContext): Promise<void> {
   let cursor: string | null = null;
 
   const loadLog = async (surface?: string, append = false) => {
+    if (refresh) clearTimeout(refresh);
     if (surface) logSurface.value = surface;
     const q = new URLSearchParams({ surface: logSurface.value, limit: '20' });
     if (logStatus.value) q.set('status', logStatus.value);
@@ -213,12 +216,22 @@ export async function renderWebhooks({ main }: PageContext): Promise<void> {
     const { data } = await api<{ deliveries: Delivery[]; next_cursor: string | null }>('GET', `/api/portal/webhooks/deliveries?${q}`);
     cursor = data.next_cursor;
     more.hidden = !cursor;
+    // Keep open the deliveries the reader expanded when the log refreshes.
+    const open = new Set(Array.from(logTable.querySelectorAll<HTMLDetailsElement>('details[open]')).map((d) => d.dataset.deliveryId));
     if (!append) clear(logTable);
     if (!append && data.deliveries.length === 0) {
       logTable.append(h('p', null, 'No deliveries.'));
       return;
     }
-    for (const d of data.deliveries) logTable.append(deliveryItem(d));
+    for (const d of data.deliveries) {
+      const item = deliveryItem(d);
+      if (open.has(d.deliveryId)) item.open = true;
+      logTable.append(item);
+    }
+    // While something is still being delivered, follow it (first page only, every 2 s).
+    if (!append && !gone && data.deliveries.some((d) => d.status === 'pending' || d.status === 'delivering')) {
+      refresh = setTimeout(() => void loadLog().catch(() => undefined), 2000);
+    }
   };
   more.addEventListener('click', () => void loadLog(undefined, true).catch(showError));
 
@@ -243,9 +256,13 @@ export async function renderWebhooks({ main }: PageContext): Promise<void> {
   );
   const firstSurface = endpoints[0]?.surface;
   await loadLog(firstSurface);
+  return () => {
+    gone = true;
+    if (refresh) clearTimeout(refresh);
+  };
 }
 
-function deliveryItem(d: Delivery): HTMLElement {
+function deliveryItem(d: Delivery): HTMLDetailsElement {
   return h(
     'details',
     { class: 'delivery', 'data-delivery-id': d.deliveryId },
