@@ -10,15 +10,17 @@ import { countryToIso2 } from '../sources/countries';
 import { allHits } from '../../app/screenings/report-builder';
 import { assessSow, type SowAssessment } from '../sow/framework';
 import { readStoredDeclaration } from '../sow/declaration';
-import type { SowAgentResult } from '../sow/agents';
+import { corroborateKind, type SowAgentResult } from '../sow/agents';
+import { SOW_AGENT_SOURCES } from '../sow/corroboration';
+import type { NameScreener } from '../lists/list-agents';
 
 export interface FinalisationContext {
   /** FATF country risk, latest statement per country. */
   countryRisk: () => CountryRisk[];
   /** EDD / M&A / SOW analysis (rules, or the configured LLM with fallback to rules). */
   analyse: (kind: 'edd' | 'ma' | 'sow', report: ScreeningReport) => Promise<{ markdown: string; generatedBy: string }>;
-  /** SOW steps: the recorded results (AgentResultRecorded) of the screening's sow_* corroboration agents. */
-  sowAgentResults?: (screeningId: number) => Promise<Record<string, { queried: boolean; error?: string; result: Record<string, unknown> }>>;
+  /** SOW steps: our lists, to screen the declared counterparties (as the phase-2 SOW agents did). */
+  sowScreener?: () => NameScreener;
 }
 
 export type FinalisationStep = (report: ScreeningReport, ctx: FinalisationContext) => Promise<{ queried: boolean; error?: string; result: Record<string, unknown> }>;
@@ -118,10 +120,19 @@ export const finalisers: Record<string, FinalisationStep> = {
 async function sowAssessment(report: ScreeningReport, ctx: FinalisationContext): Promise<SowAssessment | { error: string }> {
   const declaration = readStoredDeclaration(report.subject.sow);
   if (report.kind !== 'sow' || !declaration) return { error: 'not a SOW screening (no declaration)' };
-  const recorded = ctx.sowAgentResults ? await ctx.sowAgentResults(report.id) : {};
+  // Phase-2 outcomes come from the in-memory history (report.agents): an agent that was not queried
+  // leaves its sources uncorroborated; one that was is recomputed here, deterministically, from the
+  // same declaration (its own record may still be pending in the same append as this step).
   const agentResults: Record<string, { queried: boolean; error?: string; sow?: SowAgentResult }> = {};
-  for (const [agent, r] of Object.entries(recorded)) {
-    agentResults[agent] = { queried: r.queried, ...(r.error ? { error: r.error } : {}), ...(r.result.sow ? { sow: r.result.sow as SowAgentResult } : {}) };
+  for (const agent of Object.keys(SOW_AGENT_SOURCES)) {
+    const entry = report.agents.find((a) => a.agent === agent);
+    if (!entry) continue;
+    if (!entry.queried) {
+      agentResults[agent] = { queried: false, error: entry.error ?? 'not queried' };
+      continue;
+    }
+    if (!ctx.sowScreener) return { error: 'SOW steps are not configured (no list screener)' };
+    agentResults[agent] = { queried: true, sow: corroborateKind(agent, declaration, report.createdAt, ctx.sowScreener()) };
   }
   const subjectCountry = report.countryRisk.find((c) => c.basis === 'subject_jurisdiction');
   return assessSow({

@@ -44,6 +44,32 @@ export function screenCounterparty(screener: NameScreener, name: string, sourceI
   return { sourceIndex, name, listed: matches.length > 0, matches };
 }
 
+/**
+ * One corroboration source's work, pure apart from the list lookup: the agent records it in phase 2,
+ * and the phase-5 steps compute the same thing from the same declaration (they see the in-memory
+ * history, where the last phase-2 results may not be stored yet).
+ */
+export function corroborateKind(agentName: string, declaration: StoredSowDeclaration, requestedAt: string, screener: NameScreener): SowAgentResult {
+  const sourceType = SOW_AGENT_SOURCES[agentName];
+  if (!sourceType) throw new Error(`${agentName} is not a SOW corroboration agent`);
+  const rule = EVIDENCE_RULES[sourceType];
+  const corroborations: SourceCorroboration[] = [];
+  const counterpartyChecks: CounterpartyCheck[] = [];
+  declaration.sources.forEach((source, index) => {
+    if (source.type !== sourceType) return;
+    corroborations.push(corroborateSource(source, index, requestedAt));
+    if (source.counterparty) counterpartyChecks.push(screenCounterparty(screener, source.counterparty, index));
+  });
+  return {
+    source: sourceType,
+    label: rule.label,
+    declaredSources: corroborations.length,
+    corroborations,
+    counterpartyChecks,
+    registry: { name: rule.registry, queried: false, reason: `not configured: no ${rule.registry} adapter in this deployment` },
+  };
+}
+
 export function createSowAgent(agentName: string, deps: SowAgentDeps): Agent {
   const sourceType = SOW_AGENT_SOURCES[agentName];
   if (!sourceType) throw new Error(`${agentName} is not a SOW corroboration agent`);
@@ -55,23 +81,7 @@ export function createSowAgent(agentName: string, deps: SowAgentDeps): Agent {
     async run(subject): Promise<AgentOutcome> {
       const loaded = await deps.loadDeclaration(subject.workflow);
       if (!loaded) return { queried: false, error: 'no SOW declaration found for this screening', hits: [] };
-      const { declaration, requestedAt } = loaded;
-      const corroborations: SourceCorroboration[] = [];
-      const counterpartyChecks: CounterpartyCheck[] = [];
-      const screener = deps.screener();
-      declaration.sources.forEach((source, index) => {
-        if (source.type !== sourceType) return;
-        corroborations.push(corroborateSource(source, index, requestedAt));
-        if (source.counterparty) counterpartyChecks.push(screenCounterparty(screener, source.counterparty, index));
-      });
-      const result: SowAgentResult = {
-        source: sourceType,
-        label: rule.label,
-        declaredSources: corroborations.length,
-        corroborations,
-        counterpartyChecks,
-        registry: { name: rule.registry, queried: false, reason: `not configured: no ${rule.registry} adapter in this deployment` },
-      };
+      const result = corroborateKind(agentName, loaded.declaration, loaded.requestedAt, deps.screener());
       return { queried: true, hits: [], data: { sow: result } };
     },
   };

@@ -1,6 +1,5 @@
 /**
- * The SOW side of a screening stream: the declaration the agents read, the recorded corroboration
- * results the phase-5 steps read, and the assessment the S3 API shows (snake_case, from the recorded
+ * The SOW side of a screening stream: the declaration the agents read and the assessment the S3 API shows (snake_case, from the recorded
  * sow_* step results; nothing is recomputed on read, so the API shows what the pipeline decided).
  */
 import { streamName as screeningStream, type ScreeningEvent } from '../../commands/screening';
@@ -31,11 +30,6 @@ function agentResults(events: Recorded[], prefix: string) {
     out[e.data.agent] = { queried: e.data.queried, ...(e.data.error ? { error: e.data.error } : {}), result: e.data.result ?? {} };
   }
   return out;
-}
-
-/** For the phase-5 SOW steps: the recorded results of the sow_* agents of screening `screeningId`. */
-export function sowAgentResultsReader(store: EventStore) {
-  return async (screeningId: number) => agentResults((await store.readStream(screeningStream(String(screeningId)))) as Recorded[], 'sow_');
 }
 
 export interface SowAssessmentView {

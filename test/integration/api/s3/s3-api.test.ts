@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../../../support/service';
 import { call, envelopeData, s3Error } from './helpers';
+import { sowCases } from './sow-cases';
 
 let svc: TestService;
 let key: string;
@@ -131,6 +132,19 @@ describe('S3 screenings', () => {
     assert.equal(afterTotal, before);
   });
 
+  it('accepts a legacy svc_ key of the account; the S1 API finds the same screening by its number', async () => {
+    const legacy = await svc.createKey(accountId, 's1');
+    const listed = envelopeData(await call(svc.url, 'GET', '/api/v1/screenings?type=cdd', { key: legacy.key }), 200);
+    const mine = listed.screenings.find((s: any) => s.id === cddId);
+    assert.ok(mine);
+    const s1 = await fetch(`${svc.url}/api/v1/screening/${mine.screening_number}`, { headers: { authorization: `Bearer ${legacy.key}` } });
+    assert.equal(s1.status, 200);
+    const body = (await s1.json()) as any;
+    assert.equal(body.success, true);
+    assert.equal(body.screening.id, mine.screening_number);
+    assert.equal(body.screening.search_query, mine.query);
+  });
+
   it('lists own screenings with pagination and a type filter', async () => {
     const all = envelopeData(await call(svc.url, 'GET', '/api/v1/screenings?page=1&limit=1', { key }), 200);
     assert.equal(all.screenings.length, 1);
@@ -149,7 +163,7 @@ describe('S3 screenings', () => {
     const usage = envelopeData(await call(svc.url, 'GET', '/api/v1/usage', { key }), 200);
     const mine = usage.keys.find((k: any) => k.today.total > 0);
     assert.ok(mine, JSON.stringify(usage));
-    assert.equal(mine.today.by_endpoint['POST /api/v1/screening/cdd'], 1);
+    assert.equal(mine.today.by_endpoint['POST /api/v1/screening/cdd'], 1, JSON.stringify(usage));
     assert.equal(mine.today.by_screening_type.MA, 1);
     assert.equal(mine.month.total, mine.today.total);
     assert.equal(usage.plan, 'enterprise');
@@ -188,6 +202,8 @@ describe('S3 plans and quotas', () => {
     await setCounter('s3:offshore', accountId, 2);
   });
 });
+
+sowCases(() => svc);
 
 describe('S3 authentication', () => {
   it('401 for a missing or unknown key, then 429 once 10 failures from one address fall in 15 minutes', async () => {
