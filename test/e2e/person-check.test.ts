@@ -10,10 +10,12 @@ import { startTestService, type TestService } from '../support/service';
 let svc: TestService;
 let key: string;
 let otherKey: string;
+let owner: { email: string; password: string };
 
 before(async () => {
   svc = await startTestService({ env: { LISTS_ONLY: 'ofac_sdn', WEBHOOK_ALLOW_PRIVATE: 'true' } });
   const account = await svc.createAccount('enterprise');
+  owner = account;
   key = (await svc.createKey(account.accountId, 's1', { webhookUrl: 'https://127.0.0.1:9/hooks/person-checks' })).key;
   const other = await svc.createAccount('enterprise');
   otherKey = (await svc.createKey(other.accountId, 's1')).key;
@@ -179,4 +181,25 @@ test('the OpenAPI document describes the person-check endpoints', async () => {
   assert.ok(doc.paths['/api/v1/person-checks/{id}'].get);
   assert.ok(doc.paths['/api/person-checks/{id}/pdf'].get);
   assert.ok(doc.components.schemas.S1PersonCheckRequest.required.includes('fcra_consent'));
+});
+
+test('the portal form runs on the wired service with the portal session, and its PDF downloads', async () => {
+  const signIn = await fetch(`${svc.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: owner.email, password: owner.password }) });
+  assert.equal(signIn.status, 200);
+  const signedIn = (await signIn.json()) as any;
+  const token = (signedIn.data?.token ?? signedIn.token) as string;
+  assert.equal(token.split('.').length, 3, 'a JWT');
+  const portal = (method: string, path: string, body?: unknown) =>
+    fetch(`${svc.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const created = await portal('POST', '/api/person-checks', { first_name: 'Bill', last_name: 'Quillfeather', locations: ['TX'], purpose: 'employment', fcra_consent: true });
+  assert.equal(created.status, 201, await created.clone().text());
+  const pc = ((await created.json()) as any).person_check;
+  assert.equal(pc.confidence_level, 'low');
+  const viaS1 = await call('GET', `/api/v1/person-checks/${pc.id}`);
+  assert.equal(viaS1.status, 200, 'one engine and one stream type: the S1 key of the same account reads it');
+  const pdf = await portal('GET', `/api/person-checks/${pc.id}/pdf`);
+  assert.equal(pdf.status, 200);
+  assert.equal(pdf.headers.get('content-type'), 'application/pdf');
+  assert.equal(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
+  assert.equal((await fetch(`${svc.url}/api/person-checks`)).status, 401);
 });
