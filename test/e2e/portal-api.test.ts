@@ -196,6 +196,25 @@ test('screenings: created from the portal, streamed phase by phase, listed with 
   assert.equal(after.disposition.reason, 'Same DOB and nationality');
 });
 
+test('screenings: the list is paginated, newest first', async () => {
+  const names = ['Pagination Alpha', 'Pagination Beta', 'Pagination Gamma'];
+  for (const query of names) assert.equal((await call(other.token, 'POST', '/api/portal/screenings', { query })).status, 201);
+  const first = await call(other.token, 'GET', '/api/portal/screenings?q=pagination&limit=2');
+  assert.deepEqual(first.body.meta.pagination, { page: 1, limit: 2, total: 3, pages: 2 });
+  assert.deepEqual(first.body.data.screenings.map((s: any) => s.search_query), ['Pagination Gamma', 'Pagination Beta']);
+  const second = await call(other.token, 'GET', '/api/portal/screenings?q=pagination&limit=2&page=2');
+  assert.deepEqual(second.body.data.screenings.map((s: any) => s.search_query), ['Pagination Alpha']);
+});
+
+test('a Starter account has no API access: no keys from the portal', async () => {
+  const starter = await svc.createAccount('starter');
+  const token = await signIn(starter.email, starter.password);
+  for (const surface of ['s1', 's2', 's3']) {
+    const res = await call(token, 'POST', '/api/portal/keys', { surface, name: 'k' });
+    assert.equal(res.status, 403, surface);
+  }
+});
+
 test('screenings: plan rules apply (M&A needs Enterprise), and input is validated', async () => {
   const ma = await call(owner.token, 'POST', '/api/portal/screenings', { kind: 'ma', query: 'Acme Holdings', entity_type: 'company' });
   assert.equal(ma.status, 403);

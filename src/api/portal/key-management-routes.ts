@@ -77,9 +77,8 @@ export function createKeyManagementRoutes(deps: PortalConsoleDeps): Router {
           fields: { webhook_url: ['only S1 keys carry a webhook'] },
         });
       }
-      if (input.surface !== 's3' && principal.plan === 'starter') {
-        throw new ApiError('plan_required', 'The Starter plan has no API access: upgrade to create API keys');
-      }
+      // Starter has no API access on any surface (spec part 8: no S3 quota, S1 quota 0).
+      if (principal.plan === 'starter') throw new ApiError('plan_required', 'The Starter plan has no API access: upgrade to create API keys');
       let webhookUrl: string | undefined;
       if (input.webhook_url !== undefined && input.webhook_url.trim() !== '') {
         const checked = await checkWebhookUrl(input.webhook_url.trim(), { allowPrivate: deps.allowPrivate, ...(deps.resolver ? { resolver: deps.resolver } : {}) });

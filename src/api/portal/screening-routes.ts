@@ -187,6 +187,8 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
     handle(async (req, res) => {
       const principal = await deps.auth.require(req, res);
       const query = parseInput(PortalScreeningListSchema, req.query, 'query');
+      // Read your writes: a screening started a moment ago is listed.
+      await deps.readModelsCaughtUp();
       const { items, total } = await deps.screenings.list(principal.accountId, {
         page: query.page,
         limit: query.limit,
