@@ -12,6 +12,8 @@ import { rebuildProjectionByName } from './projections/rebuild';
 import { systemClock } from './shared/clock';
 import { registerScreenCommands } from './cli/screen';
 import { registerListCommands } from './cli/lists';
+import { registerAuditCommands } from './cli/audit';
+import { registerReplayCommand } from './cli/replay';
 import path from 'node:path';
 import { loadAllLists } from './screening/lists';
 import { defaultListsConfig } from './screening/lists/config';
@@ -157,6 +159,26 @@ registerListCommands(program, {
       LISTS_DATA_DIR: process.env.LISTS_DATA_DIR ?? path.join(config.DATA_DIR, 'lists'),
       ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}),
     });
+  },
+});
+
+// Auditors: the service without HTTP, agents or projections (store, pool and the kept list versions).
+async function openForAudit() {
+  const config = configOrExit();
+  const log = createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+  const service = await startService({ config, logger: log, http: false, agents: 'none', projections: false });
+  return { service, log };
+}
+registerAuditCommands(program, {
+  open: async () => {
+    const { service } = await openForAudit();
+    return { store: service.store, pool: service.pool, lists: service.monitoring!.lists, stop: () => service.stop() };
+  },
+});
+registerReplayCommand(program, {
+  open: async () => {
+    const { service, log } = await openForAudit();
+    return { store: service.store, pool: service.pool, projections: readModelProjections(systemClock, log), stop: () => service.stop() };
   },
 });
 
