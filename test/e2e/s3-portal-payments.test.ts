@@ -170,6 +170,9 @@ describe('portal (JWT)', () => {
   it('signs in (bearer or cookie `token`, 7 days), manages S3 keys, signs out', async () => {
     const account = await svc.createAccount('professional');
     s3StatusOnly(await call(svc.url, 'POST', '/api/session', { body: { email: account.email, password: 'wrong' } }), 401);
+    for (const body of [{}, { email: account.email }, { email: 42, password: 'x' }, { email: 'not-an-email', password: 'x' }, { email: account.email, password: 'x'.repeat(1001) }, { email: account.email, password: 'x', admin: true }]) {
+      s3StatusOnly(await call(svc.url, 'POST', '/api/session', { body }), 400);
+    }
     const signIn = await fetch(`${svc.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: account.email, password: account.password }) });
     assert.equal(signIn.status, 200);
     const session = ((await signIn.json()) as any).data;

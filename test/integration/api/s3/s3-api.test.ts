@@ -57,10 +57,14 @@ describe('S3 keys', () => {
     assert.ok(!after.some((k: any) => k.id === created.id), 'revoked keys are not listed');
   });
 
-  it('allows at most 5 active keys per user', async () => {
+  it('allows at most 5 active keys per user, also when creations race', async () => {
     const account = await svc.createAccount('professional');
     const first = (await svc.createKey(account.accountId, 's3', { userId: account.userId })).key;
-    for (let i = 2; i <= 5; i++) envelopeData(await call(svc.url, 'POST', '/api/v1/keys', { key: first, body: { name: `k${i}` } }), 201);
+    const raced = await Promise.all(Array.from({ length: 8 }, (_, i) => call(svc.url, 'POST', '/api/v1/keys', { key: first, body: { name: `race ${i}` } })));
+    const created = raced.filter((a) => a.status === 201).length;
+    assert.ok(created >= 1 && created <= 4, `created ${created}`);
+    for (const refused of raced.filter((a) => a.status !== 201)) assert.ok([400, 409].includes(refused.status), JSON.stringify(refused.body));
+    for (let i = 1 + created; i < 5; i++) envelopeData(await call(svc.url, 'POST', '/api/v1/keys', { key: first, body: { name: `k${i}` } }), 201);
     const sixth = await call(svc.url, 'POST', '/api/v1/keys', { key: first, body: { name: 'k6' } });
     s3Error(sixth, 400);
     assert.match(sixth.body.error, /5 active/);
