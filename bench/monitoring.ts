@@ -259,8 +259,14 @@ The planted subjects' "existing hits" are what screening them against the 2018 l
   Removed and changed entities that a subject already had a hit on are found by an index lookup (entity id → reported hits), with no screening at all.
 - Both sides include the list agents' full scoring (qualifiers, thresholds): a candidate is confirmed by the same
   \`sanctions\` agent a screening runs, against the new list, so an alert's score is the score a fresh screening would report.
-- Memory: the reverse index is the engine's own \`NameIndex\` over one name per subject. The engine itself (the new list) is shared by both
-  approaches and not counted. Heap figures are after a forced GC (\`--expose-gc\`).
+- Memory: the reverse index holds, per distinct subject name, the engine's own name keys (\`tokenKeys\` of NameIndex: folded token,
+  double metaphone, skeleton, prefix/suffix, joined tokens) as packed integer postings; its heap is measured after a forced GC
+  (\`--expose-gc\`). The re-screen's "heap growth" is garbage not yet collected, not retained memory. The engine itself (the new list)
+  is shared by both approaches and not counted.
+- Why recall is 1 by construction (up to the engine's cap of 150 candidates per query): a subject becomes a candidate when the keys of
+  a listed name cover half of the subject's name weight, which is the engine's own candidate rule run backwards, and is dropped only
+  when 0.95 · its name score (the engine's comparison, with its rarity weights) plus the largest qualifier it could get stays below
+  the threshold, which is the engine's own pre-check.
 
 **A daily-size update** (the first 20 added, 5 changed and 5 removed entities of the same delta): monitoring takes
 **${result.dailySizeDelta.cpuMs} ms CPU / ${result.dailySizeDelta.totalMs} ms wall** (of which ${result.dailySizeDelta.indexBuildMs} ms building the reverse index,
