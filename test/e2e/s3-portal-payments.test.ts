@@ -23,6 +23,8 @@ interface Mail {
   raw: string;
 }
 const inbox: Mail[] = [];
+/** Recipients the SMTP server refuses (a mailbox outage). */
+const refused = new Set<string>();
 let smtp: SMTPServer;
 let svc: TestService;
 
@@ -31,6 +33,10 @@ before(async () => {
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (refused.has(address.address)) return callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
+      callback();
+    },
     onData(stream, session, callback) {
       let raw = '';
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
@@ -100,6 +106,29 @@ describe('payment-provider webhook (Stripe)', () => {
     const payments = await svc.db.pool.query('SELECT plan, amount_total, receipt_sent_at FROM payments WHERE account_id = $1', [account.accountId]);
     assert.equal(payments.rowCount, 1);
     assert.equal(payments.rows[0].plan, 'enterprise');
+    const events = await svc.service.store.readStream(`account-${account.accountId}`);
+    assert.equal(events.filter((e) => e.type === 'PlanChanged').length, 1);
+  });
+
+  it('answers 500 when the receipt cannot be sent; the provider retry sends it without a second plan change or payment', async () => {
+    const account = await svc.createAccount('essentials');
+    const event = checkoutEvent(account.accountId, 'professional');
+    event.data.object.customer_details.email = 'outage@example.test';
+    const raw = JSON.stringify(event);
+    refused.add('outage@example.test');
+    const failed = await deliver(raw, stripeSignatureHeader(SECRET, Math.floor(Date.now() / 1000), raw));
+    assert.equal(failed.status, 500);
+    assert.equal(failed.body.received, false);
+    assert.equal((await svc.service.services.accounts.get(account.accountId))?.plan, 'professional', 'the plan is active already');
+    const row = await svc.db.pool.query('SELECT receipt_sent_at, receipt_error FROM payments WHERE account_id = $1', [account.accountId]);
+    assert.equal(row.rows[0].receipt_sent_at, null);
+    assert.match(row.rows[0].receipt_error, /mailbox unavailable|550/);
+
+    refused.delete('outage@example.test');
+    const retried = await deliver(raw, stripeSignatureHeader(SECRET, Math.floor(Date.now() / 1000), raw));
+    assert.deepEqual(retried.body, { received: true, handled: true, plan_changed: false, payment_created: false, receipt: 'sent' });
+    assert.equal(inbox.filter((m) => m.to.includes('outage@example.test')).length, 1);
+    assert.equal((await svc.db.pool.query('SELECT 1 FROM payments WHERE account_id = $1', [account.accountId])).rowCount, 1);
     const events = await svc.service.store.readStream(`account-${account.accountId}`);
     assert.equal(events.filter((e) => e.type === 'PlanChanged').length, 1);
   });

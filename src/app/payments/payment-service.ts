@@ -22,7 +22,7 @@ export interface CheckoutOutcome {
   reason?: string;
   planChanged?: boolean;
   paymentCreated?: boolean;
-  receipt?: 'sent' | 'already_sent' | 'failed' | 'in_progress';
+  receipt?: 'sent' | 'already_sent' | 'failed' | 'in_progress' | 'not_configured' | 'no_recipient';
   paymentId?: string;
 }
 
@@ -107,9 +107,14 @@ export class PaymentService {
       const { rows } = await this.deps.pool.query<{ sent: boolean }>('SELECT receipt_sent_at IS NOT NULL AS sent FROM payments WHERE payment_id = $1', [paymentId]);
       return rows[0]?.sent ? 'already_sent' : 'in_progress';
     }
+    if (!this.deps.mailer.configured) {
+      // Retrying cannot help until an operator configures SMTP: record it and let the event succeed.
+      await this.deps.pool.query('UPDATE payments SET receipt_error = $2, receipt_claimed_at = NULL WHERE payment_id = $1', [paymentId, 'SMTP_URL not configured']);
+      return 'not_configured';
+    }
     if (!p.email) {
       await this.deps.pool.query('UPDATE payments SET receipt_error = $2, receipt_claimed_at = NULL WHERE payment_id = $1', [paymentId, 'no e-mail address']);
-      return 'failed';
+      return 'no_recipient';
     }
     const amount = p.amount !== null && p.currency ? `${(p.amount / 100).toFixed(2)} ${p.currency.toUpperCase()}` : 'see your invoice';
     try {
