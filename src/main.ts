@@ -175,6 +175,31 @@ registerAuditCommands(program, {
     return { store: service.store, pool: service.pool, lists: service.monitoring!.lists, stop: () => service.stop() };
   },
 });
+program
+  .command('monitoring')
+  .description('ongoing monitoring')
+  .command('run')
+  .description('match the delta of every list updated since it was last monitored (e.g. after `svc lists update`) against the enrolled subjects')
+  .action(async () => {
+    const config = configOrExit();
+    const log = createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+    const service = await startService({ config, logger: log, http: false, agents: 'none', projections: true });
+    try {
+      await service.runner?.caughtUp();
+      await service.monitoring!.catchUp();
+      const runs = service.monitoring!.lastRuns();
+      if (runs.length === 0) process.stdout.write('no list changed since it was last monitored\n');
+      for (const r of runs) {
+        process.stdout.write(
+          `${r.source}: ${r.fromVersion} -> ${r.toVersion}: +${r.addedEntities} ~${r.changedEntities} -${r.removedEntities} entities; ` +
+            `${r.enrolled} enrolled, ${r.subjectsRescreened} screened again, ${r.alertsRaised} alert(s) (${r.reopened} re-opened) in ${r.ms} ms\n`,
+        );
+      }
+    } finally {
+      await service.stop();
+    }
+  });
+
 registerReplayCommand(program, {
   open: async () => {
     const { service, log } = await openForAudit();

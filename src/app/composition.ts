@@ -78,12 +78,11 @@ import { createPortalAuthenticator } from '../api/portal/auth';
 import { createPortalConsoleRouter } from '../api/portal/console';
 import { createPersonCheckPortalRouter } from '../api/person-checks/router';
 import { monitoringProjection } from '../projections/read-models/monitoring';
-import { MonitoringService, type MonitoringRunResult } from './monitoring/monitoring-service';
+import { catchUpLists, MonitoringService, recordMonitoringBaseline, type MonitoringRunResult } from './monitoring/monitoring-service';
 import { AuditTrailService } from './audit/history';
 import { AuditorTokens } from './audit/auditor-token';
 import { createS1MonitoringRouter } from '../api/monitoring/s1-router';
 import { registerMonitoringS1 } from '../api/monitoring/schemas';
-import { computeDelta } from '../screening/delta';
 
 export interface ServiceOptions {
   config: Config;
@@ -123,7 +122,15 @@ export interface RunningService {
   };
   stop(): Promise<void>;
   /** Ongoing monitoring, dispositions and the auditor's services (docs/monitoring-and-audit.md). */
-  monitoring?: { service: MonitoringService; audit: AuditTrailService; auditorTokens: AuditorTokens; lists: ListRegistry; lastRuns: () => MonitoringRunResult[] };
+  monitoring?: {
+    service: MonitoringService;
+    audit: AuditTrailService;
+    auditorTokens: AuditorTokens;
+    lists: ListRegistry;
+    lastRuns: () => MonitoringRunResult[];
+    /** Matches the delta of every list updated since it was last monitored (e.g. by `svc lists update`). */
+    catchUp: () => Promise<MonitoringRunResult[]>;
+  };
   /** S3 and portal services (usage, payments, the S3 webhook endpoint, portal sessions). */
   s3?: { usage: PgUsageService; payments: PaymentService; webhooks: S3WebhookService; portalSessions: PortalSessionService };
 }
@@ -349,6 +356,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const audit = new AuditTrailService({ store });
     const auditorTokens = new AuditorTokens({ secret: config.JWT_SECRET ?? DEV_JWT_SECRET, clock, accounts });
     let lastMonitoringRuns: MonitoringRunResult[] = [];
+    await recordMonitoringBaseline(pool, listRegistry, clock);
+    if (options.projections) {
+      // Lists updated while the service was down (or by `svc lists update`): their deltas are matched now, in the background.
+      const startupCatchUp = catchUpLists(monitoring, { pool, lists: listRegistry, engine, clock, logger }).then(
+        (runs) => {
+          if (runs.length) lastMonitoringRuns = runs;
+        },
+        (err: unknown) => logger.error({ err }, 'monitoring catch-up at start failed'),
+      );
+      stops.push(() => startupCatchUp);
+    }
 
     // S3 (X-API-Key), the portal (JWT, 7 days) and payment-provider events.
     const usage = new PgUsageService({
@@ -474,7 +492,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       url,
       services: { accounts, keys, screenings, limits, subjectChecks, sessions, personChecks },
       s3: { usage, payments, webhooks: s3Webhooks, portalSessions },
-      monitoring: { service: monitoring, audit, auditorTokens, lists: listRegistry, lastRuns: () => lastMonitoringRuns },
+      monitoring: {
+        service: monitoring,
+        audit,
+        auditorTokens,
+        lists: listRegistry,
+        lastRuns: () => lastMonitoringRuns,
+        catchUp: async () => {
+          const runs = await catchUpLists(monitoring, { pool, lists: listRegistry, engine, clock, logger });
+          if (runs.length) lastMonitoringRuns = runs;
+          return runs;
+        },
+      },
       stop: stopAll,
       // swap hooks for list reloads
       ...{ reloadLists: async () => {
@@ -485,15 +514,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           const result = await listRegistry.loadAll({ progressBar: false });
           engine = ScreeningEngine.build(result.entities, result.versions);
           countryRisk = result.countryRisk;
-          const runs: MonitoringRunResult[] = [];
-          for (const now of result.versions) {
-            const before = previous.find((v) => v.source === now.source);
-            if (!before || before.id === now.id) continue;
-            const [old, fresh] = await Promise.all([listRegistry.getVersion(before.id), listRegistry.getVersion(now.id)]);
-            if (!old || !fresh) continue;
-            runs.push(await monitoring.onListUpdate(computeDelta(old, fresh, { from: before, to: now }), engine));
-          }
-          lastMonitoringRuns = runs;
+          // Each list whose version changed since it was last monitored: only its delta is matched.
+          lastMonitoringRuns = await catchUpLists(monitoring, { pool, lists: listRegistry, engine, clock, logger });
           return result;
         } finally {
           for (const release of releases) release();

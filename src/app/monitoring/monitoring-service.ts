@@ -23,8 +23,8 @@ import {
 import { NotFound, ValidationFailed } from '../../commands/errors';
 import type { NameScreener } from '../../agents/lists/list-agents';
 import { projectionSchema } from '../../projections/projection';
-import type { ListDelta } from '../../screening/delta';
-import type { CountryRisk } from '../../screening/model';
+import { computeDelta, type ListDelta } from '../../screening/delta';
+import type { CountryRisk, ListEntity, ListVersion } from '../../screening/model';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import type { Logger } from '../../shared/logger';
@@ -255,6 +255,70 @@ export class MonitoringService {
         throw error;
       }
     }
+  }
+}
+
+/** Where list versions come from (ListRegistry satisfies it). */
+export interface MonitoredLists {
+  currentVersions(): ListVersion[];
+  getVersion(versionId: string): Promise<ListEntity[] | undefined>;
+}
+
+/**
+ * Catches monitoring up with the lists in service: for each list whose version differs from the one it
+ * was last monitored at (table monitoring_list_versions), the delta between the two is matched against
+ * the enrolled subjects, then the new version is recorded. A list seen for the first time is recorded
+ * as the baseline (there is nothing to compare it with). Serialised across processes by an advisory
+ * lock, so two instances never raise the same alerts concurrently (the alert ids make it idempotent anyway).
+ */
+export async function catchUpLists(
+  service: MonitoringService,
+  deps: { pool: pg.Pool; lists: MonitoredLists; engine: NameScreener; clock: Clock; logger?: Logger },
+): Promise<MonitoringRunResult[]> {
+  const client = await deps.pool.connect();
+  const runs: MonitoringRunResult[] = [];
+  try {
+    await client.query('SELECT pg_advisory_lock($1::int, 0)', [727_180]);
+    try {
+      for (const version of deps.lists.currentVersions()) {
+        const { rows } = await client.query<{ version_id: string }>('SELECT version_id FROM monitoring_list_versions WHERE source = $1', [version.source]);
+        const last = rows[0]?.version_id;
+        let alerts = 0;
+        if (last && last !== version.id) {
+          const [old, fresh] = await Promise.all([deps.lists.getVersion(last), deps.lists.getVersion(version.id)]);
+          if (old && fresh) {
+            const run = await service.onListUpdate(computeDelta(old, fresh, { to: version }), deps.engine);
+            run.fromVersion = last;
+            runs.push(run);
+            alerts = run.alertsRaised;
+          } else {
+            deps.logger?.warn({ source: version.source, from: last, to: version.id }, 'list version last monitored is not kept: its delta cannot be computed');
+          }
+        }
+        if (last !== version.id) {
+          await client.query(
+            `INSERT INTO monitoring_list_versions (source, version_id, monitored_at, alerts) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (source) DO UPDATE SET version_id = EXCLUDED.version_id, monitored_at = EXCLUDED.monitored_at, alerts = EXCLUDED.alerts`,
+            [version.source, version.id, deps.clock.now().toISOString(), alerts],
+          );
+        }
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1::int, 0)', [727_180]);
+    }
+  } finally {
+    client.release();
+  }
+  return runs;
+}
+
+/** Lists never monitored before start from the version in service: there is nothing to compare it with. */
+export async function recordMonitoringBaseline(pool: pg.Pool, lists: Pick<MonitoredLists, 'currentVersions'>, clock: Clock): Promise<void> {
+  for (const v of lists.currentVersions()) {
+    await pool.query(
+      'INSERT INTO monitoring_list_versions (source, version_id, monitored_at) VALUES ($1, $2, $3) ON CONFLICT (source) DO NOTHING',
+      [v.source, v.id, clock.now().toISOString()],
+    );
   }
 }
 
