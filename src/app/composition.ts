@@ -82,6 +82,8 @@ import { catchUpLists, MonitoringService, recordMonitoringBaseline, type Monitor
 import { AuditTrailService } from './audit/history';
 import { AuditorTokens } from './audit/auditor-token';
 import { createS1MonitoringRouter } from '../api/monitoring/s1-router';
+import { createAuditHistoryRouter } from '../api/monitoring/history-router';
+import { sendPortalData } from '../api/portal/auth';
 import { registerMonitoringS1 } from '../api/monitoring/schemas';
 
 export interface ServiceOptions {
@@ -457,6 +459,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             agentLabels,
           }),
           createPersonCheckPortalRouter({ personChecks, authenticate: (req) => portalAuth.authenticate(req), waitMs: config.SCREENING_WAIT_MS }),
+          // The auditor's event history on the portal: a signed-in user whose account role is auditor.
+          createAuditHistoryRouter({ audit, basePath: '/api/portal/audit', principalOf: (req, res) => portalAuth.require(req, res), present: (res, body) => sendPortalData(res, 200, body, clock.now()) }),
           createS1PersonCheckRouter({ personChecks, waitMs: config.SCREENING_WAIT_MS }),
           createS2Router({ keys, limits, accounts, sessions, subjectChecks, webhooks: s2Webhooks, clock }),
           createS2AccountRouter({ keys, limits, accounts, sessions, subjectChecks, webhooks: s2Webhooks, clock }),

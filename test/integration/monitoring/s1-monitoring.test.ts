@@ -207,6 +207,20 @@ test('event history: auditors only, through an auditor token; foreign streams lo
   assert.ok(account.body.events.some((e: any) => e.type === 'UserAdded'));
   const foreign = await call('POST', '/api/v1/screening/cdd', { query: 'Someone Else', entity_type: 'individual' }, {}, otherKey);
   assert.equal((await call('GET', `/api/v1/screening/${foreign.body.screening.id}/events`, undefined, { 'x-auditor-token': token })).status, 404);
+  // The portal: a signed-in user whose account role is auditor reads the same history; an analyst may not.
+  const portal = async (user: { email: string; password: string }, urlPath: string) => {
+    const signIn = await fetch(`${svc.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) });
+    assert.equal(signIn.status, 200);
+    const jwt = ((await signIn.json()) as any).data.token as string;
+    const res = await fetch(`${svc.url}${urlPath}`, { headers: { authorization: `Bearer ${jwt}` } });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const viaPortal = await portal(auditor, `/api/portal/audit/screenings/${s.id}/events`);
+  assert.equal(viaPortal.status, 200, JSON.stringify(viaPortal.body));
+  assert.equal(viaPortal.body.data.events.length, history.body.events.length);
+  assert.equal(viaPortal.body.data.chain.ok, true);
+  assert.equal((await portal(analyst, `/api/portal/audit/screenings/${s.id}/events`)).status, 403);
+
   // A token is bound to its account: presented with another account's key it is refused.
   assert.equal((await call('GET', `/api/v1/screening/${foreign.body.screening.id}/events`, undefined, { 'x-auditor-token': token }, otherKey)).status, 403);
 });
