@@ -44,11 +44,11 @@ test('an analyst signs in, manages keys, screens an OFAC-listed name live, reads
   const interactiveMs = (await page.evaluate("performance.getEntriesByName('portal-interactive')[0].startTime")) as number;
   t.diagnostic(`sign-in page interactive ${Math.round(interactiveMs)} ms after navigation start (${Date.now() - started} ms as seen by the test, cold browser)`);
   assert.match(page.url(), /#\/signin$/, 'an anonymous visitor is sent to sign in');
+  await browser.screenshot('01-sign-in');
   // Keyboard: the e-mail field has focus, and the only stop before it is the skip link.
   assert.equal(await page.evaluate('document.activeElement.name'), 'email');
   await page.keyboard.press('Shift+Tab');
   assert.equal(await page.evaluate('document.activeElement.textContent'), 'Skip to content');
-  await browser.screenshot('01-sign-in');
 
   await page.getByLabel('E-mail').fill(account.email);
   await page.getByLabel('Password').fill('not-the-password');

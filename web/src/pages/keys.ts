@@ -1,6 +1,7 @@
 import { api } from '../api';
 import { announce, badge, clear, field, formatDate, h, secretPanel, showFailure } from '../dom';
 import type { PageContext } from '../router';
+import { session } from '../session';
 
 interface PortalKey {
   id: string;
@@ -24,11 +25,13 @@ export async function renderKeys({ main }: PageContext): Promise<void> {
   main.append(h('h1', null, 'API keys'), h('p', { class: 'muted' }, 'A key is shown once, when it is created. Store it in a secret manager; rotate by creating a new key, switching over, then revoking the old one.'));
   const sections = h('div');
   main.append(sections);
+  const starter = session.overview?.account.plan === 'starter';
+  if (starter) main.insertBefore(h('div', { class: 'alert info', role: 'note' }, 'The Starter plan has no API access. Upgrade the plan to create API keys.'), sections);
   const { data } = await api<{ keys: Record<string, PortalKey[]>; caps: Record<string, number | null> }>('GET', '/api/portal/keys');
-  for (const s of surfaces) sections.append(surfaceSection(s, data.keys[s.id] ?? [], data.caps[s.id] ?? null));
+  for (const s of surfaces) sections.append(surfaceSection(s, data.keys[s.id] ?? [], data.caps[s.id] ?? null, !starter));
 }
 
-function surfaceSection(s: (typeof surfaces)[number], initial: PortalKey[], cap: number | null): HTMLElement {
+function surfaceSection(s: (typeof surfaces)[number], initial: PortalKey[], cap: number | null, canCreate: boolean): HTMLElement {
   let keys = initial;
   const headingId = `keys-${s.id}`;
   const tableBox = h('div');
@@ -163,6 +166,6 @@ function surfaceSection(s: (typeof surfaces)[number], initial: PortalKey[], cap:
     error,
     reveal,
     tableBox,
-    form,
+    canCreate ? form : null,
   );
 }
