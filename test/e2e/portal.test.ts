@@ -16,11 +16,17 @@ import { disableEndpoint } from '../../src/webhooks/outbox';
 let svc: TestService;
 let browser: TestBrowser;
 let account: { accountId: string; email: string; password: string };
+/** Script errors and Content-Security-Policy violations seen in the page. */
+const consoleErrors: string[] = [];
 
 before(async () => {
   [svc, browser] = await Promise.all([startTestService({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } }), launchBrowser()]);
   account = await svc.createAccount('enterprise');
   await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.url });
+  browser.page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  browser.page.on('pageerror', (error) => consoleErrors.push(error.message));
 });
 after(async () => {
   await browser?.close();
@@ -251,4 +257,10 @@ test('signing out ends the session: the pages ask to sign in again', async () =>
   assert.equal(after.status, 401, 'the signed-out token no longer works');
   await page.goto(`${svc.url}/#/keys`);
   await page.waitForURL(/#\/signin$/);
+});
+
+test('no script error and no Content-Security-Policy violation on any page', () => {
+  // Failed requests the tests provoke on purpose (wrong password, refused URL, 401 after sign-out) are logged as resource errors.
+  const unexpected = consoleErrors.filter((text) => !/Failed to load resource: the server responded with a status of (400|401|403)/.test(text));
+  assert.deepEqual(unexpected, []);
 });

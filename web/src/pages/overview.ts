@@ -8,10 +8,13 @@ function meter(used: number, limit: number | null, label: string): HTMLElement {
   if (limit === null) return h('p', { class: 'meter-text' }, `${used} used · unlimited on this plan`);
   if (limit === 0) return h('p', { class: 'meter-text' }, 'Not included in this plan');
   const pct = Math.min(100, Math.round((used / limit) * 100));
+  // Set through the CSSOM: the page's Content-Security-Policy refuses inline style attributes.
+  const bar = h('span');
+  bar.style.width = `${pct}%`;
   return h(
     'div',
     { class: 'meter-wrap' },
-    h('div', { class: `meter ${pct >= 90 ? 'meter-high' : ''}`, role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': limit, 'aria-valuenow': used, 'aria-label': label }, h('span', { style: `width:${pct}%` })),
+    h('div', { class: `meter ${pct >= 90 ? 'meter-high' : ''}`, role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': limit, 'aria-valuenow': used, 'aria-label': label }, bar),
     h('p', { class: 'meter-text' }, `${used} of ${limit} used (${limit - used} left)`),
   );
 }
