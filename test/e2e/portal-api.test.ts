@@ -221,6 +221,26 @@ test('screenings: plan rules apply (M&A needs Enterprise), and input is validate
   const short = await call(owner.token, 'POST', '/api/portal/screenings', { query: 'K' });
   assert.equal(short.status, 400);
   assert.match(short.body.error, /query/);
+  const wrongField = await call(owner.token, 'POST', '/api/portal/screenings', { kind: 'edd', query: 'Jane Roe', declared: { deal_type: 'merger' } });
+  assert.equal(wrongField.status, 400);
+  assert.match(wrongField.body.error, /declared\.deal_type: is not a EDD field/);
+  const cddWithDeclared = await call(owner.token, 'POST', '/api/portal/screenings', { query: 'Jane Roe', declared: { source_of_wealth: 'salary' } });
+  assert.equal(cddWithDeclared.status, 400);
+});
+
+test('an EDD screening from the portal carries the customer\'s declarations into its analysis', async () => {
+  const edd = await call(owner.token, 'POST', '/api/portal/screenings', {
+    kind: 'edd',
+    query: 'Jane Roe',
+    declared: { source_of_wealth: 'Sale of a family bakery in 2019', source_of_funds: 'Savings account at a UK bank' },
+  });
+  assert.equal(edd.status, 201, JSON.stringify(edd.body));
+  const id = edd.body.data.screening.id;
+  await (await fetch(`${svc.url}/api/portal/screenings/${id}/progress`, { headers: { authorization: `Bearer ${owner.token}` } })).text();
+  const detail = await call(owner.token, 'GET', `/api/portal/screenings/${id}`);
+  assert.equal(detail.body.data.screening.kind, 'edd');
+  assert.equal(detail.body.data.screening.status, 'completed');
+  assert.match(detail.body.data.screening.edd_analysis ?? '', /bakery/i, 'the declared source of wealth reaches the analysis');
 });
 
 test('webhooks: S1 per key, S2 and S3 per account; secret once, test delivery in the log with the exact body, re-enable', async () => {

@@ -30,6 +30,10 @@ const text = (min: number, max: number) =>
     .max(max, `must be at most ${max} characters`)
     .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters');
 
+const EDD_FIELDS = ['source_of_wealth', 'source_of_funds', 'purpose_of_relationship', 'beneficial_ownership', 'pep_relationships'] as const;
+const MA_FIELDS = ['target_industry', 'acquirer_name', 'deal_type', 'deal_value', 'additional_context'] as const;
+const freeText = z.string().trim().max(4000, 'must be at most 4000 characters');
+
 export const PortalScreeningRequestSchema = z
   .object({
     kind: z.enum(['cdd', 'edd', 'ma']).default('cdd'),
@@ -41,8 +45,28 @@ export const PortalScreeningRequestSchema = z
       .max(100)
       .optional()
       .transform((v) => (v === '' ? undefined : v)),
+    /** EDD declarations or M&A deal fields (the S1 EDD / M&A request fields), by kind. */
+    declared: z
+      .object({
+        ...Object.fromEntries(EDD_FIELDS.map((f) => [f, freeText.optional()])),
+        target_industry: freeText.optional(),
+        acquirer_name: freeText.optional(),
+        deal_type: z.enum(['acquisition', 'merger', 'joint_venture', 'restructuring']).optional(),
+        deal_value: freeText.optional(),
+        additional_context: freeText.optional(),
+      })
+      .strict()
+      .optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((v, ctx) => {
+    const allowed: readonly string[] = v.kind === 'edd' ? EDD_FIELDS : v.kind === 'ma' ? MA_FIELDS : [];
+    for (const [key, value] of Object.entries(v.declared ?? {})) {
+      if (value !== undefined && value !== '' && !allowed.includes(key)) {
+        ctx.addIssue({ code: 'custom', path: ['declared', key], message: `is not a ${v.kind.toUpperCase()} field` });
+      }
+    }
+  });
 
 export const PortalScreeningListSchema = z
   .object({
@@ -172,9 +196,17 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
       const principal = await deps.auth.require(req, res);
       const input = parseInput(PortalScreeningRequestSchema, req.body);
       planAllows(principal, input.kind);
+      const declared = Object.fromEntries(Object.entries(input.declared ?? {}).filter(([, v]) => typeof v === 'string' && v !== '')) as Record<string, string>;
       const screening = await deps.screenings.request(
         principal,
-        { kind: input.kind, query: input.query, entityType: input.entity_type, ...(input.jurisdiction ? { jurisdiction: input.jurisdiction } : {}) },
+        {
+          kind: input.kind,
+          query: input.query,
+          // M&A screens the target company.
+          entityType: input.kind === 'ma' ? 'company' : input.entity_type,
+          ...(input.jurisdiction ? { jurisdiction: input.jurisdiction } : {}),
+          ...(Object.keys(declared).length ? { declared } : {}),
+        },
         portalCommandContext(res, principal),
       );
       res.setHeader('Location', `/api/portal/screenings/${screening.id}`);

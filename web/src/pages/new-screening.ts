@@ -29,6 +29,51 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
     plan === 'professional' || plan === 'enterprise' ? h('option', { value: 'edd' }, 'EDD: enhanced due diligence') : null,
     plan === 'enterprise' ? h('option', { value: 'ma' }, 'M&A: acquisition target') : null,
   );
+  // Extra fields per screening type (the S1 EDD declarations and M&A deal fields).
+  const text = (name: string) => h('textarea', { name: `declared.${name}`, rows: 2, maxlength: 4000 });
+  const line = (name: string) => h('input', { type: 'text', name: `declared.${name}`, maxlength: 300, autocomplete: 'off' });
+  const dealType = h(
+    'select',
+    { name: 'declared.deal_type' },
+    h('option', { value: '' }, 'Not specified'),
+    ['acquisition', 'merger', 'joint_venture', 'restructuring'].map((v) => h('option', { value: v }, v.replace('_', ' '))),
+  );
+  const extra: Record<string, [string, HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement][]> = {
+    edd: [
+      ['Source of wealth', text('source_of_wealth')],
+      ['Source of funds', text('source_of_funds')],
+      ['Purpose of the relationship', text('purpose_of_relationship')],
+      ['Beneficial ownership', text('beneficial_ownership')],
+      ['PEP relationships', text('pep_relationships')],
+    ],
+    ma: [
+      ['Target industry', line('target_industry')],
+      ['Acquirer', line('acquirer_name')],
+      ['Deal type', dealType],
+      ['Deal value', line('deal_value')],
+      ['Additional context', text('additional_context')],
+    ],
+  };
+  const extraBox = h('div');
+  const showExtra = () => {
+    clear(extraBox);
+    const fields = extra[kind.value];
+    if (!fields) return;
+    extraBox.append(
+      h(
+        'fieldset',
+        { class: 'extra' },
+        h('legend', null, kind.value === 'edd' ? 'Declared by the customer (optional)' : 'Deal (optional)'),
+        h('div', { class: 'form-grid' }, fields.map(([label, control]) => field(label, control))),
+      ),
+    );
+    entityType.disabled = kind.value === 'ma';
+    if (kind.value === 'ma') entityType.value = 'company';
+  };
+  kind.addEventListener('change', () => {
+    entityType.disabled = false;
+    showExtra();
+  });
   const error = h('div', { class: 'alert error', role: 'alert', hidden: true });
   const progress = h('section', { class: 'card', 'aria-labelledby': 'progress-h', hidden: true });
   const submit = h('button', { type: 'submit', class: 'button primary' }, 'Run screening');
@@ -43,11 +88,14 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
         error.hidden = true;
         submit.disabled = true;
         try {
+          const declared: Record<string, string> = {};
+          for (const [, control] of extra[kind.value] ?? []) if (control.value.trim()) declared[control.name.replace('declared.', '')] = control.value.trim();
           const { data } = await api<{ screening: { id: number; search_query: string } }>('POST', '/api/portal/screenings', {
             kind: kind.value,
             query: query.value.trim(),
             entity_type: entityType.value,
             ...(jurisdiction.value.trim() ? { jurisdiction: jurisdiction.value.trim() } : {}),
+            ...(Object.keys(declared).length ? { declared } : {}),
           });
           await follow(data.screening.id, data.screening.search_query);
         } catch (e) {
@@ -62,6 +110,7 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
     h('p', { class: 'muted' }, 'Screens the name against the official sanctions, PEP, offshore-leak and debarment lists, then the other sources your plan includes.'),
     error,
     h('div', { class: 'form-grid' }, field('Name to screen', query, 'Person or company name, at least 2 characters.'), field('Entity type', entityType), field('Jurisdiction (optional)', jurisdiction, 'Country or state; improves scoring.'), field('Screening type', kind)),
+    extraBox,
     submit,
   );
 
