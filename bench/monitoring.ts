@@ -270,7 +270,7 @@ The planted subjects' "existing hits" are what screening them against the 2018 l
 
 **A daily-size update** (the first 20 added, 5 changed and 5 removed entities of the same delta): monitoring takes
 **${result.dailySizeDelta.cpuMs} ms CPU / ${result.dailySizeDelta.totalMs} ms wall** (of which ${result.dailySizeDelta.indexBuildMs} ms building the reverse index,
-which a long-running service could keep between updates), screening ${result.dailySizeDelta.subjectsRescreened} subjects in full after
+which the service keeps between updates while the enrolled subjects do not change), screening ${result.dailySizeDelta.subjectsRescreened} subjects in full after
 ${result.dailySizeDelta.namePairsCompared} name comparisons, and raising ${result.dailySizeDelta.alerts} alert(s); re-screening everyone costs the same
 ${result.rescreenAll.cpuMs} ms CPU whatever the size of the update. Monitoring's cost follows the delta; the full delta above
 (2018-12 → 2021, ${result.delta.added + result.delta.removed + result.delta.changed} entities) is the worst case.

@@ -10,6 +10,7 @@
  *   and re-opens a false positive whose record changed. The webhook projector turns each
  *   MonitoringAlertRaised into the surface's signed `monitoring.alert`.
  */
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { StreamRevisionConflictError, type EventStore } from '../../infrastructure/eventstore/port';
 import {
@@ -163,6 +164,17 @@ export class MonitoringService {
     return rows.map((r) => ({ screeningId: r.screening_id, accountId: r.account_id, query: r.query, entityType: r.entity_type, ...(r.jurisdiction ? { jurisdiction: r.jurisdiction } : {}) }));
   }
 
+  /** The reverse index is kept between list updates while the enrolled subjects stay the same. */
+  private cachedIndex: { signature: string; index: SubjectIndex } | undefined;
+
+  private indexFor(subjects: MonitoredSubject[]): SubjectIndex {
+    const hash = createHash('sha256');
+    for (const s of subjects) hash.update(`${s.screeningId}\u0000${s.accountId}\u0000${s.query}\u0000${s.entityType}\u0000${s.jurisdiction ?? ''}\n`);
+    const signature = hash.digest('hex');
+    if (this.cachedIndex?.signature !== signature) this.cachedIndex = { signature, index: SubjectIndex.build(subjects) };
+    return this.cachedIndex.index;
+  }
+
   private async hitsOn(entityIds: string[]): Promise<Map<string, ReportedHit[]>> {
     const out = new Map<string, ReportedHit[]>();
     if (entityIds.length === 0) return out;
@@ -185,7 +197,7 @@ export class MonitoringService {
     const started = Date.now();
     await this.deps.readModelsCaughtUp?.();
     const subjects = await this.enrolledSubjects();
-    const index = SubjectIndex.build(subjects);
+    const index = this.indexFor(subjects);
     const hitsByEntity = await this.hitsOn([...delta.removed.map((e) => e.id), ...delta.changed.map((c) => c.id)]);
     const { intents, stats } = await matchDelta({ delta, engine, index, hitsByEntity });
     let alertsRaised = 0;
