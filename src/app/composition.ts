@@ -40,6 +40,7 @@ import { startAgentWorkers } from '../agents/runtime/worker';
 import { ScreeningOrchestrator } from '../agents/orchestrator/screening-orchestrator';
 import { analyseEdd, analyseMa, analyseSow, llmConfigFromEnv } from '../agents/analysis';
 import { createHttpApp } from '../api/http/app';
+import { ApiError } from '../api/http/errors';
 import { createS1Gate, createS1Router, defaultS1MonthlyQuota } from '../api/s1/router';
 import { buildOpenApiDocument } from '../api/openapi/registry';
 import { registerS1 } from '../api/s1/schemas';
@@ -336,7 +337,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       secrets,
       readModelsCaughtUp,
       checkWebhookUrl: async (url) => {
-        await checkWebhookUrl(url, { allowPrivate });
+        // Refuse before anything is stored: https only, no private/loopback/metadata addresses.
+        const checked = await checkWebhookUrl(url, { allowPrivate });
+        if (!checked.ok) throw new ApiError('validation', `webhook_url: ${checked.error.message}`, { errors: [`webhook_url: ${checked.error.message}`] });
       },
     });
     const subjectChecks = new PgSubjectCheckService({ store, pool, clock, readModelsCaughtUp });
