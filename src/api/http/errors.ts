@@ -64,7 +64,8 @@ const s1Codes: Record<FailureKind, string> = {
   credential_expired: 'invalid_api_key',
   quota_exceeded: 'quota_exceeded',
   plan_required: 'plan_required',
-  forbidden: 'plan_required',
+  // Extension: a role the caller lacks (e.g. auditor) is not a plan matter.
+  forbidden: 'forbidden',
   not_found: 'not_found',
   conflict: 'conflict',
   precondition_failed: 'conflict',

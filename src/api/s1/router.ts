@@ -136,15 +136,15 @@ function toRequestInput(kind: 'cdd' | 'edd' | 'ma', body: unknown): ScreeningReq
   switch (kind) {
     case 'cdd': {
       const input = parseInput(CddRequestSchema, body);
-      return { kind, query: input.query, entityType: input.entity_type, jurisdiction: input.jurisdiction };
+      return { kind, query: input.query, entityType: input.entity_type, jurisdiction: input.jurisdiction, ...(input.monitor ? { monitor: true } : {}) };
     }
     case 'edd': {
-      const { query, entity_type, jurisdiction, ...declared } = parseInput(EddRequestSchema, body);
-      return { kind, query, entityType: entity_type, jurisdiction, declared };
+      const { query, entity_type, jurisdiction, monitor, ...declared } = parseInput(EddRequestSchema, body);
+      return { kind, query, entityType: entity_type, jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
     }
     case 'ma': {
-      const { target_name, target_jurisdiction, ...declared } = parseInput(MaRequestSchema, body);
-      return { kind, query: target_name, entityType: 'company', jurisdiction: target_jurisdiction, declared };
+      const { target_name, target_jurisdiction, monitor, ...declared } = parseInput(MaRequestSchema, body);
+      return { kind, query: target_name, entityType: 'company', jurisdiction: target_jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
     }
   }
 }

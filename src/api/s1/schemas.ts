@@ -52,6 +52,7 @@ export const CddRequestSchema = z
     query: nameText(2, NAME_MAX).openapi({ description: 'Entity name, at least 2 characters after trimming.', example: 'Acme Trading LLC' }),
     entity_type: choice(['individual', 'company', 'organization']).default('individual').openapi({ description: 'Default individual.', default: 'individual' }),
     jurisdiction: nameText(1, SHORT_TEXT_MAX).optional().openapi({ description: 'Country or jurisdiction; improves scoring.', example: 'AE' }),
+    monitor: z.boolean().optional().openapi({ description: 'Extension: enrol the subject in ongoing monitoring when the screening completes (see POST /api/v1/screening/{id}/monitoring).' }),
   })
   .openapi('S1CddRequest');
 
@@ -65,6 +66,7 @@ export const EddRequestSchema = z
     purpose_of_relationship: freeText(FREE_TEXT_MAX).optional(),
     beneficial_ownership: freeText(FREE_TEXT_MAX).optional().openapi({ description: 'Known ownership structure.' }),
     pep_relationships: freeText(FREE_TEXT_MAX).optional().openapi({ description: 'Disclosed PEP connections.' }),
+    monitor: z.boolean().optional().openapi({ description: 'Extension: enrol the subject in ongoing monitoring when the screening completes (see POST /api/v1/screening/{id}/monitoring).' }),
   })
   .openapi('S1EddRequest');
 
@@ -77,6 +79,7 @@ export const MaRequestSchema = z
     deal_type: choice(['acquisition', 'merger', 'joint_venture', 'restructuring']).optional(),
     deal_value: nameText(1, SHORT_TEXT_MAX).optional().openapi({ description: 'Free-text amount, e.g. "USD 40m".' }),
     additional_context: freeText(FREE_TEXT_MAX).optional(),
+    monitor: z.boolean().optional().openapi({ description: 'Extension: enrol the subject in ongoing monitoring when the screening completes (see POST /api/v1/screening/{id}/monitoring).' }),
   })
   .openapi('S1MaRequest');
 

@@ -129,6 +129,43 @@ export function buildScreeningReport(events: readonly RecordedEvent[], context: 
         report.verdict.riskScore = event.data.riskScore;
         report.verdict.riskLevel = event.data.riskLevel;
         break;
+      case 'MonitoringAlertRaised': {
+        // Ongoing monitoring: a list update added, changed or removed a hit after completion.
+        const d = event.data;
+        const list = report.hits[d.category];
+        if (!list) break;
+        const existing = list.findIndex((h) => h.hitId === d.hitId);
+        if (d.kind === 'removed_hit') {
+          if (existing >= 0) list.splice(existing, 1);
+          break;
+        }
+        const summary = `Raised by ongoing monitoring (${d.kind.replace('_', ' ')}) on list version ${d.listVersion}`;
+        if (existing >= 0) {
+          const hit = list[existing]!;
+          hit.score = d.score;
+          hit.status = d.score >= 0.95 ? 'confirmed' : 'potential';
+          hit.explanation = { ...hit.explanation, summary: `${hit.explanation.summary} ${summary}.` };
+          if (d.entityRecordHash) hit.entityRecordHash = d.entityRecordHash;
+        } else {
+          list.push({
+            hitId: d.hitId,
+            category: d.category,
+            source: d.source,
+            entityId: d.entityId,
+            entityName: d.matchedName,
+            matchedName: d.matchedName,
+            score: d.score,
+            status: d.score >= 0.95 ? 'confirmed' : 'potential',
+            explanation: { summary: `${summary}.`, qualifiers: [] },
+            programs: [],
+            ...(d.entityRecordHash ? { entityRecordHash: d.entityRecordHash } : {}),
+          });
+        }
+        break;
+      }
+      case 'HitReopened':
+        dispositions.delete(event.data.hitId);
+        break;
       default:
         break;
     }

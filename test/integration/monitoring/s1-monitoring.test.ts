@@ -156,10 +156,17 @@ test('enrol, disposition with recomputed risk, and alerts after a list update (n
   assert.equal((newAlert.data as any).kind, 'new_hit');
   assert.equal((newAlert.data as any).entityId, 'ofac_sdn:99999001');
   assert.ok(kestrelAfter.some((e) => e.type === 'RiskRecomputed' && (e.data as any).riskScore > 0));
+  // The screening's detail now lists the hit monitoring found, with its origin.
+  const kestrelDetail = await call('GET', `/api/v1/screening/${kestrel.id}`);
+  const monitoredHit = kestrelDetail.body.screening.hits.sanctions.find((h: any) => h.entity_id === 'ofac_sdn:99999001');
+  assert.ok(monitoredHit, JSON.stringify(kestrelDetail.body.screening.hits));
+  assert.match(monitoredHit.explanation, /ongoing monitoring \(new hit\)/);
 
   const cimexAfter = await svc.service.store.readStream(`screening-${cimex.id}`);
   const removed = cimexAfter.filter((e) => e.type === 'MonitoringAlertRaised').map((e) => (e.data as any).kind);
   assert.ok(removed.includes('removed_hit'), removed.join(','));
+  const cimexDetail = await call('GET', `/api/v1/screening/${cimex.id}`);
+  assert.equal(cimexDetail.body.screening.hits.sanctions.length, 0, 'a hit removed from the list is no longer listed');
 
   // Each alert became a signed S1 monitoring.alert in the outbox for the key's webhook.
   await svc.service.runner!.caughtUp();
@@ -184,7 +191,9 @@ test('event history: auditors only, through an auditor token; foreign streams lo
   const s = await screen('Margaret Thistlewood', 'individual');
   // Without a token, with a non-auditor's credentials, with bad credentials.
   assert.equal((await call('GET', `/api/v1/screening/${s.id}/events`)).status, 403);
-  assert.equal((await call('POST', '/api/v1/audit/token', analyst)).status, 403);
+  const refused = await call('POST', '/api/v1/audit/token', analyst);
+  assert.equal(refused.status, 403);
+  assert.equal(refused.body.code, 'forbidden', 'a missing role is not a plan matter');
   assert.equal((await call('POST', '/api/v1/audit/token', { ...auditor, password: 'wrong-password' })).status, 401);
   assert.equal((await call('POST', '/api/v1/audit/token', auditor, {}, otherKey)).status, 401, "another account's key");
 
