@@ -1,7 +1,17 @@
+# Build stage: dev dependencies are needed to bundle the portal (vite).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build:web
+
+# Runtime: production dependencies, the sources (run by tsx), the bundled lists and the built portal.
 FROM node:20-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
+COPY --from=build /app/web/dist ./web/dist
 USER node
 ENTRYPOINT ["npx", "tsx", "src/main.ts"]
