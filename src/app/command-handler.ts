@@ -25,7 +25,7 @@ export async function handleCommand<C extends Command, E extends Event, S>(
   command: C,
   options: { maxAttempts?: number } = {},
 ): Promise<HandledCommand<E, S>> {
-  const maxAttempts = options.maxAttempts ?? 5;
+  const maxAttempts = options.maxAttempts ?? 10;
   for (let attempt = 1; ; attempt++) {
     const recorded = await store.readStream(streamName);
     let state = decider.initialState();
@@ -38,7 +38,11 @@ export async function handleCommand<C extends Command, E extends Event, S>(
       for (const event of events) state = decider.evolve(state, event);
       return { events, state, lastGlobalPosition: result.lastGlobalPosition };
     } catch (error) {
-      if (error instanceof StreamRevisionConflictError && attempt < maxAttempts) continue;
+      if (error instanceof StreamRevisionConflictError && attempt < maxAttempts) {
+        // Many writers on one stream (e.g. an account's keys): back off with jitter so they spread out.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
+        continue;
+      }
       throw error;
     }
   }
