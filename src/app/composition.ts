@@ -188,7 +188,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // 2. Event store and bus.
     const store: EventStore = config.ESDB_URL
       ? new EsdbEventStore({ connectionString: config.ESDB_URL, logger })
-      : new PostgresEventStore({ pool, listenConnectionString: connectionString, pollIntervalMs: 500, logger });
+      : new PostgresEventStore({ pool, listenConnectionString: connectionString, pollIntervalMs: 500, minFenceIntervalMs: config.EVENTSTORE_FENCE_INTERVAL_MS, logger });
     stops.push(() => store.close());
     const bus: MessageBus = config.KAFKA_BROKERS
       ? new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID, logger })

@@ -31,6 +31,11 @@ export const configSchema = z.object({
   KAFKA_CLIENT_ID: z.string().min(1).default('svc'),
   /** EventStoreDB/KurrentDB connection string. Unset: the PostgreSQL event store. */
   ESDB_URL: z.string().min(1).optional(),
+  /**
+   * Minimum spacing of the PostgreSQL event store's read fences (ms). Lower: subscriptions see new
+   * events sooner (latency); higher: fewer pauses for concurrent writers (throughput under load).
+   */
+  EVENTSTORE_FENCE_INTERVAL_MS: z.coerce.number().int().min(0).max(1000).default(5),
   /** Which agents this process runs: "all", "none" (API only), or a comma list (sanctions,pep,…). */
   AGENTS: z.string().min(1).default('all'),
   /** Directory of the list snapshot to load (default: the bundled ./lists). */

@@ -9,8 +9,10 @@ import { quoteIdent, type Projection } from '../projection';
  */
 export const screeningsProjection: Projection = {
   name: 'screenings',
-  version: 1,
-  handles: ['ScreeningRequested', 'PhaseStarted', 'ScreeningCompleted', 'ScreeningFailed', 'RiskRecomputed', 'MonitoringEnrolled', 'MonitoringUnenrolled'],
+  // v2: the current phase is no longer kept here (the portal reads progress from the stream);
+  // applying seven PhaseStarted per screening cost a transaction each.
+  version: 2,
+  handles: ['ScreeningRequested', 'ScreeningCompleted', 'ScreeningFailed', 'RiskRecomputed', 'MonitoringEnrolled', 'MonitoringUnenrolled'],
   async setup(client, schema) {
     const s = quoteIdent(schema);
     await client.query(`
@@ -65,9 +67,6 @@ export const screeningsProjection: Projection = {
         );
         return;
       }
-      case 'PhaseStarted':
-        await update('current_phase = $3', [event.data.phase]);
-        return;
       case 'ScreeningCompleted': {
         const d = event.data;
         await update(
