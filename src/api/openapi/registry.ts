@@ -112,7 +112,10 @@ function mergeParameters(a: Json[] | undefined, b: Json[] | undefined): Json[] |
   for (const p of b) {
     const same = out.findIndex((q) => q.in === p.in && q.name === p.name);
     if (same < 0) out.push({ ...p, required: p.in === 'path' ? true : false });
-    else if (p.in !== 'path' && !isDeepStrictEqual(out[same], p)) out[same] = { ...out[same], required: false };
+    else if (p.in === 'path' && !isDeepStrictEqual(out[same]!.schema, p.schema)) {
+      // One path, two surfaces with different id shapes (S1 numeric id, S3 uuid): either is valid.
+      out[same] = { ...out[same], schema: oneOf(out[same]!.schema, p.schema), description: joinText(out[same]!.description, p.description) };
+    } else if (p.in !== 'path' && !isDeepStrictEqual(out[same], p)) out[same] = { ...out[same], required: false };
   }
   // A query parameter only one surface declares cannot be required of the other.
   const names = new Set(b.map((p) => `${p.in}:${p.name}`));

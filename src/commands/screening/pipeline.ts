@@ -112,6 +112,7 @@ export const phaseTable: Record<PipelinePhase, { mode: PhaseMode; agents: readon
       { agent: 'summary', minPlan: 'starter' },
       { agent: 'edd_analysis', minPlan: 'starter', kinds: ['edd'] },
       { agent: 'ma_analysis', minPlan: 'starter', kinds: ['ma'] },
+      { agent: 'sow_analysis', minPlan: 'starter', kinds: ['sow'] },
       { agent: 'verification', minPlan: 'starter' },
     ],
   },

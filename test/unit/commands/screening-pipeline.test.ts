@@ -42,13 +42,14 @@ describe('screening pipeline: phase table and tier gates', () => {
     assert.deepEqual(phases.find((p) => p.phase === '2')?.agents, ['browser_verification']);
   });
 
-  it('EDD adds its analysis, M&A adds securities filings and its analysis, SOW adds its nine steps', () => {
+  it('EDD adds its analysis, M&A adds securities filings and its analysis, SOW adds its nine steps and its analysis', () => {
     assert.ok(agentsForPhase('5', ctx({ kind: 'edd', plan: 'professional' })).includes('edd_analysis'));
     assert.ok(agentsForPhase('2', ctx({ kind: 'ma' })).includes('securities_filings'));
     assert.ok(agentsForPhase('5', ctx({ kind: 'ma' })).includes('ma_analysis'));
     assert.ok(!agentsForPhase('5', ctx({ kind: 'cdd' })).some((a) => a.endsWith('_analysis')));
     const sow = [...agentsForPhase('2', ctx({ kind: 'sow', entityType: 'individual' })), ...agentsForPhase('5', ctx({ kind: 'sow', entityType: 'individual' }))];
-    assert.equal(sow.filter((a) => a.startsWith('sow_')).length, 9);
+    assert.equal(sow.filter((a) => a.startsWith('sow_') && a !== 'sow_analysis').length, 9);
+    assert.ok(sow.includes('sow_analysis'));
   });
 
   it('phase 5 is sequential and ends with verification', () => {
