@@ -84,6 +84,8 @@ import { AuditTrailService } from './audit/history';
 import { AuditorTokens } from './audit/auditor-token';
 import { createS1MonitoringRouter } from '../api/monitoring/s1-router';
 import { createAuditHistoryRouter } from '../api/monitoring/history-router';
+import { createS3MonitoringRouter } from '../api/monitoring/s3-router';
+import { createS2AuditRouter } from '../api/monitoring/s2-router';
 import { sendPortalData } from '../api/portal/auth';
 import { registerMonitoringS1 } from '../api/monitoring/schemas';
 
@@ -409,6 +411,20 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         staticDir: fileURLToPath(new URL('../../web/dist', import.meta.url)),
         // Authenticate and rate-limit S1 before the body is parsed: a broken or huge body still counts.
         beforeBody: [createS1Gate({ keys, limits }), createS3Gate({ keys, limits, clock }), createPaymentWebhookBodyReader(), createS2Gate({ keys, sessions, accounts })],
+        metrics: async () => {
+          const lines: string[] = [
+            '# HELP svc_projection_lag_events Events committed to the store that a read model has not processed yet.',
+            '# TYPE svc_projection_lag_events gauge',
+          ];
+          for (const lag of runner ? await runner.lag() : []) {
+            lines.push(`svc_projection_lag_events{projection="${lag.name}",status="${lag.status}"} ${lag.lag}`);
+          }
+          lines.push('# HELP svc_relay_position Global position of the last event the relay published to the bus.', '# TYPE svc_relay_position gauge');
+          lines.push(`svc_relay_position ${relay ? relay.position : 0n}`);
+          lines.push('# HELP svc_list_entities Entities loaded per list version.', '# TYPE svc_list_entities gauge');
+          for (const v of engine.versions) lines.push(`svc_list_entities{list="${v.source}",version="${v.id}"} ${v.entityCount}`);
+          return `${lines.join('\n')}\n`;
+        },
         health: {
           live: () => true,
           ready: async () => {
@@ -431,6 +447,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           }),
           createS1MonitoringRouter({ monitoring, audit, auditorTokens }),
           createS3Router({ keys, limits, screenings, usage, store, clock, config: { screeningWaitMs: config.SCREENING_WAIT_MS } }),
+          createS3MonitoringRouter({ monitoring, audit, auditorTokens, screenings, clock }),
           createPortalRouter({ accounts, keys, limits, sessions: portalSessions, webhooks: s3Webhooks, payments, clock, logger, paymentWebhookSecret: config.PAYMENT_WEBHOOK_SECRET }),
           // The portal's console API (/api/portal/*) and person-check form routes, both on the portal JWT.
           createPortalConsoleRouter({
@@ -465,6 +482,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           // The auditor's event history on the portal: a signed-in user whose account role is auditor.
           createAuditHistoryRouter({ audit, basePath: '/api/portal/audit', principalOf: (req, res) => portalAuth.require(req, res), present: (res, body) => sendPortalData(res, 200, body, clock.now()) }),
           createS1PersonCheckRouter({ personChecks, waitMs: config.SCREENING_WAIT_MS }),
+          createS2AuditRouter({ audit, auditorTokens }),
           createS2Router({ keys, limits, accounts, sessions, subjectChecks, webhooks: s2Webhooks, clock }),
           createS2AccountRouter({ keys, limits, accounts, sessions, subjectChecks, webhooks: s2Webhooks, clock }),
         ],

@@ -78,3 +78,29 @@ test('when the pipeline is slower than the wait, the API answers 202 running wit
     await apiOnly.stop();
   }
 });
+
+test('/metrics exposes read-model lag, the relay position and the loaded lists', async () => {
+  const res = await fetch(`${svc.url}/metrics`);
+  assert.equal(res.status, 200);
+  const text = await res.text();
+  assert.match(text, /^svc_projection_lag_events\{projection="screenings",status="running"\} \d+$/m);
+  assert.match(text, /^svc_relay_position \d+$/m);
+  assert.match(text, /^svc_list_entities\{list="ofac_sdn",version="ofac_sdn@[0-9a-f]+"\} 8976$/m);
+});
+
+test('the 13-section PDF report of a screening names every section and the hit, read back with pdftotext', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const created = await post('/api/v1/screening/cdd', { query: 'Kim Jong Un', entity_type: 'individual' });
+  assert.equal(created.status, 201);
+  const res = await fetch(`${svc.url}/api/v1/screening/${created.body.screening.id}/report`, { headers: { authorization: `Bearer ${key}` } });
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-type'), 'application/pdf');
+  assert.match(res.headers.get('content-disposition') ?? '', /attachment; filename="?screening-\d+/);
+  const pdf = Buffer.from(await res.arrayBuffer());
+  const text = execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf }).toString('utf8');
+  for (const section of ['Cover and verdict', 'Subject', 'Risk score', 'Sanctions', 'PEP', 'Adverse media', 'Offshore leaks', 'Debarment', 'Country risk', 'Registry', 'analysis', 'Data gaps', 'Audit trail']) {
+    assert.ok(text.toLowerCase().includes(section.toLowerCase()), `section "${section}" is in the PDF`);
+  }
+  assert.match(text, /KIM JONG UN/i, 'the hit is named');
+  assert.match(text, /ofac_sdn@[0-9a-f]{16}/, 'the list version used is recorded');
+});

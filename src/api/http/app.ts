@@ -25,6 +25,8 @@ export interface HttpAppOptions {
   bodyLimit?: string;
   /** Serves static files (the portal) when given. */
   staticDir?: string;
+  /** Prometheus text exposition for GET /metrics (operators scrape it from the private network). */
+  metrics?: () => Promise<string>;
 }
 
 export function createHttpApp(options: HttpAppOptions): express.Express {
@@ -47,6 +49,17 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   });
 
   for (const middleware of options.beforeBody ?? []) app.use(middleware);
+
+  if (options.metrics) {
+    const metrics = options.metrics;
+    app.get('/metrics', async (_req, res, next) => {
+      try {
+        res.type('text/plain; version=0.0.4').send(await metrics());
+      } catch (error) {
+        next(error);
+      }
+    });
+  }
 
   // Body parsing: raw bytes are kept (payment-provider signatures are computed over them).
   app.use(
