@@ -61,21 +61,21 @@ function toRequestInput(kind: ScreeningKind, body: unknown): ScreeningRequestInp
   switch (kind) {
     case 'cdd': {
       const input = parseInput(S3CddRequestSchema, body);
-      return { kind, query: input.query, entityType: input.entity_type, jurisdiction: input.jurisdiction };
+      return { kind, query: input.query, entityType: input.entity_type, jurisdiction: input.jurisdiction, ...(input.monitor ? { monitor: true } : {}) };
     }
     case 'edd': {
-      const { query, entity_type, jurisdiction, ...declared } = parseInput(S3EddRequestSchema, body);
-      return { kind, query, entityType: entity_type, jurisdiction, declared };
+      const { query, entity_type, jurisdiction, monitor, ...declared } = parseInput(S3EddRequestSchema, body);
+      return { kind, query, entityType: entity_type, jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
     }
     case 'ma': {
-      const { query, entity_type, jurisdiction, ...declared } = parseInput(S3MaRequestSchema, body);
-      return { kind, query, entityType: entity_type, jurisdiction, declared };
+      const { query, entity_type, jurisdiction, monitor, ...declared } = parseInput(S3MaRequestSchema, body);
+      return { kind, query, entityType: entity_type, jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
     }
     case 'sow': {
-      const { query, entity_type, jurisdiction, ...rest } = parseInput(S3SowRequestSchema, body);
+      const { query, entity_type, jurisdiction, monitor, ...rest } = parseInput(S3SowRequestSchema, body);
       // The structured declaration travels as ScreeningRequested.sow.declaration (events are JSON).
       const declared = toStoredDeclaration(rest) as unknown as ScreeningRequestInput['declared'];
-      return { kind, query, entityType: entity_type, jurisdiction, declared };
+      return { kind, query, entityType: entity_type, jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
     }
   }
 }

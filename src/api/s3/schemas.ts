@@ -81,6 +81,7 @@ export const S3MaRequestSchema = z
     deal_type: choice(['acquisition', 'merger', 'joint_venture', 'restructuring']).optional(),
     deal_value: nameText(1, SHORT_TEXT_MAX).optional(),
     additional_context: freeText(0, FREE_TEXT_MAX).optional(),
+    monitor: z.boolean().optional().openapi({ description: 'Extension: enrol the subject in ongoing monitoring when the screening completes (see POST /api/v1/screening/{id}/monitoring).' }),
   })
   .openapi('S3MaRequest');
 
@@ -146,6 +147,7 @@ export const S3SowRequestSchema = z
     entity_type: choice(['individual', 'company']).default('individual').openapi({ default: 'individual' }),
     jurisdiction: nameText(1, SHORT_TEXT_MAX).optional().openapi({ description: 'Country of residence (name or ISO code); selects the requirements group.' }),
     declared_source_of_wealth: freeText(3, FREE_TEXT_MAX).openapi({ description: 'How the subject says the wealth was built.' }),
+    monitor: z.boolean().optional().openapi({ description: 'Extension: enrol the subject in ongoing monitoring when the screening completes (see POST /api/v1/screening/{id}/monitoring).' }),
     declared_net_worth: z.strictObject({ amount, currency }).optional(),
     occupation: nameText(1, SHORT_TEXT_MAX).optional(),
     employer: nameText(1, NAME_MAX).optional(),
