@@ -88,6 +88,8 @@ import { createS3MonitoringRouter } from '../api/monitoring/s3-router';
 import { createS2AuditRouter } from '../api/monitoring/s2-router';
 import { sendPortalData } from '../api/portal/auth';
 import { registerMonitoringS1 } from '../api/monitoring/schemas';
+import { registerMonitoringS3 } from '../api/monitoring/s3-openapi';
+import { registerAuditS2 } from '../api/monitoring/s2-openapi';
 
 export interface ServiceOptions {
   config: Config;
@@ -403,7 +405,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (options.http) {
       const openApi = (() => {
         let cached: object | undefined;
-        return () => (cached ??= buildOpenApiDocument([registerS1, registerS3, registerS2, registerPersonChecks, registerMonitoringS1]));
+        return () => (cached ??= buildOpenApiDocument([registerS1, registerS3, registerS2, registerPersonChecks, registerMonitoringS1, registerMonitoringS3, registerAuditS2]));
       })();
       const app = createHttpApp({
         logger,

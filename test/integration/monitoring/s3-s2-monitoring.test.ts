@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { startTestService, type TestService } from '../../support/service';
 import { handleCommand } from '../../../src/app/command-handler';
 import { accountDecider, streamName as accountStream } from '../../../src/commands/account';
@@ -226,4 +227,30 @@ test('S2: the subject-check event history for auditors only, in the S2 error env
   assert.equal((await s2('GET', '/api/v1/compliance/subject-checks/999999999/events', undefined, { 'x-auditor-token': token })).status, 404);
   // The token is bound to its account: with another account's key it is refused.
   assert.equal((await s2('GET', eventsUrl, undefined, { 'x-auditor-token': token }, s2OtherKey)).status, 403);
+});
+
+test('the S3 and S2 routes are in the served OpenAPI document, which stays valid', async () => {
+  const res = await fetch(`${svc.url}/api/v1/openapi.json`);
+  assert.equal(res.status, 200);
+  const document: any = await res.json();
+  const result = await new Validator().validate(structuredClone(document));
+  assert.equal(result.valid, true, JSON.stringify(result.errors ?? null).slice(0, 2000));
+  const securityOf = (op: any) => (op.security ?? []).flatMap((s: Record<string, unknown>) => Object.keys(s)).sort();
+  for (const [p, method] of [
+    ['/api/v1/screening/{id}/monitoring', 'post'],
+    ['/api/v1/screening/{id}/monitoring', 'delete'],
+    ['/api/v1/screening/{id}/hits/{hitId}/disposition', 'post'],
+    ['/api/v1/audit/token', 'post'],
+    ['/api/v1/screening/{id}/events', 'get'],
+  ] as const) {
+    const op = document.paths[p]?.[method];
+    assert.ok(op, `${method} ${p}`);
+    assert.deepEqual(securityOf(op), ['S1BearerKey', 'S3ApiKey'], `${method} ${p} serves S1 and S3 keys`);
+  }
+  const s2Events = document.paths['/api/v1/compliance/subject-checks/{id}/events']?.get;
+  assert.ok(s2Events);
+  assert.deepEqual(securityOf(s2Events), ['S2BearerKey']);
+  assert.ok(s2Events.parameters.some((p: any) => p.in === 'header' && p.name === 'x-auditor-token'));
+  assert.ok(document.paths['/api/v1/compliance/audit/token']?.post);
+  assert.ok(document.components.schemas.S3MaRequest.properties.monitor, 'S3 M&A bodies document the monitor flag');
 });
