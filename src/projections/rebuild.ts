@@ -15,7 +15,7 @@ import { projectionSchema, quoteIdent, type Projection } from './projection';
 
 export interface RebuildOptions {
   pool: pg.Pool;
-  store: Pick<EventStore, 'readAll'>;
+  store: Pick<EventStore, 'readAll'> & { headPosition?: () => Promise<bigint> };
   projection: Projection;
   /** Events read per batch/transaction (default 1000). */
   batchSize?: number;
@@ -49,9 +49,13 @@ export async function rebuildProjection(options: RebuildOptions): Promise<Rebuil
     await projection.setup(client, fresh);
   });
   try {
-    // Replay outside the swap lock: the live runner keeps going meanwhile.
+    // Replay outside the swap lock, up to the head as it was when the replay began: the live runner
+    // keeps going meanwhile, and chasing a head that writers keep moving might never end.
+    const replayHead = store.headPosition ? await store.headPosition() : undefined;
     for (;;) {
-      const events = await store.readAll({ after: position, maxCount: batchSize });
+      const events = (await store.readAll({ after: position, maxCount: batchSize })).filter(
+        (event) => replayHead === undefined || event.globalPosition <= replayHead,
+      );
       if (events.length === 0) break;
       await inTransaction(pool, async (client) => {
         for (const event of events) {
@@ -63,6 +67,7 @@ export async function rebuildProjection(options: RebuildOptions): Promise<Rebuil
       });
       position = events[events.length - 1]!.globalPosition;
       if (events.length < batchSize) break;
+      if (replayHead !== undefined && position >= replayHead) break;
     }
 
     await inTransaction(pool, async (client) => {
@@ -71,10 +76,14 @@ export async function rebuildProjection(options: RebuildOptions): Promise<Rebuil
         [projection.name, projection.version],
       );
       await client.query('SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [projection.name]);
-      // Catch up with what was appended during the replay while the runner is held off.
+      // Catch up with what was appended during the replay while the runner is held off, up to the
+      // head as it is now: events appended from here on are the live runner's (it resumes past our
+      // checkpoint). Chasing a moving head could go on for as long as writers keep writing.
+      const head = store.headPosition ? await store.headPosition() : undefined;
       for (;;) {
         const events = await store.readAll({ after: position, maxCount: batchSize });
         for (const event of events) {
+          if (head !== undefined && event.globalPosition > head) break;
           if (handles.has(event.type)) {
             await projection.apply(client, event, fresh);
             applied++;
@@ -82,6 +91,8 @@ export async function rebuildProjection(options: RebuildOptions): Promise<Rebuil
           position = event.globalPosition;
         }
         if (events.length < batchSize) break;
+        if (head !== undefined && position >= head) break;
+        if (head !== undefined && events[events.length - 1]!.globalPosition > head) break;
       }
       const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [live]);
       if (exists.rowCount) await client.query(`ALTER SCHEMA ${quoteIdent(live)} RENAME TO ${quoteIdent(retired)}`);
