@@ -7,6 +7,7 @@
  * move a ManualClock instead of sleeping. Retries are rows, so they survive a restart; a row whose
  * dispatcher died mid-attempt becomes claimable again when its lease expires.
  */
+import { withTransaction } from '../infrastructure/postgres/pool';
 import type pg from 'pg';
 import type { Clock } from '../shared/clock';
 import { DEFAULT_POLICIES, USER_AGENT, type AttemptResult, type AttemptVerdict, type DeliveryPolicy } from './policy';
@@ -113,20 +114,8 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
   };
   const longestTimeout = Math.max(...Object.values(policies).map((p) => p.timeoutMs));
 
-  async function transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await fn(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
-  }
+  const transaction = <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => withTransaction(pool, fn);
+
 
   /** Claims due rows, counts the attempt and opens its log row, all in one short transaction. */
   async function claim(now: Date): Promise<ClaimedRow[]> {
