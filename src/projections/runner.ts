@@ -1,5 +1,5 @@
 /**
- * Runs projections: one subscription to all events per projection, starting at its checkpoint.
+ * Runs projections: one shared subscription to all events, each projection from its own checkpoint.
  * Each handled event is applied in one transaction with the checkpoint row, which is locked
  * (FOR UPDATE) and compared first, so a crash, a redelivery or a concurrent rebuild never applies an
  * event twice. Unhandled events only move the checkpoint, in batches. A projection whose stored
@@ -57,6 +57,7 @@ const TRANSIENT = /^(08|40001|40P01|53|57P0[123])/;
 export class ProjectionRunner {
   private readonly logger: InfraLogger;
   private readonly running = new Map<string, Running>();
+  private shared: Subscription | undefined;
 
   constructor(private readonly options: ProjectionRunnerOptions) {
     this.logger = options.logger ?? silentLogger;
@@ -74,46 +75,75 @@ export class ProjectionRunner {
     }
   }
 
-  /** Prepares (or rebuilds) every projection's schema, then subscribes each from its checkpoint. */
+  /**
+   * Prepares (or rebuilds) every projection's schema, then follows the store with ONE subscription
+   * from the lowest checkpoint: each event is read once and offered to every projection past it
+   * (one subscription per projection read every event once per read model). A projection whose
+   * apply fails is marked failed and skipped from then on, as its own subscription used to stop;
+   * the others carry on, and its checkpoint stays where it was, so a restart resumes it.
+   */
   async start(): Promise<void> {
+    let from: bigint | undefined;
     for (const state of this.running.values()) {
       state.status = 'starting';
       state.error = undefined;
       const checkpoint = await this.prepare(state.projection);
       state.processed = checkpoint;
       state.persisted = checkpoint;
-      state.subscription = this.options.store.subscribeToAll((event) => this.handle(state, event), {
-        after: checkpoint,
+      if (from === undefined || checkpoint < from) from = checkpoint;
+    }
+    const shared = this.options.store.subscribeToAll(
+      async (event) => {
+        for (const state of this.running.values()) {
+          if (state.status !== 'running' || event.globalPosition <= state.processed) continue;
+          try {
+            await this.handle(state, event);
+          } catch (err) {
+            state.status = 'failed';
+            state.error = err as Error;
+            this.logger.error({ projection: state.projection.name, err: { message: (err as Error).message } }, 'projection stopped on error');
+          }
+        }
+      },
+      {
+        after: from ?? 0n,
         ...(this.options.pollIntervalMs ? { pollIntervalMs: this.options.pollIntervalMs } : {}),
         onError: (err) => {
-          state.status = 'failed';
-          state.error = err;
-          this.logger.error({ projection: state.projection.name, err: { message: err.message } }, 'projection stopped on error');
+          for (const state of this.running.values()) {
+            if (state.status !== 'running') continue;
+            state.status = 'failed';
+            state.error = err;
+          }
+          this.logger.error({ err: { message: err.message } }, 'projection subscription stopped on error');
         },
-      });
+      },
+    );
+    this.shared = shared;
+    for (const state of this.running.values()) {
+      state.subscription = shared;
       state.flushTimer = setInterval(() => void this.flushSkipped(state).catch(() => undefined), 1000);
       state.flushTimer.unref();
       state.status = 'running';
-      this.logger.info({ projection: state.projection.name, checkpoint: String(checkpoint) }, 'projection started');
+      this.logger.info({ projection: state.projection.name, checkpoint: String(state.processed) }, 'projection started');
     }
   }
 
   /** Resolves once every running projection has processed everything committed before the call. */
   async caughtUp(): Promise<void> {
-    await Promise.all(
-      [...this.running.values()].map(async (state) => {
-        if (!state.subscription) throw new Error(`projection ${state.projection.name} is not running`);
-        await state.subscription.caughtUp();
-        await this.flushSkipped(state);
-      }),
-    );
+    if (!this.shared) throw new Error('projections are not running');
+    await this.shared.caughtUp();
+    // A failed projection can never catch up: say so instead of pretending.
+    const failed = [...this.running.values()].find((state) => state.status === 'failed');
+    if (failed) throw failed.error ?? new Error(`projection ${failed.projection.name} failed`);
+    await Promise.all([...this.running.values()].map((state) => this.flushSkipped(state)));
   }
 
   async stop(): Promise<void> {
+    for (const state of this.running.values()) clearInterval(state.flushTimer);
+    await this.shared?.stop();
+    this.shared = undefined;
     await Promise.all(
       [...this.running.values()].map(async (state) => {
-        clearInterval(state.flushTimer);
-        await state.subscription?.stop();
         state.subscription = undefined;
         await this.flushSkipped(state).catch(() => undefined);
         if (state.status !== 'failed') state.status = 'stopped';
