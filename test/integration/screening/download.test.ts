@@ -2,6 +2,7 @@
  * The list downloader against a real local HTTP server serving ../shared/data:
  * conditional GET (304), retry after a 500, timeout, atomic swap, reload + delta.
  */
+import { SHARED_DATA_DIR } from '../../support/shared-data';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -13,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { ListRegistry } from '../../../src/screening/lists';
 import { downloadList, fetchToTemp, updateLists, DownloadError } from '../../../src/screening/download';
 
-const DATA = process.env.SHARED_DATA_DIR ?? '/work/shared/data';
+const DATA = SHARED_DATA_DIR;
 let server: Server;
 let base: string;
 const requests: { url: string; headers: IncomingMessage['headers']; status: number }[] = [];

@@ -1,3 +1,4 @@
+import { SHARED_DATA_DIR } from '../../../support/shared-data';
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -12,7 +13,7 @@ import { registerListCommands } from '../../../../src/cli/lists';
 import type { ListsConfig } from '../../../../src/screening/lists';
 
 const FIX = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/lists');
-const DATA = process.env.SHARED_DATA_DIR ?? '/work/shared/data';
+const DATA = SHARED_DATA_DIR;
 
 class Capture extends Writable {
   text = '';

@@ -2,12 +2,13 @@
  * Every list in ../shared/data loads, and the counts match its README.
  * The numbers below are the README's (not measured by this code).
  */
+import { SHARED_DATA_DIR } from '../../../support/shared-data';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAllLists, loadList, listsFromRoot, type LoadResult } from '../../../../src/screening/lists';
 import type { ListEntity } from '../../../../src/screening/model';
 
-const DATA = process.env.SHARED_DATA_DIR ?? '/work/shared/data';
+const DATA = SHARED_DATA_DIR;
 
 const bySchema = (es: ListEntity[]) => {
   const c: Record<string, number> = {};

@@ -1,10 +1,11 @@
+import { SHARED_DATA_DIR } from '../../../support/shared-data';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadList } from '../../../../src/screening/lists';
 import { computeDelta, entityFingerprint, summariseDelta } from '../../../../src/screening/delta';
 import type { ListEntity } from '../../../../src/screening/model';
 
-const DATA = process.env.SHARED_DATA_DIR ?? '/work/shared/data';
+const DATA = SHARED_DATA_DIR;
 
 const entity = (over: Partial<ListEntity> = {}): ListEntity => ({
   id: 'x:1', source: 'x', sourceId: '1', listVersion: 'x@a', topics: ['sanctions'], schema: 'person', primaryName: 'DOE, John',

@@ -1,3 +1,4 @@
+import { SHARED_DATA_DIR } from '../../../support/shared-data';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, cp, writeFile } from 'node:fs/promises';
@@ -7,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { ListRegistry } from '../../../../src/screening/lists';
 
 const FIX = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/lists');
-const DATA = process.env.SHARED_DATA_DIR ?? '/work/shared/data';
+const DATA = SHARED_DATA_DIR;
 
 test('registry: a failed reload keeps the previous good version in service; versions are retrievable by id', async (t) => {
   const work = await mkdtemp(path.join(tmpdir(), 'lists-reg-'));
