@@ -10,6 +10,7 @@
  *   GET    /api/v1/screening/:id/events                     X-Auditor-Token → {success, stream, events, chain}
  *   GET    /api/v1/audit/streams/:stream/events             X-Auditor-Token → same, any stream of the account
  */
+import { issueAuditorToken } from './auditor-token-route';
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import type { CommandContext, Principal } from '../../app/services';
@@ -98,10 +99,8 @@ export function createS1MonitoringRouter(deps: S1MonitoringRouterDeps): Router {
     handle(async (req, res) => {
       const principal = s1PrincipalOf(res);
       const body = parseInput(AuditorTokenRequestSchema, req.body);
-      const issued = await deps.auditorTokens.issue(principal.accountId, body.email, body.password);
-      if (issued === undefined) throw new ApiError('invalid_credential', 'Wrong e-mail or password for a user of this account');
-      if (issued === 'not_auditor') throw new ApiError('forbidden', 'This user does not have the auditor role');
-      res.status(200).json({ success: true, auditor_token: issued.token, expires_at: issued.expiresAt, user_id: issued.userId });
+      const issued = await issueAuditorToken(deps.auditorTokens, principal.accountId, body);
+      res.status(200).json({ success: true, ...issued });
     }),
   );
 

@@ -11,6 +11,7 @@
  * role `auditor` exchanges e-mail and password for a 15-minute auditor token. Monitoring of subject
  * checks is not offered: the subject-check aggregate has no monitoring (docs/monitoring-and-audit.md).
  */
+import { issueAuditorToken } from './auditor-token-route';
 import express, { type Request, type Response, type Router } from 'express';
 import type { Principal } from '../../app/services';
 import type { AuditTrailService } from '../../app/audit/history';
@@ -51,10 +52,8 @@ export function createS2AuditRouter(deps: S2AuditRouterDeps): Router {
     handle(async (req, res) => {
       const principal = s2KeyPrincipal(res);
       const body = parseS2(AuditorTokenRequestSchema, req.body);
-      const issued = await deps.auditorTokens.issue(principal.accountId, body.email, body.password);
-      if (issued === undefined) throw new ApiError('invalid_credential', 'Wrong e-mail or password for a user of this account');
-      if (issued === 'not_auditor') throw new ApiError('forbidden', 'This user does not have the auditor role');
-      res.status(200).json({ success: true, auditor_token: issued.token, expires_at: issued.expiresAt, user_id: issued.userId });
+      const issued = await issueAuditorToken(deps.auditorTokens, principal.accountId, body);
+      res.status(200).json({ success: true, ...issued });
     }),
   );
 

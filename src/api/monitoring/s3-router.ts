@@ -15,6 +15,7 @@
  * S3 keys carry no role (every key is its user's `owner` key): the auditor proves their role with an
  * auditor token, exactly as on S1 (docs/monitoring-and-audit.md).
  */
+import { issueAuditorToken } from './auditor-token-route';
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import type { CommandContext, Principal, ScreeningService } from '../../app/services';
@@ -116,10 +117,8 @@ export function createS3MonitoringRouter(deps: S3MonitoringRouterDeps): Router {
     handle(async (req, res) => {
       const principal = s3PrincipalOf(res);
       const body = parseInput(AuditorTokenRequestSchema, req.body);
-      const issued = await deps.auditorTokens.issue(principal.accountId, body.email, body.password);
-      if (issued === undefined) throw new ApiError('invalid_credential', 'Wrong e-mail or password for a user of this account');
-      if (issued === 'not_auditor') throw new ApiError('forbidden', 'This user does not have the auditor role');
-      send(res, { auditor_token: issued.token, expires_at: issued.expiresAt, user_id: issued.userId });
+      const issued = await issueAuditorToken(deps.auditorTokens, principal.accountId, body);
+      send(res, issued);
     }),
   );
 
