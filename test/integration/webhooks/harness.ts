@@ -55,6 +55,9 @@ export async function setupHarness(surface: WebhookSurface): Promise<Harness> {
     dispatcher(overrides = {}) {
       // A separate pool per instance, like a separate process.
       const pool = new pg.Pool({ connectionString: db.url, max: 4 });
+      // Teardown drops the database WITH (FORCE): a client still connected then is terminated by
+      // the server, which is expected here and must not surface as an uncaught exception.
+      pool.on('error', () => undefined);
       extraPools.push(pool);
       const shortTimeouts = { timeoutMs: TEST_TIMEOUT_MS };
       return createWebhookDispatcher({
