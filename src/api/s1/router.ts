@@ -132,16 +132,24 @@ function commandContext(req: Request, res: Response, principal: Principal): Comm
   };
 }
 
+/** A CDD body (S1, and S3 which takes the same body) as the screening service's input. */
+export function cddRequestInput(body: unknown): ScreeningRequestInput {
+  const input = parseInput(CddRequestSchema, body);
+  return { kind: 'cdd', query: input.query, entityType: input.entity_type, jurisdiction: input.jurisdiction, ...(input.monitor ? { monitor: true } : {}) };
+}
+
+/** An EDD body (S1, and S3 which takes the same body): everything past the subject is declared. */
+export function eddRequestInput(body: unknown): ScreeningRequestInput {
+  const { query, entity_type, jurisdiction, monitor, ...declared } = parseInput(EddRequestSchema, body);
+  return { kind: 'edd', query, entityType: entity_type, jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
+}
+
 function toRequestInput(kind: 'cdd' | 'edd' | 'ma', body: unknown): ScreeningRequestInput {
   switch (kind) {
-    case 'cdd': {
-      const input = parseInput(CddRequestSchema, body);
-      return { kind, query: input.query, entityType: input.entity_type, jurisdiction: input.jurisdiction, ...(input.monitor ? { monitor: true } : {}) };
-    }
-    case 'edd': {
-      const { query, entity_type, jurisdiction, monitor, ...declared } = parseInput(EddRequestSchema, body);
-      return { kind, query, entityType: entity_type, jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
-    }
+    case 'cdd':
+      return cddRequestInput(body);
+    case 'edd':
+      return eddRequestInput(body);
     case 'ma': {
       const { target_name, target_jurisdiction, monitor, ...declared } = parseInput(MaRequestSchema, body);
       return { kind, query: target_name, entityType: 'company', jurisdiction: target_jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };

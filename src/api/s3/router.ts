@@ -7,6 +7,7 @@
  * Identifiers: S3 names a screening by its uuid (`id`); `screening_number` is the numeric id S1
  * uses for the same screening; SOW screenings also carry `sow_screening_id` (`SVC-<8>-SOW`).
  */
+import { cddRequestInput, eddRequestInput } from '../s1/router';
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { LimitExceeded } from '../../commands/errors';
@@ -25,8 +26,6 @@ import { presentKey, presentS3Screening, presentS3ScreeningDetail } from './pres
 import {
   CreateKeySchema,
   KeyIdParamsSchema,
-  S3CddRequestSchema,
-  S3EddRequestSchema,
   S3ListQuerySchema,
   S3MaRequestSchema,
   S3SowRequestSchema,
@@ -59,14 +58,11 @@ function commandContext(res: Response, principal: Principal): CommandContext {
 
 function toRequestInput(kind: ScreeningKind, body: unknown): ScreeningRequestInput {
   switch (kind) {
-    case 'cdd': {
-      const input = parseInput(S3CddRequestSchema, body);
-      return { kind, query: input.query, entityType: input.entity_type, jurisdiction: input.jurisdiction, ...(input.monitor ? { monitor: true } : {}) };
-    }
-    case 'edd': {
-      const { query, entity_type, jurisdiction, monitor, ...declared } = parseInput(S3EddRequestSchema, body);
-      return { kind, query, entityType: entity_type, jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
-    }
+    // S3 takes the S1 CDD and EDD bodies.
+    case 'cdd':
+      return cddRequestInput(body);
+    case 'edd':
+      return eddRequestInput(body);
     case 'ma': {
       const { query, entity_type, jurisdiction, monitor, ...declared } = parseInput(S3MaRequestSchema, body);
       return { kind, query, entityType: entity_type, jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
