@@ -127,6 +127,8 @@ export interface RunningService {
     sessions: JwtSessionService;
     personChecks: PgPersonCheckService;
   };
+  /** Reloads every list, swaps the engine in service and runs monitoring on the deltas. */
+  reloadLists(): Promise<Awaited<ReturnType<ListRegistry['loadAll']>>>;
   stop(): Promise<void>;
   /** Ongoing monitoring, dispositions and the auditor's services (docs/monitoring-and-audit.md). */
   monitoring?: {
@@ -532,8 +534,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         },
       },
       stop: stopAll,
-      // swap hooks for list reloads
-      ...{ reloadLists: async () => {
+      reloadLists: async () => {
         // Keep the versions in service in memory until their deltas are computed (monitoring).
         const previous = listRegistry.currentVersions();
         const releases = previous.map((v) => listRegistry.retain(v.id));
@@ -547,7 +548,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         } finally {
           for (const release of releases) release();
         }
-      } },
+      },
     };
   } catch (error) {
     await stopAll();

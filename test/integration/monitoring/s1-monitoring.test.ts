@@ -134,7 +134,7 @@ test('enrol, disposition with recomputed risk, and alerts after a list update (n
       .map((l) => (l.startsWith('306,') ? l.replace(`"a.k.a. 'BNC'."`, `"a.k.a. 'BNC'; a.k.a. 'BANCO NACIONAL'."`) : l))
       .concat(['99999001,"ZORRIBAN, Kestrel","individual","SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB 01 Jan 1970."']),
   );
-  const reload = (svc.service as unknown as { reloadLists: () => Promise<unknown> }).reloadLists;
+  const reload = svc.service.reloadLists;
   await reload();
   const runs: MonitoringRunResult[] = svc.service.monitoring!.lastRuns();
   assert.equal(runs.length, 1);
