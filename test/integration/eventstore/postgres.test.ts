@@ -85,6 +85,37 @@ describe('PostgreSQL event store specifics', () => {
     await store.close();
   });
 
+  it('two processes with stale stream-head caches still chain correctly and detect stale revisions', async () => {
+    const { db, store } = await fresh();
+    const other = new PostgresEventStore({ pool: db.pool, pollIntervalMs: 20 });
+    const { verifyHashChain } = await import('../../../src/infrastructure/eventstore/hashChain');
+    // Each store caches the head it last wrote; the other store's writes make that cache stale.
+    await store.appendToStream('shared', [newEvent('A')], { expectedRevision: 'no_stream' });
+    await other.appendToStream('shared', [newEvent('B')], { expectedRevision: 0n });
+    await store.appendToStream('shared', [newEvent('C')]); // cache says revision 0: must re-chain from 1
+    await assert.rejects(other.appendToStream('shared', [newEvent('Stale')], { expectedRevision: 1n }), StreamRevisionConflictError);
+    await assert.rejects(store.appendToStream('shared', [newEvent('New')], { expectedRevision: 'no_stream' }), StreamRevisionConflictError);
+    const written = await other.appendToStream('shared', [newEvent('D')], { expectedRevision: 2n });
+    assert.equal(written.nextExpectedRevision, 3n);
+    // Racing writers from both stores on one hot stream: every append lands, once, in one valid chain.
+    const racing = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? store : other).appendToStream('shared', [newEvent('R', { i })], i % 3 === 0 ? { expectedRevision: 'stream_exists' } : {})),
+    );
+    assert.deepEqual(
+      racing.map((r) => r.nextExpectedRevision).sort((a, b) => Number(a - b)),
+      Array.from({ length: 30 }, (_, i) => BigInt(i + 4)),
+    );
+    const stream = await store.readStream('shared');
+    assert.deepEqual(stream.slice(0, 4).map((e) => e.type), ['A', 'B', 'C', 'D']);
+    assert.equal(stream.length, 34);
+    assert.equal(verifyHashChain(stream).ok, true);
+    // An empty batch reports the head without writing, and still checks the expectation.
+    assert.deepEqual(await other.appendToStream('shared', [], { expectedRevision: 33n }), { nextExpectedRevision: 33n, lastGlobalPosition: stream[33]!.globalPosition, written: false });
+    await assert.rejects(other.appendToStream('missing', [], { expectedRevision: 'stream_exists' }), StreamRevisionConflictError);
+    await other.close();
+    await store.close();
+  });
+
   it('the same event id appended concurrently to two streams is stored once; the loser is told', async () => {
     const { store } = await fresh();
     const shared = newEvent('Shared', {}, 'same-id');

@@ -13,6 +13,11 @@
  * Consequence: do not call readAll/subscriptions while holding an open appendInTransaction transaction
  * on another connection: the fence would wait for it.
  *
+ * One round trip per append: es_append (migration 082) takes both locks, checks the head the client
+ * chained its hashes from (a per-process cache of stream heads, verified there, never trusted), writes
+ * and notifies. A stale guess costs a second round trip; a hot stream falls back to reading the head
+ * under the lock.
+ *
  * Idempotency: a batch whose event ids all exist already in this stream is a no-op (written: false,
  * no revision check, so a retry after a lost reply succeeds); a batch where only some exist, or where
  * they exist in another stream, is rejected whole with DuplicateEventIdsError.
@@ -41,6 +46,22 @@ export const STREAM_LOCK_NS = 727_101;
 export const EVENTS_CHANNEL = 'svc_events_appended';
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
+
+/** Last position and hash of a stream, as this process last saw them (a guess es_append verifies). */
+interface StreamHead {
+  revision: bigint;
+  hash: string;
+}
+const HEAD_CACHE_SIZE = 10_000;
+
+interface AppendRow {
+  outcome: 'written' | 'existing' | 'head_moved';
+  stream_position: string | null;
+  last_hash: string | null;
+  last_global_position: string | null;
+  existing_ids: string[] | null;
+  existing_streams: string[] | null;
+}
 
 interface EventRow {
   global_position: string;
@@ -75,6 +96,8 @@ export class PostgresEventStore implements EventStore {
   private fenceQueued: Promise<bigint> | undefined;
   private lastFenceStart = 0;
   private closed = false;
+  /** Recently seen stream heads, least recently used first (Map keeps insertion order). */
+  private readonly heads = new Map<string, StreamHead>();
 
   constructor(private readonly options: PostgresEventStoreOptions) {
     this.pool = options.pool;
@@ -87,20 +110,14 @@ export class PostgresEventStore implements EventStore {
     options: { expectedRevision?: ExpectedRevision } = {},
   ): Promise<AppendResult> {
     for (let attempt = 1; ; attempt++) {
-      const client = await this.pool.connect();
       try {
-        await client.query('BEGIN');
-        const result = await this.appendInTransaction(client, streamName, events, options);
-        await client.query('COMMIT');
-        return result;
+        // One statement in autocommit: es_append takes the locks and commits with its own transaction.
+        return await this.appendVia(this.pool, streamName, events, options);
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
         // The same id committed by a concurrent append to another stream: run again to answer
         // exactly as if it had been there first (idempotent no-op or DuplicateEventIdsError).
         if (err instanceof ConcurrentEventIdError && attempt === 1) continue;
         throw err;
-      } finally {
-        client.release();
       }
     }
   }
@@ -116,81 +133,121 @@ export class PostgresEventStore implements EventStore {
     events: Event[],
     options: { expectedRevision?: ExpectedRevision } = {},
   ): Promise<AppendResult> {
+    return this.appendVia(client, streamName, events, options);
+  }
+
+  /**
+   * The append itself: chain the hashes from the head we believe current, let es_append (migration
+   * 082) check that belief under the locks and write, in one round trip. A wrong belief (stale cache,
+   * another writer) costs one more round trip; the expected revision is checked against the real head.
+   */
+  private async appendVia(
+    client: Queryable,
+    streamName: string,
+    events: Event[],
+    options: { expectedRevision?: ExpectedRevision },
+  ): Promise<AppendResult> {
     const expected = options.expectedRevision ?? 'any';
     const ids = validateBatch(events);
-    // Fence first (shared, before any position is drawn), then this stream (revision + hash chain).
-    await client.query('SELECT pg_advisory_xact_lock_shared($1::int, 0), pg_advisory_xact_lock($2::int, hashtext($3))', [
-      APPEND_FENCE_NS,
-      STREAM_LOCK_NS,
-      streamName,
-    ]);
-
-    const stream = await client.query<{ stream_position: string; last_hash: string; last_global_position: string }>(
-      'SELECT stream_position, last_hash, last_global_position FROM streams WHERE stream_name = $1',
-      [streamName],
-    );
-    const current = stream.rows[0];
-    const currentRevision = current ? BigInt(current.stream_position) : undefined;
-
-    if (ids.length > 0) {
-      const existing = await client.query<{ event_id: string; stream_name: string; global_position: string }>(
-        'SELECT event_id, stream_name, global_position FROM events WHERE event_id = ANY($1::text[])',
-        [ids],
+    let assumed = this.assumedHead(streamName, expected);
+    for (let round = 1; ; round++) {
+      const chained = chainEvents(events, assumed?.hash ?? GENESIS_HASH);
+      const { rows } = await insertEvents(
+        () =>
+          client.query<AppendRow>('SELECT * FROM es_append($1, $2, $3, $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8)', [
+            streamName,
+            assumed ? String(assumed.revision) : null,
+            assumed?.hash ?? null,
+            ids,
+            chained.map((e) => e.type),
+            chained.map((e) => JSON.stringify(e.data)),
+            chained.map((e) => JSON.stringify(e.metadata)),
+            chained.length > 0 ? chained[chained.length - 1]!.metadata.hash : null,
+          ]),
+        streamName,
+        ids,
       );
-      if (existing.rowCount) {
-        const existingIds = existing.rows.map((r) => r.event_id);
-        if (existing.rows.some((r) => r.stream_name !== streamName)) {
+      const row = rows[0]!;
+      const actual = row.stream_position === null ? undefined : { revision: BigInt(row.stream_position), hash: row.last_hash! };
+      if (row.outcome === 'existing') {
+        const existingIds = row.existing_ids ?? [];
+        if ((row.existing_streams ?? []).some((s) => s !== streamName)) {
           throw new DuplicateEventIdsError(streamName, existingIds, 'event ids already exist in another stream');
         }
-        if (existing.rows.length !== ids.length) {
+        if (existingIds.length !== ids.length) {
           throw new DuplicateEventIdsError(streamName, existingIds, 'some event ids of this batch already exist, others do not: nothing written');
         }
-        return {
-          nextExpectedRevision: currentRevision!,
-          lastGlobalPosition: existing.rows.reduce((max, r) => (BigInt(r.global_position) > max ? BigInt(r.global_position) : max), 0n),
-          written: false,
-        };
+        return { nextExpectedRevision: actual!.revision, lastGlobalPosition: BigInt(row.last_global_position!), written: false };
       }
+      if (row.outcome === 'head_moved') {
+        this.rememberHead(streamName, actual);
+        checkExpectedRevision(streamName, expected, actual?.revision);
+        if (events.length === 0) {
+          return { nextExpectedRevision: actual?.revision ?? -1n, lastGlobalPosition: actual ? BigInt(row.last_global_position!) : 0n, written: false };
+        }
+        // Only 'any' and 'stream_exists' can meet a moving head twice (writers racing on one stream):
+        // then hold the stream lock while reading the head, so the next round cannot lose.
+        if (round >= 2) return this.appendHoldingLock(client, streamName, events, expected);
+        assumed = actual;
+        continue;
+      }
+      if (events.length === 0) {
+        return { nextExpectedRevision: actual?.revision ?? -1n, lastGlobalPosition: actual ? BigInt(row.last_global_position!) : 0n, written: false };
+      }
+      this.rememberHead(streamName, actual);
+      return { nextExpectedRevision: actual!.revision, lastGlobalPosition: BigInt(row.last_global_position!), written: true };
     }
+  }
 
-    checkExpectedRevision(streamName, expected, currentRevision);
-    if (events.length === 0) {
-      return {
-        nextExpectedRevision: currentRevision ?? -1n,
-        lastGlobalPosition: current ? BigInt(current.last_global_position) : 0n,
-        written: false,
-      };
-    }
-
-    const chained = chainEvents(events, current?.last_hash ?? GENESIS_HASH);
-    const firstPosition = currentRevision === undefined ? 0n : currentRevision + 1n;
-    const inserted = await insertEvents(() => client.query<{ global_position: string }>(
-      `INSERT INTO events (stream_name, stream_position, event_id, event_type, data, metadata)
-       SELECT $1, e.stream_position, e.event_id, e.event_type, e.data, e.metadata
-         FROM unnest($2::bigint[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[])
-              WITH ORDINALITY AS e(stream_position, event_id, event_type, data, metadata, ord)
-        ORDER BY e.ord
-       RETURNING global_position`,
-      [
+  /** The old way, for hot streams: locks, head and es_append in one transaction, which cannot lose. */
+  private async appendHoldingLock(client: Queryable, streamName: string, events: Event[], expected: ExpectedRevision): Promise<AppendResult> {
+    const inCallersTransaction = client !== this.pool;
+    const connection = inCallersTransaction ? client : await this.pool.connect();
+    try {
+      if (!inCallersTransaction) await connection.query('BEGIN');
+      // Same order as es_append (fence, then stream), so a reader's fence cannot deadlock with us.
+      await connection.query('SELECT pg_advisory_xact_lock_shared($1::int, 0), pg_advisory_xact_lock($2::int, hashtext($3))', [
+        APPEND_FENCE_NS,
+        STREAM_LOCK_NS,
         streamName,
-        chained.map((_, i) => String(firstPosition + BigInt(i))),
-        chained.map((e) => e.metadata.eventId),
-        chained.map((e) => e.type),
-        chained.map((e) => JSON.stringify(e.data)),
-        chained.map((e) => JSON.stringify(e.metadata)),
-      ],
-    ), streamName, ids);
-    const lastGlobalPosition = inserted.rows.reduce((max, r) => (BigInt(r.global_position) > max ? BigInt(r.global_position) : max), 0n);
-    const lastRevision = firstPosition + BigInt(chained.length - 1);
-    await client.query(
-      `INSERT INTO streams (stream_name, stream_position, last_hash, last_global_position) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (stream_name) DO UPDATE
-         SET stream_position = EXCLUDED.stream_position, last_hash = EXCLUDED.last_hash, last_global_position = EXCLUDED.last_global_position`,
-      [streamName, String(lastRevision), chained[chained.length - 1]!.metadata.hash, String(lastGlobalPosition)],
-    );
-    // Delivered at commit only; subscribers treat it as a wake-up, never as data.
-    await client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, String(lastGlobalPosition)]);
-    return { nextExpectedRevision: lastRevision, lastGlobalPosition, written: true };
+      ]);
+      const { rows } = await connection.query<{ stream_position: string; last_hash: string }>(
+        'SELECT stream_position, last_hash FROM streams WHERE stream_name = $1',
+        [streamName],
+      );
+      const head = rows[0] ? { revision: BigInt(rows[0].stream_position), hash: rows[0].last_hash } : undefined;
+      checkExpectedRevision(streamName, expected, head?.revision);
+      this.rememberHead(streamName, head);
+      const result = await this.appendVia(connection, streamName, events, { expectedRevision: head?.revision ?? 'no_stream' });
+      if (!inCallersTransaction) await connection.query('COMMIT');
+      return result;
+    } catch (err) {
+      if (!inCallersTransaction) await connection.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      if (!inCallersTransaction) (connection as pg.PoolClient).release();
+    }
+  }
+
+  /**
+   * The head to chain from on the first try. It must satisfy the expected revision, since es_append
+   * writes whenever the real head equals it: when the cache cannot vouch for that, an impossible head
+   * makes the server answer with the real one first. An empty batch always asks for the real head.
+   */
+  private assumedHead(streamName: string, expected: ExpectedRevision): StreamHead | undefined {
+    const unknown: StreamHead = { revision: -1n, hash: '' };
+    const cached = this.heads.get(streamName);
+    if (expected === 'no_stream') return undefined;
+    if (typeof expected === 'bigint') return cached?.revision === expected ? cached : { revision: expected, hash: '' };
+    if (expected === 'stream_exists') return cached ?? unknown;
+    return cached; // 'any': a stream we have not seen is most likely new
+  }
+
+  private rememberHead(streamName: string, head: StreamHead | undefined): void {
+    this.heads.delete(streamName);
+    if (!head) return;
+    this.heads.set(streamName, head);
+    if (this.heads.size > HEAD_CACHE_SIZE) this.heads.delete(this.heads.keys().next().value!);
   }
 
   async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -200,7 +257,13 @@ export class PostgresEventStore implements EventStore {
         ORDER BY stream_position LIMIT $3`,
       [streamName, String(options.fromRevision ?? 0n), options.maxCount ?? null],
     );
-    return rows.map(toRecorded);
+    const recorded = rows.map(toRecorded);
+    // The last event read is the likely head: the next append to this stream chains from it.
+    const last = recorded[recorded.length - 1];
+    if (last && options.maxCount === undefined && typeof last.metadata.hash === 'string') {
+      this.rememberHead(streamName, { revision: last.streamPosition, hash: last.metadata.hash });
+    }
+    return recorded;
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
