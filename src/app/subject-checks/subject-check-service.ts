@@ -31,6 +31,8 @@ export interface SubjectCheckInput {
   locations: SubjectLocation[];
   purpose: string;
   consent: { certified: true; statement?: string };
+  /** Enrol in ongoing monitoring when the check concludes. */
+  monitor?: boolean;
 }
 
 /** The S2 Subject check resource (spec part 2) plus the subject and timestamps. */
@@ -55,6 +57,8 @@ export interface SubjectCheckView {
   sla_due_at: string | null;
   error_message: string | null;
   resolved_by: string | null;
+  /** Enrolled in ongoing monitoring (docs/monitoring-and-audit.md). */
+  monitoring: boolean;
   subject: {
     first_name: string;
     last_name: string;
@@ -76,6 +80,21 @@ export interface SubjectCheckDetailView extends SubjectCheckView {
   sources: { agent: string; tier: string; queried: boolean; error: string | null; hits: number; started_at: string; finished_at: string }[];
   findings: Finding[];
   decisions: { kind: 'review' | 'investigation'; outcome: string; reviewer: string; note: string; at: string }[];
+  monitoring_alerts: MonitoringAlertView[];
+}
+
+/** One alert ongoing monitoring raised on the check (also sent as the S2 `monitoring.alert` callback). */
+export interface MonitoringAlertView {
+  alert_id: string;
+  kind: 'new_hit' | 'changed_hit' | 'removed_hit';
+  entity_id: string;
+  tier: string;
+  list: string;
+  matched_name: string;
+  score: number;
+  list_version: string;
+  changes: Record<string, unknown>;
+  detected_at: string;
 }
 
 export interface SubjectCheckListFilter {
@@ -123,6 +142,8 @@ interface Row {
   sources: SubjectCheckDetailView['sources'];
   findings: Finding[];
   decisions: SubjectCheckDetailView['decisions'];
+  monitoring: boolean;
+  monitoring_alerts: MonitoringAlertView[];
   processing_at: Date;
   review_required_at: Date | null;
   escalated_at: Date | null;
@@ -155,6 +176,7 @@ function toView(row: Row): SubjectCheckView {
     sla_due_at: iso(row.sla_due_at),
     error_message: row.error_message,
     resolved_by: row.resolved_by,
+    monitoring: row.monitoring,
     subject: {
       first_name: row.first_name,
       last_name: row.last_name,
@@ -174,7 +196,7 @@ function toView(row: Row): SubjectCheckView {
 }
 
 function toDetail(row: Row): SubjectCheckDetailView {
-  return { ...toView(row), sources: row.sources, findings: row.findings, decisions: row.decisions };
+  return { ...toView(row), sources: row.sources, findings: row.findings, decisions: row.decisions, monitoring_alerts: row.monitoring_alerts };
 }
 
 /** The view of a check that has just started (before the read model has it). */
@@ -201,6 +223,7 @@ function startedView(event: SubjectCheckStarted): SubjectCheckView {
     sla_due_at: null,
     error_message: null,
     resolved_by: null,
+    monitoring: false,
     subject: {
       first_name: d.firstName,
       last_name: d.lastName,
@@ -247,6 +270,7 @@ export function sandboxSubjectCheck(input: SubjectCheckInput, now: Date, account
     sla_due_at: null,
     error_message: null,
     resolved_by: 'sandbox',
+    monitoring: false,
     subject: {
       first_name: input.firstName.trim(),
       last_name: input.lastName.trim(),
@@ -298,6 +322,7 @@ export class PgSubjectCheckService {
         purpose: input.purpose,
         consent: input.consent,
         ...(options.batchId !== undefined ? { batchId: options.batchId } : {}),
+        ...(input.monitor === true ? { monitor: true } : {}),
       },
       metadata: this.meta(ctx),
     });

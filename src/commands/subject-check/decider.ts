@@ -7,6 +7,11 @@
  *   needs_review --ResolveReview(clear)--> completed ; --ResolveReview(adverse)--> escalated
  *   escalated --CloseInvestigation--> completed
  *
+ * Ongoing monitoring (docs/monitoring-and-audit.md, "S2"): a concluded check (needs_review, escalated or
+ * completed) can be enrolled (EnrollInMonitoring, or `monitor` on StartSubjectCheck: enrolled by the
+ * conclusion itself) and unenrolled, both idempotent. While enrolled, RecordMonitoringAlert records at
+ * most one SubjectCheckMonitoringAlertRaised per list version and listed entity (rules: monitoring.ts).
+ *
  * Conclusion rule, in this order:
  *  1. escalate when any tier score reaches its threshold (sanctions ≥ 80, pep ≥ 70,
  *     adverse_media ≥ 75); priority by the highest triggering score (≥ 90 critical, ≥ 80 high,
@@ -19,6 +24,18 @@
 import { assertNever, type Event } from '../../shared/events';
 import { addHours, type Command, type Decider, isInteger, isIsoInstant, isNonEmptyText, NUMERIC_ID, stamp } from '../decider';
 import { IllegalTransition, Issues, NotFound } from '../errors';
+import {
+  CONCLUDED,
+  liveHits,
+  monitorableHits,
+  recordMonitoringAlert,
+  type MonitoredHit,
+  type MonitoredHitState,
+  type MonitoringAlertKind,
+} from './monitoring';
+
+export type { MonitoredHit, MonitoredHitState, MonitoringAlertKind } from './monitoring';
+export { subjectCheckAlertId } from './monitoring';
 
 export function streamName(subjectCheckId: string): string {
   return `subject-check-${subjectCheckId}`;
@@ -82,6 +99,8 @@ export type StartSubjectCheck = Command<
     purpose: string;
     consent: SubjectConsent;
     batchId?: string;
+    /** Enrol in ongoing monitoring as soon as the check concludes (needs_review, escalated or completed). */
+    monitor?: boolean;
   }
 >;
 export type RecordSubjectCheckAgentResult = Command<
@@ -105,14 +124,36 @@ export type ResolveReview = Command<
   Id & { outcome: 'clear' | 'adverse'; reviewer: string; note: string; investigationId?: string; requestedScope?: string }
 >;
 export type CloseInvestigation = Command<'CloseInvestigation', Id & { outcome: 'clear' | 'adverse'; reviewer: string; note: string }>;
+export type EnrollSubjectCheckInMonitoring = Command<'EnrollInMonitoring', Id>;
+export type UnenrollSubjectCheckFromMonitoring = Command<'UnenrollFromMonitoring', Id>;
+export type RecordSubjectCheckMonitoringAlert = Command<
+  'RecordMonitoringAlert',
+  Id & {
+    kind: MonitoringAlertKind;
+    /** The listed entity (`${source}:${sourceId}`). */
+    entityId: string;
+    /** The list version the change comes from; with entityId it names the alert (one per version and entity). */
+    listVersion: string;
+    /** What changed in the listed record (field → {before, after}), or the new entity. */
+    diff: Record<string, unknown>;
+    /** Hash of the entity record in the new list version (absent for removals). */
+    entityRecordHash?: string;
+    /** What the check would report now: required for a new hit, the new score for a changed one. */
+    hit?: { hitId: string; tier: string; source: string; matchedName: string; score: number };
+  }
+>;
 export type SubjectCheckCommand =
   | StartSubjectCheck
   | RecordSubjectCheckAgentResult
   | ConcludeSubjectCheck
   | FailSubjectCheck
   | ResolveReview
-  | CloseInvestigation;
-export const subjectCheckCommandTypes = [
+  | CloseInvestigation
+  | EnrollSubjectCheckInMonitoring
+  | UnenrollSubjectCheckFromMonitoring
+  | RecordSubjectCheckMonitoringAlert;
+/** The check's own lifecycle commands (the monitoring ones follow). */
+export const subjectCheckLifecycleCommandTypes = [
   'StartSubjectCheck',
   'RecordAgentResult',
   'ConcludeSubjectCheck',
@@ -120,6 +161,8 @@ export const subjectCheckCommandTypes = [
   'ResolveReview',
   'CloseInvestigation',
 ] as const;
+export const subjectCheckMonitoringCommandTypes = ['EnrollInMonitoring', 'UnenrollFromMonitoring', 'RecordMonitoringAlert'] as const;
+export const subjectCheckCommandTypes = [...subjectCheckLifecycleCommandTypes, ...subjectCheckMonitoringCommandTypes] as const;
 
 // ---- events (field names follow the S2 callback payloads, camelCased) ----
 type Ids = { subjectCheckId: string; accountId: string };
@@ -135,6 +178,8 @@ export type SubjectCheckStarted = Event<
     purpose: string;
     consent: SubjectConsent & { certified: true; certifiedAt: string };
     batchId?: string;
+    /** Present (true) when the request asked for monitoring from the conclusion on. */
+    monitor?: boolean;
     processingAt: string;
   }
 >;
@@ -178,6 +223,40 @@ export type SubjectCheckInvestigationClosed = Event<
   'SubjectCheckInvestigationClosed',
   Ids & { investigationId: string; outcome: 'clear' | 'adverse'; reviewer: string; note: string; closedAt: string }
 >;
+/** The subject as monitoring re-screens it: the full name and the first location's country. */
+export interface MonitoredSubjectOfCheck {
+  name: string;
+  entityType: 'individual';
+  jurisdiction?: string;
+}
+export type SubjectCheckMonitoringEnrolled = Event<
+  'SubjectCheckMonitoringEnrolled',
+  Ids & {
+    subject: MonitoredSubjectOfCheck;
+    /** The listed entities the check reports now: the baseline later list versions are compared with. */
+    hits: MonitoredHit[];
+    enrolledAt: string;
+  }
+>;
+export type SubjectCheckMonitoringUnenrolled = Event<'SubjectCheckMonitoringUnenrolled', Ids & { unenrolledAt: string }>;
+export type SubjectCheckMonitoringAlertRaised = Event<
+  'SubjectCheckMonitoringAlertRaised',
+  Ids & {
+    /** `${listVersion}:${entityId}`: one alert per list version and listed entity. */
+    alertId: string;
+    kind: MonitoringAlertKind;
+    hitId: string;
+    entityId: string;
+    tier: string;
+    source: string;
+    matchedName: string;
+    score: number;
+    diff: Record<string, unknown>;
+    listVersion: string;
+    entityRecordHash?: string;
+    raisedAt: string;
+  }
+>;
 export type SubjectCheckEvent =
   | SubjectCheckStarted
   | SubjectCheckAgentResultRecorded
@@ -186,7 +265,10 @@ export type SubjectCheckEvent =
   | SubjectCheckCompleted
   | SubjectCheckFailed
   | SubjectCheckReviewResolved
-  | SubjectCheckInvestigationClosed;
+  | SubjectCheckInvestigationClosed
+  | SubjectCheckMonitoringEnrolled
+  | SubjectCheckMonitoringUnenrolled
+  | SubjectCheckMonitoringAlertRaised;
 export const subjectCheckEventTypes = [
   'SubjectCheckStarted',
   'SubjectCheckAgentResultRecorded',
@@ -196,6 +278,9 @@ export const subjectCheckEventTypes = [
   'SubjectCheckFailed',
   'SubjectCheckReviewResolved',
   'SubjectCheckInvestigationClosed',
+  'SubjectCheckMonitoringEnrolled',
+  'SubjectCheckMonitoringUnenrolled',
+  'SubjectCheckMonitoringAlertRaised',
 ] as const;
 
 // ---- state ----
@@ -210,6 +295,12 @@ export type SubjectCheckState =
       tierScores: Record<string, number>;
       reviewReason?: string;
       investigationId?: string;
+      subject: MonitoredSubjectOfCheck;
+      monitorOnConclusion: boolean;
+      monitoring: boolean;
+      /** Hits on listed entities (with a record hash), one per entity id: what monitoring compares. */
+      hits: Record<string, MonitoredHitState>;
+      alertIds: string[];
     };
 
 export function initialState(): SubjectCheckState {
@@ -233,6 +324,7 @@ function validateStart(d: StartSubjectCheck['data']): void {
     .check(d.consent?.certified === true, 'consent', 'consent must be certified (certified: true)');
   if (d.middleName !== undefined) issues.check(isNonEmptyText(d.middleName, 100), 'middle_name', 'must be 1-100 characters');
   issues.check(NUMERIC_ID.test(d.subjectCheckId ?? '') && NUMERIC_ID.test(d.accountId ?? ''), 'subject_check_id', 'ids must be positive integer strings');
+  if (d.monitor !== undefined) issues.check(typeof d.monitor === 'boolean', 'monitor', 'must be a boolean');
   issues.throwIfAny();
 }
 
@@ -292,6 +384,7 @@ export function decide(command: SubjectCheckCommand, state: SubjectCheckState): 
           purpose: d.purpose,
           consent: { ...d.consent, certified: true, certifiedAt: now },
           ...(d.batchId !== undefined ? { batchId: d.batchId } : {}),
+          ...(d.monitor === true ? { monitor: true } : {}),
           processingAt: now,
         },
       },
@@ -353,20 +446,16 @@ export function decide(command: SubjectCheckCommand, state: SubjectCheckState): 
         sourcesTotal: d.sourcesTotal,
       };
       const tiers = triggeringTiers(d.tierScores);
-      if (tiers.length > 0) return stamp<SubjectCheckEvent>(command, [escalation(ids, d.tierScores, tiers, d.investigationId, d.requestedScope, now)]);
       const coverage = d.sourcesTotal > 0 ? d.sourcesSearched / d.sourcesTotal : 0;
       const reviewReason = coverage < minimumSourceCoverage ? 'insufficient_source_coverage' : d.bestHitAmbiguous === true ? 'ambiguous_match' : undefined;
-      if (reviewReason) {
-        return stamp<SubjectCheckEvent>(command, [
-          {
-            type: 'SubjectCheckReviewRequired',
-            data: { ...ids, ...summary, status: 'needs_review', reviewReason, tierScores: d.tierScores, reviewRequiredAt: now },
-          },
-        ]);
-      }
-      return stamp<SubjectCheckEvent>(command, [
-        { type: 'SubjectCheckCompleted', data: { ...ids, ...summary, status: 'completed', resolvedBy: 'automatic', completedAt: now } },
-      ]);
+      const conclusion: BareEvent =
+        tiers.length > 0
+          ? escalation(ids, d.tierScores, tiers, d.investigationId, d.requestedScope, now)
+          : reviewReason
+            ? { type: 'SubjectCheckReviewRequired', data: { ...ids, ...summary, status: 'needs_review', reviewReason, tierScores: d.tierScores, reviewRequiredAt: now } }
+            : { type: 'SubjectCheckCompleted', data: { ...ids, ...summary, status: 'completed', resolvedBy: 'automatic', completedAt: now } };
+      // A check requested with `monitor` is enrolled by its conclusion, with the hits it concluded on.
+      return stamp<SubjectCheckEvent>(command, state.monitorOnConclusion ? [conclusion, enrolment(state, ids, now)] : [conclusion]);
     }
     case 'FailSubjectCheck':
       if (state.status !== 'running') illegal(state, command);
@@ -404,9 +493,32 @@ export function decide(command: SubjectCheckCommand, state: SubjectCheckState): 
         completedAfter(ids, state.summary, d.outcome === 'clear' ? 'clean' : 'adverse_found', 'investigation', now),
       ]);
     }
+    case 'EnrollInMonitoring':
+      if (state.monitoring) return [];
+      // Only a concluded check has a result to monitor; a running one is enrolled by `monitor` instead.
+      if (!CONCLUDED.includes(state.status)) illegal(state, command);
+      return stamp<SubjectCheckEvent>(command, [enrolment(state, ids, now)]);
+    case 'UnenrollFromMonitoring':
+      if (!state.monitoring) return [];
+      return stamp<SubjectCheckEvent>(command, [{ type: 'SubjectCheckMonitoringUnenrolled', data: { ...ids, unenrolledAt: now } }]);
+    case 'RecordMonitoringAlert': {
+      if (!state.monitoring) throw new IllegalTransition('subject check', 'not_monitored', command.type);
+      const alert = recordMonitoringAlert(command.data, state.hits, state.alertIds, now);
+      return alert ? stamp<SubjectCheckEvent>(command, [{ type: 'SubjectCheckMonitoringAlertRaised', data: { ...ids, ...alert } }]) : [];
+    }
     default:
       return assertNever(command, 'subject check command');
   }
+}
+
+type BareEvent =
+  | Pick<SubjectCheckEscalated, 'type' | 'data'>
+  | Pick<SubjectCheckReviewRequired, 'type' | 'data'>
+  | Pick<SubjectCheckCompleted, 'type' | 'data'>
+  | Pick<SubjectCheckMonitoringEnrolled, 'type' | 'data'>;
+
+function enrolment(state: Extract<SubjectCheckState, { subjectCheckId: string }>, ids: Ids, now: string): Pick<SubjectCheckMonitoringEnrolled, 'type' | 'data'> {
+  return { type: 'SubjectCheckMonitoringEnrolled', data: { ...ids, subject: state.subject, hits: liveHits(state.hits), enrolledAt: now } };
 }
 
 function validateReviewer(d: { outcome: string; reviewer: string; note: string }): void {
@@ -439,12 +551,32 @@ function completedAfter(
 
 export function evolve(state: SubjectCheckState, event: SubjectCheckEvent): SubjectCheckState {
   if (event.type === 'SubjectCheckStarted') {
-    return { status: 'running', subjectCheckId: event.data.subjectCheckId, accountId: event.data.accountId, agents: [], tierScores: {} };
+    const d = event.data;
+    const country = d.locations[0]?.country;
+    return {
+      status: 'running',
+      subjectCheckId: d.subjectCheckId,
+      accountId: d.accountId,
+      agents: [],
+      tierScores: {},
+      // The name the sources were asked about (as the subject-check orchestrator builds it).
+      subject: { name: [d.firstName, d.middleName, d.lastName].filter((p) => p !== undefined && p !== '').join(' '), entityType: 'individual', ...(country ? { jurisdiction: country } : {}) },
+      monitorOnConclusion: d.monitor === true,
+      monitoring: false,
+      hits: {},
+      alertIds: [],
+    };
   }
   if (state.status === 'none') return state;
   switch (event.type) {
-    case 'SubjectCheckAgentResultRecorded':
-      return { ...state, agents: [...state.agents, event.data.agent] };
+    case 'SubjectCheckAgentResultRecorded': {
+      const hits = { ...state.hits };
+      for (const hit of monitorableHits(event.data)) {
+        const known = hits[hit.entityId];
+        if (!known || known.score < hit.score) hits[hit.entityId] = hit;
+      }
+      return { ...state, agents: [...state.agents, event.data.agent], hits };
+    }
     case 'SubjectCheckReviewRequired': {
       const { overallResult, confidenceLevel, findingsCount, redFlagCount, warningCount, sourcesSearched, sourcesTotal } = event.data;
       return {
@@ -464,6 +596,27 @@ export function evolve(state: SubjectCheckState, event: SubjectCheckEvent): Subj
     case 'SubjectCheckReviewResolved':
     case 'SubjectCheckInvestigationClosed':
       return state;
+    case 'SubjectCheckMonitoringEnrolled':
+      return { ...state, monitoring: true };
+    case 'SubjectCheckMonitoringUnenrolled':
+      return { ...state, monitoring: false };
+    case 'SubjectCheckMonitoringAlertRaised': {
+      const d = event.data;
+      const hit: MonitoredHitState =
+        d.kind === 'removed_hit' && state.hits[d.entityId]
+          ? { ...state.hits[d.entityId]!, status: 'removed' }
+          : {
+              hitId: d.hitId,
+              entityId: d.entityId,
+              tier: d.tier,
+              source: d.source,
+              matchedName: d.matchedName,
+              score: d.score,
+              entityRecordHash: d.entityRecordHash ?? state.hits[d.entityId]?.entityRecordHash ?? '',
+              status: d.kind === 'removed_hit' ? 'removed' : 'open',
+            };
+      return { ...state, alertIds: [...state.alertIds, d.alertId], hits: { ...state.hits, [d.entityId]: hit } };
+    }
     default:
       return assertNever(event, 'subject check event');
   }

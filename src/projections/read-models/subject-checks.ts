@@ -6,12 +6,13 @@ import { quoteIdent, type Projection } from '../projection';
 
 /**
  * S2 subject checks for reading and listing (GET /api/v1/compliance/subject-checks[/:id]): one row per
- * check with its lifecycle fields, the subject, every source's outcome and its findings. A row changes
- * only for an event with a newer stream position than the one stored, so re-applying is harmless.
+ * check with its lifecycle fields, the subject, every source's outcome and its findings, whether it is
+ * monitored and the alerts monitoring raised. A row changes only for an event with a newer stream
+ * position than the one stored, so re-applying is harmless.
  */
 export const subjectChecksProjection: Projection = {
   name: 'subject_checks',
-  version: 1,
+  version: 2,
   handles: [
     'SubjectCheckStarted',
     'SubjectCheckAgentResultRecorded',
@@ -21,6 +22,9 @@ export const subjectChecksProjection: Projection = {
     'SubjectCheckFailed',
     'SubjectCheckReviewResolved',
     'SubjectCheckInvestigationClosed',
+    'SubjectCheckMonitoringEnrolled',
+    'SubjectCheckMonitoringUnenrolled',
+    'SubjectCheckMonitoringAlertRaised',
   ],
   async setup(client, schema) {
     const s = quoteIdent(schema);
@@ -59,6 +63,8 @@ export const subjectChecksProjection: Projection = {
         sources jsonb NOT NULL DEFAULT '[]'::jsonb,
         findings jsonb NOT NULL DEFAULT '[]'::jsonb,
         decisions jsonb NOT NULL DEFAULT '[]'::jsonb,
+        monitoring boolean NOT NULL DEFAULT false,
+        monitoring_alerts jsonb NOT NULL DEFAULT '[]'::jsonb,
         processing_at timestamptz NOT NULL,
         review_required_at timestamptz,
         escalated_at timestamptz,
@@ -179,6 +185,29 @@ export const subjectChecksProjection: Projection = {
         const d = event.data;
         const decision = { kind: 'investigation', outcome: d.outcome, reviewer: d.reviewer, note: d.note, investigation_id: d.investigationId, at: d.closedAt };
         await update(`decisions = decisions || $4::jsonb`, [JSON.stringify([decision])]);
+        return;
+      }
+      case 'SubjectCheckMonitoringEnrolled':
+        await update(`monitoring = true`, []);
+        return;
+      case 'SubjectCheckMonitoringUnenrolled':
+        await update(`monitoring = false`, []);
+        return;
+      case 'SubjectCheckMonitoringAlertRaised': {
+        const d = event.data;
+        const alert = {
+          alert_id: d.alertId,
+          kind: d.kind,
+          entity_id: d.entityId,
+          tier: d.tier,
+          list: d.source,
+          matched_name: d.matchedName,
+          score: Math.round(d.score * 1000) / 1000,
+          list_version: d.listVersion,
+          changes: d.diff,
+          detected_at: d.raisedAt,
+        };
+        await update(`monitoring_alerts = monitoring_alerts || $4::jsonb`, [JSON.stringify([alert])]);
         return;
       }
       default:

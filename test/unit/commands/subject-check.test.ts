@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { DeciderSpecification, type GivenEvent } from '../../support/decider-spec';
 import {
   type SubjectCheckCommand,
-  subjectCheckCommandTypes,
+  subjectCheckLifecycleCommandTypes,
   subjectCheckDecider,
   type SubjectCheckEvent,
   streamName,
@@ -73,7 +73,7 @@ const histories: Record<string, GivenEvent<SubjectCheckEvent>[]> = {
   failed: [started, failed],
 };
 
-function command(type: (typeof subjectCheckCommandTypes)[number]): SubjectCheckCommand {
+function command(type: (typeof subjectCheckLifecycleCommandTypes)[number]): SubjectCheckCommand {
   const m = meta();
   switch (type) {
     case 'StartSubjectCheck':
@@ -104,7 +104,7 @@ function command(type: (typeof subjectCheckCommandTypes)[number]): SubjectCheckC
 }
 
 /** Legal pairs and the event types they emit; every other pair must be rejected. */
-const legal: Record<string, Partial<Record<(typeof subjectCheckCommandTypes)[number], string[]>>> = {
+const legal: Record<string, Partial<Record<(typeof subjectCheckLifecycleCommandTypes)[number], string[]>>> = {
   none: { StartSubjectCheck: ['SubjectCheckStarted'] },
   running: {
     RecordAgentResult: ['SubjectCheckAgentResultRecorded'],
@@ -126,9 +126,10 @@ const statusAfter: Record<string, string> = {
   'escalated:CloseInvestigation': 'completed',
 };
 
-describe('subject check: every state × command', () => {
+// The monitoring commands have their own table (subject-check-monitoring.test.ts).
+describe('subject check: every state × lifecycle command', () => {
   for (const [state, history] of Object.entries(histories)) {
-    for (const type of subjectCheckCommandTypes) {
+    for (const type of subjectCheckLifecycleCommandTypes) {
       const expected = legal[state]![type];
       it(`${state} × ${type} → ${expected ? expected.join(' + ') : state === 'none' ? 'NotFound' : 'IllegalTransition'}`, () => {
         const then = spec.given(history).when(command(type));

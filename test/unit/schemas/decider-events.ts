@@ -213,7 +213,20 @@ function subjectCheckEvents(): Event[] {
   const adverse = start('1005', false);
   adverse.run('ConcludeSubjectCheck', { subjectCheckId: '1005', ...summary, sourcesSearched: 9, tierScores: { pep: 50 }, bestHitAmbiguous: true });
   adverse.run('ResolveReview', { subjectCheckId: '1005', outcome: 'adverse', reviewer: 'analyst-1', note: 'looks like the PEP', investigationId: 'INV-8', requestedScope: 'full_background' });
-  return [reviewed, escalated, automatic, failed, adverse].flatMap((s) => s.events);
+  // ongoing monitoring: requested with `monitor` (enrolled by the conclusion, with its list-backed hits), alerts, unenrolled, enrolled again
+  const monitored = new Stream(commands.subjectCheck.subjectCheckDecider);
+  monitored.run('StartSubjectCheck', { subjectCheckId: '1006', accountId: '42', firstName: 'Ada', lastName: 'Lovelace', purpose: 'employment', locations: [{ country: 'GB' }], consent: { certified: true }, monitor: true });
+  const listed = (entityId: string, score: number) => ({ hitId: `sanctions:${entityId}`, category: 'sanctions', source: 'ofac_sdn', entityId, entityName: 'LOVELACE, Ada', matchedName: 'LOVELACE, Ada', score, entityRecordHash: sha(entityId) });
+  monitored.run('RecordAgentResult', { subjectCheckId: '1006', agent: 'sanctions', tier: 'sanctions', queried: true, result: { hits: [listed('ofac_sdn:1', 0.97)] }, startedAt: NOW, finishedAt: LATER });
+  monitored.run('ConcludeSubjectCheck', { subjectCheckId: '1006', ...summary, sourcesSearched: 9, tierScores: { sanctions: 97 }, bestHitAmbiguous: false, investigationId: 'INV-9' });
+  monitored.run('RecordMonitoringAlert', {
+    subjectCheckId: '1006', kind: 'new_hit', entityId: 'ofac_sdn:2', listVersion: 'ofac_sdn@2', diff: { added: { id: 'ofac_sdn:2' } }, entityRecordHash: sha('2'),
+    hit: { hitId: 'sanctions:ofac_sdn:2', tier: 'sanctions', source: 'ofac_sdn', matchedName: 'LOVELACE, Ada K', score: 0.91 },
+  });
+  monitored.run('RecordMonitoringAlert', { subjectCheckId: '1006', kind: 'removed_hit', entityId: 'ofac_sdn:1', listVersion: 'ofac_sdn@2', diff: { removed: { id: 'ofac_sdn:1' } } });
+  monitored.run('UnenrollFromMonitoring', { subjectCheckId: '1006' });
+  monitored.run('EnrollInMonitoring', { subjectCheckId: '1006' });
+  return [reviewed, escalated, automatic, failed, adverse, monitored].flatMap((s) => s.events);
 }
 
 function webhookEndpointEvents(): Event[] {
