@@ -85,11 +85,12 @@ import { AuditorTokens } from './audit/auditor-token';
 import { createS1MonitoringRouter } from '../api/monitoring/s1-router';
 import { createAuditHistoryRouter } from '../api/monitoring/history-router';
 import { createS3MonitoringRouter } from '../api/monitoring/s3-router';
-import { createS2AuditRouter } from '../api/monitoring/s2-router';
+import { createS2MonitoringRouter } from '../api/monitoring/s2-router';
 import { sendPortalData } from '../api/portal/auth';
 import { registerMonitoringS1 } from '../api/monitoring/schemas';
 import { registerMonitoringS3 } from '../api/monitoring/s3-openapi';
-import { registerAuditS2 } from '../api/monitoring/s2-openapi';
+import { registerMonitoringS2 } from '../api/monitoring/s2-openapi';
+import { SubjectCheckMonitoring } from './monitoring/subject-check-monitoring';
 
 export interface ServiceOptions {
   config: Config;
@@ -133,6 +134,8 @@ export interface RunningService {
   /** Ongoing monitoring, dispositions and the auditor's services (docs/monitoring-and-audit.md). */
   monitoring?: {
     service: MonitoringService;
+    /** S2 subject checks' enrolment and their share of list updates. */
+    subjectChecks: SubjectCheckMonitoring;
     audit: AuditTrailService;
     auditorTokens: AuditorTokens;
     lists: ListRegistry;
@@ -363,7 +366,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     });
 
     // Ongoing monitoring, dispositions, the auditor's history and auditor tokens (S1 keys carry no role).
-    const monitoring = new MonitoringService({ store, pool, clock, logger, countryRisk: () => countryRisk, readModelsCaughtUp });
+    // S2 subject checks take part in the same list-update monitoring (their own index and tables).
+    const subjectCheckMonitoring = new SubjectCheckMonitoring({ store, pool, clock, logger });
+    const monitoring = new MonitoringService({ store, pool, clock, logger, countryRisk: () => countryRisk, readModelsCaughtUp, subjectChecks: subjectCheckMonitoring });
     const audit = new AuditTrailService({ store });
     const auditorTokens = new AuditorTokens({ secret: config.JWT_SECRET ?? DEV_JWT_SECRET, clock, accounts });
     let lastMonitoringRuns: MonitoringRunResult[] = [];
@@ -407,7 +412,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (options.http) {
       const openApi = (() => {
         let cached: object | undefined;
-        return () => (cached ??= buildOpenApiDocument([registerS1, registerS3, registerS2, registerPersonChecks, registerMonitoringS1, registerMonitoringS3, registerAuditS2]));
+        return () => (cached ??= buildOpenApiDocument([registerS1, registerS3, registerS2, registerPersonChecks, registerMonitoringS1, registerMonitoringS3, registerMonitoringS2]));
       })();
       const app = createHttpApp({
         logger,
@@ -486,7 +491,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           // The auditor's event history on the portal: a signed-in user whose account role is auditor.
           createAuditHistoryRouter({ audit, basePath: '/api/portal/audit', principalOf: (req, res) => portalAuth.require(req, res), present: (res, body) => sendPortalData(res, 200, body, clock.now()) }),
           createS1PersonCheckRouter({ personChecks, waitMs: config.SCREENING_WAIT_MS }),
-          createS2AuditRouter({ audit, auditorTokens }),
+          createS2MonitoringRouter({ audit, auditorTokens, subjectChecks: subjectCheckMonitoring }),
           createS2Router({ keys, limits, accounts, sessions, subjectChecks, webhooks: s2Webhooks, clock }),
           createS2AccountRouter({ keys, limits, accounts, sessions, subjectChecks, webhooks: s2Webhooks, clock }),
         ],
@@ -523,6 +528,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       s3: { usage, payments, webhooks: s3Webhooks, portalSessions },
       monitoring: {
         service: monitoring,
+        subjectChecks: subjectCheckMonitoring,
         audit,
         auditorTokens,
         lists: listRegistry,

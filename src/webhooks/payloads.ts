@@ -211,10 +211,12 @@ export const s2Schemas = {
       subject: z.object({ id: z.string(), name: z.string(), first_name: z.string(), last_name: z.string() }).strict(),
     })
     .strict(),
-  'monitoring.alert': z
+  // Ongoing monitoring of a subject check; named like the other callbacks about a check (S1 and S3 call theirs monitoring.alert).
+  'subject_check.monitoring_alert': z
     .object({
-      event: z.literal('monitoring.alert'),
+      event: z.literal('subject_check.monitoring_alert'),
       ...s2Base,
+      alert_id: z.string().min(1),
       alert_kind: alertKind,
       entity_id: z.string().min(1),
       list: z.string().min(1),

@@ -48,6 +48,7 @@ export const webhookProjectorHandles = [
   'SubjectCheckEscalated',
   'SubjectCheckCompleted',
   'SubjectCheckFailed',
+  'SubjectCheckMonitoringAlertRaised',
 ] as const;
 
 type Handled = Extract<
@@ -314,6 +315,28 @@ export function createWebhookProjector(options: WebhookProjectorOptions): Projec
         case 'SubjectCheckFailed':
           await send(client, event, () => subjectCheckMessage(event), event.data.accountId);
           return;
+        case 'SubjectCheckMonitoringAlertRaised': {
+          // Flat like the other S2 callbacks, signed over the raw body with the account's secret.
+          const d = event.data;
+          await send(
+            client,
+            event,
+            () =>
+              s2Payload('subject_check.monitoring_alert', {
+                subject_check_id: Number(d.subjectCheckId),
+                account_id: Number(d.accountId),
+                alert_id: d.alertId,
+                alert_kind: d.kind,
+                entity_id: d.entityId,
+                list: d.source,
+                matched_name: d.matchedName,
+                score: score100(d.score),
+                detected_at: isoMs(d.raisedAt),
+              }),
+            d.accountId,
+          );
+          return;
+        }
         default:
           return assertUnhandled(event);
       }

@@ -169,6 +169,7 @@ function toInput(body: SubjectCheckRequest): SubjectCheckInput {
     locations: body.locations.map((l) => ({ country: l.country, ...(l.region !== undefined ? { region: l.region } : {}), ...(l.city !== undefined ? { city: l.city } : {}) })),
     purpose: body.purpose,
     consent: { certified: true, ...(body.consent.statement !== undefined ? { statement: body.consent.statement } : {}) },
+    ...(body.monitor === true ? { monitor: true } : {}),
   };
 }
 

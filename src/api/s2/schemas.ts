@@ -98,6 +98,11 @@ export const SubjectCheckRequestSchema = z
       .pipe(z.enum(subjectCheckPurposes, `must be one of ${subjectCheckPurposes.join(', ')}`))
       .openapi({ type: 'string', enum: [...subjectCheckPurposes], description: 'Why the check is run (permissible purpose).' }),
     consent: ConsentSchema,
+    monitor: z.boolean('must be true or false').optional().openapi({
+      description:
+        'Enrol the check in ongoing monitoring as soon as it concludes (needs_review, escalated or completed; a failed check is not enrolled): every later list update is matched against the subject and a new, changed or removed hit sends the `subject_check.monitoring_alert` callback. Same as POST /subject-checks/{id}/monitoring afterwards. Ignored by the sandbox.',
+      default: false,
+    }),
   })
   .openapi('S2SubjectCheckRequest');
 export type SubjectCheckRequest = z.infer<typeof SubjectCheckRequestSchema>;
@@ -224,6 +229,7 @@ export const SubjectCheckSchema = z
     sla_due_at: nullableIso,
     error_message: z.string().nullable(),
     resolved_by: z.string().nullable().openapi({ description: 'automatic, review, investigation (sandbox: sandbox).' }),
+    monitoring: z.boolean().openapi({ description: 'Enrolled in ongoing monitoring (POST /subject-checks/{id}/monitoring, or `monitor: true` at creation).' }),
     subject: z.object({
       first_name: z.string(),
       last_name: z.string(),
@@ -259,6 +265,22 @@ export const SubjectCheckDetailSchema = SubjectCheckSchema.extend({
     }),
   ),
   decisions: z.array(z.object({ kind: z.enum(['review', 'investigation']), outcome: z.string(), reviewer: z.string(), note: z.string(), at: isoTime })),
+  monitoring_alerts: z
+    .array(
+      z.object({
+        alert_id: z.string().openapi({ description: '`<list version>:<entity id>`: one alert per list version and listed entity.' }),
+        kind: z.enum(['new_hit', 'changed_hit', 'removed_hit']),
+        entity_id: z.string(),
+        tier: z.string(),
+        list: z.string(),
+        matched_name: z.string(),
+        score: z.number().openapi({ description: 'Matcher score in [0, 1].' }),
+        list_version: z.string(),
+        changes: z.record(z.string(), z.unknown()).openapi({ description: 'What changed in the listed record (field → {before, after}), or the added/removed entity.' }),
+        detected_at: isoTime,
+      }),
+    )
+    .openapi({ description: 'Alerts ongoing monitoring raised on this check, oldest first (each also sent as the `subject_check.monitoring_alert` callback).' }),
 }).openapi('S2SubjectCheckDetail');
 
 const success = z.literal(true);
@@ -655,7 +677,6 @@ export function registerS2(registry: OpenAPIRegistry): void {
     'X-Service-Signature': z.string().openapi({ description: '`sha256=<64 lowercase hex>`: HMAC-SHA256 keyed with signing_secret over the exact raw body bytes.' }),
   });
   for (const [event, schema] of Object.entries(s2Schemas)) {
-    if (event === 'monitoring.alert') continue;
     registry.registerWebhook({
       method: 'post',
       path: event,
@@ -663,7 +684,10 @@ export function registerS2(registry: OpenAPIRegistry): void {
       summary: `S2 callback ${event}`,
       description: [
         'POSTed to the account\'s registered URL. Verify X-Service-Signature over the raw bytes in constant time before parsing; there is no timestamp header and no envelope; `event` is the discriminator; ignore unknown fields.',
-        '10 s timeout; at most 3 attempts (immediately, +1 s, +5 s); retried on transport failures, 5xx, 408 and 429; other 4xx are final. The same event may arrive more than once and in any order: deduplicate by event + subject_check_id (retry: + previous_delivery_id; webhook.test: subject.id).',
+        '10 s timeout; at most 3 attempts (immediately, +1 s, +5 s); retried on transport failures, 5xx, 408 and 429; other 4xx are final. The same event may arrive more than once and in any order: deduplicate by event + subject_check_id (retry: + previous_delivery_id; webhook.test: subject.id; monitoring_alert: + alert_id, as one check can get several alerts).',
+        ...(event === 'subject_check.monitoring_alert'
+          ? ['Sent when ongoing monitoring (POST /api/v1/compliance/subject-checks/{id}/monitoring, or `monitor: true` at creation) finds that a list update added a hit for the subject, changed the record of a reported hit, or removed a reported entity. `alert_id` is `<list version>:<entity id>`: at most one alert per list version, check and listed entity. The check\'s status and verdict do not change.']
+          : []),
       ].join('\n\n'),
       request: { headers: webhookHeaders, body: { required: true, content: json(schema as z.ZodType) } },
       responses: { 200: { description: 'Accepted (any 2xx) after durable acceptance.' } },

@@ -8,7 +8,8 @@
  *   delta-matcher.ts) and appends one RecordMonitoringAlert per affected screening and entity; the
  *   decider drops what must not alert (unchanged record, cleared false positive without a change)
  *   and re-opens a false positive whose record changed. The webhook projector turns each
- *   MonitoringAlertRaised into the surface's signed `monitoring.alert`.
+ *   MonitoringAlertRaised into the surface's signed `monitoring.alert`. Enrolled S2 subject checks take
+ *   their share of the same update (subject-check-monitoring.ts) when `subjectChecks` is wired.
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
@@ -33,6 +34,7 @@ import { handleCommand } from '../command-handler';
 import type { CommandContext, Principal } from '../services';
 import { matchDelta, type AlertIntent, type DeltaMatchStats, type ReportedHit } from './delta-matcher';
 import { SubjectIndex, type MonitoredSubject } from './reverse-index';
+import type { SubjectCheckRunResult } from './subject-check-monitoring';
 import { recomputeRisk } from './risk';
 
 export interface MonitoringStatus {
@@ -49,11 +51,16 @@ export interface DispositionResult {
   changed: boolean;
 }
 
+/**
+ * One list update's monitoring. `enrolled`, `subjectsRescreened`, `pairsCompared`, `intents` and
+ * `alertsRaised` count screenings and subject checks together; `subjectChecks` is the checks' share.
+ */
 export interface MonitoringRunResult extends DeltaMatchStats {
   source?: string;
   fromVersion?: string;
   toVersion?: string;
   enrolled: number;
+  subjectChecks?: SubjectCheckRunResult;
   /** Alerts actually appended (the decider drops the ones that must not alert). */
   alertsRaised: number;
   reopened: number;
@@ -69,6 +76,8 @@ export interface MonitoringServiceDeps {
   countryRisk?: () => CountryRisk[];
   /** Wait for read models (tests and the CLI call it before a run). */
   readModelsCaughtUp?: () => Promise<void>;
+  /** S2 subject checks' share of each list update (SubjectCheckMonitoring). */
+  subjectChecks?: { onListUpdate(delta: ListDelta, engine: NameScreener): Promise<SubjectCheckRunResult> };
 }
 
 type Loaded = { state: ScreeningState; events: RecordedEvent[] };
@@ -212,13 +221,18 @@ export class MonitoringService {
         this.deps.logger?.warn({ err: error, screeningId: intent.screeningId, entityId: intent.entityId }, 'monitoring alert not recorded');
       }
     }
+    const checks = await this.deps.subjectChecks?.onListUpdate(delta, engine);
     const result: MonitoringRunResult = {
       ...stats,
       ...(delta.source ? { source: delta.source } : {}),
       ...(delta.fromVersion ? { fromVersion: delta.fromVersion } : {}),
       ...(delta.toVersion ? { toVersion: delta.toVersion } : {}),
-      enrolled: subjects.length,
-      alertsRaised,
+      enrolled: subjects.length + (checks?.enrolled ?? 0),
+      subjectsRescreened: stats.subjectsRescreened + (checks?.subjectsRescreened ?? 0),
+      pairsCompared: stats.pairsCompared + (checks?.pairsCompared ?? 0),
+      intents: stats.intents + (checks?.intents ?? 0),
+      ...(checks ? { subjectChecks: checks } : {}),
+      alertsRaised: alertsRaised + (checks?.alertsRaised ?? 0),
       reopened,
       ms: Date.now() - started,
     };

@@ -83,7 +83,7 @@ export interface SubjectCheckDetailView extends SubjectCheckView {
   monitoring_alerts: MonitoringAlertView[];
 }
 
-/** One alert ongoing monitoring raised on the check (also sent as the S2 `monitoring.alert` callback). */
+/** One alert ongoing monitoring raised on the check (also sent as the S2 `subject_check.monitoring_alert` callback). */
 export interface MonitoringAlertView {
   alert_id: string;
   kind: 'new_hit' | 'changed_hit' | 'removed_hit';

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { ScreeningEvent } from '../../commands/screening';
+import type { SubjectCheckEvent } from '../../commands/subject-check';
 import type { RecordedEvent } from '../../shared/events';
 import { quoteIdent, type Projection } from '../projection';
 
@@ -9,12 +10,25 @@ import { quoteIdent, type Projection } from '../projection';
  *   from the enrolled rows);
  * - `hits`: the live hits of completed screenings by entity id, so removals and changes of a listed
  *   entity find the screenings that report it with one indexed lookup.
+ * - `subject_check_subjects` and `subject_check_hits`: the same for S2 subject checks (their own id
+ *   space, hence their own tables): the enrolled subjects and their hits on listed entities, one per
+ *   entity (SubjectCheckMonitoringEnrolled carries the baseline, alerts keep it current).
  * Rows carry the stream position that last wrote them; an older event never overwrites a newer one.
  */
 export const monitoringProjection: Projection = {
   name: 'monitoring',
-  version: 1,
-  handles: ['ScreeningCompleted', 'MonitoringEnrolled', 'MonitoringUnenrolled', 'HitDispositioned', 'HitReopened', 'MonitoringAlertRaised'],
+  version: 2,
+  handles: [
+    'ScreeningCompleted',
+    'MonitoringEnrolled',
+    'MonitoringUnenrolled',
+    'HitDispositioned',
+    'HitReopened',
+    'MonitoringAlertRaised',
+    'SubjectCheckMonitoringEnrolled',
+    'SubjectCheckMonitoringUnenrolled',
+    'SubjectCheckMonitoringAlertRaised',
+  ],
   async setup(client, schema) {
     const s = quoteIdent(schema);
     await client.query(`
@@ -40,11 +54,33 @@ export const monitoringProjection: Projection = {
         stream_position bigint NOT NULL,
         PRIMARY KEY (screening_id, hit_id)
       );
-      CREATE INDEX IF NOT EXISTS hits_entity ON ${s}.hits (entity_id);`);
+      CREATE INDEX IF NOT EXISTS hits_entity ON ${s}.hits (entity_id);
+      CREATE TABLE IF NOT EXISTS ${s}.subject_check_subjects (
+        subject_check_id bigint PRIMARY KEY,
+        account_id bigint NOT NULL,
+        name text NOT NULL,
+        jurisdiction text,
+        enrolled boolean NOT NULL,
+        enrolled_at timestamptz NOT NULL,
+        unenrolled_at timestamptz,
+        stream_position bigint NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS subject_check_subjects_enrolled ON ${s}.subject_check_subjects (subject_check_id) WHERE enrolled;
+      CREATE TABLE IF NOT EXISTS ${s}.subject_check_hits (
+        subject_check_id bigint NOT NULL,
+        entity_id text NOT NULL,
+        hit_id text NOT NULL,
+        tier text NOT NULL,
+        status text NOT NULL,
+        entity_record_hash text NOT NULL,
+        stream_position bigint NOT NULL,
+        PRIMARY KEY (subject_check_id, entity_id)
+      );
+      CREATE INDEX IF NOT EXISTS subject_check_hits_entity ON ${s}.subject_check_hits (entity_id);`);
   },
   async apply(client: pg.PoolClient, recorded: RecordedEvent, schema) {
     const s = quoteIdent(schema);
-    const event = recorded as unknown as ScreeningEvent & RecordedEvent;
+    const event = recorded as unknown as (ScreeningEvent | SubjectCheckEvent) & RecordedEvent;
     const position = recorded.streamPosition.toString();
     switch (event.type) {
       case 'ScreeningCompleted': {
@@ -106,6 +142,47 @@ export const monitoringProjection: Projection = {
              stream_position = EXCLUDED.stream_position
            WHERE ${s}.hits.stream_position < EXCLUDED.stream_position`,
           [d.screeningId, d.hitId, d.entityId, d.category, d.entityRecordHash ?? '', position],
+        );
+        return;
+      }
+      case 'SubjectCheckMonitoringEnrolled': {
+        const d = event.data;
+        const { rowCount } = await client.query(
+          `INSERT INTO ${s}.subject_check_subjects (subject_check_id, account_id, name, jurisdiction, enrolled, enrolled_at, stream_position)
+           VALUES ($1,$2,$3,$4,true,$5,$6)
+           ON CONFLICT (subject_check_id) DO UPDATE SET enrolled = true, enrolled_at = EXCLUDED.enrolled_at, unenrolled_at = NULL,
+             name = EXCLUDED.name, jurisdiction = EXCLUDED.jurisdiction, stream_position = EXCLUDED.stream_position
+           WHERE ${s}.subject_check_subjects.stream_position < EXCLUDED.stream_position`,
+          [d.subjectCheckId, d.accountId, d.subject.name, d.subject.jurisdiction ?? null, d.enrolledAt, position],
+        );
+        if (rowCount === 0) return; // an older enrolment than the row reflects
+        // The enrolment's baseline replaces what an earlier enrolment left behind.
+        await client.query(`DELETE FROM ${s}.subject_check_hits WHERE subject_check_id = $1 AND stream_position < $2`, [d.subjectCheckId, position]);
+        for (const hit of d.hits) {
+          await client.query(
+            `INSERT INTO ${s}.subject_check_hits (subject_check_id, entity_id, hit_id, tier, status, entity_record_hash, stream_position)
+             VALUES ($1,$2,$3,$4,'open',$5,$6) ON CONFLICT (subject_check_id, entity_id) DO NOTHING`,
+            [d.subjectCheckId, hit.entityId, hit.hitId, hit.tier, hit.entityRecordHash, position],
+          );
+        }
+        return;
+      }
+      case 'SubjectCheckMonitoringUnenrolled':
+        await client.query(
+          `UPDATE ${s}.subject_check_subjects SET enrolled = false, unenrolled_at = $2, stream_position = $3 WHERE subject_check_id = $1 AND stream_position < $3`,
+          [event.data.subjectCheckId, event.data.unenrolledAt, position],
+        );
+        return;
+      case 'SubjectCheckMonitoringAlertRaised': {
+        const d = event.data;
+        await client.query(
+          `INSERT INTO ${s}.subject_check_hits (subject_check_id, entity_id, hit_id, tier, status, entity_record_hash, stream_position)
+           VALUES ($1,$2,$3,$4,$5,$6,$7)
+           ON CONFLICT (subject_check_id, entity_id) DO UPDATE SET hit_id = EXCLUDED.hit_id, tier = EXCLUDED.tier, status = EXCLUDED.status,
+             entity_record_hash = CASE WHEN EXCLUDED.status = 'removed' THEN ${s}.subject_check_hits.entity_record_hash ELSE EXCLUDED.entity_record_hash END,
+             stream_position = EXCLUDED.stream_position
+           WHERE ${s}.subject_check_hits.stream_position < EXCLUDED.stream_position`,
+          [d.subjectCheckId, d.entityId, d.hitId, d.tier, d.kind === 'removed_hit' ? 'removed' : 'open', d.entityRecordHash ?? '', position],
         );
         return;
       }

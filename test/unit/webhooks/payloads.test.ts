@@ -122,6 +122,13 @@ describe('S2 payloads', () => {
         s2Payload('webhook.test', { delivered_at: t, subject: { id: 'test_1', name: 'Test Subject', first_name: 'Test', last_name: 'Subject' } }),
         ['event', 'delivered_at', 'subject'],
       ],
+      [
+        s2Payload('subject_check.monitoring_alert', {
+          subject_check_id: 9, account_id: 3, alert_id: 'ofac_sdn@2026-04-09:ofac_sdn:36421', alert_kind: 'new_hit', entity_id: 'ofac_sdn:36421',
+          list: 'ofac_sdn', matched_name: 'ZORRIBAN, Kestrel', score: 96, detected_at: t,
+        }),
+        ['event', 'subject_check_id', 'account_id', 'alert_id', 'alert_kind', 'entity_id', 'list', 'matched_name', 'score', 'detected_at'],
+      ],
     ];
     for (const [msg, keys] of expectations) {
       assert.equal(msg.surface, 's2');
