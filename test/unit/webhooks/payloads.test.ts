@@ -124,7 +124,7 @@ describe('S2 payloads', () => {
       ],
       [
         s2Payload('subject_check.monitoring_alert', {
-          subject_check_id: 9, account_id: 3, alert_id: 'ofac_sdn@2026-04-09:ofac_sdn:36421', alert_kind: 'new_hit', entity_id: 'ofac_sdn:36421',
+          subject_check_id: 9, account_id: 3, alert_id: 'ofac_sdn@3f2a9c0d41b7e865:ofac_sdn:36421', alert_kind: 'new_hit', entity_id: 'ofac_sdn:36421',
           list: 'ofac_sdn', matched_name: 'ZORRIBAN, Kestrel', score: 96, detected_at: t,
         }),
         ['event', 'subject_check_id', 'account_id', 'alert_id', 'alert_kind', 'entity_id', 'list', 'matched_name', 'score', 'detected_at'],
