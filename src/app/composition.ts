@@ -330,7 +330,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       stops.push(() => dispatcher!.stop());
     }
     const readModelsCaughtUp = async () => {
-      if (runner) await runner.caughtUp();
+      if (runner) await runner.applied();
     };
 
     const notifier = new CompletionNotifier(store as EventStore & { headPosition?: () => Promise<bigint> });

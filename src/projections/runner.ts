@@ -1,13 +1,14 @@
 /**
  * Runs projections: one shared subscription to all events, each projection from its own checkpoint.
- * Each handled event is applied in one transaction with the checkpoint row, which is locked
+ * The events of a read batch that a projection handles are applied in one transaction with its
+ * checkpoint row, which is locked
  * (FOR UPDATE) and compared first, so a crash, a redelivery or a concurrent rebuild never applies an
  * event twice. Unhandled events only move the checkpoint, in batches. A projection whose stored
  * version differs from its code is rebuilt (see rebuild.ts) before it starts.
  */
 import type pg from 'pg';
 import type { RecordedEvent } from '../shared/events';
-import type { EventStore, Subscription } from '../infrastructure/eventstore/port';
+import { subscribeInBatches, type EventStore, type Subscription } from '../infrastructure/eventstore/port';
 import { silentLogger, type InfraLogger } from '../infrastructure/postgres/log';
 import { projectionSchema, quoteIdent, type HeadPositionSource, type Projection } from './projection';
 import { rebuildProjection } from './rebuild';
@@ -92,12 +93,15 @@ export class ProjectionRunner {
       state.persisted = checkpoint;
       if (from === undefined || checkpoint < from) from = checkpoint;
     }
-    const shared = this.options.store.subscribeToAll(
-      async (event) => {
+    const shared = subscribeInBatches(
+      this.options.store,
+      async (batch) => {
         for (const state of this.running.values()) {
-          if (state.status !== 'running' || event.globalPosition <= state.processed) continue;
+          if (state.status !== 'running') continue;
+          const fresh = batch.filter((event) => event.globalPosition > state.processed);
+          if (fresh.length === 0) continue;
           try {
-            await this.handle(state, event);
+            await this.handle(state, fresh);
           } catch (err) {
             state.status = 'failed';
             state.error = err as Error;
@@ -128,14 +132,25 @@ export class ProjectionRunner {
     }
   }
 
-  /** Resolves once every running projection has processed everything committed before the call. */
+  /**
+   * Resolves once every running projection has processed everything committed before the call, and
+   * its checkpoint row says so (tools and tests compare checkpoints).
+   */
   async caughtUp(): Promise<void> {
+    await this.applied();
+    await Promise.all([...this.running.values()].map((state) => this.flushSkipped(state)));
+  }
+
+  /**
+   * Read-your-writes for request handlers: every read model shows everything committed before the
+   * call. Positions reached through events a read model ignores are persisted later (timer, batches).
+   */
+  async applied(): Promise<void> {
     if (!this.shared) throw new Error('projections are not running');
     await this.shared.caughtUp();
     // A failed projection can never catch up: say so instead of pretending.
     const failed = [...this.running.values()].find((state) => state.status === 'failed');
     if (failed) throw failed.error ?? new Error(`projection ${failed.projection.name} failed`);
-    await Promise.all([...this.running.values()].map((state) => this.flushSkipped(state)));
   }
 
   async stop(): Promise<void> {
@@ -221,30 +236,39 @@ export class ProjectionRunner {
     }
   }
 
-  private async handle(state: Running, event: RecordedEvent): Promise<void> {
-    if (!state.handles.has(event.type)) {
-      state.processed = event.globalPosition;
-      if (++state.unflushed >= (this.options.skipFlushEvery ?? 500)) await this.flushSkipped(state);
+  /** Applies the events of one read batch that this projection reads, in one transaction. */
+  private async handle(state: Running, events: RecordedEvent[]): Promise<void> {
+    const last = events[events.length - 1]!.globalPosition;
+    const handled = events.filter((event) => state.handles.has(event.type));
+    if (handled.length === 0) {
+      state.processed = last;
+      state.unflushed += events.length;
+      if (state.unflushed >= (this.options.skipFlushEvery ?? 500)) await this.flushSkipped(state);
       return;
     }
     const maxRetries = this.options.maxRetries ?? 5;
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.applyOnce(state, event);
-        state.processed = event.globalPosition;
-        state.persisted = event.globalPosition;
+        await this.applyOnce(state, handled, last);
+        state.processed = last;
+        state.persisted = last;
         state.unflushed = 0;
         return;
       } catch (err) {
         const code = (err as { code?: string }).code ?? '';
         if (attempt >= maxRetries || !TRANSIENT.test(code)) throw err;
-        this.logger.warn({ projection: state.projection.name, code, attempt }, 'transient error applying event; retrying');
+        this.logger.warn({ projection: state.projection.name, code, attempt }, 'transient error applying events; retrying');
         await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
       }
     }
   }
 
-  private async applyOnce(state: Running, event: RecordedEvent): Promise<void> {
+  /**
+   * The checkpoint row is locked and compared first: events at or below it were applied already
+   * (redelivery, or a rebuild swapped in past them) and are skipped; the rest and the new checkpoint
+   * (the batch's last position, covering the unhandled events in it) commit together.
+   */
+  private async applyOnce(state: Running, events: RecordedEvent[], through: bigint): Promise<void> {
     const client = await this.options.pool.connect();
     try {
       await client.query('BEGIN');
@@ -253,14 +277,17 @@ export class ProjectionRunner {
         [state.projection.name],
       );
       if (!rows[0]) throw new Error(`projection ${state.projection.name} has no checkpoint row`);
-      if (BigInt(rows[0].position) >= event.globalPosition) {
-        await client.query('ROLLBACK'); // already applied (redelivery, or a rebuild swapped in past it)
+      const checkpoint = BigInt(rows[0].position);
+      if (checkpoint >= through) {
+        await client.query('ROLLBACK');
         return;
       }
-      await state.projection.apply(client, event, state.schema);
+      for (const event of events) {
+        if (event.globalPosition > checkpoint) await state.projection.apply(client, event, state.schema);
+      }
       await client.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [
         state.projection.name,
-        String(event.globalPosition),
+        String(through),
       ]);
       await client.query('COMMIT');
     } catch (err) {

@@ -42,6 +42,8 @@ export interface SubscribeToAllOptions {
 }
 
 export type EventHandler = (event: RecordedEvent) => Promise<void>;
+/** Receives events in read batches (global order, never empty); the checkpoint moves past a batch once it resolves. */
+export type EventBatchHandler = (events: RecordedEvent[]) => Promise<void>;
 
 export interface Subscription {
   /** Stops delivering; resolves once the in-flight handler call has finished. */
@@ -63,6 +65,11 @@ export interface EventStore {
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Delivers every committed event after the checkpoint exactly once, in global order, then follows live. */
   subscribeToAll(handler: EventHandler, options?: SubscribeToAllOptions): Subscription;
+  /**
+   * Same delivery guarantees as subscribeToAll, a read batch at a time, so a consumer can apply a
+   * batch in one transaction. Optional: use subscribeInBatches() to fall back to one-event batches.
+   */
+  subscribeToAllInBatches?(handler: EventBatchHandler, options?: SubscribeToAllOptions): Subscription;
   close(): Promise<void>;
 }
 
@@ -76,4 +83,10 @@ export class StreamRevisionConflictError extends Error {
   ) {
     super(`Stream ${streamName}: expected revision ${String(expected)}, actual ${String(actual)}`);
   }
+}
+
+/** Batch delivery where the adapter offers it, else one-event batches over subscribeToAll. */
+export function subscribeInBatches(store: EventStore, handler: EventBatchHandler, options?: SubscribeToAllOptions): Subscription {
+  if (store.subscribeToAllInBatches) return store.subscribeToAllInBatches(handler, options);
+  return store.subscribeToAll((event) => handler([event]), options);
 }

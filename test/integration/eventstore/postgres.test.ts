@@ -127,10 +127,17 @@ describe('PostgreSQL event store specifics', () => {
     await store.close();
   });
 
-  it('proof: 8 concurrent appenders with random delays and rollbacks; the subscriber sees every committed event once, in a stable order', async () => {
+  it('proof: 8 concurrent appenders with random delays and rollbacks; every subscriber sees every committed event once, in a stable order', async () => {
     const { db, store } = await fresh();
     const delivered: RecordedEvent[] = [];
     const sub = store.subscribeToAll(async (e) => void delivered.push(e), { pollIntervalMs: 5 });
+    // Live subscribers share the store's tail (one fence, one read): a batch subscriber from the start,
+    // and a late one that catches up on its own, then joins the shared tail.
+    const batched: RecordedEvent[] = [];
+    const batchSub = store.subscribeToAllInBatches(async (events) => void batched.push(...events), { pollIntervalMs: 5 });
+    const late: RecordedEvent[] = [];
+    let lateSub: { caughtUp(): Promise<void>; stop(): Promise<void> } | undefined;
+    const lateStart = setTimeout(() => (lateSub = store.subscribeToAll(async (e) => void late.push(e), { pollIntervalMs: 5 })), 60);
     const committed = new Set<string>();
     const rolledBack = new Set<string>();
     const streams = ['acct-1', 'acct-2', 'acct-3', 'acct-4'];
@@ -188,8 +195,12 @@ describe('PostgreSQL event store specifics', () => {
     }
 
     await Promise.all(Array.from({ length: 8 }, (_, w) => appender(w)));
-    await sub.caughtUp();
-    await sub.stop();
+    clearTimeout(lateStart);
+    lateSub ??= store.subscribeToAll(async (e) => void late.push(e), { pollIntervalMs: 5 });
+    for (const s of [sub, batchSub, lateSub]) {
+      await s.caughtUp();
+      await s.stop();
+    }
 
     assert.ok(rollbacks > 0 && conflicts > 0, 'the run exercised rollbacks and conflicts');
     const deliveredIds = delivered.map((e) => e.metadata.eventId);
@@ -203,6 +214,8 @@ describe('PostgreSQL event store specifics', () => {
     const secondRead = await store.readAll();
     assert.deepEqual(key(firstRead), key(delivered));
     assert.deepEqual(key(secondRead), key(delivered));
+    assert.deepEqual(key(batched), key(delivered), 'the batch subscriber saw the same history');
+    assert.deepEqual(key(late), key(delivered), 'the late subscriber saw the same history');
 
     // Each stream's chain holds even though appends to it raced.
     const { verifyHashChain } = await import('../../../src/infrastructure/eventstore/hashChain');
@@ -222,6 +235,36 @@ describe('PostgreSQL event store specifics', () => {
     await store.appendToStream('n', [newEvent('Pushed')]);
     await eventually(() => seen.length === 1, 3000, 'notified delivery');
     assert.ok(Date.now() - started < 2000, 'delivered by NOTIFY, not by the 60 s poll');
+    await store.close();
+  });
+
+  it('subscriptions sharing the tail at different speeds never wait for the poll interval', async () => {
+    const db = await createTestDatabase();
+    opened.push(db);
+    const store = new PostgresEventStore({ pool: db.pool, minFenceIntervalMs: 40 });
+    // A slow handler lags behind the fast one, so it is served from a tail fetched before the commits
+    // that wake it: it must still read the newest events without sleeping for the 60 s poll.
+    const fast: number[] = [];
+    const slow: number[] = [];
+    const subs = [
+      store.subscribeToAll(async (e) => void fast.push(Number(e.data.i)), { pollIntervalMs: 60_000 }),
+      store.subscribeToAll(async (e) => {
+        await new Promise((r) => setTimeout(r, 3));
+        slow.push(Number(e.data.i));
+      }, { pollIntervalMs: 60_000 }),
+    ];
+    await new Promise((r) => setTimeout(r, 100)); // let the LISTEN connection settle
+    const started = Date.now();
+    for (let i = 0; i < 40; i++) {
+      await store.appendToStream(`t-${i % 3}`, [newEvent('Tick', { i })]);
+      if (i % 4 === 0) await new Promise((r) => setTimeout(r, 2));
+    }
+    const all = Array.from({ length: 40 }, (_, i) => i);
+    await eventually(() => fast.length === 40 && slow.length === 40, 10_000, 'both subscribers delivered');
+    assert.ok(Date.now() - started < 5000, 'delivered by NOTIFY and shared reads, not by the 60 s poll');
+    assert.deepEqual(fast, all);
+    assert.deepEqual(slow, all);
+    for (const sub of subs) await sub.stop();
     await store.close();
   });
 });

@@ -112,3 +112,53 @@ test('isTransient recognises connection failures only', () => {
   assert.equal(isTransient(new Error('Connection terminated unexpectedly')), true);
   assert.equal(isTransient(Object.assign(new Error('syntax error'), { code: '42601' })), false);
 });
+
+test('a short batch that may predate the wake-up is followed by another read, not by a sleep', async () => {
+  // The store serves live subscriptions from a shared tail, which can be older than the commit whose
+  // NOTIFY woke this subscription: after a non-empty batch it must read again before idling.
+  const reads: bigint[] = [];
+  const answers: RecordedEvent[][] = [[], [recorded(1)], [recorded(2)], []];
+  const seen: bigint[] = [];
+  const sub = new PgAllSubscription({
+    handler: async (e) => void seen.push(e.globalPosition),
+    after: 0n,
+    pollIntervalMs: 60_000,
+    batchSize: 500,
+    read: async (after) => {
+      reads.push(after);
+      return answers.shift() ?? [];
+    },
+    head: async () => 2n,
+    logger: silentLogger,
+    onStopped() {},
+  });
+  sub.start();
+  await new Promise((r) => setTimeout(r, 20)); // first read found nothing: idle for 60 s
+  sub.wake();
+  const started = Date.now();
+  await sub.caughtUp();
+  assert.ok(Date.now() - started < 1000, 'caught up without waiting for the poll');
+  assert.deepEqual(seen, [1n, 2n]);
+  assert.deepEqual(reads.slice(0, 3), [0n, 0n, 1n]);
+  await sub.stop();
+});
+
+test('batch handlers get each read batch whole and move the checkpoint past it', async () => {
+  const source = log(5);
+  const batches: bigint[][] = [];
+  const sub = new PgAllSubscription({
+    batchHandler: async (events) => void batches.push(events.map((e) => e.globalPosition)),
+    after: 0n,
+    pollIntervalMs: 10,
+    batchSize: 2,
+    read: source.read,
+    head: source.head,
+    logger: silentLogger,
+    onStopped() {},
+  });
+  sub.start();
+  await sub.caughtUp();
+  assert.deepEqual(batches, [[1n, 2n], [3n, 4n], [5n]]);
+  assert.equal(sub.checkpoint, 5n);
+  await sub.stop();
+});

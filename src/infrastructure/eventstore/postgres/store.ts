@@ -30,6 +30,7 @@ import { chainEvents, GENESIS_HASH } from '../hashChain';
 import {
   StreamRevisionConflictError,
   type AppendResult,
+  type EventBatchHandler,
   type EventHandler,
   type EventStore,
   type ExpectedRevision,
@@ -53,6 +54,9 @@ interface StreamHead {
   hash: string;
 }
 const HEAD_CACHE_SIZE = 10_000;
+/** Latest settled events kept for live subscriptions, and the most one tail read fetches. */
+const TAIL_CAPACITY = 2_000;
+const TAIL_READ_LIMIT = 500;
 
 interface AppendRow {
   outcome: 'written' | 'existing' | 'head_moved';
@@ -98,6 +102,10 @@ export class PostgresEventStore implements EventStore {
   private closed = false;
   /** Recently seen stream heads, least recently used first (Map keeps insertion order). */
   private readonly heads = new Map<string, StreamHead>();
+  /** Every committed event with from < global_position <= to, in order (see readForSubscription). */
+  private tail: { from: bigint; to: bigint; events: RecordedEvent[] } | undefined;
+  private tailRunning: Promise<void> | undefined;
+  private tailQueued: Promise<void> | undefined;
 
   constructor(private readonly options: PostgresEventStoreOptions) {
     this.pool = options.pool;
@@ -334,13 +342,21 @@ export class PostgresEventStore implements EventStore {
   }
 
   subscribeToAll(handler: EventHandler, options: SubscribeToAllOptions = {}): Subscription {
+    return this.subscribe({ handler }, options);
+  }
+
+  subscribeToAllInBatches(handler: EventBatchHandler, options: SubscribeToAllOptions = {}): Subscription {
+    return this.subscribe({ batchHandler: handler }, options);
+  }
+
+  private subscribe(handlers: { handler?: EventHandler; batchHandler?: EventBatchHandler }, options: SubscribeToAllOptions): Subscription {
     if (this.closed) throw new Error('PostgresEventStore is closed');
     const subscription = new PgAllSubscription({
-      handler,
+      ...handlers,
       after: options.after ?? 0n,
       pollIntervalMs: options.pollIntervalMs ?? this.options.pollIntervalMs ?? 1000,
       batchSize: this.options.batchSize ?? 500,
-      read: (after, maxCount) => this.readAll({ after, maxCount }),
+      read: (after, maxCount) => this.readForSubscription(after, maxCount),
       head: () => this.headPosition(),
       onError: options.onError,
       logger: this.logger,
@@ -350,6 +366,65 @@ export class PostgresEventStore implements EventStore {
     void this.ensureListener();
     subscription.start();
     return subscription;
+  }
+
+  /**
+   * Live subscriptions (relay, read models, completion notifier…) all want the same newest events:
+   * they share one fence and one read through the tail, a window of the latest settled events.
+   * A subscription behind the window (catching up) reads on its own.
+   */
+  private async readForSubscription(after: bigint, maxCount: number): Promise<RecordedEvent[]> {
+    const tail = this.tail;
+    if (tail && after < tail.from) return this.readAll({ after, maxCount });
+    if (!tail || after >= tail.to) await this.extendTail(after);
+    return this.sliceTail(after, maxCount) ?? this.readAll({ after, maxCount });
+  }
+
+  private sliceTail(after: bigint, maxCount: number): RecordedEvent[] | undefined {
+    const tail = this.tail;
+    if (!tail || after < tail.from) return undefined;
+    let start = 0;
+    while (start < tail.events.length && tail.events[start]!.globalPosition <= after) start++;
+    return tail.events.slice(start, start + maxCount);
+  }
+
+  /** One fence and one read for every caller arriving meanwhile; each gets a fence begun after its call. */
+  private extendTail(after: bigint): Promise<void> {
+    const run = async () => {
+      const horizon = await this.fence();
+      let tail = this.tail;
+      // Start (or restart) the window at a caller ahead of it; one behind it reads on its own.
+      if (!tail || after > tail.to) tail = { from: after, to: after, events: [] };
+      if (horizon > tail.to) {
+        const { rows } = await this.pool.query<EventRow>(
+          `SELECT global_position, stream_name, stream_position, event_type, data, metadata, recorded_at
+             FROM events WHERE global_position > $1 AND global_position <= $2
+            ORDER BY global_position LIMIT $3`,
+          [String(tail.to), String(horizon), TAIL_READ_LIMIT],
+        );
+        const fetched = rows.map(toRecorded);
+        // A full read stops short of the horizon: only what it returned is known to be complete.
+        const to = fetched.length === TAIL_READ_LIMIT ? fetched[fetched.length - 1]!.globalPosition : horizon;
+        const events = tail.events.concat(fetched);
+        const drop = Math.max(0, events.length - TAIL_CAPACITY);
+        tail = { from: drop > 0 ? events[drop - 1]!.globalPosition : tail.from, to, events: events.slice(drop) };
+      }
+      this.tail = tail;
+    };
+    if (!this.tailRunning) {
+      const running = run().finally(() => {
+        if (this.tailRunning === running) this.tailRunning = undefined;
+      });
+      this.tailRunning = running;
+      return running;
+    }
+    this.tailQueued ??= this.tailRunning
+      .catch(() => undefined)
+      .then(() => {
+        this.tailQueued = undefined;
+        return this.extendTail(after);
+      });
+    return this.tailQueued;
   }
 
   async close(): Promise<void> {

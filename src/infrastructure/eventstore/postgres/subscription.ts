@@ -1,9 +1,11 @@
 import type { RecordedEvent } from '../../../shared/events';
 import type { InfraLogger } from '../../postgres/log';
-import type { EventHandler, Subscription } from '../port';
+import type { EventBatchHandler, EventHandler, Subscription } from '../port';
 
 interface PgAllSubscriptionOptions {
-  handler: EventHandler;
+  /** One of the two: per event, or per read batch. */
+  handler?: EventHandler;
+  batchHandler?: EventBatchHandler;
   after: bigint;
   pollIntervalMs: number;
   batchSize: number;
@@ -22,7 +24,7 @@ interface Waiter {
 
 /**
  * Catch-up then live: reads batches after the last delivered position, calls the handler one event
- * at a time, and when a read comes back short waits for a NOTIFY wake-up or the poll interval.
+ * at a time (or once per batch), and when a read comes back short waits for a NOTIFY wake-up or the poll interval.
  * The position only moves after the handler resolved, so each event is delivered once, in order.
  */
 export class PgAllSubscription implements Subscription {
@@ -91,13 +93,24 @@ export class PgAllSubscription implements Subscription {
           await this.sleep(Math.min(this.options.pollIntervalMs * 2 ** this.readFailures, 5000));
           continue;
         }
-        for (const event of batch) {
-          if (this.stopped) return;
-          await this.options.handler(event);
-          this.position = event.globalPosition;
-          this.resolveWaiters();
+        if (this.options.batchHandler) {
+          if (batch.length > 0) {
+            if (this.stopped) return;
+            await this.options.batchHandler(batch);
+            this.position = batch[batch.length - 1]!.globalPosition;
+            this.resolveWaiters();
+          }
+        } else {
+          for (const event of batch) {
+            if (this.stopped) return;
+            await this.options.handler!(event);
+            this.position = event.globalPosition;
+            this.resolveWaiters();
+          }
         }
-        if (batch.length < this.options.batchSize && !this.pendingWake) await this.idle();
+        // Idle only after a read that found nothing new: a batch served from the store's shared tail
+        // may predate the commit that woke us, so the next read (a fresh fence) must still happen.
+        if (batch.length === 0 && !this.pendingWake) await this.idle();
       }
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
