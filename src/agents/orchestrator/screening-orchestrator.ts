@@ -25,6 +25,7 @@ import type { CommandMetadata } from '../../commands/decider';
 import { AGENT_RESULT, AGENT_TASK, EVENT_ENVELOPE, type AgentResult, type AgentTask, type AvroRegistry, type EventEnvelope } from '../../infrastructure/bus/avro';
 import type { BusConsumer, ConsumedMessage, MessageBus } from '../../infrastructure/bus/port';
 import { AGENT_RESULTS_TOPIC, agentTaskTopic, eventTopicForStream } from '../../infrastructure/bus/topics';
+import { DuplicateEventIdsError } from '../../infrastructure/eventstore/errors';
 import { StreamRevisionConflictError, type EventStore } from '../../infrastructure/eventstore/port';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
@@ -53,8 +54,17 @@ export interface ScreeningOrchestratorOptions {
 
 const SCREENING_EVENTS_TOPIC = eventTopicForStream('screening-0');
 
+/** Screenings in flight whose history this orchestrator keeps between steps. */
+const HISTORY_CACHE_SIZE = 2_000;
+
 export class ScreeningOrchestrator {
   private consumer: BusConsumer | undefined;
+  /**
+   * The history of screenings in flight as of our last append, so each agent result does not re-read
+   * the stream. Only a guess: every append carries the expected revision, so a stream another writer
+   * moved makes it fail, and the step is re-decided from a fresh read.
+   */
+  private readonly histories = new Map<string, RecordedEvent[]>();
 
   constructor(private readonly options: ScreeningOrchestratorOptions) {}
 
@@ -100,7 +110,9 @@ export class ScreeningOrchestrator {
         await this.advanceOnce(screeningId, input);
         return;
       } catch (error) {
-        if (error instanceof StreamRevisionConflictError && attempt < 5) continue;
+        this.histories.delete(screeningStream(screeningId));
+        // A stale view (another instance moved the stream, or wrote part of what we decided): re-decide.
+        if ((error instanceof StreamRevisionConflictError || error instanceof DuplicateEventIdsError) && attempt < 5) continue;
         if (error instanceof NotFound) {
           this.options.logger.warn({ screeningId }, 'agent result for an unknown screening ignored');
           return;
@@ -112,7 +124,7 @@ export class ScreeningOrchestrator {
 
   private async advanceOnce(screeningId: string, input: { result?: AgentResult; dispatch: boolean }): Promise<void> {
     const stream = screeningStream(screeningId);
-    const recorded = await this.options.store.readStream(stream);
+    const recorded = this.histories.get(stream) ?? (await this.options.store.readStream(stream));
     let state: ScreeningState = screeningDecider.initialState();
     for (const e of recorded) state = screeningDecider.evolve(state, e as unknown as ScreeningEvent);
     if (state.status === 'none') throw new NotFound('screening', screeningId);
@@ -268,7 +280,13 @@ export class ScreeningOrchestrator {
 
     if (pending.length > 0) {
       const expectedRevision = recorded.length === 0 ? ('no_stream' as const) : recorded[recorded.length - 1]!.streamPosition;
-      await this.options.store.appendToStream(stream, pending, { expectedRevision });
+      const appended = await this.options.store.appendToStream(stream, pending, { expectedRevision });
+      // Nothing written (a redelivered step) or nothing left to do: the next step reads the stream.
+      this.histories.delete(stream);
+      if (appended.written && state.status !== 'completed' && state.status !== 'failed') {
+        this.histories.set(stream, history);
+        if (this.histories.size > HISTORY_CACHE_SIZE) this.histories.delete(this.histories.keys().next().value!);
+      }
     }
     // Published only after the decisions are stored: a crash in between is repaired by redelivery.
     for (const task of tasks) {
