@@ -95,20 +95,7 @@ export class ProjectionRunner {
     }
     const shared = subscribeInBatches(
       this.options.store,
-      async (batch) => {
-        for (const state of this.running.values()) {
-          if (state.status !== 'running') continue;
-          const fresh = batch.filter((event) => event.globalPosition > state.processed);
-          if (fresh.length === 0) continue;
-          try {
-            await this.handle(state, fresh);
-          } catch (err) {
-            state.status = 'failed';
-            state.error = err as Error;
-            this.logger.error({ projection: state.projection.name, err: { message: (err as Error).message } }, 'projection stopped on error');
-          }
-        }
-      },
+      (batch) => this.handleBatch(batch),
       {
         after: from ?? 0n,
         ...(this.options.pollIntervalMs ? { pollIntervalMs: this.options.pollIntervalMs } : {}),
@@ -236,6 +223,100 @@ export class ProjectionRunner {
     }
   }
 
+  /**
+   * One read batch: every read model with events to apply takes them in ONE shared transaction
+   * (a transaction per read model per batch cost four round trips each). If that fails for a reason
+   * other than a transient one, each read model retries alone, so only the one at fault stops.
+   */
+  private async handleBatch(batch: RecordedEvent[]): Promise<void> {
+    const together: { state: Running; events: RecordedEvent[] }[] = [];
+    for (const state of this.running.values()) {
+      if (state.status !== 'running') continue;
+      const fresh = batch.filter((event) => event.globalPosition > state.processed);
+      if (fresh.length === 0) continue;
+      if (fresh.some((event) => state.handles.has(event.type))) together.push({ state, events: fresh });
+      else await this.guarded(state, () => this.handle(state, fresh));
+    }
+    if (together.length === 0) return;
+    if (together.length > 1) {
+      try {
+        await this.withRetries('read models', () => this.applyTogether(together));
+        return;
+      } catch (err) {
+        this.logger.warn({ err: { message: (err as Error).message } }, 'shared read-model transaction failed; applying each read model alone');
+      }
+    }
+    for (const { state, events } of together) await this.guarded(state, () => this.handle(state, events));
+  }
+
+  private async guarded(state: Running, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (err) {
+      state.status = 'failed';
+      state.error = err as Error;
+      this.logger.error({ projection: state.projection.name, err: { message: (err as Error).message } }, 'projection stopped on error');
+    }
+  }
+
+  private async withRetries(what: string, work: () => Promise<void>): Promise<void> {
+    const maxRetries = this.options.maxRetries ?? 5;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await work();
+      } catch (err) {
+        const code = (err as { code?: string }).code ?? '';
+        if (attempt >= maxRetries || !TRANSIENT.test(code)) throw err;
+        this.logger.warn({ projection: what, code, attempt }, 'transient error applying events; retrying');
+        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+      }
+    }
+  }
+
+  private async applyTogether(work: { state: Running; events: RecordedEvent[] }[]): Promise<void> {
+    const names = work.map((w) => w.state.projection.name);
+    const client = await this.options.pool.connect();
+    try {
+      await client.query('BEGIN');
+      // Locked in name order, as any other locker of several rows would, against deadlocks.
+      const { rows } = await client.query<{ name: string; position: string }>(
+        'SELECT name, position FROM projection_checkpoints WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE',
+        [names],
+      );
+      const checkpoints = new Map(rows.map((r) => [r.name, BigInt(r.position)]));
+      const moved: { name: string; position: bigint }[] = [];
+      for (const { state, events } of work) {
+        const checkpoint = checkpoints.get(state.projection.name);
+        if (checkpoint === undefined) throw new Error(`projection ${state.projection.name} has no checkpoint row`);
+        const through = events[events.length - 1]!.globalPosition;
+        if (checkpoint >= through) continue; // applied already (redelivery, or a rebuild swapped in past it)
+        for (const event of events) {
+          if (event.globalPosition > checkpoint && state.handles.has(event.type)) await state.projection.apply(client, event, state.schema);
+        }
+        moved.push({ name: state.projection.name, position: through });
+      }
+      if (moved.length > 0) {
+        await client.query(
+          `UPDATE projection_checkpoints c SET position = m.position, updated_at = now()
+             FROM unnest($1::text[], $2::bigint[]) AS m(name, position) WHERE c.name = m.name`,
+          [moved.map((m) => m.name), moved.map((m) => String(m.position))],
+        );
+      }
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+    for (const { state, events } of work) {
+      const through = events[events.length - 1]!.globalPosition;
+      state.processed = through;
+      state.persisted = through;
+      state.unflushed = 0;
+    }
+  }
+
   /** Applies the events of one read batch that this projection reads, in one transaction. */
   private async handle(state: Running, events: RecordedEvent[]): Promise<void> {
     const last = events[events.length - 1]!.globalPosition;
@@ -246,21 +327,10 @@ export class ProjectionRunner {
       if (state.unflushed >= (this.options.skipFlushEvery ?? 500)) await this.flushSkipped(state);
       return;
     }
-    const maxRetries = this.options.maxRetries ?? 5;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.applyOnce(state, handled, last);
-        state.processed = last;
-        state.persisted = last;
-        state.unflushed = 0;
-        return;
-      } catch (err) {
-        const code = (err as { code?: string }).code ?? '';
-        if (attempt >= maxRetries || !TRANSIENT.test(code)) throw err;
-        this.logger.warn({ projection: state.projection.name, code, attempt }, 'transient error applying events; retrying');
-        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
-      }
-    }
+    await this.withRetries(state.projection.name, () => this.applyOnce(state, handled, last));
+    state.processed = last;
+    state.persisted = last;
+    state.unflushed = 0;
   }
 
   /**

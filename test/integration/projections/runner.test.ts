@@ -14,9 +14,9 @@ import { newEvent } from '../eventstore/contract';
  * deliberately not idempotent on its own (key_count + 1) so a double apply would show; the row is
  * only touched when the event's stream position is newer than the one stored.
  */
-function accountsProjection(options: { version?: number; failOn?: (e: RecordedEvent) => boolean } = {}): Projection {
+function accountsProjection(options: { name?: string; version?: number; failOn?: (e: RecordedEvent) => boolean } = {}): Projection {
   return {
-    name: 'sample_accounts',
+    name: options.name ?? 'sample_accounts',
     version: options.version ?? 1,
     handles: ['AccountOpened', 'AccountRenamed', 'KeyIssued'],
     async setup(client, schema) {
@@ -43,14 +43,23 @@ function accountsProjection(options: { version?: number; failOn?: (e: RecordedEv
   };
 }
 
-async function accountRows(pool: pg.Pool): Promise<unknown[]> {
-  const { rows } = await pool.query(`SELECT account_id, name, key_count, revision FROM ${projectionSchema('sample_accounts')}.accounts ORDER BY account_id`);
+async function accountRows(pool: pg.Pool, name = 'sample_accounts'): Promise<unknown[]> {
+  const { rows } = await pool.query(`SELECT account_id, name, key_count, revision FROM ${projectionSchema(name)}.accounts ORDER BY account_id`);
   return rows;
 }
 
-async function checkpoint(pool: pg.Pool): Promise<bigint> {
-  const { rows } = await pool.query<{ position: string }>("SELECT position FROM projection_checkpoints WHERE name = 'sample_accounts'");
+async function checkpoint(pool: pg.Pool, name = 'sample_accounts'): Promise<bigint> {
+  const { rows } = await pool.query<{ position: string }>('SELECT position FROM projection_checkpoints WHERE name = $1', [name]);
   return BigInt(rows[0]!.position);
+}
+
+/** Polls an asynchronous condition (5 s at most). */
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 async function seed(store: PostgresEventStore, accounts: number): Promise<void> {
@@ -125,6 +134,40 @@ describe('projection runner and rebuild', () => {
     const rows = (await accountRows(db.pool)) as { account_id: string; key_count: number }[];
     assert.deepEqual(rows.map((r) => [r.account_id, r.key_count]), [['account-000', 2], ['account-001', 1], ['account-002', 2]]);
     await second.stop();
+    await store.close();
+  });
+
+  it('read models sharing a batch transaction: one failing stops alone, the others apply everything', async () => {
+    const { db, store } = await fresh();
+    await seed(store, 4);
+    const healthy = accountsProjection({ name: 'sample_accounts' });
+    const faulty = accountsProjection({ name: 'sample_faulty', failOn: (e) => e.type === 'AccountRenamed' && e.streamName === 'account-002' });
+    const twin = accountsProjection({ name: 'sample_twin' });
+    const runner = new ProjectionRunner({ pool: db.pool, store, projections: [healthy, faulty, twin], pollIntervalMs: 20 });
+    await runner.start();
+    await assert.rejects(runner.caughtUp(), /simulated crash/);
+    const head = await store.headPosition();
+    const expected = [
+      { account_id: 'account-000', name: 'Acme 0 Ltd', key_count: 2, revision: '3' },
+      { account_id: 'account-001', name: 'Acme 1', key_count: 1, revision: '1' },
+      { account_id: 'account-002', name: 'Acme 2 Ltd', key_count: 2, revision: '3' },
+      { account_id: 'account-003', name: 'Acme 3', key_count: 1, revision: '1' },
+    ];
+    // The shared transaction failed on the faulty one; the others re-applied alone, each exactly once.
+    await until(async () => (await checkpoint(db.pool, 'sample_twin')) === head && (await checkpoint(db.pool, 'sample_accounts')) === head);
+    for (const name of ['sample_accounts', 'sample_twin']) {
+      assert.deepEqual(await accountRows(db.pool, name), expected, name);
+      assert.equal(await checkpoint(db.pool, name), head, `${name} checkpoint`);
+    }
+    const failedAt = (await store.readStream('account-002'))[2]!.globalPosition;
+    assert.ok((await checkpoint(db.pool, 'sample_faulty')) < failedAt, 'the faulty read model stays before the event it failed on');
+    assert.deepEqual((await runner.lag()).map((l) => [l.name, l.status]), [['sample_accounts', 'running'], ['sample_faulty', 'failed'], ['sample_twin', 'running']]);
+
+    // Live events still reach the healthy ones (shared transaction again, now without the failed one).
+    const live = await store.appendToStream('account-001', [newEvent('KeyIssued', { keyId: 'live' })]);
+    await until(async () => (await checkpoint(db.pool, 'sample_twin')) >= live.lastGlobalPosition && (await checkpoint(db.pool, 'sample_accounts')) >= live.lastGlobalPosition);
+    for (const name of ['sample_accounts', 'sample_twin']) assert.equal(((await accountRows(db.pool, name))[1] as { key_count: number }).key_count, 2, name);
+    await runner.stop();
     await store.close();
   });
 
