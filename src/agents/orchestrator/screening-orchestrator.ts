@@ -25,6 +25,7 @@ import type { CommandMetadata } from '../../commands/decider';
 import { AGENT_RESULT, AGENT_TASK, EVENT_ENVELOPE, type AgentResult, type AgentTask, type AvroRegistry, type EventEnvelope } from '../../infrastructure/bus/avro';
 import type { BusConsumer, ConsumedMessage, MessageBus } from '../../infrastructure/bus/port';
 import { AGENT_RESULTS_TOPIC, agentTaskTopic, eventTopicForStream } from '../../infrastructure/bus/topics';
+import { EVENT_TYPE_HEADER } from '../../infrastructure/relay/relay';
 import { DuplicateEventIdsError } from '../../infrastructure/eventstore/errors';
 import { StreamRevisionConflictError, type EventStore } from '../../infrastructure/eventstore/port';
 import type { Clock } from '../../shared/clock';
@@ -96,6 +97,10 @@ export class ScreeningOrchestrator {
       await this.advance(message.key.slice('screening-'.length), { result, dispatch: false });
       return;
     }
+    // Every screening event passes here; only ScreeningRequested matters, so the relay's type header
+    // spares decoding the rest (a message without the header is decoded and checked).
+    const typeHeader = message.headers[EVENT_TYPE_HEADER];
+    if (typeHeader !== undefined && typeHeader !== 'ScreeningRequested') return;
     const envelope = this.options.registry.decode<EventEnvelope>(EVENT_ENVELOPE, message);
     // ScreeningRequested starts the pipeline; a redelivered one re-dispatches what is still pending.
     if (envelope.type === 'ScreeningRequested') {

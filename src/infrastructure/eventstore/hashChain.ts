@@ -15,13 +15,29 @@ export function canonicalJson(value: unknown): string {
     if (typeof value === 'bigint') throw new TypeError('canonicalJson: bigint is not JSON; store it as a string');
     return JSON.stringify(value) ?? 'null';
   }
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  // Plain loops and string appends: every appended event is hashed, so this is on the hot path.
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      const item: unknown = value[i];
+      out += item === undefined ? 'null' : canonicalJson(item);
+    }
+    return out + ']';
+  }
   if (value instanceof Date) return JSON.stringify(value.toISOString());
-  const entries = Object.keys(value as Record<string, unknown>)
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-  return `{${entries.join(',')}}`;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined) continue;
+    if (!first) out += ',';
+    first = false;
+    out += JSON.stringify(key) + ':' + canonicalJson(member);
+  }
+  return out + '}';
 }
 
 export function computeEventHash(event: Pick<Event, 'type' | 'data' | 'metadata'>, previousHash: string): string {

@@ -14,6 +14,7 @@ test('canonicalJson sorts keys at every level, drops undefined and is whitespace
   assert.equal(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: undefined, x: 'é' }], c: null } }), '{"a":{"c":null,"d":[1,{"x":"é","z":1}]},"b":1}');
   assert.equal(canonicalJson({ a: 1, b: 2 }), canonicalJson({ b: 2, a: 1 }));
   assert.throws(() => canonicalJson({ n: 1n }), TypeError);
+  assert.equal(canonicalJson([undefined, new Date(0), '\u0001']), '[null,"1970-01-01T00:00:00.000Z","\\u0001"]');
 });
 
 test('the hash is SHA-256 over type, data, metadata without hash and the previous hash', () => {
