@@ -28,6 +28,8 @@ export interface EmbeddedPostgresOptions {
   user?: string;
   /** Superuser password, used for host connections (scram-sha-256). Default `postgres`: loopback only. */
   password?: string;
+  /** Listen on a Unix-domain socket in the data directory too (default true; TCP 127.0.0.1 always). */
+  unixSocket?: boolean;
   /** Extra `postgres -c name=value` settings (e.g. { fsync: 'off' } for throwaway test clusters). */
   settings?: Record<string, string>;
   /** initdb --no-sync: skip flushing the new cluster to disk (throwaway test clusters only). */
@@ -55,8 +57,15 @@ export interface EmbeddedPostgres {
   readonly pid: number;
   /** Whether this start ran initdb (false when PG_VERSION already existed). */
   readonly initialised: boolean;
-  /** Connection URL for a database (default `postgres`). */
+  /** Directory of the Unix-domain socket the cluster also listens on (undefined: TCP only). */
+  readonly socketDir: string | undefined;
+  /**
+   * Connection URL for a database (default `postgres`): over the Unix-domain socket when there is
+   * one (a local socket costs the service about half the CPU per query of TCP loopback), else TCP.
+   */
   url(database?: string): string;
+  /** The same over TCP on 127.0.0.1 (for tools that cannot use a socket). */
+  tcpUrl(database?: string): string;
   /** Fast shutdown (SIGINT): waits until the postmaster has exited. Idempotent. */
   stop(): Promise<void>;
 }
@@ -107,9 +116,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
   handleExistingPidFile(dataDir, logger);
 
+  // The socket lives in the data directory (only its owner, and root, can reach it), when the path
+  // fits the kernel's limit for socket paths (about 107 bytes) with PostgreSQL's file name.
+  const socketDir = options.unixSocket !== false && path.join(dataDir, '.s.PGSQL.65535.lock').length < 100 ? dataDir : undefined;
   const settings: Record<string, string> = {
     listen_addresses: '127.0.0.1',
-    unix_socket_directories: '',
+    unix_socket_directories: socketDir ?? '',
     max_connections: '200',
     ...options.settings,
   };
@@ -123,7 +135,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
         (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
         (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
       }
-      return makeHandle(child, { host: '127.0.0.1', port, user, password, dataDir, initialised }, options.stopOnProcessExit ?? true, logger);
+      return makeHandle(
+        child,
+        { host: '127.0.0.1', port, user, password, dataDir, initialised, socketDir: settings.unix_socket_directories ? socketDir : undefined },
+        options.stopOnProcessExit ?? true,
+        logger,
+      );
     } catch (err) {
       // A free port picked by us can be taken by someone else before postgres binds it: try another.
       if (wantedPort === 0 && attempt < 3 && err instanceof PortInUseError) continue;
@@ -136,7 +153,7 @@ class PortInUseError extends EmbeddedPostgresError {}
 
 function makeHandle(
   child: ChildProcess,
-  info: { host: string; port: number; user: string; password: string; dataDir: string; initialised: boolean },
+  info: { host: string; port: number; user: string; password: string; dataDir: string; initialised: boolean; socketDir: string | undefined },
   stopOnProcessExit: boolean,
   logger: InfraLogger,
 ): EmbeddedPostgres {
@@ -149,6 +166,8 @@ function makeHandle(
   };
   if (stopOnProcessExit) process.once('exit', onProcessExit);
   let stopping: Promise<void> | undefined;
+  const credentials = `postgres://${encodeURIComponent(info.user)}:${encodeURIComponent(info.password)}`;
+  const tcpUrl = (database = 'postgres') => `${credentials}@${info.host}:${info.port}/${encodeURIComponent(database)}`;
   return {
     host: info.host,
     port: info.port,
@@ -156,9 +175,9 @@ function makeHandle(
     dataDir: info.dataDir,
     pid: child.pid ?? -1,
     initialised: info.initialised,
-    url(database = 'postgres') {
-      return `postgres://${encodeURIComponent(info.user)}:${encodeURIComponent(info.password)}@${info.host}:${info.port}/${encodeURIComponent(database)}`;
-    },
+    socketDir: info.socketDir,
+    url: (database = 'postgres') => (info.socketDir ? `${credentials}@/${encodeURIComponent(database)}?host=${encodeURIComponent(info.socketDir)}&port=${info.port}` : tcpUrl(database)),
+    tcpUrl,
     stop() {
       stopping ??= (async () => {
         process.removeListener('exit', onProcessExit);

@@ -65,6 +65,10 @@ describe('embedded PostgreSQL', () => {
       assert.equal(cluster.port, port);
       assert.ok(warnings.some((w) => w.includes('stale') && w.includes('999999') && w.includes('postmaster.pid')), warnings.join('\n'));
       assert.deepEqual(await query(cluster.url(), 'SELECT 1 AS one'), [{ one: 1 }]);
+      // url() goes through the Unix-domain socket in the data directory (no server address), tcpUrl() through 127.0.0.1.
+      assert.equal(cluster.socketDir, dataDir);
+      assert.deepEqual(await query(cluster.url(), 'SELECT inet_server_addr() AS addr'), [{ addr: null }]);
+      assert.deepEqual(await query(cluster.tcpUrl(), 'SELECT host(inet_server_addr()) AS addr'), [{ addr: '127.0.0.1' }]);
     } finally {
       await cluster.stop();
     }
