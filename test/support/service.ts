@@ -45,11 +45,22 @@ export async function startTestService(
     projections: true,
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  const system = () => ({ actor: { surface: 'system' as const }, correlationId: randomUUID(), commandId: randomUUID() });
   return {
     service,
     url: service.url!,
     db,
+    ...accountHelpers(service),
+    async stop() {
+      await service.stop();
+      await db.drop();
+    },
+  };
+}
+
+/** Accounts and keys made through the application services, as an operator would (tests, benches). */
+export function accountHelpers(service: RunningService): Pick<TestService, 'createAccount' | 'createKey'> {
+  const system = () => ({ actor: { surface: 'system' as const }, correlationId: randomUUID(), commandId: randomUUID() });
+  return {
     async createAccount(plan = 'enterprise', email = `owner-${randomUUID()}@example.test`) {
       const password = `pw-${randomUUID()}`;
       const created = await service.services.accounts.create({ name: `Account ${email}`, email, password, plan }, system());
@@ -63,10 +74,6 @@ export async function startTestService(
         system(),
       );
       return { id: created.key.id, key: created.plaintext, ...(created.webhookSecret ? { webhookSecret: created.webhookSecret } : {}) };
-    },
-    async stop() {
-      await service.stop();
-      await db.drop();
     },
   };
 }
