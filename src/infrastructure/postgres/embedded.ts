@@ -176,7 +176,9 @@ function makeHandle(
     pid: child.pid ?? -1,
     initialised: info.initialised,
     socketDir: info.socketDir,
-    url: (database = 'postgres') => (info.socketDir ? `${credentials}@/${encodeURIComponent(database)}?host=${encodeURIComponent(info.socketDir)}&port=${info.port}` : tcpUrl(database)),
+    // The host query parameter (the socket directory) wins over the URL's host for node-postgres and
+    // libpq; the URL keeps a host so that it stays a valid URL (config validation, tools).
+    url: (database = 'postgres') => (info.socketDir ? `${tcpUrl(database)}?host=${encodeURIComponent(info.socketDir)}` : tcpUrl(database)),
     tcpUrl,
     stop() {
       stopping ??= (async () => {
