@@ -9,7 +9,8 @@
  *   instant), reads max(global_position) as its horizon, and releases. Every position at or below the
  *   horizon is then settled for good, so `global_position > checkpoint AND <= horizon` never skips an
  *   event that commits later. Rolled-back appends leave gaps in the numbering, never holes that fill.
- * Concurrent fence requests are coalesced (each caller still gets a fence that started after its call).
+ * The fence and the read are one round trip (es_read_settled, migration 083); live subscriptions
+ * share one such read through the tail (coalesced: each caller still gets a fence begun after its call).
  * Consequence: do not call readAll/subscriptions while holding an open appendInTransaction transaction
  * on another connection: the fence would wait for it.
  *
@@ -85,7 +86,7 @@ export interface PostgresEventStoreOptions {
   pollIntervalMs?: number;
   /** Events fetched per subscription read (default 500). */
   batchSize?: number;
-  /** Minimum spacing between read fences (ms, default 25): bounds how often readers pause appends. */
+  /** Minimum spacing between read fences (ms, default 25; the service's default is 1): bounds how often readers pause appends. */
   minFenceIntervalMs?: number;
   logger?: InfraLogger;
 }
@@ -96,8 +97,6 @@ export class PostgresEventStore implements EventStore {
   private readonly subscriptions = new Set<PgAllSubscription>();
   private listener: pg.Client | undefined;
   private listenerStarting: Promise<void> | undefined;
-  private fenceRunning: Promise<bigint> | undefined;
-  private fenceQueued: Promise<bigint> | undefined;
   private lastFenceStart = 0;
   private closed = false;
   /** Recently seen stream heads, least recently used first (Map keeps insertion order). */
@@ -275,64 +274,21 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    const after = options.after ?? 0n;
-    const horizon = await this.fence();
-    if (horizon <= after) return [];
-    const { rows } = await this.pool.query<EventRow>(
-      `SELECT global_position, stream_name, stream_position, event_type, data, metadata, recorded_at
-         FROM events WHERE global_position > $1 AND global_position <= $2
-        ORDER BY global_position LIMIT $3`,
-      [String(after), String(horizon), options.maxCount ?? null],
-    );
-    return rows.map(toRecorded);
+    return (await this.readSettled(options.after ?? 0n, options.maxCount ?? null)).events;
   }
 
   /**
-   * A read horizon every position at or below which is settled (committed or never will be).
-   * Coalesced: callers arriving while a fence runs share the next one, which starts after it.
+   * Events after `after` up to a settled horizon (every position at or below it is committed or
+   * never will be), and that horizon: the read fence and the read in one round trip (es_read_settled,
+   * migration 083). Fences are spaced at least minFenceIntervalMs apart: each one holds new appends
+   * back for a moment, so under a steady write load one fence covers many commits.
    */
-  fence(): Promise<bigint> {
-    if (!this.fenceRunning) {
-      const running = this.spacedFence().finally(() => {
-        if (this.fenceRunning === running) this.fenceRunning = undefined;
-      });
-      this.fenceRunning = running;
-      return running;
-    }
-    this.fenceQueued ??= this.fenceRunning
-      .catch(() => undefined)
-      .then(() => {
-        this.fenceQueued = undefined;
-        return this.fence();
-      });
-    return this.fenceQueued;
-  }
-
-  /**
-   * Fences at most every minFenceIntervalMs: each one holds new appends back for a moment, so under a
-   * steady write load with live subscribers, one fence per few ms covers many commits.
-   */
-  private async spacedFence(): Promise<bigint> {
+  private async readSettled(after: bigint, maxCount: number | null): Promise<{ horizon: bigint; events: RecordedEvent[] }> {
     const wait = this.lastFenceStart + (this.options.minFenceIntervalMs ?? 25) - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     this.lastFenceStart = Date.now();
-    return this.runFence();
-  }
-
-  private async runFence(): Promise<bigint> {
-    const client = await this.pool.connect();
-    try {
-      // One round trip; the max() runs in a statement whose snapshot is taken after the lock is held.
-      const results = (await client.query(
-        `BEGIN; SELECT pg_advisory_xact_lock(${APPEND_FENCE_NS}, 0); SELECT coalesce(max(global_position), 0)::text AS horizon FROM events; COMMIT;`,
-      )) as unknown as pg.QueryResult<{ horizon: string }>[];
-      return BigInt(results[2]!.rows[0]!.horizon);
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    const { rows } = await this.pool.query<EventRow & { horizon: string }>('SELECT * FROM es_read_settled($1, $2)', [String(after), maxCount]);
+    return { horizon: BigInt(rows[0]!.horizon), events: rows.slice(1).map(toRecorded) };
   }
 
   /** Highest committed global position (0 when empty): the head used for caughtUp() and lag. */
@@ -391,18 +347,11 @@ export class PostgresEventStore implements EventStore {
   /** One fence and one read for every caller arriving meanwhile; each gets a fence begun after its call. */
   private extendTail(after: bigint): Promise<void> {
     const run = async () => {
-      const horizon = await this.fence();
       let tail = this.tail;
       // Start (or restart) the window at a caller ahead of it; one behind it reads on its own.
       if (!tail || after > tail.to) tail = { from: after, to: after, events: [] };
+      const { horizon, events: fetched } = await this.readSettled(tail.to, TAIL_READ_LIMIT);
       if (horizon > tail.to) {
-        const { rows } = await this.pool.query<EventRow>(
-          `SELECT global_position, stream_name, stream_position, event_type, data, metadata, recorded_at
-             FROM events WHERE global_position > $1 AND global_position <= $2
-            ORDER BY global_position LIMIT $3`,
-          [String(tail.to), String(horizon), TAIL_READ_LIMIT],
-        );
-        const fetched = rows.map(toRecorded);
         // A full read stops short of the horizon: only what it returned is known to be complete.
         const to = fetched.length === TAIL_READ_LIMIT ? fetched[fetched.length - 1]!.globalPosition : horizon;
         const events = tail.events.concat(fetched);
