@@ -7,8 +7,9 @@
  * `x-message-id` header (= event id) through the inbox.
  *
  * Events are published in small batches: the subscription hands events over one by one, a
- * flusher publishes what has accumulated (one publish per topic, order kept) and then writes the
- * checkpoint. A publish that fails is retried with backoff, never skipped.
+ * flusher publishes what has accumulated (one publish per topic, order kept) and then moves the
+ * checkpoint, written at most every checkpointEveryMs (and on stop and catch-up). A publish that
+ * fails is retried with backoff, never skipped.
  *
  * Only one relay of a given name publishes at a time: it holds a PostgreSQL session advisory
  * lock, and other instances (scaled mode runs several API processes) stand by until it is free.
@@ -37,6 +38,11 @@ export interface EventRelayOptions {
   name?: string;
   /** Topic of an event (default: svc.events.<category of its stream>). */
   topicFor?: (event: RecordedEvent) => string;
+  /**
+   * The checkpoint is written at most this often (ms, default 100) and when the relay stops or
+   * catches up: a crash republishes at most that much, which the consumers' inboxes absorb.
+   */
+  checkpointEveryMs?: number;
   /** Most events published in one flush (default 500). */
   maxBatch?: number;
   /** Poll interval passed to the store's subscription (ms). */
@@ -84,6 +90,10 @@ export class EventRelay {
   private buffer: RecordedEvent[] = [];
   private flushing: Promise<void> | undefined;
   private published = 0n;
+  /** Last position written to relay_checkpoints, and when (see checkpointEveryMs). */
+  private checkpointed = 0n;
+  private lastCheckpointAt = 0;
+  private checkpointTimer: NodeJS.Timeout | undefined;
   private leader = false;
   /** True while a leadership term is following the store; publishing gives up once it ends. */
   private active = false;
@@ -96,7 +106,7 @@ export class EventRelay {
     this.topicFor = options.topicFor ?? ((event) => eventTopicForStream(event.streamName));
   }
 
-  /** Global position of the last event published and checkpointed by this instance. */
+  /** Global position of the last event published by this instance (its checkpoint follows within checkpointEveryMs). */
   get position(): bigint {
     return this.published;
   }
@@ -122,6 +132,7 @@ export class EventRelay {
         try {
           await subscription.caughtUp();
           await this.drain();
+          await this.flushCheckpoint();
           return;
         } catch (error) {
           if (this.stopping) throw error;
@@ -212,6 +223,7 @@ export class EventRelay {
   /** One leadership term: subscribe from the checkpoint and publish until stopped or failed. */
   private async follow(): Promise<void> {
     this.published = await readRelayCheckpoint(this.options.pool, this.name);
+    this.checkpointed = this.published;
     this.buffer = [];
     this.options.logger.info({ relay: this.name, after: String(this.published) }, 'event relay following the store');
     const failed = new Promise<never>((_, reject) => {
@@ -233,8 +245,9 @@ export class EventRelay {
       this.subscription = undefined;
       this.subscriptionFailed = undefined;
       await subscription.stop().catch(() => undefined);
-      // Publish what was accepted before the stop, if the bus still takes it.
+      // Publish what was accepted before the stop, if the bus still takes it, and record how far.
       await this.drain().catch(() => undefined);
+      await this.flushCheckpoint().catch(() => undefined);
     }
   }
 
@@ -298,8 +311,8 @@ export class EventRelay {
         });
         const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
         if (failed) throw failed.reason;
-        await this.writeCheckpoint(last);
         this.published = last;
+        await this.checkpointSoon();
         return;
       } catch (error) {
         failures++;
@@ -324,7 +337,27 @@ export class EventRelay {
     );
   };
 
+  /** Writes the checkpoint now if the last write is old enough, else once the interval has passed. */
+  private async checkpointSoon(): Promise<void> {
+    const every = this.options.checkpointEveryMs ?? 100;
+    const due = this.lastCheckpointAt + every - Date.now();
+    if (due <= 0) return this.writeCheckpoint(this.published);
+    this.checkpointTimer ??= setTimeout(() => {
+      this.checkpointTimer = undefined;
+      this.writeCheckpoint(this.published).catch((error: unknown) => this.subscriptionFailed?.(error as Error));
+    }, due);
+  }
+
+  /** The checkpoint as far as published (stop, caught up, leadership ending). */
+  private async flushCheckpoint(): Promise<void> {
+    clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = undefined;
+    if (this.published > this.checkpointed && this.lockClient) await this.writeCheckpoint(this.published);
+  }
+
   private async writeCheckpoint(position: bigint): Promise<void> {
+    if (position <= this.checkpointed) return;
+    this.lastCheckpointAt = Date.now();
     // Through the lock's session: if that connection is gone, so is our leadership.
     const client = this.lockClient;
     if (!client) throw new RelayStopped('relay lost its leader lock');
@@ -334,5 +367,6 @@ export class EventRelay {
        WHERE relay_checkpoints.position < EXCLUDED.position`,
       [this.name, position.toString()],
     );
+    if (position > this.checkpointed) this.checkpointed = position;
   }
 }

@@ -95,6 +95,24 @@ describe('EventRelay', () => {
     await bus.close();
   });
 
+  it('writes its checkpoint at most every checkpointEveryMs, and in full on catch-up and stop', async () => {
+    const bus = new InProcessBus({ logger: recordingLogger() });
+    const sink = collect(bus, ['svc.events.throttle']);
+    await sink.consumer;
+    const relay = tracked(new EventRelay({ store, bus, pool: db.pool, registry, logger: recordingLogger(), name: 'test-throttle', checkpointEveryMs: 60_000 }));
+    relay.start();
+    await relay.caughtUp(); // publishes the earlier tests' events and records the checkpoint there
+    const start = await readRelayCheckpoint(db.pool, 'test-throttle');
+    let last = 0n;
+    for (let i = 0; i < 5; i++) last = (await store.appendToStream(`throttle-${i}`, [newEvent('Ticked', { i })])).lastGlobalPosition;
+    await waitFor(() => relay.position === last, 2000, 'published');
+    assert.equal(sink.received.length, 5);
+    assert.equal(await readRelayCheckpoint(db.pool, 'test-throttle'), start, 'no checkpoint write per publish within the interval');
+    await relay.stop();
+    assert.equal(await readRelayCheckpoint(db.pool, 'test-throttle'), last, 'stop records how far it published');
+    await bus.close();
+  });
+
   it('resumes from its checkpoint after a restart, publishing only newer events', async () => {
     const bus = new InProcessBus({ logger: recordingLogger() });
     const sink = collect(bus, ['svc.events.order']);
