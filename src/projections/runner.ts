@@ -273,6 +273,11 @@ export class ProjectionRunner {
     }
   }
 
+  /**
+   * The checkpoint rows are locked and compared first: events at or below a read model's checkpoint
+   * were applied already (redelivery, or a rebuild swapped in past them) and are skipped; the rest
+   * and the new checkpoints (each batch's last position, covering its unhandled events) commit together.
+   */
   private async applyTogether(work: { state: Running; events: RecordedEvent[] }[]): Promise<void> {
     const names = work.map((w) => w.state.projection.name);
     const client = await this.options.pool.connect();
@@ -317,55 +322,15 @@ export class ProjectionRunner {
     }
   }
 
-  /** Applies the events of one read batch that this projection reads, in one transaction. */
+  /** One read model alone: its events of one read batch in one transaction (applyTogether with one entry). */
   private async handle(state: Running, events: RecordedEvent[]): Promise<void> {
-    const last = events[events.length - 1]!.globalPosition;
-    const handled = events.filter((event) => state.handles.has(event.type));
-    if (handled.length === 0) {
-      state.processed = last;
+    if (!events.some((event) => state.handles.has(event.type))) {
+      state.processed = events[events.length - 1]!.globalPosition;
       state.unflushed += events.length;
       if (state.unflushed >= (this.options.skipFlushEvery ?? 500)) await this.flushSkipped(state);
       return;
     }
-    await this.withRetries(state.projection.name, () => this.applyOnce(state, handled, last));
-    state.processed = last;
-    state.persisted = last;
-    state.unflushed = 0;
-  }
-
-  /**
-   * The checkpoint row is locked and compared first: events at or below it were applied already
-   * (redelivery, or a rebuild swapped in past them) and are skipped; the rest and the new checkpoint
-   * (the batch's last position, covering the unhandled events in it) commit together.
-   */
-  private async applyOnce(state: Running, events: RecordedEvent[], through: bigint): Promise<void> {
-    const client = await this.options.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const { rows } = await client.query<{ position: string }>(
-        'SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE',
-        [state.projection.name],
-      );
-      if (!rows[0]) throw new Error(`projection ${state.projection.name} has no checkpoint row`);
-      const checkpoint = BigInt(rows[0].position);
-      if (checkpoint >= through) {
-        await client.query('ROLLBACK');
-        return;
-      }
-      for (const event of events) {
-        if (event.globalPosition > checkpoint) await state.projection.apply(client, event, state.schema);
-      }
-      await client.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [
-        state.projection.name,
-        String(through),
-      ]);
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    await this.withRetries(state.projection.name, () => this.applyTogether([{ state, events }]));
   }
 
   /** Persists the position reached through unhandled events (never moves a checkpoint backwards). */
