@@ -457,7 +457,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           createS1MonitoringRouter({ monitoring, audit, auditorTokens }),
           createS3Router({ keys, limits, screenings, usage, store, clock, config: { screeningWaitMs: config.SCREENING_WAIT_MS } }),
           createS3MonitoringRouter({ monitoring, audit, auditorTokens, screenings, clock }),
-          createPortalRouter({ accounts, keys, limits, sessions: portalSessions, webhooks: s3Webhooks, payments, clock, logger, paymentWebhookSecret: config.PAYMENT_WEBHOOK_SECRET }),
+          createPortalRouter({ accounts, limits, sessions: portalSessions, webhooks: s3Webhooks, payments, clock, logger, paymentWebhookSecret: config.PAYMENT_WEBHOOK_SECRET }),
           // The portal's console API (/api/portal/*) and person-check form routes, both on the portal JWT.
           createPortalConsoleRouter({
             auth: portalAuth,

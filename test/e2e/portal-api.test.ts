@@ -116,7 +116,7 @@ test('keys: created per surface with the right prefix, listed masked, revoked; o
   assert.equal(use.status, 401);
 });
 
-test('keys: the S3 cap of 5 active keys per user is enforced from the portal', async () => {
+test('keys: the S3 cap of 5 active keys per user is enforced from the portal, also under concurrent requests', async () => {
   const ids: string[] = [];
   for (let i = 0; i < 5; i++) {
     const r = await call(other.token, 'POST', '/api/portal/keys', { surface: 's3', name: `k${i}` });
@@ -125,7 +125,15 @@ test('keys: the S3 cap of 5 active keys per user is enforced from the portal', a
   }
   const sixth = await call(other.token, 'POST', '/api/portal/keys', { surface: 's3', name: 'k5' });
   assert.equal(sixth.status, 400);
+  assert.deepEqual(Object.keys(sixth.body).sort(), ['details', 'error']);
   for (const id of ids) assert.equal((await call(other.token, 'DELETE', `/api/portal/keys/${id}`)).status, 200);
+
+  // Concurrent creations cannot overshoot the cap: exactly 5 of 8 succeed, the rest are refused as over it.
+  const racing = await Promise.all(Array.from({ length: 8 }, (_, i) => call(other.token, 'POST', '/api/portal/keys', { surface: 's3', name: `race${i}` })));
+  assert.deepEqual(racing.map((r) => r.status).sort(), [201, 201, 201, 201, 201, 400, 400, 400], JSON.stringify(racing.map((r) => r.body)));
+  const active = (await call(other.token, 'GET', '/api/portal/keys')).body.data.keys.s3.filter((k: any) => k.revoked_at === null);
+  assert.equal(active.length, 5);
+  for (const k of active) assert.equal((await call(other.token, 'DELETE', `/api/portal/keys/${k.id}`)).status, 200);
 });
 
 test('screenings: created from the portal, streamed phase by phase, listed with filters, private to the account', async () => {

@@ -1,7 +1,7 @@
 /**
  * The S3 portal and the payment-provider webhook end to end: portal JWT sign-in (bearer or cookie
- * `token`), S3 key management from the portal, sign-out; Stripe-signed checkout.session.completed
- * activating the plan, recording the payment and e-mailing a receipt to a real local SMTP server;
+ * `token`), S3 key management from the portal (/api/portal/keys), sign-out; Stripe-signed
+ * checkout.session.completed activating the plan, recording the payment and e-mailing a receipt to a real local SMTP server;
  * the same event twice changing nothing; signature, tolerance and "no secret" refusals.
  */
 import { after, before, describe, it } from 'node:test';
@@ -169,7 +169,6 @@ describe('payment-provider webhook (Stripe)', () => {
       routers: [
         createPortalRouter({
           accounts: unused as never,
-          keys: unused as never,
           limits: unused as never,
           sessions: unused as never,
           webhooks: unused as never,
@@ -210,27 +209,41 @@ describe('portal (JWT)', () => {
     const lifetime = Date.parse(session.expires_at) - Date.now();
     assert.ok(Math.abs(lifetime - 7 * 86_400_000) < 60_000, `lifetime ${lifetime}`);
 
-    s3StatusOnly(await call(svc.url, 'GET', '/api/keys'), 401);
-    s3StatusOnly(await call(svc.url, 'GET', '/api/keys', { headers: { authorization: 'Bearer not.a.jwt' } }), 401);
-    const created = await call(svc.url, 'POST', '/api/keys', { headers: { authorization: `Bearer ${session.token}` }, body: { name: 'from portal' } });
+    // Keys are managed at /api/portal/keys (every surface; here S3, created for the signed-in user).
+    const bearer = { authorization: `Bearer ${session.token}` };
+    s3StatusOnly(await call(svc.url, 'GET', '/api/portal/keys'), 401);
+    s3StatusOnly(await call(svc.url, 'GET', '/api/portal/keys', { headers: { authorization: 'Bearer not.a.jwt' } }), 401);
+    const created = await call(svc.url, 'POST', '/api/portal/keys', { headers: bearer, body: { surface: 's3', name: 'from portal' } });
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    assert.match(created.body.data.key, /^svcc_live_[0-9a-f]{40}$/);
-    s3StatusOnly(await call(svc.url, 'POST', '/api/keys', { headers: { authorization: `Bearer ${session.token}` }, body: { name: '' } }), 400);
+    const plaintext: string = created.body.data.plaintext;
+    const keyId: string = created.body.data.key.id;
+    assert.match(plaintext, /^svcc_live_[0-9a-f]{40}$/);
+    for (const body of [{ surface: 's3', name: '' }, { surface: 's3', name: '   ' }, { surface: 's3', name: 'x'.repeat(101) }, { name: 'no surface' }, { surface: 's3', name: 'k', admin: true }]) {
+      s3StatusOnly(await call(svc.url, 'POST', '/api/portal/keys', { headers: bearer, body }), 400);
+    }
+    s3StatusOnly(await call(svc.url, 'POST', '/api/portal/keys', { headers: bearer, raw: '{"surface":' }), 400);
+    for (const id of ['abc', '0', '-1', '1'.repeat(20)]) s3StatusOnly(await call(svc.url, 'DELETE', `/api/portal/keys/${id}`, { headers: bearer }), 400);
     // The key works on the X-API-Key surface; the cookie works on the portal.
-    assert.equal((await call(svc.url, 'GET', '/api/v1/keys', { key: created.body.data.key })).status, 200);
-    const viaCookie = await call(svc.url, 'GET', '/api/keys', { headers: { cookie: `token=${encodeURIComponent(session.token)}` } });
+    assert.equal((await call(svc.url, 'GET', '/api/v1/keys', { key: plaintext })).status, 200);
+    const viaCookie = await call(svc.url, 'GET', '/api/portal/keys', { headers: { cookie: `token=${encodeURIComponent(session.token)}` } });
     assert.equal(viaCookie.status, 200);
-    assert.ok(viaCookie.body.data.some((k: any) => k.id === created.body.data.id && !('key' in k)));
+    assert.ok(viaCookie.body.data.keys.s3.some((k: any) => k.id === keyId && k.revoked_at === null));
+    assert.ok(!JSON.stringify(viaCookie.body).includes(plaintext), 'the list never holds the plaintext');
     // Another account's key is not found; own key is revoked.
     const other = await svc.createAccount('professional');
     const otherKey = await svc.createKey(other.accountId, 's3', { userId: other.userId });
-    s3StatusOnly(await call(svc.url, 'DELETE', `/api/keys/${otherKey.id}`, { headers: { authorization: `Bearer ${session.token}` } }), 404);
-    assert.equal((await call(svc.url, 'DELETE', `/api/keys/${created.body.data.id}`, { headers: { authorization: `Bearer ${session.token}` } })).status, 200);
-    assert.equal((await call(svc.url, 'GET', '/api/v1/keys', { key: created.body.data.key })).status, 401);
+    s3StatusOnly(await call(svc.url, 'DELETE', `/api/portal/keys/${otherKey.id}`, { headers: bearer }), 404);
+    assert.equal((await call(svc.url, 'DELETE', `/api/portal/keys/${keyId}`, { headers: bearer })).status, 200);
+    assert.equal((await call(svc.url, 'GET', '/api/v1/keys', { key: plaintext })).status, 401);
+    assert.equal((await call(svc.url, 'GET', '/api/v1/keys', { key: otherKey.key })).status, 200, 'the other account\'s key still works');
+    // The old duplicate S3-only routes (/api/keys) are gone: the portal's 404 envelope.
+    for (const [method, path] of [['GET', '/api/keys'], ['POST', '/api/keys'], ['DELETE', `/api/keys/${keyId}`]] as const) {
+      s3StatusOnly(await call(svc.url, method, path, { headers: bearer, ...(method === 'POST' ? { body: { name: 'old route' } } : {}) }), 404);
+    }
 
     const out = await call(svc.url, 'DELETE', '/api/session', { headers: { authorization: `Bearer ${session.token}` } });
     assert.equal(out.status, 200);
-    s3StatusOnly(await call(svc.url, 'GET', '/api/keys', { headers: { authorization: `Bearer ${session.token}` } }), 401);
+    s3StatusOnly(await call(svc.url, 'GET', '/api/portal/keys', { headers: bearer }), 401);
   });
 });
 

@@ -46,8 +46,9 @@ before(async () => {
   accountId = created.accountId;
   const signIn = await call(url, 'POST', '/api/session', { body: { email, password: 'correct horse battery' } });
   token = signIn.body.data.token;
-  const k = await call(url, 'POST', '/api/keys', { headers: { authorization: `Bearer ${token}` }, body: { name: 'webhooks' } });
-  key = k.body.data.key;
+  const k = await call(url, 'POST', '/api/portal/keys', { headers: { authorization: `Bearer ${token}` }, body: { surface: 's3', name: 'webhooks' } });
+  assert.equal(k.status, 201, JSON.stringify(k.body));
+  key = k.body.data.plaintext;
 });
 after(async () => {
   await service?.stop();

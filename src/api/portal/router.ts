@@ -2,19 +2,16 @@
  * S3 portal routes (JWT in `Authorization: Bearer <jwt>` or cookie `token`, 7-day lifetime):
  *   POST   /api/session                     sign in {email, password} → token + cookie `token`
  *   DELETE /api/session                     sign out (the token stops working at once)
- *   GET    /api/keys                        the account's active S3 keys (masked)
- *   POST   /api/keys {name}                 new S3 key for the signed-in user (full key once; 5 active per user)
- *   DELETE /api/keys/:id                    revoke
  *   GET    /api/webhook-endpoint            the S3 webhook endpoint: state, failure streak, auto-disable history
  *   PUT    /api/webhook-endpoint {url}      register or update (signing_secret once)
  *   POST   /api/webhook-endpoint/reenable   re-enable after an auto-disable
  *   POST   /api/webhooks/stripe             payment-provider events (Stripe signature, no JWT)
  * Answers use the S3 envelope `{data, meta}`; errors the S3 shapes (surface `portal`).
+ * Keys of every surface, S3 included, are managed at /api/portal/keys (key-management-routes.ts).
  */
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
-import { LimitExceeded } from '../../commands/errors';
-import type { AccountService, CommandContext, KeyService, LimitService, Principal } from '../../app/services';
+import type { AccountService, CommandContext, LimitService, Principal } from '../../app/services';
 import type { JwtSessionService } from '../../app/sessions/session-service';
 import { sessionCookieOptions } from '../../app/sessions/session-service';
 import type { PaymentService } from '../../app/payments/payment-service';
@@ -27,8 +24,7 @@ import { ApiError } from '../http/errors';
 import { bearerToken } from '../http/surfaces';
 import { parseInput } from '../http/validation';
 import { sendData } from '../s3/router';
-import { presentKey } from '../s3/present';
-import { CreateKeySchema, KeyIdParamsSchema, SignInSchema, WebhookEndpointSchema } from '../s3/schemas';
+import { SignInSchema, WebhookEndpointSchema } from '../s3/schemas';
 import { S3WebhookService, S3WebhookUrlRejected } from './s3-webhook-service';
 
 export const PORTAL_COOKIE = 'token';
@@ -39,7 +35,6 @@ export const STRIPE_WEBHOOK_PATH = '/api/webhooks/stripe';
 
 export interface PortalRouterDeps {
   accounts: AccountService;
-  keys: KeyService;
   limits: LimitService;
   sessions: JwtSessionService;
   webhooks: S3WebhookService;
@@ -139,42 +134,6 @@ export function createPortalRouter(deps: PortalRouterDeps): Router {
       const { maxAge: _maxAge, ...clear } = cookieOptions();
       res.clearCookie(PORTAL_COOKIE, clear);
       send(res, 200, { signed_out: revoked });
-    }),
-  );
-
-  // ---------------------------------------------------------------- S3 keys
-  router.get(
-    '/api/keys',
-    handle(async (req, res) => {
-      const principal = await principalOf(req, res);
-      const keys = await deps.keys.list(principal.accountId, 's3');
-      send(res, 200, keys.filter((k) => k.revokedAt === null).map(presentKey));
-    }),
-  );
-  router.post(
-    '/api/keys',
-    handle(async (req, res) => {
-      const principal = await principalOf(req, res);
-      const input = parseInput(CreateKeySchema, req.body);
-      try {
-        const created = await deps.keys.create(principal, { surface: 's3', name: input.name }, context(res, principal));
-        send(res, 201, { ...presentKey(created.key), key: created.plaintext });
-      } catch (error) {
-        if (error instanceof LimitExceeded) throw new ApiError('bad_request', 'At most 5 active API keys per user: revoke one before creating another', { fields: { name: ['active key limit (5 per user) reached'] } });
-        throw error;
-      }
-    }),
-  );
-  router.delete(
-    '/api/keys/:id',
-    handle(async (req, res) => {
-      const principal = await principalOf(req, res);
-      const parsed = KeyIdParamsSchema.safeParse(req.params);
-      if (!parsed.success) throw new ApiError('bad_request', 'id: must be a positive integer', { fields: { id: ['must be a positive integer'] } });
-      const own = (await deps.keys.list(principal.accountId, 's3')).find((k) => k.id === parsed.data.id);
-      if (!own) throw new ApiError('not_found', `API key ${parsed.data.id} not found`);
-      const revoked = await deps.keys.revoke(principal, parsed.data.id, context(res, principal));
-      send(res, 200, { ...presentKey(revoked), revoked_at: revoked.revokedAt });
     }),
   );
 

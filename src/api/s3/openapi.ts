@@ -222,17 +222,6 @@ export function registerS3(registry: OpenAPIRegistry): void {
     responses: { 200: { description: 'Signed in.', content: json(envelope(z.object({ token: z.string(), token_type: z.literal('Bearer'), account_id: z.string(), user_id: z.string(), plan: z.string(), expires_at: z.string() }))) }, ...errors() },
   });
   registry.registerPath({ method: 'delete', path: '/api/session', tags: ['Portal'], summary: 'Portal: sign out (the token stops working at once)', responses: { 200: { description: 'Signed out.', content: json(envelope(z.object({ signed_out: z.boolean() }))) } } });
-  registry.registerPath({ method: 'get', path: '/api/keys', tags: ['Portal'], summary: 'Portal: S3 keys', security: portalSecurity, responses: { 200: { description: 'Keys.', content: json(envelope(z.array(S3KeySchema))) }, ...errors() } });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/keys',
-    tags: ['Portal'],
-    summary: 'Portal: create an S3 key for the signed-in user',
-    security: portalSecurity,
-    request: { body: { required: true, content: json(CreateKeySchema) } },
-    responses: { 201: { description: 'The key (plaintext once).', content: json(envelope(S3KeySchema.extend({ key: z.string() }))) }, ...errors() },
-  });
-  registry.registerPath({ method: 'delete', path: '/api/keys/{id}', tags: ['Portal'], summary: 'Portal: revoke an S3 key', security: portalSecurity, request: { params: KeyIdParamsSchema }, responses: { 200: { description: 'Revoked.', content: json(envelope(S3KeySchema)) }, ...errors({ 404: 'Not this account\'s key.' }) } });
   const EndpointSchema = z.object({
     id: z.number().int(),
     url: z.string(),

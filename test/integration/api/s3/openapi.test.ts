@@ -38,7 +38,7 @@ describe('S3 OpenAPI', () => {
     const unused = undefined as never;
     const routes = new Set([
       ...mounted(createS3Router({ keys: unused, limits: unused, screenings: unused, usage: unused, store: unused, clock: systemClock, config: { screeningWaitMs: 1 } })),
-      ...mounted(createPortalRouter({ accounts: unused, keys: unused, limits: unused, sessions: { lifetimeSeconds: 1 } as never, webhooks: unused, payments: unused, clock: systemClock, logger: unused, paymentWebhookSecret: undefined })),
+      ...mounted(createPortalRouter({ accounts: unused, limits: unused, sessions: { lifetimeSeconds: 1 } as never, webhooks: unused, payments: unused, clock: systemClock, logger: unused, paymentWebhookSecret: undefined })),
     ]);
     const documented = new Set<string>();
     const s3Doc = buildOpenApiDocument([registerS3]);
