@@ -21,11 +21,19 @@ export interface SubscribeOptions {
   topics: string[];
   /** Where a group with no committed offset starts. */
   fromBeginning?: boolean;
+  /**
+   * Bounded redelivery (src/infrastructure/bus/dead-letter.ts): after `maxAttempts` non-transient
+   * handler failures of one message (default: the bus's, 5) it goes to `deadLetterTopic`
+   * (default svc.deadletter) and its offset is committed. `maxAttempts: Infinity` never gives up.
+   */
+  retry?: { maxAttempts?: number; deadLetterTopic?: string };
 }
 
 /**
  * Called once per message; the offset is committed only after it resolves.
- * Throwing stops the consumer for that partition and the message is redelivered: never swallow errors.
+ * Throwing stops the consumer for that partition and the message is redelivered after a backoff,
+ * until the subscription's retry policy dead-letters it (transient connection errors never count
+ * towards that): never swallow errors.
  */
 export type MessageHandler = (message: ConsumedMessage) => Promise<void>;
 

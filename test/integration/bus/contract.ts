@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it, before, after } from 'node:test';
 import type { BusConsumer, ConsumedMessage, MessageBus } from '../../../src/infrastructure/bus/port';
 import type { BusLogger } from '../../../src/infrastructure/bus/logger';
+import { DLQ_HEADERS } from '../../../src/infrastructure/bus/dead-letter';
 
 /** Topics the suite uses; a broker fixture that cannot auto-create topics creates these first. */
 export const contractTopics = [
@@ -15,6 +16,12 @@ export const contractTopics = [
   'contract.one-per-group',
   'contract.redelivery',
   'contract.resume',
+  'contract.dead-letter',
+  'contract.dead-letter.dlq',
+  'contract.no-dead-letter',
+  'contract.no-dead-letter.dlq',
+  'contract.transient',
+  'contract.transient.dlq',
 ];
 
 export interface RecordingLogger extends BusLogger {
@@ -187,10 +194,14 @@ export function busContract(name: string, createFixture: () => Promise<BusFixtur
     it('leaves a message that never succeeded uncommitted when its consumer stops, for the next member', async () => {
       const topic = `${p}contract.stop-while-failing`;
       let attempts = 0;
-      const failing = await fixture.bus.subscribe({ groupId: `${p}g-stop-failing`, topics: [topic], fromBeginning: true }, async () => {
+      const failing = await fixture.bus.subscribe(
+        // Never dead-lettered here: this test is about the uncommitted message, not the retry bound.
+        { groupId: `${p}g-stop-failing`, topics: [topic], fromBeginning: true, retry: { maxAttempts: Number.POSITIVE_INFINITY } },
+        async () => {
         attempts++;
         throw new Error('downstream is down');
-      });
+        },
+      );
       await fixture.bus.publish(topic, [msg('k', 'stuck')]);
       await waitFor(() => attempts >= 2, options.deliveryTimeoutMs, 'a few failed attempts');
       await failing.stop();
@@ -231,6 +242,116 @@ export function busContract(name: string, createFixture: () => Promise<BusFixtur
       assert.deepEqual(secondRun, ['r4', 'r5'], 'only the messages after the committed offset');
       await second.stop();
       if (client !== fixture.bus) await client.close();
+    });
+
+    it('dead-letters a message after N failed attempts with its origin in headers, and moves the partition on', async () => {
+      const topic = `${p}contract.dead-letter`;
+      const dlq = `${p}contract.dead-letter.dlq`;
+      const group = `${p}g-dead-letter`;
+      const letters: ConsumedMessage[] = [];
+      track(
+        await fixture.bus.subscribe({ groupId: `${p}g-dead-letter-reader`, topics: [dlq], fromBeginning: true }, async (m) => {
+          letters.push(m);
+        }),
+      );
+      const attempts: string[] = [];
+      const first = await fixture.bus.subscribe(
+        { groupId: group, topics: [topic], fromBeginning: true, retry: { maxAttempts: 3, deadLetterTopic: dlq } },
+        async (m) => {
+          attempts.push(text(m));
+          if (text(m) === 'poison') throw new Error('cannot handle this one');
+        },
+      );
+      await fixture.bus.publish(topic, [
+        msg('dl-key', 'before'),
+        msg('dl-key', 'poison', { 'x-message-id': 'poison-1', 'x-schema-name': 'com.example.Thing' }),
+        msg('dl-key', 'after-1'),
+        msg('dl-key', 'after-2'),
+      ]);
+      await waitFor(() => attempts.includes('after-2') && letters.length >= 1, options.deliveryTimeoutMs, 'the dead letter and the later messages');
+      // Exactly N attempts, then the later messages of the same partition, in order.
+      assert.deepEqual(attempts, ['before', 'poison', 'poison', 'poison', 'after-1', 'after-2']);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(letters.length, 1, 'one dead letter');
+      const letter = letters[0]!;
+      assert.equal(letter.key, 'dl-key');
+      assert.equal(text(letter), 'poison', 'the original bytes');
+      assert.equal(letter.headers['x-message-id'], 'poison-1', 'original headers kept');
+      assert.equal(letter.headers['x-schema-name'], 'com.example.Thing');
+      assert.equal(letter.headers[DLQ_HEADERS.topic], topic);
+      assert.match(letter.headers[DLQ_HEADERS.partition] ?? '', /^\d+$/);
+      assert.match(letter.headers[DLQ_HEADERS.offset] ?? '', /^\d+$/);
+      assert.equal(letter.headers[DLQ_HEADERS.key], 'dl-key');
+      assert.equal(letter.headers[DLQ_HEADERS.group], group);
+      assert.equal(letter.headers[DLQ_HEADERS.attempts], '3');
+      assert.equal(letter.headers[DLQ_HEADERS.error], 'cannot handle this one');
+      assert.ok(!Number.isNaN(Date.parse(letter.headers[DLQ_HEADERS.at] ?? '')), 'a timestamp');
+      const logged = fixture.logger.errors.filter((e) => /dead-lettered/.test(e.msg ?? '') && JSON.stringify(e.obj).includes(group));
+      assert.equal(logged.length, 1, 'the dead letter is logged at error level');
+
+      // The poison message was committed: a restarted member of the group does not get it again.
+      await first.stop();
+      const client = await fixture.newClient();
+      const again: string[] = [];
+      track(
+        await client.subscribe({ groupId: group, topics: [topic], fromBeginning: true, retry: { maxAttempts: 3, deadLetterTopic: dlq } }, async (m) => {
+          again.push(text(m));
+        }),
+      );
+      await fixture.bus.publish(topic, [msg('dl-key', 'after-3')]);
+      await waitFor(() => again.includes('after-3'), options.deliveryTimeoutMs, 'a message after the restart');
+      assert.deepEqual(again, ['after-3']);
+      if (client !== fixture.bus) await client.close();
+    });
+
+    it('does not dead-letter a message whose handler fails fewer times than the limit', async () => {
+      const topic = `${p}contract.no-dead-letter`;
+      const dlq = `${p}contract.no-dead-letter.dlq`;
+      const group = `${p}g-no-dead-letter`;
+      const letters: ConsumedMessage[] = [];
+      track(
+        await fixture.bus.subscribe({ groupId: `${p}g-no-dead-letter-reader`, topics: [dlq], fromBeginning: true }, async (m) => {
+          letters.push(m);
+        }),
+      );
+      const attempts: string[] = [];
+      let failuresLeft = 2;
+      track(
+        await fixture.bus.subscribe({ groupId: group, topics: [topic], fromBeginning: true, retry: { maxAttempts: 3, deadLetterTopic: dlq } }, async (m) => {
+          attempts.push(text(m));
+          if (text(m) === 'flaky' && failuresLeft > 0) {
+            failuresLeft--;
+            throw new Error('fails twice');
+          }
+        }),
+      );
+      await fixture.bus.publish(topic, [msg('nd-key', 'flaky'), msg('nd-key', 'next')]);
+      await waitFor(() => attempts.includes('next'), options.deliveryTimeoutMs, 'the message after the flaky one');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.deepEqual(attempts, ['flaky', 'flaky', 'flaky', 'next']);
+      assert.equal(letters.length, 0, 'nothing dead-lettered');
+      assert.equal(fixture.logger.errors.filter((e) => /dead-lettered/.test(e.msg ?? '') && JSON.stringify(e.obj).includes(group)).length, 0);
+    });
+
+    it('does not count transient connection errors towards the limit', async () => {
+      const topic = `${p}contract.transient`;
+      const dlq = `${p}contract.transient.dlq`;
+      const group = `${p}g-transient`;
+      const attempts: string[] = [];
+      let outageLeft = 4; // more than maxAttempts: the database is "down" for a while
+      track(
+        await fixture.bus.subscribe({ groupId: group, topics: [topic], fromBeginning: true, retry: { maxAttempts: 2, deadLetterTopic: dlq } }, async (m) => {
+          attempts.push(text(m));
+          if (outageLeft > 0) {
+            outageLeft--;
+            throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+          }
+        }),
+      );
+      await fixture.bus.publish(topic, [msg('tr-key', 'during-outage'), msg('tr-key', 'later')]);
+      await waitFor(() => attempts.includes('later'), options.deliveryTimeoutMs, 'the message after the outage');
+      assert.deepEqual(attempts, ['during-outage', 'during-outage', 'during-outage', 'during-outage', 'during-outage', 'later']);
+      assert.equal(fixture.logger.errors.filter((e) => /dead-lettered/.test(e.msg ?? '') && JSON.stringify(e.obj).includes(group)).length, 0);
     });
   });
 }

@@ -7,7 +7,9 @@
  *   partition; a partition is owned by one member of the group at a time, so each message is
  *   handled by one member of each group.
  * - The position advances only after the handler resolves. A handler that throws is logged and
- *   the same message is redelivered after a backoff; later messages of that partition wait.
+ *   the same message is redelivered after a backoff; later messages of that partition wait, until
+ *   the subscription's retry policy gives up: the message is published to the dead-letter topic
+ *   and the position moves past it (../dead-letter.ts).
  * - Committed positions live as long as the bus: a consumer that stops and subscribes again in
  *   the same group resumes after the last handled message. (Nothing survives the process: in
  *   embedded mode durability comes from the event store and the relay's checkpoint.)
@@ -22,13 +24,14 @@ import type {
   MessageHandler,
   SubscribeOptions,
 } from '../port';
+import { defaultRedeliveryBackoff, describeError, type BusLogger, type RedeliveryBackoff } from '../logger';
 import {
-  backoffDelay,
-  defaultRedeliveryBackoff,
-  describeError,
-  type BusLogger,
-  type RedeliveryBackoff,
-} from '../logger';
+  FailureTracker,
+  resolveRetryPolicy,
+  sendToDeadLetter,
+  type DeadLetterCounter,
+  type RetryPolicy,
+} from '../dead-letter';
 import { partitionForKey } from '../partitioner';
 
 export interface InProcessBusOptions {
@@ -38,6 +41,10 @@ export interface InProcessBusOptions {
   /** Per-topic partition counts, for topics that need more or fewer. */
   topicPartitions?: Record<string, number>;
   redeliveryBackoff?: RedeliveryBackoff;
+  /** Default retry policy of every subscription (attempts before dead-lettering, DLQ topic). */
+  retry?: Partial<RetryPolicy>;
+  /** Counts dead letters (GET /metrics). */
+  deadLetters?: DeadLetterCounter;
   /**
    * Messages every group has consumed are dropped once more than this many pile up in a
    * partition (default 1000), so an embedded process does not grow without bound.
@@ -99,6 +106,7 @@ interface Member {
   id: string;
   topics: Set<string>;
   handler: MessageHandler;
+  policy: RetryPolicy;
   stopped: boolean;
   inFlight: Set<Promise<void>>;
 }
@@ -161,6 +169,7 @@ export class InProcessBus implements MessageBus {
   async subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<BusConsumer> {
     if (this.closed) throw new Error('InProcessBus is closed');
     if (options.topics.length === 0) throw new Error('subscribe needs at least one topic');
+    const policy = resolveRetryPolicy(this.options.retry, options.retry);
     let group = this.groups.get(options.groupId);
     if (!group) {
       group = new Group(options.groupId);
@@ -170,6 +179,7 @@ export class InProcessBus implements MessageBus {
       id: randomUUID(),
       topics: new Set(options.topics),
       handler,
+      policy,
       stopped: false,
       inFlight: new Set(),
     };
@@ -245,7 +255,7 @@ export class InProcessBus implements MessageBus {
   private async deliveryLoop(group: Group, topic: Topic, partitionIndex: number): Promise<void> {
     const key = slot(topic.name, partitionIndex);
     const partition = topic.partitions[partitionIndex]!;
-    let failures = 0;
+    const failures = new FailureTracker(this.backoff);
     for (;;) {
       const owner = this.closed ? undefined : group.owner(topic.name, partitionIndex);
       if (!owner) {
@@ -275,11 +285,27 @@ export class InProcessBus implements MessageBus {
       owner.inFlight.add(attempt);
       try {
         await attempt;
-        failures = 0;
+        failures.reset();
         this.trim(topic, partitionIndex);
       } catch (error) {
-        failures++;
-        const delayMs = backoffDelay(this.backoff, failures);
+        const decision = failures.failed(error, owner.policy);
+        if (decision.action === 'dead-letter') {
+          const deadLettered = this.deadLetter(group, owner, message, decision.attempts, error, key, position);
+          owner.inFlight.add(deadLettered);
+          try {
+            await deadLettered;
+            failures.reset();
+          } catch (publishError) {
+            this.logger.error(
+              { err: describeError(publishError), groupId: group.id, topic: topic.name, partition: partitionIndex, offset: message.offset },
+              'dead letter could not be published; the message stays uncommitted and is redelivered',
+            );
+            await sleep(this.backoff.maxMs);
+          } finally {
+            owner.inFlight.delete(deadLettered);
+          }
+          continue;
+        }
         this.logger.error(
           {
             err: describeError(error),
@@ -288,16 +314,38 @@ export class InProcessBus implements MessageBus {
             partition: partitionIndex,
             offset: message.offset,
             key: message.key,
-            attempt: failures,
-            retryInMs: delayMs,
+            attempt: decision.attempts,
+            transient: decision.transient,
+            retryInMs: decision.delayMs,
           },
           'message handler failed; the message will be redelivered',
         );
-        await sleep(delayMs);
+        await sleep(decision.delayMs);
       } finally {
         owner.inFlight.delete(attempt);
       }
     }
+  }
+
+  /** Publishes the message to the owner's dead-letter topic, then commits past it. */
+  private async deadLetter(
+    group: Group,
+    owner: Member,
+    message: ConsumedMessage,
+    attempts: number,
+    error: unknown,
+    key: string,
+    position: number,
+  ): Promise<void> {
+    await sendToDeadLetter((t, m) => this.publish(t, m), message, {
+      groupId: group.id,
+      attempts,
+      error,
+      policy: owner.policy,
+      logger: this.logger,
+      ...(this.options.deadLetters ? { counter: this.options.deadLetters } : {}),
+    });
+    group.committed.set(key, position + 1);
   }
 
   /** Drops messages every group subscribed to the topic has consumed, beyond the retention slack. */

@@ -4,9 +4,11 @@
  * Consumers run with `autoCommit: false` and commit a message's offset only after its handler
  * resolved. A handler that throws is logged and retried on the same message with a growing
  * backoff, heartbeating in between so the member keeps its partitions; if the group rebalances
- * meanwhile, the uncommitted message goes to the partition's next owner. Either way a message is
- * never skipped: delivery is at-least-once, and handlers make it effectively once through the
- * inbox (src/infrastructure/inbox).
+ * meanwhile, the uncommitted message goes to the partition's next owner. After the subscription's
+ * retry policy is exhausted (non-transient failures only, ../dead-letter.ts) the message is
+ * published to the dead-letter topic and then committed. Either way a message is never lost:
+ * delivery is at-least-once, and handlers make it effectively once through the inbox
+ * (src/infrastructure/inbox).
  *
  * The producer is deliberately neither idempotent nor transactional: librdkafka's mock cluster
  * (our test broker) reports controller id 0, which breaks kafkajs's idempotent producer, and
@@ -29,13 +31,14 @@ import {
   type Producer,
 } from 'kafkajs';
 import type { BusConsumer, BusMessage, ConsumedMessage, MessageBus, MessageHandler, SubscribeOptions } from '../port';
+import { defaultRedeliveryBackoff, describeError, type BusLogger, type RedeliveryBackoff } from '../logger';
 import {
-  backoffDelay,
-  defaultRedeliveryBackoff,
-  describeError,
-  type BusLogger,
-  type RedeliveryBackoff,
-} from '../logger';
+  FailureTracker,
+  resolveRetryPolicy,
+  sendToDeadLetter,
+  type DeadLetterCounter,
+  type RetryPolicy,
+} from '../dead-letter';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -46,6 +49,10 @@ export interface KafkaBusOptions {
   /** Partitions of one consumer processed in parallel (order within a partition is kept). Default 1. */
   partitionsConsumedConcurrently?: number;
   redeliveryBackoff?: RedeliveryBackoff;
+  /** Default retry policy of every subscription (attempts before dead-lettering, DLQ topic). */
+  retry?: Partial<RetryPolicy>;
+  /** Counts dead letters (GET /metrics). */
+  deadLetters?: DeadLetterCounter;
   /** How long subscribe() waits for the first group join before failing (ms, default 60 000). */
   joinTimeoutMs?: number;
   /** Extra kafkajs client settings (ssl, sasl, connectionTimeout...). */
@@ -130,6 +137,7 @@ export class KafkaBus implements MessageBus {
 
   async subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<BusConsumer> {
     if (this.closed) throw new Error('KafkaBus is closed');
+    const policy = resolveRetryPolicy(this.options.retry, options.retry);
     const consumer: Consumer = this.kafka.consumer({
       allowAutoTopicCreation: true,
       ...this.options.consumer,
@@ -196,27 +204,50 @@ export class KafkaBus implements MessageBus {
           value: message.value ?? Buffer.alloc(0),
           headers: headersToStrings(message.headers),
         };
-        for (let failures = 0; ; ) {
+        const failures = new FailureTracker(this.backoff);
+        for (;;) {
           if (stopping) return; // not committed: the next owner gets it again
           try {
             await handler(consumed);
             break;
           } catch (error) {
-            failures++;
-            const delayMs = backoffDelay(this.backoff, failures);
-            this.logger.error(
-              {
-                err: describeError(error),
-                groupId: options.groupId,
-                topic,
-                partition,
-                offset: message.offset,
-                key: consumed.key,
-                attempt: failures,
-                retryInMs: delayMs,
-              },
-              'message handler failed; the message will be redelivered',
-            );
+            const decision = failures.failed(error, policy);
+            let delayMs: number;
+            if (decision.action === 'dead-letter') {
+              try {
+                await sendToDeadLetter((t, m) => this.publish(t, m), consumed, {
+                  groupId: options.groupId,
+                  attempts: decision.attempts,
+                  error,
+                  policy,
+                  logger: this.logger,
+                  ...(this.options.deadLetters ? { counter: this.options.deadLetters } : {}),
+                });
+                break; // committed below: the partition moves on
+              } catch (publishError) {
+                delayMs = this.backoff.maxMs;
+                this.logger.error(
+                  { err: describeError(publishError), groupId: options.groupId, topic, partition, offset: message.offset },
+                  'dead letter could not be published; the message stays uncommitted and is redelivered',
+                );
+              }
+            } else {
+              delayMs = decision.delayMs;
+              this.logger.error(
+                {
+                  err: describeError(error),
+                  groupId: options.groupId,
+                  topic,
+                  partition,
+                  offset: message.offset,
+                  key: consumed.key,
+                  attempt: decision.attempts,
+                  transient: decision.transient,
+                  retryInMs: delayMs,
+                },
+                'message handler failed; the message will be redelivered',
+              );
+            }
             await sleep(delayMs);
             if (stopping) return;
             // Keep the membership alive; throws (uncommitted) if the group is rebalancing.
