@@ -120,6 +120,34 @@ export function secretPanel(title: string, secret: string, note: string): HTMLEl
   return h('div', { class: 'secret-panel', role: 'region', 'aria-label': title }, h('h3', null, title), h('p', { class: 'warning' }, note), h('div', { class: 'secret-row' }, input, button, status));
 }
 
+/**
+ * A data table that scrolls sideways inside its own box when it is wider than the screen, so the
+ * page itself never does (WCAG 1.4.10 reflow). While it scrolls, the box is a named, focusable
+ * region, so a keyboard can scroll it (axe: scrollable-region-focusable); otherwise it is a plain
+ * box and adds no tab stop.
+ */
+export function scrollTable(table: HTMLTableElement): HTMLDivElement {
+  const box = h('div', { class: 'table-scroll' }, table);
+  const label = table.caption?.textContent?.trim() || 'Table';
+  const update = () => {
+    if (box.scrollWidth > box.clientWidth + 1) {
+      box.tabIndex = 0;
+      box.setAttribute('role', 'region');
+      box.setAttribute('aria-label', `${label} (scrolls sideways)`);
+    } else {
+      box.removeAttribute('tabindex');
+      box.removeAttribute('role');
+      box.removeAttribute('aria-label');
+    }
+  };
+  if (typeof ResizeObserver === 'function') {
+    const observer = new ResizeObserver(update);
+    observer.observe(box);
+    observer.observe(table);
+  }
+  return box;
+}
+
 export function badge(text: string, tone: string): HTMLSpanElement {
   return h('span', { class: `badge badge-${tone}` }, text);
 }

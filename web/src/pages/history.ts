@@ -1,5 +1,5 @@
 import { api } from '../api';
-import { badge, field, formatDate, h, riskTone } from '../dom';
+import { badge, field, formatDate, h, riskTone, scrollTable } from '../dom';
 import { navigate, type PageContext } from '../router';
 import { session } from '../session';
 
@@ -101,7 +101,7 @@ export async function renderHistory({ main, query }: PageContext): Promise<void>
       h('h2', { id: 'results-h' }, `${total} result${total === 1 ? '' : 's'}`),
       rows.length === 0
         ? h('p', null, 'Nothing matches these filters.')
-        : h(
+        : scrollTable(h(
             'table',
             null,
             h('caption', { class: 'visually-hidden' }, 'Results'),
@@ -121,7 +121,7 @@ export async function renderHistory({ main, query }: PageContext): Promise<void>
                 ),
               ),
             ),
-          ),
+          )),
       h(
         'nav',
         { class: 'pagination', 'aria-label': 'Pages' },

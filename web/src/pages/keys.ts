@@ -1,5 +1,5 @@
 import { api } from '../api';
-import { announce, badge, clear, field, formatDate, h, secretPanel, showFailure } from '../dom';
+import { announce, badge, clear, field, formatDate, h, secretPanel, showFailure, scrollTable } from '../dom';
 import type { PageContext } from '../router';
 import { session } from '../session';
 
@@ -47,7 +47,7 @@ function surfaceSection(s: (typeof surfaces)[number], initial: PortalKey[], cap:
       return;
     }
     tableBox.append(
-      h(
+      scrollTable(h(
         'table',
         null,
         h('caption', { class: 'visually-hidden' }, `${s.title} keys`),
@@ -57,7 +57,7 @@ function surfaceSection(s: (typeof surfaces)[number], initial: PortalKey[], cap:
           h('tr', null, ['Name', 'Key', 'Created', 'Last used', s.id === 's1' ? 'Webhook' : null, 'Status', 'Actions'].filter(Boolean).map((c) => h('th', { scope: 'col' }, c as string))),
         ),
         h('tbody', null, keys.map((k) => keyRow(k))),
-      ),
+      )),
     );
   };
 

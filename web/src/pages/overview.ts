@@ -1,4 +1,4 @@
-import { formatDate, h } from '../dom';
+import { formatDate, h, scrollTable } from '../dom';
 import type { PageContext } from '../router';
 import { loadSession } from '../session';
 
@@ -57,7 +57,7 @@ export async function renderOverview({ main }: PageContext): Promise<void> {
       'section',
       { class: 'card', 'aria-labelledby': 'rate-h' },
       h('h2', { id: 'rate-h' }, 'Rate limits'),
-      h(
+      scrollTable(h(
         'table',
         null,
         h('caption', { class: 'visually-hidden' }, 'Rate limits by surface'),
@@ -83,7 +83,7 @@ export async function renderOverview({ main }: PageContext): Promise<void> {
             ),
           ),
         ),
-      ),
+      )),
     ),
   );
 }

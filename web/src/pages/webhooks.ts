@@ -1,5 +1,5 @@
 import { api } from '../api';
-import { announce, badge, clear, field, formatDate, h, secretPanel } from '../dom';
+import { announce, badge, clear, field, formatDate, h, secretPanel, scrollTable } from '../dom';
 import type { Cleanup, PageContext } from '../router';
 
 interface Endpoint {
@@ -75,7 +75,7 @@ export async function renderWebhooks({ main }: PageContext): Promise<Cleanup> {
       return;
     }
     endpointsBox.append(
-      h(
+      scrollTable(h(
         'table',
         null,
         h('caption', { class: 'visually-hidden' }, 'Configured webhook endpoints'),
@@ -103,7 +103,8 @@ export async function renderWebhooks({ main }: PageContext): Promise<Cleanup> {
                     }
                   },
                 },
-                'Send test',
+                // The visible words are part of the accessible name (WCAG 2.5.3, label in name).
+                'Send a test delivery',
               ),
             );
             if (!e.enabled) {
@@ -144,7 +145,7 @@ export async function renderWebhooks({ main }: PageContext): Promise<Cleanup> {
             );
           }),
         ),
-      ),
+      )),
     );
   };
 
@@ -278,7 +279,7 @@ function deliveryItem(d: Delivery): HTMLDetailsElement {
     ),
     h('p', { class: 'muted' }, `Delivery ${d.deliveryId}`, d.nextAttemptAt ? ` · next attempt ${formatDate(d.nextAttemptAt)}` : ''),
     d.attempts.length
-      ? h(
+      ? scrollTable(h(
           'table',
           null,
           h('caption', null, 'Attempts'),
@@ -290,9 +291,10 @@ function deliveryItem(d: Delivery): HTMLDetailsElement {
               h('tr', null, h('td', null, a.attemptNumber), h('td', null, formatDate(a.startedAt)), h('td', null, a.outcome), h('td', null, a.statusCode ?? '—'), h('td', null, a.durationMs !== null ? `${a.durationMs} ms` : '—'), h('td', { class: 'wrap' }, a.error ?? '')),
             ),
           ),
-        )
+        ))
       : h('p', null, 'No attempt yet.'),
     h('h4', null, 'Exact payload (the stored body bytes)'),
-    h('pre', { class: 'payload', tabindex: 0, 'aria-label': 'Exact payload' }, d.body),
+    // A named region: it scrolls, so it takes keyboard focus, and a bare <pre> may not carry a name.
+    h('pre', { class: 'payload', tabindex: 0, role: 'region', 'aria-label': 'Exact payload' }, d.body),
   );
 }
