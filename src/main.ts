@@ -7,13 +7,14 @@ import { Command } from 'commander';
 import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfig, type Config } from './config/config';
 import { createLogger } from './shared/logger';
-import { readModelProjections, startService, type RunningService } from './app/composition';
+import { openOperatorBus, readModelProjections, startService, type RunningService } from './app/composition';
 import { rebuildProjectionByName } from './projections/rebuild';
 import { systemClock } from './shared/clock';
 import { registerScreenCommands } from './cli/screen';
 import { registerListCommands } from './cli/lists';
 import { registerAuditCommands } from './cli/audit';
 import { registerReplayCommand } from './cli/replay';
+import { registerDeadLetterCommands } from './cli/deadletters';
 import path from 'node:path';
 import { loadAllLists } from './screening/lists';
 import { defaultListsConfig } from './screening/lists/config';
@@ -204,6 +205,14 @@ registerReplayCommand(program, {
   open: async () => {
     const { service, log } = await openForAudit();
     return { store: service.store, pool: service.pool, projections: readModelProjections(systemClock, log), stop: () => service.stop() };
+  },
+});
+
+registerDeadLetterCommands(program, {
+  openBus: async () => {
+    const config = configOrExit();
+    const bus = openOperatorBus(config, createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL }));
+    return { bus, stop: () => bus.close() };
   },
 });
 

@@ -19,6 +19,7 @@ import { EsdbEventStore } from '../infrastructure/eventstore/esdb/store';
 import type { MessageBus } from '../infrastructure/bus/port';
 import { InProcessBus } from '../infrastructure/bus/inprocess/inprocess-bus';
 import { KafkaBus } from '../infrastructure/bus/kafka/kafka-bus';
+import { DeadLetterCounter } from '../infrastructure/bus/dead-letter';
 import { AvroRegistry } from '../infrastructure/bus/avro';
 import { EventRelay } from '../infrastructure/relay/relay';
 import { ProjectionRunner } from '../projections/runner';
@@ -163,6 +164,20 @@ export function readModelProjections(clock: Clock, logger: Logger): Projection[]
 
 const devSecret = 'embedded-development-secret-change-me-0123456789';
 
+/**
+ * A bus client for operator tools (`svc deadletters`): the Kafka cluster of the scaled mode. The
+ * embedded in-process bus lives inside the serving process, so no other process can read it.
+ */
+export function openOperatorBus(config: Config, logger: Logger): MessageBus {
+  if (!config.KAFKA_BROKERS) {
+    throw new Error(
+      'the embedded in-process bus keeps its dead letters inside the serving process: the service error log ' +
+        "names each one ('message dead-lettered ...'); set KAFKA_BROKERS to use this command in scaled mode",
+    );
+  }
+  return new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: `${config.KAFKA_CLIENT_ID}-operator`, logger });
+}
+
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
@@ -199,9 +214,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ? new EsdbEventStore({ connectionString: config.ESDB_URL, logger })
       : new PostgresEventStore({ pool, listenConnectionString: connectionString, pollIntervalMs: 500, minFenceIntervalMs: config.EVENTSTORE_FENCE_INTERVAL_MS, logger });
     stops.push(() => store.close());
+    const deadLetters = new DeadLetterCounter();
+    const busRetry = { maxAttempts: config.BUS_MAX_ATTEMPTS };
     const bus: MessageBus = config.KAFKA_BROKERS
-      ? new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID, logger })
-      : new InProcessBus({ logger });
+      ? new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID, logger, retry: busRetry, deadLetters })
+      : new InProcessBus({ logger, retry: busRetry, deadLetters });
     stops.push(() => bus.close());
     const registry = AvroRegistry.load();
 
@@ -432,6 +449,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           lines.push(`svc_relay_position ${relay ? relay.position : 0n}`);
           lines.push('# HELP svc_list_entities Entities loaded per list version.', '# TYPE svc_list_entities gauge');
           for (const v of engine.versions) lines.push(`svc_list_entities{list="${v.source}",version="${v.id}"} ${v.entityCount}`);
+          lines.push(...deadLetters.metricLines());
           return `${lines.join('\n')}\n`;
         },
         health: {

@@ -29,6 +29,11 @@ export const configSchema = z.object({
     .regex(/^[^,\s]+(,[^,\s]+)*$/, 'comma-separated host:port list')
     .optional(),
   KAFKA_CLIENT_ID: z.string().min(1).default('svc'),
+  /**
+   * Failed handler attempts (not counting connection errors) after which a bus consumer publishes the
+   * message to the dead-letter topic svc.deadletter and moves on (docs/operations.md).
+   */
+  BUS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1_000).default(5),
   /** EventStoreDB/KurrentDB connection string. Unset: the PostgreSQL event store. */
   ESDB_URL: z.string().min(1).optional(),
   /**
