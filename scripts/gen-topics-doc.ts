@@ -19,7 +19,8 @@ import { eventTopicForStream } from '../src/infrastructure/bus/topics';
 export interface TopicEntry {
   topic: string;
   example: string;
-  schema: string;
+  /** The value's schema; null for a topic that carries other topics' messages unchanged (the dead-letter topic). */
+  schema: string | null;
   key: string;
   producer: string;
   description: string;
@@ -103,7 +104,7 @@ function fieldRows(schema: Record<string, unknown>, prefix = ''): string[] {
 export function renderTopicsDoc(dir = defaultSchemasDir): string {
   const registry = AvroRegistry.load(dir);
   const topics = readTopicCatalogue(dir);
-  for (const t of topics) registry.current(t.schema); // unknown schema names fail here
+  for (const t of topics) if (t.schema !== null) registry.current(t.schema); // unknown schema names fail here
   const lines: string[] = [
     '# Kafka topics',
     '',
@@ -132,7 +133,10 @@ export function renderTopicsDoc(dir = defaultSchemasDir): string {
     '  store from its checkpoint in `relay_checkpoints` and publishes at least once (the checkpoint is written at',
     '  most every 100 ms, so after a crash up to that much is published again: deduplicate on `x-message-id`).',
     '- Consumers commit an offset only after their handler resolved; a handler that throws gets the message',
-    '  again. Handlers with side effects wrap them in `processOnce` / `idempotentHandler`',
+    '  again after a backoff, up to `BUS_MAX_ATTEMPTS` failures (default 5; per subscription: `retry.maxAttempts`).',
+    '  Then the message goes to `svc.deadletter` and is committed, so its partition moves on. Connection errors',
+    '  (database unreachable) never count. `docs/operations.md` describes inspecting and replaying dead letters.',
+    '  Handlers with side effects wrap them in `processOnce` / `idempotentHandler`',
     '  (`src/infrastructure/inbox`): the effect and the inbox row commit in one PostgreSQL transaction.',
     '- Producers are not idempotent and Kafka transactions are not used: exactly-once effects come from the inbox.',
     '- Typed event data: `EventEnvelope.data` is JSON; `dataAvro` is the same data in Avro binary written with the',
@@ -149,7 +153,8 @@ export function renderTopicsDoc(dir = defaultSchemasDir): string {
     '|---|---|---|---|---|---|',
   ];
   for (const t of topics) {
-    lines.push(`| \`${t.topic}\` | \`${t.example}\` | ${cell(t.key)} | [\`${t.schema}\`](${anchor(t.schema)}) | ${t.compatibility} | ${cell(t.producer)} |`);
+    const schema = t.schema === null ? 'the original message\'s (`x-schema-name` header)' : `[\`${t.schema}\`](${anchor(t.schema)})`;
+    lines.push(`| \`${t.topic}\` | \`${t.example}\` | ${cell(t.key)} | ${schema} | ${t.compatibility} | ${cell(t.producer)} |`);
   }
   lines.push('');
   for (const t of topics) {

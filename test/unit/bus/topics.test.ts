@@ -26,7 +26,9 @@ describe('topic catalogue and docs/topics.md', () => {
     const topics = readTopicCatalogue();
     assert.ok(topics.length >= 3);
     for (const t of topics) {
-      assert.ok(registry.names().includes(t.schema), `${t.topic}: unknown schema ${t.schema}`);
+      // Only the dead-letter topic carries other topics' messages as they were, with no schema of its own.
+      if (t.schema === null) assert.equal(t.topic, 'svc.deadletter');
+      else assert.ok(registry.names().includes(t.schema), `${t.topic}: unknown schema ${t.schema}`);
       assert.equal(t.compatibility, 'BACKWARD');
       assert.ok(t.key.length > 0);
     }
