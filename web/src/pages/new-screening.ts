@@ -21,6 +21,10 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
     h('option', { value: 'company' }, 'Company'),
     h('option', { value: 'organization' }, 'Organisation'),
   );
+  let chosenEntityType = entityType.value;
+  entityType.addEventListener('change', () => {
+    chosenEntityType = entityType.value;
+  });
   const jurisdiction = h('input', { type: 'text', name: 'jurisdiction', maxlength: 100, autocomplete: 'off', placeholder: 'e.g. RU, AE, Delaware' });
   const kind = h(
     'select',
@@ -56,6 +60,9 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
   };
   const extraBox = h('div');
   const showExtra = () => {
+    // M&A targets are companies; leaving M&A gives back the type the user had chosen.
+    entityType.disabled = kind.value === 'ma';
+    entityType.value = kind.value === 'ma' ? 'company' : chosenEntityType;
     clear(extraBox);
     const fields = extra[kind.value];
     if (!fields) return;
@@ -67,13 +74,8 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
         h('div', { class: 'form-grid' }, fields.map(([label, control]) => field(label, control))),
       ),
     );
-    entityType.disabled = kind.value === 'ma';
-    if (kind.value === 'ma') entityType.value = 'company';
   };
-  kind.addEventListener('change', () => {
-    entityType.disabled = false;
-    showExtra();
-  });
+  kind.addEventListener('change', showExtra);
   const error = h('div', { class: 'alert error', role: 'alert', hidden: true });
   const progress = h('section', { class: 'card', 'aria-labelledby': 'progress-h', hidden: true });
   const submit = h('button', { type: 'submit', class: 'button primary' }, 'Run screening');
