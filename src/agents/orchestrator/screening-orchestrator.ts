@@ -32,7 +32,7 @@ import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import type { Logger } from '../../shared/logger';
 import { buildScreeningReport, allHits, type ReportContext } from '../../app/screenings/report-builder';
-import type { ListVersionRef } from '../../commands/screening';
+import type { ListVersionRef, PipelinePhase } from '../../commands/screening';
 import { finalisers, type FinalisationContext } from '../finalisation/finalisers';
 import { runAgent, type Agent, type AgentSubject } from '../runtime/agent';
 
@@ -54,6 +54,8 @@ export interface ScreeningOrchestratorOptions {
 }
 
 const SCREENING_EVENTS_TOPIC = eventTopicForStream('screening-0');
+
+type LocalOutcome = { queried: boolean; error?: string; result: Record<string, unknown> };
 
 /** Screenings in flight whose history this orchestrator keeps between steps. */
 const HISTORY_CACHE_SIZE = 2_000;
@@ -106,6 +108,16 @@ export class ScreeningOrchestrator {
     if (envelope.type === 'ScreeningRequested') {
       await this.advance(envelope.streamName.slice('screening-'.length), { dispatch: true });
     }
+  }
+
+  /** A source answered in this process: a local agent (one this deployment cannot query), or none at all. */
+  private async runLocal(agent: string, stream: string, state: ScreeningState): Promise<LocalOutcome> {
+    const localAgent = this.options.localAgents?.get(agent);
+    if (!localAgent) return { queried: false, error: `no agent serves ${agent} in this deployment`, result: {} };
+    const timed = await runAgent(localAgent, this.subjectOf(stream, state), { timeoutMs: this.options.agentTimeoutMs, now: () => this.options.clock.now() });
+    return timed.outcome.queried
+      ? { queried: true, result: { hits: timed.outcome.hits, ...(timed.outcome.registry ? { registry: timed.outcome.registry } : {}), ...(timed.outcome.data ?? {}) } }
+      : { queried: false, error: timed.outcome.error, result: {} };
   }
 
   /** Moves one screening as far as it can go without waiting for a remote agent. */
@@ -171,13 +183,48 @@ export class ScreeningOrchestrator {
       });
     }
 
+    const recordLocal = (phase: PipelinePhase, agent: string, outcome: LocalOutcome, startedAt: string) =>
+      apply({
+        type: 'RecordAgentResult',
+        data: {
+          screeningId,
+          phase,
+          agent,
+          queried: outcome.queried,
+          ...(outcome.queried ? {} : { error: outcome.error ?? 'not queried' }),
+          result: outcome.result,
+          startedAt,
+          finishedAt: this.options.clock.now().toISOString(),
+        },
+        metadata: meta(`result:${phase}:${agent}`),
+      });
+
     const tasks: AgentTask[] = [];
     const reportContext: ReportContext = { agentLabels: this.options.agentLabels, matcherVersion: this.options.engineVersions().matcherVersion };
     for (let guard = 0; guard < 200; guard++) {
       const step = nextStep(state);
       if (step.action === 'none') break;
       if (step.action === 'start_phase') {
-        apply({ type: 'StartPhase', data: { screeningId, phase: step.phase }, metadata: meta(`start:${step.phase}`) });
+        // Sources this deployment cannot query answer at once: ask them now, so that their
+        // "not queried" is recorded in PhaseStarted instead of one event each.
+        const plan = state.status === 'running' ? state.pipeline.find((p) => p.phase === step.phase) : undefined;
+        const answeredHere: { agent: string; outcome: LocalOutcome; startedAt: string }[] = [];
+        if (plan?.mode === 'parallel') {
+          for (const agent of plan.agents) {
+            if (this.options.remoteAgents.has(agent) || finalisers[agent] !== undefined) continue;
+            const startedAt = this.options.clock.now().toISOString();
+            answeredHere.push({ agent, outcome: await this.runLocal(agent, stream, state), startedAt });
+          }
+        }
+        const notQueried = answeredHere.filter((a) => !a.outcome.queried).map((a) => ({ agent: a.agent, error: a.outcome.error ?? 'not queried' }));
+        apply({
+          type: 'StartPhase',
+          data: { screeningId, phase: step.phase, ...(notQueried.length ? { notQueried } : {}) },
+          metadata: meta(`start:${step.phase}`),
+        });
+        for (const { agent, outcome, startedAt } of answeredHere.filter((a) => a.outcome.queried)) {
+          recordLocal(step.phase, agent, outcome, startedAt);
+        }
         dispatch = true;
         continue;
       }
@@ -230,37 +277,14 @@ export class ScreeningOrchestrator {
         for (const agent of local) {
           const started = this.options.clock.now().toISOString();
           const finaliser = finalisers[agent];
-          const localAgent = this.options.localAgents?.get(agent);
-          let outcome: { queried: boolean; error?: string; result: Record<string, unknown> };
-          if (finaliser) {
-            const report = buildScreeningReport(history, reportContext)!;
-            outcome = await finaliser(report, this.options.finalisation).catch((error: unknown) => ({
-              queried: false,
-              error: error instanceof Error ? error.message : String(error),
-              result: {},
-            }));
-          } else if (localAgent) {
-            const timed = await runAgent(localAgent, this.subjectOf(stream, state), { timeoutMs: this.options.agentTimeoutMs, now: () => this.options.clock.now() });
-            outcome = timed.outcome.queried
-              ? { queried: true, result: { hits: timed.outcome.hits, ...(timed.outcome.registry ? { registry: timed.outcome.registry } : {}), ...(timed.outcome.data ?? {}) } }
-              : { queried: false, error: timed.outcome.error, result: {} };
-          } else {
-            outcome = { queried: false, error: `no agent serves ${agent} in this deployment`, result: {} };
-          }
-          apply({
-            type: 'RecordAgentResult',
-            data: {
-              screeningId,
-              phase: step.phase,
-              agent,
-              queried: outcome.queried,
-              ...(outcome.queried ? {} : { error: outcome.error ?? 'not queried' }),
-              result: outcome.result,
-              startedAt: started,
-              finishedAt: this.options.clock.now().toISOString(),
-            },
-            metadata: meta(`result:${step.phase}:${agent}`),
-          });
+          const outcome: LocalOutcome = finaliser
+            ? await finaliser(buildScreeningReport(history, reportContext)!, this.options.finalisation).catch((error: unknown) => ({
+                queried: false,
+                error: error instanceof Error ? error.message : String(error),
+                result: {},
+              }))
+            : await this.runLocal(agent, stream, state);
+          recordLocal(step.phase, agent, outcome, started);
         }
         continue;
       }

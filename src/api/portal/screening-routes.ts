@@ -99,8 +99,13 @@ const PHASE_NAMES: Record<string, string> = {
 
 type Progress = { event: string; data: Record<string, unknown> };
 
-/** What the page needs from one stored event (never the raw agent payloads). */
-export function progressOf(event: RecordedEvent, labels: Record<string, string>): Progress {
+/** What the page needs from one stored event (never the raw agent payloads): one or more messages. */
+export function progressOf(event: RecordedEvent, labels: Record<string, string>): Progress[] {
+  const one = progressOfOne(event, labels);
+  return Array.isArray(one) ? one : [one];
+}
+
+function progressOfOne(event: RecordedEvent, labels: Record<string, string>): Progress | Progress[] {
   const d = event.data as Record<string, any>;
   const label = (agent: string) => labels[agent] ?? agent.charAt(0).toUpperCase() + agent.slice(1).replace(/_/g, ' ');
   switch (event.type) {
@@ -121,7 +126,14 @@ export function progressOf(event: RecordedEvent, labels: Record<string, string>)
         },
       };
     case 'PhaseStarted':
-      return { event: 'phase_started', data: { phase: d.phase, name: PHASE_NAMES[d.phase] ?? `Phase ${d.phase}`, at: d.startedAt } };
+      // The sources this deployment cannot query are recorded in PhaseStarted: each is also "finished".
+      return [
+        { event: 'phase_started', data: { phase: d.phase, name: PHASE_NAMES[d.phase] ?? `Phase ${d.phase}`, at: d.startedAt } },
+        ...((d.notQueried ?? []) as { agent: string; error: string }[]).map((n) => ({
+          event: 'agent_finished',
+          data: { phase: d.phase, agent: n.agent, label: label(n.agent), queried: false, error: n.error, duration_ms: 0 },
+        })),
+      ];
     case 'AgentResultRecorded':
       return {
         event: 'agent_finished',
@@ -302,8 +314,9 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
       const events = await deps.store.readStream(stream, { fromRevision: next });
       let finished = false;
       for (const event of events) {
-        const progress = progressOf(event, labels);
-        res.write(`id: ${event.streamPosition}\nevent: ${progress.event}\ndata: ${JSON.stringify(progress.data)}\n\n`);
+        for (const progress of progressOf(event, labels)) {
+          res.write(`id: ${event.streamPosition}\nevent: ${progress.event}\ndata: ${JSON.stringify(progress.data)}\n\n`);
+        }
         lastWrite = Date.now();
         next = event.streamPosition + 1n;
         if (event.type === 'ScreeningCompleted' || event.type === 'ScreeningFailed') finished = true;

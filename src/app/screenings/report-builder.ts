@@ -75,6 +75,14 @@ export function buildScreeningReport(events: readonly RecordedEvent[], context: 
     report.audit.events.push({ type: event.type, occurredAt: event.metadata.occurredAt, eventId: event.metadata.eventId, position: event.streamPosition.toString() });
     if (event.metadata.hash) report.audit.streamHeadHash = event.metadata.hash;
     switch (event.type) {
+      case 'PhaseStarted': {
+        // Sources the deployment could not query, recorded as the phase started (no result payload).
+        for (const n of event.data.notQueried ?? []) {
+          report.agents.push({ agent: n.agent, phase: event.data.phase, queried: false, durationMs: 0, matchCount: 0, startedAt: event.data.startedAt, error: n.error });
+          report.sourcesNotSearched.push({ source: context.agentLabels[n.agent] ?? n.agent, reason: n.error });
+        }
+        break;
+      }
       case 'AgentResultRecorded': {
         const d = event.data;
         const payload = (d.result ?? {}) as AgentResultPayload;

@@ -116,7 +116,24 @@ export type RequestScreening = Command<
     monitor?: boolean;
   }
 >;
-export type StartPhase = Command<'StartPhase', Meta & { phase: PipelinePhase }>;
+/** A source this deployment cannot query (not configured, no agent serves it), recorded as the phase starts. */
+export interface SourceNotQueried {
+  agent: string;
+  error: string;
+}
+export type StartPhase = Command<
+  'StartPhase',
+  Meta & {
+    phase: PipelinePhase;
+    /**
+     * Agents of a parallel phase known unqueryable at its start: recorded in PhaseStarted itself, as
+     * `{queried: false, error}` results, instead of one AgentResultRecorded each (most of a
+     * screening's events were such not-queried results: they cost a hash, an insert, a relay
+     * message and a read-model pass apiece).
+     */
+    notQueried?: SourceNotQueried[];
+  }
+>;
 export type RecordAgentResult = Command<
   'RecordAgentResult',
   Meta & {
@@ -206,7 +223,10 @@ export type ScreeningRequested = Event<
     requestedAt: string;
   }
 >;
-export type PhaseStarted = Event<'PhaseStarted', Ids & { phase: PipelinePhase; agents: string[]; mode: PhaseMode; startedAt: string }>;
+export type PhaseStarted = Event<
+  'PhaseStarted',
+  Ids & { phase: PipelinePhase; agents: string[]; mode: PhaseMode; startedAt: string; notQueried?: SourceNotQueried[] }
+>;
 export type AgentResultRecorded = Event<
   'AgentResultRecorded',
   Ids & {
@@ -476,8 +496,21 @@ export function decide(command: ScreeningCommand, state: ScreeningState): Screen
       if (step.action !== 'start_phase' || step.phase !== phase) {
         throw new Conflict(`phase ${phase} cannot start yet (next step: ${step.action}${'phase' in step ? ` ${step.phase}` : ''})`, { phase });
       }
+      const notQueried = command.data.notQueried ?? [];
+      const issues = new Issues();
+      issues.check(notQueried.length === 0 || plan.mode === 'parallel', 'not_queried', 'only a parallel phase records unqueryable sources at its start');
+      notQueried.forEach((n, i) =>
+        issues
+          .check(plan.agents.includes(n.agent), `not_queried[${i}].agent`, `${n.agent} is not an agent of phase ${phase}`)
+          .check(notQueried.findIndex((o) => o.agent === n.agent) === i, `not_queried[${i}].agent`, `${n.agent} is listed twice`)
+          .check(isNonEmptyText(n.error, 2000), `not_queried[${i}].error`, 'is required'),
+      );
+      issues.throwIfAny();
       return stamp<ScreeningEvent>(command, [
-        { type: 'PhaseStarted', data: { ...ids, phase, agents: plan.agents, mode: plan.mode, startedAt: now } },
+        {
+          type: 'PhaseStarted',
+          data: { ...ids, phase, agents: plan.agents, mode: plan.mode, startedAt: now, ...(notQueried.length ? { notQueried } : {}) },
+        },
       ]);
     }
     case 'RecordAgentResult': {
@@ -793,8 +826,14 @@ export function evolve(state: ScreeningState, event: ScreeningEvent): ScreeningS
   }
   if (state.status === 'none') return state;
   switch (event.type) {
-    case 'PhaseStarted':
-      return onRequested(state, (s) => ({ ...s, phases: { ...s.phases, [event.data.phase]: { status: 'running' } } }));
+    case 'PhaseStarted': {
+      const notQueried = Object.fromEntries((event.data.notQueried ?? []).map((n) => [resultKey(event.data.phase, n.agent), { queried: false }]));
+      return onRequested(state, (s) => ({
+        ...s,
+        phases: { ...s.phases, [event.data.phase]: { status: 'running' } },
+        recorded: { ...s.recorded, ...notQueried },
+      }));
+    }
     case 'AgentResultRecorded':
       return {
         ...state,

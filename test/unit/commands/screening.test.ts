@@ -195,6 +195,35 @@ describe('screening: pipeline commands', () => {
       .thenThrows(ValidationFailed, (e) => e.issues[0]?.field === 'error');
   });
 
+  it('sources unqueryable at a parallel phase\'s start are recorded in PhaseStarted as not-queried results', () => {
+    const start = (notQueried: { agent: string; error: string }[]) =>
+      ({ type: 'StartPhase', data: { screeningId: '501', phase: '1', notQueried }, metadata: meta() }) as const;
+    const given = asGiven(requested());
+    const { events } = spec
+      .given(given)
+      .when(start([{ agent: 'osint', error: 'not configured: set SEARCH_API_KEY' }, { agent: 'adverse_media', error: 'no agent serves adverse_media' }]))
+      .thenTypes(['PhaseStarted']);
+    const started = events[0] as Extract<ScreeningEvent, { type: 'PhaseStarted' }>;
+    assert.deepEqual(started.data.notQueried?.map((n) => n.agent), ['osint', 'adverse_media']);
+    // They count as recorded: the step dispatches only the others, and a late answer changes nothing.
+    const state = foldEvents(screeningDecider, [...requested(), ...events]);
+    const step = nextStep(state);
+    assert.equal(step.action, 'dispatch');
+    assert.ok(step.action === 'dispatch' && !step.agents.includes('osint') && !step.agents.includes('adverse_media') && step.agents.includes('sanctions'));
+    spec.given(asGiven([...requested(), ...events])).when(result('1', 'osint')).thenNothing();
+    // And PhaseCompleted lists them as not queried.
+    let history = [...requested(), ...events];
+    for (const agent of (step.action === 'dispatch' ? step.agents : [])) {
+      history = [...history, ...screeningDecider.decide(result('1', agent), foldEvents(screeningDecider, history))];
+    }
+    const completed = screeningDecider.decide({ type: 'CompletePhase', data: { screeningId: '501', phase: '1' }, metadata: meta() }, foldEvents(screeningDecider, history));
+    assert.deepEqual((completed[0] as Extract<ScreeningEvent, { type: 'PhaseCompleted' }>).data.agentsNotQueried.sort(), ['adverse_media', 'osint']);
+    // Bad lists are refused whole.
+    spec.given(given).when(start([{ agent: 'litigation', error: 'x' }])).thenThrows(ValidationFailed, (e) => e.issues[0]?.field === 'not_queried[0].agent');
+    spec.given(given).when(start([{ agent: 'osint', error: 'x' }, { agent: 'osint', error: 'y' }])).thenThrows(ValidationFailed);
+    spec.given(given).when(start([{ agent: 'osint', error: '' }])).thenThrows(ValidationFailed, (e) => e.issues[0]?.field === 'not_queried[0].error');
+  });
+
   it('a phase cannot complete while agents are pending', () => {
     const started = [...requested(), ...screeningDecider.decide({ type: 'StartPhase', data: { screeningId: '501', phase: '1' }, metadata: meta() }, foldEvents(screeningDecider, requested()))];
     spec

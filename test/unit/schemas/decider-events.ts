@@ -68,7 +68,12 @@ function runScreening(request: ScreeningRequest) {
   s.run('RequestScreening', request);
   for (let guard = 0; guard < 200; guard++) {
     const step = commands.screening.nextStep(s.state);
-    if (step.action === 'start_phase') s.run('StartPhase', { screeningId: request.screeningId, phase: step.phase });
+    if (step.action === 'start_phase') {
+      // Phase 3's first source is one this deployment cannot query: recorded in PhaseStarted (notQueried).
+      const plan = s.state.status === 'running' ? s.state.pipeline.find((p) => p.phase === step.phase) : undefined;
+      const notQueried = step.phase === '3' && plan?.agents[0] ? [{ agent: plan.agents[0], error: 'not configured: set its API key' }] : undefined;
+      s.run('StartPhase', { screeningId: request.screeningId, phase: step.phase, ...(notQueried ? { notQueried } : {}) });
+    }
     else if (step.action === 'complete_phase') s.run('CompletePhase', { screeningId: request.screeningId, phase: step.phase });
     else if (step.action === 'dispatch') {
       for (const agent of step.agents) {
