@@ -85,13 +85,22 @@ export const monitoringProjection: Projection = {
     switch (event.type) {
       case 'ScreeningCompleted': {
         const d = event.data;
-        for (const hit of d.hits) {
-          await client.query(
-            `INSERT INTO ${s}.hits (screening_id, hit_id, entity_id, category, status, entity_record_hash, stream_position)
-             VALUES ($1,$2,$3,$4,'open',$5,$6) ON CONFLICT (screening_id, hit_id) DO NOTHING`,
-            [d.screeningId, hit.hitId, hit.entityId, hit.category, hit.entityRecordHash, position],
-          );
-        }
+        if (d.hits.length === 0) return;
+        // One statement for all the hits (a round trip each was most of this read model's cost).
+        await client.query(
+          `INSERT INTO ${s}.hits (screening_id, hit_id, entity_id, category, status, entity_record_hash, stream_position)
+           SELECT $1, h.hit_id, h.entity_id, h.category, 'open', h.entity_record_hash, $2
+             FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS h(hit_id, entity_id, category, entity_record_hash)
+           ON CONFLICT (screening_id, hit_id) DO NOTHING`,
+          [
+            d.screeningId,
+            position,
+            d.hits.map((h) => h.hitId),
+            d.hits.map((h) => h.entityId),
+            d.hits.map((h) => h.category),
+            d.hits.map((h) => h.entityRecordHash),
+          ],
+        );
         return;
       }
       case 'MonitoringEnrolled': {
