@@ -15,6 +15,8 @@ import { registerListCommands } from './cli/lists';
 import { registerAuditCommands } from './cli/audit';
 import { registerReplayCommand } from './cli/replay';
 import { registerDeadLetterCommands } from './cli/deadletters';
+import { openOperatorDatabase } from './app/operator-database';
+import { PgDeadLetterTable } from './infrastructure/bus/dead-letter-table';
 import path from 'node:path';
 import { loadAllLists } from './screening/lists';
 import { defaultListsConfig } from './screening/lists/config';
@@ -209,10 +211,16 @@ registerReplayCommand(program, {
 });
 
 registerDeadLetterCommands(program, {
-  openBus: async () => {
+  // Kafka mode: the svc.deadletter topic; embedded default: the dead_letters table of the service's database.
+  open: async () => {
     const config = configOrExit();
-    const bus = openOperatorBus(config, createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL }));
-    return { bus, stop: () => bus.close() };
+    const log = createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+    if (config.KAFKA_BROKERS) {
+      const bus = openOperatorBus(config, log);
+      return { kind: 'topic', bus, stop: () => bus.close() };
+    }
+    const db = await openOperatorDatabase(config, log);
+    return { kind: 'table', table: new PgDeadLetterTable(db.pool), stop: () => db.stop() };
   },
 });
 

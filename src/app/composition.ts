@@ -20,6 +20,7 @@ import type { MessageBus } from '../infrastructure/bus/port';
 import { InProcessBus } from '../infrastructure/bus/inprocess/inprocess-bus';
 import { KafkaBus } from '../infrastructure/bus/kafka/kafka-bus';
 import { DeadLetterCounter } from '../infrastructure/bus/dead-letter';
+import { DeadLetterReplayer, PgDeadLetterTable } from '../infrastructure/bus/dead-letter-table';
 import { AvroRegistry } from '../infrastructure/bus/avro';
 import { EventRelay } from '../infrastructure/relay/relay';
 import { ProjectionRunner } from '../projections/runner';
@@ -165,14 +166,15 @@ export function readModelProjections(clock: Clock, logger: Logger): Projection[]
 const devSecret = 'embedded-development-secret-change-me-0123456789';
 
 /**
- * A bus client for operator tools (`svc deadletters`): the Kafka cluster of the scaled mode. The
- * embedded in-process bus lives inside the serving process, so no other process can read it.
+ * A bus client for operator tools (`svc deadletters` in scaled mode): the Kafka cluster. The
+ * embedded in-process bus lives inside the serving process; its dead letters are in the
+ * dead_letters table (src/app/operator-database.ts opens it).
  */
 export function openOperatorBus(config: Config, logger: Logger): MessageBus {
   if (!config.KAFKA_BROKERS) {
     throw new Error(
-      'the embedded in-process bus keeps its dead letters inside the serving process: the service error log ' +
-        "names each one ('message dead-lettered ...'); set KAFKA_BROKERS to use this command in scaled mode",
+      'no Kafka to read svc.deadletter from (set KAFKA_BROKERS in scaled mode); the embedded in-process bus ' +
+        'records its dead letters in the dead_letters table instead',
     );
   }
   return new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: `${config.KAFKA_CLIENT_ID}-operator`, logger });
@@ -218,7 +220,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const busRetry = { maxAttempts: config.BUS_MAX_ATTEMPTS };
     const bus: MessageBus = config.KAFKA_BROKERS
       ? new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID, logger, retry: busRetry, deadLetters })
-      : new InProcessBus({ logger, retry: busRetry, deadLetters });
+      : new InProcessBus({ logger, retry: busRetry, deadLetters, deadLetterSink: new PgDeadLetterTable(pool) });
     stops.push(() => bus.close());
     const registry = AvroRegistry.load();
 
@@ -529,6 +531,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           }),
       );
       logger.info({ url }, 'HTTP server listening');
+    }
+
+    // 7. Replays of the embedded default's dead letters, requested by `svc deadletters replay` in the
+    //    table, published on this process's in-process bus (only where its consumers run, last so
+    //    that they have subscribed).
+    if (!config.KAFKA_BROKERS && (options.http || options.agents !== 'none')) {
+      const replayer = new DeadLetterReplayer({ table: new PgDeadLetterTable(pool), bus, logger });
+      replayer.start();
+      stops.push(() => replayer.stop());
     }
 
     return {

@@ -11,12 +11,19 @@
  * that topic sees it again, and the ones that had handled it skip it through the inbox (same
  * x-message-id). A dead letter stays on the DLQ after a replay; a replayed message that fails again
  * comes back as a new dead letter.
+ *
+ * Embedded default (in-process bus): dead letters are rows of the dead_letters table
+ * (src/infrastructure/bus/dead-letter-table.ts); ids are row numbers. `list` reads the table;
+ * `replay` marks rows replay_requested_at and the serving process, which owns the bus, republishes
+ * them within a few seconds (it sets replayed_at). `--all` there requests every matching dead letter
+ * that was never replayed. --idle-ms and --dead-letter-topic only apply to the topic.
  */
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { BusMessage, ConsumedMessage, MessageBus } from '../infrastructure/bus/port';
-import { DEAD_LETTER_TOPIC, DLQ_HEADERS, DLQ_REPLAY_HEADER } from '../infrastructure/bus/dead-letter';
+import { DEAD_LETTER_TOPIC, DLQ_HEADERS, replayedMessage } from '../infrastructure/bus/dead-letter';
+import type { PgDeadLetterTable, StoredDeadLetter } from '../infrastructure/bus/dead-letter-table';
 
 export interface DeadLetter {
   /** `<partition>:<offset>` in the dead-letter topic: what replay takes. */
@@ -33,6 +40,10 @@ export interface DeadLetter {
   schema: string | undefined;
   messageId: string | undefined;
   message: ConsumedMessage;
+  /** Table only (embedded default): how often it was replayed, when last, and an open request. */
+  replayCount?: number;
+  replayedAt?: string | null;
+  replayRequestedAt?: string | null;
 }
 
 export interface DeadLetterFilter {
@@ -94,14 +105,29 @@ export async function readDeadLetters(
   return letters.filter((l) => matches(l, options.filter ?? {})).sort((a, b) => a.deadLetteredAt.localeCompare(b.deadLetteredAt));
 }
 
+/** A row of the dead_letters table in the shape `list` prints (id: the row number). */
+export function fromTable(row: StoredDeadLetter): DeadLetter {
+  const letter = toDeadLetter({ topic: 'dead_letters', partition: 0, offset: row.id, key: row.key, value: row.value, headers: row.headers });
+  return {
+    ...letter,
+    id: row.id,
+    originalTopic: row.originalTopic,
+    originalPartition: row.originalPartition,
+    originalOffset: row.originalOffset,
+    key: row.key,
+    group: row.group,
+    attempts: row.attempts,
+    error: row.error,
+    deadLetteredAt: row.deadLetteredAt.toISOString(),
+    replayCount: row.replayCount,
+    replayedAt: row.replayedAt?.toISOString() ?? null,
+    replayRequestedAt: row.replayRequestedAt?.toISOString() ?? null,
+  };
+}
+
 /** The message as it was on its original topic, marked as replayed. */
 export function replayMessage(letter: DeadLetter): BusMessage {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(letter.message.headers)) {
-    if (!name.startsWith('x-dlq-')) headers[name] = value;
-  }
-  headers[DLQ_REPLAY_HEADER] = String(Number(letter.message.headers[DLQ_REPLAY_HEADER] ?? 0) + 1);
-  return { key: letter.key, value: letter.message.value, headers };
+  return replayedMessage({ key: letter.key, value: letter.message.value, headers: letter.message.headers });
 }
 
 /** Republishes dead letters to their original topics, in the order given. */
@@ -113,10 +139,16 @@ export async function replayDeadLetters(bus: MessageBus, letters: DeadLetter[]):
   return letters.length;
 }
 
+/** Where dead letters are: the dead-letter topic (Kafka, scaled mode) or the dead_letters table (embedded default). */
+export type DeadLetterSource =
+  | { kind: 'topic'; bus: MessageBus; stop(): Promise<void> }
+  | { kind: 'table'; table: PgDeadLetterTable; stop(): Promise<void> };
+
 export interface DeadLetterCommandDeps {
-  /** A bus client for the CLI (Kafka in scaled mode); throws with an explanation otherwise. */
-  openBus(): Promise<{ bus: MessageBus; stop(): Promise<void> }>;
+  /** Opens the dead letters of this deployment's mode (main.ts: KAFKA_BROKERS set or not). */
+  open(): Promise<DeadLetterSource>;
   stdout?: Writable;
+  now?: () => Date;
 }
 
 interface CommonOptions {
@@ -136,6 +168,13 @@ function filterOf(opts: CommonOptions): DeadLetterFilter {
   return { ...(opts.group ? { group: opts.group } : {}), ...(opts.topic ? { topic: opts.topic } : {}) };
 }
 
+function replayState(l: DeadLetter): string {
+  const parts: string[] = [];
+  if (l.replayCount) parts.push(`replayed=${l.replayCount}`);
+  if (l.replayRequestedAt) parts.push('replay requested');
+  return parts.length ? `  ${parts.join('  ')}` : '';
+}
+
 export function registerDeadLetterCommands(program: Command, deps: DeadLetterCommandDeps): Command {
   const command = program.command('deadletters').description('messages bus consumers gave up on (svc.deadletter): list and replay');
   const common = (c: Command) =>
@@ -150,9 +189,12 @@ export function registerDeadLetterCommands(program: Command, deps: DeadLetterCom
     .action(async (opts: CommonOptions & { json?: boolean }) => {
       const idleMs = idle(opts.idleMs);
       const out = deps.stdout ?? process.stdout;
-      const env = await deps.openBus();
+      const env = await deps.open();
       try {
-        const letters = await readDeadLetters(env.bus, { deadLetterTopic: opts.deadLetterTopic, idleMs, filter: filterOf(opts) });
+        const letters =
+          env.kind === 'table'
+            ? (await env.table.list(filterOf(opts))).map(fromTable)
+            : await readDeadLetters(env.bus, { deadLetterTopic: opts.deadLetterTopic, idleMs, filter: filterOf(opts) });
         if (opts.json) {
           const rows = letters.map(({ message, ...rest }) => ({ ...rest, value: message.value.toString('base64') }));
           out.write(`${JSON.stringify(rows, null, 2)}\n`);
@@ -165,7 +207,7 @@ export function registerDeadLetterCommands(program: Command, deps: DeadLetterCom
         for (const l of letters) {
           out.write(
             `${l.id}  ${l.deadLetteredAt}  ${l.group}  ${l.originalTopic}[${l.originalPartition}]@${l.originalOffset}  key=${l.key}  ` +
-              `attempts=${l.attempts}  ${l.bytes} bytes${l.schema ? ` ${l.schema}` : ''}\n    error: ${l.error}\n`,
+              `attempts=${l.attempts}  ${l.bytes} bytes${l.schema ? ` ${l.schema}` : ''}${replayState(l)}\n    error: ${l.error}\n`,
           );
         }
         out.write(`${letters.length} dead letter(s)\n`);
@@ -178,12 +220,24 @@ export function registerDeadLetterCommands(program: Command, deps: DeadLetterCom
     .option('--all', 'replay every dead letter that matches --group/--topic')
     .action(async (ids: string[], opts: CommonOptions & { all?: boolean }) => {
       const idleMs = idle(opts.idleMs);
-      for (const id of ids) if (!/^\d+:\d+$/.test(id)) throw new Error(`not a dead-letter id (<partition>:<offset>): ${id}`);
+      for (const id of ids) if (!/^\d+(:\d+)?$/.test(id)) throw new Error(`not a dead-letter id (<partition>:<offset>, or a row number in the embedded default): ${id}`);
       if (ids.length === 0 && !opts.all) throw new Error('name dead letters to replay (ids from `svc deadletters list`) or pass --all');
       if (ids.length > 0 && opts.all) throw new Error('pass either ids or --all, not both');
       const out = deps.stdout ?? process.stdout;
-      const env = await deps.openBus();
+      const env = await deps.open();
       try {
+        if (env.kind === 'table') {
+          for (const id of ids) if (!/^\d{1,18}$/.test(id)) throw new Error(`not a dead-letter id (a row number from \`svc deadletters list\`): ${id}`);
+          const at = (deps.now ?? (() => new Date()))();
+          const chosen = ids.length > 0 ? await env.table.requestReplay(ids, at) : await env.table.requestReplayAll(filterOf(opts), at);
+          for (const l of chosen) out.write(`replay requested for ${l.id} to ${l.originalTopic} (key ${l.key})\n`);
+          out.write(
+            `${chosen.length} dead letter(s) queued for replay: the running service republishes them within a few seconds ` +
+              '(`svc deadletters list` shows replayed=N once it has)\n',
+          );
+          return;
+        }
+        for (const id of ids) if (!/^\d+:\d+$/.test(id)) throw new Error(`not a dead-letter id (<partition>:<offset>): ${id}`);
         const letters = await readDeadLetters(env.bus, { deadLetterTopic: opts.deadLetterTopic, idleMs, filter: filterOf(opts) });
         let chosen = letters;
         if (ids.length > 0) {

@@ -13,6 +13,10 @@
  *
  * `svc deadletters list|replay` (src/cli/deadletters.ts) inspects the topic and republishes a dead
  * letter to its original topic; docs/operations.md describes the procedure.
+ *
+ * In the embedded default the in-process bus is given a DeadLetterSink instead (the dead_letters
+ * table, ./dead-letter-table.ts): an in-memory topic would be lost on restart and unreadable from
+ * another process.
  */
 import { isTransient } from '../eventstore/postgres/subscription';
 import { backoffDelay, describeError, type BusLogger, type RedeliveryBackoff } from './logger';
@@ -37,6 +41,28 @@ export const DLQ_HEADERS = {
 
 /** Header a replayed message carries (how many times it was replayed from the DLQ). */
 export const DLQ_REPLAY_HEADER = 'x-dlq-replayed';
+
+/**
+ * Where a bus records dead letters instead of publishing them to its dead-letter topic (embedded
+ * default: the dead_letters table). `record` gets the dead letter exactly as it would have been
+ * published (deadLetterMessage); it must throw if it did not store it durably.
+ */
+export interface DeadLetterSink {
+  record(letter: BusMessage): Promise<void>;
+}
+
+/**
+ * The message a replay republishes to the original topic: the dead letter's key, value and headers
+ * without the x-dlq-* ones, with x-dlq-replayed counting the replays (the inbox dedupes on x-message-id).
+ */
+export function replayedMessage(letter: BusMessage): BusMessage {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(letter.headers)) {
+    if (!name.startsWith('x-dlq-')) headers[name] = value;
+  }
+  headers[DLQ_REPLAY_HEADER] = String(Number(letter.headers[DLQ_REPLAY_HEADER] ?? 0) + 1);
+  return { key: letter.headers[DLQ_HEADERS.key] ?? letter.key, value: letter.value, headers };
+}
 
 /** Error messages are cut to this length in the header (a stack trace or a huge payload echo has no place there). */
 const MAX_ERROR_LENGTH = 1_000;

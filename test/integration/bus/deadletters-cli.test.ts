@@ -35,7 +35,7 @@ describe('svc deadletters', () => {
     const program = new Command().exitOverride();
     program.configureOutput({ writeOut: () => {}, writeErr: () => {} });
     // The CLI's bus client is stopped after each command: here it is the shared bus, kept open.
-    registerDeadLetterCommands(program, { openBus: async () => ({ bus, stop: async () => {} }), stdout: out.stream });
+    registerDeadLetterCommands(program, { open: async () => ({ kind: 'topic' as const, bus, stop: async () => {} }), stdout: out.stream });
     await program.parseAsync(['node', 'svc', 'deadletters', ...args, '--idle-ms', '200']);
     return out.text();
   }
@@ -103,11 +103,11 @@ describe('svc deadletters', () => {
     await assert.rejects(run('replay', '3:999999'), /no such dead letter: 3:999999/);
     const out = capture();
     const program = new Command().exitOverride();
-    registerDeadLetterCommands(program, { openBus: async () => ({ bus, stop: async () => {} }), stdout: out.stream });
+    registerDeadLetterCommands(program, { open: async () => ({ kind: 'topic' as const, bus, stop: async () => {} }), stdout: out.stream });
     await assert.rejects(program.parseAsync(['node', 'svc', 'deadletters', 'list', '--idle-ms', '5']), /--idle-ms must be an integer/);
   });
 
-  it('explains that the embedded in-process bus cannot be read from another process', () => {
+  it('explains that the operator bus needs Kafka (the embedded default uses the dead_letters table)', () => {
     assert.throws(() => openOperatorBus(loadConfig({ NODE_ENV: 'test' }), createLogger({ level: 'silent' })), /set KAFKA_BROKERS/);
   });
 });

@@ -9,7 +9,8 @@
  * - The position advances only after the handler resolves. A handler that throws is logged and
  *   the same message is redelivered after a backoff; later messages of that partition wait, until
  *   the subscription's retry policy gives up: the message is published to the dead-letter topic
- *   and the position moves past it (../dead-letter.ts).
+ *   and the position moves past it (../dead-letter.ts); with a `deadLetterSink` (embedded default:
+ *   the dead_letters table) it is recorded there instead.
  * - Committed positions live as long as the bus: a consumer that stops and subscribes again in
  *   the same group resumes after the last handled message. (Nothing survives the process: in
  *   embedded mode durability comes from the event store and the relay's checkpoint.)
@@ -30,6 +31,7 @@ import {
   resolveRetryPolicy,
   sendToDeadLetter,
   type DeadLetterCounter,
+  type DeadLetterSink,
   type RetryPolicy,
 } from '../dead-letter';
 import { partitionForKey } from '../partitioner';
@@ -45,6 +47,12 @@ export interface InProcessBusOptions {
   retry?: Partial<RetryPolicy>;
   /** Counts dead letters (GET /metrics). */
   deadLetters?: DeadLetterCounter;
+  /**
+   * Records dead letters instead of publishing them to the in-memory dead-letter topic (which is
+   * lost on restart and invisible to other processes). The composition root passes the
+   * dead_letters table in the embedded default. A failing record keeps the message uncommitted.
+   */
+  deadLetterSink?: DeadLetterSink;
   /**
    * Messages every group has consumed are dropped once more than this many pile up in a
    * partition (default 1000), so an embedded process does not grow without bound.
@@ -337,7 +345,13 @@ export class InProcessBus implements MessageBus {
     key: string,
     position: number,
   ): Promise<void> {
-    await sendToDeadLetter((t, m) => this.publish(t, m), message, {
+    const sink = this.options.deadLetterSink;
+    const publish = sink
+      ? async (_topic: string, letters: BusMessage[]) => {
+          for (const letter of letters) await sink.record(letter);
+        }
+      : (topic: string, letters: BusMessage[]) => this.publish(topic, letters);
+    await sendToDeadLetter(publish, message, {
       groupId: group.id,
       attempts,
       error,
