@@ -7,7 +7,6 @@
  * through the SSRF guard before anything is recorded.
  */
 import express, { type Router } from 'express';
-import { z } from 'zod';
 import { activeKeyLimits } from '../../commands/api-keys/decider';
 import type { ApiKeyView, KeySurface } from '../../app/services';
 import { findEndpoint } from '../../webhooks/outbox';
@@ -17,18 +16,11 @@ import { ApiError } from '../http/errors';
 import { parseInput } from '../http/validation';
 import { portalCommandContext, sendPortalData } from './auth';
 import type { PortalConsoleDeps } from './console-deps';
+import { CreatePortalKeySchema, PortalKeyIdParamsSchema as KeyIdSchema, portalKeySurfaces } from './schemas';
 
-const surfaces = ['s1', 's2', 's3'] as const;
+export { CreatePortalKeySchema } from './schemas';
 
-export const CreatePortalKeySchema = z
-  .object({
-    surface: z.enum(surfaces),
-    name: z.string().trim().min(1, 'must be 1-100 characters').max(100, 'must be 1-100 characters'),
-    webhook_url: z.string().max(2048).optional(),
-  })
-  .strict();
-
-const KeyIdSchema = z.object({ id: z.string().regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer') });
+const surfaces = portalKeySurfaces;
 
 export const keyPrefixOf: Record<KeySurface, string> = { s1: 'svc_', s2: 'svca_', s3: 'svcc_live_' };
 

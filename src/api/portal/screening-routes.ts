@@ -12,7 +12,6 @@
  * late, or reconnecting, sees every phase in order.
  */
 import express, { type Request, type Response, type Router } from 'express';
-import { z } from 'zod';
 import { streamName as screeningStream } from '../../commands/screening/decider';
 import type { Principal, ScreeningKind } from '../../app/services';
 import type { RecordedEvent } from '../../shared/events';
@@ -21,71 +20,11 @@ import { ApiError } from '../http/errors';
 import { parseInput } from '../http/validation';
 import { portalCommandContext, sendPortalData } from './auth';
 import type { PortalConsoleDeps } from './console-deps';
+import { PORTAL_SCREENING_ID, PortalDispositionSchema as DispositionSchema, PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
 
-const text = (min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .min(min, `must be at least ${min} characters`)
-    .max(max, `must be at most ${max} characters`)
-    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters');
+export { PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
 
-const EDD_FIELDS = ['source_of_wealth', 'source_of_funds', 'purpose_of_relationship', 'beneficial_ownership', 'pep_relationships'] as const;
-const MA_FIELDS = ['target_industry', 'acquirer_name', 'deal_type', 'deal_value', 'additional_context'] as const;
-const freeText = z.string().trim().max(4000, 'must be at most 4000 characters');
-
-export const PortalScreeningRequestSchema = z
-  .object({
-    kind: z.enum(['cdd', 'edd', 'ma']).default('cdd'),
-    query: text(2, 300),
-    entity_type: z.enum(['individual', 'company', 'organization']).default('individual'),
-    jurisdiction: z
-      .string()
-      .trim()
-      .max(100)
-      .optional()
-      .transform((v) => (v === '' ? undefined : v)),
-    /** EDD declarations or M&A deal fields (the S1 EDD / M&A request fields), by kind. */
-    declared: z
-      .object({
-        ...Object.fromEntries(EDD_FIELDS.map((f) => [f, freeText.optional()])),
-        target_industry: freeText.optional(),
-        acquirer_name: freeText.optional(),
-        deal_type: z.enum(['acquisition', 'merger', 'joint_venture', 'restructuring']).optional(),
-        deal_value: freeText.optional(),
-        additional_context: freeText.optional(),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict()
-  .superRefine((v, ctx) => {
-    const allowed: readonly string[] = v.kind === 'edd' ? EDD_FIELDS : v.kind === 'ma' ? MA_FIELDS : [];
-    for (const [key, value] of Object.entries(v.declared ?? {})) {
-      if (value !== undefined && value !== '' && !allowed.includes(key)) {
-        ctx.addIssue({ code: 'custom', path: ['declared', key], message: `is not a ${v.kind.toUpperCase()} field` });
-      }
-    }
-  });
-
-export const PortalScreeningListSchema = z
-  .object({
-    page: z.coerce.number().int().min(1).max(100_000).default(1),
-    limit: z.coerce.number().int().min(1).max(100).default(20),
-    risk_level: z.enum(['low', 'medium', 'high', 'critical']).optional().or(z.literal('').transform(() => undefined)),
-    type: z.enum(['cdd', 'edd', 'ma', 'sow', 'CDD', 'EDD', 'MA', 'SOW']).optional().or(z.literal('').transform(() => undefined)),
-    q: z.string().trim().max(300).optional(),
-  })
-  .strict();
-
-const DispositionSchema = z
-  .object({
-    status: z.enum(['true_match', 'false_positive']),
-    reason: z.string().trim().min(1, 'is required').max(2000),
-  })
-  .strict();
-
-const ID = /^([1-9][0-9]{0,15}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const ID = PORTAL_SCREENING_ID;
 
 const PHASE_NAMES: Record<string, string> = {
   '0': 'Entity enrichment',

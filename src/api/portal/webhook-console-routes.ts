@@ -14,7 +14,6 @@
  * carries the signed-in account.
  */
 import express, { type Request, type Router } from 'express';
-import { z } from 'zod';
 import { apiKeysDecider, streamName as keysStream } from '../../commands/api-keys/decider';
 import { streamName as endpointStream, webhookEndpointDecider } from '../../commands/webhook-endpoint/decider';
 import { NotFound } from '../../commands/errors';
@@ -29,17 +28,7 @@ import { ApiError } from '../http/errors';
 import { parseInput } from '../http/validation';
 import { portalCommandContext, sendPortalData } from './auth';
 import type { PortalConsoleDeps } from './console-deps';
-
-const UrlSchema = z.object({ url: z.string().min(1, 'is required').max(2048) }).strict();
-const KeyIdSchema = z.object({ keyId: z.string().regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer') });
-const DeliveryQuerySchema = z
-  .object({
-    surface: z.enum(['s1', 's2', 's3']).default('s1'),
-    status: z.enum(['pending', 'delivering', 'succeeded', 'failed', 'dropped']).optional(),
-    limit: z.coerce.number().int().min(1).max(100).default(20),
-    cursor: z.string().max(200).optional(),
-  })
-  .strict();
+import { PortalDeliveryQuerySchema as DeliveryQuerySchema, PortalWebhookKeyParamsSchema as KeyIdSchema, PortalWebhookUrlSchema as UrlSchema } from './schemas';
 
 interface EndpointRow {
   id: string;
