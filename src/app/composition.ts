@@ -92,6 +92,7 @@ import { sendPortalData } from '../api/portal/auth';
 import { registerMonitoringS1 } from '../api/monitoring/schemas';
 import { registerMonitoringS3 } from '../api/monitoring/s3-openapi';
 import { registerMonitoringS2 } from '../api/monitoring/s2-openapi';
+import { PORTAL_AUDIT_BASE_PATH, registerPortal } from '../api/portal/openapi';
 import { SubjectCheckMonitoring } from './monitoring/subject-check-monitoring';
 
 export interface ServiceOptions {
@@ -431,7 +432,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (options.http) {
       const openApi = (() => {
         let cached: object | undefined;
-        return () => (cached ??= buildOpenApiDocument([registerS1, registerS3, registerS2, registerPersonChecks, registerMonitoringS1, registerMonitoringS3, registerMonitoringS2]));
+        return () => (cached ??= buildOpenApiDocument([registerS1, registerS3, registerS2, registerPersonChecks, registerMonitoringS1, registerMonitoringS3, registerMonitoringS2, registerPortal]));
       })();
       const app = createHttpApp({
         logger,
@@ -509,7 +510,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           }),
           createPersonCheckPortalRouter({ personChecks, authenticate: (req) => portalAuth.authenticate(req), waitMs: config.SCREENING_WAIT_MS }),
           // The auditor's event history on the portal: a signed-in user whose account role is auditor.
-          createAuditHistoryRouter({ audit, basePath: '/api/portal/audit', principalOf: (req, res) => portalAuth.require(req, res), present: (res, body) => sendPortalData(res, 200, body, clock.now()) }),
+          createAuditHistoryRouter({ audit, basePath: PORTAL_AUDIT_BASE_PATH, principalOf: (req, res) => portalAuth.require(req, res), present: (res, body) => sendPortalData(res, 200, body, clock.now()) }),
           createS1PersonCheckRouter({ personChecks, waitMs: config.SCREENING_WAIT_MS }),
           createS2MonitoringRouter({ audit, auditorTokens, subjectChecks: subjectCheckMonitoring }),
           createS2Router({ keys, limits, accounts, sessions, subjectChecks, webhooks: s2Webhooks, clock }),

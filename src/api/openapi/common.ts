@@ -102,13 +102,13 @@ export function registerCommon(registry: OpenAPIRegistry): void {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
-    description: 'S3 portal routes: portal JWT (7-day lifetime) as a bearer token.',
+    description: 'Portal routes (/api/portal/*, /api/webhook-endpoint, /api/person-checks): the portal JWT from POST /api/session (7-day lifetime) as a bearer token.',
   });
   registry.registerComponent('securitySchemes', securitySchemes.s3PortalCookie, {
     type: 'apiKey',
     in: 'cookie',
     name: 'token',
-    description: 'S3 portal routes: portal JWT in cookie `token`.',
+    description: 'Portal routes: the portal JWT in cookie `token` (set by POST /api/session, HttpOnly, path /api).',
   });
   registry.register('S1Error', S1ErrorSchema);
   registry.register('S2Error', S2ErrorSchema);

@@ -29,6 +29,7 @@ export const API_DESCRIPTION = [
   '- **S1** screening API: `Authorization: Bearer svc_…`, errors `{success:false, message, code}`.',
   '- **S2** subject-check API: `Authorization: Bearer svca_…` (and session cookie `auth_token` on /api/account), errors `{error:{code, message, errors?}}`.',
   '- **S3** enterprise API: `X-API-Key: svcc_live_…` (portal: JWT bearer or cookie `token`), envelope `{data, meta}`.',
+  '- **Portal** console API (`/api/portal/*`, tag Portal): the portal JWT from `POST /api/session` as a bearer or cookie `token`, the S3 envelope and errors (`{error, details}` on 400, `{error}` otherwise).',
   '',
   'Where S1 and S3 share a path, the operation lists both security schemes and both bodies (`oneOf`); the credential decides which applies.',
   '',
