@@ -12,6 +12,7 @@
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
 import { z } from '../openapi/zod';
+import { AuditEventSchema } from '../monitoring/schemas';
 import {
   CreatePortalKeySchema,
   PortalDeliveryParamsSchema,
@@ -259,23 +260,7 @@ const PortalDeliverySchema = z
 const PortalEventHistorySchema = z
   .object({
     stream: z.string(),
-    events: z.array(
-      z.object({
-        stream: z.string(),
-        position: z.number().int(),
-        global_position: z.string(),
-        event_id: z.string(),
-        type: z.string(),
-        occurred_at: z.string(),
-        recorded_at: z.string(),
-        actor: z.record(z.string(), z.unknown()).nullable(),
-        causation_id: z.string().nullable(),
-        correlation_id: z.string().nullable(),
-        data: z.record(z.string(), z.unknown()),
-        previous_hash: z.string().nullable(),
-        hash: z.string().nullable(),
-      }),
-    ),
+    events: z.array(AuditEventSchema),
     chain: z
       .object({ ok: z.boolean(), head_hash: z.string().nullable(), broken_at: z.number().int().nullable(), reason: z.string().nullable() })
       .openapi({ description: 'The stream\'s hash chain, verified when it was read.' }),
@@ -283,7 +268,7 @@ const PortalEventHistorySchema = z
   .openapi('PortalEventHistory');
 
 export const PORTAL_PROGRESS_DESCRIPTION = [
-  'Server-sent events (`text/event-stream`), one message per stored event of the stream `screening-<id>`, `id:` = its stream position, so a client reconnecting with `Last-Event-ID` resumes after the last one it saw. The stream starts with `retry: 2000`.',
+  'Server-sent events (`text/event-stream`) for the stored events of the stream `screening-<id>`, `id:` = the stored event\'s stream position, so a client reconnecting with `Last-Event-ID` resumes after the last one it saw. One message per stored event, except `PhaseStarted`, which is followed by an `agent_finished` (same `id:`) for each source the deployment could not query. The stream starts with `retry: 2000`.',
   '',
   'Events (`data:` is JSON):',
   '- `requested`: `{query, entity_type, kind, at, phases: [{phase, name, mode, agents: [{agent, label}]}]}`',
