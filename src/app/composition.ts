@@ -494,6 +494,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             readModelsCaughtUp,
             s2Webhooks,
             s3Webhooks,
+            subjectChecks,
             personChecks: true,
             // The analyst on a portal disposition is the signed-in user.
             dispositions: {

@@ -66,6 +66,8 @@ test('every console route needs a portal session; a bad or API-key bearer gets 4
     ['GET', '/api/portal/webhooks'],
     ['GET', '/api/portal/screenings'],
     ['POST', '/api/portal/screenings'],
+    ['GET', '/api/portal/subject-checks'],
+    ['GET', '/api/portal/subject-checks/1'],
   ] as const) {
     const none = await call(undefined, method, path, method === 'POST' ? { query: 'x' } : undefined);
     assert.equal(none.status, 401, `${method} ${path}`);
@@ -309,6 +311,72 @@ test('webhooks: S1 per key, S2 and S3 per account; secret once, test delivery in
   assert.equal(reenabled.body.data.enabled, true);
   assert.equal((await call(owner.token, 'POST', '/api/portal/webhooks/s2/test')).body.data.status, 'enqueued');
   assert.equal((await call(other.token, 'POST', '/api/portal/webhooks/s2/reenable')).status, 404);
+});
+
+test('S2 subject checks: started with an svca_ key, listed and read in the portal (name and birth year only), private to the account', async () => {
+  const key = await call(owner.token, 'POST', '/api/portal/keys', { surface: 's2', name: 'subject checks' });
+  assert.equal(key.status, 201, JSON.stringify(key.body));
+  const started = await fetch(`${svc.url}/api/v1/compliance/subject-checks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key.body.data.plaintext}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      first_name: 'Jong Un',
+      last_name: 'Kim',
+      date_of_birth: '1984-01-08',
+      locations: [{ country: 'KP', city: 'Pyongyang' }],
+      purpose: 'customer_due_diligence',
+      consent: { certified: true },
+      monitor: true,
+    }),
+  });
+  assert.equal(started.status, 201);
+  const id = ((await started.json()) as { subject_check_id: number }).subject_check_id;
+
+  const listed = await call(owner.token, 'GET', '/api/portal/subject-checks?q=jong%20un');
+  assert.equal(listed.status, 200, JSON.stringify(listed.body));
+  assert.deepEqual(listed.body.meta.pagination, { page: 1, limit: 20, total: 1, pages: 1 });
+  const row = listed.body.data.subject_checks[0];
+  assert.equal(row.id, id);
+  assert.equal(row.name, 'Jong Un Kim');
+  assert.equal(row.year_of_birth, '1984');
+  assert.deepEqual(row.countries, ['KP']);
+  assert.equal((await call(owner.token, 'GET', '/api/portal/subject-checks?q=nobody')).body.meta.pagination.total, 0);
+  assert.equal((await call(owner.token, 'GET', '/api/portal/subject-checks?status=failed&q=jong')).body.meta.pagination.total, 0);
+
+  // Read until the pipeline has concluded (it runs asynchronously).
+  let detail = await call(owner.token, 'GET', `/api/portal/subject-checks/${id}`);
+  for (let i = 0; i < 120 && detail.body.data?.subject_check.status === 'running'; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    detail = await call(owner.token, 'GET', `/api/portal/subject-checks/${id}`);
+  }
+  assert.equal(detail.status, 200, JSON.stringify(detail.body));
+  const check = detail.body.data.subject_check;
+  assert.notEqual(check.status, 'running', 'the check concluded');
+  assert.ok(check.sources.length > 0, 'the sources are listed');
+  assert.equal(check.sources_searched, check.sources.filter((x: any) => x.queried).length);
+  assert.ok(check.summary.startsWith({ needs_review: 'Needs review', escalated: 'Escalated', completed: 'Completed', failed: 'Failed' }[check.status as string]!), check.summary);
+  assert.match(check.summary, /sources searched/);
+  assert.ok('tier_scores' in check);
+  assert.equal(check.monitoring, check.status !== 'failed', 'enrolled in monitoring once concluded');
+  for (const body of [listed.body, detail.body]) {
+    const text = JSON.stringify(body);
+    assert.ok(!text.includes('1984-01-08'), 'never the full date of birth');
+    assert.ok(!text.includes('customer_due_diligence') && !text.includes('Pyongyang'), 'nor the purpose or the city');
+    assert.ok(!text.includes('"account_id"') && !text.includes('"batch_id"'), 'nor the account or batch id');
+  }
+
+  // Another account sees none of it.
+  assert.equal((await call(other.token, 'GET', `/api/portal/subject-checks/${id}`)).status, 404);
+  assert.equal((await call(other.token, 'GET', '/api/portal/subject-checks')).body.meta.pagination.total, 0);
+  assert.equal((await call(owner.token, 'GET', '/api/portal/subject-checks/999999999')).status, 404);
+
+  // Bad input.
+  for (const query of ['limit=101', 'limit=0', 'page=0', 'status=done', 'batch_id=x', `q=${'x'.repeat(301)}`]) {
+    const bad = await call(owner.token, 'GET', `/api/portal/subject-checks?${query}`);
+    assert.equal(bad.status, 400, query);
+    assert.deepEqual(Object.keys(bad.body).sort(), ['details', 'error'], query);
+  }
+  for (const bad of ['abc', '0', '-1', '1234567890123456']) assert.equal((await call(owner.token, 'GET', `/api/portal/subject-checks/${bad}`)).status, 400, bad);
 });
 
 test('every console answer above is documented in the served OpenAPI document: route, status and body shape', async () => {

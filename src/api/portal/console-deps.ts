@@ -9,6 +9,7 @@ import type { AccountService, CommandContext, KeyService, LimitService, Plan, Pr
 import type { Clock } from '../../shared/clock';
 import type { SecretBox } from '../../webhooks/secrets';
 import type { RegisteredWebhook } from '../../app/subject-checks/webhook-service';
+import type { SubjectCheckDetailView, SubjectCheckStatus, SubjectCheckView } from '../../app/subject-checks/subject-check-service';
 import type { Resolver } from '../../webhooks/url-guard';
 import type { PortalAuthenticator } from './auth';
 
@@ -21,6 +22,12 @@ export interface S3WebhookPort {
 /** The S2 endpoint service (src/app/subject-checks/webhook-service.ts) as the console uses it. */
 export interface S2WebhookPort {
   register(principal: Principal, url: string, ctx: CommandContext): Promise<RegisteredWebhook>;
+}
+
+/** The S2 subject checks (src/app/subject-checks/subject-check-service.ts) as the portal's history reads them. */
+export interface SubjectCheckReadPort {
+  search(accountId: string, filter: { page: number; limit: number; status?: SubjectCheckStatus; search?: string }): Promise<{ items: SubjectCheckView[]; total: number }>;
+  get(accountId: string, subjectCheckId: number): Promise<SubjectCheckDetailView | undefined>;
 }
 
 /** Hit dispositions (true match / false positive), when the service that records them is wired. */
@@ -49,6 +56,8 @@ export interface PortalConsoleDeps {
   s2Webhooks: S2WebhookPort;
   s3Webhooks?: S3WebhookPort;
   dispositions?: DispositionPort;
+  /** The account's S2 subject checks, for the history (GET /api/portal/subject-checks); unwired: those routes answer 404. */
+  subjectChecks?: SubjectCheckReadPort;
   /** Whether the person-check routes (/api/person-checks) are mounted: the portal shows the form then. */
   personChecks?: boolean;
   /** S1 monthly screening quota by plan (null = unlimited): the S1 router's own function. */

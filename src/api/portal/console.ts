@@ -8,6 +8,7 @@ import type { PortalConsoleDeps } from './console-deps';
 import { createKeyManagementRoutes } from './key-management-routes';
 import { createOverviewRoutes } from './overview-routes';
 import { createScreeningRoutes } from './screening-routes';
+import { createSubjectCheckRoutes } from './subject-check-routes';
 import { createWebhookConsoleRoutes } from './webhook-console-routes';
 
 export type { PortalConsoleDeps } from './console-deps';
@@ -21,5 +22,6 @@ export function createPortalConsoleRouter(deps: PortalConsoleDeps): Router {
   router.use(createKeyManagementRoutes(deps));
   router.use(createWebhookConsoleRoutes(deps));
   router.use(createScreeningRoutes(deps));
+  router.use(createSubjectCheckRoutes(deps));
   return router;
 }

@@ -22,6 +22,9 @@ import {
   PortalScreeningListSchema,
   PortalScreeningParamsSchema,
   PortalScreeningRequestSchema,
+  PortalSubjectCheckListSchema,
+  PortalSubjectCheckParamsSchema,
+  portalSubjectCheckStatuses,
   PortalWebhookKeyParamsSchema,
   PortalWebhookSurfaceParamsSchema,
   PortalWebhookUrlSchema,
@@ -41,7 +44,7 @@ const PortalMetaSchema = z
     pagination: z
       .object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), pages: z.number().int() })
       .optional()
-      .openapi({ description: 'Paginated lists only (GET /api/portal/screenings).' }),
+      .openapi({ description: 'Paginated lists only (GET /api/portal/screenings, GET /api/portal/subject-checks).' }),
   })
   .openapi('PortalMeta');
 const envelope = (data: z.ZodType) => z.object({ data, meta: PortalMetaSchema });
@@ -190,6 +193,43 @@ const PortalScreeningDetailSchema = z
     matcher_version: z.string().nullable(),
   })
   .openapi('PortalScreeningDetail');
+
+const PortalSubjectCheckSchema = z
+  .object({
+    id: z.number().int().openapi({ description: 'The S2 subject_check_id.' }),
+    name: z.string().openapi({ description: 'First, middle and last name.' }),
+    year_of_birth: z.string().nullable().openapi({ description: 'The year only; the full date of birth is never shown.' }),
+    countries: z.array(z.string()),
+    status: z.enum(portalSubjectCheckStatuses),
+    overall_result: z.string().nullable().openapi({ description: 'clean, inconclusive, adverse_found; null while running.' }),
+    confidence_level: z.string().nullable(),
+    findings_count: z.number().int().nullable(),
+    red_flag_count: z.number().int().nullable(),
+    warning_count: z.number().int().nullable(),
+    sources_searched: z.number().int().nullable(),
+    sources_total: z.number().int(),
+    monitoring: z.boolean().openapi({ description: 'Enrolled in ongoing monitoring.' }),
+    created_at: z.string(),
+    completed_at: z.string().nullable(),
+  })
+  .openapi('PortalSubjectCheck');
+
+const PortalSubjectCheckDetailSchema = z
+  .object({
+    ...PortalSubjectCheckSchema.shape,
+    summary: z.string().openapi({ description: 'One sentence: status, result, counts, coverage, review or investigation.' }),
+    review_reason: z.string().nullable(),
+    resolved_by: z.string().nullable(),
+    investigation_id: z.string().nullable(),
+    priority: z.string().nullable(),
+    error_message: z.string().nullable(),
+    tier_scores: z.record(z.string(), z.number()).nullable().openapi({ description: 'Score by tier, once reviewed or escalated.' }),
+    sources: z
+      .array(z.object({ agent: z.string(), tier: z.string(), queried: z.boolean(), error: z.string().nullable(), hits: z.number().int() }))
+      .openapi({ description: 'Every source recorded so far, searched or not and why.' }),
+    monitoring_alerts: z.number().int().openapi({ description: 'How many alerts ongoing monitoring has raised on the check.' }),
+  })
+  .openapi('PortalSubjectCheckDetail');
 
 const PortalWebhookEndpointSchema = z
   .object({
@@ -546,6 +586,33 @@ export function registerPortal(registry: OpenAPIRegistry): void {
       200: ok('The screening after the disposition.', z.object({ screening: PortalScreeningDetailSchema })),
       ...errors({ 400: 'Invalid id or body.', 404: 'No such screening or hit, or dispositions are not available on this deployment.', 409: 'The screening has not completed, or the hit was removed by monitoring.' }),
       ...bodyErrors,
+    },
+  });
+
+  // ---------------------------------------------------------------- S2 subject checks
+  registry.registerPath({
+    method: 'get',
+    path: '/api/portal/subject-checks',
+    tags: [TAG],
+    summary: 'Portal: the account\'s S2 subject checks, newest first, searched and filtered',
+    description: 'Started through the S2 API (`svca_` keys). Name, year of birth and countries only: never the full date of birth, the stated purpose or the key and batch ids.',
+    security: portalSecurity,
+    request: { query: PortalSubjectCheckListSchema },
+    responses: {
+      200: ok('A page; `meta.pagination` has page, limit, total and pages.', z.object({ subject_checks: z.array(PortalSubjectCheckSchema) })),
+      ...errors({ 400: 'Invalid query (unknown parameter, page or limit out of range, unknown status).', 404: 'Subject checks are not available on this deployment.' }),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/portal/subject-checks/{id}',
+    tags: [TAG],
+    summary: 'Portal: one S2 subject check (summary, status, tier scores, sources, monitoring)',
+    security: portalSecurity,
+    request: { params: PortalSubjectCheckParamsSchema },
+    responses: {
+      200: ok('The subject check.', z.object({ subject_check: PortalSubjectCheckDetailSchema })),
+      ...errors({ 400: 'id is not a positive integer.', 404: 'No such subject check, or another account\'s.' }),
     },
   });
 

@@ -127,3 +127,20 @@ export const PortalDispositionSchema = z
   })
   .strict()
   .openapi('PortalDispositionRequest');
+
+// ---------------------------------------------------------------- S2 subject checks
+
+export const portalSubjectCheckStatuses = ['running', 'needs_review', 'escalated', 'completed', 'failed'] as const;
+
+export const PortalSubjectCheckListSchema = z
+  .object({
+    page: z.coerce.number().int().min(1).max(100_000).default(1),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    status: z.enum(portalSubjectCheckStatuses).optional().or(z.literal('').transform(() => undefined)),
+    q: z.string().trim().max(300).optional().openapi({ description: 'Search by the subject\'s name (first, middle, last).' }),
+  })
+  .strict();
+
+export const PortalSubjectCheckParamsSchema = z.object({
+  id: z.string().regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer').openapi({ description: 'The S2 subject_check_id (own checks only).' }),
+});

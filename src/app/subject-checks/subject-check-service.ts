@@ -362,6 +362,29 @@ export class PgSubjectCheckService {
     return { items: page.map(toView), total: count.rows[0]?.total ?? 0, nextCursor };
   }
 
+  /**
+   * The portal's history (GET /api/portal/subject-checks): newest first, page-numbered, optionally by
+   * status and by a partial, case-insensitive match on the subject's full name (LIKE wildcards in the
+   * search are matched literally).
+   */
+  async search(
+    accountId: string,
+    filter: { page: number; limit: number; status?: SubjectCheckStatus; search?: string },
+  ): Promise<{ items: SubjectCheckView[]; total: number }> {
+    const fullName = `concat_ws(' ', first_name, middle_name, last_name)`;
+    const where = `account_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR ${fullName} ILIKE $3)`;
+    const pattern = filter.search ? `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+    const params = [accountId, filter.status ?? null, pattern];
+    const [{ rows }, count] = await Promise.all([
+      this.deps.pool.query<Row>(
+        `SELECT * FROM ${this.schema}.subject_checks WHERE ${where} ORDER BY subject_check_id DESC LIMIT $4 OFFSET $5`,
+        [...params, filter.limit, (filter.page - 1) * filter.limit],
+      ),
+      this.deps.pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${this.schema}.subject_checks WHERE ${where}`, params),
+    ]);
+    return { items: rows.map(toView), total: count.rows[0]?.total ?? 0 };
+  }
+
   /** needs_review → completed (clear) or escalated (adverse). Other states: IllegalTransition. */
   async resolveReview(principal: Principal, subjectCheckId: number, input: ReviewDecisionInput, ctx: CommandContext): Promise<SubjectCheckDetailView> {
     const id = String(subjectCheckId);
