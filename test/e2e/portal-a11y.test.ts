@@ -18,6 +18,7 @@ let browser: TestBrowser;
 let account: { accountId: string; email: string; password: string };
 let reportHash = '';
 let personCheckHash = '';
+let subjectCheckId = 0;
 
 before(async () => {
   [svc, browser] = await Promise.all([startTestService({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } }), launchBrowser()]);
@@ -126,6 +127,27 @@ test('every main portal page passes axe-core WCAG 2.1 A/AA with no serious or cr
   await page.getByRole('link', { name: 'Kim Jong Un' }).waitFor();
   found.push(...(await audit(t, 'history')));
 
+  // ---- S2 subject checks (started through the S2 API): the history's list with its status filter, then one check
+  const s2 = await svc.createKey(account.accountId, 's2');
+  const started = await fetch(`${svc.url}/api/v1/compliance/subject-checks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${s2.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1975-12-10', locations: [{ country: 'GB' }], purpose: 'employment', consent: { certified: true } }),
+  });
+  assert.equal(started.status, 201, await started.clone().text());
+  subjectCheckId = ((await started.json()) as { subject_check_id: number }).subject_check_id;
+  await page.getByLabel('Type').selectOption('subject_check');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
+  assert.equal(await page.getByLabel('Risk level').count(), 0, 'subject checks are filtered by status, not risk');
+  await page.getByLabel('Status').waitFor();
+  found.push(...(await audit(t, 'history (S2 subject checks)')));
+  await page.getByRole('link', { name: 'Ada Lovelace' }).click();
+  await page.getByRole('heading', { name: 'Sources' }).waitFor();
+  assert.match((await page.locator('#sc-summary-h + p').textContent()) ?? '', /\.$/);
+  assert.ok(!((await page.locator('main').textContent()) ?? '').includes('1975-12-10'), 'the full date of birth is not shown');
+  found.push(...(await audit(t, 'subject check')));
+
   // ---- person check: the form (with the consent error), then the findings
   await nav('Person check').click();
   await page.getByLabel('First name').fill('Jong Un');
@@ -180,6 +202,10 @@ test('on a 390×844 phone screen the main pages do not scroll sideways and still
   await check('report');
   await visit('#/history', () => page.getByRole('link', { name: 'Kim Jong Un' }).waitFor());
   await check('history');
+  await visit('#/history?type=subject_check', () => page.getByRole('link', { name: 'Ada Lovelace' }).waitFor());
+  await check('history-subject-checks');
+  await visit(`#/subject-checks/${subjectCheckId}`, () => page.getByRole('heading', { name: 'Sources' }).waitFor());
+  await check('subject-check');
   await visit('#/person-check', () => page.getByLabel('First name').waitFor());
   await check('person-check');
   await visit(personCheckHash, () => page.locator('section[data-severity="info"]').waitFor());

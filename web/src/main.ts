@@ -13,6 +13,7 @@ import { renderNewScreening } from './pages/new-screening';
 import { renderReport } from './pages/report';
 import { renderHistory } from './pages/history';
 import { renderPersonCheckForm, renderPersonCheck } from './pages/person-check';
+import { renderSubjectCheck } from './pages/subject-check';
 import { session, loadSession, resetSession } from './session';
 import { navigate, type Cleanup, type PageContext } from './router';
 
@@ -34,6 +35,7 @@ const routes: Route[] = [
   { pattern: /^\/screen$/, names: [], page: renderNewScreening, title: 'New screening' },
   { pattern: /^\/screenings\/([^/]+)$/, names: ['id'], page: renderReport, title: 'Screening report' },
   { pattern: /^\/history$/, names: [], page: renderHistory, title: 'Screenings and checks' },
+  { pattern: /^\/subject-checks\/([^/]+)$/, names: ['id'], page: renderSubjectCheck, title: 'Subject check' },
   { pattern: /^\/person-check$/, names: [], page: renderPersonCheckForm, title: 'Person check' },
   { pattern: /^\/person-checks\/([^/]+)$/, names: ['id'], page: renderPersonCheck, title: 'Person check result' },
 ];
@@ -43,7 +45,7 @@ const navItems = [
   { href: '#/keys', label: 'API keys', match: /^\/keys/ },
   { href: '#/webhooks', label: 'Webhooks', match: /^\/webhooks/ },
   { href: '#/screen', label: 'New screening', match: /^\/screen$/ },
-  { href: '#/history', label: 'History', match: /^\/(history|screenings)/ },
+  { href: '#/history', label: 'History', match: /^\/(history|screenings|subject-checks)/ },
   { href: '#/person-check', label: 'Person check', match: /^\/person-check/, feature: 'person_checks' as const },
 ];
 

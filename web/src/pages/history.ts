@@ -2,6 +2,7 @@ import { api } from '../api';
 import { badge, field, formatDate, h, riskTone, scrollTable } from '../dom';
 import { navigate, type PageContext } from '../router';
 import { session } from '../session';
+import { subjectCheckTone } from './subject-check';
 
 interface Row {
   id: string | number;
@@ -11,14 +12,20 @@ interface Row {
   status: string;
   risk_level: string | null;
   risk_score: number | null;
+  /** S2 subject checks: the overall result instead of a risk level. */
+  result?: { text: string; tone: string };
   created_at: string;
 }
 
-/** Past screenings and person checks: filter by name, risk level and type; paginated. */
+const SUBJECT_CHECK_STATUSES = ['running', 'needs_review', 'escalated', 'completed', 'failed'];
+
+/** Past screenings, person checks and S2 subject checks: filter by name, risk level (or status) and type; paginated. */
 export async function renderHistory({ main, query }: PageContext): Promise<void> {
   const q = query.get('q') ?? '';
   const risk = query.get('risk') ?? '';
   const type = query.get('type') ?? '';
+  const status = query.get('status') ?? '';
+  const subjectChecks = type === 'subject_check';
   const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
   const limit = 20;
   const personChecks = Boolean(session.overview?.features.person_checks);
@@ -32,14 +39,20 @@ export async function renderHistory({ main, query }: PageContext): Promise<void>
     h('option', { value: '' }, 'All screenings'),
     ['cdd', 'edd', 'ma', 'sow'].map((t) => h('option', { value: t }, t === 'ma' ? 'M&A' : t.toUpperCase())),
     personChecks ? h('option', { value: 'person_check' }, 'Person checks') : null,
+    h('option', { value: 'subject_check' }, 'S2 subject checks'),
   );
   typeSelect.value = type;
+  // Subject checks have no risk level: their filter is the status (the select appears with that type).
+  const statusSelect = h('select', { name: 'status' }, h('option', { value: '' }, 'Any'), SUBJECT_CHECK_STATUSES.map((v) => h('option', { value: v }, v.replace(/_/g, ' '))));
+  statusSelect.value = status;
 
   const go = (p: number) => {
     const params = new URLSearchParams();
     if (name.value.trim()) params.set('q', name.value.trim());
-    if (riskSelect.value) params.set('risk', riskSelect.value);
+    const checks = typeSelect.value === 'subject_check';
+    if (riskSelect.value && !checks) params.set('risk', riskSelect.value);
     if (typeSelect.value) params.set('type', typeSelect.value);
+    if (statusSelect.value && checks) params.set('status', statusSelect.value);
     if (p > 1) params.set('page', String(p));
     const qs = params.toString();
     navigate(`#/history${qs ? `?${qs}` : ''}`);
@@ -59,15 +72,33 @@ export async function renderHistory({ main, query }: PageContext): Promise<void>
         },
       },
       field('Name contains', name),
-      field('Risk level', riskSelect),
+      subjectChecks ? null : field('Risk level', riskSelect),
       field('Type', typeSelect),
+      subjectChecks ? field('Status', statusSelect) : null,
       h('button', { type: 'submit', class: 'button primary' }, 'Search'),
     ),
   );
 
   let rows: Row[] = [];
   let total = 0;
-  if (type === 'person_check') {
+  if (subjectChecks) {
+    const params = new URLSearchParams({ page: String(page), limit: String(limit) });
+    if (q) params.set('q', q);
+    if (status) params.set('status', status);
+    const { data, meta } = await api<{ subject_checks: any[] }>('GET', `/api/portal/subject-checks?${params}`);
+    rows = data.subject_checks.map((c) => ({
+      id: c.id,
+      href: `#/subject-checks/${c.id}`,
+      name: c.name,
+      type: 'S2 subject check',
+      status: String(c.status).replace(/_/g, ' '),
+      risk_level: null,
+      risk_score: null,
+      result: c.overall_result ? { text: String(c.overall_result).replace(/_/g, ' '), tone: subjectCheckTone(c.status, c.overall_result) } : undefined,
+      created_at: c.created_at,
+    }));
+    total = meta.pagination?.total ?? rows.length;
+  } else if (type === 'person_check') {
     // The person-check list has no name or risk filter of its own: fetch a page and filter here.
     const { data } = await api<{ person_checks: any[]; pagination: { total: number } }>('GET', `/api/person-checks?page=${page}&limit=${limit}`);
     rows = data.person_checks
@@ -105,7 +136,7 @@ export async function renderHistory({ main, query }: PageContext): Promise<void>
             'table',
             null,
             h('caption', { class: 'visually-hidden' }, 'Results'),
-            h('thead', null, h('tr', null, ['Name', 'Type', 'Risk', 'Status', 'Requested'].map((c) => h('th', { scope: 'col' }, c)))),
+            h('thead', null, h('tr', null, ['Name', 'Type', subjectChecks ? 'Result' : 'Risk', 'Status', 'Requested'].map((c) => h('th', { scope: 'col' }, c)))),
             h(
               'tbody',
               null,
@@ -115,7 +146,7 @@ export async function renderHistory({ main, query }: PageContext): Promise<void>
                   null,
                   h('th', { scope: 'row' }, h('a', { href: r.href }, r.name)),
                   h('td', null, r.type),
-                  h('td', null, r.risk_level ? badge(`${r.risk_level}${r.risk_score !== null ? ` · ${r.risk_score}` : ''}`, riskTone(r.risk_level)) : '—'),
+                  h('td', null, r.result ? badge(r.result.text, r.result.tone) : r.risk_level ? badge(`${r.risk_level}${r.risk_score !== null ? ` · ${r.risk_score}` : ''}`, riskTone(r.risk_level)) : '—'),
                   h('td', null, r.status),
                   h('td', null, formatDate(r.created_at)),
                 ),
