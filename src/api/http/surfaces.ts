@@ -18,6 +18,23 @@ export const S3_KEY_PATTERN = /^svcc_live_[0-9a-f]{40}$/;
 
 const S3_ONLY_PATHS = [/^\/api\/v1\/keys(\/|$)/, /^\/api\/v1\/usage(\/|$)/, /^\/api\/v1\/screening\/sow(\/|$)/];
 
+/** A cookie of the request, URL-decoded when it can be (the raw value otherwise); undefined when absent. */
+export function cookieValue(req: Request, name: string): string | undefined {
+  const header = req.headers.cookie;
+  if (typeof header !== 'string') return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    const raw = part.slice(eq + 1).trim();
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return undefined;
+}
+
 export function bearerToken(req: Request): string | undefined {
   const header = req.headers.authorization;
   if (typeof header !== 'string') return undefined;

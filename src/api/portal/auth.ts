@@ -12,7 +12,7 @@ import type { AccountService, CommandContext, Principal } from '../../app/servic
 import type { Session, SessionFailure } from '../../app/sessions/session-service';
 import { ctxOf } from '../http/context';
 import { ApiError } from '../http/errors';
-import { bearerToken } from '../http/surfaces';
+import { bearerToken, cookieValue } from '../http/surfaces';
 
 export const PORTAL_TOKEN_COOKIE = 'token';
 
@@ -20,28 +20,12 @@ export interface PortalSessionVerifier {
   verify(token: string | undefined): Promise<{ ok: true; session: Session } | { ok: false; reason: SessionFailure }>;
 }
 
-function cookie(req: Request, name: string): string | undefined {
-  const header = req.headers.cookie;
-  if (typeof header !== 'string') return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
-    const raw = part.slice(eq + 1).trim();
-    try {
-      return decodeURIComponent(raw);
-    } catch {
-      return raw;
-    }
-  }
-  return undefined;
-}
-
 /** The bearer header wins over the cookie (an API client may also hold a stale cookie). */
 export function portalTokenOf(req: Request): string | undefined {
   const bearer = bearerToken(req);
   // Only a JWT-shaped bearer is a portal token; API keys on /api/* are not sessions.
   if (bearer && bearer.split('.').length === 3) return bearer;
-  return cookie(req, PORTAL_TOKEN_COOKIE);
+  return cookieValue(req, PORTAL_TOKEN_COOKIE);
 }
 
 export interface PortalAuthenticator {

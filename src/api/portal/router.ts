@@ -21,13 +21,13 @@ import type { Logger } from '../../shared/logger';
 import { handle } from '../http/app';
 import { ctxOf } from '../http/context';
 import { ApiError } from '../http/errors';
-import { bearerToken } from '../http/surfaces';
+import { bearerToken, cookieValue } from '../http/surfaces';
 import { parseInput } from '../http/validation';
 import { sendData } from '../s3/router';
 import { SignInSchema, WebhookEndpointSchema } from '../s3/schemas';
 import { S3WebhookService, S3WebhookUrlRejected } from './s3-webhook-service';
 
-export const PORTAL_COOKIE = 'token';
+import { PORTAL_TOKEN_COOKIE } from './auth';
 export const PORTAL_SESSION_SECONDS = 7 * 86_400;
 export const PORTAL_SIGN_IN_FAILURES_ALLOWED = 10;
 export const PORTAL_SIGN_IN_WINDOW_SECONDS = 15 * 60;
@@ -45,25 +45,9 @@ export interface PortalRouterDeps {
   paymentWebhookSecret: string | undefined;
 }
 
-function cookieValue(req: Request, name: string): string | undefined {
-  const header = req.headers.cookie;
-  if (typeof header !== 'string') return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
-    const raw = part.slice(eq + 1).trim();
-    try {
-      return decodeURIComponent(raw);
-    } catch {
-      return raw;
-    }
-  }
-  return undefined;
-}
-
 /** The portal JWT of a request: the bearer header first, else the `token` cookie. */
 export function portalToken(req: Request): string | undefined {
-  return bearerToken(req) ?? cookieValue(req, PORTAL_COOKIE);
+  return bearerToken(req) ?? cookieValue(req, PORTAL_TOKEN_COOKIE);
 }
 
 /**
@@ -123,7 +107,7 @@ export function createPortalRouter(deps: PortalRouterDeps): Router {
         throw new ApiError('invalid_credential', 'Invalid email or password');
       }
       const { token, session } = await deps.sessions.issue({ accountId: principal.accountId, userId: principal.userId, roles: principal.roles });
-      res.cookie(PORTAL_COOKIE, token, cookieOptions());
+      res.cookie(PORTAL_TOKEN_COOKIE, token, cookieOptions());
       send(res, 200, { token, token_type: 'Bearer', account_id: session.accountId, user_id: session.userId, plan: principal.plan, expires_at: session.expiresAt.toISOString() });
     }),
   );
@@ -132,7 +116,7 @@ export function createPortalRouter(deps: PortalRouterDeps): Router {
     handle(async (req, res) => {
       const revoked = await deps.sessions.revoke(portalToken(req));
       const { maxAge: _maxAge, ...clear } = cookieOptions();
-      res.clearCookie(PORTAL_COOKIE, clear);
+      res.clearCookie(PORTAL_TOKEN_COOKIE, clear);
       send(res, 200, { signed_out: revoked });
     }),
   );

@@ -28,7 +28,7 @@ import type { Clock } from '../../shared/clock';
 import { handle } from '../http/app';
 import { ctxOf } from '../http/context';
 import { ApiError } from '../http/errors';
-import { bearerToken } from '../http/surfaces';
+import { bearerToken, cookieValue } from '../http/surfaces';
 import {
   AccountKeyCreateSchema,
   BatchRequestSchema,
@@ -69,24 +69,6 @@ export interface S2Deps {
 }
 
 // ------------------------------------------------------------------------------------------- gate
-
-function cookieValue(req: Request, name: string): string | undefined {
-  const header = req.headers.cookie;
-  if (typeof header !== 'string') return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) {
-      const raw = part.slice(eq + 1).trim();
-      try {
-        return decodeURIComponent(raw);
-      } catch {
-        return raw;
-      }
-    }
-  }
-  return undefined;
-}
 
 const isBearerPath = (path: string) => path === S2_PREFIX || path.startsWith(`${S2_PREFIX}/`);
 const isSessionPath = (path: string) => path === `${ACCOUNT_PREFIX}/api-keys` || path.startsWith(`${ACCOUNT_PREFIX}/api-keys/`);
