@@ -12,7 +12,8 @@
  * (55 requests each; one account per 10 keys): the figures measure the pipeline, not the limiter.
  * Env: BENCH_REQUESTS (per client at 16 clients, default 100), BENCH_CLIENTS=1 or =16 runs one of the
  * two (RESULTS-http.md then lacks the other), BENCH_PROFILE=<prefix> writes <prefix>-<clients>.cpuprofile
- * of the service process during each measured run, BENCH_KEEP_DATA=1 keeps DATA_DIR.
+ * of the service process during each measured run, BENCH_KEEP_DATA=1 keeps DATA_DIR, BENCH_QUERIES=1 prints
+ * the PostgreSQL statements by count per screening (to stderr).
  * Writes bench/RESULTS-http.md.
  */
 import { spawn } from 'node:child_process';
@@ -37,14 +38,25 @@ function percentile(values: number[], p: number): number {
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** Counts PostgreSQL round trips made by this process (every pg query goes through Client#query). */
-function countQueries(): { reset(): void; count(): number } {
+function countQueries(): { reset(): void; count(): number; byStatement(): [string, number][] } {
   let queries = 0;
+  const shapes = new Map<string, number>();
   const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
   (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (this: unknown, ...args: unknown[]) {
     queries++;
+    const first = args[0] as string | { text?: string } | undefined;
+    const text = (typeof first === 'string' ? first : first?.text ?? '?').replace(/\s+/g, ' ').trim().slice(0, 70);
+    shapes.set(text, (shapes.get(text) ?? 0) + 1);
     return original.apply(this, args);
   };
-  return { reset: () => void (queries = 0), count: () => queries };
+  return {
+    reset: () => {
+      queries = 0;
+      shapes.clear();
+    },
+    count: () => queries,
+    byStatement: () => [...shapes].sort((a, b) => b[1] - a[1]),
+  };
 }
 
 /** CPU used so far by the machine's postgres processes (Linux /proc; backends that exited are not counted). */
@@ -172,6 +184,10 @@ async function main() {
       postgres_cpu_ms_per_screening: round(pgCpu / total, 2),
       pg_round_trips_per_screening: round(queries.count() / total),
     });
+    // Where the round trips go (BENCH_QUERIES=1): statement shapes by count per screening.
+    if (process.env.BENCH_QUERIES === '1') {
+      for (const [text, n] of queries.byStatement().slice(0, 25)) console.error(`${round(n / total, 2)}\t${text}`);
+    }
   }
   await service.stop();
   if (process.env.BENCH_KEEP_DATA !== '1') fs.rmSync(dataDir, { recursive: true, force: true });
