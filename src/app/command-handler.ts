@@ -23,11 +23,19 @@ export async function handleCommand<C extends Command, E extends Event, S>(
   decider: Decider<C, E, S>,
   streamName: string,
   command: C,
-  options: { maxAttempts?: number } = {},
+  options: {
+    maxAttempts?: number;
+    /**
+     * The stream cannot exist yet (its id was just drawn from a sequence): decide on the empty
+     * history without reading it. Should it exist after all, the append's `no_stream` expectation
+     * fails and the retry reads it as usual.
+     */
+    newStream?: boolean;
+  } = {},
 ): Promise<HandledCommand<E, S>> {
   const maxAttempts = options.maxAttempts ?? 10;
   for (let attempt = 1; ; attempt++) {
-    const recorded = await store.readStream(streamName);
+    const recorded = options.newStream && attempt === 1 ? [] : await store.readStream(streamName);
     let state = decider.initialState();
     for (const event of recorded) state = decider.evolve(state, event as unknown as E);
     const events = decider.decide(command, state);

@@ -55,6 +55,7 @@ import { usageProjection } from '../projections/read-models/usage';
 import type { DeliveryFinished } from '../webhooks/dispatcher';
 import { DEV_JWT_SECRET as PORTAL_DEV_JWT_SECRET, JwtSessionService as PortalSessionService } from './sessions/session-service';
 import { PgUsageService } from './usage/usage-service';
+import { IdBlocks } from './ids';
 import { PaymentService } from './payments/payment-service';
 import { createSmtpMailer, unconfiguredMailer } from './payments/mailer';
 import { sowDeclarationLoader } from './sow/sow-view';
@@ -349,8 +350,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       dispatcher.start(500);
       stops.push(() => dispatcher!.stop());
     }
-    const readModelsCaughtUp = async () => {
-      if (runner) await runner.applied();
+    const readModelsCaughtUp = async (through?: bigint) => {
+      if (runner) await runner.applied(through);
     };
 
     const notifier = new CompletionNotifier(store as EventStore & { headPosition?: () => Promise<bigint> });
@@ -371,7 +372,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         if (!checked.ok) throw new ApiError('validation', `webhook_url: ${checked.error.message}`, { errors: [`webhook_url: ${checked.error.message}`] });
       },
     });
-    const subjectChecks = new PgSubjectCheckService({ store, pool, clock, readModelsCaughtUp });
+    const ids = new IdBlocks(pool);
+    const subjectChecks = new PgSubjectCheckService({ store, pool, clock, readModelsCaughtUp, ids });
     const s2Webhooks = new S2WebhookService({ store, pool, clock, secrets, allowPrivate, readModelsCaughtUp });
     // S2 session cookies (auth_token): 12 h.
     const sessions = new JwtSessionService({ pool, clock, secret: config.JWT_SECRET ?? DEV_JWT_SECRET, audience: 's2_session', lifetimeSeconds: 12 * 3600 });
@@ -381,6 +383,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       pool,
       clock,
       notifier,
+      ids,
       reportContext: () => ({ agentLabels, matcherVersion: engine.matcherVersion }),
       readModelsCaughtUp,
     });

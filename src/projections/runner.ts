@@ -130,11 +130,12 @@ export class ProjectionRunner {
 
   /**
    * Read-your-writes for request handlers: every read model shows everything committed before the
-   * call. Positions reached through events a read model ignores are persisted later (timer, batches).
+   * call (or, with `through`, everything up to that global position: no query for the head).
+   * Positions reached through events a read model ignores are persisted later (timer, batches).
    */
-  async applied(): Promise<void> {
+  async applied(through?: bigint): Promise<void> {
     if (!this.shared) throw new Error('projections are not running');
-    await this.shared.caughtUp();
+    await this.shared.caughtUp(through);
     // A failed projection can never catch up: say so instead of pretending.
     const failed = [...this.running.values()].find((state) => state.status === 'failed');
     if (failed) throw failed.error ?? new Error(`projection ${failed.projection.name} failed`);

@@ -9,7 +9,7 @@ import { renderScreeningReportPdf } from '../../reports/pdf/screening-report';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import { handleCommand } from '../command-handler';
-import { nextId } from '../ids';
+import type { IdBlocks } from '../ids';
 import type {
   CommandContext,
   HitView,
@@ -85,9 +85,14 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
   };
 }
 
+/** Screenings whose end the notifier remembers, for a waiter that arrives just after it. */
+const RECENT_ENDS = 1_000;
+
 /** Wakes waiters when a screening stream records its completion or failure. */
 export class CompletionNotifier {
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** Streams that recently completed or failed (insertion order = age), so a late waiter need not poll. */
+  private readonly recentEnds = new Set<string>();
   private subscription: Subscription | undefined;
 
   constructor(private readonly store: EventStore & { headPosition?: () => Promise<bigint> }) {}
@@ -97,6 +102,8 @@ export class CompletionNotifier {
     this.subscription = this.store.subscribeToAll(
       async (event: RecordedEvent) => {
         if (event.type !== 'ScreeningCompleted' && event.type !== 'ScreeningFailed') return;
+        this.recentEnds.add(event.streamName);
+        if (this.recentEnds.size > RECENT_ENDS) this.recentEnds.delete(this.recentEnds.values().next().value!);
         const set = this.waiters.get(event.streamName);
         if (set) for (const wake of set) wake();
       },
@@ -106,6 +113,11 @@ export class CompletionNotifier {
 
   async stop(): Promise<void> {
     await this.subscription?.stop();
+  }
+
+  /** True once this process has seen the stream complete or fail (among the last RECENT_ENDS). */
+  ended(stream: string): boolean {
+    return this.recentEnds.has(stream);
   }
 
   /** Resolves true when woken, false on timeout. */
@@ -138,15 +150,16 @@ export class PgScreeningService implements ScreeningService {
       pool: pg.Pool;
       clock: Clock;
       notifier: CompletionNotifier;
+      ids: IdBlocks;
       reportContext: () => ReportContext;
-      /** Resolves once the read models have applied everything committed so far (read-your-writes). */
-      readModelsCaughtUp?: () => Promise<void>;
+      /** Resolves once the read models have applied everything committed so far, or through a position (read-your-writes). */
+      readModelsCaughtUp?: (through?: bigint) => Promise<void>;
       unicodeFontPath?: string;
     },
   ) {}
 
   async request(principal: Principal, input: ScreeningRequestInput, ctx: CommandContext): Promise<ScreeningView> {
-    const screeningId = await nextId(this.deps.pool, 'screening_id_seq');
+    const screeningId = await this.deps.ids.next('screening_id_seq');
     const surface = principal.surface === 's1' || principal.surface === 's3' ? principal.surface : 'portal';
     const declared = input.declared ?? {};
     const text = (key: string) => (typeof declared[key] === 'string' ? (declared[key] as string) : undefined);
@@ -196,7 +209,7 @@ export class PgScreeningService implements ScreeningService {
         ...(input.monitor ? { monitor: true } : {}),
       },
       metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, commandId: ctx.commandId, correlationId: ctx.correlationId },
-    });
+    }, { newStream: true });
     const report = buildScreeningReport(
       result.events.map((e, i) => ({ ...e, streamName: screeningStream(screeningId), streamPosition: BigInt(i), globalPosition: 0n, recordedAt: e.metadata.occurredAt })),
       this.deps.reportContext(),
@@ -221,29 +234,32 @@ export class PgScreeningService implements ScreeningService {
 
   async waitForCompletion(accountId: string, screeningId: number, timeoutMs: number): Promise<ScreeningView | undefined> {
     const stream = screeningStream(String(screeningId));
-    const waiter = this.deps.notifier.wait(stream, timeoutMs);
+    const { notifier } = this.deps;
+    const deadline = Date.now() + timeoutMs;
+    const nextWake = () => notifier.wait(stream, Math.max(0, Math.min(deadline - Date.now(), 1000)));
+    // The stream is read when the notifier says it ended (or saw it end before we came), and once a
+    // second besides: a notifier that lags or missed the end never leaves a caller hanging.
+    let wake = nextWake();
     try {
-      // The screening may have completed before we started waiting: look at the stream first.
-      const deadline = Date.now() + timeoutMs;
+      if (!notifier.ended(stream)) await wake.promise;
       for (;;) {
+        // Registered before the read, so an end committed meanwhile is not missed.
+        wake.cancel();
+        wake = nextWake();
         const events = await this.deps.store.readStream(stream);
         const report = buildScreeningReport(events, this.deps.reportContext());
         if (!report || report.accountId !== accountId) return undefined;
         if (report.status === 'completed') {
           // The caller will list or filter next: let the read models see the completion first.
-          await this.deps.readModelsCaughtUp?.();
+          await this.deps.readModelsCaughtUp?.(events[events.length - 1]!.globalPosition);
           return screeningView(report, (events[0]!.data as { surface: ScreeningView['surface'] }).surface);
         }
         if (events.some((e) => e.type === 'ScreeningFailed')) return undefined;
-        const remaining = deadline - Date.now();
-        if (remaining <= 0) return undefined;
-        const next = this.deps.notifier.wait(stream, Math.min(remaining, 1000));
-        const woken = await Promise.race([waiter.promise, next.promise]);
-        next.cancel();
-        if (!woken && Date.now() >= deadline) return undefined;
+        if (Date.now() >= deadline) return undefined;
+        await wake.promise;
       }
     } finally {
-      waiter.cancel();
+      wake.cancel();
     }
   }
 

@@ -17,7 +17,7 @@ import type { EventStore } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import type { Clock } from '../../shared/clock';
 import { handleCommand, loadAggregate } from '../command-handler';
-import { nextId } from '../ids';
+import type { IdBlocks } from '../ids';
 import type { CommandContext, Principal } from '../services';
 import { SUBJECT_CHECK_SOURCES, type Finding } from './assessment';
 
@@ -298,7 +298,8 @@ export class PgSubjectCheckService {
       store: EventStore;
       pool: pg.Pool;
       clock: Clock;
-      readModelsCaughtUp: () => Promise<void>;
+      readModelsCaughtUp: (through?: bigint) => Promise<void>;
+      ids: IdBlocks;
     },
   ) {}
 
@@ -308,7 +309,7 @@ export class PgSubjectCheckService {
 
   /** Appends SubjectCheckStarted; the pipeline runs asynchronously. Returns the running check at once. */
   async start(principal: Principal, input: SubjectCheckInput, ctx: CommandContext, options: { batchId?: string; waitForReadModel?: boolean } = {}): Promise<SubjectCheckView> {
-    const subjectCheckId = await nextId(this.deps.pool, 'subject_check_id_seq');
+    const subjectCheckId = await this.deps.ids.next('subject_check_id_seq');
     const handled = await handleCommand(this.deps.store, subjectCheckDecider, subjectCheckStream(subjectCheckId), {
       type: 'StartSubjectCheck',
       data: {
@@ -325,9 +326,9 @@ export class PgSubjectCheckService {
         ...(input.monitor === true ? { monitor: true } : {}),
       },
       metadata: this.meta(ctx),
-    });
+    }, { newStream: true });
     // So that a GET right after the 201 finds the check.
-    if (options.waitForReadModel !== false) await this.deps.readModelsCaughtUp();
+    if (options.waitForReadModel !== false) await this.deps.readModelsCaughtUp(handled.lastGlobalPosition ?? undefined);
     return startedView(handled.events[0] as SubjectCheckStarted);
   }
 

@@ -48,8 +48,11 @@ export type EventBatchHandler = (events: RecordedEvent[]) => Promise<void>;
 export interface Subscription {
   /** Stops delivering; resolves once the in-flight handler call has finished. */
   stop(): Promise<void>;
-  /** Resolves when the subscription has delivered everything committed before this call. */
-  caughtUp(): Promise<void>;
+  /**
+   * Resolves when the subscription has delivered everything committed before this call; with
+   * `through`, once it has delivered that global position (no query for the store's head).
+   */
+  caughtUp(through?: bigint): Promise<void>;
 }
 
 /** The one port every event store adapter implements (PostgreSQL default, EventStoreDB/KurrentDB). */

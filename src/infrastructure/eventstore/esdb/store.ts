@@ -241,10 +241,10 @@ class EsdbAllSubscription implements Subscription {
     this.loop = this.run();
   }
 
-  async caughtUp(): Promise<void> {
+  async caughtUp(through?: bigint): Promise<void> {
     if (this.failure) throw this.failure;
     if (this.stopped) throw new Error('subscription stopped before catching up');
-    const target = await this.head();
+    const target = through ?? await this.head();
     if (this.failure) throw this.failure;
     if (target <= this.position) return;
     await new Promise<void>((resolve, reject) => this.waiters.push({ target, resolve, reject }));

@@ -55,10 +55,10 @@ export class PgAllSubscription implements Subscription {
     this.wakeUp?.();
   }
 
-  async caughtUp(): Promise<void> {
+  async caughtUp(through?: bigint): Promise<void> {
     if (this.failure) throw this.failure;
     if (this.stopped) throw new Error('subscription stopped before catching up');
-    const target = await this.options.head();
+    const target = through ?? await this.options.head();
     if (this.failure) throw this.failure;
     if (target <= this.position) return;
     await new Promise<void>((resolve, reject) => this.waiters.push({ target, resolve, reject }));
