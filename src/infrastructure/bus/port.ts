@@ -37,6 +37,19 @@ export interface SubscribeOptions {
  */
 export type MessageHandler = (message: ConsumedMessage) => Promise<void>;
 
+/**
+ * Called with consecutive messages of one partition (at least one, at most the subscription's
+ * `maxBatch`); their offsets are committed only after it resolves. If it throws for a batch of
+ * several, the adapter delivers those messages again one per call, with the usual retry and
+ * dead-letter policy per message: a poison message ends up alone, and only it is dead-lettered.
+ */
+export type BatchHandler = (messages: ConsumedMessage[]) => Promise<void>;
+
+export interface BatchSubscribeOptions extends SubscribeOptions {
+  /** Most messages per handler call (default 100). */
+  maxBatch?: number;
+}
+
 export interface BusConsumer {
   stop(): Promise<void>;
 }
@@ -44,5 +57,10 @@ export interface BusConsumer {
 export interface MessageBus {
   publish(topic: string, messages: BusMessage[]): Promise<void>;
   subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<BusConsumer>;
+  /**
+   * Like subscribe, but hands over whatever a partition has ready, so a consumer can do one write
+   * for several messages (the screening orchestrator records a phase's agent results together).
+   */
+  subscribeInBatches(options: BatchSubscribeOptions, handler: BatchHandler): Promise<BusConsumer>;
   close(): Promise<void>;
 }

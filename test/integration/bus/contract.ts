@@ -22,6 +22,9 @@ export const contractTopics = [
   'contract.no-dead-letter.dlq',
   'contract.transient',
   'contract.transient.dlq',
+  'contract.batches',
+  'contract.batch-poison',
+  'contract.batch-poison.dlq',
 ];
 
 export interface RecordingLogger extends BusLogger {
@@ -242,6 +245,68 @@ export function busContract(name: string, createFixture: () => Promise<BusFixtur
       assert.deepEqual(secondRun, ['r4', 'r5'], 'only the messages after the committed offset');
       await second.stop();
       if (client !== fixture.bus) await client.close();
+    });
+
+    it('hands a partition\'s ready messages over in batches, in order, at most maxBatch each, committing them', async () => {
+      const topic = `${p}contract.batches`;
+      const group = `${p}g-batches`;
+      const values = Array.from({ length: 10 }, (_, i) => `b${i}`);
+      // Published before anyone consumes, so they are all ready together.
+      await fixture.bus.publish(topic, values.map((v) => msg('batch-key', v)));
+      const calls: string[][] = [];
+      const first = await fixture.bus.subscribeInBatches({ groupId: group, topics: [topic], fromBeginning: true, maxBatch: 4 }, async (batch) => {
+        calls.push(batch.map(text));
+      });
+      await waitFor(() => calls.flat().length >= values.length, options.deliveryTimeoutMs, 'ten messages in batches');
+      await first.stop();
+      assert.deepEqual(calls.flat(), values, 'each message once, in order');
+      assert.ok(calls.every((c) => c.length >= 1 && c.length <= 4), `no call over maxBatch: ${JSON.stringify(calls)}`);
+      assert.ok(calls.some((c) => c.length > 1), `ready messages come together: ${JSON.stringify(calls)}`);
+
+      // Committed: a restarted member gets only what came after.
+      await fixture.bus.publish(topic, [msg('batch-key', 'b10')]);
+      const client = await fixture.newClient();
+      const again: string[] = [];
+      track(
+        await client.subscribeInBatches({ groupId: group, topics: [topic], fromBeginning: true, maxBatch: 4 }, async (batch) => {
+          again.push(...batch.map(text));
+        }),
+      );
+      await waitFor(() => again.length >= 1, options.deliveryTimeoutMs, 'the message after the restart');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.deepEqual(again, ['b10']);
+      if (client !== fixture.bus) await client.close();
+    });
+
+    it('redelivers a failed batch one message at a time, so only the poison message is dead-lettered', async () => {
+      const topic = `${p}contract.batch-poison`;
+      const dlq = `${p}contract.batch-poison.dlq`;
+      const group = `${p}g-batch-poison`;
+      const letters: ConsumedMessage[] = [];
+      track(
+        await fixture.bus.subscribe({ groupId: `${p}g-batch-poison-reader`, topics: [dlq], fromBeginning: true }, async (m) => {
+          letters.push(m);
+        }),
+      );
+      await fixture.bus.publish(topic, ['ok-1', 'poison', 'ok-2'].map((v) => msg('poison-key', v)));
+      const calls: string[][] = [];
+      const handled: string[] = [];
+      track(
+        await fixture.bus.subscribeInBatches(
+          { groupId: group, topics: [topic], fromBeginning: true, maxBatch: 10, retry: { maxAttempts: 2, deadLetterTopic: dlq } },
+          async (batch) => {
+            calls.push(batch.map(text));
+            if (batch.some((m) => text(m) === 'poison')) throw new Error('poison in the batch');
+            handled.push(...batch.map(text));
+          },
+        ),
+      );
+      await waitFor(() => handled.includes('ok-2') && letters.length >= 1, options.deliveryTimeoutMs, 'the good messages and the dead letter');
+      assert.deepEqual(handled, ['ok-1', 'ok-2'], 'the good messages of the failed batch are handled, once each');
+      assert.deepEqual(calls.slice(-4), [['ok-1'], ['poison'], ['poison'], ['ok-2']], 'after the batch failed: one per call, the poison twice (maxAttempts)');
+      assert.equal(letters.length, 1);
+      assert.equal(text(letters[0]!), 'poison');
+      assert.equal(letters[0]!.headers[DLQ_HEADERS.attempts], '2');
     });
 
     it('dead-letters a message after N failed attempts with its origin in headers, and moves the partition on', async () => {

@@ -150,6 +150,7 @@ describe('EventRelay', () => {
         await inner.publish(topic, messages);
       },
       subscribe: (o, h) => inner.subscribe(o, h),
+      subscribeInBatches: (o, h) => inner.subscribeInBatches(o, h),
       close: () => inner.close(),
     };
     const sink = collect(inner, ['svc.events.flaky']);

@@ -18,6 +18,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type {
+  BatchHandler,
+  BatchSubscribeOptions,
   BusConsumer,
   BusMessage,
   ConsumedMessage,
@@ -113,7 +115,9 @@ class Topic {
 interface Member {
   id: string;
   topics: Set<string>;
-  handler: MessageHandler;
+  handler: BatchHandler;
+  /** Most messages per handler call (1 for subscribe). */
+  maxBatch: number;
   policy: RetryPolicy;
   stopped: boolean;
   inFlight: Set<Promise<void>>;
@@ -174,7 +178,17 @@ export class InProcessBus implements MessageBus {
     topic.published.notify();
   }
 
-  async subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<BusConsumer> {
+  subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<BusConsumer> {
+    return this.join(options, 1, (messages) => handler(messages[0]!));
+  }
+
+  subscribeInBatches(options: BatchSubscribeOptions, handler: BatchHandler): Promise<BusConsumer> {
+    const maxBatch = options.maxBatch ?? 100;
+    if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new Error(`maxBatch must be a positive integer (got ${maxBatch})`);
+    return this.join(options, maxBatch, handler);
+  }
+
+  private async join(options: SubscribeOptions, maxBatch: number, handler: BatchHandler): Promise<BusConsumer> {
     if (this.closed) throw new Error('InProcessBus is closed');
     if (options.topics.length === 0) throw new Error('subscribe needs at least one topic');
     const policy = resolveRetryPolicy(this.options.retry, options.retry);
@@ -187,6 +201,7 @@ export class InProcessBus implements MessageBus {
       id: randomUUID(),
       topics: new Set(options.topics),
       handler,
+      maxBatch,
       policy,
       stopped: false,
       inFlight: new Set(),
@@ -264,6 +279,8 @@ export class InProcessBus implements MessageBus {
     const key = slot(topic.name, partitionIndex);
     const partition = topic.partitions[partitionIndex]!;
     const failures = new FailureTracker(this.backoff);
+    // After a batch of several failed, its messages go one per call up to here (per-message retry and dead letters).
+    let singlyUntil = 0;
     for (;;) {
       const owner = this.closed ? undefined : group.owner(topic.name, partitionIndex);
       if (!owner) {
@@ -272,23 +289,27 @@ export class InProcessBus implements MessageBus {
         return;
       }
       const position = group.committed.get(key)!;
-      const stored = partition.at(position);
-      if (!stored) {
+      const limit = position < singlyUntil ? 1 : owner.maxBatch;
+      const messages: ConsumedMessage[] = [];
+      for (let stored = partition.at(position); stored && messages.length < limit; stored = partition.at(position + messages.length)) {
+        messages.push({
+          topic: topic.name,
+          partition: partitionIndex,
+          offset: stored.offset.toString(),
+          key: stored.key,
+          value: stored.value,
+          headers: { ...stored.headers },
+        });
+      }
+      if (messages.length === 0) {
         await Promise.race([topic.published.wait(), group.membership.wait()]);
         continue;
       }
-      const message: ConsumedMessage = {
-        topic: topic.name,
-        partition: partitionIndex,
-        offset: stored.offset.toString(),
-        key: stored.key,
-        value: stored.value,
-        headers: { ...stored.headers },
-      };
+      const message = messages[0]!;
       const attempt = (async () => {
-        await owner.handler(message);
+        await owner.handler(messages);
         // Commit only after the handler resolved, and before stop() of its member resolves.
-        group.committed.set(key, position + 1);
+        group.committed.set(key, position + messages.length);
       })();
       owner.inFlight.add(attempt);
       try {
@@ -296,6 +317,14 @@ export class InProcessBus implements MessageBus {
         failures.reset();
         this.trim(topic, partitionIndex);
       } catch (error) {
+        if (messages.length > 1) {
+          this.logger.warn(
+            { err: describeError(error), groupId: group.id, topic: topic.name, partition: partitionIndex, offset: message.offset, messages: messages.length },
+            'batch handler failed; its messages are redelivered one at a time',
+          );
+          singlyUntil = position + messages.length;
+          continue;
+        }
         const decision = failures.failed(error, owner.policy);
         if (decision.action === 'dead-letter') {
           const deadLettered = this.deadLetter(group, owner, message, decision.attempts, error, key, position);

@@ -30,7 +30,7 @@ import {
   type LogEntry,
   type Producer,
 } from 'kafkajs';
-import type { BusConsumer, BusMessage, ConsumedMessage, MessageBus, MessageHandler, SubscribeOptions } from '../port';
+import type { BatchHandler, BatchSubscribeOptions, BusConsumer, BusMessage, ConsumedMessage, MessageBus, MessageHandler, SubscribeOptions } from '../port';
 import { defaultRedeliveryBackoff, describeError, type BusLogger, type RedeliveryBackoff } from '../logger';
 import {
   FailureTracker,
@@ -135,7 +135,19 @@ export class KafkaBus implements MessageBus {
     });
   }
 
-  async subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<BusConsumer> {
+  subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<BusConsumer> {
+    return this.consume(options, undefined, (messages) => handler(messages[0]!));
+  }
+
+  /** eachBatch: a fetched batch goes to the handler in chunks of at most maxBatch messages. */
+  subscribeInBatches(options: BatchSubscribeOptions, handler: BatchHandler): Promise<BusConsumer> {
+    const maxBatch = options.maxBatch ?? 100;
+    if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new Error(`maxBatch must be a positive integer (got ${maxBatch})`);
+    return this.consume(options, maxBatch, handler);
+  }
+
+  /** maxBatch undefined: eachMessage, one message per handler call. */
+  private async consume(options: SubscribeOptions, maxBatch: number | undefined, handler: BatchHandler): Promise<BusConsumer> {
     if (this.closed) throw new Error('KafkaBus is closed');
     const policy = resolveRetryPolicy(this.options.retry, options.retry);
     const consumer: Consumer = this.kafka.consumer({
@@ -192,71 +204,126 @@ export class KafkaBus implements MessageBus {
         sleepers.add(done);
       });
 
-    await consumer.run({
-      autoCommit: false,
-      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 1,
-      eachMessage: async ({ topic, partition, message, heartbeat }) => {
-        const consumed: ConsumedMessage = {
-          topic,
-          partition,
-          offset: message.offset,
-          key: message.key ? message.key.toString('utf8') : '',
-          value: message.value ?? Buffer.alloc(0),
-          headers: headersToStrings(message.headers),
-        };
-        const failures = new FailureTracker(this.backoff);
-        for (;;) {
-          if (stopping) return; // not committed: the next owner gets it again
-          try {
-            await handler(consumed);
-            break;
-          } catch (error) {
-            const decision = failures.failed(error, policy);
-            let delayMs: number;
-            if (decision.action === 'dead-letter') {
-              try {
-                await sendToDeadLetter((t, m) => this.publish(t, m), consumed, {
-                  groupId: options.groupId,
-                  attempts: decision.attempts,
-                  error,
-                  policy,
-                  logger: this.logger,
-                  ...(this.options.deadLetters ? { counter: this.options.deadLetters } : {}),
-                });
-                break; // committed below: the partition moves on
-              } catch (publishError) {
-                delayMs = this.backoff.maxMs;
-                this.logger.error(
-                  { err: describeError(publishError), groupId: options.groupId, topic, partition, offset: message.offset },
-                  'dead letter could not be published; the message stays uncommitted and is redelivered',
-                );
-              }
-            } else {
-              delayMs = decision.delayMs;
+    /**
+     * Hands one message to the handler until it succeeds or is dead-lettered (true), heartbeating
+     * between attempts; false if the consumer is stopping (the message stays uncommitted).
+     */
+    const deliverOne = async (consumed: ConsumedMessage, heartbeat: () => Promise<void>): Promise<boolean> => {
+      const failures = new FailureTracker(this.backoff);
+      for (;;) {
+        if (stopping) return false; // not committed: the next owner gets it again
+        try {
+          await handler([consumed]);
+          return true;
+        } catch (error) {
+          const decision = failures.failed(error, policy);
+          let delayMs: number;
+          if (decision.action === 'dead-letter') {
+            try {
+              await sendToDeadLetter((t, m) => this.publish(t, m), consumed, {
+                groupId: options.groupId,
+                attempts: decision.attempts,
+                error,
+                policy,
+                logger: this.logger,
+                ...(this.options.deadLetters ? { counter: this.options.deadLetters } : {}),
+              });
+              return true; // committed by the caller: the partition moves on
+            } catch (publishError) {
+              delayMs = this.backoff.maxMs;
               this.logger.error(
-                {
-                  err: describeError(error),
-                  groupId: options.groupId,
-                  topic,
-                  partition,
-                  offset: message.offset,
-                  key: consumed.key,
-                  attempt: decision.attempts,
-                  transient: decision.transient,
-                  retryInMs: delayMs,
-                },
-                'message handler failed; the message will be redelivered',
+                { err: describeError(publishError), groupId: options.groupId, topic: consumed.topic, partition: consumed.partition, offset: consumed.offset },
+                'dead letter could not be published; the message stays uncommitted and is redelivered',
               );
             }
-            await sleep(delayMs);
-            if (stopping) return;
-            // Keep the membership alive; throws (uncommitted) if the group is rebalancing.
+          } else {
+            delayMs = decision.delayMs;
+            this.logger.error(
+              {
+                err: describeError(error),
+                groupId: options.groupId,
+                topic: consumed.topic,
+                partition: consumed.partition,
+                offset: consumed.offset,
+                key: consumed.key,
+                attempt: decision.attempts,
+                transient: decision.transient,
+                retryInMs: delayMs,
+              },
+              'message handler failed; the message will be redelivered',
+            );
+          }
+          await sleep(delayMs);
+          if (stopping) return false;
+          // Keep the membership alive; throws (uncommitted) if the group is rebalancing.
+          await heartbeat();
+        }
+      }
+    };
+    const toConsumed = (topic: string, partition: number, message: { offset: string; key: Buffer | null; value: Buffer | null; headers?: IHeaders }): ConsumedMessage => ({
+      topic,
+      partition,
+      offset: message.offset,
+      key: message.key ? message.key.toString('utf8') : '',
+      value: message.value ?? Buffer.alloc(0),
+      headers: headersToStrings(message.headers),
+    });
+    const commitAfter = (topic: string, partition: number, offset: string) =>
+      consumer.commitOffsets([{ topic, partition, offset: (BigInt(offset) + 1n).toString() }]);
+
+    if (maxBatch === undefined) {
+      await consumer.run({
+        autoCommit: false,
+        partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 1,
+        eachMessage: async ({ topic, partition, message, heartbeat }) => {
+          if (!(await deliverOne(toConsumed(topic, partition, message), heartbeat))) return;
+          await commitAfter(topic, partition, message.offset);
+        },
+      });
+    } else {
+      await consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 1,
+        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+          const messages = batch.messages.map((m) => toConsumed(batch.topic, batch.partition, m));
+          for (let i = 0; i < messages.length; ) {
+            if (stopping || !isRunning() || isStale()) return;
+            const chunk = messages.slice(i, i + maxBatch);
+            let handled = false;
+            // A single message goes straight to deliverOne, so its failures are counted and logged there.
+            if (chunk.length > 1) {
+              try {
+                await handler(chunk);
+                handled = true;
+              } catch (error) {
+                this.logger.warn(
+                  { err: describeError(error), groupId: options.groupId, topic: batch.topic, partition: batch.partition, offset: chunk[0]!.offset, messages: chunk.length },
+                  'batch handler failed; its messages are redelivered one at a time',
+                );
+              }
+            }
+            // A failed chunk: one message per call, with the per-message retry and dead-letter policy.
+            const done = handled ? chunk : [];
+            if (!handled) {
+              for (const message of chunk) {
+                if (!(await deliverOne(message, heartbeat))) break;
+                done.push(message);
+                resolveOffset(message.offset);
+                await commitAfter(batch.topic, batch.partition, message.offset);
+              }
+              if (done.length < chunk.length) return;
+            } else {
+              const last = chunk[chunk.length - 1]!;
+              resolveOffset(last.offset);
+              await commitAfter(batch.topic, batch.partition, last.offset);
+            }
+            i += chunk.length;
             await heartbeat();
           }
-        }
-        await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
-      },
-    });
+        },
+      });
+    }
     try {
       await joined;
     } catch (error) {
