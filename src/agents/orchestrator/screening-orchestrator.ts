@@ -22,7 +22,7 @@ import {
 import { riskLevelForScore } from '../../commands/plans';
 import { NotFound } from '../../commands/errors';
 import type { CommandMetadata } from '../../commands/decider';
-import { AGENT_RESULT, AGENT_TASK, EVENT_ENVELOPE, type AgentResult, type AgentTask, type AvroRegistry, type EventEnvelope } from '../../infrastructure/bus/avro';
+import { AGENT_RESULT, AGENT_TASK, EVENT_ENVELOPE, fromEventEnvelope, type AgentResult, type AgentTask, type AvroRegistry, type EventEnvelope } from '../../infrastructure/bus/avro';
 import type { BusConsumer, ConsumedMessage, MessageBus } from '../../infrastructure/bus/port';
 import { AGENT_RESULTS_TOPIC, agentTaskTopic, eventTopicForStream } from '../../infrastructure/bus/topics';
 import { EVENT_TYPE_HEADER } from '../../infrastructure/relay/relay';
@@ -72,9 +72,11 @@ export class ScreeningOrchestrator {
   constructor(private readonly options: ScreeningOrchestratorOptions) {}
 
   async start(): Promise<void> {
-    this.consumer = await this.options.bus.subscribe(
-      { groupId: 'svc-screening-orchestrator', topics: [SCREENING_EVENTS_TOPIC, AGENT_RESULTS_TOPIC], fromBeginning: true },
-      (message) => this.onMessage(message),
+    // In batches: the agents of a phase answer at about the same time, and their results for one
+    // screening are then recorded in one append (one transaction) instead of one each.
+    this.consumer = await this.options.bus.subscribeInBatches(
+      { groupId: 'svc-screening-orchestrator', topics: [SCREENING_EVENTS_TOPIC, AGENT_RESULTS_TOPIC], fromBeginning: true, maxBatch: 64 },
+      (messages) => this.onMessages(messages),
     );
   }
 
@@ -92,22 +94,67 @@ export class ScreeningOrchestrator {
     };
   }
 
-  private async onMessage(message: ConsumedMessage): Promise<void> {
+  /**
+   * One partition's ready messages. Each screening's messages are taken in order (a run of agent
+   * results is recorded in one step); different screenings are advanced concurrently. Any failure
+   * fails the batch, which the bus then redelivers message by message: steps are idempotent.
+   */
+  private async onMessages(messages: ConsumedMessage[]): Promise<void> {
+    const byScreening = new Map<string, ({ kind: 'requested'; envelope: EventEnvelope } | { kind: 'result'; result: AgentResult })[]>();
+    for (const message of messages) {
+      const input = this.decodeInput(message);
+      if (!input) continue;
+      const stream = input.kind === 'requested' ? input.envelope.streamName : message.key;
+      const list = byScreening.get(stream) ?? [];
+      list.push(input);
+      byScreening.set(stream, list);
+    }
+    const outcomes = await Promise.allSettled(
+      [...byScreening].map(async ([stream, inputs]) => {
+        const screeningId = stream.slice('screening-'.length);
+        for (let i = 0; i < inputs.length; ) {
+          const input = inputs[i]!;
+          if (input.kind === 'requested') {
+            this.onRequested(input.envelope);
+            await this.advance(screeningId, { results: [], dispatch: true });
+            i++;
+            continue;
+          }
+          const results: AgentResult[] = [];
+          for (let next = inputs[i]; next?.kind === 'result'; next = inputs[++i]) results.push(next.result);
+          await this.advance(screeningId, { results, dispatch: false });
+        }
+      }),
+    );
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  private decodeInput(message: ConsumedMessage): { kind: 'requested'; envelope: EventEnvelope } | { kind: 'result'; result: AgentResult } | undefined {
     if (message.topic === AGENT_RESULTS_TOPIC) {
-      const result = this.options.registry.decode<AgentResult>(AGENT_RESULT, message);
-      if (!message.key.startsWith('screening-')) return; // results of other workflows (person/subject checks)
-      await this.advance(message.key.slice('screening-'.length), { result, dispatch: false });
-      return;
+      if (!message.key.startsWith('screening-')) return undefined; // results of other workflows (person/subject checks)
+      return { kind: 'result', result: this.options.registry.decode<AgentResult>(AGENT_RESULT, message) };
     }
     // Every screening event passes here; only ScreeningRequested matters, so the relay's type header
     // spares decoding the rest (a message without the header is decoded and checked).
     const typeHeader = message.headers[EVENT_TYPE_HEADER];
-    if (typeHeader !== undefined && typeHeader !== 'ScreeningRequested') return;
+    if (typeHeader !== undefined && typeHeader !== 'ScreeningRequested') return undefined;
     const envelope = this.options.registry.decode<EventEnvelope>(EVENT_ENVELOPE, message);
     // ScreeningRequested starts the pipeline; a redelivered one re-dispatches what is still pending.
-    if (envelope.type === 'ScreeningRequested') {
-      await this.advance(envelope.streamName.slice('screening-'.length), { dispatch: true });
+    return envelope.type === 'ScreeningRequested' ? { kind: 'requested', envelope } : undefined;
+  }
+
+  private onRequested(envelope: EventEnvelope): void {
+    // The first event of its stream is the whole history so far: no read needed. (A stream that
+    // moved on meanwhile makes the append's expected revision fail, and the step re-reads it.)
+    if (envelope.streamPosition === 0n && !this.histories.has(envelope.streamName)) {
+      this.remember(envelope.streamName, [fromEventEnvelope(envelope)]);
     }
+  }
+
+  private remember(stream: string, history: RecordedEvent[]): void {
+    this.histories.set(stream, history);
+    if (this.histories.size > HISTORY_CACHE_SIZE) this.histories.delete(this.histories.keys().next().value!);
   }
 
   /** A source answered in this process: a local agent (one this deployment cannot query), or none at all. */
@@ -121,7 +168,7 @@ export class ScreeningOrchestrator {
   }
 
   /** Moves one screening as far as it can go without waiting for a remote agent. */
-  async advance(screeningId: string, input: { result?: AgentResult; dispatch: boolean }): Promise<void> {
+  async advance(screeningId: string, input: { results: AgentResult[]; dispatch: boolean }): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.advanceOnce(screeningId, input);
@@ -139,7 +186,7 @@ export class ScreeningOrchestrator {
     }
   }
 
-  private async advanceOnce(screeningId: string, input: { result?: AgentResult; dispatch: boolean }): Promise<void> {
+  private async advanceOnce(screeningId: string, input: { results: AgentResult[]; dispatch: boolean }): Promise<void> {
     const stream = screeningStream(screeningId);
     const recorded = this.histories.get(stream) ?? (await this.options.store.readStream(stream));
     let state: ScreeningState = screeningDecider.initialState();
@@ -165,8 +212,7 @@ export class ScreeningOrchestrator {
       correlationId: recorded[0]?.metadata.correlationId ?? stream,
     });
 
-    if (input.result) {
-      const r = input.result;
+    for (const r of input.results) {
       apply({
         type: 'RecordAgentResult',
         data: {
@@ -312,10 +358,7 @@ export class ScreeningOrchestrator {
       const appended = await this.options.store.appendToStream(stream, pending, { expectedRevision });
       // Nothing written (a redelivered step) or nothing left to do: the next step reads the stream.
       this.histories.delete(stream);
-      if (appended.written && state.status !== 'completed' && state.status !== 'failed') {
-        this.histories.set(stream, history);
-        if (this.histories.size > HISTORY_CACHE_SIZE) this.histories.delete(this.histories.keys().next().value!);
-      }
+      if (appended.written && state.status !== 'completed' && state.status !== 'failed') this.remember(stream, history);
     }
     // Published only after the decisions are stored: a crash in between is repaired by redelivery.
     for (const task of tasks) {

@@ -13,6 +13,7 @@ import { screeningDecider, streamName } from '../../../src/commands/screening';
 import { AvroRegistry, type AgentResult } from '../../../src/infrastructure/bus/avro';
 import { InProcessBus } from '../../../src/infrastructure/bus/inprocess/inprocess-bus';
 import { verifyHashChain } from '../../../src/infrastructure/eventstore/hashChain';
+import type { EventStore } from '../../../src/infrastructure/eventstore/port';
 import { PostgresEventStore } from '../../../src/infrastructure/eventstore/postgres/store';
 import { systemClock } from '../../../src/shared/clock';
 import { createLogger } from '../../../src/shared/logger';
@@ -25,9 +26,9 @@ let store: PostgresEventStore;
 let bus: InProcessBus;
 let nextId = 1;
 
-function orchestrator(): ScreeningOrchestrator {
+function orchestrator(eventStore: EventStore = store): ScreeningOrchestrator {
   return new ScreeningOrchestrator({
-    store,
+    store: eventStore,
     bus,
     registry,
     clock: systemClock,
@@ -72,11 +73,11 @@ describe('screening orchestrator', () => {
     const id = await requestScreening();
     const a = orchestrator();
     const b = orchestrator();
-    await a.advance(id, { dispatch: true }); // phase 1 started; A now caches the history
-    await b.advance(id, { result: result('sanctions'), dispatch: false }); // another instance records one answer
-    await a.advance(id, { result: result('pep'), dispatch: false }); // A's copy is stale: conflict, re-read, record
-    await a.advance(id, { result: result('sanctions'), dispatch: false }); // a redelivered answer changes nothing
-    await b.advance(id, { result: result('pep'), dispatch: false });
+    await a.advance(id, { results: [], dispatch: true }); // phase 1 started; A now caches the history
+    await b.advance(id, { results: [result('sanctions')], dispatch: false }); // another instance records one answer
+    await a.advance(id, { results: [result('pep')], dispatch: false }); // A's copy is stale: conflict, re-read, record
+    await a.advance(id, { results: [result('sanctions')], dispatch: false }); // a redelivered answer changes nothing
+    await b.advance(id, { results: [result('pep')], dispatch: false });
 
     const events = await store.readStream(streamName(id));
     const recorded = events.filter((e) => e.type === 'AgentResultRecorded').map((e) => `${e.data.phase}:${e.data.agent}`);
@@ -87,12 +88,39 @@ describe('screening orchestrator', () => {
     assert.equal(verifyHashChain(events).ok, true);
   });
 
+  it('several results of one screening handed over together are recorded in one append, after a redelivered one', async () => {
+    const id = await requestScreening();
+    let appends = 0;
+    const counting = Object.assign(Object.create(store) as PostgresEventStore, {
+      appendToStream: (...args: Parameters<PostgresEventStore['appendToStream']>) => {
+        appends++;
+        return store.appendToStream(...args);
+      },
+    });
+    const a = orchestrator(counting);
+    await a.advance(id, { results: [], dispatch: true });
+    const before = (await store.readStream(streamName(id))).length;
+    appends = 0;
+    // A batch: one answer twice (a redelivery) and the other answer; the phase then completes.
+    await a.advance(id, { results: [result('sanctions'), result('sanctions'), result('pep')], dispatch: false });
+    const events = await store.readStream(streamName(id));
+    const added = events.slice(before);
+    assert.deepEqual(
+      added.filter((e) => e.type === 'AgentResultRecorded').map((e) => e.data.agent).slice(0, 2),
+      ['sanctions', 'pep'],
+      'each answer once, in order',
+    );
+    assert.equal(appends, 1, 'the answers, the end of the phase and the rest of the pipeline in one append');
+    assert.equal(events.filter((e) => e.type === 'ScreeningCompleted').length, 1);
+    assert.equal(verifyHashChain(events).ok, true);
+  });
+
   it('results arriving together for many screenings are each recorded once, from the cache', async () => {
     const a = orchestrator();
     const ids = await Promise.all(Array.from({ length: 6 }, () => requestScreening()));
-    for (const id of ids) await a.advance(id, { dispatch: true });
-    await Promise.all(ids.flatMap((id) => [a.advance(id, { result: result('sanctions'), dispatch: false })]));
-    for (const id of ids) await a.advance(id, { result: result('pep'), dispatch: false });
+    for (const id of ids) await a.advance(id, { results: [], dispatch: true });
+    await Promise.all(ids.flatMap((id) => [a.advance(id, { results: [result('sanctions')], dispatch: false })]));
+    for (const id of ids) await a.advance(id, { results: [result('pep')], dispatch: false });
     for (const id of ids) {
       const events = await store.readStream(streamName(id));
       assert.equal(events.filter((e) => e.type === 'ScreeningCompleted').length, 1, `screening ${id} completed once`);
