@@ -209,7 +209,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       connectionString = embedded.url('postgres');
       logger.info({ port: embedded.port, dataDir }, 'embedded PostgreSQL started');
     }
-    const pool = createPool({ connectionString, max: 20, logger });
+    const pool = createPool({ connectionString, max: 20, logger, prepareStatements: config.PG_PREPARED_STATEMENTS });
     stops.push(() => pool.end());
     await migrate(pool, { logger });
 
