@@ -35,14 +35,14 @@ export const usageProjection: Projection = {
     const keyId = event.metadata.actor?.keyId;
     if (!keyId || !/^[1-9][0-9]{0,18}$/.test(keyId)) return; // portal and system requests use no key
     const s = quoteIdent(schema);
-    const counted = await client.query(`INSERT INTO ${s}.usage_counted (event_id) VALUES ($1) ON CONFLICT DO NOTHING`, [event.metadata.eventId]);
-    if (!counted.rowCount) return;
     const d = event.data;
+    // One statement: the count moves only if the event id was not counted before.
     await client.query(
-      `INSERT INTO ${s}.usage_daily AS u (account_id, key_id, day, surface, endpoint, screening_type, count)
-       VALUES ($1, $2, ($3::timestamptz AT TIME ZONE 'UTC')::date, $4, $5, $6, 1)
+      `WITH counted AS (INSERT INTO ${s}.usage_counted (event_id) VALUES ($7) ON CONFLICT DO NOTHING RETURNING 1)
+       INSERT INTO ${s}.usage_daily AS u (account_id, key_id, day, surface, endpoint, screening_type, count)
+       SELECT $1::bigint, $2::bigint, ($3::timestamptz AT TIME ZONE 'UTC')::date, $4::text, $5::text, $6::text, 1 FROM counted
        ON CONFLICT (key_id, day, surface, endpoint, screening_type) DO UPDATE SET count = u.count + 1`,
-      [d.accountId, keyId, event.metadata.occurredAt, d.surface, `POST /api/v1/screening/${d.kind}`, d.kind === 'ma' ? 'MA' : d.kind.toUpperCase()],
+      [d.accountId, keyId, event.metadata.occurredAt, d.surface, `POST /api/v1/screening/${d.kind}`, d.kind === 'ma' ? 'MA' : d.kind.toUpperCase(), event.metadata.eventId],
     );
   },
 };
