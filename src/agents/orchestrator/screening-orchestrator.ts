@@ -361,10 +361,14 @@ export class ScreeningOrchestrator {
       if (appended.written && state.status !== 'completed' && state.status !== 'failed') this.remember(stream, history);
     }
     // Published only after the decisions are stored: a crash in between is repaired by redelivery.
-    for (const task of tasks) {
-      await this.options.bus.publish(agentTaskTopic(task.agent), [
-        this.options.registry.message(AGENT_TASK, stream, task, { 'x-message-id': task.taskId, 'x-correlation-id': task.correlationId }),
-      ]);
-    }
+    // All at once, so the agents of a phase start (and answer) together and their results can be
+    // recorded in one step.
+    await Promise.all(
+      tasks.map((task) =>
+        this.options.bus.publish(agentTaskTopic(task.agent), [
+          this.options.registry.message(AGENT_TASK, stream, task, { 'x-message-id': task.taskId, 'x-correlation-id': task.correlationId }),
+        ]),
+      ),
+    );
   }
 }
