@@ -41,23 +41,36 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function computeEventHash(event: Pick<Event, 'type' | 'data' | 'metadata'>, previousHash: string): string {
+  return hashWithDataJson(event, event.data === undefined ? undefined : canonicalJson(event.data), previousHash);
+}
+
+/**
+ * The hash, given the canonical JSON of the data (the store writes that same text, so the data is
+ * serialised once). Spelled out, the payload is canonicalJson({ type, data, metadata, previousHash }):
+ * its keys in sorted order are data, metadata, previousHash, type.
+ */
+function hashWithDataJson(event: Pick<Event, 'type' | 'metadata'>, dataJson: string | undefined, previousHash: string): string {
   const { hash: _ignored, ...metadataWithoutHash } = event.metadata;
-  const payload = canonicalJson({
-    type: event.type,
-    data: event.data,
-    metadata: { ...metadataWithoutHash, previousHash },
-    previousHash,
-  });
+  const payload =
+    '{' +
+    (dataJson === undefined ? '' : `"data":${dataJson},`) +
+    `"metadata":${canonicalJson({ ...metadataWithoutHash, previousHash })},"previousHash":${JSON.stringify(previousHash)},"type":${JSON.stringify(event.type)}}`;
   return createHash('sha256').update(payload, 'utf8').digest('hex');
 }
 
 /** Returns the events with metadata.previousHash/hash filled, chaining from previousHash. */
-export function chainEvents<E extends Pick<Event, 'type' | 'data' | 'metadata'>>(events: E[], previousHash: string): E[] {
+export function chainEvents<E extends Pick<Event, 'type' | 'data' | 'metadata'>>(
+  events: E[],
+  previousHash: string,
+  /** canonicalJson of each event's data (undefined for none), when the caller has it already. */
+  dataJson?: (string | undefined)[],
+): E[] {
   let previous = previousHash;
-  return events.map((event) => {
+  return events.map((event, index) => {
     const metadata: EventMetadata = { ...event.metadata, previousHash: previous };
     delete metadata.hash;
-    const hash = computeEventHash({ ...event, metadata }, previous);
+    const json = dataJson ? dataJson[index] : event.data === undefined ? undefined : canonicalJson(event.data);
+    const hash = hashWithDataJson({ type: event.type, metadata }, json, previous);
     previous = hash;
     return { ...event, metadata: { ...metadata, hash } };
   });

@@ -44,3 +44,23 @@ test('chainEvents links each event to the previous one and verifyHashChain detec
   const removed = [chained[0]!, chained[2]!];
   assert.deepEqual(verifyHashChain(removed), { ok: false, index: 1, reason: 'previousHash does not match the previous event' });
 });
+
+test('the hash equals SHA-256 of canonicalJson of the whole payload, for awkward data (the store hashes the data text it writes)', () => {
+  const datas: unknown[] = [
+    { 'z"q': 'quote', é: ['\u2028', null, { b: undefined, a: 1e21 }], n: -0.5 },
+    {},
+    { nested: { deeper: { deepest: [[], {}, ''] } } },
+    undefined,
+  ];
+  for (const [i, data] of datas.entries()) {
+    const e = { type: 'Tested', data, metadata: { eventId: `e${i}`, occurredAt: '2026-01-01T00:00:00.000Z', correlationId: 'c' } } as unknown as Event;
+    const previous = String(i).repeat(64);
+    const generic = createHash('sha256')
+      .update(canonicalJson({ type: e.type, data: e.data, metadata: { ...e.metadata, previousHash: previous }, previousHash: previous }))
+      .digest('hex');
+    assert.equal(computeEventHash(e, previous), generic, `data #${i}`);
+    const dataJson = data === undefined ? undefined : canonicalJson(data);
+    assert.equal(chainEvents([e], previous, [dataJson])[0]!.metadata.hash, generic);
+    assert.equal(chainEvents([e], previous)[0]!.metadata.hash, generic);
+  }
+});

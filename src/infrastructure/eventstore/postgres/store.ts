@@ -27,7 +27,7 @@ import pg from 'pg';
 import type { Event, RecordedEvent } from '../../../shared/events';
 import { silentLogger, type InfraLogger } from '../../postgres/log';
 import { DuplicateEventIdsError, InvalidEventBatchError } from '../errors';
-import { chainEvents, GENESIS_HASH } from '../hashChain';
+import { canonicalJson, chainEvents, GENESIS_HASH } from '../hashChain';
 import {
   StreamRevisionConflictError,
   type AppendResult,
@@ -157,8 +157,10 @@ export class PostgresEventStore implements EventStore {
     const expected = options.expectedRevision ?? 'any';
     const ids = validateBatch(events);
     let assumed = this.assumedHead(streamName, expected);
+    // Canonical JSON is valid JSON: the text that is hashed is the text that is stored.
+    const dataJson = events.map((e) => (e.data === undefined ? undefined : canonicalJson(e.data)));
     for (let round = 1; ; round++) {
-      const chained = chainEvents(events, assumed?.hash ?? GENESIS_HASH);
+      const chained = chainEvents(events, assumed?.hash ?? GENESIS_HASH, dataJson);
       const { rows } = await insertEvents(
         () =>
           client.query<AppendRow>('SELECT * FROM es_append($1, $2, $3, $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8)', [
@@ -167,7 +169,7 @@ export class PostgresEventStore implements EventStore {
             assumed?.hash ?? null,
             ids,
             chained.map((e) => e.type),
-            chained.map((e) => JSON.stringify(e.data)),
+            dataJson,
             chained.map((e) => JSON.stringify(e.metadata)),
             chained.length > 0 ? chained[chained.length - 1]!.metadata.hash : null,
           ]),
