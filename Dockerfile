@@ -14,4 +14,5 @@ RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
 COPY --from=build /app/web/dist ./web/dist
 USER node
-ENTRYPOINT ["npx", "tsx", "src/main.ts"]
+# A larger young generation: fewer scavenges under load (bench/http.ts; see package.json "start").
+ENTRYPOINT ["npx", "tsx", "--max-semi-space-size=32", "src/main.ts"]
