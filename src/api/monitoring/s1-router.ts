@@ -10,7 +10,7 @@
  *   GET    /api/v1/screening/:id/events                     X-Auditor-Token → {success, stream, events, chain}
  *   GET    /api/v1/audit/streams/:stream/events             X-Auditor-Token → same, any stream of the account
  */
-import { issueAuditorToken } from './auditor-token-route';
+import { issueAuditorToken, requireAuditor } from './auditor-token-route';
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import type { CommandContext, Principal } from '../../app/services';
@@ -104,13 +104,7 @@ export function createS1MonitoringRouter(deps: S1MonitoringRouterDeps): Router {
     }),
   );
 
-  async function auditor(req: Request, res: Response): Promise<Principal> {
-    const principal = s1PrincipalOf(res);
-    const header = req.headers['x-auditor-token'];
-    const auditorPrincipal = await deps.auditorTokens.verify(typeof header === 'string' ? header : undefined, principal.accountId, principal.plan);
-    if (!auditorPrincipal) throw new ApiError('forbidden', 'The event history is readable by auditors only: send X-Auditor-Token from POST /api/v1/audit/token');
-    return auditorPrincipal;
-  }
+  const auditor = (req: Request, res: Response): Promise<Principal> => requireAuditor(deps.auditorTokens, req, s1PrincipalOf(res), '/api/v1/audit/token');
 
   router.get(
     '/api/v1/screening/:id/events',

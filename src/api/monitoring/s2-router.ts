@@ -14,7 +14,7 @@
  * role is proven the S1 way: a user of the key's account with role `auditor` exchanges e-mail and
  * password for a 15-minute auditor token.
  */
-import { issueAuditorToken } from './auditor-token-route';
+import { issueAuditorToken, requireAuditor } from './auditor-token-route';
 import express, { type Request, type Response, type Router } from 'express';
 import type { Principal } from '../../app/services';
 import type { AuditTrailService } from '../../app/audit/history';
@@ -87,9 +87,7 @@ export function createS2MonitoringRouter(deps: S2MonitoringRouterDeps): Router {
     handle(async (req, res) => {
       const principal = s2KeyPrincipal(res);
       const id = subjectCheckIdOf(req);
-      const header = req.headers['x-auditor-token'];
-      const auditor = await deps.auditorTokens.verify(typeof header === 'string' ? header : undefined, principal.accountId, principal.plan);
-      if (!auditor) throw new ApiError('forbidden', 'The event history is readable by auditors only: send X-Auditor-Token from POST /api/v1/compliance/audit/token');
+      const auditor = await requireAuditor(deps.auditorTokens, req, principal, '/api/v1/compliance/audit/token');
       // Another account's subject check (or none) answers 404 from the history's tenancy check.
       const history = await deps.audit.history(auditor, subjectCheckStream(id));
       res.status(200).json({ success: true, ...history });

@@ -15,7 +15,7 @@
  * S3 keys carry no role (every key is its user's `owner` key): the auditor proves their role with an
  * auditor token, exactly as on S1 (docs/monitoring-and-audit.md).
  */
-import { issueAuditorToken } from './auditor-token-route';
+import { issueAuditorToken, requireAuditor } from './auditor-token-route';
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import type { CommandContext, Principal, ScreeningService } from '../../app/services';
@@ -127,9 +127,7 @@ export function createS3MonitoringRouter(deps: S3MonitoringRouterDeps): Router {
     handle(async (req, res) => {
       const principal = s3PrincipalOf(res);
       const uuid = screeningUuidOf(req);
-      const header = req.headers['x-auditor-token'];
-      const auditor = await deps.auditorTokens.verify(typeof header === 'string' ? header : undefined, principal.accountId, principal.plan);
-      if (!auditor) throw new ApiError('forbidden', 'The event history is readable by auditors only: send X-Auditor-Token from POST /api/v1/audit/token');
+      const auditor = await requireAuditor(deps.auditorTokens, req, principal, '/api/v1/audit/token');
       const screening = await ownScreening(principal.accountId, uuid);
       send(res, await deps.audit.history(auditor, `screening-${screening.number}`));
     }),
