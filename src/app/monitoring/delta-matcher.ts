@@ -33,6 +33,17 @@ export interface ReportedHit {
   category?: string;
 }
 
+/** Reported hits grouped by listed entity id (what matchDelta takes as hitsByEntity). */
+export function hitsByEntityId(hits: Iterable<ReportedHit>): Map<string, ReportedHit[]> {
+  const out = new Map<string, ReportedHit[]>();
+  for (const hit of hits) {
+    const list = out.get(hit.entityId) ?? [];
+    list.push(hit);
+    out.set(hit.entityId, list);
+  }
+  return out;
+}
+
 export interface AlertIntent {
   screeningId: string;
   accountId: string;

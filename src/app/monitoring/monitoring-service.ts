@@ -11,7 +11,6 @@
  *   MonitoringAlertRaised into the surface's signed `monitoring.alert`. Enrolled S2 subject checks take
  *   their share of the same update (subject-check-monitoring.ts) when `subjectChecks` is wired.
  */
-import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { StreamRevisionConflictError, type EventStore } from '../../infrastructure/eventstore/port';
 import {
@@ -32,8 +31,8 @@ import type { RecordedEvent } from '../../shared/events';
 import type { Logger } from '../../shared/logger';
 import { handleCommand } from '../command-handler';
 import type { CommandContext, Principal } from '../services';
-import { matchDelta, type AlertIntent, type DeltaMatchStats, type ReportedHit } from './delta-matcher';
-import { SubjectIndex, type MonitoredSubject } from './reverse-index';
+import { hitsByEntityId, matchDelta, type AlertIntent, type DeltaMatchStats, type ReportedHit } from './delta-matcher';
+import { CachedSubjectIndex, type MonitoredSubject } from './reverse-index';
 import type { SubjectCheckRunResult } from './subject-check-monitoring';
 import { recomputeRisk } from './risk';
 
@@ -174,31 +173,17 @@ export class MonitoringService {
   }
 
   /** The reverse index is kept between list updates while the enrolled subjects stay the same. */
-  private cachedIndex: { signature: string; index: SubjectIndex } | undefined;
-
-  private indexFor(subjects: MonitoredSubject[]): SubjectIndex {
-    const hash = createHash('sha256');
-    for (const s of subjects) hash.update(`${s.screeningId}\u0000${s.accountId}\u0000${s.query}\u0000${s.entityType}\u0000${s.jurisdiction ?? ''}\n`);
-    const signature = hash.digest('hex');
-    if (this.cachedIndex?.signature !== signature) this.cachedIndex = { signature, index: SubjectIndex.build(subjects) };
-    return this.cachedIndex.index;
-  }
+  private readonly subjectIndex = new CachedSubjectIndex();
 
   private async hitsOn(entityIds: string[]): Promise<Map<string, ReportedHit[]>> {
-    const out = new Map<string, ReportedHit[]>();
-    if (entityIds.length === 0) return out;
+    if (entityIds.length === 0) return new Map();
     const { rows } = await this.deps.pool.query<{ screening_id: string; hit_id: string; entity_id: string; status: ReportedHit['status']; entity_record_hash: string; category: string }>(
       `SELECT h.screening_id::text, h.hit_id, h.entity_id, h.status, h.entity_record_hash, h.category
          FROM ${this.schema}.hits h JOIN ${this.schema}.subjects s ON s.screening_id = h.screening_id AND s.enrolled
         WHERE h.entity_id = ANY($1::text[])`,
       [entityIds],
     );
-    for (const r of rows) {
-      const list = out.get(r.entity_id) ?? [];
-      list.push({ screeningId: r.screening_id, hitId: r.hit_id, entityId: r.entity_id, status: r.status, entityRecordHash: r.entity_record_hash, category: r.category });
-      out.set(r.entity_id, list);
-    }
-    return out;
+    return hitsByEntityId(rows.map((r): ReportedHit => ({ screeningId: r.screening_id, hitId: r.hit_id, entityId: r.entity_id, status: r.status, entityRecordHash: r.entity_record_hash, category: r.category })));
   }
 
   /** Runs monitoring for one list delta against the engine now in service (built from the new version). */
@@ -206,7 +191,7 @@ export class MonitoringService {
     const started = Date.now();
     await this.deps.readModelsCaughtUp?.();
     const subjects = await this.enrolledSubjects();
-    const index = this.indexFor(subjects);
+    const index = this.subjectIndex.for(subjects);
     const hitsByEntity = await this.hitsOn([...delta.removed.map((e) => e.id), ...delta.changed.map((c) => c.id)]);
     const { intents, stats } = await matchDelta({ delta, engine, index, hitsByEntity });
     let alertsRaised = 0;

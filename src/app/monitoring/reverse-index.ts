@@ -8,6 +8,7 @@
  * engine's own, run backwards: a subject that is not a candidate here could not have been a
  * candidate for that entity in a full re-screen. Everyone else is not touched.
  */
+import { createHash } from 'node:crypto';
 import type { EntitySchema, ListEntity } from '../../screening/model';
 import { tokenKeys } from '../../screening/matching/name-index';
 import { prepareName, type NameToken, type PreparedName } from '../../screening/matching/prepare';
@@ -246,5 +247,21 @@ export class SubjectIndex {
       if (total > 0 && sum >= total * this.minShare - 1e-6) out.push(subject);
     }
     return out;
+  }
+}
+
+/**
+ * The SubjectIndex of the enrolled subjects, rebuilt only when they changed (compared by a digest
+ * of every subject's id, account, name, entity type and jurisdiction).
+ */
+export class CachedSubjectIndex {
+  private cached: { signature: string; index: SubjectIndex } | undefined;
+
+  for(subjects: MonitoredSubject[]): SubjectIndex {
+    const hash = createHash('sha256');
+    for (const s of subjects) hash.update(`${s.screeningId}\u0000${s.accountId}\u0000${s.query}\u0000${s.entityType}\u0000${s.jurisdiction ?? ''}\n`);
+    const signature = hash.digest('hex');
+    if (this.cached?.signature !== signature) this.cached = { signature, index: SubjectIndex.build(subjects) };
+    return this.cached.index;
   }
 }

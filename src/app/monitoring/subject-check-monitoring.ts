@@ -15,7 +15,6 @@
  * monitoring (no date of birth: the reverse index's bound assumes the qualifiers a name-and-country
  * subject can get).
  */
-import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { NameScreener } from '../../agents/lists/list-agents';
 import { NotFound } from '../../commands/errors';
@@ -32,8 +31,8 @@ import type { Clock } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import { handleCommand, loadAggregate } from '../command-handler';
 import type { CommandContext, Principal } from '../services';
-import { matchDelta, type AlertIntent, type ReportedHit } from './delta-matcher';
-import { SubjectIndex, type MonitoredSubject } from './reverse-index';
+import { hitsByEntityId, matchDelta, type AlertIntent, type ReportedHit } from './delta-matcher';
+import { CachedSubjectIndex, type MonitoredSubject } from './reverse-index';
 
 export interface SubjectCheckMonitoringStatus {
   subjectCheckId: string;
@@ -54,7 +53,7 @@ const ID = /^[1-9][0-9]{0,18}$/;
 
 export class SubjectCheckMonitoring {
   private readonly schema = projectionSchema('monitoring');
-  private cachedIndex: { signature: string; index: SubjectIndex } | undefined;
+  private readonly subjectIndex = new CachedSubjectIndex();
 
   constructor(private readonly deps: { store: EventStore; pool: pg.Pool; clock: Clock; logger?: Logger }) {}
 
@@ -97,17 +96,8 @@ export class SubjectCheckMonitoring {
     return rows.map((r) => ({ screeningId: r.subject_check_id, accountId: r.account_id, query: r.name, entityType: 'individual', ...(r.jurisdiction ? { jurisdiction: r.jurisdiction } : {}) }));
   }
 
-  private indexFor(subjects: MonitoredSubject[]): SubjectIndex {
-    const hash = createHash('sha256');
-    for (const s of subjects) hash.update(`${s.screeningId}\u0000${s.accountId}\u0000${s.query}\u0000${s.jurisdiction ?? ''}\n`);
-    const signature = hash.digest('hex');
-    if (this.cachedIndex?.signature !== signature) this.cachedIndex = { signature, index: SubjectIndex.build(subjects) };
-    return this.cachedIndex.index;
-  }
-
   private async hitsOn(entityIds: string[]): Promise<Map<string, ReportedHit[]>> {
-    const out = new Map<string, ReportedHit[]>();
-    if (entityIds.length === 0) return out;
+    if (entityIds.length === 0) return new Map();
     const { rows } = await this.deps.pool.query<{ subject_check_id: string; hit_id: string; entity_id: string; status: 'open' | 'removed'; entity_record_hash: string; tier: string }>(
       `SELECT h.subject_check_id::text, h.hit_id, h.entity_id, h.status, h.entity_record_hash, h.tier
          FROM ${this.schema}.subject_check_hits h
@@ -115,19 +105,14 @@ export class SubjectCheckMonitoring {
         WHERE h.entity_id = ANY($1::text[])`,
       [entityIds],
     );
-    for (const r of rows) {
-      const list = out.get(r.entity_id) ?? [];
-      list.push({ screeningId: r.subject_check_id, hitId: r.hit_id, entityId: r.entity_id, status: r.status, entityRecordHash: r.entity_record_hash, category: r.tier });
-      out.set(r.entity_id, list);
-    }
-    return out;
+    return hitsByEntityId(rows.map((r): ReportedHit => ({ screeningId: r.subject_check_id, hitId: r.hit_id, entityId: r.entity_id, status: r.status, entityRecordHash: r.entity_record_hash, category: r.tier })));
   }
 
   /** The subject checks' share of a list update (the caller has caught the read models up). */
   async onListUpdate(delta: ListDelta, engine: NameScreener): Promise<SubjectCheckRunResult> {
     const subjects = await this.enrolledSubjects();
     if (subjects.length === 0) return { enrolled: 0, subjectsRescreened: 0, pairsCompared: 0, intents: 0, alertsRaised: 0 };
-    const index = this.indexFor(subjects);
+    const index = this.subjectIndex.for(subjects);
     const hitsByEntity = await this.hitsOn([...delta.removed.map((e) => e.id), ...delta.changed.map((c) => c.id)]);
     const { intents, stats } = await matchDelta({ delta, engine, index, hitsByEntity });
     let alertsRaised = 0;

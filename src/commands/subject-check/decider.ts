@@ -30,6 +30,7 @@ import {
   monitorableHits,
   recordMonitoringAlert,
   type MonitoredHit,
+  type AlertFacts,
   type MonitoredHitState,
   type MonitoringAlertKind,
 } from './monitoring';
@@ -239,24 +240,8 @@ export type SubjectCheckMonitoringEnrolled = Event<
   }
 >;
 export type SubjectCheckMonitoringUnenrolled = Event<'SubjectCheckMonitoringUnenrolled', Ids & { unenrolledAt: string }>;
-export type SubjectCheckMonitoringAlertRaised = Event<
-  'SubjectCheckMonitoringAlertRaised',
-  Ids & {
-    /** `${listVersion}:${entityId}`: one alert per list version and listed entity. */
-    alertId: string;
-    kind: MonitoringAlertKind;
-    hitId: string;
-    entityId: string;
-    tier: string;
-    source: string;
-    matchedName: string;
-    score: number;
-    diff: Record<string, unknown>;
-    listVersion: string;
-    entityRecordHash?: string;
-    raisedAt: string;
-  }
->;
+/** The alert as recordMonitoringAlert decides it: one per list version and listed entity. */
+export type SubjectCheckMonitoringAlertRaised = Event<'SubjectCheckMonitoringAlertRaised', Ids & AlertFacts>;
 export type SubjectCheckEvent =
   | SubjectCheckStarted
   | SubjectCheckAgentResultRecorded

@@ -81,7 +81,8 @@ export function liveHits(hits: Record<string, MonitoredHitState>): MonitoredHit[
     .sort((a, b) => (a.entityId < b.entityId ? -1 : a.entityId > b.entityId ? 1 : 0));
 }
 
-export interface AlertFacts {
+export type AlertFacts = {
+  /** `${listVersion}:${entityId}`: one alert per list version and listed entity. */
   alertId: string;
   kind: MonitoringAlertKind;
   hitId: string;
@@ -94,7 +95,7 @@ export interface AlertFacts {
   listVersion: string;
   entityRecordHash?: string;
   raisedAt: string;
-}
+};
 
 /** The alert to raise, or undefined when the rules say this change is not news for this check. */
 export function recordMonitoringAlert(
