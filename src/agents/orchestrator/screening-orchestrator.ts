@@ -55,6 +55,9 @@ export interface ScreeningOrchestratorOptions {
 
 const SCREENING_EVENTS_TOPIC = eventTopicForStream('screening-0');
 
+/** What a consumed message means to the orchestrator. */
+type OrchestratorInput = { kind: 'requested'; envelope: EventEnvelope } | { kind: 'result'; result: AgentResult };
+
 type LocalOutcome = { queried: boolean; error?: string; result: Record<string, unknown> };
 
 /** Screenings in flight whose history this orchestrator keeps between steps. */
@@ -100,7 +103,7 @@ export class ScreeningOrchestrator {
    * fails the batch, which the bus then redelivers message by message: steps are idempotent.
    */
   private async onMessages(messages: ConsumedMessage[]): Promise<void> {
-    const byScreening = new Map<string, ({ kind: 'requested'; envelope: EventEnvelope } | { kind: 'result'; result: AgentResult })[]>();
+    const byScreening = new Map<string, OrchestratorInput[]>();
     for (const message of messages) {
       const input = this.decodeInput(message);
       if (!input) continue;
@@ -130,7 +133,7 @@ export class ScreeningOrchestrator {
     if (failed) throw failed.reason;
   }
 
-  private decodeInput(message: ConsumedMessage): { kind: 'requested'; envelope: EventEnvelope } | { kind: 'result'; result: AgentResult } | undefined {
+  private decodeInput(message: ConsumedMessage): OrchestratorInput | undefined {
     if (message.topic === AGENT_RESULTS_TOPIC) {
       if (!message.key.startsWith('screening-')) return undefined; // results of other workflows (person/subject checks)
       return { kind: 'result', result: this.options.registry.decode<AgentResult>(AGENT_RESULT, message) };

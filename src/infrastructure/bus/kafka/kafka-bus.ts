@@ -303,20 +303,17 @@ export class KafkaBus implements MessageBus {
                 );
               }
             }
-            // A failed chunk: one message per call, with the per-message retry and dead-letter policy.
-            const done = handled ? chunk : [];
-            if (!handled) {
-              for (const message of chunk) {
-                if (!(await deliverOne(message, heartbeat))) break;
-                done.push(message);
-                resolveOffset(message.offset);
-                await commitAfter(batch.topic, batch.partition, message.offset);
-              }
-              if (done.length < chunk.length) return;
-            } else {
+            if (handled) {
               const last = chunk[chunk.length - 1]!;
               resolveOffset(last.offset);
               await commitAfter(batch.topic, batch.partition, last.offset);
+            } else {
+              // One message per call, with the per-message retry and dead-letter policy; stopping leaves the rest uncommitted.
+              for (const message of chunk) {
+                if (!(await deliverOne(message, heartbeat))) return;
+                resolveOffset(message.offset);
+                await commitAfter(batch.topic, batch.partition, message.offset);
+              }
             }
             i += chunk.length;
             await heartbeat();
