@@ -19,6 +19,23 @@ export interface Projection {
   handles: readonly string[];
   setup(client: pg.PoolClient, schema: string): Promise<void>;
   apply(client: pg.PoolClient, event: RecordedEvent, schema: string): Promise<void>;
+  /**
+   * Optional: several events in one go, in the same transaction, with fewer statements (a read batch
+   * of many screenings then costs a few round trips, not a few per screening). The runner passes the
+   * events of handled types past the checkpoint, in global order; the result must be exactly that of
+   * apply() called on each in turn (including idempotency on a replay).
+   */
+  applyBatch?(client: pg.PoolClient, events: RecordedEvent[], schema: string): Promise<void>;
+}
+
+/** Applies events through applyBatch when the projection has one, else one by one. */
+export async function applyEvents(projection: Projection, client: pg.PoolClient, events: RecordedEvent[], schema: string): Promise<void> {
+  if (events.length === 0) return;
+  if (projection.applyBatch) {
+    await projection.applyBatch(client, events, schema);
+    return;
+  }
+  for (const event of events) await projection.apply(client, event, schema);
 }
 
 const NAME = /^[a-z][a-z0-9_]{0,39}$/;

@@ -11,7 +11,7 @@ import type pg from 'pg';
 import type { EventStore } from '../infrastructure/eventstore/port';
 import { silentLogger, type InfraLogger } from '../infrastructure/postgres/log';
 import { withTransaction as inTransaction } from '../infrastructure/postgres/pool';
-import { projectionSchema, quoteIdent, type Projection } from './projection';
+import { applyEvents, projectionSchema, quoteIdent, type Projection } from './projection';
 
 export interface RebuildOptions {
   pool: pg.Pool;
@@ -58,12 +58,9 @@ export async function rebuildProjection(options: RebuildOptions): Promise<Rebuil
       );
       if (events.length === 0) break;
       await inTransaction(pool, async (client) => {
-        for (const event of events) {
-          if (handles.has(event.type)) {
-            await projection.apply(client, event, fresh);
-            applied++;
-          }
-        }
+        const handled = events.filter((event) => handles.has(event.type));
+        await applyEvents(projection, client, handled, fresh);
+        applied += handled.length;
       });
       position = events[events.length - 1]!.globalPosition;
       if (events.length < batchSize) break;
@@ -82,14 +79,11 @@ export async function rebuildProjection(options: RebuildOptions): Promise<Rebuil
       const head = store.headPosition ? await store.headPosition() : undefined;
       for (;;) {
         const events = await store.readAll({ after: position, maxCount: batchSize });
-        for (const event of events) {
-          if (head !== undefined && event.globalPosition > head) break;
-          if (handles.has(event.type)) {
-            await projection.apply(client, event, fresh);
-            applied++;
-          }
-          position = event.globalPosition;
-        }
+        const upToHead = events.filter((event) => head === undefined || event.globalPosition <= head);
+        const handled = upToHead.filter((event) => handles.has(event.type));
+        await applyEvents(projection, client, handled, fresh);
+        applied += handled.length;
+        if (upToHead.length > 0) position = upToHead[upToHead.length - 1]!.globalPosition;
         if (events.length < batchSize) break;
         if (head !== undefined && position >= head) break;
         if (head !== undefined && events[events.length - 1]!.globalPosition > head) break;

@@ -10,7 +10,7 @@ import type pg from 'pg';
 import type { RecordedEvent } from '../shared/events';
 import { subscribeInBatches, type EventStore, type Subscription } from '../infrastructure/eventstore/port';
 import { silentLogger, type InfraLogger } from '../infrastructure/postgres/log';
-import { projectionSchema, quoteIdent, type HeadPositionSource, type Projection } from './projection';
+import { applyEvents, projectionSchema, quoteIdent, type HeadPositionSource, type Projection } from './projection';
 import { rebuildProjection } from './rebuild';
 
 export interface ProjectionRunnerOptions {
@@ -296,9 +296,8 @@ export class ProjectionRunner {
         if (checkpoint === undefined) throw new Error(`projection ${state.projection.name} has no checkpoint row`);
         const through = events[events.length - 1]!.globalPosition;
         if (checkpoint >= through) continue; // applied already (redelivery, or a rebuild swapped in past it)
-        for (const event of events) {
-          if (event.globalPosition > checkpoint && state.handles.has(event.type)) await state.projection.apply(client, event, state.schema);
-        }
+        const toApply = events.filter((event) => event.globalPosition > checkpoint && state.handles.has(event.type));
+        await applyEvents(state.projection, client, toApply, state.schema);
         moved.push({ name: state.projection.name, position: through });
       }
       // The new checkpoints and COMMIT in one round trip, likewise (positions are bigints we hold).
