@@ -165,6 +165,12 @@ export function readModelProjections(clock: Clock, logger: Logger): Projection[]
   ];
 }
 
+/**
+ * Recent queries whose candidates the engine keeps: the four list agents of a screening ask for the
+ * same name in turn, and a few hundred covers every screening in flight.
+ */
+const RECENT_QUERIES = 256;
+
 const devSecret = 'embedded-development-secret-change-me-0123456789';
 
 /**
@@ -238,7 +244,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     );
     const loaded = await listRegistry.loadAll({ progressBar: Boolean(process.stdout.isTTY) && config.NODE_ENV !== 'test' });
     for (const failure of loaded.failures) logger.error({ failure }, 'list failed to load: previous version (if any) stays in service');
-    let engine = ScreeningEngine.build(loaded.entities, loaded.versions);
+    let engine = ScreeningEngine.build(loaded.entities, loaded.versions, { recentQueries: RECENT_QUERIES });
     let countryRisk: CountryRisk[] = loaded.countryRisk;
     logger.info({ entities: loaded.entities.length, lists: loaded.versions.map((v) => v.id) }, 'lists loaded');
     const engineVersions = (): { listVersions: ListVersionRef[]; matcherVersion: string } => ({
@@ -580,7 +586,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         const releases = previous.map((v) => listRegistry.retain(v.id));
         try {
           const result = await listRegistry.loadAll({ progressBar: false });
-          engine = ScreeningEngine.build(result.entities, result.versions);
+          engine = ScreeningEngine.build(result.entities, result.versions, { recentQueries: RECENT_QUERIES });
           countryRisk = result.countryRisk;
           // Each list whose version changed since it was last monitored: only its delta is matched.
           lastMonitoringRuns = await catchUpLists(monitoring, { pool, lists: listRegistry, engine, clock, logger });

@@ -18,8 +18,8 @@ import type {
   ScreeningQuery,
 } from './model';
 import { compareNames, round, type NameComparison } from './matching/compare';
-import { NameIndex } from './matching/name-index';
-import { prepareName } from './matching/prepare';
+import { NameIndex, type Candidate } from './matching/name-index';
+import { prepareName, type PreparedName } from './matching/prepare';
 import { qualifiersFor, type Qualified } from './matching/qualifiers';
 
 export const MATCHER_VERSION = 'name-matcher/1.0.0';
@@ -45,6 +45,12 @@ export function toEntitySchema(schema: string | undefined): EntitySchema | undef
   return 'unknown';
 }
 
+interface PreparedQuery {
+  q: PreparedName;
+  qPerson: PreparedName;
+  candidates: readonly Candidate[];
+}
+
 export interface EngineStats {
   entities: number;
   names: number;
@@ -62,18 +68,20 @@ export class ScreeningEngine {
   private readonly index: NameIndex;
   private readonly buildMs: number;
   private byId?: Map<string, ListEntity>;
+  private readonly recentQueries = new Map<string, PreparedQuery>();
 
-  private constructor(entities: ListEntity[], versions: ListVersion[], index: NameIndex, buildMs: number) {
+  private constructor(entities: ListEntity[], versions: ListVersion[], index: NameIndex, buildMs: number, private readonly keepRecent: number) {
     this.entities = entities;
     this.versions = versions;
     this.index = index;
     this.buildMs = buildMs;
   }
 
-  static build(entities: ListEntity[], versions: ListVersion[]): ScreeningEngine {
+  /** options.recentQueries: how many recent queries keep their candidates (see prepareQuery; default none). */
+  static build(entities: ListEntity[], versions: ListVersion[], options: { recentQueries?: number } = {}): ScreeningEngine {
     const t0 = performance.now();
     const index = NameIndex.build(entities);
-    return new ScreeningEngine(entities, versions, index, performance.now() - t0);
+    return new ScreeningEngine(entities, versions, index, performance.now() - t0, options.recentQueries ?? 0);
   }
 
   stats(): EngineStats {
@@ -92,11 +100,7 @@ export class ScreeningEngine {
     const threshold = options.threshold ?? this.defaultThreshold;
     const limit = options.limit ?? 10;
     if (!query.name?.trim()) return [];
-    const q = prepareName(query.name, query.schema);
-    // With no entity type, listed persons are compared with the query read as a person name
-    // (no legal forms), everything else with the query read as it comes.
-    const qPerson = !query.schema || query.schema === 'unknown' ? prepareName(query.name, 'person') : q;
-    const candidates = this.index.candidates(q, 150, threshold >= 0.6 ? 0.5 : 0.25);
+    const { q, qPerson, candidates } = this.prepareQuery(query.name, query.schema, threshold >= 0.6 ? 0.5 : 0.25);
     const best = new Map<number, { cmp: NameComparison; nameIndex: number; nameScore: number }>();
     for (const c of candidates) {
       const named = this.index.names[c.nameIndex];
@@ -125,6 +129,28 @@ export class ScreeningEngine {
       const full = compareNames(entity.schema === 'person' ? qPerson : q, named.prepared, this.index.rarity, true);
       return { entity, score: s.score, explanation: explain(named.record, full, s.nameScore, s.quals, s.score) };
     });
+  }
+
+  /**
+   * The prepared name and its candidates, kept for the last few queries: the list agents of one
+   * screening (sanctions, PEP, leaks, debarment) screen the same name one after another, each
+   * against its own lists, and need not look the candidates up four times. The engine never changes
+   * (a list update builds a new one), so a kept answer stays right. Off unless built with
+   * recentQueries (the service turns it on; matcher benchmarks measure the full work).
+   */
+  private prepareQuery(name: string, schema: ScreeningQuery['schema'], minShare: number): PreparedQuery {
+    const key = `${schema ?? ''}\u0000${minShare}\u0000${name}`;
+    const kept = this.recentQueries.get(key);
+    if (kept) return kept;
+    const q = prepareName(name, schema);
+    // With no entity type, listed persons are compared with the query read as a person name
+    // (no legal forms), everything else with the query read as it comes.
+    const qPerson = !schema || schema === 'unknown' ? prepareName(name, 'person') : q;
+    const prepared: PreparedQuery = { q, qPerson, candidates: this.index.candidates(q, 150, minShare) };
+    if (this.keepRecent === 0) return prepared;
+    this.recentQueries.set(key, prepared);
+    if (this.recentQueries.size > this.keepRecent) this.recentQueries.delete(this.recentQueries.keys().next().value!);
+    return prepared;
   }
 
   /** Score a pair of bare names with the same algorithm (no qualifiers except a schema hint). */

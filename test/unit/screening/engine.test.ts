@@ -124,3 +124,25 @@ describe('index', () => {
     assert.equal(engine.matcherVersion.length > 0, true);
   });
 });
+
+describe('recent queries', () => {
+  const names = ['Vladimir Putin', 'Emma Daniels', 'Kim Jong Un', 'Hamas', 'Sea Star 2', 'Nobody Atall'];
+  const topicSets = [['sanctions'], ['pep'], ['sanctions', 'pep'], undefined] as const;
+  const answer = (e: ScreeningEngine, name: string, topics: readonly string[] | undefined, threshold: number) =>
+    e.screen({ name, schema: name === 'Hamas' ? 'organization' : undefined }, { threshold, ...(topics ? { topics: [...topics] as never } : {}) })
+      .map((r) => ({ id: r.entity.id, score: r.score, summary: r.explanation.summary }));
+
+  it('a name screened again, against other lists or another threshold, gets what a fresh engine gives', () => {
+    const warm = ScreeningEngine.build(F.ALL, [], { recentQueries: 4 });
+    for (const threshold of [0.8, 0.5]) {
+      for (const topics of topicSets) {
+        for (const name of names) {
+          const fresh = ScreeningEngine.build(F.ALL, []);
+          assert.deepEqual(answer(warm, name, topics, threshold), answer(fresh, name, topics, threshold), `${name} ${topics} ${threshold}`);
+        }
+      }
+    }
+    assert.ok(answer(warm, 'Emma Daniels', ['pep'], 0.8).length > 0, 'the check compares real hits');
+    assert.deepEqual(answer(warm, 'Emma Daniels', ['sanctions'], 0.8), [], 'the pep-only entity is filtered out by topic');
+  });
+});
