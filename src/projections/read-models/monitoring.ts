@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { ScreeningEvent } from '../../commands/screening';
 import type { SubjectCheckEvent } from '../../commands/subject-check';
 import type { RecordedEvent } from '../../shared/events';
+import { columnsOf, firstPerKey, piecesOf } from '../batching';
 import { quoteIdent, type Projection } from '../projection';
 
 /**
@@ -83,26 +84,9 @@ export const monitoringProjection: Projection = {
     const event = recorded as unknown as (ScreeningEvent | SubjectCheckEvent) & RecordedEvent;
     const position = recorded.streamPosition.toString();
     switch (event.type) {
-      case 'ScreeningCompleted': {
-        const d = event.data;
-        if (d.hits.length === 0) return;
-        // One statement for all the hits (a round trip each was most of this read model's cost).
-        await client.query(
-          `INSERT INTO ${s}.hits (screening_id, hit_id, entity_id, category, status, entity_record_hash, stream_position)
-           SELECT $1, h.hit_id, h.entity_id, h.category, 'open', h.entity_record_hash, $2
-             FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS h(hit_id, entity_id, category, entity_record_hash)
-           ON CONFLICT (screening_id, hit_id) DO NOTHING`,
-          [
-            d.screeningId,
-            position,
-            d.hits.map((h) => h.hitId),
-            d.hits.map((h) => h.entityId),
-            d.hits.map((h) => h.category),
-            d.hits.map((h) => h.entityRecordHash),
-          ],
-        );
+      case 'ScreeningCompleted':
+        await insertReportedHits(client, s, [recorded]);
         return;
-      }
       case 'MonitoringEnrolled': {
         const d = event.data;
         await client.query(
@@ -199,4 +183,38 @@ export const monitoringProjection: Projection = {
         return;
     }
   },
+  /**
+   * Each run of completions in the batch writes its hits in one insert; any other event goes
+   * through apply(), in order (it may touch the same hits).
+   */
+  async applyBatch(client, events, schema) {
+    const s = quoteIdent(schema);
+    for (const piece of piecesOf(events, 'ScreeningCompleted', (event) => (event.data as { screeningId: string }).screeningId)) {
+      if ('alone' in piece) await monitoringProjection.apply(client, piece.alone, schema);
+      else await insertReportedHits(client, s, piece.together);
+    }
+  },
 };
+
+/**
+ * The hits the given ScreeningCompleted events report, in one statement (a round trip each was most
+ * of this read model's cost). A hit already there is left as it is; of a hit reported twice, the
+ * first counts, as one insert per event would have it.
+ */
+async function insertReportedHits(client: pg.PoolClient, s: string, completions: readonly RecordedEvent[]): Promise<void> {
+  const reported = completions.flatMap((recorded) => {
+    const event = recorded as unknown as Extract<ScreeningEvent, { type: 'ScreeningCompleted' }> & RecordedEvent;
+    const position = event.streamPosition.toString();
+    return event.data.hits.map((h) => [event.data.screeningId, h.hitId, h.entityId, h.category, h.entityRecordHash, position]);
+  });
+  const hits = firstPerKey(reported, ([screeningId, hitId]) => `${screeningId}/${hitId}`);
+  if (hits.length === 0) return;
+  await client.query(
+    `INSERT INTO ${s}.hits (screening_id, hit_id, entity_id, category, status, entity_record_hash, stream_position)
+     SELECT h.screening_id, h.hit_id, h.entity_id, h.category, 'open', h.entity_record_hash, h.stream_position
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[])
+         AS h(screening_id, hit_id, entity_id, category, entity_record_hash, stream_position)
+     ON CONFLICT (screening_id, hit_id) DO NOTHING`,
+    columnsOf(hits, 6),
+  );
+}
