@@ -98,6 +98,20 @@ export async function findEndpoint(db: Queryable, ref: EndpointRef): Promise<End
   return rows[0] ? toEndpointView(rows[0]) : null;
 }
 
+/**
+ * Every endpoint of these accounts, all surfaces and keys, in one query: a caller enqueueing many
+ * deliveries (the webhook projector's batches) looks them up here instead of once per delivery.
+ */
+export async function findEndpointsOfAccounts(db: Queryable, accountIds: readonly string[]): Promise<EndpointView[]> {
+  if (accountIds.length === 0) return [];
+  // Naming every surface lets the (surface, account_id, key_id) unique index serve the lookup.
+  const { rows } = await db.query<EndpointRow>(
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE surface = ANY('{s1,s2,s3}'::text[]) AND account_id = ANY($1::text[])`,
+    [accountIds],
+  );
+  return rows.map(toEndpointView);
+}
+
 export async function getEndpoint(db: Queryable, endpointId: string, accountId?: string): Promise<EndpointView | null> {
   const { rows } = await db.query<EndpointRow>(
     `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND ($2::text IS NULL OR account_id = $2)`,
@@ -180,8 +194,16 @@ function subjectRefOf(body: string): string | null {
  * see in the log what was not sent.
  */
 export async function enqueue(db: Queryable, input: EnqueueInput): Promise<EnqueueResult> {
+  const endpoint = await findEndpoint(db, { accountId: input.accountId, surface: input.message.surface, keyId: input.keyId });
+  return enqueueTo(db, endpoint, input);
+}
+
+/**
+ * enqueue() for a caller that has already looked up the endpoint of (message.surface, accountId,
+ * keyId) in this transaction, null when there is none (findEndpointsOfAccounts for a batch).
+ */
+export async function enqueueTo(db: Queryable, endpoint: EndpointView | null, input: EnqueueInput): Promise<EnqueueResult> {
   const surface = input.message.surface;
-  const endpoint = await findEndpoint(db, { accountId: input.accountId, surface, keyId: input.keyId });
   if (!endpoint) return { status: 'no_endpoint' };
   const deliveryId = input.deliveryId ?? randomUUID();
   const dropped = !endpoint.enabled;

@@ -20,7 +20,17 @@ import type { PersonCheckEvent } from '../commands/person-check';
 import type { ScreeningEvent } from '../commands/screening';
 import type { SubjectCheckEvent } from '../commands/subject-check';
 import type { WebhookEndpointEvent } from '../commands/webhook-endpoint';
-import { disableEndpoint, enqueue, reenable, upsertEndpoint, type Queryable } from './outbox';
+import {
+  disableEndpoint,
+  enqueueTo,
+  findEndpoint,
+  findEndpointsOfAccounts,
+  reenable,
+  upsertEndpoint,
+  type EndpointRef,
+  type EndpointView,
+  type Queryable,
+} from './outbox';
 import {
   s1MonitoringAlert,
   s1PersonCheckCompleted,
@@ -77,6 +87,29 @@ interface ScreeningFacts {
   requested_at: Date;
 }
 
+/**
+ * What applying an event reads besides the event: per event from the database (apply), or from
+ * what applyBatch fetched for the whole batch in one query each.
+ */
+interface Lookups {
+  screeningFacts(screeningId: string): Promise<ScreeningFacts | undefined>;
+  endpoint(ref: EndpointRef): Promise<EndpointView | null>;
+}
+
+/** Events after which an endpoint lookup may answer differently. */
+const endpointEvents: ReadonlySet<string> = new Set<(typeof webhookProjectorHandles)[number]>([
+  'ApiKeyCreated',
+  'ApiKeyWebhookConfigured',
+  'ApiKeyRevoked',
+  'WebhookEndpointRegistered',
+  'WebhookEndpointUpdated',
+  'WebhookEndpointDisabled',
+  'WebhookEndpointReenabled',
+]);
+
+/** (surface, account, key) of a lookup or of a found endpoint ('' / null: no key, as stored). */
+const endpointKey = (ref: EndpointRef | EndpointView) => JSON.stringify([ref.surface, ref.accountId, ref.keyId ?? '']);
+
 export function createWebhookProjector(options: WebhookProjectorOptions): Projection {
   const { clock } = options;
   const logger = options.logger ?? { error() {} };
@@ -85,7 +118,14 @@ export function createWebhookProjector(options: WebhookProjectorOptions): Projec
    * Builds and enqueues one webhook. A payload that fails its schema (a malformed event) is logged
    * and skipped rather than stalling every later webhook behind it.
    */
-  async function send(db: Queryable, event: RecordedEvent, build: () => WebhookMessage, accountId: string, keyId?: string) {
+  async function send(
+    db: Queryable,
+    lookups: Lookups,
+    event: RecordedEvent,
+    build: () => WebhookMessage,
+    accountId: string,
+    keyId?: string,
+  ) {
     let message: WebhookMessage;
     try {
       message = build();
@@ -93,7 +133,8 @@ export function createWebhookProjector(options: WebhookProjectorOptions): Projec
       logger.error({ eventId: event.metadata.eventId, type: event.type, err: (err as Error).message }, 'webhook payload rejected; not sent');
       return;
     }
-    await enqueue(db, {
+    const endpoint = await lookups.endpoint({ accountId, surface: message.surface, keyId });
+    await enqueueTo(db, endpoint, {
       accountId,
       keyId,
       message,
@@ -108,6 +149,216 @@ export function createWebhookProjector(options: WebhookProjectorOptions): Projec
       [screeningId],
     );
     return rows[0];
+  }
+
+  /** The facts of several screenings in one query (facts never change once written). */
+  async function screeningFactsOf(db: Queryable, schema: string, screeningIds: string[]): Promise<Map<string, ScreeningFacts>> {
+    if (screeningIds.length === 0) return new Map();
+    const { rows } = await db.query<ScreeningFacts & { screening_id: string }>(
+      `SELECT screening_id, account_id, key_id, surface, kind, uuid, query, requested_at
+         FROM ${quoteIdent(schema)}.screenings WHERE screening_id = ANY($1::text[])`,
+      [screeningIds],
+    );
+    return new Map(rows.map(({ screening_id, ...facts }) => [screening_id, facts]));
+  }
+
+  /** One event, as apply() defines it, reading facts and endpoints through `lookups`. */
+  async function applyEvent(client: pg.PoolClient, recorded: RecordedEvent, schema: string, lookups: Lookups): Promise<void> {
+    const event = recorded as unknown as Handled & RecordedEvent;
+    const s = quoteIdent(schema);
+    const now = clock.now();
+    switch (event.type) {
+      // ---------------------------------------------------------------- endpoints
+      case 'ApiKeyCreated':
+        if (event.data.surface === 's1' && event.data.webhook) {
+          await upsertEndpoint(client, {
+            accountId: event.data.accountId,
+            surface: 's1',
+            keyId: event.data.keyId,
+            url: event.data.webhook.url,
+            secretCiphertext: event.data.webhook.secretCiphertext,
+            now,
+          });
+        }
+        return;
+      case 'ApiKeyWebhookConfigured':
+        await upsertEndpoint(client, {
+          accountId: event.data.accountId,
+          surface: 's1',
+          keyId: event.data.keyId,
+          url: event.data.webhook.url,
+          secretCiphertext: event.data.webhook.secretCiphertext,
+          now,
+        });
+        return;
+      case 'ApiKeyRevoked':
+        // A revoked key's webhook stops: later deliveries for it are logged as dropped.
+        await disableEndpoint(client, { accountId: event.data.accountId, surface: 's1', keyId: event.data.keyId }, now);
+        return;
+      case 'WebhookEndpointRegistered':
+      case 'WebhookEndpointUpdated':
+        await upsertEndpoint(client, {
+          accountId: event.data.accountId,
+          surface: event.data.surface,
+          url: event.data.url,
+          secretCiphertext: event.data.secretCiphertext,
+          now,
+        });
+        return;
+      case 'WebhookEndpointDisabled':
+        await disableEndpoint(client, { accountId: event.data.accountId, surface: event.data.surface }, now);
+        return;
+      case 'WebhookEndpointReenabled': {
+        const { rows } = await client.query<{ id: string }>(
+          `SELECT id FROM webhook_endpoints WHERE surface = $1 AND account_id = $2 AND key_id = ''`,
+          [event.data.surface, event.data.accountId],
+        );
+        if (rows[0]) await reenable(client, rows[0].id, { now, accountId: event.data.accountId });
+        return;
+      }
+
+      // ---------------------------------------------------------------- screenings (S1, S3)
+      case 'ScreeningRequested':
+        await insertScreeningFacts(client, schema, [event]);
+        return;
+      case 'ScreeningCompleted': {
+        const d = event.data;
+        const facts = await lookups.screeningFacts(d.screeningId);
+        if (d.surface === 's1' && d.kind !== 'sow') {
+          if (!facts?.key_id) return; // no key, no S1 webhook configuration to send to
+          const s1Event = `${d.kind}.completed` as const;
+          await send(
+            client,
+            lookups,
+            event,
+            () => s1ScreeningCompleted({
+              event: s1Event,
+              screening: {
+                id: Number(d.screeningId),
+                search_query: facts.query,
+                risk_level: d.riskLevel,
+                risk_score: Math.round(d.riskScore),
+                status: 'completed',
+                created_at: facts.requested_at.toISOString(),
+              },
+              timestamp: isoMs(d.completedAt),
+            }),
+            d.accountId,
+            facts.key_id,
+          );
+        } else if (d.surface === 's3') {
+          await send(
+            client,
+            lookups,
+            event,
+            () => s3Payload('screening.completed', {
+              screening_id: d.uuid,
+              screening_type: d.kind === 'ma' ? 'MA' : (d.kind.toUpperCase() as 'CDD' | 'EDD' | 'SOW'),
+              risk_score: d.riskScore,
+              risk_level: d.riskLevel,
+              // The SOW screening's own uuid for SOW screenings (its SVC-…-SOW id is in the API), else null.
+              sow_screening_id: d.kind === 'sow' ? d.uuid : null,
+              completed_at: isoMs(d.completedAt),
+            }),
+            d.accountId,
+          );
+        }
+        return;
+      }
+      case 'MonitoringAlertRaised': {
+        const d = event.data;
+        const facts = await lookups.screeningFacts(d.screeningId);
+        if (!facts) return;
+        const alert = {
+          entity_id: d.entityId,
+          list: d.source,
+          matched_name: d.matchedName,
+          score: score100(d.score),
+          detected_at: isoMs(d.raisedAt),
+        };
+        if (facts.surface === 's1' && facts.key_id) {
+          await send(
+            client,
+            lookups,
+            event,
+            () => s1MonitoringAlert({ screeningId: Number(d.screeningId), alert: { kind: d.kind, ...alert }, timestamp: isoMs(d.raisedAt) }),
+            d.accountId,
+            facts.key_id,
+          );
+        } else if (facts.surface === 's3') {
+          await send(client, lookups, event, () => s3Payload('monitoring.alert', { screening_id: facts.uuid, alert_kind: d.kind, ...alert }), d.accountId);
+        }
+        return;
+      }
+
+      // ---------------------------------------------------------------- person checks (S1)
+      case 'PersonCheckRequested':
+        await insertPersonCheckFacts(client, schema, [event]);
+        return;
+      case 'PersonCheckCompleted': {
+        const d = event.data;
+        if (d.surface !== 's1') return;
+        const { rows } = await client.query<{ key_id: string | null; full_name: string; requested_at: Date }>(
+          `SELECT key_id, full_name, requested_at FROM ${s}.person_checks WHERE person_check_id = $1`,
+          [d.personCheckId],
+        );
+        const facts = rows[0];
+        if (!facts?.key_id) return;
+        await send(
+          client,
+          lookups,
+          event,
+          () => s1PersonCheckCompleted({
+            personCheck: {
+              id: d.personCheckId,
+              full_name: facts.full_name,
+              result: d.result,
+              confidence: d.confidence,
+              status: 'completed',
+              created_at: facts.requested_at.toISOString(),
+            },
+            timestamp: isoMs(d.completedAt),
+          }),
+          d.accountId,
+          facts.key_id,
+        );
+        return;
+      }
+
+      // ---------------------------------------------------------------- subject checks (S2)
+      case 'SubjectCheckStarted':
+      case 'SubjectCheckReviewRequired':
+      case 'SubjectCheckEscalated':
+      case 'SubjectCheckCompleted':
+      case 'SubjectCheckFailed':
+        await send(client, lookups, event, () => subjectCheckMessage(event), event.data.accountId);
+        return;
+      case 'SubjectCheckMonitoringAlertRaised': {
+        // Flat like the other S2 callbacks, signed over the raw body with the account's secret.
+        const d = event.data;
+        await send(
+          client,
+          lookups,
+          event,
+          () =>
+            s2Payload('subject_check.monitoring_alert', {
+              subject_check_id: Number(d.subjectCheckId),
+              account_id: Number(d.accountId),
+              alert_id: d.alertId,
+              alert_kind: d.kind,
+              entity_id: d.entityId,
+              list: d.source,
+              matched_name: d.matchedName,
+              score: score100(d.score),
+              detected_at: isoMs(d.raisedAt),
+            }),
+          d.accountId,
+        );
+        return;
+      }
+      default:
+        return assertUnhandled(event);
+    }
   }
 
   return {
@@ -126,222 +377,86 @@ export function createWebhookProjector(options: WebhookProjectorOptions): Projec
     },
 
     async apply(client: pg.PoolClient, recorded: RecordedEvent, schema: string) {
-      const event = recorded as unknown as Handled & RecordedEvent;
-      const s = quoteIdent(schema);
-      const now = clock.now();
-      switch (event.type) {
-        // ---------------------------------------------------------------- endpoints
-        case 'ApiKeyCreated':
-          if (event.data.surface === 's1' && event.data.webhook) {
-            await upsertEndpoint(client, {
-              accountId: event.data.accountId,
-              surface: 's1',
-              keyId: event.data.keyId,
-              url: event.data.webhook.url,
-              secretCiphertext: event.data.webhook.secretCiphertext,
-              now,
-            });
-          }
-          return;
-        case 'ApiKeyWebhookConfigured':
-          await upsertEndpoint(client, {
-            accountId: event.data.accountId,
-            surface: 's1',
-            keyId: event.data.keyId,
-            url: event.data.webhook.url,
-            secretCiphertext: event.data.webhook.secretCiphertext,
-            now,
-          });
-          return;
-        case 'ApiKeyRevoked':
-          // A revoked key's webhook stops: later deliveries for it are logged as dropped.
-          await disableEndpoint(client, { accountId: event.data.accountId, surface: 's1', keyId: event.data.keyId }, now);
-          return;
-        case 'WebhookEndpointRegistered':
-        case 'WebhookEndpointUpdated':
-          await upsertEndpoint(client, {
-            accountId: event.data.accountId,
-            surface: event.data.surface,
-            url: event.data.url,
-            secretCiphertext: event.data.secretCiphertext,
-            now,
-          });
-          return;
-        case 'WebhookEndpointDisabled':
-          await disableEndpoint(client, { accountId: event.data.accountId, surface: event.data.surface }, now);
-          return;
-        case 'WebhookEndpointReenabled': {
-          const { rows } = await client.query<{ id: string }>(
-            `SELECT id FROM webhook_endpoints WHERE surface = $1 AND account_id = $2 AND key_id = ''`,
-            [event.data.surface, event.data.accountId],
-          );
-          if (rows[0]) await reenable(client, rows[0].id, { now, accountId: event.data.accountId });
-          return;
-        }
+      await applyEvent(client, recorded, schema, {
+        screeningFacts: (screeningId) => screeningFacts(client, schema, screeningId),
+        endpoint: (ref) => findEndpoint(client, ref),
+      });
+    },
 
-        // ---------------------------------------------------------------- screenings (S1, S3)
-        case 'ScreeningRequested':
-          await client.query(
-            `INSERT INTO ${s}.screenings (screening_id, account_id, key_id, surface, kind, uuid, query, requested_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (screening_id) DO NOTHING`,
-            [
-              event.data.screeningId,
-              event.data.accountId,
-              event.metadata.actor?.keyId ?? null,
-              event.data.surface,
-              event.data.kind,
-              event.data.uuid,
-              event.data.subject.query,
-              event.data.requestedAt,
-            ],
-          );
-          return;
-        case 'ScreeningCompleted': {
-          const d = event.data;
-          const facts = await screeningFacts(client, schema, d.screeningId);
-          if (d.surface === 's1' && d.kind !== 'sow') {
-            if (!facts?.key_id) return; // no key, no S1 webhook configuration to send to
-            const s1Event = `${d.kind}.completed` as const;
-            await send(
-              client,
-              event,
-              () => s1ScreeningCompleted({
-                event: s1Event,
-                screening: {
-                  id: Number(d.screeningId),
-                  search_query: facts.query,
-                  risk_level: d.riskLevel,
-                  risk_score: Math.round(d.riskScore),
-                  status: 'completed',
-                  created_at: facts.requested_at.toISOString(),
-                },
-                timestamp: isoMs(d.completedAt),
-              }),
-              d.accountId,
-              facts.key_id,
-            );
-          } else if (d.surface === 's3') {
-            await send(
-              client,
-              event,
-              () => s3Payload('screening.completed', {
-                screening_id: d.uuid,
-                screening_type: d.kind === 'ma' ? 'MA' : (d.kind.toUpperCase() as 'CDD' | 'EDD' | 'SOW'),
-                risk_score: d.riskScore,
-                risk_level: d.riskLevel,
-                // The SOW screening's own uuid for SOW screenings (its SVC-…-SOW id is in the API), else null.
-                sow_screening_id: d.kind === 'sow' ? d.uuid : null,
-                completed_at: isoMs(d.completedAt),
-              }),
-              d.accountId,
-            );
-          }
-          return;
-        }
-        case 'MonitoringAlertRaised': {
-          const d = event.data;
-          const facts = await screeningFacts(client, schema, d.screeningId);
-          if (!facts) return;
-          const alert = {
-            entity_id: d.entityId,
-            list: d.source,
-            matched_name: d.matchedName,
-            score: score100(d.score),
-            detected_at: isoMs(d.raisedAt),
-          };
-          if (facts.surface === 's1' && facts.key_id) {
-            await send(
-              client,
-              event,
-              () => s1MonitoringAlert({ screeningId: Number(d.screeningId), alert: { kind: d.kind, ...alert }, timestamp: isoMs(d.raisedAt) }),
-              d.accountId,
-              facts.key_id,
-            );
-          } else if (facts.surface === 's3') {
-            await send(client, event, () => s3Payload('monitoring.alert', { screening_id: facts.uuid, alert_kind: d.kind, ...alert }), d.accountId);
-          }
-          return;
-        }
+    /**
+     * The facts of the batch's requests first, in one statement per table (a request is its stream's
+     * first event, so nothing earlier in the batch reads its facts); then one query for the facts the
+     * batch's screening events refer to, and one for the endpoints its sends can need; then every
+     * other event in order, as apply() would, served from those. Endpoints are fetched once only when
+     * no event of the batch changes one; otherwise each send looks its endpoint up as apply() does.
+     */
+    async applyBatch(client: pg.PoolClient, recorded: RecordedEvent[], schema: string) {
+      const events = recorded as unknown as (Handled & RecordedEvent)[];
+      await insertScreeningFacts(client, schema, events.filter((e): e is ScreeningRequestedEvent => e.type === 'ScreeningRequested'));
+      await insertPersonCheckFacts(client, schema, events.filter((e): e is PersonCheckRequestedEvent => e.type === 'PersonCheckRequested'));
+      const rest = events.filter((e) => e.type !== 'ScreeningRequested' && e.type !== 'PersonCheckRequested');
+      if (rest.length === 0) return;
 
-        // ---------------------------------------------------------------- person checks (S1)
-        case 'PersonCheckRequested':
-          await client.query(
-            `INSERT INTO ${s}.person_checks (person_check_id, account_id, key_id, surface, full_name, requested_at)
-             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (person_check_id) DO NOTHING`,
-            [
-              event.data.personCheckId,
-              event.data.accountId,
-              event.metadata.actor?.keyId ?? null,
-              event.data.surface,
-              event.data.fullName,
-              event.data.requestedAt,
-            ],
-          );
-          return;
-        case 'PersonCheckCompleted': {
-          const d = event.data;
-          if (d.surface !== 's1') return;
-          const { rows } = await client.query<{ key_id: string | null; full_name: string; requested_at: Date }>(
-            `SELECT key_id, full_name, requested_at FROM ${s}.person_checks WHERE person_check_id = $1`,
-            [d.personCheckId],
-          );
-          const facts = rows[0];
-          if (!facts?.key_id) return;
-          await send(
-            client,
-            event,
-            () => s1PersonCheckCompleted({
-              personCheck: {
-                id: d.personCheckId,
-                full_name: facts.full_name,
-                result: d.result,
-                confidence: d.confidence,
-                status: 'completed',
-                created_at: facts.requested_at.toISOString(),
-              },
-              timestamp: isoMs(d.completedAt),
-            }),
-            d.accountId,
-            facts.key_id,
-          );
-          return;
-        }
+      const referred = new Set<string>();
+      for (const e of rest) if (e.type === 'ScreeningCompleted' || e.type === 'MonitoringAlertRaised') referred.add(e.data.screeningId);
+      const facts = await screeningFactsOf(client, schema, [...referred]);
 
-        // ---------------------------------------------------------------- subject checks (S2)
-        case 'SubjectCheckStarted':
-        case 'SubjectCheckReviewRequired':
-        case 'SubjectCheckEscalated':
-        case 'SubjectCheckCompleted':
-        case 'SubjectCheckFailed':
-          await send(client, event, () => subjectCheckMessage(event), event.data.accountId);
-          return;
-        case 'SubjectCheckMonitoringAlertRaised': {
-          // Flat like the other S2 callbacks, signed over the raw body with the account's secret.
-          const d = event.data;
-          await send(
-            client,
-            event,
-            () =>
-              s2Payload('subject_check.monitoring_alert', {
-                subject_check_id: Number(d.subjectCheckId),
-                account_id: Number(d.accountId),
-                alert_id: d.alertId,
-                alert_kind: d.kind,
-                entity_id: d.entityId,
-                list: d.source,
-                matched_name: d.matchedName,
-                score: score100(d.score),
-                detected_at: isoMs(d.raisedAt),
-              }),
-            d.accountId,
-          );
-          return;
-        }
-        default:
-          return assertUnhandled(event);
+      let endpoint = (ref: EndpointRef) => findEndpoint(client, ref);
+      if (!rest.some((e) => endpointEvents.has(e.type))) {
+        // Every send goes to an endpoint of its event's account.
+        const accounts = new Set(rest.map((e) => e.data.accountId));
+        const endpoints = new Map((await findEndpointsOfAccounts(client, [...accounts])).map((found) => [endpointKey(found), found]));
+        endpoint = async (ref) => (accounts.has(ref.accountId) ? (endpoints.get(endpointKey(ref)) ?? null) : findEndpoint(client, ref));
       }
+
+      const lookups: Lookups = { screeningFacts: async (screeningId) => facts.get(screeningId), endpoint };
+      for (const event of rest) await applyEvent(client, event, schema, lookups);
     },
   };
+}
+
+type ScreeningRequestedEvent = Extract<Handled, { type: 'ScreeningRequested' }> & RecordedEvent;
+type PersonCheckRequestedEvent = Extract<Handled, { type: 'PersonCheckRequested' }> & RecordedEvent;
+
+/**
+ * Who requested each screening, with which key, what was searched: one statement for any number of
+ * requests (column arrays, unnested in order). A request applied again keeps the first facts.
+ */
+async function insertScreeningFacts(db: Queryable, schema: string, events: ScreeningRequestedEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await db.query(
+    `INSERT INTO ${quoteIdent(schema)}.screenings (screening_id, account_id, key_id, surface, kind, uuid, query, requested_at)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
+     ON CONFLICT (screening_id) DO NOTHING`,
+    [
+      events.map((e) => e.data.screeningId),
+      events.map((e) => e.data.accountId),
+      events.map((e) => e.metadata.actor?.keyId ?? null),
+      events.map((e) => e.data.surface),
+      events.map((e) => e.data.kind),
+      events.map((e) => e.data.uuid),
+      events.map((e) => e.data.subject.query),
+      events.map((e) => e.data.requestedAt),
+    ],
+  );
+}
+
+/** The same for S1 person checks. */
+async function insertPersonCheckFacts(db: Queryable, schema: string, events: PersonCheckRequestedEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await db.query(
+    `INSERT INTO ${quoteIdent(schema)}.person_checks (person_check_id, account_id, key_id, surface, full_name, requested_at)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
+     ON CONFLICT (person_check_id) DO NOTHING`,
+    [
+      events.map((e) => e.data.personCheckId),
+      events.map((e) => e.data.accountId),
+      events.map((e) => e.metadata.actor?.keyId ?? null),
+      events.map((e) => e.data.surface),
+      events.map((e) => e.data.fullName),
+      events.map((e) => e.data.requestedAt),
+    ],
+  );
 }
 
 function assertUnhandled(event: never): void {
