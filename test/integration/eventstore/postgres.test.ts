@@ -238,6 +238,38 @@ describe('PostgreSQL event store specifics', () => {
     await store.close();
   });
 
+  it('caught-up subscribers read again only when a NOTIFY says something was committed', async () => {
+    const db = await createTestDatabase();
+    opened.push(db);
+    let reads = 0;
+    const query = db.pool.query.bind(db.pool) as (...args: unknown[]) => Promise<unknown>;
+    (db.pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
+      if (String(args[0]).includes('es_read_settled')) reads++;
+      return query(...args);
+    };
+    const store = new PostgresEventStore({ pool: db.pool, minFenceIntervalMs: 0 });
+    const seen = [0, 0, 0];
+    const subs = seen.map((_, i) => store.subscribeToAll(async () => void seen[i]!++, { pollIntervalMs: 60_000 }));
+    await new Promise((r) => setTimeout(r, 150)); // caught up, LISTEN connected
+    for (let round = 1; round <= 5; round++) {
+      const before = reads;
+      await store.appendToStream('quiet', [newEvent('Once', { round })]);
+      await eventually(() => seen.every((n) => n === round), 3000, `round ${round} delivered to all three`);
+      await new Promise((r) => setTimeout(r, 50));
+      // One fence for the commit, shared by the three subscribers (a second when one asked while it
+      // was under way); the reads after each delivery that would find nothing are not made.
+      assert.ok(reads - before <= 2, `round ${round}: ${reads - before} reads for one commit and three subscribers`);
+    }
+    const quiet = reads;
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(reads, quiet, 'no reads while nothing is committed');
+    // Without NOTIFY the answer would be wrong: a commit is still seen (the safety net is the NOTIFY itself).
+    await store.appendToStream('quiet', [newEvent('Last')]);
+    await eventually(() => seen.every((n) => n === 6), 3000, 'the last commit delivered');
+    for (const sub of subs) await sub.stop();
+    await store.close();
+  });
+
   it('subscriptions sharing the tail at different speeds never wait for the poll interval', async () => {
     const db = await createTestDatabase();
     opened.push(db);

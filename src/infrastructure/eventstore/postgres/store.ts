@@ -103,6 +103,13 @@ export class PostgresEventStore implements EventStore {
   private readonly heads = new Map<string, StreamHead>();
   /** Every committed event with from < global_position <= to, in order (see readForSubscription). */
   private tail: { from: bigint; to: bigint; events: RecordedEvent[] } | undefined;
+  /** NOTIFYs received (and LISTEN reconnections): each may announce a commit the tail has not read. */
+  private notifications = 0;
+  /**
+   * The notification count when the last fence that reached its horizon began, and when: while no
+   * NOTIFY arrives after it, the tail holds every committed event (see readForSubscription).
+   */
+  private tailSettled: { notifications: number; at: number } | undefined;
   private tailRunning: Promise<void> | undefined;
   private tailQueued: Promise<void> | undefined;
 
@@ -334,8 +341,22 @@ export class PostgresEventStore implements EventStore {
   private async readForSubscription(after: bigint, maxCount: number): Promise<RecordedEvent[]> {
     const tail = this.tail;
     if (tail && after < tail.from) return this.readAll({ after, maxCount });
+    // A caller at the end of the tail, with no NOTIFY since the last complete fence began, would read
+    // nothing new: every commit notifies (es_append), so answer "nothing" without a round trip, and
+    // let the NOTIFY wake it. Without a LISTEN connection, or after a poll interval, read anyway.
+    if (tail && after === tail.to && this.nothingNotifiedSinceFence()) return [];
     if (!tail || after >= tail.to) await this.extendTail(after);
     return this.sliceTail(after, maxCount) ?? this.readAll({ after, maxCount });
+  }
+
+  private nothingNotifiedSinceFence(): boolean {
+    const settled = this.tailSettled;
+    return (
+      this.listener !== undefined &&
+      settled !== undefined &&
+      settled.notifications === this.notifications &&
+      Date.now() - settled.at < (this.options.pollIntervalMs ?? 1000)
+    );
   }
 
   private sliceTail(after: bigint, maxCount: number): RecordedEvent[] | undefined {
@@ -352,10 +373,15 @@ export class PostgresEventStore implements EventStore {
       let tail = this.tail;
       // Start (or restart) the window at a caller ahead of it; one behind it reads on its own.
       if (!tail || after > tail.to) tail = { from: after, to: after, events: [] };
+      // Counted before the fence begins: a NOTIFY arriving after this may be for a commit it misses.
+      const notifications = this.notifications;
+      const fencedAt = Date.now();
       const { horizon, events: fetched } = await this.readSettled(tail.to, TAIL_READ_LIMIT);
+      // A full read stops short of the horizon: only what it returned is known to be complete.
+      const full = fetched.length === TAIL_READ_LIMIT;
+      this.tailSettled = full ? undefined : { notifications, at: fencedAt };
       if (horizon > tail.to) {
-        // A full read stops short of the horizon: only what it returned is known to be complete.
-        const to = fetched.length === TAIL_READ_LIMIT ? fetched[fetched.length - 1]!.globalPosition : horizon;
+        const to = full ? fetched[fetched.length - 1]!.globalPosition : horizon;
         const events = tail.events.concat(fetched);
         const drop = Math.max(0, events.length - TAIL_CAPACITY);
         tail = { from: drop > 0 ? events[drop - 1]!.globalPosition : tail.from, to, events: events.slice(drop) };
@@ -396,6 +422,7 @@ export class PostgresEventStore implements EventStore {
           : (this.pool as unknown as { options: pg.ClientConfig }).options,
       );
       client.on('notification', () => {
+        this.notifications++;
         for (const s of this.subscriptions) s.wake();
       });
       client.on('error', (err) => {
@@ -412,6 +439,7 @@ export class PostgresEventStore implements EventStore {
           return;
         }
         this.listener = client;
+        this.notifications++;
         for (const s of this.subscriptions) s.wake(); // anything appended while we connected
       } catch (err) {
         this.logger.warn({ err: { message: (err as Error).message } }, 'event store LISTEN unavailable; subscriptions poll');
