@@ -75,12 +75,10 @@ export function createAgentCatalog(deps: {
   hasPepList: () => boolean;
   /** SOW corroboration agents read the screening's declaration through this (without it they say "not configured"). */
   loadSowDeclaration?: SowAgentDeps['loadDeclaration'];
-  /** The list agents, when they run elsewhere than over `screener` (the matching thread). */
-  listAgents?: Agent[];
 }): Map<string, Agent> {
   const byName = (name: string) => deps.sources.filter((s) => s.name === name);
   const configured = (name: string) => deps.sources.some((s) => s.name === name && s.configured());
-  const lists = new Map((deps.listAgents ?? createListAgents(deps.screener)).map((a) => [a.name, a]));
+  const lists = new Map(createListAgents(deps.screener).map((a) => [a.name, a]));
   const catalog = new Map<string, Agent>();
   const add = (agent: Agent) => catalog.set(agent.name, agent);
 

@@ -39,8 +39,6 @@ import type { CountryRisk } from '../screening/model';
 import { createExternalSources } from '../agents/sources';
 import { createAgentCatalog } from '../agents/catalog';
 import { startAgentWorkers } from '../agents/runtime/worker';
-import { createListAgents, listAgentSpecs } from '../agents/lists/list-agents';
-import { ListMatchingThread, threadedListAgents } from '../agents/lists/matching-thread';
 import { ScreeningOrchestrator } from '../agents/orchestrator/screening-orchestrator';
 import { analyseEdd, analyseMa, analyseSow, llmConfigFromEnv } from '../agents/analysis';
 import { createHttpApp } from '../api/http/app';
@@ -246,17 +244,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     );
     const loaded = await listRegistry.loadAll({ progressBar: Boolean(process.stdout.isTTY) && config.NODE_ENV !== 'test' });
     for (const failure of loaded.failures) logger.error({ failure }, 'list failed to load: previous version (if any) stays in service');
-    // The matching thread builds its index while this thread builds its own (they overlap).
-    const runsListAgents =
-      options.agents === 'all' || (options.agents !== 'none' && options.agents.some((name) => listAgentSpecs.some((spec) => spec.name === name)));
-    const matchingThreadStarting =
-      config.LIST_MATCHING_THREAD && runsListAgents
-        ? ListMatchingThread.start({ entities: loaded.entities, versions: loaded.versions, recentQueries: RECENT_QUERIES }, logger)
-        : undefined;
-    // Stopped even if startup fails later on (a thread left running would keep the process alive).
-    stops.push(async () => (await matchingThreadStarting?.catch(() => undefined))?.stop());
     let engine = ScreeningEngine.build(loaded.entities, loaded.versions, { recentQueries: RECENT_QUERIES });
-    const matchingThread = await matchingThreadStarting;
     let countryRisk: CountryRisk[] = loaded.countryRisk;
     logger.info({ entities: loaded.entities.length, lists: loaded.versions.map((v) => v.id) }, 'lists loaded');
     const engineVersions = (): { listVersions: ListVersionRef[]; matcherVersion: string } => ({
@@ -271,7 +259,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const sources = createExternalSources(env);
     const catalog = createAgentCatalog({
       screener: () => engine,
-      ...(matchingThread ? { listAgents: threadedListAgents(matchingThread, createListAgents(() => engine)) } : {}),
       sources,
       hasPepList: () => engine.versions.some((v) => v.source === 'opensanctions_peps'),
       loadSowDeclaration: sowDeclarationLoader(store),
@@ -599,9 +586,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         const releases = previous.map((v) => listRegistry.retain(v.id));
         try {
           const result = await listRegistry.loadAll({ progressBar: false });
-          const threadReplaced = matchingThread?.replace(result.entities, result.versions);
           engine = ScreeningEngine.build(result.entities, result.versions, { recentQueries: RECENT_QUERIES });
-          await threadReplaced;
           countryRisk = result.countryRisk;
           // Each list whose version changed since it was last monitored: only its delta is matched.
           lastMonitoringRuns = await catchUpLists(monitoring, { pool, lists: listRegistry, engine, clock, logger });

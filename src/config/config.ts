@@ -48,12 +48,6 @@ export const configSchema = z.object({
    * Turn off behind a transaction-pooling proxy that does not track them (PgBouncer before 1.21).
    */
   PG_PREPARED_STATEMENTS: booleanFlag.default(true),
-  /**
-   * Run the list agents' name matching on a worker thread with its own copy of the index (about
-   * 200 MB more memory, a second index build at start), so it does not compete with HTTP and the
-   * pipeline on the main thread. Off: matching runs on the main thread.
-   */
-  LIST_MATCHING_THREAD: booleanFlag.default(true),
   /** Which agents this process runs: "all", "none" (API only), or a comma list (sanctions,pep,…). */
   AGENTS: z.string().min(1).default('all'),
   /** Directory of the list snapshot to load (default: the bundled ./lists). */

@@ -32,8 +32,6 @@ export async function startTestService(
     PORT: '0',
     HOST: '127.0.0.1',
     SCREENING_WAIT_MS: '20000',
-    // Each test service would build a second index on its own thread: the tests that need the thread turn it on.
-    LIST_MATCHING_THREAD: 'false',
     ...options.env,
   };
   const config = loadConfig(env);

@@ -76,7 +76,7 @@ export function toReportHit(category: HitCategory, result: MatchResult): ReportH
   return hit;
 }
 
-export interface ListAgentSpec {
+interface ListAgentSpec {
   name: string;
   label: string;
   category: HitCategory;
@@ -107,15 +107,22 @@ export function createListAgent(spec: ListAgentSpec, screener: () => NameScreene
 }
 
 /** The agents backed by our own lists: they do real work in every deployment. */
-export const listAgentSpecs: readonly ListAgentSpec[] = [
-  { name: 'sanctions', label: 'Sanctions lists (OFAC SDN and non-SDN, UN, US CSL, EU and UK when loaded)', category: 'sanctions', topics: ['sanctions'] },
-  { name: 'pep', label: 'PEP lists (OpenSanctions PEPs when configured)', category: 'pep', topics: ['pep'] },
-  { name: 'offshore_leaks', label: 'ICIJ Offshore Leaks (local data)', category: 'offshore_leaks', topics: ['offshore_leaks'] },
-  { name: 'debarment', label: 'Debarment and export-control lists (BIS Denied Persons, Entity List)', category: 'debarment', topics: ['debarment', 'export_control'] },
-];
-
 export function createListAgents(screener: () => NameScreener): Agent[] {
-  return listAgentSpecs.map((spec) => createListAgent(spec, screener));
+  return [
+    createListAgent(
+      { name: 'sanctions', label: 'Sanctions lists (OFAC SDN and non-SDN, UN, US CSL, EU and UK when loaded)', category: 'sanctions', topics: ['sanctions'] },
+      screener,
+    ),
+    createListAgent({ name: 'pep', label: 'PEP lists (OpenSanctions PEPs when configured)', category: 'pep', topics: ['pep'] }, screener),
+    createListAgent(
+      { name: 'offshore_leaks', label: 'ICIJ Offshore Leaks (local data)', category: 'offshore_leaks', topics: ['offshore_leaks'] },
+      screener,
+    ),
+    createListAgent(
+      { name: 'debarment', label: 'Debarment and export-control lists (BIS Denied Persons, Entity List)', category: 'debarment', topics: ['debarment', 'export_control'] },
+      screener,
+    ),
+  ];
 }
 
 /** Hash of an entity's listed content (not of the list version it came from): changes only when the record does. */
