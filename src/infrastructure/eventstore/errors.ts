@@ -14,7 +14,7 @@ export class DuplicateEventIdsError extends Error {
   }
 }
 
-/** An event without metadata.eventId, or the same id twice in one batch. */
+/** An event without metadata.eventId (PostgreSQL: or without data), or the same id twice in one batch. */
 export class InvalidEventBatchError extends Error {
   override readonly name = 'InvalidEventBatchError';
 }

@@ -270,6 +270,114 @@ describe('PostgreSQL event store specifics', () => {
     await store.close();
   });
 
+  /** Records the text of every statement the store sends through the pool. */
+  function recordStatements(pool: import('pg').Pool): string[] {
+    const statements: string[] = [];
+    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+    (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
+      statements.push(String(args[0]));
+      return query(...args);
+    };
+    return statements;
+  }
+
+  it('a batch travels as one JSON array each for data and metadata, and any JSON comes back exactly and chains', async () => {
+    const { db, store } = await fresh();
+    const statements = recordStatements(db.pool);
+    const tricky: Record<string, unknown>[] = [
+      { quote: 'say "hi"', backslash: 'C:\\dir\\file', both: '\\"', 'key "with" \\ quotes': 'x', json: '{"a":[1,"b"]}' },
+      { controls: 'line\nnext\ttab\u0001\u001f\r', unicode: ['Привет', 'مرحبا بالعالم', '漢字かな', '😀 👩‍👩‍👧 𝄞'], 'ключ 🔑': 'значение' },
+      { nested: { a: [1, [2, [3, { deep: [] }]], { b: null }], empty: {} }, list: [[], [[]], [{}], [null, true, false]] },
+      { numbers: [0, -1, 1.5, -0.25, 1e21, 1.5e-7, Number.MAX_SAFE_INTEGER], yes: true, no: false, nothing: null, text: '' },
+      {},
+    ];
+    const events = tricky.map((data, i) => newEvent(`Tricky${i}`, data));
+    events[0]!.metadata.correlationId = 'corr "quoted" \\ back\nslash 😀';
+    await store.appendToStream('json', events, { expectedRevision: 'no_stream' });
+    // One more batch chained on the first (from the head cache), and data that is JSON null.
+    const more = [{ ...newEvent('NullData'), data: null as unknown as Record<string, unknown> }, newEvent('Plain', { n: 1 })];
+    await store.appendToStream('json', more, { expectedRevision: 4n });
+
+    const appended = [...events, ...more];
+    const { verifyHashChain } = await import('../../../src/infrastructure/eventstore/hashChain');
+    for (const read of [await store.readStream('json'), await store.readAll()]) {
+      assert.deepEqual(read.map((e) => [e.type, e.data]), appended.map((e) => [e.type, e.data]));
+      assert.deepEqual(read.map((e) => e.metadata.correlationId), appended.map((e) => e.metadata.correlationId));
+      assert.deepEqual(verifyHashChain(read), { ok: true, lastHash: read[read.length - 1]!.metadata.hash });
+    }
+    const appends = statements.filter((q) => q.includes('es_append'));
+    assert.equal(appends.length, 2);
+    for (const q of appends) assert.ok(q.includes('$6::jsonb, $7::jsonb,') && !q.includes('::jsonb[]'), q);
+    await store.close();
+  });
+
+  it('an event without data is refused before anything is sent, as the NOT NULL column refused it before', async () => {
+    const { db, store } = await fresh();
+    const statements = recordStatements(db.pool);
+    const noData = { ...newEvent('NoData'), data: undefined as unknown as Record<string, unknown> };
+    await assert.rejects(store.appendToStream('none', [newEvent('Fine'), noData]), InvalidEventBatchError);
+    assert.deepEqual(statements, []);
+    assert.deepEqual(await store.readAll(), []);
+    await store.close();
+  });
+
+  it('a process of the previous version appending through the jsonb[] signature still writes and chains', async () => {
+    const { db, store } = await fresh();
+    const { chainEvents, canonicalJson, verifyHashChain } = await import('../../../src/infrastructure/eventstore/hashChain');
+    await store.appendToStream('rolling', [newEvent('New1', { by: 'new' })]);
+    // Exactly what the previous version sent: jsonb[] parameters, one JSON text per event.
+    const oldAppend = async (events: ReturnType<typeof newEvent>[], head: { revision: string; hash: string }) => {
+      const chained = chainEvents(events, head.hash);
+      const { rows } = await db.pool.query(
+        'SELECT * FROM es_append($1, $2, $3, $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8)',
+        [
+          'rolling',
+          head.revision,
+          head.hash,
+          chained.map((e) => e.metadata.eventId),
+          chained.map((e) => e.type),
+          chained.map((e) => canonicalJson(e.data)),
+          chained.map((e) => JSON.stringify(e.metadata)),
+          chained[chained.length - 1]!.metadata.hash,
+        ],
+      );
+      const { outcome, stream_position } = rows[0] as { outcome: string; stream_position: string };
+      return { outcome, stream_position };
+    };
+    const head = { revision: '0', hash: (await store.readStream('rolling'))[0]!.metadata.hash! };
+    const oldBatch = [newEvent('Old1', { quote: 'a "b" \\ c', emoji: '😀' }), newEvent('Old2', { list: [1, null, { x: 'Привет' }] })];
+    assert.deepEqual(await oldAppend(oldBatch, head), { outcome: 'written', stream_position: '2' });
+    assert.deepEqual(await oldAppend(oldBatch, head), { outcome: 'existing', stream_position: '2' }, 'its retry is a no-op');
+    // This store's cache still says revision 0: it learns the real head from the new signature and re-chains.
+    await store.appendToStream('rolling', [newEvent('New2', { by: 'new again' })]);
+    const stream = await store.readStream('rolling');
+    assert.deepEqual(stream.map((e) => [e.type, e.data]), [
+      ['New1', { by: 'new' }],
+      ['Old1', { quote: 'a "b" \\ c', emoji: '😀' }],
+      ['Old2', { list: [1, null, { x: 'Привет' }] }],
+      ['New2', { by: 'new again' }],
+    ]);
+    assert.equal(verifyHashChain(stream).ok, true);
+    await store.close();
+  });
+
+  it('the JSON-array signature refuses arrays shorter than the batch, writing nothing', async () => {
+    const { db, store } = await fresh();
+    await assert.rejects(
+      db.pool.query('SELECT * FROM es_append($1, NULL, NULL, $2::text[], $3::text[], $4::jsonb, $5::jsonb, $6)', [
+        'short',
+        ['id-1', 'id-2'],
+        ['A', 'B'],
+        '[{}]',
+        '[{"eventId":"id-1"},{"eventId":"id-2"}]',
+        'h',
+      ]),
+      (err: { code?: string }) => err.code === '23502',
+    );
+    assert.deepEqual(await store.readAll(), []);
+    await store.close();
+  });
+
   it('subscriptions sharing the tail at different speeds never wait for the poll interval', async () => {
     const db = await createTestDatabase();
     opened.push(db);

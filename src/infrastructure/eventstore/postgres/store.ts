@@ -16,8 +16,8 @@
  *
  * One round trip per append: es_append (migration 082) takes both locks, checks the head the client
  * chained its hashes from (a per-process cache of stream heads, verified there, never trusted), writes
- * and notifies. A stale guess costs a second round trip; a hot stream falls back to reading the head
- * under the lock.
+ * and notifies; the batch's data and metadata go as one JSON array each (its overload, migration 085).
+ * A stale guess costs a second round trip; a hot stream falls back to reading the head under the lock.
  *
  * Idempotency: a batch whose event ids all exist already in this stream is a no-op (written: false,
  * no revision check, so a retry after a lost reply succeeds); a batch where only some exist, or where
@@ -164,20 +164,23 @@ export class PostgresEventStore implements EventStore {
     const expected = options.expectedRevision ?? 'any';
     const ids = validateBatch(events);
     let assumed = this.assumedHead(streamName, expected);
-    // Canonical JSON is valid JSON: the text that is hashed is the text that is stored.
-    const dataJson = events.map((e) => (e.data === undefined ? undefined : canonicalJson(e.data)));
+    // Canonical JSON is valid JSON: the text that is hashed is the text that is stored. The batch
+    // travels as one JSON array (migration 085), not as jsonb[], whose array literal would escape
+    // every quote of every event again.
+    const dataJson = events.map((e) => canonicalJson(e.data));
+    const dataArray = '[' + dataJson.join(',') + ']';
     for (let round = 1; ; round++) {
       const chained = chainEvents(events, assumed?.hash ?? GENESIS_HASH, dataJson);
       const { rows } = await insertEvents(
         () =>
-          client.query<AppendRow>('SELECT * FROM es_append($1, $2, $3, $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8)', [
+          client.query<AppendRow>('SELECT * FROM es_append($1, $2, $3, $4::text[], $5::text[], $6::jsonb, $7::jsonb, $8)', [
             streamName,
             assumed ? String(assumed.revision) : null,
             assumed?.hash ?? null,
             ids,
             chained.map((e) => e.type),
-            dataJson,
-            chained.map((e) => JSON.stringify(e.metadata)),
+            dataArray,
+            JSON.stringify(chained.map((e) => e.metadata)),
             chained.length > 0 ? chained[chained.length - 1]!.metadata.hash : null,
           ]),
         streamName,
@@ -471,6 +474,8 @@ function validateBatch(events: Event[]): string[] {
   const ids = events.map((e, i) => {
     const id = e.metadata?.eventId;
     if (typeof id !== 'string' || id.length === 0) throw new InvalidEventBatchError(`event #${i} (${e.type}) has no metadata.eventId`);
+    // data NOT NULL refused it when the batch went as jsonb[]; a JSON array has no SQL NULL to send.
+    if (e.data === undefined) throw new InvalidEventBatchError(`event #${i} (${e.type}) has no data`);
     return id;
   });
   if (new Set(ids).size !== ids.length) throw new InvalidEventBatchError('the same eventId appears twice in one batch');
