@@ -8,6 +8,27 @@ export interface BusMessage {
   headers: Record<string, string>;
 }
 
+/**
+ * A message whose bytes are produced when `value` is first read, then kept. The in-process bus
+ * passes it on as it is, so a message that no consumer reads is never encoded (in the embedded
+ * mode, most relayed events: the orchestrator reads the screening topic by its type header and
+ * decodes only ScreeningRequested). Kafka reads `value` as it sends: the same bytes go out.
+ */
+export class DeferredBusMessage implements BusMessage {
+  private bytes: Buffer | undefined;
+
+  constructor(
+    readonly key: string,
+    readonly headers: Record<string, string>,
+    private readonly produce: () => Buffer,
+  ) {}
+
+  get value(): Buffer {
+    this.bytes ??= this.produce();
+    return this.bytes;
+  }
+}
+
 export interface ConsumedMessage extends BusMessage {
   topic: string;
   partition: number;

@@ -65,6 +65,8 @@ export async function readRelayCheckpoint(pool: pg.Pool | pg.PoolClient, name: s
  * Envelope message for one event: key = stream name, id/type/correlation headers next to the schema
  * ones, and the data also in Avro with its typed schema when it has one. Data that does not fit
  * its typed schema goes out without it (onTypedDataError is told) rather than blocking the topic.
+ * The envelope is built and encoded when the bytes are first read (Kafka: as it sends; in-process:
+ * only if a consumer reads the value), so a typed-schema mismatch is reported then.
  */
 export function relayMessage(
   registry: AvroRegistry,
@@ -73,7 +75,8 @@ export function relayMessage(
 ): BusMessage {
   const headers: Record<string, string> = { [MESSAGE_ID_HEADER]: event.metadata.eventId, [EVENT_TYPE_HEADER]: event.type };
   if (event.metadata.correlationId) headers[CORRELATION_ID_HEADER] = event.metadata.correlationId;
-  return registry.message(EVENT_ENVELOPE, event.streamName, toTypedEventEnvelope(registry, event, onTypedDataError), headers);
+  // Encoded when first read: in the embedded mode most relayed events are never read as bytes.
+  return registry.deferredMessage(EVENT_ENVELOPE, event.streamName, () => toTypedEventEnvelope(registry, event, onTypedDataError), headers);
 }
 
 export class EventRelay {

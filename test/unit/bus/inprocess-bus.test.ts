@@ -2,11 +2,38 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InProcessBus } from '../../../src/infrastructure/bus/inprocess/inprocess-bus';
 import { partitionForKey } from '../../../src/infrastructure/bus/partitioner';
+import { DeferredBusMessage } from '../../../src/infrastructure/bus/port';
 import { recordingLogger, waitFor } from '../../integration/bus/contract';
 
 const msg = (key: string, value: string) => ({ key, value: Buffer.from(value), headers: {} });
 
 describe('InProcessBus specifics', () => {
+  it('encodes a deferred message only if a consumer reads its value, and then once for every group', async () => {
+    const bus = new InProcessBus({ logger: recordingLogger(), defaultPartitions: 1 });
+    const produced: string[] = [];
+    const deferred = (key: string, value: string) =>
+      new DeferredBusMessage(key, { 'x-event-type': value }, () => {
+        produced.push(value);
+        return Buffer.from(value);
+      });
+    await bus.publish('events', [deferred('s-1', 'Requested'), deferred('s-1', 'Completed')]);
+    const headersOnly: string[] = [];
+    const readers: string[][] = [[], []];
+    const consumers = [
+      await bus.subscribe({ groupId: 'by-header', topics: ['events'], fromBeginning: true }, async (m) => void headersOnly.push(m.headers['x-event-type']!)),
+      ...readers.map((seen, i) =>
+        bus.subscribe({ groupId: `reader-${i}`, topics: ['events'], fromBeginning: true }, async (m) => {
+          if (m.headers['x-event-type'] === 'Requested') seen.push(m.value.toString());
+        }),
+      ),
+    ];
+    await waitFor(() => headersOnly.length === 2 && readers.every((seen) => seen.length === 1), 1000, 'all delivered');
+    assert.deepEqual(readers, [['Requested'], ['Requested']]);
+    assert.deepEqual(produced, ['Requested'], 'produced once, for the only message whose bytes were read');
+    for (const c of await Promise.all(consumers)) await c.stop();
+    await bus.close();
+  });
+
   it('starts a new group at the end of the topic unless fromBeginning', async () => {
     const bus = new InProcessBus({ logger: recordingLogger() });
     await bus.publish('t', [msg('k', 'old')]);

@@ -8,7 +8,7 @@
  * Avro longs are JavaScript bigints.
  */
 import avro from 'avsc';
-import type { BusMessage } from '../port';
+import { DeferredBusMessage, type BusMessage } from '../port';
 import { defaultSchemasDir, readSchemaFiles, type SchemaFile } from './schema-files';
 
 export const SCHEMA_FINGERPRINT_HEADER = 'x-schema-fingerprint';
@@ -106,6 +106,19 @@ export class AvroRegistry {
       value: schema.type.toBuffer(value),
       headers: { [SCHEMA_FINGERPRINT_HEADER]: schema.fingerprint, [SCHEMA_NAME_HEADER]: fullName },
     };
+  }
+
+  /**
+   * A bus message encoded only when its bytes are first read (see DeferredBusMessage); the value is
+   * built then too. The schema headers are known at once.
+   */
+  deferredMessage(fullName: string, key: string, value: () => unknown, headers: Record<string, string> = {}): BusMessage {
+    const schema = this.current(fullName);
+    return new DeferredBusMessage(
+      key,
+      { ...headers, [SCHEMA_FINGERPRINT_HEADER]: schema.fingerprint, [SCHEMA_NAME_HEADER]: fullName },
+      () => this.encode(fullName, value()).value,
+    );
   }
 
   /** A ready-to-publish bus message. */

@@ -17,15 +17,16 @@
  * - Offsets are a per-topic counter (decimal string), increasing within every partition.
  */
 import { randomUUID } from 'node:crypto';
-import type {
-  BatchHandler,
-  BatchSubscribeOptions,
-  BusConsumer,
-  BusMessage,
-  ConsumedMessage,
-  MessageBus,
-  MessageHandler,
-  SubscribeOptions,
+import {
+  DeferredBusMessage,
+  type BatchHandler,
+  type BatchSubscribeOptions,
+  type BusConsumer,
+  type BusMessage,
+  type ConsumedMessage,
+  type MessageBus,
+  type MessageHandler,
+  type SubscribeOptions,
 } from '../port';
 import { defaultRedeliveryBackoff, describeError, type BusLogger, type RedeliveryBackoff } from '../logger';
 import {
@@ -64,9 +65,26 @@ export interface InProcessBusOptions {
 
 interface StoredMessage {
   key: string;
-  value: Buffer;
+  /** As published: a DeferredBusMessage is encoded only if a consumer reads its value. */
+  message: BusMessage;
   headers: Record<string, string>;
   offset: bigint;
+}
+
+/** What a consumer gets: the value is read from the published message only when asked for. */
+class InProcessConsumedMessage implements ConsumedMessage {
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    readonly offset: string,
+    readonly key: string,
+    readonly headers: Record<string, string>,
+    private readonly published: BusMessage,
+  ) {}
+
+  get value(): Buffer {
+    return this.published.value;
+  }
 }
 
 /** A promise that is replaced every time it fires: "something changed, look again". */
@@ -164,13 +182,15 @@ export class InProcessBus implements MessageBus {
     const topic = this.topic(topicName);
     for (const message of messages) {
       if (typeof message.key !== 'string') throw new TypeError(`message key must be a string (topic ${topicName})`);
-      if (!Buffer.isBuffer(message.value)) throw new TypeError(`message value must be a Buffer (topic ${topicName})`);
+      if (!(message instanceof DeferredBusMessage) && !Buffer.isBuffer(message.value)) {
+        throw new TypeError(`message value must be a Buffer (topic ${topicName})`);
+      }
     }
     for (const message of messages) {
       const partition = topic.partitions[partitionForKey(message.key, topic.partitions.length)]!;
       partition.log.push({
         key: message.key,
-        value: message.value,
+        message,
         headers: { ...message.headers },
         offset: topic.nextOffset++,
       });
@@ -292,14 +312,7 @@ export class InProcessBus implements MessageBus {
       const limit = position < singlyUntil ? 1 : owner.maxBatch;
       const messages: ConsumedMessage[] = [];
       for (let stored = partition.at(position); stored && messages.length < limit; stored = partition.at(position + messages.length)) {
-        messages.push({
-          topic: topic.name,
-          partition: partitionIndex,
-          offset: stored.offset.toString(),
-          key: stored.key,
-          value: stored.value,
-          headers: { ...stored.headers },
-        });
+        messages.push(new InProcessConsumedMessage(topic.name, partitionIndex, stored.offset.toString(), stored.key, { ...stored.headers }, stored.message));
       }
       if (messages.length === 0) {
         await Promise.race([topic.published.wait(), group.membership.wait()]);
