@@ -255,7 +255,9 @@ export class ScreeningOrchestrator {
       if (step.action === 'none') break;
       if (step.action === 'start_phase') {
         // Sources this deployment cannot query answer at once: ask them now, so that their
-        // "not queried" is recorded in PhaseStarted instead of one event each.
+        // "not queried" is recorded in PhaseStarted instead of one event each. When no agent of
+        // the phase can be queried, the decider records the phase as skipped (PhaseSkipped, already
+        // completed): the next step is then the next phase, with no CompletePhase.
         const plan = state.status === 'running' ? state.pipeline.find((p) => p.phase === step.phase) : undefined;
         const answeredHere: { agent: string; outcome: LocalOutcome; startedAt: string }[] = [];
         if (plan?.mode === 'parallel') {

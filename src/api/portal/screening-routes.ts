@@ -44,6 +44,13 @@ export function progressOf(event: RecordedEvent, labels: Record<string, string>)
   return Array.isArray(one) ? one : [one];
 }
 
+function notQueriedFinished(phase: string, sources: { agent: string; error: string }[], label: (agent: string) => string): Progress[] {
+  return sources.map((n) => ({
+    event: 'agent_finished',
+    data: { phase, agent: n.agent, label: label(n.agent), queried: false, error: n.error, duration_ms: 0 },
+  }));
+}
+
 function progressOfOne(event: RecordedEvent, labels: Record<string, string>): Progress | Progress[] {
   const d = event.data as Record<string, any>;
   const label = (agent: string) => labels[agent] ?? agent.charAt(0).toUpperCase() + agent.slice(1).replace(/_/g, ' ');
@@ -68,11 +75,17 @@ function progressOfOne(event: RecordedEvent, labels: Record<string, string>): Pr
       // The sources this deployment cannot query are recorded in PhaseStarted: each is also "finished".
       return [
         { event: 'phase_started', data: { phase: d.phase, name: PHASE_NAMES[d.phase] ?? `Phase ${d.phase}`, at: d.startedAt } },
-        ...((d.notQueried ?? []) as { agent: string; error: string }[]).map((n) => ({
-          event: 'agent_finished',
-          data: { phase: d.phase, agent: n.agent, label: label(n.agent), queried: false, error: n.error, duration_ms: 0 },
-        })),
+        ...notQueriedFinished(d.phase, d.notQueried ?? [], label),
       ];
+    case 'PhaseSkipped': {
+      // No agent of the phase could be queried: to the page it started, each agent finished, and it completed.
+      const notQueried = d.notQueried as { agent: string; error: string }[];
+      return [
+        { event: 'phase_started', data: { phase: d.phase, name: PHASE_NAMES[d.phase] ?? `Phase ${d.phase}`, at: d.skippedAt } },
+        ...notQueriedFinished(d.phase, notQueried, label),
+        { event: 'phase_completed', data: { phase: d.phase, queried: [], not_queried: notQueried.map((n) => n.agent), at: d.skippedAt } },
+      ];
+    }
     case 'AgentResultRecorded':
       return {
         event: 'agent_finished',

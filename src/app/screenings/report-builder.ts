@@ -70,19 +70,24 @@ export function buildScreeningReport(events: readonly RecordedEvent[], context: 
   };
   if (r.sow) report.sowScreeningId = r.sow.sowScreeningId;
   const dispositions = new Map<string, { decision: 'true_match' | 'false_positive'; by: string; at: string; note?: string }>();
+  // Sources the deployment could not query, recorded as their phase started or was skipped (no result payload).
+  const notQueried = (phase: string, sources: readonly { agent: string; error: string }[], at: string) => {
+    for (const n of sources) {
+      report.agents.push({ agent: n.agent, phase, queried: false, durationMs: 0, matchCount: 0, startedAt: at, error: n.error });
+      report.sourcesNotSearched.push({ source: context.agentLabels[n.agent] ?? n.agent, reason: n.error });
+    }
+  };
 
   for (const event of events as readonly (RecordedEvent & ScreeningEvent)[]) {
     report.audit.events.push({ type: event.type, occurredAt: event.metadata.occurredAt, eventId: event.metadata.eventId, position: event.streamPosition.toString() });
     if (event.metadata.hash) report.audit.streamHeadHash = event.metadata.hash;
     switch (event.type) {
-      case 'PhaseStarted': {
-        // Sources the deployment could not query, recorded as the phase started (no result payload).
-        for (const n of event.data.notQueried ?? []) {
-          report.agents.push({ agent: n.agent, phase: event.data.phase, queried: false, durationMs: 0, matchCount: 0, startedAt: event.data.startedAt, error: n.error });
-          report.sourcesNotSearched.push({ source: context.agentLabels[n.agent] ?? n.agent, reason: n.error });
-        }
+      case 'PhaseStarted':
+        notQueried(event.data.phase, event.data.notQueried ?? [], event.data.startedAt);
         break;
-      }
+      case 'PhaseSkipped':
+        notQueried(event.data.phase, event.data.notQueried, event.data.skippedAt);
+        break;
       case 'AgentResultRecorded': {
         const d = event.data;
         const payload = (d.result ?? {}) as AgentResultPayload;

@@ -4,7 +4,8 @@
  *
  * Lifecycle: none → running (ScreeningRequested) → completed | failed.
  * While running, phases start and complete in plan order and agent results are recorded
- * (idempotent per phase+agent). Once completed: analyst dispositions and ongoing monitoring.
+ * (idempotent per phase+agent); a phase none of whose agents this deployment can query is
+ * skipped in one event. Once completed: analyst dispositions and ongoing monitoring.
  * See docs/domain.md for every rule.
  */
 import { assertNever, type Event } from '../../shared/events';
@@ -129,7 +130,8 @@ export type StartPhase = Command<
      * Agents of a parallel phase known unqueryable at its start: recorded in PhaseStarted itself, as
      * `{queried: false, error}` results, instead of one AgentResultRecorded each (most of a
      * screening's events were such not-queried results: they cost a hash, an insert, a relay
-     * message and a read-model pass apiece).
+     * message and a read-model pass apiece). When they are all of the phase's agents, the phase
+     * is recorded as one PhaseSkipped instead of PhaseStarted + PhaseCompleted.
      */
     notQueried?: SourceNotQueried[];
   }
@@ -227,6 +229,13 @@ export type PhaseStarted = Event<
   'PhaseStarted',
   Ids & { phase: PipelinePhase; agents: string[]; mode: PhaseMode; startedAt: string; notQueried?: SourceNotQueried[] }
 >;
+/**
+ * Every agent of the phase is a source this deployment cannot query, so the phase started and
+ * completed at once: one event instead of PhaseStarted + PhaseCompleted (each event costs a hash,
+ * an insert, a relay message and a pass of every reader). Each agent is listed as not queried,
+ * with its reason, in plan order.
+ */
+export type PhaseSkipped = Event<'PhaseSkipped', Ids & { phase: PipelinePhase; notQueried: SourceNotQueried[]; skippedAt: string }>;
 export type AgentResultRecorded = Event<
   'AgentResultRecorded',
   Ids & {
@@ -315,6 +324,7 @@ export type HitReopened = Event<
 export type ScreeningEvent =
   | ScreeningRequested
   | PhaseStarted
+  | PhaseSkipped
   | AgentResultRecorded
   | PhaseCompleted
   | ScreeningCompleted
@@ -328,6 +338,7 @@ export type ScreeningEvent =
 export const screeningEventTypes = [
   'ScreeningRequested',
   'PhaseStarted',
+  'PhaseSkipped',
   'AgentResultRecorded',
   'PhaseCompleted',
   'ScreeningCompleted',
@@ -506,6 +517,13 @@ export function decide(command: ScreeningCommand, state: ScreeningState): Screen
           .check(isNonEmptyText(n.error, 2000), `not_queried[${i}].error`, 'is required'),
       );
       issues.throwIfAny();
+      if (notQueried.length > 0 && notQueried.length === plan.agents.length) {
+        // Nothing to dispatch or wait for: the phase is over as it starts.
+        const byAgent = new Map(notQueried.map((n) => [n.agent, n]));
+        return stamp<ScreeningEvent>(command, [
+          { type: 'PhaseSkipped', data: { ...ids, phase, notQueried: plan.agents.map((a) => byAgent.get(a)!), skippedAt: now } },
+        ]);
+      }
       return stamp<ScreeningEvent>(command, [
         {
           type: 'PhaseStarted',
@@ -833,6 +851,15 @@ export function evolve(state: ScreeningState, event: ScreeningEvent): ScreeningS
         phases: { ...s.phases, [event.data.phase]: { status: 'running' } },
         recorded: { ...s.recorded, ...notQueried },
       }));
+    }
+    case 'PhaseSkipped': {
+      // As PhaseStarted with every agent not queried, followed by PhaseCompleted.
+      const notQueried = Object.fromEntries(event.data.notQueried.map((n) => [resultKey(event.data.phase, n.agent), { queried: false }]));
+      return {
+        ...state,
+        phases: { ...state.phases, [event.data.phase]: { status: 'completed' } },
+        recorded: { ...state.recorded, ...notQueried },
+      };
     }
     case 'AgentResultRecorded':
       return {

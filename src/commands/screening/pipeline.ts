@@ -125,7 +125,7 @@ export const phaseTable: Record<PipelinePhase, { mode: PhaseMode; agents: readon
  */
 const maAlwaysRuns = new Set(['entity_enrichment', 'market_data', 'securities_filings', 'litigation', 'esg']);
 
-/** The agents of one phase for this screening (empty = the phase is skipped). */
+/** The agents of one phase for this screening (empty = the phase is left out of the plan). */
 export function agentsForPhase(phase: PipelinePhase, ctx: PipelineContext): string[] {
   return phaseTable[phase].agents
     .filter((rule) => {

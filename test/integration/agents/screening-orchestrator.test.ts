@@ -3,13 +3,16 @@
  * API tests cannot set up, i.e. two orchestrator instances racing on one screening (a consumer-group
  * rebalance) and redelivered results. Each instance keeps the history of screenings in flight
  * between steps; these tests prove that stale copy never writes a wrong or duplicate event.
+ * And what a CDD screening's stream holds for the phases none of whose sources can be queried here.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { handleCommand } from '../../../src/app/command-handler';
 import { ScreeningOrchestrator } from '../../../src/agents/orchestrator/screening-orchestrator';
-import { screeningDecider, streamName } from '../../../src/commands/screening';
+import { buildScreeningReport } from '../../../src/app/screenings/report-builder';
+import type { Agent } from '../../../src/agents/runtime/agent';
+import { screeningDecider, type ScreeningRequested, streamName } from '../../../src/commands/screening';
 import { AvroRegistry, type AgentResult } from '../../../src/infrastructure/bus/avro';
 import { InProcessBus } from '../../../src/infrastructure/bus/inprocess/inprocess-bus';
 import { verifyHashChain } from '../../../src/infrastructure/eventstore/hashChain';
@@ -26,7 +29,7 @@ let store: PostgresEventStore;
 let bus: InProcessBus;
 let nextId = 1;
 
-function orchestrator(eventStore: EventStore = store): ScreeningOrchestrator {
+function orchestrator(eventStore: EventStore = store, localAgents?: ReadonlyMap<string, Agent>): ScreeningOrchestrator {
   return new ScreeningOrchestrator({
     store: eventStore,
     bus,
@@ -35,6 +38,7 @@ function orchestrator(eventStore: EventStore = store): ScreeningOrchestrator {
     logger,
     // Two sources answer over the bus; every other one is recorded as not served, here.
     remoteAgents: new Set(['sanctions', 'pep']),
+    ...(localAgents ? { localAgents } : {}),
     finalisation: { countryRisk: () => [], analyse: async () => ({ markdown: 'rules', generatedBy: 'rules' }) },
     agentLabels: {},
     engineVersions: () => ({ listVersions: [], matcherVersion: 'test' }),
@@ -126,5 +130,71 @@ describe('screening orchestrator', () => {
       assert.equal(events.filter((e) => e.type === 'ScreeningCompleted').length, 1, `screening ${id} completed once`);
       assert.equal(verifyHashChain(events).ok, true);
     }
+  });
+
+  it('a CDD screening records each phase none of whose sources can be queried as one PhaseSkipped, and its report lists them all', async () => {
+    const id = await requestScreening();
+    const a = orchestrator();
+    await a.advance(id, { results: [], dispatch: true });
+    await a.advance(id, { results: [result('sanctions'), result('pep')], dispatch: false });
+
+    const events = await store.readStream(streamName(id));
+    const phaseOf = (e: { data: unknown }) => (e.data as { phase: string }).phase;
+    assert.deepEqual(
+      events.filter((e) => e.type.startsWith('Phase')).map((e) => `${e.type} ${phaseOf(e)}`),
+      [
+        'PhaseStarted 1',
+        'PhaseCompleted 1',
+        'PhaseSkipped 1b',
+        'PhaseSkipped 2',
+        'PhaseSkipped 3',
+        'PhaseSkipped 4',
+        'PhaseStarted 5',
+        'PhaseCompleted 5',
+      ],
+      'phases 1 (two sources answer over the bus) and 5 (finalisation, run here) start and complete; the others are one event each',
+    );
+    assert.equal(events.filter((e) => e.type === 'ScreeningCompleted').length, 1);
+    assert.equal(verifyHashChain(events).ok, true);
+
+    // The report still lists every agent this deployment could not query, with its reason.
+    const report = buildScreeningReport(events, { agentLabels: { arbitration: 'Arbitration awards' } })!;
+    const pipeline = (events[0] as unknown as ScreeningRequested).data.pipeline;
+    const unqueryable = pipeline.filter((p) => p.phase !== '5').flatMap((p) => p.agents.filter((agent) => agent !== 'sanctions' && agent !== 'pep').map((agent) => ({ phase: p.phase, agent })));
+    assert.equal(unqueryable.length, 5 + 2 + 1 + 5 + 3);
+    for (const { phase, agent } of unqueryable) {
+      const entry = report.agents.find((e) => e.phase === phase && e.agent === agent);
+      assert.ok(entry, `${phase}/${agent} is in the report`);
+      assert.equal(entry.queried, false);
+      assert.equal(entry.error, `no agent serves ${agent} in this deployment`);
+      const source = agent === 'arbitration' ? 'Arbitration awards' : agent;
+      assert.deepEqual(report.sourcesNotSearched.filter((s) => s.source === source), [{ source, reason: `no agent serves ${agent} in this deployment` }]);
+    }
+    assert.equal(report.agents.filter((e) => e.phase !== '5').length, unqueryable.length + 2, 'each agent once');
+  });
+
+  it('a phase with one source answered here (a local agent) starts and completes as before', async () => {
+    const litigation: Agent = {
+      name: 'litigation',
+      label: 'Litigation',
+      run: async () => ({ queried: true, hits: [] }),
+    };
+    const id = await requestScreening();
+    const a = orchestrator(store, new Map([['litigation', litigation]]));
+    await a.advance(id, { results: [], dispatch: true });
+    await a.advance(id, { results: [result('sanctions'), result('pep')], dispatch: false });
+
+    const events = await store.readStream(streamName(id));
+    const phase3 = events.filter((e) => (e.data as { phase?: string }).phase === '3');
+    assert.deepEqual(
+      phase3.map((e) => (e.type === 'AgentResultRecorded' ? `${e.type} ${e.data.agent as string}` : e.type)),
+      ['PhaseStarted', 'AgentResultRecorded litigation', 'PhaseCompleted'],
+    );
+    assert.deepEqual(
+      (phase3[0]!.data as { notQueried: { agent: string }[] }).notQueried.map((n) => n.agent),
+      ['bankruptcy', 'consumer_complaints', 'esg', 'adverse_media_engine'],
+    );
+    assert.deepEqual(phase3[2]!.data.agentsQueried, ['litigation']);
+    assert.equal(events.filter((e) => e.type === 'PhaseSkipped').length, 3, 'phases 1b, 2 and 4 are still skipped');
   });
 });

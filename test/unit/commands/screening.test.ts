@@ -270,6 +270,112 @@ describe('screening: pipeline commands', () => {
   });
 });
 
+describe('screening: a phase none of whose sources this deployment can query', () => {
+  const start = (phase: '1' | '1b', notQueried?: { agent: string; error: string }[]) =>
+    ({ type: 'StartPhase', data: { screeningId: '501', phase, ...(notQueried ? { notQueried } : {}) }, metadata: meta() }) as const;
+  const unconfigured = [
+    { agent: 'company_registries', error: 'not configured: set COMPANIES_HOUSE_API_KEY' },
+    { agent: 'market_data', error: 'no agent serves market_data in this deployment' },
+  ];
+  /** Requested (phases 1, 1b, 2, 5), phase 1 run and completed: phase 1b (company_registries, market_data) is next. */
+  const atPhase1b = (): ScreeningEvent[] => {
+    const events = requested();
+    const apply = (command: ScreeningCommand) => events.push(...screeningDecider.decide(command, foldEvents(screeningDecider, events)));
+    apply(start('1'));
+    const step = nextStep(foldEvents(screeningDecider, events));
+    for (const agent of step.action === 'dispatch' ? step.agents : []) {
+      apply({
+        type: 'RecordAgentResult',
+        data: { screeningId: '501', phase: '1', agent, queried: true, result: { matches: [] }, startedAt: NOW, finishedAt: NOW },
+        metadata: meta(),
+      });
+    }
+    apply({ type: 'CompletePhase', data: { screeningId: '501', phase: '1' }, metadata: meta() });
+    assert.deepEqual(nextStep(foldEvents(screeningDecider, events)), { action: 'start_phase', phase: '1b', agents: ['company_registries', 'market_data'], mode: 'parallel' });
+    return events;
+  };
+
+  it('is recorded as one PhaseSkipped listing each agent with its reason, in plan order', () => {
+    const { stateAfter } = spec
+      .given(asGiven(atPhase1b()))
+      .when(start('1b', [...unconfigured].reverse()))
+      .then([{ type: 'PhaseSkipped', data: { ...ids, phase: '1b', notQueried: unconfigured, skippedAt: NOW } }]);
+    // Started and completed at once, every agent answered "not queried": the next step is the next phase.
+    assert.ok(stateAfter.status === 'running');
+    assert.deepEqual(stateAfter.phases['1b'], { status: 'completed' });
+    assert.deepEqual(stateAfter.recorded['1b/company_registries'], { queried: false });
+    assert.deepEqual(stateAfter.recorded['1b/market_data'], { queried: false });
+    assert.deepEqual(nextStep(stateAfter), { action: 'start_phase', phase: '2', agents: ['browser_verification'], mode: 'parallel' });
+  });
+
+  it('a skipped phase takes no further phase commands or results', () => {
+    const given = atPhase1b();
+    const skipped = [...given, ...screeningDecider.decide(start('1b', unconfigured), foldEvents(screeningDecider, given))];
+    spec.given(asGiven(skipped)).when(start('1b', unconfigured)).thenNothing();
+    spec.given(asGiven(skipped)).when({ type: 'CompletePhase', data: { screeningId: '501', phase: '1b' }, metadata: meta() }).thenNothing();
+    spec
+      .given(asGiven(skipped))
+      .when({
+        type: 'RecordAgentResult',
+        data: { screeningId: '501', phase: '1b', agent: 'market_data', queried: true, result: {}, startedAt: NOW, finishedAt: NOW },
+        metadata: meta(),
+      })
+      .thenNothing();
+  });
+
+  it('a phase with one agent that is queried starts as before (PhaseStarted, then its results, then PhaseCompleted)', () => {
+    const given = atPhase1b();
+    const { events, stateAfter } = spec
+      .given(asGiven(given))
+      .when(start('1b', [unconfigured[1]!]))
+      .then([
+        {
+          type: 'PhaseStarted',
+          data: { ...ids, phase: '1b', agents: ['company_registries', 'market_data'], mode: 'parallel', startedAt: NOW, notQueried: [unconfigured[1]!] },
+        },
+      ]);
+    assert.deepEqual(nextStep(stateAfter), { action: 'dispatch', phase: '1b', agents: ['company_registries'], pending: ['company_registries'] });
+    spec.given(asGiven(given)).when(start('1b')).thenTypes(['PhaseStarted']);
+    spec.given(asGiven(given)).when(start('1b', [])).thenTypes(['PhaseStarted']);
+    // A list that is not all of the phase's agents is still checked whole.
+    spec
+      .given(asGiven(given))
+      .when(start('1b', [unconfigured[0]!, { agent: 'litigation', error: 'x' }]))
+      .thenThrows(ValidationFailed, (e) => e.issues[0]?.field === 'not_queried[1].agent');
+  });
+
+  it('an old stream (PhaseStarted with every agent not queried, then PhaseCompleted) replays to the same state as before', () => {
+    const given = atPhase1b();
+    const stored = { eventId: 'old', occurredAt: NOW };
+    const oldStyle: ScreeningEvent[] = [
+      ...given,
+      {
+        type: 'PhaseStarted',
+        data: { ...ids, phase: '1b', agents: ['company_registries', 'market_data'], mode: 'parallel', startedAt: NOW, notQueried: unconfigured },
+        metadata: stored,
+      },
+      {
+        type: 'PhaseCompleted',
+        data: { ...ids, phase: '1b', agentsQueried: [], agentsNotQueried: ['company_registries', 'market_data'], completedAt: NOW },
+        metadata: stored,
+      },
+    ];
+    const replayed = foldEvents(screeningDecider, oldStyle);
+    assert.ok(replayed.status === 'running');
+    assert.deepEqual(replayed.phases, { '1': { status: 'completed' }, '1b': { status: 'completed' } });
+    assert.deepEqual(
+      Object.entries(replayed.recorded).filter(([key]) => key.startsWith('1b/')),
+      [['1b/company_registries', { queried: false }], ['1b/market_data', { queried: false }]],
+    );
+    assert.deepEqual(nextStep(replayed), { action: 'start_phase', phase: '2', agents: ['browser_verification'], mode: 'parallel' });
+    // The same state as the one event written today.
+    const skipped = [...given, ...screeningDecider.decide(start('1b', unconfigured), foldEvents(screeningDecider, given))];
+    assert.deepEqual(replayed, foldEvents(screeningDecider, skipped));
+    // And the old stream goes on the same way: the next phase starts, the skipped one takes nothing more.
+    spec.given(asGiven(oldStyle)).when({ type: 'CompletePhase', data: { screeningId: '501', phase: '1b' }, metadata: meta() }).thenNothing();
+  });
+});
+
 describe('screening: dispositions', () => {
   const dispose = (hitId: string, disposition: 'true_match' | 'false_positive', riskScore: number, riskLevel: 'low' | 'medium' | 'high') =>
     ({

@@ -70,8 +70,10 @@ function runScreening(request: ScreeningRequest) {
     const step = commands.screening.nextStep(s.state);
     if (step.action === 'start_phase') {
       // Phase 3's first source is one this deployment cannot query: recorded in PhaseStarted (notQueried).
+      // No source of phase 4 (Enterprise) can be queried: the phase is skipped (PhaseSkipped).
       const plan = s.state.status === 'running' ? s.state.pipeline.find((p) => p.phase === step.phase) : undefined;
-      const notQueried = step.phase === '3' && plan?.agents[0] ? [{ agent: plan.agents[0], error: 'not configured: set its API key' }] : undefined;
+      const unqueryable = step.phase === '3' ? plan?.agents.slice(0, 1) : step.phase === '4' ? plan?.agents : undefined;
+      const notQueried = unqueryable?.length ? unqueryable.map((agent) => ({ agent, error: 'not configured: set its API key' })) : undefined;
       s.run('StartPhase', { screeningId: request.screeningId, phase: step.phase, ...(notQueried ? { notQueried } : {}) });
     }
     else if (step.action === 'complete_phase') s.run('CompletePhase', { screeningId: request.screeningId, phase: step.phase });

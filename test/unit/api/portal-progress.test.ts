@@ -1,0 +1,53 @@
+/**
+ * The portal's progress messages for a phase none of whose sources this deployment can query: one
+ * PhaseSkipped reads to the page exactly as the PhaseStarted + PhaseCompleted pair that older
+ * streams hold for such a phase (started, each source finished as not searched, completed).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { progressOf } from '../../../src/api/portal/screening-routes';
+import type { ScreeningEvent } from '../../../src/commands/screening';
+import type { RecordedEvent } from '../../../src/shared/events';
+
+const AT = '2026-03-01T10:00:00.000Z';
+const ids = { screeningId: '501', accountId: '42' };
+const labels = { company_registries: 'Company registries' };
+const notQueried = [
+  { agent: 'company_registries', error: 'not configured: set COMPANIES_HOUSE_API_KEY' },
+  { agent: 'market_data', error: 'no agent serves market_data in this deployment' },
+];
+
+function stored(event: Pick<ScreeningEvent, 'type' | 'data'>, position: number): RecordedEvent {
+  return {
+    ...event,
+    metadata: { eventId: `e-${position}`, occurredAt: AT },
+    streamName: 'screening-501',
+    streamPosition: BigInt(position),
+    globalPosition: BigInt(position),
+    recordedAt: AT,
+  } as RecordedEvent;
+}
+
+describe('portal progress of a skipped phase', () => {
+  const skipped = progressOf(stored({ type: 'PhaseSkipped', data: { ...ids, phase: '1b', notQueried, skippedAt: AT } }, 7), labels);
+
+  it('is the phase started, each of its sources finished as not searched with the reason, and the phase completed', () => {
+    assert.deepEqual(skipped, [
+      { event: 'phase_started', data: { phase: '1b', name: 'Registries and market data', at: AT } },
+      {
+        event: 'agent_finished',
+        data: { phase: '1b', agent: 'company_registries', label: 'Company registries', queried: false, error: notQueried[0]!.error, duration_ms: 0 },
+      },
+      { event: 'agent_finished', data: { phase: '1b', agent: 'market_data', label: 'Market data', queried: false, error: notQueried[1]!.error, duration_ms: 0 } },
+      { event: 'phase_completed', data: { phase: '1b', queried: [], not_queried: ['company_registries', 'market_data'], at: AT } },
+    ]);
+  });
+
+  it('reads the same as the PhaseStarted + PhaseCompleted pair of an older stream', () => {
+    const older = [
+      stored({ type: 'PhaseStarted', data: { ...ids, phase: '1b', agents: ['company_registries', 'market_data'], mode: 'parallel', startedAt: AT, notQueried } }, 7),
+      stored({ type: 'PhaseCompleted', data: { ...ids, phase: '1b', agentsQueried: [], agentsNotQueried: ['company_registries', 'market_data'], completedAt: AT } }, 8),
+    ].flatMap((event) => progressOf(event, labels));
+    assert.deepEqual(skipped, older);
+  });
+});
