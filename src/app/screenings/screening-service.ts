@@ -91,8 +91,11 @@ const RECENT_ENDS = 1_000;
 /** Wakes waiters when a screening stream records its completion or failure. */
 export class CompletionNotifier {
   private readonly waiters = new Map<string, Set<() => void>>();
-  /** Streams that recently completed or failed (insertion order = age), so a late waiter need not poll. */
-  private readonly recentEnds = new Set<string>();
+  /**
+   * Streams that recently completed or failed, with the end's global position (insertion order =
+   * age), so a late waiter need not poll and the stream can be read as of its end.
+   */
+  private readonly recentEnds = new Map<string, bigint>();
   private subscription: Subscription | undefined;
 
   constructor(private readonly store: EventStore & { headPosition?: () => Promise<bigint> }) {}
@@ -102,8 +105,8 @@ export class CompletionNotifier {
     this.subscription = this.store.subscribeToAll(
       async (event: RecordedEvent) => {
         if (event.type !== 'ScreeningCompleted' && event.type !== 'ScreeningFailed') return;
-        this.recentEnds.add(event.streamName);
-        if (this.recentEnds.size > RECENT_ENDS) this.recentEnds.delete(this.recentEnds.values().next().value!);
+        this.recentEnds.set(event.streamName, event.globalPosition);
+        if (this.recentEnds.size > RECENT_ENDS) this.recentEnds.delete(this.recentEnds.keys().next().value!);
         const set = this.waiters.get(event.streamName);
         if (set) for (const wake of set) wake();
       },
@@ -118,6 +121,11 @@ export class CompletionNotifier {
   /** True once this process has seen the stream complete or fail (among the last RECENT_ENDS). */
   ended(stream: string): boolean {
     return this.recentEnds.has(stream);
+  }
+
+  /** Global position of the stream's end, if this process saw it (see ended). */
+  endPosition(stream: string): bigint | undefined {
+    return this.recentEnds.get(stream);
   }
 
   /** Resolves true when woken, false on timeout. */
@@ -246,7 +254,9 @@ export class PgScreeningService implements ScreeningService {
         // Registered before the read, so an end committed meanwhile is not missed.
         wake.cancel();
         wake = nextWake();
-        const events = await this.deps.store.readStream(stream);
+        // As of the end the notifier saw: the store may answer from the events it just read for it.
+        const end = notifier.endPosition(stream);
+        const events = await this.deps.store.readStream(stream, end !== undefined ? { atLeastThrough: end } : {});
         const report = buildScreeningReport(events, this.deps.reportContext());
         if (!report || report.accountId !== accountId) return undefined;
         if (report.status === 'completed') {

@@ -21,6 +21,12 @@ export interface AppendResult {
 export interface ReadStreamOptions {
   fromRevision?: bigint;
   maxCount?: number;
+  /**
+   * The caller knows the stream reached this global position (it saw the event) and wants the stream
+   * as of then or later: an adapter holding recent events in memory (the PostgreSQL store's tail) may
+   * answer from them without a read. Any answer through at least this position is correct.
+   */
+  atLeastThrough?: bigint;
 }
 
 export interface ReadAllOptions {

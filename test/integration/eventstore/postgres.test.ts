@@ -378,6 +378,45 @@ describe('PostgreSQL event store specifics', () => {
     await store.close();
   });
 
+  it('readStream with atLeastThrough answers from the tail when it holds the whole stream, else reads the table', async () => {
+    const db = await createTestDatabase();
+    opened.push(db);
+    let streamReads = 0;
+    const query = db.pool.query.bind(db.pool) as (...args: unknown[]) => Promise<unknown>;
+    (db.pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
+      if (String(args[0]).includes('FROM events WHERE stream_name')) streamReads++;
+      return query(...args);
+    };
+    const store = new PostgresEventStore({ pool: db.pool, minFenceIntervalMs: 0 });
+    await store.appendToStream('old', [newEvent('Before')]); // begins before the subscriber's window
+    const head = await store.headPosition();
+    const seen: RecordedEvent[] = [];
+    const sub = store.subscribeToAll(async (e) => void seen.push(e), { after: head, pollIntervalMs: 60_000 });
+    await new Promise((r) => setTimeout(r, 100));
+    const appended = await store.appendToStream('fresh', [newEvent('One', { a: 1 }), newEvent('Two', { b: 'x"y' })]);
+    await store.appendToStream('old', [newEvent('After')]);
+    await store.appendToStream('fresh', [newEvent('Three')]);
+    await eventually(() => seen.length === 4, 3000, 'four delivered');
+    const last = seen[seen.length - 1]!.globalPosition;
+
+    const fromTable = await store.readStream('fresh');
+    streamReads = 0;
+    const fromTail = await store.readStream('fresh', { atLeastThrough: appended.lastGlobalPosition });
+    assert.equal(streamReads, 0, 'answered without a read');
+    assert.deepEqual(fromTail, fromTable);
+    assert.deepEqual(fromTail.map((e) => e.type), ['One', 'Two', 'Three']);
+
+    // The stream began before the window: only the table has all of it.
+    const old = await store.readStream('old', { atLeastThrough: last });
+    assert.equal(streamReads, 1);
+    assert.deepEqual(old.map((e) => e.type), ['Before', 'After']);
+    // A position the tail has not reached yet: read.
+    await store.readStream('fresh', { atLeastThrough: last + 1000n });
+    assert.equal(streamReads, 2);
+    await sub.stop();
+    await store.close();
+  });
+
   it('subscriptions sharing the tail at different speeds never wait for the poll interval', async () => {
     const db = await createTestDatabase();
     opened.push(db);

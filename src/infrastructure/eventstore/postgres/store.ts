@@ -270,6 +270,10 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    if (options.atLeastThrough !== undefined && options.fromRevision === undefined && options.maxCount === undefined) {
+      const recent = this.streamFromTail(streamName, options.atLeastThrough);
+      if (recent) return recent;
+    }
     const { rows } = await this.pool.query<EventRow>(
       `SELECT global_position, stream_name, stream_position, event_type, data, metadata, recorded_at
          FROM events WHERE stream_name = $1 AND stream_position >= $2
@@ -350,6 +354,19 @@ export class PostgresEventStore implements EventStore {
     if (tail && after === tail.to && this.nothingNotifiedSinceFence()) return [];
     if (!tail || after >= tail.to) await this.extendTail(after);
     return this.sliceTail(after, maxCount) ?? this.readAll({ after, maxCount });
+  }
+
+  /**
+   * The whole stream as of the tail's end, when the tail holds it: the tail has every committed event
+   * after `from`, so if the stream's first event is in it, so is every later one through `to`.
+   * (A stream that began before the window, or a tail short of `through`, is read from the table.)
+   */
+  private streamFromTail(streamName: string, through: bigint): RecordedEvent[] | undefined {
+    const tail = this.tail;
+    if (!tail || tail.to < through) return undefined;
+    const events = tail.events.filter((event) => event.streamName === streamName);
+    if (events.length === 0 || events.some((event, i) => event.streamPosition !== BigInt(i))) return undefined;
+    return events;
   }
 
   private nothingNotifiedSinceFence(): boolean {
