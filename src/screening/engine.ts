@@ -17,7 +17,7 @@ import type {
   QualifierApplied,
   ScreeningQuery,
 } from './model';
-import { compareNames, round, type NameComparison } from './matching/compare';
+import { compareNames, round, type NameComparison, type SpellingMemo } from './matching/compare';
 import { NameIndex, type Candidate } from './matching/name-index';
 import { prepareName, type PreparedName } from './matching/prepare';
 import { qualifiersFor, type Qualified } from './matching/qualifiers';
@@ -49,6 +49,8 @@ interface PreparedQuery {
   q: PreparedName;
   qPerson: PreparedName;
   candidates: readonly Candidate[];
+  /** Spelling similarities of q's and qPerson's tokens, shared by the screens of this query. */
+  memo: SpellingMemo;
 }
 
 export interface EngineStats {
@@ -100,13 +102,13 @@ export class ScreeningEngine {
     const threshold = options.threshold ?? this.defaultThreshold;
     const limit = options.limit ?? 10;
     if (!query.name?.trim()) return [];
-    const { q, qPerson, candidates } = this.prepareQuery(query.name, query.schema, threshold >= 0.6 ? 0.5 : 0.25);
+    const { q, qPerson, candidates, memo } = this.prepareQuery(query.name, query.schema, threshold >= 0.6 ? 0.5 : 0.25);
     const best = new Map<number, { cmp: NameComparison; nameIndex: number; nameScore: number }>();
     for (const c of candidates) {
       const named = this.index.names[c.nameIndex];
       const entity = this.entities[named.entityIndex];
       if (!this.passesFilters(entity, options)) continue;
-      const cmp = compareNames(entity.schema === 'person' ? qPerson : q, named.prepared, this.index.rarity, false);
+      const cmp = compareNames(entity.schema === 'person' ? qPerson : q, named.prepared, this.index.rarity, false, memo);
       const nameScore = cmp.score * ALIAS_FACTOR[named.record.kind];
       const prev = best.get(named.entityIndex);
       if (!prev || nameScore > prev.nameScore) best.set(named.entityIndex, { cmp, nameIndex: c.nameIndex, nameScore });
@@ -126,7 +128,7 @@ export class ScreeningEngine {
     return scored.slice(0, limit).map((s) => {
       const entity = this.entities[s.entityIndex];
       const named = this.index.names[s.nameIndex];
-      const full = compareNames(entity.schema === 'person' ? qPerson : q, named.prepared, this.index.rarity, true);
+      const full = compareNames(entity.schema === 'person' ? qPerson : q, named.prepared, this.index.rarity, true, memo);
       return { entity, score: s.score, explanation: explain(named.record, full, s.nameScore, s.quals, s.score) };
     });
   }
@@ -146,7 +148,7 @@ export class ScreeningEngine {
     // With no entity type, listed persons are compared with the query read as a person name
     // (no legal forms), everything else with the query read as it comes.
     const qPerson = !schema || schema === 'unknown' ? prepareName(name, 'person') : q;
-    const prepared: PreparedQuery = { q, qPerson, candidates: this.index.candidates(q, 150, minShare) };
+    const prepared: PreparedQuery = { q, qPerson, candidates: this.index.candidates(q, 150, minShare), memo: new Map() };
     if (this.keepRecent === 0) return prepared;
     this.recentQueries.set(key, prepared);
     if (this.recentQueries.size > this.keepRecent) this.recentQueries.delete(this.recentQueries.keys().next().value!);

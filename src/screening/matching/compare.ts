@@ -20,7 +20,7 @@ export interface TokenSim {
 const NONE: TokenSim = { how: 'missing', sim: 0 };
 
 /** Similarity of two tokens, and how they matched. */
-export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
+export function tokenSimilarity(q: NameToken, c: NameToken, memo?: SpellingMemo): TokenSim {
   if (q.kind === 'legal' || c.kind === 'legal') {
     if (q.kind !== c.kind) return NONE;
     return { how: 'legal_form', sim: q.fold === c.fold ? 1 : 0.7 };
@@ -55,11 +55,35 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
     const ending = (t: NameToken) => t.fold.slice(-1);
     if (qs !== cs || ending(q) !== ending(c)) return NONE;
   }
-  const sim = spellingSimilarity(q, c);
+  const sim = spellingOf(q, c, memo);
   // A common given name matches only itself or its spelling variants, never a near-miss word
   // (Mary/Mayer, David/Davis, Kevin/Kelvin).
   if (sim.sim > 0 && q.common !== c.common && (sim.how === 'fuzzy' || sim.how === 'phonetic')) {
     return { how: sim.how, sim: round(sim.sim * 0.8) };
+  }
+  return sim;
+}
+
+/**
+ * Spelling similarities already worked out for a query's tokens. spellingSimilarity is the costly
+ * step (two edit distances and Jaro-Winkler) and reads only the two words' spellings, and a query's
+ * candidates share many words (Hassan, Trading): the engine keeps one of these per prepared query.
+ */
+export type SpellingMemo = Map<NameToken, Map<string, TokenSim>>;
+
+function spellingOf(q: NameToken, c: NameToken, memo: SpellingMemo | undefined): TokenSim {
+  if (!memo) return spellingSimilarity(q, c);
+  let known = memo.get(q);
+  if (!known) {
+    known = new Map();
+    memo.set(q, known);
+  }
+  // Exactly what spellingSimilarity reads of the candidate word.
+  const key = `${c.norm}\u0000${c.fold}\u0000${c.skel}\u0000${c.meta[0]}\u0000${c.meta[1]}`;
+  let sim = known.get(key);
+  if (sim === undefined) {
+    sim = spellingSimilarity(q, c);
+    known.set(key, sim);
   }
   return sim;
 }
@@ -177,7 +201,14 @@ function numberKey(numbers: string[]): string {
 }
 
 /** Compare two prepared names. `rarity` gives each folded token a weight in [0.25, 1] (1 = rare). */
-export function compareNames(q: PreparedName, c: PreparedName, rarity: RarityFn = () => 1, withAlignment = true): NameComparison {
+export function compareNames(
+  q: PreparedName,
+  c: PreparedName,
+  rarity: RarityFn = () => 1,
+  withAlignment = true,
+  /** Kept by the caller for q's tokens (see SpellingMemo). */
+  memo?: SpellingMemo,
+): NameComparison {
   const qt = q.tokens.filter((t) => t.kind !== 'number');
   const ct = c.tokens.filter((t) => t.kind !== 'number');
   const notes: string[] = [];
@@ -191,7 +222,7 @@ export function compareNames(q: PreparedName, c: PreparedName, rarity: RarityFn 
   const cands: { i: number; j: number; s: TokenSim; v: number }[] = [];
   for (let i = 0; i < qt.length; i++) {
     for (let j = 0; j < ct.length; j++) {
-      const s = tokenSimilarity(qt[i], ct[j]);
+      const s = tokenSimilarity(qt[i], ct[j], memo);
       if (s.sim > 0) cands.push({ i, j, s, v: s.sim * (qw[i] + cw[j]) + s.sim * 1e-3 - Math.abs(i - j) * 1e-6 });
     }
   }

@@ -4,6 +4,8 @@ import { describe, it } from 'node:test';
 import { ScreeningEngine } from '../../../../src/screening/engine';
 import type { MatchExplanation, MatchResult } from '../../../../src/screening/model';
 import * as F from './fixtures';
+import { compareNames, type SpellingMemo } from '../../../../src/screening/matching/compare';
+import { prepareName } from '../../../../src/screening/matching/prepare';
 
 const engine = ScreeningEngine.build(F.ALL, []);
 const T = engine.defaultThreshold;
@@ -204,5 +206,29 @@ describe('short and common names', () => {
     assert.ok(engine.compare('Maria Garcia', 'Mario Garcia', 'Person').score < T);
     assert.ok(engine.compare('Michael Brown', 'Michelle Brown', 'Person').score < T);
     assert.ok(engine.compare('Mohammed Omar', 'Muhammad Omar', 'Person').score >= T, 'spelling variants still match');
+  });
+});
+
+describe('spelling memo', () => {
+  it('a query compared with many names gives the same comparisons with a shared memo as without', () => {
+    const queries = ['Ali Hassan', 'Mohammed Al Hassan', 'Vladimir Putin', 'Acme Trading Ltd', 'Kim Jong Un', 'Abdulrahman Hasan'];
+    const listed = [
+      ...F.ALL.flatMap((e) => [e.primaryName, ...(e.names ?? []).map((n) => n.value)]),
+      'HASSAN, Ali', 'Hasan Ali', 'Alí Hassán', 'Hassen Aly', 'Muhammad Hasan', 'Trading Acme Limited', 'Putina Vladimira',
+    ];
+    let compared = 0;
+    for (const query of queries) {
+      for (const schema of ['person', 'organization'] as const) {
+        const q = prepareName(query, schema);
+        const memo: SpellingMemo = new Map();
+        for (const name of listed) {
+          const c = prepareName(name, schema);
+          assert.deepEqual(compareNames(q, c, () => 1, true, memo), compareNames(q, c, () => 1, true), `${query} / ${name}`);
+          compared++;
+        }
+        assert.ok(memo.size > 0, 'the memo was used');
+      }
+    }
+    assert.ok(compared > 100);
   });
 });
