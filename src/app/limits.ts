@@ -31,7 +31,8 @@ export function limitWindowAt(now: Date, windowSeconds: number, options: LimitWi
   return { start: new Date(startMs), end: new Date(startMs + size) };
 }
 
-function decision(now: Date, window: LimitWindow, limit: number, count: number, allowed: boolean): LimitDecision {
+/** The decision for a window after a consume attempt (count: the window's count after it). */
+export function limitDecision(now: Date, window: LimitWindow, limit: number, count: number, allowed: boolean): LimitDecision {
   const resetAt = Math.ceil(window.end.getTime() / 1000);
   const result: LimitDecision = { allowed, limit, remaining: Math.max(0, limit - count), resetAt };
   if (!allowed) result.retryAfterSeconds = Math.max(1, Math.ceil((window.end.getTime() - now.getTime()) / 1000));
@@ -49,7 +50,7 @@ export class PgLimitService implements LimitService {
     const window = limitWindowAt(now, windowSeconds, options);
     if (limit <= 0) {
       // Nothing can ever be allowed: do not write a row whose first insert would count as allowed.
-      return decision(now, window, limit, 0, false);
+      return limitDecision(now, window, limit, 0, false);
     }
     const { rows } = await this.pool.query<{ count: number; inserted: boolean }>(
       `INSERT INTO limit_counters AS c (bucket, window_start, window_end, count)
@@ -62,13 +63,13 @@ export class PgLimitService implements LimitService {
     const row = rows[0];
     if (!row) {
       // The WHERE clause refused the increment: the window is full and stays as it was.
-      return decision(now, window, limit, limit, false);
+      return limitDecision(now, window, limit, limit, false);
     }
     if (row.inserted) {
       // A new window opened for this bucket: drop its expired windows so the table stays small.
       await this.pool.query('DELETE FROM limit_counters WHERE bucket = $1 AND window_end <= $2', [bucket, window.start]);
     }
-    return decision(now, window, limit, row.count, true);
+    return limitDecision(now, window, limit, row.count, true);
   }
 
   async peek(bucket: string, limit: number, windowSeconds: number, options?: LimitWindowOptions): Promise<LimitDecision> {
@@ -79,7 +80,7 @@ export class PgLimitService implements LimitService {
       [bucket, window.start],
     );
     const count = rows[0]?.count ?? 0;
-    return decision(now, window, limit, count, count < limit);
+    return limitDecision(now, window, limit, count, count < limit);
   }
 
   /** Deletes every window that ended before `before` (default: now). Returns how many rows went. */

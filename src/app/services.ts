@@ -42,9 +42,27 @@ export interface ApiKeyView {
   expiresAt: string | null;
 }
 
+/**
+ * A fixed-window limit counted in the same round trip as the key lookup: bucket = prefix + key id,
+ * counted only for a key that passes every check (see KeyService.authenticate).
+ */
+export interface KeyCountedLimit {
+  bucketPrefix: string;
+  limit: number;
+  windowSeconds: number;
+}
+
 export interface KeyService {
-  /** Verifies a presented key (hash lookup, constant-time compare) and records last use. */
-  authenticate(surface: KeySurface, presented: string | undefined): Promise<{ ok: true; principal: Principal } | { ok: false; reason: AuthFailure }>;
+  /**
+   * Verifies a presented key (hash lookup, constant-time compare) and records last use. With
+   * `count`, an implementation may also count the request against that limit in the same round trip
+   * and return the decision as `counted`; without `counted` in the answer the caller counts it.
+   */
+  authenticate(
+    surface: KeySurface,
+    presented: string | undefined,
+    count?: KeyCountedLimit,
+  ): Promise<{ ok: true; principal: Principal; counted?: LimitDecision } | { ok: false; reason: AuthFailure }>;
   create(
     principal: Principal,
     input: { surface: KeySurface; name: string; expiresAt?: string; webhookUrl?: string },

@@ -22,6 +22,8 @@ import { CddRequestSchema, EddRequestSchema, ListQuerySchema, MaRequestSchema, r
 
 export const S1_RATE_LIMIT = 60;
 export const S1_RATE_WINDOW_SECONDS = 60;
+/** Per-key rate-limit buckets: s1:key:<key id>. */
+export const S1_KEY_BUCKET_PREFIX = 's1:key:';
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 
 /**
@@ -83,13 +85,15 @@ export function createS1Gate(deps: S1GateDeps): RequestHandler {
     (async () => {
       const ctx = ctxOf(res);
       const token = bearerOf(req);
-      const auth = await deps.keys.authenticate('s1', token);
+      // The rate limit is counted with the key lookup when the key service can (one round trip).
+      const auth = await deps.keys.authenticate('s1', token, { bucketPrefix: S1_KEY_BUCKET_PREFIX, limit: S1_RATE_LIMIT, windowSeconds: S1_RATE_WINDOW_SECONDS });
       if (!auth.ok) {
         res.setHeader('WWW-Authenticate', 'Bearer realm="api"');
         throw new ApiError('invalid_credential', token ? 'Invalid or revoked API key' : 'Missing API key: send Authorization: Bearer svc_…');
       }
       const principal = auth.principal;
-      const decision = await deps.limits.consume(`s1:key:${principal.keyId ?? principal.accountId}`, S1_RATE_LIMIT, S1_RATE_WINDOW_SECONDS);
+      const decision =
+        auth.counted ?? (await deps.limits.consume(`${S1_KEY_BUCKET_PREFIX}${principal.keyId ?? principal.accountId}`, S1_RATE_LIMIT, S1_RATE_WINDOW_SECONDS));
       res.setHeader('X-RateLimit-Limit', String(decision.limit));
       res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
       res.setHeader('X-RateLimit-Reset', String(decision.resetAt));

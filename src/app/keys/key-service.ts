@@ -9,7 +9,8 @@ import type { SecretBox } from '../../webhooks/secrets';
 import { S1_KEY_PATTERN, S2_KEY_PATTERN, S3_KEY_PATTERN } from '../../api/http/surfaces';
 import { handleCommand } from '../command-handler';
 import { nextId } from '../ids';
-import type { ApiKeyView, AuthFailure, CommandContext, KeyService, Plan, Principal } from '../services';
+import { limitDecision, limitWindowAt } from '../limits';
+import type { ApiKeyView, AuthFailure, CommandContext, KeyCountedLimit, KeyService, LimitDecision, Plan, Principal } from '../services';
 
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
@@ -94,12 +95,17 @@ export class PgKeyService implements KeyService {
              WHERE ${where}`;
   }
 
-  async authenticate(surface: KeySurface, presented: string | undefined): Promise<{ ok: true; principal: Principal } | { ok: false; reason: AuthFailure }> {
+  async authenticate(
+    surface: KeySurface,
+    presented: string | undefined,
+    count?: KeyCountedLimit,
+  ): Promise<{ ok: true; principal: Principal; counted?: LimitDecision } | { ok: false; reason: AuthFailure }> {
     if (presented === undefined || presented === '') return { ok: false, reason: 'missing' };
     if (!formats[surface].some((f) => f.test(presented))) return { ok: false, reason: 'malformed' };
     const hash = sha256Hex(presented);
-    const { rows } = await this.deps.pool.query<KeyRow>(this.select('k.key_hash = $1'), [hash]);
-    const row = rows[0];
+    const now = this.deps.clock.now();
+    const lookup = count && count.limit > 0 ? await this.lookUpAndCount(hash, surface, now, count) : undefined;
+    const row = lookup ? lookup.row : (await this.deps.pool.query<KeyRow>(this.select('k.key_hash = $1'), [hash])).rows[0];
     // Compare the stored digest in constant time (the index lookup only finds the candidate).
     if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) {
       const retired = await this.deps.pool.query(`SELECT 1 FROM ${this.keys}.retired_key_hashes WHERE key_hash = $1`, [hash]);
@@ -108,7 +114,6 @@ export class PgKeyService implements KeyService {
     const acceptedSurfaces: KeySurface[] = surface === 's3' ? ['s3', 's1'] : [surface];
     if (!acceptedSurfaces.includes(row.surface)) return { ok: false, reason: 'unknown' };
     if (row.revoked_at) return { ok: false, reason: 'revoked' };
-    const now = this.deps.clock.now();
     if (row.expires_at && row.expires_at.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
     if (!row.plan) return { ok: false, reason: 'unknown' };
     // Last use is telemetry: written at most once a minute per key.
@@ -122,7 +127,40 @@ export class PgKeyService implements KeyService {
     return {
       ok: true,
       principal: { accountId: row.account_id, plan: row.plan, keyId: row.key_id, ...(row.user_id ? { userId: row.user_id } : {}), roles: ['owner'], surface },
+      ...(lookup ? { counted: lookup.counted } : {}),
     };
+  }
+
+  /**
+   * The key lookup and the limit's count in one statement (each is a round trip on the request path
+   * of every S1 call). The counter moves only for a key that passes the checks authenticate() makes
+   * next (surface, not revoked, not expired, an account with a plan), exactly as consume() would count
+   * it: one atomic upsert that refuses to pass the limit.
+   */
+  private async lookUpAndCount(hash: string, surface: KeySurface, now: Date, count: KeyCountedLimit): Promise<{ row: KeyRow | undefined; counted: LimitDecision }> {
+    const window = limitWindowAt(now, count.windowSeconds);
+    const acceptedSurfaces: KeySurface[] = surface === 's3' ? ['s3', 's1'] : [surface];
+    const { rows } = await this.deps.pool.query<KeyRow & { counted_count: number | null; counted_new: boolean | null }>(
+      `WITH k AS (${this.select('k.key_hash = $1')}),
+       counted AS (
+         INSERT INTO limit_counters AS c (bucket, window_start, window_end, count)
+         SELECT $2 || k.key_id, $3, $4, 1 FROM k
+          WHERE k.surface = ANY($5::text[]) AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $6) AND k.plan IS NOT NULL
+         ON CONFLICT (bucket, window_start) DO UPDATE SET count = c.count + 1 WHERE c.count < $7
+         RETURNING c.count, (xmax = 0) AS inserted)
+       SELECT k.*, (SELECT count FROM counted) AS counted_count, (SELECT inserted FROM counted) AS counted_new FROM k`,
+      [hash, count.bucketPrefix, window.start, window.end, acceptedSurfaces, now, count.limit],
+    );
+    const row = rows[0];
+    if (row?.counted_new) {
+      // A new window opened for this bucket: drop its expired windows, as consume() does.
+      await this.deps.pool.query('DELETE FROM limit_counters WHERE bucket = $1 AND window_end <= $2', [`${count.bucketPrefix}${row.key_id}`, window.start]);
+    }
+    // No count for a key that passed the checks: the window is full, and stays as it was.
+    const counted = row?.counted_count != null
+      ? limitDecision(now, window, count.limit, row.counted_count, true)
+      : limitDecision(now, window, count.limit, count.limit, false);
+    return { row, counted };
   }
 
   async create(principal: Principal, input: { surface: KeySurface; name: string; expiresAt?: string; webhookUrl?: string }, ctx: CommandContext) {
