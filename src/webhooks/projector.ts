@@ -162,6 +162,22 @@ export function createWebhookProjector(options: WebhookProjectorOptions): Projec
     return new Map(rows.map(({ screening_id, ...facts }) => [screening_id, facts]));
   }
 
+  /** An S1 key's webhook endpoint (one per key). */
+  function upsertKeyWebhook(
+    client: pg.PoolClient,
+    key: { accountId: string; keyId: string; webhook: { url: string; secretCiphertext: string } },
+    now: Date,
+  ): Promise<unknown> {
+    return upsertEndpoint(client, {
+      accountId: key.accountId,
+      surface: 's1',
+      keyId: key.keyId,
+      url: key.webhook.url,
+      secretCiphertext: key.webhook.secretCiphertext,
+      now,
+    });
+  }
+
   /** One event, as apply() defines it, reading facts and endpoints through `lookups`. */
   async function applyEvent(client: pg.PoolClient, recorded: RecordedEvent, schema: string, lookups: Lookups): Promise<void> {
     const event = recorded as unknown as Handled & RecordedEvent;
@@ -170,26 +186,10 @@ export function createWebhookProjector(options: WebhookProjectorOptions): Projec
     switch (event.type) {
       // ---------------------------------------------------------------- endpoints
       case 'ApiKeyCreated':
-        if (event.data.surface === 's1' && event.data.webhook) {
-          await upsertEndpoint(client, {
-            accountId: event.data.accountId,
-            surface: 's1',
-            keyId: event.data.keyId,
-            url: event.data.webhook.url,
-            secretCiphertext: event.data.webhook.secretCiphertext,
-            now,
-          });
-        }
+        if (event.data.surface === 's1' && event.data.webhook) await upsertKeyWebhook(client, { ...event.data, webhook: event.data.webhook }, now);
         return;
       case 'ApiKeyWebhookConfigured':
-        await upsertEndpoint(client, {
-          accountId: event.data.accountId,
-          surface: 's1',
-          keyId: event.data.keyId,
-          url: event.data.webhook.url,
-          secretCiphertext: event.data.webhook.secretCiphertext,
-          now,
-        });
+        await upsertKeyWebhook(client, event.data, now);
         return;
       case 'ApiKeyRevoked':
         // A revoked key's webhook stops: later deliveries for it are logged as dropped.
