@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID as randomUUIDForTest } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { DuplicateEventIdsError, InvalidEventBatchError } from '../../../src/infrastructure/eventstore/errors';
 import { StreamRevisionConflictError } from '../../../src/infrastructure/eventstore/port';
@@ -408,6 +409,85 @@ describe('PostgreSQL event store specifics', () => {
     assert.equal(streamReads(), 2);
     await sub.stop();
     await store.close();
+  });
+
+  describe('appends asked for at the same time share one statement', () => {
+    const manyCalls = (statements: string[]) => statements.filter((text) => text.includes('es_append_many')).length;
+    const singleCalls = (statements: string[]) => statements.filter((text) => text.includes('es_append(')).length;
+
+    it('appends to several streams in one turn go in one es_append_many, each chained and answered as alone', async () => {
+      const { db, store } = await fresh();
+      await store.appendToStream('b-1', [newEvent('First')]);
+      const statements = recordStatements(db.pool);
+      const results = await Promise.all([
+        store.appendToStream('b-3', [newEvent('A'), newEvent('B', { quote: 'say "hi" \\ there' })], { expectedRevision: 'no_stream' }),
+        store.appendToStream('b-1', [newEvent('Second')], { expectedRevision: 0n }),
+        store.appendToStream('b-2', [newEvent('C')]),
+      ]);
+      assert.equal(manyCalls(statements), 1);
+      assert.equal(singleCalls(statements), 0);
+      assert.deepEqual(results.map((r) => [r.written, r.nextExpectedRevision]), [[true, 1n], [true, 1n], [true, 0n]]);
+      const { verifyHashChain } = await import('../../../src/infrastructure/eventstore/hashChain');
+      for (const [stream, types] of [['b-1', ['First', 'Second']], ['b-2', ['C']], ['b-3', ['A', 'B']]] as const) {
+        const events = await store.readStream(stream);
+        assert.deepEqual(events.map((e) => e.type), types);
+        assert.equal(verifyHashChain(events).ok, true, `${stream} chains`);
+      }
+      assert.equal((await store.readStream('b-3'))[1]!.data.quote, 'say "hi" \\ there');
+      const positions = (await store.readAll()).map((e) => e.globalPosition);
+      assert.deepEqual(positions, [...positions].sort((a, b) => (a < b ? -1 : 1)), 'one global order');
+      const lastOf = async (stream: string) => (await store.readStream(stream)).at(-1)!.globalPosition;
+      assert.deepEqual(results.map((r) => r.lastGlobalPosition), [await lastOf('b-3'), await lastOf('b-1'), await lastOf('b-2')]);
+    });
+
+    it('two appends to one stream in one turn are written one after the other', async () => {
+      const { store } = await fresh();
+      const [first, second] = await Promise.all([
+        store.appendToStream('same', [newEvent('One')], { expectedRevision: 'no_stream' }),
+        store.appendToStream('same', [newEvent('Two')], { expectedRevision: 0n }),
+      ]);
+      assert.deepEqual([first.nextExpectedRevision, second.nextExpectedRevision], [0n, 1n]);
+      assert.deepEqual((await store.readStream('same')).map((e) => e.type), ['One', 'Two']);
+    });
+
+    it('in one statement: a stale head goes another round, a wrong expected revision fails alone, a repeated batch is a no-op, an id of another stream is refused', async () => {
+      const { db, store } = await fresh();
+      const other = new PostgresEventStore({ pool: db.pool }); // another process: this store's head cache goes stale
+      await store.appendToStream('stale', [newEvent('Mine')]);
+      await other.appendToStream('stale', [newEvent('Theirs')]);
+      const repeated = newEvent('Once');
+      await store.appendToStream('repeat', [repeated]);
+      const shared = randomUUIDForTest();
+      const statements = recordStatements(db.pool);
+      const outcomes = await Promise.allSettled([
+        store.appendToStream('stale', [newEvent('After')]),
+        store.appendToStream('expects', [newEvent('X')], { expectedRevision: 3n }),
+        store.appendToStream('repeat', [repeated]),
+        store.appendToStream('owner', [newEvent('Owned', {}, shared)]),
+        store.appendToStream('thief', [newEvent('Stolen', {}, shared)]),
+      ]);
+      assert.equal(manyCalls(statements), 1, 'asked together');
+      assert.equal(outcomes[0].status, 'fulfilled');
+      assert.deepEqual((await store.readStream('stale')).map((e) => e.type), ['Mine', 'Theirs', 'After']);
+      const { verifyHashChain } = await import('../../../src/infrastructure/eventstore/hashChain');
+      assert.equal(verifyHashChain(await store.readStream('stale')).ok, true);
+      assert.ok(outcomes[1].status === 'rejected' && outcomes[1].reason instanceof StreamRevisionConflictError);
+      assert.ok(outcomes[2].status === 'fulfilled' && outcomes[2].value.written === false);
+      // 'owner' sorts before 'thief': it is written; the same id in another stream is refused.
+      assert.ok(outcomes[3].status === 'fulfilled' && outcomes[3].value.written);
+      assert.ok(outcomes[4].status === 'rejected' && outcomes[4].reason instanceof DuplicateEventIdsError);
+      assert.deepEqual(await store.readStream('thief'), []);
+      assert.deepEqual(await store.readStream('expects'), []);
+    });
+
+    it('batchAppends: false sends every append on its own', async () => {
+      const { db } = await fresh();
+      const store = new PostgresEventStore({ pool: db.pool, batchAppends: false });
+      const statements = recordStatements(db.pool);
+      await Promise.all([store.appendToStream('s-1', [newEvent('A')]), store.appendToStream('s-2', [newEvent('B')])]);
+      assert.equal(manyCalls(statements), 0);
+      assert.equal(singleCalls(statements), 2);
+    });
   });
 
   it('subscriptions sharing the tail at different speeds never wait for the poll interval', async () => {

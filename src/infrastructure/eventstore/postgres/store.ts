@@ -49,6 +49,23 @@ export const EVENTS_CHANNEL = 'svc_events_appended';
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
 
+/** A validated batch for one stream, its data serialised once. */
+interface PreparedAppend {
+  streamName: string;
+  events: Event[];
+  ids: string[];
+  expected: ExpectedRevision;
+  /** canonicalJson of each event's data: the text hashed is the text stored. */
+  dataJson: string[];
+  dataArray: string;
+}
+
+interface QueuedAppend {
+  prepared: PreparedAppend;
+  resolve(result: AppendResult): void;
+  reject(error: unknown): void;
+}
+
 /** Last position and hash of a stream, as this process last saw them (a guess es_append verifies). */
 interface StreamHead {
   revision: bigint;
@@ -60,7 +77,7 @@ const TAIL_CAPACITY = 2_000;
 const TAIL_READ_LIMIT = 500;
 
 interface AppendRow {
-  outcome: 'written' | 'existing' | 'head_moved';
+  outcome: 'written' | 'existing' | 'head_moved' | 'id_conflict';
   stream_position: string | null;
   last_hash: string | null;
   last_global_position: string | null;
@@ -86,6 +103,11 @@ export interface PostgresEventStoreOptions {
   pollIntervalMs?: number;
   /** Events fetched per subscription read (default 500). */
   batchSize?: number;
+  /**
+   * Appends asked for at the same time share one statement and commit (default true); false sends
+   * each on its own, as appendInTransaction always does.
+   */
+  batchAppends?: boolean;
   /** Minimum spacing between read fences (ms, default 25; the service's default is 1): bounds how often readers pause appends. */
   minFenceIntervalMs?: number;
   logger?: InfraLogger;
@@ -112,6 +134,9 @@ export class PostgresEventStore implements EventStore {
   private tailSettled: { notifications: number; at: number } | undefined;
   private tailRunning: Promise<void> | undefined;
   private tailQueued: Promise<void> | undefined;
+  /** Appends waiting for the next flush (see appendTogether). */
+  private readonly appendQueue: QueuedAppend[] = [];
+  private appendFlushScheduled = false;
 
   constructor(private readonly options: PostgresEventStoreOptions) {
     this.pool = options.pool;
@@ -126,6 +151,8 @@ export class PostgresEventStore implements EventStore {
     for (let attempt = 1; ; attempt++) {
       try {
         // One statement in autocommit: es_append takes the locks and commits with its own transaction.
+        // Appends asked for at the same time share that statement (es_append_many, see flushAppends).
+        if (events.length > 0 && this.options.batchAppends !== false) return await this.appendTogether(this.prepare(streamName, events, options));
         return await this.appendVia(this.pool, streamName, events, options);
       } catch (err) {
         // The same id committed by a concurrent append to another stream: run again to answer
@@ -161,61 +188,174 @@ export class PostgresEventStore implements EventStore {
     events: Event[],
     options: { expectedRevision?: ExpectedRevision },
   ): Promise<AppendResult> {
-    const expected = options.expectedRevision ?? 'any';
+    const prepared = this.prepare(streamName, events, options);
+    return this.appendPrepared(client, prepared, this.assumedHead(streamName, prepared.expected), 1);
+  }
+
+  /** Validates a batch and serialises its data once (canonical JSON: the text hashed is the text stored). */
+  private prepare(streamName: string, events: Event[], options: { expectedRevision?: ExpectedRevision }): PreparedAppend {
     const ids = validateBatch(events);
-    let assumed = this.assumedHead(streamName, expected);
-    // Canonical JSON is valid JSON: the text that is hashed is the text that is stored. The batch
-    // travels as one JSON array (migration 085), not as jsonb[], whose array literal would escape
-    // every quote of every event again.
+    // The batch travels as one JSON array (migration 085), not as jsonb[], whose array literal would
+    // escape every quote of every event again.
     const dataJson = events.map((e) => canonicalJson(e.data));
-    const dataArray = '[' + dataJson.join(',') + ']';
-    for (let round = 1; ; round++) {
-      const chained = chainEvents(events, assumed?.hash ?? GENESIS_HASH, dataJson);
+    return { streamName, events, ids, expected: options.expectedRevision ?? 'any', dataJson, dataArray: '[' + dataJson.join(',') + ']' };
+  }
+
+  private async appendPrepared(client: Queryable, prepared: PreparedAppend, assumedHead: StreamHead | undefined, firstRound: number): Promise<AppendResult> {
+    let assumed = assumedHead;
+    for (let round = firstRound; ; round++) {
+      const chained = chainEvents(prepared.events, assumed?.hash ?? GENESIS_HASH, prepared.dataJson);
       const { rows } = await insertEvents(
         () =>
           client.query<AppendRow>('SELECT * FROM es_append($1, $2, $3, $4::text[], $5::text[], $6::jsonb, $7::jsonb, $8)', [
-            streamName,
+            prepared.streamName,
             assumed ? String(assumed.revision) : null,
             assumed?.hash ?? null,
-            ids,
+            prepared.ids,
             chained.map((e) => e.type),
-            dataArray,
+            prepared.dataArray,
             JSON.stringify(chained.map((e) => e.metadata)),
             chained.length > 0 ? chained[chained.length - 1]!.metadata.hash : null,
           ]),
-        streamName,
-        ids,
+        prepared.streamName,
+        prepared.ids,
       );
-      const row = rows[0]!;
-      const actual = row.stream_position === null ? undefined : { revision: BigInt(row.stream_position), hash: row.last_hash! };
-      if (row.outcome === 'existing') {
-        const existingIds = row.existing_ids ?? [];
-        if ((row.existing_streams ?? []).some((s) => s !== streamName)) {
-          throw new DuplicateEventIdsError(streamName, existingIds, 'event ids already exist in another stream');
-        }
-        if (existingIds.length !== ids.length) {
-          throw new DuplicateEventIdsError(streamName, existingIds, 'some event ids of this batch already exist, others do not: nothing written');
-        }
-        return { nextExpectedRevision: actual!.revision, lastGlobalPosition: BigInt(row.last_global_position!), written: false };
-      }
-      if (row.outcome === 'head_moved') {
-        this.rememberHead(streamName, actual);
-        checkExpectedRevision(streamName, expected, actual?.revision);
-        if (events.length === 0) {
-          return { nextExpectedRevision: actual?.revision ?? -1n, lastGlobalPosition: actual ? BigInt(row.last_global_position!) : 0n, written: false };
-        }
-        // Only 'any' and 'stream_exists' can meet a moving head twice (writers racing on one stream):
-        // then hold the stream lock while reading the head, so the next round cannot lose.
-        if (round >= 2) return this.appendHoldingLock(client, streamName, events, expected);
-        assumed = actual;
-        continue;
-      }
-      if (events.length === 0) {
-        return { nextExpectedRevision: actual?.revision ?? -1n, lastGlobalPosition: actual ? BigInt(row.last_global_position!) : 0n, written: false };
-      }
-      this.rememberHead(streamName, actual);
-      return { nextExpectedRevision: actual!.revision, lastGlobalPosition: BigInt(row.last_global_position!), written: true };
+      const settled = this.settle(prepared, rows[0]!, round);
+      if (settled.kind === 'done') return settled.result;
+      // Only 'any' and 'stream_exists' can meet a moving head twice (writers racing on one stream):
+      // then hold the stream lock while reading the head, so the next round cannot lose.
+      if (settled.kind === 'hold') return this.appendHoldingLock(client, prepared.streamName, prepared.events, prepared.expected);
+      assumed = settled.assumed;
     }
+  }
+
+  /** What es_append's answer means for the caller: a result, another round from the real head, or the locked path. */
+  private settle(
+    prepared: PreparedAppend,
+    row: AppendRow,
+    round: number,
+  ): { kind: 'done'; result: AppendResult } | { kind: 'again'; assumed: StreamHead | undefined } | { kind: 'hold' } {
+    const { streamName, ids, events, expected } = prepared;
+    const actual = row.stream_position === null ? undefined : { revision: BigInt(row.stream_position), hash: row.last_hash! };
+    if (row.outcome === 'existing') {
+      const existingIds = row.existing_ids ?? [];
+      if ((row.existing_streams ?? []).some((s) => s !== streamName)) {
+        throw new DuplicateEventIdsError(streamName, existingIds, 'event ids already exist in another stream');
+      }
+      if (existingIds.length !== ids.length) {
+        throw new DuplicateEventIdsError(streamName, existingIds, 'some event ids of this batch already exist, others do not: nothing written');
+      }
+      return { kind: 'done', result: { nextExpectedRevision: actual!.revision, lastGlobalPosition: BigInt(row.last_global_position!), written: false } };
+    }
+    if (row.outcome === 'head_moved') {
+      this.rememberHead(streamName, actual);
+      checkExpectedRevision(streamName, expected, actual?.revision);
+      if (events.length === 0) {
+        return { kind: 'done', result: { nextExpectedRevision: actual?.revision ?? -1n, lastGlobalPosition: actual ? BigInt(row.last_global_position!) : 0n, written: false } };
+      }
+      return round >= 2 ? { kind: 'hold' } : { kind: 'again', assumed: actual };
+    }
+    if (events.length === 0) {
+      return { kind: 'done', result: { nextExpectedRevision: actual?.revision ?? -1n, lastGlobalPosition: actual ? BigInt(row.last_global_position!) : 0n, written: false } };
+    }
+    this.rememberHead(streamName, actual);
+    return { kind: 'done', result: { nextExpectedRevision: actual!.revision, lastGlobalPosition: BigInt(row.last_global_position!), written: true } };
+  }
+
+  /**
+   * Queues an append for the next flush: the appends callers ask for at the same time (one turn of
+   * the event loop: concurrent HTTP requests, the orchestrator's batch of screenings) go to the
+   * database together, one round trip and one commit for all.
+   */
+  private appendTogether(prepared: PreparedAppend): Promise<AppendResult> {
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.appendQueue.push({ prepared, resolve, reject });
+      if (!this.appendFlushScheduled) {
+        this.appendFlushScheduled = true;
+        setImmediate(() => this.flushAppends());
+      }
+    });
+  }
+
+  private flushAppends(): void {
+    this.appendFlushScheduled = false;
+    const queued = this.appendQueue.splice(0);
+    // One append per stream per statement: a second one chains from the first's new head, so it
+    // waits for the next flush after the first has settled.
+    const now: QueuedAppend[] = [];
+    const later: QueuedAppend[] = [];
+    const streams = new Set<string>();
+    for (const item of queued) {
+      if (streams.has(item.prepared.streamName)) later.push(item);
+      else {
+        streams.add(item.prepared.streamName);
+        now.push(item);
+      }
+    }
+    const sent = now.length === 1 ? this.appendOne(now[0]!) : this.appendMany(now);
+    if (later.length > 0) {
+      void sent.finally(() => {
+        this.appendQueue.unshift(...later);
+        if (!this.appendFlushScheduled) {
+          this.appendFlushScheduled = true;
+          setImmediate(() => this.flushAppends());
+        }
+      });
+    }
+  }
+
+  private appendOne(item: QueuedAppend): Promise<void> {
+    const { prepared } = item;
+    return this.appendPrepared(this.pool, prepared, this.assumedHead(prepared.streamName, prepared.expected), 1).then(item.resolve, item.reject);
+  }
+
+  /**
+   * Several streams in one es_append_many (migration 086), in stream-name order so concurrent
+   * batches take the stream locks in one order. Each answer is settled as es_append's would be; an
+   * append that must go another round (a head that moved) or whose id was committed meanwhile by
+   * another stream continues alone.
+   */
+  private async appendMany(items: QueuedAppend[]): Promise<void> {
+    const sorted = [...items].sort((a, b) => (a.prepared.streamName < b.prepared.streamName ? -1 : 1));
+    const assumed = sorted.map((item) => this.assumedHead(item.prepared.streamName, item.prepared.expected));
+    const chained = sorted.map((item, i) => chainEvents(item.prepared.events, assumed[i]?.hash ?? GENESIS_HASH, item.prepared.dataJson));
+    let rows: (AppendRow & { idx: number })[];
+    try {
+      ({ rows } = await this.pool.query<AppendRow & { idx: number }>(
+        'SELECT * FROM es_append_many($1::text[], $2::bigint[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::jsonb, $9::jsonb)',
+        [
+          sorted.map((item) => item.prepared.streamName),
+          assumed.map((head) => (head ? String(head.revision) : null)),
+          assumed.map((head) => head?.hash ?? null),
+          sorted.map((item) => item.prepared.events.length),
+          chained.map((events) => events[events.length - 1]!.metadata.hash),
+          sorted.flatMap((item) => item.prepared.ids),
+          chained.flatMap((events) => events.map((e) => e.type)),
+          '[' + sorted.map((item) => item.prepared.dataJson.join(',')).join(',') + ']',
+          JSON.stringify(chained.flatMap((events) => events.map((e) => e.metadata))),
+        ],
+      ));
+    } catch (err) {
+      for (const item of sorted) item.reject(err);
+      return;
+    }
+    await Promise.all(
+      sorted.map(async (item, i) => {
+        try {
+          const row = rows.find((r) => r.idx === i + 1);
+          if (!row) throw new Error(`es_append_many gave no answer for ${item.prepared.streamName}`);
+          if (row.outcome === 'id_conflict') {
+            throw new ConcurrentEventIdError(item.prepared.streamName, item.prepared.ids, 'an event id of this batch was appended concurrently');
+          }
+          const settled = this.settle(item.prepared, row, 1);
+          if (settled.kind === 'done') item.resolve(settled.result);
+          else if (settled.kind === 'again') item.resolve(await this.appendPrepared(this.pool, item.prepared, settled.assumed, 2));
+          else item.resolve(await this.appendHoldingLock(this.pool, item.prepared.streamName, item.prepared.events, item.prepared.expected));
+        } catch (err) {
+          item.reject(err);
+        }
+      }),
+    );
   }
 
   /** The old way, for hot streams: locks, head and es_append in one transaction, which cannot lose. */
