@@ -17,7 +17,9 @@
  * One round trip per append: es_append (migration 082) takes both locks, checks the head the client
  * chained its hashes from (a per-process cache of stream heads, verified there, never trusted), writes
  * and notifies; the batch's data and metadata go as one JSON array each (its overload, migration 085).
- * A stale guess costs a second round trip; a hot stream falls back to reading the head under the lock.
+ * Appends asked for in the same turn of the event loop share one statement (es_append_many, migration
+ * 086; see flushAppends). A stale guess costs a second round trip; a hot stream falls back to reading
+ * the head under the lock.
  *
  * Idempotency: a batch whose event ids all exist already in this stream is a no-op (written: false,
  * no revision check, so a retry after a lost reply succeeds); a batch where only some exist, or where
