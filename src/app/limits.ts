@@ -39,6 +39,41 @@ export function limitDecision(now: Date, window: LimitWindow, limit: number, cou
   return result;
 }
 
+/** What a count returns: the window's count after it, and whether this count opened the window. */
+export interface WindowCount {
+  count: number;
+  inserted: boolean;
+}
+
+/**
+ * The fixed-window count as one SQL statement: `source` gives the row (bucket, window_start,
+ * window_end, 1); the window's count goes up by one unless it has reached `limit` (an SQL
+ * expression). PostgreSQL locks the conflicting row and re-checks the WHERE clause on its latest
+ * version, so concurrent counts are exact and a refused one changes nothing (no row returned).
+ * consume() runs it alone; the key lookup runs it inside its own statement.
+ */
+export function countInWindowSql(source: string, limit: string): string {
+  return `INSERT INTO limit_counters AS c (bucket, window_start, window_end, count)
+       ${source}
+       ON CONFLICT (bucket, window_start) DO UPDATE SET count = c.count + 1
+         WHERE c.count < ${limit}
+       RETURNING c.count, (xmax = 0) AS inserted`;
+}
+
+/** The decision after countInWindowSql (no count: refused, the window is full and stays as it was). */
+export async function settleCount(
+  db: Pick<pg.Pool, 'query'>,
+  at: { now: Date; window: LimitWindow; limit: number; bucket: string },
+  counted: WindowCount | undefined,
+): Promise<LimitDecision> {
+  if (!counted) return limitDecision(at.now, at.window, at.limit, at.limit, false);
+  if (counted.inserted) {
+    // A new window opened for this bucket: drop its expired windows so the table stays small.
+    await db.query('DELETE FROM limit_counters WHERE bucket = $1 AND window_end <= $2', [at.bucket, at.window.start]);
+  }
+  return limitDecision(at.now, at.window, at.limit, counted.count, true);
+}
+
 export class PgLimitService implements LimitService {
   constructor(
     private readonly pool: pg.Pool,
@@ -52,24 +87,8 @@ export class PgLimitService implements LimitService {
       // Nothing can ever be allowed: do not write a row whose first insert would count as allowed.
       return limitDecision(now, window, limit, 0, false);
     }
-    const { rows } = await this.pool.query<{ count: number; inserted: boolean }>(
-      `INSERT INTO limit_counters AS c (bucket, window_start, window_end, count)
-       VALUES ($1, $2, $3, 1)
-       ON CONFLICT (bucket, window_start) DO UPDATE SET count = c.count + 1
-         WHERE c.count < $4
-       RETURNING c.count, (xmax = 0) AS inserted`,
-      [bucket, window.start, window.end, limit],
-    );
-    const row = rows[0];
-    if (!row) {
-      // The WHERE clause refused the increment: the window is full and stays as it was.
-      return limitDecision(now, window, limit, limit, false);
-    }
-    if (row.inserted) {
-      // A new window opened for this bucket: drop its expired windows so the table stays small.
-      await this.pool.query('DELETE FROM limit_counters WHERE bucket = $1 AND window_end <= $2', [bucket, window.start]);
-    }
-    return limitDecision(now, window, limit, row.count, true);
+    const { rows } = await this.pool.query<WindowCount>(countInWindowSql('VALUES ($1, $2, $3, 1)', '$4'), [bucket, window.start, window.end, limit]);
+    return settleCount(this.pool, { now, window, limit, bucket }, rows[0]);
   }
 
   async peek(bucket: string, limit: number, windowSeconds: number, options?: LimitWindowOptions): Promise<LimitDecision> {

@@ -9,7 +9,7 @@ import type { SecretBox } from '../../webhooks/secrets';
 import { S1_KEY_PATTERN, S2_KEY_PATTERN, S3_KEY_PATTERN } from '../../api/http/surfaces';
 import { handleCommand } from '../command-handler';
 import { nextId } from '../ids';
-import { limitDecision, limitWindowAt } from '../limits';
+import { countInWindowSql, limitWindowAt, settleCount } from '../limits';
 import type { ApiKeyView, AuthFailure, CommandContext, KeyCountedLimit, KeyService, LimitDecision, Plan, Principal } from '../services';
 
 export function sha256Hex(value: string): string {
@@ -32,6 +32,11 @@ export function mintKey(surface: KeySurface): { plaintext: string; prefix: strin
       return { plaintext, prefix: plaintext.slice(0, 14) };
     }
   }
+}
+
+/** The surfaces whose keys a surface takes: S3 accepts an S1 key of the same account too (spec part 5). */
+function acceptedSurfaces(surface: KeySurface): KeySurface[] {
+  return surface === 's3' ? ['s3', 's1'] : [surface];
 }
 
 const formats: Record<KeySurface, RegExp[]> = {
@@ -111,8 +116,7 @@ export class PgKeyService implements KeyService {
       const retired = await this.deps.pool.query(`SELECT 1 FROM ${this.keys}.retired_key_hashes WHERE key_hash = $1`, [hash]);
       return { ok: false, reason: retired.rowCount ? 'revoked' : 'unknown' };
     }
-    const acceptedSurfaces: KeySurface[] = surface === 's3' ? ['s3', 's1'] : [surface];
-    if (!acceptedSurfaces.includes(row.surface)) return { ok: false, reason: 'unknown' };
+    if (!acceptedSurfaces(surface).includes(row.surface)) return { ok: false, reason: 'unknown' };
     if (row.revoked_at) return { ok: false, reason: 'revoked' };
     if (row.expires_at && row.expires_at.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
     if (!row.plan) return { ok: false, reason: 'unknown' };
@@ -139,27 +143,22 @@ export class PgKeyService implements KeyService {
    */
   private async lookUpAndCount(hash: string, surface: KeySurface, now: Date, count: KeyCountedLimit): Promise<{ row: KeyRow | undefined; counted: LimitDecision }> {
     const window = limitWindowAt(now, count.windowSeconds);
-    const acceptedSurfaces: KeySurface[] = surface === 's3' ? ['s3', 's1'] : [surface];
     const { rows } = await this.deps.pool.query<KeyRow & { counted_count: number | null; counted_new: boolean | null }>(
       `WITH k AS (${this.select('k.key_hash = $1')}),
-       counted AS (
-         INSERT INTO limit_counters AS c (bucket, window_start, window_end, count)
-         SELECT $2 || k.key_id, $3, $4, 1 FROM k
-          WHERE k.surface = ANY($5::text[]) AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $6) AND k.plan IS NOT NULL
-         ON CONFLICT (bucket, window_start) DO UPDATE SET count = c.count + 1 WHERE c.count < $7
-         RETURNING c.count, (xmax = 0) AS inserted)
+       counted AS (${countInWindowSql(
+         `SELECT $2 || k.key_id, $3, $4, 1 FROM k
+          WHERE k.surface = ANY($5::text[]) AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $6) AND k.plan IS NOT NULL`,
+         '$7',
+       )})
        SELECT k.*, (SELECT count FROM counted) AS counted_count, (SELECT inserted FROM counted) AS counted_new FROM k`,
-      [hash, count.bucketPrefix, window.start, window.end, acceptedSurfaces, now, count.limit],
+      [hash, count.bucketPrefix, window.start, window.end, acceptedSurfaces(surface), now, count.limit],
     );
     const row = rows[0];
-    if (row?.counted_new) {
-      // A new window opened for this bucket: drop its expired windows, as consume() does.
-      await this.deps.pool.query('DELETE FROM limit_counters WHERE bucket = $1 AND window_end <= $2', [`${count.bucketPrefix}${row.key_id}`, window.start]);
-    }
-    // No count for a key that passed the checks: the window is full, and stays as it was.
-    const counted = row?.counted_count != null
-      ? limitDecision(now, window, count.limit, row.counted_count, true)
-      : limitDecision(now, window, count.limit, count.limit, false);
+    const counted = await settleCount(
+      this.deps.pool,
+      { now, window, limit: count.limit, bucket: `${count.bucketPrefix}${row?.key_id ?? ''}` },
+      row?.counted_count != null ? { count: row.counted_count, inserted: row.counted_new === true } : undefined,
+    );
     return { row, counted };
   }
 
