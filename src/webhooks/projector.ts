@@ -143,14 +143,6 @@ export function createWebhookProjector(options: WebhookProjectorOptions): Projec
     });
   }
 
-  async function screeningFacts(db: Queryable, schema: string, screeningId: string): Promise<ScreeningFacts | undefined> {
-    const { rows } = await db.query<ScreeningFacts>(
-      `SELECT account_id, key_id, surface, kind, uuid, query, requested_at FROM ${quoteIdent(schema)}.screenings WHERE screening_id = $1`,
-      [screeningId],
-    );
-    return rows[0];
-  }
-
   /** The facts of several screenings in one query (facts never change once written). */
   async function screeningFactsOf(db: Queryable, schema: string, screeningIds: string[]): Promise<Map<string, ScreeningFacts>> {
     if (screeningIds.length === 0) return new Map();
@@ -378,7 +370,7 @@ export function createWebhookProjector(options: WebhookProjectorOptions): Projec
 
     async apply(client: pg.PoolClient, recorded: RecordedEvent, schema: string) {
       await applyEvent(client, recorded, schema, {
-        screeningFacts: (screeningId) => screeningFacts(client, schema, screeningId),
+        screeningFacts: async (screeningId) => (await screeningFactsOf(client, schema, [screeningId])).get(screeningId),
         endpoint: (ref) => findEndpoint(client, ref),
       });
     },

@@ -816,6 +816,11 @@ function recordMonitoringAlert(
 }
 
 // ---- evolve ----
+/** The recorded results of sources a phase could not query (PhaseStarted, PhaseSkipped). */
+function notQueriedResults(phase: PipelinePhase, sources: readonly SourceNotQueried[]): Record<string, { queried: boolean }> {
+  return Object.fromEntries(sources.map((n) => [resultKey(phase, n.agent), { queried: false }]));
+}
+
 function onRequested(state: RequestedScreening, change: (s: RequestedScreening) => RequestedScreening): ScreeningState {
   return change(state);
 }
@@ -844,23 +849,19 @@ export function evolve(state: ScreeningState, event: ScreeningEvent): ScreeningS
   }
   if (state.status === 'none') return state;
   switch (event.type) {
-    case 'PhaseStarted': {
-      const notQueried = Object.fromEntries((event.data.notQueried ?? []).map((n) => [resultKey(event.data.phase, n.agent), { queried: false }]));
+    case 'PhaseStarted':
       return onRequested(state, (s) => ({
         ...s,
         phases: { ...s.phases, [event.data.phase]: { status: 'running' } },
-        recorded: { ...s.recorded, ...notQueried },
+        recorded: { ...s.recorded, ...notQueriedResults(event.data.phase, event.data.notQueried ?? []) },
       }));
-    }
-    case 'PhaseSkipped': {
+    case 'PhaseSkipped':
       // As PhaseStarted with every agent not queried, followed by PhaseCompleted.
-      const notQueried = Object.fromEntries(event.data.notQueried.map((n) => [resultKey(event.data.phase, n.agent), { queried: false }]));
       return {
         ...state,
         phases: { ...state.phases, [event.data.phase]: { status: 'completed' } },
-        recorded: { ...state.recorded, ...notQueried },
+        recorded: { ...state.recorded, ...notQueriedResults(event.data.phase, event.data.notQueried) },
       };
-    }
     case 'AgentResultRecorded':
       return {
         ...state,

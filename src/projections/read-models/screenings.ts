@@ -7,18 +7,49 @@ import { quoteIdent, type Projection } from '../projection';
 type Recorded = ScreeningEvent & RecordedEvent;
 const screeningOf = (event: RecordedEvent): string => (event.data as { screeningId: string }).screeningId;
 
-/** $1..$11 of the ScreeningRequested insert. */
-function requestedValues(event: Extract<Recorded, { type: 'ScreeningRequested' }>): unknown[] {
-  const d = event.data;
-  return [d.screeningId, d.uuid, d.accountId, d.kind, d.surface, d.subject.query, d.subject.entityType, d.subject.jurisdiction ?? null,
-    d.sow?.sowScreeningId ?? null, d.requestedAt, event.streamPosition.toString()];
+/** New screenings, one statement for any number of requests; a screening already there is left as it is. */
+async function insertRequests(client: pg.PoolClient, s: string, requests: readonly Extract<Recorded, { type: 'ScreeningRequested' }>[]): Promise<void> {
+  if (requests.length === 0) return;
+  const rows = requests.map((event) => {
+    const d = event.data;
+    return [d.screeningId, d.uuid, d.accountId, d.kind, d.surface, d.subject.query, d.subject.entityType, d.subject.jurisdiction ?? null,
+      d.sow?.sowScreeningId ?? null, d.requestedAt, event.streamPosition.toString()];
+  });
+  await client.query(
+    `INSERT INTO ${s}.screenings (screening_id, uuid, account_id, kind, surface, search_query, entity_type, jurisdiction,
+       status, sow_screening_id, monitoring, created_at, stream_position)
+     SELECT r.screening_id, r.uuid, r.account_id, r.kind, r.surface, r.search_query, r.entity_type, r.jurisdiction,
+       'running', r.sow_screening_id, false, r.created_at, r.stream_position
+       FROM unnest($1::bigint[], $2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                   $9::text[], $10::timestamptz[], $11::bigint[])
+         AS r(screening_id, uuid, account_id, kind, surface, search_query, entity_type, jurisdiction, sow_screening_id, created_at, stream_position)
+     ON CONFLICT (screening_id) DO NOTHING`,
+    columnsOf(rows, 11),
+  );
 }
 
-/** $3..$12 of the ScreeningCompleted update (after the screening id and stream position). */
-function completedValues(event: Extract<Recorded, { type: 'ScreeningCompleted' }>): unknown[] {
-  const d = event.data;
-  return [d.riskScore, d.riskLevel, d.counts.sanctionsHits, d.counts.pepHits, d.counts.adverseMediaHits, d.counts.offshoreLeaksHits,
-    d.counts.debarmentHits, d.summary ?? null, d.analysis ?? null, d.completedAt];
+/**
+ * Completions of distinct screenings in one statement, each only over an older row (the stream
+ * position guard every update of this read model has).
+ */
+async function updateCompletions(client: pg.PoolClient, s: string, completions: readonly Extract<Recorded, { type: 'ScreeningCompleted' }>[]): Promise<void> {
+  const rows = completions.map((event) => {
+    const d = event.data;
+    return [d.screeningId, event.streamPosition.toString(), d.riskScore, d.riskLevel, d.counts.sanctionsHits, d.counts.pepHits,
+      d.counts.adverseMediaHits, d.counts.offshoreLeaksHits, d.counts.debarmentHits, d.summary ?? null, d.analysis ?? null, d.completedAt];
+  });
+  await client.query(
+    `UPDATE ${s}.screenings t SET status = 'completed', risk_score = c.risk_score, risk_level = c.risk_level,
+       sanctions_hits = c.sanctions_hits, pep_hits = c.pep_hits, adverse_media_hits = c.adverse_media_hits,
+       offshore_leaks_hits = c.offshore_leaks_hits, debarment_hits = c.debarment_hits, summary = c.summary, analysis = c.analysis,
+       completed_at = c.completed_at, current_phase = NULL, stream_position = c.stream_position
+     FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::integer[], $6::integer[], $7::integer[], $8::integer[],
+                 $9::integer[], $10::text[], $11::text[], $12::timestamptz[])
+       AS c(screening_id, stream_position, risk_score, risk_level, sanctions_hits, pep_hits, adverse_media_hits,
+            offshore_leaks_hits, debarment_hits, summary, analysis, completed_at)
+     WHERE t.screening_id = c.screening_id AND t.stream_position < c.stream_position`,
+    columnsOf(rows, 12),
+  );
 }
 
 /**
@@ -92,19 +123,10 @@ export const screeningsProjection: Projection = {
       );
     switch (event.type) {
       case 'ScreeningRequested':
-        await client.query(
-          `INSERT INTO ${s}.screenings (screening_id, uuid, account_id, kind, surface, search_query, entity_type, jurisdiction,
-             status, sow_screening_id, monitoring, created_at, stream_position)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,'running',$9,false,$10,$11) ON CONFLICT (screening_id) DO NOTHING`,
-          requestedValues(event),
-        );
+        await insertRequests(client, s, [event]);
         return;
       case 'ScreeningCompleted':
-        await update(
-          `status = 'completed', risk_score = $3, risk_level = $4, sanctions_hits = $5, pep_hits = $6, adverse_media_hits = $7,
-           offshore_leaks_hits = $8, debarment_hits = $9, summary = $10, analysis = $11, completed_at = $12, current_phase = NULL`,
-          completedValues(event),
-        );
+        await updateCompletions(client, s, [event]);
         return;
       case 'ScreeningFailed':
         await update(`status = 'failed', failure_reason = $3, completed_at = $4`, [event.data.reason, event.data.failedAt]);
@@ -135,41 +157,11 @@ export const screeningsProjection: Projection = {
     const s = quoteIdent(schema);
     // A later request for the same screening finds the row the first one inserted: a no-op.
     const requests = firstPerKey(events.filter((event) => event.type === 'ScreeningRequested'), screeningOf);
-    if (requests.length > 0) {
-      await client.query(
-        `INSERT INTO ${s}.screenings (screening_id, uuid, account_id, kind, surface, search_query, entity_type, jurisdiction,
-           status, sow_screening_id, monitoring, created_at, stream_position)
-         SELECT r.screening_id, r.uuid, r.account_id, r.kind, r.surface, r.search_query, r.entity_type, r.jurisdiction,
-           'running', r.sow_screening_id, false, r.created_at, r.stream_position
-           FROM unnest($1::bigint[], $2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                       $9::text[], $10::timestamptz[], $11::bigint[])
-             AS r(screening_id, uuid, account_id, kind, surface, search_query, entity_type, jurisdiction, sow_screening_id, created_at, stream_position)
-         ON CONFLICT (screening_id) DO NOTHING`,
-        columnsOf(requests.map((event) => requestedValues(event as Extract<Recorded, { type: 'ScreeningRequested' }>)), 11),
-      );
-    }
+    await insertRequests(client, s, requests as Extract<Recorded, { type: 'ScreeningRequested' }>[]);
     const rest = events.filter((event) => event.type !== 'ScreeningRequested');
     for (const piece of piecesOf(rest, 'ScreeningCompleted', screeningOf)) {
-      if ('alone' in piece) {
-        await screeningsProjection.apply(client, piece.alone, schema);
-        continue;
-      }
-      const rows = piece.together.map((recorded) => {
-        const event = recorded as Extract<Recorded, { type: 'ScreeningCompleted' }>;
-        return [event.data.screeningId, event.streamPosition.toString(), ...completedValues(event)];
-      });
-      await client.query(
-        `UPDATE ${s}.screenings t SET status = 'completed', risk_score = c.risk_score, risk_level = c.risk_level,
-           sanctions_hits = c.sanctions_hits, pep_hits = c.pep_hits, adverse_media_hits = c.adverse_media_hits,
-           offshore_leaks_hits = c.offshore_leaks_hits, debarment_hits = c.debarment_hits, summary = c.summary, analysis = c.analysis,
-           completed_at = c.completed_at, current_phase = NULL, stream_position = c.stream_position
-         FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::integer[], $6::integer[], $7::integer[], $8::integer[],
-                     $9::integer[], $10::text[], $11::text[], $12::timestamptz[])
-           AS c(screening_id, stream_position, risk_score, risk_level, sanctions_hits, pep_hits, adverse_media_hits,
-                offshore_leaks_hits, debarment_hits, summary, analysis, completed_at)
-         WHERE t.screening_id = c.screening_id AND t.stream_position < c.stream_position`,
-        columnsOf(rows, 12),
-      );
+      if ('alone' in piece) await screeningsProjection.apply(client, piece.alone, schema);
+      else await updateCompletions(client, s, piece.together as Extract<Recorded, { type: 'ScreeningCompleted' }>[]);
     }
   },
 };

@@ -31,43 +31,38 @@ export const usageProjection: Projection = {
       CREATE TABLE IF NOT EXISTS ${s}.usage_counted (event_id text PRIMARY KEY);`);
   },
   async apply(client: pg.PoolClient, recorded: RecordedEvent, schema) {
-    const values = countedValues(recorded);
-    if (!values) return;
-    const s = quoteIdent(schema);
-    // One statement: the count moves only if the event id was not counted before.
-    await client.query(
-      `WITH counted AS (INSERT INTO ${s}.usage_counted (event_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING 1)
-       INSERT INTO ${s}.usage_daily AS u (account_id, key_id, day, surface, endpoint, screening_type, count)
-       SELECT $2::bigint, $3::bigint, ($4::timestamptz AT TIME ZONE 'UTC')::date, $5::text, $6::text, $7::text, 1 FROM counted
-       ON CONFLICT (key_id, day, surface, endpoint, screening_type) DO UPDATE SET count = u.count + 1`,
-      values,
-    );
+    await countRequests(client, schema, [recorded]);
   },
-  /**
-   * Every counted request of a batch in one statement: the ids not counted before, summed per usage
-   * row (a row may appear only once in an upsert). An event id twice in the batch counts once, as
-   * usage_counted makes it on a replay. A new row takes the account of its first request, as apply() would.
-   */
+  /** Every counted request of a batch in one statement (apply() is the same with one). */
   async applyBatch(client, events, schema) {
-    const counted = events.map(countedValues).filter((values) => values !== undefined);
-    const rows = firstPerKey(counted, ([eventId]) => eventId);
-    if (rows.length === 0) return;
-    const s = quoteIdent(schema);
-    await client.query(
-      `WITH requested AS (
-         SELECT r.event_id, r.account_id, r.key_id, (r.occurred_at AT TIME ZONE 'UTC')::date AS day, r.surface, r.endpoint, r.screening_type, r.n
-           FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::timestamptz[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY
-             AS r(event_id, account_id, key_id, occurred_at, surface, endpoint, screening_type, n)),
-       counted AS (INSERT INTO ${s}.usage_counted (event_id) SELECT event_id FROM requested ON CONFLICT DO NOTHING RETURNING event_id)
-       INSERT INTO ${s}.usage_daily AS u (account_id, key_id, day, surface, endpoint, screening_type, count)
-       SELECT (array_agg(r.account_id ORDER BY r.n))[1], r.key_id, r.day, r.surface, r.endpoint, r.screening_type, count(*)
-         FROM requested r JOIN counted USING (event_id)
-        GROUP BY r.key_id, r.day, r.surface, r.endpoint, r.screening_type
-       ON CONFLICT (key_id, day, surface, endpoint, screening_type) DO UPDATE SET count = u.count + EXCLUDED.count`,
-      columnsOf(rows, 7),
-    );
+    await countRequests(client, schema, events);
   },
 };
+
+/**
+ * The counted requests among `events` in one statement: the ids not counted before, summed per usage
+ * row (a row may appear only once in an upsert). An event id twice in the list counts once, as
+ * usage_counted makes it on a replay. A new row takes the account of its first request.
+ */
+async function countRequests(client: pg.PoolClient, schema: string, events: readonly RecordedEvent[]): Promise<void> {
+  const counted = events.map(countedValues).filter((values) => values !== undefined);
+  const rows = firstPerKey(counted, ([eventId]) => eventId);
+  if (rows.length === 0) return;
+  const s = quoteIdent(schema);
+  await client.query(
+    `WITH requested AS (
+       SELECT r.event_id, r.account_id, r.key_id, (r.occurred_at AT TIME ZONE 'UTC')::date AS day, r.surface, r.endpoint, r.screening_type, r.n
+         FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::timestamptz[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY
+           AS r(event_id, account_id, key_id, occurred_at, surface, endpoint, screening_type, n)),
+     counted AS (INSERT INTO ${s}.usage_counted (event_id) SELECT event_id FROM requested ON CONFLICT DO NOTHING RETURNING event_id)
+     INSERT INTO ${s}.usage_daily AS u (account_id, key_id, day, surface, endpoint, screening_type, count)
+     SELECT (array_agg(r.account_id ORDER BY r.n))[1], r.key_id, r.day, r.surface, r.endpoint, r.screening_type, count(*)
+       FROM requested r JOIN counted USING (event_id)
+      GROUP BY r.key_id, r.day, r.surface, r.endpoint, r.screening_type
+     ON CONFLICT (key_id, day, surface, endpoint, screening_type) DO UPDATE SET count = u.count + EXCLUDED.count`,
+    columnsOf(rows, 7),
+  );
+}
 
 /**
  * The values a request is counted with (event id, account, key, when, surface, endpoint, type), or
