@@ -7,20 +7,17 @@ import { Command } from 'commander';
 import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfig, type Config } from './config/config';
 import { createLogger } from './shared/logger';
-import { openOperatorBus, readModelProjections, startService, type RunningService } from './app/composition';
-import { rebuildProjectionByName } from './projections/rebuild';
+import type { RunningService } from './app/composition';
 import { systemClock } from './shared/clock';
 import { registerScreenCommands } from './cli/screen';
 import { registerListCommands } from './cli/lists';
 import { registerAuditCommands } from './cli/audit';
 import { registerReplayCommand } from './cli/replay';
 import { registerDeadLetterCommands } from './cli/deadletters';
-import { openOperatorDatabase } from './app/operator-database';
-import { PgDeadLetterTable } from './infrastructure/bus/dead-letter-table';
+import type { OperatorContext } from './app/operator-context';
+import { addExamples, OPERATOR_EXAMPLES, UsageError } from './cli/usage';
 import path from 'node:path';
-import { loadAllLists } from './screening/lists';
 import { defaultListsConfig } from './screening/lists/config';
-import { ScreeningEngine } from './screening/engine';
 import { plans, type Plan } from './commands/plans';
 
 function configOrExit(): Config {
@@ -33,6 +30,26 @@ function configOrExit(): Config {
     }
     throw error;
   }
+}
+
+// The wiring of the whole service is loaded only by the commands that start it: an operator command
+// beside a running service must answer in well under a second, and importing every adapter takes two.
+const composition = () => import('./app/composition');
+
+/** Operator commands log warnings only (their output is the command's answer). */
+function operatorLogger(config: Config) {
+  return createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+}
+
+function operatorNotice(line: string): void {
+  process.stderr.write(`svc: ${line}\n`);
+}
+
+/** The running service's database (or one started for this command, said on stderr): see src/app/operator-context.ts. */
+async function openOperator(): Promise<OperatorContext> {
+  const config = configOrExit();
+  const { openOperatorContext } = await import('./app/operator-context');
+  return openOperatorContext(config, operatorLogger(config), { notice: operatorNotice });
 }
 
 /** Stops on SIGINT/SIGTERM: in-flight requests finish, consumers commit, the embedded PostgreSQL stops. */
@@ -55,7 +72,12 @@ function stopOnSignals(service: RunningService, log: ReturnType<typeof createLog
 }
 
 const program = new Command();
-program.name('svc').description('Compliance-screening service').showHelpAfterError();
+program
+  .name('svc')
+  .description('Compliance-screening service')
+  // A bad argument is one line and exit code 2 (usage), like every other reason a command refuses.
+  .showHelpAfterError('(add --help for usage and an example)')
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2));
 
 const configCommand = program.command('config').description('configuration tools');
 configCommand
@@ -76,6 +98,7 @@ program
     const config = configOrExit();
     const log = createLogger({ level: config.LOG_LEVEL });
     const agents = config.AGENTS === 'all' || config.AGENTS === 'none' ? config.AGENTS : config.AGENTS.split(',').map((a) => a.trim());
+    const { startService } = await composition();
     const service = await startService({ config, logger: log, http: true, agents, projections: true });
     stopOnSignals(service, log);
     process.stdout.write(`svc listening on ${service.url}\n`);
@@ -89,6 +112,7 @@ program
     const config = configOrExit();
     const log = createLogger({ level: config.LOG_LEVEL });
     const agents = opts.agents === 'all' ? 'all' : opts.agents.split(',').map((a) => a.trim());
+    const { startService } = await composition();
     const service = await startService({ config, logger: log, http: false, agents, projections: false });
     stopOnSignals(service, log);
     log.info({ agents }, 'worker running');
@@ -102,21 +126,30 @@ accounts
   .requiredOption('--email <email>', 'owner e-mail (sign-in)')
   .option('--password <password>', 'owner password (default: read SVC_PASSWORD)')
   .option('--plan <plan>', `one of ${plans.join(', ')}`, 'enterprise')
-  .action(async (opts: { name: string; email: string; password?: string; plan: string }) => {
+  .option('--json', 'print JSON')
+  .action(async (opts: { name: string; email: string; password?: string; plan: string; json?: boolean }) => {
     const password = opts.password ?? process.env.SVC_PASSWORD;
-    if (!password || password.length < 12) throw new Error('a password of at least 12 characters is required (--password or SVC_PASSWORD)');
-    if (!(plans as readonly string[]).includes(opts.plan)) throw new Error(`--plan must be one of ${plans.join(', ')}`);
-    const config = configOrExit();
-    const log = createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
-    const service = await startService({ config, logger: log, http: false, agents: 'none', projections: true });
+    if (!password || password.length < 12) throw new UsageError('a password of at least 12 characters is required (--password or SVC_PASSWORD)');
+    if (!(plans as readonly string[]).includes(opts.plan)) throw new UsageError(`--plan must be one of ${plans.join(', ')}`);
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(opts.email)) throw new UsageError('--email must be an e-mail address');
+    if (opts.name.trim() === '') throw new UsageError('--name must not be empty');
+    const ctx = await openOperator();
+    const [{ accountsProjection }, { PgAccountService }] = await Promise.all([import('./projections/read-models/accounts'), import('./app/accounts/account-service')]);
     try {
-      const created = await service.services.accounts.create(
+      // The uniqueness check reads the accounts read model: bring it up to date first (the service may be down).
+      await ctx.catchUp([accountsProjection]);
+      const service = new PgAccountService({ store: ctx.store, pool: ctx.pool, clock: systemClock, readModelsCaughtUp: () => ctx.catchUp([accountsProjection]) });
+      const created = await service.create(
         { name: opts.name, email: opts.email, password, plan: opts.plan as Plan },
         { actor: { surface: 'system' }, correlationId: randomUUID(), commandId: randomUUID() },
       );
-      process.stdout.write(`account ${created.accountId} created (owner user ${created.userId}, plan ${opts.plan})\n`);
+      process.stdout.write(
+        opts.json
+          ? `${JSON.stringify({ account_id: created.accountId, owner_user_id: created.userId, plan: opts.plan, email: opts.email })}\n`
+          : `account ${created.accountId} created (owner user ${created.userId}, plan ${opts.plan})\n`,
+      );
     } finally {
-      await service.stop();
+      await ctx.stop();
     }
   });
 
@@ -127,23 +160,23 @@ program
   .description('replay the whole history into fresh tables and swap them in')
   .action(async (name: string) => {
     const config = configOrExit();
-    const log = createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
-    const service = await startService({ config, logger: log, http: false, agents: 'none', projections: false });
+    const log = operatorLogger(config);
+    const [{ readModelProjections }, { rebuildProjectionByName }] = await Promise.all([composition(), import('./projections/rebuild')]);
+    const projections = readModelProjections(systemClock, log);
+    if (!projections.some((p) => p.name === name)) throw new UsageError(`Unknown projection "${name}"; known projections: ${projections.map((p) => p.name).join(', ')}`);
+    const ctx = await openOperator();
     try {
-      const result = await rebuildProjectionByName(name, {
-        pool: service.pool,
-        store: service.store,
-        projections: readModelProjections(systemClock, log),
-      });
+      const result = await rebuildProjectionByName(name, { pool: ctx.pool, store: ctx.store, projections });
       process.stdout.write(`${JSON.stringify(result, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}\n`);
     } finally {
-      await service.stop();
+      await ctx.stop();
     }
   });
 
 registerScreenCommands(program, {
   loadEngine: async () => {
     const config = configOrExit();
+    const [{ loadAllLists }, { ScreeningEngine }] = await Promise.all([import('./screening/lists'), import('./screening/engine')]);
     const lists = await loadAllLists(
       defaultListsConfig({ ...process.env, LISTS_DIR: config.LISTS_DIR, ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}) }),
       { progressBar: Boolean(process.stderr.isTTY) },
@@ -165,17 +198,11 @@ registerListCommands(program, {
   },
 });
 
-// Auditors: the service without HTTP, agents or projections (store, pool and the kept list versions).
-async function openForAudit() {
-  const config = configOrExit();
-  const log = createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
-  const service = await startService({ config, logger: log, http: false, agents: 'none', projections: false });
-  return { service, log };
-}
+// Auditors: the history and the kept list versions, on the service's database (running or not).
 registerAuditCommands(program, {
   open: async () => {
-    const { service } = await openForAudit();
-    return { store: service.store, pool: service.pool, lists: service.monitoring!.lists, stop: () => service.stop() };
+    const ctx = await openOperator();
+    return { store: ctx.store, pool: ctx.pool, lists: ctx.listVersions(), stop: () => ctx.stop() };
   },
 });
 program
@@ -183,14 +210,26 @@ program
   .description('ongoing monitoring')
   .command('run')
   .description('match the delta of every list updated since it was last monitored (e.g. after `svc lists update`) against the enrolled subjects')
-  .action(async () => {
+  .option('--json', 'print JSON')
+  .action(async (opts: { json?: boolean }) => {
     const config = configOrExit();
-    const log = createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
-    const service = await startService({ config, logger: log, http: false, agents: 'none', projections: true });
+    const log = operatorLogger(config);
+    // The engine needs the lists loaded, so this one starts the service's core (no HTTP, relay, agents or
+    // webhook dispatcher) on the service's database; the read models are brought up to date before and after.
+    const ctx = await openOperator();
+    const { readModelProjections, startService } = await composition();
+    const projections = readModelProjections(systemClock, log);
+    let service: RunningService | undefined;
     try {
-      await service.runner?.caughtUp();
+      await ctx.catchUp(projections);
+      service = await startService({ config: { ...config, DATABASE_URL: ctx.connectionString }, logger: log, http: false, agents: 'none', projections: false });
       await service.monitoring!.catchUp();
+      await ctx.catchUp(projections);
       const runs = service.monitoring!.lastRuns();
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(runs)}\n`);
+        return;
+      }
       if (runs.length === 0) process.stdout.write('no list changed since it was last monitored\n');
       for (const r of runs) {
         process.stdout.write(
@@ -199,14 +238,16 @@ program
         );
       }
     } finally {
-      await service.stop();
+      await service?.stop();
+      await ctx.stop();
     }
   });
 
 registerReplayCommand(program, {
   open: async () => {
-    const { service, log } = await openForAudit();
-    return { store: service.store, pool: service.pool, projections: readModelProjections(systemClock, log), stop: () => service.stop() };
+    const ctx = await openOperator();
+    const { readModelProjections } = await composition();
+    return { store: ctx.store, pool: ctx.pool, projections: readModelProjections(systemClock, operatorLogger(configOrExit())), stop: () => ctx.stop() };
   },
 });
 
@@ -214,17 +255,21 @@ registerDeadLetterCommands(program, {
   // Kafka mode: the svc.deadletter topic; embedded default: the dead_letters table of the service's database.
   open: async () => {
     const config = configOrExit();
-    const log = createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+    const log = operatorLogger(config);
     if (config.KAFKA_BROKERS) {
+      const { openOperatorBus } = await composition();
       const bus = openOperatorBus(config, log);
       return { kind: 'topic', bus, stop: () => bus.close() };
     }
-    const db = await openOperatorDatabase(config, log);
+    const [{ openOperatorDatabase }, { PgDeadLetterTable }] = await Promise.all([import('./app/operator-database'), import('./infrastructure/bus/dead-letter-table')]);
+    const db = await openOperatorDatabase(config, log, { notice: operatorNotice });
     return { kind: 'table', table: new PgDeadLetterTable(db.pool), stop: () => db.stop() };
   },
 });
 
+addExamples(program, OPERATOR_EXAMPLES);
+
 program.parseAsync(process.argv).catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+  process.stderr.write(`svc: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(error instanceof UsageError ? 2 : 1);
 });

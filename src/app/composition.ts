@@ -10,7 +10,8 @@ import type pg from 'pg';
 import type { Config } from '../config/config';
 import type { Logger } from '../shared/logger';
 import { systemClock, type Clock } from '../shared/clock';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../infrastructure/postgres/embedded';
+import { PostmasterRunningError, startEmbeddedPostgres, type EmbeddedPostgres } from '../infrastructure/postgres/embedded';
+import { removeDiscoveryFile, writeDiscoveryFile } from './operator-database';
 import { createPool } from '../infrastructure/postgres/pool';
 import { migrate } from '../infrastructure/postgres/migrate';
 import type { EventStore } from '../infrastructure/eventstore/port';
@@ -210,7 +211,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (!connectionString) {
       const dataDir = path.resolve(config.DATA_DIR, 'postgres');
       mkdirSync(path.dirname(dataDir), { recursive: true });
-      embedded = await startEmbeddedPostgres({ dataDir, port: config.EMBEDDED_PG_PORT, logger });
+      try {
+        embedded = await startEmbeddedPostgres({ dataDir, port: config.EMBEDDED_PG_PORT, logger });
+      } catch (error) {
+        if (!(error instanceof PostmasterRunningError)) throw error;
+        throw new Error(
+          `a service already runs with DATA_DIR=${config.DATA_DIR} (its PostgreSQL is pid ${error.pid}): stop it first, or give this one ` +
+            `another DATA_DIR; operator commands (svc accounts, audit, replay…) work beside it as they are`,
+        );
+      }
       stops.push(() => embedded!.stop());
       connectionString = embedded.url('postgres');
       logger.info({ port: embedded.port, dataDir }, 'embedded PostgreSQL started');
@@ -542,6 +551,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           }),
       );
       logger.info({ url }, 'HTTP server listening');
+    }
+
+    // Operator commands beside this process find its database here (src/app/operator-database.ts).
+    if (embedded && options.http) {
+      writeDiscoveryFile(config.DATA_DIR, {
+        pid: process.pid,
+        databaseUrl: embedded.url('postgres'),
+        ...(url ? { httpUrl: url } : {}),
+        startedAt: clock.now().toISOString(),
+      });
+      stops.push(async () => removeDiscoveryFile(config.DATA_DIR));
     }
 
     // 7. Replays of the embedded default's dead letters, requested by `svc deadletters replay` in the

@@ -1,8 +1,10 @@
 /**
- * The service's PostgreSQL for operator commands that run beside it (`svc deadletters` in the
- * embedded default): DATABASE_URL when set; otherwise the embedded cluster under DATA_DIR/postgres,
- * reached through its postmaster.pid when the service runs (a second postmaster cannot start on
- * the same data directory), or started for the command and stopped after it when it does not.
+ * The service's PostgreSQL for operator commands that run beside it (`svc accounts create`, `svc audit
+ * verify`, `svc deadletters`…): DATABASE_URL when set; otherwise the embedded cluster under
+ * DATA_DIR/postgres, reached through the running service's discovery file (DATA_DIR/service.json,
+ * mode 0600, written by `svc serve`) or the cluster's own postmaster.pid (a second postmaster cannot
+ * start on the same data directory), or started for the command and stopped after it when no
+ * service runs; the command says so on stderr, since starting a cluster takes seconds.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +17,8 @@ import { migrate } from '../infrastructure/postgres/migrate';
 
 export interface OperatorDatabase {
   pool: pg.Pool;
+  /** The connection string the pool uses (the store's LISTEN connection needs it too). */
+  connectionString: string;
   /** Where it came from: 'external' (DATABASE_URL), 'running' (the serving process's cluster), 'started'. */
   source: 'external' | 'running' | 'started';
   stop(): Promise<void>;
@@ -39,7 +43,67 @@ export function runningEmbeddedUrl(dataDir: string, database = 'postgres'): stri
   return `postgres://postgres:postgres@127.0.0.1:${port}/${encodeURIComponent(database)}`;
 }
 
-export async function openOperatorDatabase(config: Config, logger: Logger): Promise<OperatorDatabase> {
+/** What `svc serve` in the embedded default leaves under DATA_DIR while it runs. */
+export interface ServiceDiscovery {
+  pid: number;
+  databaseUrl: string;
+  httpUrl?: string;
+  startedAt: string;
+}
+
+export function discoveryFilePath(dataDir: string): string {
+  return path.resolve(dataDir, 'service.json');
+}
+
+/** Written with mode 0600: it names the database, whose superuser is reachable on loopback. */
+export function writeDiscoveryFile(dataDir: string, discovery: ServiceDiscovery): void {
+  const file = discoveryFilePath(dataDir);
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, `${JSON.stringify(discovery, null, 2)}\n`, { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+/** Removed on a clean stop; only when it is still this process's (a newer service may have replaced it). */
+export function removeDiscoveryFile(dataDir: string, pid = process.pid): void {
+  const found = readDiscoveryFile(dataDir);
+  if (found && found.pid === pid) fs.rmSync(discoveryFilePath(dataDir), { force: true });
+}
+
+export function readDiscoveryFile(dataDir: string): ServiceDiscovery | undefined {
+  try {
+    const parsed = JSON.parse(fs.readFileSync(discoveryFilePath(dataDir), 'utf8')) as Partial<ServiceDiscovery>;
+    if (typeof parsed.pid !== 'number' || typeof parsed.databaseUrl !== 'string' || typeof parsed.startedAt !== 'string') return undefined;
+    return { pid: parsed.pid, databaseUrl: parsed.databaseUrl, startedAt: parsed.startedAt, ...(typeof parsed.httpUrl === 'string' ? { httpUrl: parsed.httpUrl } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+function isLiveProcess(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The database of a service running on this DATA_DIR, if one runs: its discovery file when its process
+ * is alive (a file left by a killed service is ignored), else a live embedded cluster's postmaster.pid.
+ */
+export function runningServiceDatabaseUrl(config: Pick<Config, 'DATA_DIR'>): string | undefined {
+  const discovery = readDiscoveryFile(config.DATA_DIR);
+  if (discovery && isLiveProcess(discovery.pid)) return discovery.databaseUrl;
+  return runningEmbeddedUrl(path.resolve(config.DATA_DIR, 'postgres'));
+}
+
+export interface OperatorDatabaseOptions {
+  /** One line for the operator (stderr), e.g. that a cluster is being started for this command. */
+  notice?: (line: string) => void;
+}
+
+export async function openOperatorDatabase(config: Config, logger: Logger, options: OperatorDatabaseOptions = {}): Promise<OperatorDatabase> {
   const open = async (connectionString: string, source: OperatorDatabase['source'], after: () => Promise<void>) => {
     const pool = createPool({ connectionString, max: 2, logger });
     try {
@@ -50,15 +114,16 @@ export async function openOperatorDatabase(config: Config, logger: Logger): Prom
       await after();
       throw error;
     }
-    return { pool, source, stop: async () => { await pool.end(); await after(); } };
+    return { pool, connectionString, source, stop: async () => { await pool.end(); await after(); } };
   };
   if (config.DATABASE_URL) return open(config.DATABASE_URL, 'external', async () => {});
   const dataDir = path.resolve(config.DATA_DIR, 'postgres');
-  const running = runningEmbeddedUrl(dataDir);
+  const running = runningServiceDatabaseUrl(config);
   if (running) return open(running, 'running', async () => {});
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
     throw new Error(`no database at ${dataDir}: the service has never run with DATA_DIR=${config.DATA_DIR} (and DATABASE_URL is not set)`);
   }
+  options.notice?.(`the service is not running: starting the embedded PostgreSQL under ${dataDir} for this command (a few seconds)`);
   const embedded = await startEmbeddedPostgres({ dataDir, port: config.EMBEDDED_PG_PORT, logger });
   return open(embedded.url('postgres'), 'started', () => embedded.stop());
 }

@@ -12,6 +12,7 @@ import type pg from 'pg';
 import type { Command } from 'commander';
 import type { EventStore } from '../infrastructure/eventstore/port';
 import { verifyStore, type VerifyReport } from '../app/audit/verify';
+import { UsageError } from './usage';
 import { formatReproduceReport, reproduceScreening, type ListVersionSource } from '../app/audit/reproduce';
 
 export interface AuditEnvironment {
@@ -56,7 +57,7 @@ export function registerAuditCommands(program: Command, deps: AuditCommandDeps):
     .description('re-run a screening against the list versions and matcher it recorded, and say whether the result is the same')
     .option('--json', 'print JSON')
     .action(async (screeningId: string, opts: { json?: boolean }) => {
-      if (!/^[1-9][0-9]{0,18}$/.test(screeningId)) throw new Error('screening-id must be the numeric screening id');
+      if (!/^[1-9][0-9]{0,18}$/.test(screeningId)) throw new UsageError('screening-id must be the numeric screening id');
       const env = await deps.open();
       try {
         const report = await reproduceScreening({ store: env.store, lists: env.lists }, screeningId);

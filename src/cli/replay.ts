@@ -8,6 +8,7 @@ import type pg from 'pg';
 import type { Command } from 'commander';
 import type { EventStore } from '../infrastructure/eventstore/port';
 import type { Projection } from '../projections/projection';
+import { UsageError } from './usage';
 import { replayReadModels } from '../app/audit/replay';
 
 export interface ReplayCommandDeps {
@@ -27,7 +28,7 @@ export function registerReplayCommand(program: Command, deps: ReplayCommandDeps)
     .option('--json', 'print JSON')
     .action(async (opts: { to: string; replace?: boolean; json?: boolean }) => {
       const to = new Date(opts.to);
-      if (!/^\d{4}-\d{2}-\d{2}/.test(opts.to) || Number.isNaN(to.getTime())) throw new Error('--to must be an ISO 8601 timestamp');
+      if (!/^\d{4}-\d{2}-\d{2}/.test(opts.to) || Number.isNaN(to.getTime())) throw new UsageError('--to must be an ISO 8601 timestamp');
       const env = await deps.open();
       try {
         const result = await replayReadModels({
