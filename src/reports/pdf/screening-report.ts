@@ -41,7 +41,8 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
   const generatedAt = new Date(options.generatedAt);
   const s = buildReportSections(report);
   const w = new PdfWriter({
-    header: `Screening report  |  S1 #${report.id}  |  ${report.uuid}${report.sowScreeningId ? `  |  ${report.sowScreeningId}` : ''}`,
+    // Every page names the report and its subject, so a page that comes loose from the file is still identifiable.
+    header: `Screening report  |  S1 #${report.id}  |  ${shorten(report.subject.query, 60)}  |  ${report.uuid}${report.sowScreeningId ? `  |  ${report.sowScreeningId}` : ''}`,
     generatedAt,
     title: `Screening report ${report.id}: ${report.subject.query}`,
     unicodeFontPath: options.unicodeFontPath,
@@ -109,7 +110,8 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
   }
   w.subheading('Contributions');
   if (s.risk.breakdown.length === 0) w.paragraph('No contribution: nothing was found that adds risk.');
-  for (const c of s.risk.breakdown) w.bullet(`**+${c.points}** ${e(c.reason)} \`${c.rule}\``);
+  // Rule ids (sanctions.us.confirmed…) are for the JSON report and the API; the filed report says why in words.
+  for (const c of s.risk.breakdown) w.bullet(`**${c.points >= 0 ? '+' : ''}${c.points}** ${e(c.reason)}`);
 
   // 4–8. Hits
   const hitSection = (n: number, section: HitsSection, empty: string) => {
@@ -117,9 +119,9 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
     w.paragraph(`${section.count} hit${section.count === 1 ? '' : 's'}: ${section.confirmed} confirmed, ${section.potential} potential.`, { style: 'bold' });
     if (section.count === 0) w.paragraph(empty);
     section.hits.forEach((h, i) => hitBlock(w, i + 1, h));
+    // Which sources of this section were not searched (the reasons are listed once, in section 12).
     if (section.not_searched.length > 0) {
-      w.subheading('Not searched for this section');
-      for (const ns of section.not_searched) w.bullet(`${e(ns.source)}: ${e(ns.reason)}`);
+      w.paragraph(`Not searched for this section: ${section.not_searched.map((ns) => ns.source).join('; ')} (reasons in section 12).`, { style: 'italic', colour: '#444444' });
     }
   };
   hitSection(4, s.sanctions, 'No sanctions list matched the subject at or above the minimum match score (80).');
@@ -182,16 +184,18 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
     w.markdown(s.analysis.markdown);
   }
 
-  // 12. Data gaps
+  // 12. Data gaps: each source not searched once, with why; other gaps without their internal codes.
   w.section(12, title(12));
-  if (s.data_gaps.gaps.length === 0 && s.data_gaps.sources_not_searched.length === 0) w.paragraph('None: every source of the pipeline for this plan was searched.');
-  if (s.data_gaps.gaps.length > 0) {
-    w.subheading('Data gaps');
-    for (const g of s.data_gaps.gaps) w.bullet(`${e(g.description)} \`${g.code}\``);
-  }
+  const otherGaps = s.data_gaps.gaps.filter((g) => !g.code.startsWith('not_searched:'));
+  if (otherGaps.length === 0 && s.data_gaps.sources_not_searched.length === 0) w.paragraph('None: every source of the pipeline for this plan was searched.');
   if (s.data_gaps.sources_not_searched.length > 0) {
-    w.subheading('Sources not searched');
+    w.subheading(`Sources not searched (${s.data_gaps.sources_not_searched.length})`);
+    w.paragraph('No hit from these sources is not evidence of absence: they were not queried for this screening.', { style: 'italic', size: 8.5, colour: '#444444' });
     for (const ns of s.data_gaps.sources_not_searched) w.bullet(`**${e(ns.source)}**: ${e(ns.reason)}`);
+  }
+  if (otherGaps.length > 0) {
+    w.subheading('Other data gaps');
+    for (const g of otherGaps) w.bullet(e(g.description));
   }
 
   // 13. Audit trail
@@ -208,12 +212,58 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
   }
   w.subheading('Agents');
   for (const a of s.audit.agents) {
-    w.bullet(`**${e(a.agent)}** (phase ${e(a.phase)}): ${a.queried ? `queried, ${a.match_count} match${a.match_count === 1 ? '' : 'es'}` : `not queried: ${e(a.error ?? 'no reason recorded')}`}, ${a.duration_ms} ms`);
+    w.bullet(`**${e(a.agent)}** (phase ${e(a.phase)}): ${a.queried ? `queried, ${a.match_count} match${a.match_count === 1 ? '' : 'es'}, ${a.duration_ms} ms` : 'not queried (section 12)'}`);
   }
   w.subheading('Events');
   for (const ev of s.audit.events) w.bullet(`${e(ev.occurred_at)}  ${e(ev.type)}${ev.position !== undefined ? ` (position ${e(ev.position)})` : ''}${ev.event_id ? ` \`${ev.event_id}\`` : ''}`);
 
+  signOff(w, s);
   return w.finish();
+}
+
+/**
+ * The block an officer signs: every recorded decision with its reviewer, date and comment, an empty
+ * line to fill for each hit still undecided, and the overall decision and signature.
+ */
+function signOff(w: PdfWriter, s: ReturnType<typeof buildReportSections>): void {
+  const hits = [s.sanctions, s.pep, s.adverse_media, s.offshore_leaks, s.debarment].flatMap((section) => section.hits);
+  w.newPage();
+  w.title('Review and sign-off', 16);
+  if (hits.length === 0) w.paragraph('No hit to review.');
+  hits.forEach((h, i) => {
+    w.ensureSpace(60);
+    w.paragraph(`${i + 1}. ${h.title ?? h.entity_name} (${h.list_label ?? h.list}, score ${h.score})`, { style: 'bold' });
+    if (h.disposition) {
+      w.field('Decision', DECISION_WORDS[h.disposition.decision] ?? h.disposition.decision, 14);
+      w.field('Reviewer', h.disposition.by, 14);
+      w.field('Date', h.disposition.at, 14);
+      w.field('Comment', h.disposition.note ?? 'none recorded', 14);
+    } else {
+      w.paragraph('Undecided. Decision: true match / false positive / needs more information (circle one)', { indent: 14 });
+      w.paragraph('Reviewer: ______________________   Date: ____________   Signature: ______________________', { indent: 14 });
+    }
+    w.spacer(0.3);
+  });
+  w.spacer(1);
+  w.ensureSpace(110);
+  w.subheading('Overall decision');
+  w.paragraph(`Risk level on this report: ${s.cover.risk_level.toUpperCase()} (${s.cover.risk_meaning}).`);
+  w.paragraph('Decision: proceed / proceed with enhanced due diligence / do not proceed (circle one)');
+  w.spacer(0.8);
+  w.paragraph('Compliance officer (name): ______________________________   Date: ______________');
+  w.spacer(0.8);
+  w.paragraph('Signature: ______________________________');
+}
+
+const DECISION_WORDS: Record<string, string> = {
+  true_match: 'true match',
+  false_positive: 'false positive',
+  needs_review: 'needs more information',
+};
+
+function shorten(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
 function hitBlock(w: PdfWriter, index: number, h: HitView): void {
@@ -233,5 +283,5 @@ function hitBlock(w: PdfWriter, index: number, h: HitView): void {
   w.field('Why it matched', h.explanation.summary, indent);
   for (const q of h.explanation.qualifiers) w.field('Qualifier', `${q.kind} ${q.effect >= 0 ? '+' : ''}${q.effect.toFixed(2)}: ${q.detail}`, indent);
   if (h.source_url) w.field('Source', h.source_url, indent);
-  w.field('Disposition', h.disposition ? `${h.disposition.decision} by ${h.disposition.by} at ${h.disposition.at}${h.disposition.note ? `: ${h.disposition.note}` : ''}` : 'none recorded', indent);
+  w.field('Disposition', h.disposition ? `${DECISION_WORDS[h.disposition.decision] ?? h.disposition.decision} by ${h.disposition.by} at ${h.disposition.at}${h.disposition.note ? `: ${h.disposition.note}` : ''}` : 'undecided: to be decided in the sign-off block at the end', indent);
 }

@@ -205,6 +205,7 @@ export class PdfWriter {
 
   /** "Label: value" with the label in bold. Empty values are written as "not available". */
   field(label: string, value: string | number | boolean | undefined | null, indent = 0): void {
+    this.ensureSpace(this.doc.currentLineHeight(true) * 1.5);
     const shown = value === undefined || value === null || value === '' ? 'not available' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value);
     this.font('bold', 10).doc.fillColor('#111111').text(`${this.t(label)}: `, this.left + indent, undefined, { width: this.width - indent, continued: true });
     this.font('regular', 10).doc.text(this.t(shown));
@@ -239,6 +240,10 @@ export class PdfWriter {
     const size = opts.size ?? 10;
     const x = this.left + indent;
     const width = this.width - indent;
+    // Keep a bullet with its text: drawn alone at the foot of a page, the text went to the next page
+    // and the page break in between left a page holding only the bullet.
+    this.font('regular', size);
+    this.ensureSpace(Math.min(this.doc.heightOfString(this.t(runs.map((r) => r.text).join('')) || ' ', { width }), this.doc.currentLineHeight(true) * 3));
     if (opts.bullet) {
       const y = this.doc.y;
       this.font('regular', size).doc.text(opts.bullet, x - 10, y, { width: 10, lineBreak: false });
