@@ -71,6 +71,8 @@ import { PgLimitService } from './limits';
 import { PgAccountService } from './accounts/account-service';
 import { PgKeyService } from './keys/key-service';
 import { CompletionNotifier, PgScreeningService } from './screenings/screening-service';
+import { PgWorkQueue } from './screenings/work-queue';
+import { pgAnalystNames } from './accounts/analyst-names';
 import { PgPersonCheckService } from './person-checks/person-check-service';
 import { personChecksProjection } from '../projections/read-models/person-checks';
 import { PersonCheckOrchestrator } from '../agents/orchestrator/person-check-orchestrator';
@@ -393,7 +395,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // S2 session cookies (auth_token): 12 h.
     const sessions = new JwtSessionService({ pool, clock, secret: config.JWT_SECRET ?? DEV_JWT_SECRET, audience: 's2_session', lifetimeSeconds: 12 * 3600 });
     const personChecks = new PgPersonCheckService({ store, pool, clock, readModelsCaughtUp });
+    const analystNames = pgAnalystNames(pool);
     const screenings = new PgScreeningService({
+      analystNames,
       store,
       pool,
       clock,
@@ -514,12 +518,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             s3Webhooks,
             subjectChecks,
             personChecks: true,
+            workQueue: new PgWorkQueue(pool),
+            analystNames,
             // The analyst on a portal disposition is the signed-in user.
             dispositions: {
               disposition: (principal, input, ctx) =>
                 monitoring.disposition(
                   principal,
-                  { screeningId: input.screeningId, hitId: input.hitId, disposition: input.status, reason: input.reason, analyst: principal.userId ?? `account-${principal.accountId}` },
+                  { screeningId: input.screeningId, hitId: input.hitId, disposition: input.status, reason: input.reason, analyst: principal.userId ? `user:${principal.userId}` : `account-${principal.accountId}` },
                   ctx,
                 ),
             },

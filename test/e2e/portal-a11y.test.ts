@@ -58,7 +58,10 @@ test('every main portal page passes axe-core WCAG 2.1 A/AA with no serious or cr
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 
-  // ---- account
+  // ---- home: the work queue; then the account page
+  await page.getByRole('heading', { name: 'Work queue' }).waitFor();
+  found.push(...(await audit(t, 'work queue')));
+  await nav('Account').click();
   await page.getByRole('heading', { name: 'Plan' }).waitFor();
   found.push(...(await audit(t, 'account')));
 
@@ -182,7 +185,9 @@ test('on a 390×844 phone screen the main pages do not scroll sideways and still
     await ready();
   };
 
-  await visit('#/', () => page.getByRole('heading', { name: 'Plan' }).waitFor());
+  await visit('#/', () => page.getByRole('heading', { name: 'Work queue' }).waitFor());
+  await check('work-queue');
+  await visit('#/account', () => page.getByRole('heading', { name: 'Plan' }).waitFor());
   await check('account');
   await visit('#/keys', () => page.locator('section[data-surface="s1"] tbody tr').first().waitFor());
   const s3 = page.locator('section[data-surface="s3"]');

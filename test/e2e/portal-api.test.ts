@@ -379,6 +379,75 @@ test('S2 subject checks: started with an svca_ key, listed and read in the porta
   for (const bad of ['abc', '0', '-1', '1234567890123456']) assert.equal((await call(owner.token, 'GET', `/api/portal/subject-checks/${bad}`)).status, 400, bad);
 });
 
+test('work queue: screenings with undecided hits, most severe first, filtered, private to the account; a decided case leaves it', async () => {
+  const c = await svc.createAccount('enterprise');
+  const analyst = { accountId: c.accountId, token: await signIn(c.email, c.password) };
+  const ids: Record<string, number> = {};
+  for (const query of ['Kim Jong Un', 'Vladimir Putin', 'Eleanor Whitfield-Crane']) {
+    const started = await call(analyst.token, 'POST', '/api/portal/screenings', { query });
+    assert.equal(started.status, 201);
+    ids[query] = started.body.data.screening.id;
+  }
+  for (const id of Object.values(ids)) {
+    for (let i = 0; i < 100; i++) {
+      const got = await call(analyst.token, 'GET', `/api/portal/screenings/${id}`);
+      if (got.body.data.screening.status !== 'running') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const queue = await call(analyst.token, 'GET', '/api/portal/queue');
+  assert.equal(queue.status, 200);
+  const names = queue.body.data.items.map((i: any) => i.search_query);
+  assert.deepEqual([...names].sort(), ['Kim Jong Un', 'Vladimir Putin'], 'the clean screening has nothing to decide');
+  const rank = ['critical', 'high', 'medium', 'low'];
+  const ranks = queue.body.data.items.map((i: any) => rank.indexOf(i.risk_level));
+  assert.deepEqual(ranks, [...ranks].sort((x: number, y: number) => x - y), 'most severe first');
+  const counts = queue.body.data.counts;
+  assert.equal(counts.critical + counts.high + counts.medium + counts.low, 2);
+  for (const item of queue.body.data.items) {
+    assert.ok(item.open_hits >= 1);
+    assert.ok(item.lists.length >= 1);
+    assert.equal(item.surface, 'portal');
+  }
+  assert.deepEqual(queue.body.meta.pagination, { page: 1, limit: 25, total: 2, pages: 1 });
+
+  // Filters: level, surface, list; other accounts see none of it.
+  const kim = queue.body.data.items.find((i: any) => i.search_query === 'Kim Jong Un');
+  const byLevel = await call(analyst.token, 'GET', `/api/portal/queue?level=${kim.risk_level}`);
+  assert.ok(byLevel.body.data.items.every((i: any) => i.risk_level === kim.risk_level));
+  assert.ok(byLevel.body.data.items.some((i: any) => i.search_query === 'Kim Jong Un'));
+  assert.equal((await call(analyst.token, 'GET', '/api/portal/queue?surface=s1')).body.data.items.length, 0);
+  const list = kim.lists[0];
+  const byList = await call(analyst.token, 'GET', `/api/portal/queue?list=${list}`);
+  assert.ok(byList.body.data.items.length >= 1 && byList.body.data.items.every((i: any) => i.lists.includes(list)));
+  const foreign = await call(other.token, 'GET', '/api/portal/queue');
+  assert.equal(foreign.status, 200);
+  assert.ok(!foreign.body.data.items.some((i: any) => Object.values(ids).includes(i.screening_id)), 'tenant isolation');
+
+  // Bad input: the portal's 400 with details; no session: 401.
+  for (const bad of ['level=extreme', 'surface=s2', 'list=..%2Fetc', 'limit=0', 'page=abc', 'colour=red', `list=${'x'.repeat(41)}`]) {
+    const res = await call(analyst.token, 'GET', `/api/portal/queue?${bad}`);
+    assert.equal(res.status, 400, bad);
+    assert.equal(typeof res.body.error, 'string', bad);
+  }
+  assert.equal((await call(undefined, 'GET', '/api/portal/queue')).status, 401);
+
+  // Every hit of Kim Jong Un decided: the case leaves the queue; Putin's stays.
+  const detail = await call(analyst.token, 'GET', `/api/portal/screenings/${ids['Kim Jong Un']}`);
+  for (const hit of detail.body.data.screening.hits) {
+    const decided = await call(analyst.token, 'POST', `/api/portal/screenings/${ids['Kim Jong Un']}/hits/${encodeURIComponent(hit.hit_id)}/disposition`, {
+      status: 'false_positive',
+      reason: 'Different person',
+    });
+    assert.equal(decided.status, 200);
+    const mine = decided.body.data.screening.hits.find((h: any) => h.hit_id === hit.hit_id);
+    assert.equal(mine.disposition.analyst_name, c.email, 'the case view names the analyst by e-mail');
+    assert.match(mine.disposition.analyst, /^user:u\d+$/, 'the stable identity stays in the record');
+  }
+  const afterQueue = await call(analyst.token, 'GET', '/api/portal/queue');
+  assert.deepEqual(afterQueue.body.data.items.map((i: any) => i.search_query), ['Vladimir Putin']);
+});
+
 test('every console answer above is documented in the served OpenAPI document: route, status and body shape', async () => {
   const document = (await (await fetch(`${svc.url}/api/v1/openapi.json`)).json()) as Record<string, any>;
   assert.ok(answers.length >= 60, `answers recorded: ${answers.length}`);

@@ -64,7 +64,10 @@ test('an analyst signs in, manages keys, screens an OFAC-listed name live, reads
   await page.getByRole('button', { name: 'Sign in' }).click();
 
   step('sign in');
-  // ---- account overview
+  // ---- home is the work queue; billing and usage are on the account page
+  await page.getByRole('heading', { name: 'Work queue' }).waitFor();
+  await page.getByText('Nothing waits for a decision.').waitFor();
+  await nav('Account').click();
   await page.getByRole('heading', { name: 'Plan' }).waitFor();
   assert.equal(await page.locator('.big').textContent(), 'Enterprise');
   assert.match((await page.locator('section[aria-labelledby="quota-h"]').textContent()) ?? '', /Enterprise API monthly requests/);
@@ -146,7 +149,8 @@ test('an analyst signs in, manages keys, screens an OFAC-listed name live, reads
   assert.ok(explanation.length > 10, `explanation: ${explanation}`);
   assert.match((await page.locator('.gauge').getAttribute('aria-label')) ?? '', /Risk score \d+ out of 100, (low|medium|high|critical) risk/);
   await page.getByRole('heading', { name: /Sources not searched/ }).waitFor();
-  assert.ok((await page.locator('.not-searched li').count()) >= 1, 'unconfigured sources are listed as not searched');
+  // Sources this deployment has no adapter for: one line (details on demand), not a red label each.
+  assert.match((await page.locator('details.not-configured summary').textContent()) ?? '', /^\d+ sources? (is|are) not configured on this deployment/);
   await browser.screenshot('05-report');
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
@@ -159,7 +163,7 @@ test('an analyst signs in, manages keys, screens an OFAC-listed name live, reads
   // ---- an analyst's decision on the hit, with a reason (risk is recomputed by the service)
   const usHit = page.locator('.hit-group').filter({ hasText: /Consolidated/ }).locator('article.hit').first();
   await usHit.getByLabel('Decision', { exact: true }).selectOption('false_positive');
-  await usHit.getByLabel('Reason').fill('Duplicate of the OFAC SDN record, reviewed there');
+  await usHit.getByLabel('Comment (required)').fill('Duplicate of the OFAC SDN record, reviewed there');
   await usHit.getByRole('button', { name: 'Record decision' }).click();
   const decided = page.locator('.hit-group').filter({ hasText: /Consolidated/ }).locator('article.hit').first();
   await decided.locator('.badge', { hasText: 'False positive' }).waitFor();
@@ -257,6 +261,75 @@ test('signing out ends the session: the pages ask to sign in again', async () =>
   assert.equal(after.status, 401, 'the signed-out token no longer works');
   await page.goto(`${svc.url}/#/keys`);
   await page.waitForURL(/#\/signin$/);
+});
+
+test('the work queue: open cases by severity, a case decided hit by hit with comments, attributed to the analyst by e-mail', async () => {
+  const { page } = browser;
+  // A fresh account whose S1 key screened two listed names: both wait in its queue.
+  const analyst = await svc.createAccount('enterprise');
+  const key = await svc.createKey(analyst.accountId, 's1');
+  for (const query of ['Kim Jong Un', 'Vladimir Putin']) {
+    const res = await fetch(`${svc.url}/api/v1/screening/cdd`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query, entity_type: 'individual' }),
+    });
+    assert.equal(res.status, 201, await res.text());
+  }
+  await page.goto(`${svc.url}/#/signin`);
+  await page.getByLabel('E-mail').fill(analyst.email);
+  await page.getByLabel('Password').fill(analyst.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Work queue' }).waitFor();
+  await page.getByRole('heading', { name: /^2 open cases$/ }).waitFor();
+  const rows = page.locator('table tbody tr');
+  assert.equal(await rows.count(), 2);
+  const counts = (await page.locator('.level-counts').textContent()) ?? '';
+  assert.match(counts, /\d+ critical.*\d+ high.*\d+ medium.*\d+ low/);
+  await browser.screenshot('11-work-queue');
+  // The level filter keeps only that level (each count is a link).
+  const kimRow = rows.filter({ hasText: 'Kim Jong Un' });
+  const kimLevel = ((await kimRow.locator('.badge').textContent()) ?? '').split(' ')[0]!;
+  await page.getByRole('link', { name: new RegExp(`\\d+ ${kimLevel}$`) }).click();
+  await page.waitForURL(new RegExp(`#/\\?level=${kimLevel}$`));
+  await page.locator('table tbody tr').filter({ hasText: 'Kim Jong Un' }).waitFor();
+
+  // One click into the case; every undecided hit gets a decision with a comment.
+  await page.getByRole('link', { name: 'Kim Jong Un' }).click();
+  await page.getByRole('heading', { name: 'Case history' }).waitFor();
+  const before = (await page.locator('.gauge').getAttribute('aria-label')) ?? '';
+  const undecided = page.locator('article.hit:has(form.disposition):not(:has(dd.decision))');
+  const total = await undecided.count();
+  assert.ok(total >= 1, 'the case has hits to decide');
+  for (let i = 0; i < total; i++) {
+    const hit = undecided.first();
+    const name = (await hit.locator('h4').textContent()) ?? '';
+    await hit.getByLabel('Decision', { exact: true }).selectOption('false_positive');
+    // Without a comment the browser refuses the form: nothing is recorded.
+    await hit.getByRole('button', { name: 'Record decision' }).click();
+    assert.equal(await hit.locator('textarea[name="reason"]').evaluate((el) => (el as unknown as { validity: { valid: boolean } }).validity.valid), false);
+    await hit.getByLabel('Comment (required)').fill(`Different person: DOB and nationality differ (${i + 1})`);
+    await hit.getByRole('button', { name: 'Record decision' }).click();
+    await page.locator('dd.decision').nth(i).waitFor();
+    assert.ok(name.length > 0);
+  }
+  const decisions = await page.locator('dd.decision').allTextContents();
+  assert.equal(decisions.length, total);
+  for (const text of decisions) {
+    assert.match(text, new RegExp(`^False positive by ${analyst.email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} on `), 'attributed to the signed-in user by e-mail');
+    assert.doesNotMatch(text, /\bu\d+\b|user:/, 'never an internal id');
+  }
+  const after = (await page.locator('.gauge').getAttribute('aria-label')) ?? '';
+  assert.notEqual(after, before, 'the risk is recomputed without the dismissed hits');
+  assert.match(after, /low risk$/, 'every hit dismissed: nothing left that adds risk');
+  const history = (await page.locator('.timeline').textContent()) ?? '';
+  assert.ok(history.includes(`${analyst.email} marked`), history);
+  await browser.screenshot('12-case-decided');
+
+  // Decided: the case has left the queue; the other one waits.
+  await nav('Work queue').click();
+  await page.getByRole('heading', { name: /^1 open case$/ }).waitFor();
+  assert.equal(await page.locator('table tbody tr').filter({ hasText: 'Vladimir Putin' }).count(), 1);
 });
 
 test('no script error and no Content-Security-Policy violation on any page', () => {

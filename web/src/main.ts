@@ -7,6 +7,7 @@ import { api, setToken, setUnauthenticatedHandler, token } from './api';
 import { clear, h } from './dom';
 import { renderSignIn } from './pages/signin';
 import { renderOverview } from './pages/overview';
+import { renderQueue } from './pages/queue';
 import { renderKeys } from './pages/keys';
 import { renderWebhooks } from './pages/webhooks';
 import { renderNewScreening } from './pages/new-screening';
@@ -29,7 +30,8 @@ interface Route {
 
 const routes: Route[] = [
   { pattern: /^\/signin$/, names: [], page: renderSignIn, title: 'Sign in', public: true },
-  { pattern: /^\/$/, names: [], page: renderOverview, title: 'Account' },
+  { pattern: /^\/$/, names: [], page: renderQueue, title: 'Work queue' },
+  { pattern: /^\/account$/, names: [], page: renderOverview, title: 'Account' },
   { pattern: /^\/keys$/, names: [], page: renderKeys, title: 'API keys' },
   { pattern: /^\/webhooks$/, names: [], page: renderWebhooks, title: 'Webhooks' },
   { pattern: /^\/screen$/, names: [], page: renderNewScreening, title: 'New screening' },
@@ -41,12 +43,13 @@ const routes: Route[] = [
 ];
 
 const navItems = [
-  { href: '#/', label: 'Account', match: /^\/$/ },
+  { href: '#/', label: 'Work queue', match: /^\/$/ },
   { href: '#/keys', label: 'API keys', match: /^\/keys/ },
   { href: '#/webhooks', label: 'Webhooks', match: /^\/webhooks/ },
   { href: '#/screen', label: 'New screening', match: /^\/screen$/ },
   { href: '#/history', label: 'History', match: /^\/(history|screenings|subject-checks)/ },
   { href: '#/person-check', label: 'Person check', match: /^\/person-check/, feature: 'person_checks' as const },
+  { href: '#/account', label: 'Account', match: /^\/account$/ },
 ];
 
 let cleanup: Cleanup;
@@ -109,7 +112,7 @@ async function render(): Promise<void> {
   const main = document.getElementById('main')!;
   if (!route) {
     clear(main);
-    main.appendChild(h('section', null, h('h1', null, 'Page not found'), h('p', null, h('a', { href: '#/' }, 'Back to the account page'))));
+    main.appendChild(h('section', null, h('h1', null, 'Page not found'), h('p', null, h('a', { href: '#/' }, 'Back to the work queue'))));
     return;
   }
   if (!route.public && !session.overview) {

@@ -12,6 +12,8 @@ import type { RegisteredWebhook } from '../../app/subject-checks/webhook-service
 import type { SubjectCheckDetailView, SubjectCheckStatus, SubjectCheckView } from '../../app/subject-checks/subject-check-service';
 import type { Resolver } from '../../webhooks/url-guard';
 import type { PortalAuthenticator } from './auth';
+import type { WorkQueuePort } from '../../app/screenings/work-queue';
+import type { AnalystNames } from '../../app/accounts/analyst-names';
 
 /** The S3 endpoint service (src/api/portal/s3-webhook-service.ts) as the console uses it. */
 export interface S3WebhookPort {
@@ -56,6 +58,10 @@ export interface PortalConsoleDeps {
   s2Webhooks: S2WebhookPort;
   s3Webhooks?: S3WebhookPort;
   dispositions?: DispositionPort;
+  /** E-mails and key names of the analysts shown in the case view (raw identities when unwired). */
+  analystNames?: AnalystNames;
+  /** The analyst's work queue (GET /api/portal/queue); unwired: that route answers 404. */
+  workQueue?: WorkQueuePort;
   /** The account's S2 subject checks, for the history (GET /api/portal/subject-checks); unwired: those routes answer 404. */
   subjectChecks?: SubjectCheckReadPort;
   /** Whether the person-check routes (/api/person-checks) are mounted: the portal shows the form then. */

@@ -19,6 +19,7 @@ import {
   PortalDeliveryQuerySchema,
   PortalDispositionSchema,
   PortalKeyIdParamsSchema,
+  PortalQueueQuerySchema,
   PortalScreeningListSchema,
   PortalScreeningParamsSchema,
   PortalScreeningRequestSchema,
@@ -176,7 +177,13 @@ const PortalHitSchema = z
     programs: z.array(z.string()),
     source_url: z.string().nullable(),
     disposition: z
-      .object({ status: z.enum(['true_match', 'false_positive']), reason: z.string(), analyst: z.string(), at: z.string() })
+      .object({
+        status: z.enum(['true_match', 'false_positive']),
+        reason: z.string(),
+        analyst: z.string().openapi({ description: 'The stable identity recorded with the decision (`user:<id>`, `key:<id>`).' }),
+        analyst_name: z.string().openapi({ description: 'Who that is, as people know them: the user\'s e-mail or the API key\'s name (the identity when neither is known).' }),
+        at: z.string(),
+      })
       .nullable(),
   })
   .openapi('PortalHit');
@@ -501,6 +508,42 @@ export function registerPortal(registry: OpenAPIRegistry): void {
       }),
       ...errors({ 400: 'Invalid body (a declared field of another kind included).', 403: 'The plan does not allow this kind (EDD: Professional+, M&A: Enterprise).' }),
       ...bodyErrors,
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/portal/queue',
+    tags: [TAG],
+    summary: 'Portal: the work queue, completed screenings with undecided hits, most severe first, then oldest',
+    description:
+      'A screening is in the queue while at least one of its hits is undecided: from the pipeline, or added or re-opened by a monitoring alert. `counts` are open cases per risk level before the level filter; `lists` the lists among undecided hits (choices of the list filter).',
+    security: portalSecurity,
+    request: { query: PortalQueueQuerySchema },
+    responses: {
+      200: ok(
+        'A page; `meta.pagination` has page, limit, total and pages.',
+        z.object({
+          items: z.array(
+            z.object({
+              screening_id: z.number().int(),
+              search_query: z.string(),
+              entity_type: z.string(),
+              kind: z.string(),
+              surface: z.string(),
+              risk_level: z.string().nullable(),
+              risk_score: z.number().int().nullable(),
+              open_hits: z.number().int().openapi({ description: 'Hits nobody has decided yet.' }),
+              lists: z.array(z.string()).openapi({ description: 'Lists those hits come from.' }),
+              monitoring: z.boolean(),
+              completed_at: z.string(),
+              age_days: z.number().int().openapi({ description: 'Whole days since completion.' }),
+            }),
+          ),
+          counts: z.object({ critical: z.number().int(), high: z.number().int(), medium: z.number().int(), low: z.number().int() }),
+          lists: z.array(z.string()),
+        }),
+      ),
+      ...errors({ 400: 'Invalid query (unknown parameter, page or limit out of range, unknown level, surface or list id).' }),
     },
   });
   registry.registerPath({

@@ -113,6 +113,22 @@ export const PortalScreeningListSchema = z
   })
   .strict();
 
+/** The analyst's work queue (GET /api/portal/queue): filters and paging. */
+export const PortalQueueQuerySchema = z
+  .object({
+    page: z.coerce.number().int().min(1).max(100_000).default(1),
+    limit: z.coerce.number().int().min(1).max(100).default(25),
+    level: z.enum(['low', 'medium', 'high', 'critical']).optional().or(z.literal('').transform(() => undefined)),
+    surface: z.enum(['s1', 's3', 'portal']).optional().or(z.literal('').transform(() => undefined)).openapi({ description: 'Where the screening was requested.' }),
+    list: z
+      .string()
+      .regex(/^[a-z0-9_]{1,40}$/)
+      .optional()
+      .or(z.literal('').transform(() => undefined))
+      .openapi({ description: 'A list id (e.g. ofac_sdn): only cases with an undecided hit from it.' }),
+  })
+  .strict();
+
 /** What the screening routes accept as `:id` (numeric id or uuid, any case); checked in the route, 400 otherwise. No regex flags: the OpenAPI pattern is this source. */
 export const PORTAL_SCREENING_ID = /^([1-9][0-9]{0,15}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
 

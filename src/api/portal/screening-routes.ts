@@ -13,14 +13,14 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import { streamName as screeningStream } from '../../commands/screening/decider';
-import type { Principal, ScreeningKind } from '../../app/services';
+import type { Principal, ScreeningDetailView, ScreeningKind } from '../../app/services';
 import type { RecordedEvent } from '../../shared/events';
 import { handle } from '../http/app';
 import { ApiError } from '../http/errors';
 import { parseInput } from '../http/validation';
 import { portalCommandContext, sendPortalData } from './auth';
 import type { PortalConsoleDeps } from './console-deps';
-import { PORTAL_SCREENING_ID, PortalDispositionSchema as DispositionSchema, PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
+import { PORTAL_SCREENING_ID, PortalDispositionSchema as DispositionSchema, PortalQueueQuerySchema, PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
 
 export { PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
 
@@ -147,6 +147,16 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
     return screening;
   }
 
+  /** The case view names who decided each hit (e-mail or key name), never only an internal id. */
+  async function withAnalystNames(principal: Principal, screening: ScreeningDetailView) {
+    const decided = screening.hits.filter((h) => h.disposition);
+    const names = deps.analystNames ? await deps.analystNames(principal.accountId, decided.map((h) => h.disposition!.analyst)) : new Map<string, string>();
+    return {
+      ...screening,
+      hits: screening.hits.map((h) => (h.disposition ? { ...h, disposition: { ...h.disposition, analyst_name: names.get(h.disposition.analyst) ?? h.disposition.analyst } } : h)),
+    };
+  }
+
   function planAllows(principal: Principal, kind: ScreeningKind): void {
     if (kind === 'edd' && principal.plan !== 'professional' && principal.plan !== 'enterprise') {
       throw new ApiError('plan_required', 'EDD screenings need the Professional or Enterprise plan');
@@ -178,6 +188,27 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
     }),
   );
 
+  // The analyst's home: completed screenings with undecided hits, most severe then oldest first.
+  router.get(
+    '/api/portal/queue',
+    handle(async (req, res) => {
+      const principal = await deps.auth.require(req, res);
+      if (!deps.workQueue) throw new ApiError('not_found', 'The work queue is not available on this deployment');
+      const query = parseInput(PortalQueueQuerySchema, req.query, 'query');
+      // Read your writes: a decision taken a moment ago has left the queue.
+      await deps.readModelsCaughtUp();
+      const now = deps.clock.now();
+      const queue = await deps.workQueue.list(
+        principal.accountId,
+        { page: query.page, limit: query.limit, ...(query.level ? { level: query.level } : {}), ...(query.surface ? { surface: query.surface } : {}), ...(query.list ? { list: query.list } : {}) },
+        now,
+      );
+      sendPortalData(res, 200, { items: queue.items, counts: queue.counts, lists: queue.lists }, now, {
+        pagination: { page: query.page, limit: query.limit, total: queue.total, pages: Math.max(1, Math.ceil(queue.total / query.limit)) },
+      });
+    }),
+  );
+
   router.get(
     '/api/portal/screenings',
     handle(async (req, res) => {
@@ -202,7 +233,7 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
     '/api/portal/screenings/:id',
     handle(async (req, res) => {
       const principal = await deps.auth.require(req, res);
-      const screening = await own(principal, idOf(req));
+      const screening = await withAnalystNames(principal, await own(principal, idOf(req)));
       sendPortalData(res, 200, { screening, dispositions_enabled: Boolean(deps.dispositions) }, deps.clock.now());
     }),
   );
@@ -233,7 +264,7 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
       if (!screening.hits.some((h) => h.hit_id === hitId)) throw new ApiError('not_found', `Hit ${hitId} not found`);
       const input = parseInput(DispositionSchema, req.body);
       await deps.dispositions.disposition(principal, { screeningId: String(screening.id), hitId, status: input.status, reason: input.reason }, portalCommandContext(res, principal));
-      sendPortalData(res, 200, { screening: await own(principal, String(screening.id)) }, deps.clock.now());
+      sendPortalData(res, 200, { screening: await withAnalystNames(principal, await own(principal, String(screening.id))) }, deps.clock.now());
     }),
   );
 

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import type { AnalystNames } from '../accounts/analyst-names';
 import { screeningDecider, streamName as screeningStream } from '../../commands/screening';
 import type { EventStore, Subscription } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import { buildJsonReport } from '../../reports/json-report';
-import type { ScreeningReport } from '../../reports/model';
+import { HIT_CATEGORIES, type ScreeningReport } from '../../reports/model';
 import { renderScreeningReportPdf } from '../../reports/pdf/screening-report';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
@@ -163,6 +164,8 @@ export class PgScreeningService implements ScreeningService {
       /** Resolves once the read models have applied everything committed so far, or through a position (read-your-writes). */
       readModelsCaughtUp?: (through?: bigint) => Promise<void>;
       unicodeFontPath?: string;
+      /** E-mails and key names for the analysts the filed PDF names (events keep their stable ids). */
+      analystNames?: AnalystNames;
     },
   ) {}
 
@@ -336,6 +339,11 @@ export class PgScreeningService implements ScreeningService {
   async reportPdf(accountId: string, id: number | string): Promise<Buffer | undefined> {
     const found = await this.report(accountId, id);
     if (!found) return undefined;
+    if (this.deps.analystNames) {
+      const decided = HIT_CATEGORIES.flatMap((c) => found.report.hits[c]).filter((h) => h.disposition);
+      const names = await this.deps.analystNames(accountId, decided.map((h) => h.disposition!.by));
+      for (const hit of decided) hit.disposition = { ...hit.disposition!, by: names.get(hit.disposition!.by) ?? hit.disposition!.by };
+    }
     return renderScreeningReportPdf(found.report, {
       generatedAt: this.deps.clock.now(),
       ...(this.deps.unicodeFontPath ? { unicodeFontPath: this.deps.unicodeFontPath } : {}),

@@ -18,7 +18,7 @@ interface Hit {
   qualifiers: { kind: string; effect: number; detail: string }[];
   programs: string[];
   source_url: string | null;
-  disposition: { status: string; reason: string; analyst: string; at: string } | null;
+  disposition: { status: string; reason: string; analyst: string; analyst_name: string; at: string } | null;
 }
 
 interface Screening {
@@ -108,7 +108,11 @@ function render(main: HTMLElement, s: Screening, dispositionsEnabled: boolean): 
 
   const byList = new Map<string, Hit[]>();
   for (const hit of s.hits) byList.set(hit.list, [...(byList.get(hit.list) ?? []), hit]);
+  // Sources this deployment has no adapter for are the same on every report: one line, details on demand.
+  // Sources that were configured but failed this time are what the analyst must see.
   const notSearched = s.sources.filter((x) => !x.queried);
+  const notConfigured = notSearched.filter((x) => (x.error ?? '').startsWith('not configured'));
+  const failed = notSearched.filter((x) => !(x.error ?? '').startsWith('not configured'));
 
   append(main, [
     h('p', null, h('a', { href: '#/history' }, '← All screenings')),
@@ -150,14 +154,24 @@ function render(main: HTMLElement, s: Screening, dispositionsEnabled: boolean): 
       'section',
       { class: 'card', 'aria-labelledby': 'ns-h' },
       h('h2', { id: 'ns-h' }, `Sources not searched (${notSearched.length})`),
-      notSearched.length === 0
-        ? h('p', null, 'Every planned source was searched.')
-        : h(
+      notSearched.length === 0 ? h('p', null, 'Every planned source was searched.') : null,
+      failed.length > 0
+        ? h(
             'ul',
             { class: 'not-searched' },
-            notSearched.map((x) => h('li', null, h('strong', null, x.agent.replace(/_/g, ' ')), ` (phase ${x.phase})`, x.error ? `: ${x.error}` : '')),
-          ),
+            failed.map((x) => h('li', null, h('strong', null, x.agent.replace(/_/g, ' ')), ` (phase ${x.phase})`, x.error ? `: ${x.error}` : '')),
+          )
+        : null,
+      notConfigured.length > 0
+        ? h(
+            'details',
+            { class: 'not-configured' },
+            h('summary', null, `${notConfigured.length} source${notConfigured.length === 1 ? ' is' : 's are'} not configured on this deployment (the same on every screening)`),
+            h('ul', { class: 'plain small' }, notConfigured.map((x) => h('li', null, h('strong', null, x.agent.replace(/_/g, ' ')), `: ${x.error}`))),
+          )
+        : null,
     ),
+    timeline(s),
     s.edd_analysis || s.ma_analysis ? h('section', { class: 'card' }, h('h2', null, 'Analysis'), h('pre', { class: 'analysis' }, s.edd_analysis ?? s.ma_analysis ?? '')) : null,
     h(
       'section',
@@ -168,6 +182,26 @@ function render(main: HTMLElement, s: Screening, dispositionsEnabled: boolean): 
       h('ul', { class: 'plain small' }, s.list_versions.map((v) => h('li', null, `${v.list}: version ${v.version}${v.published_at ? `, published ${v.published_at.slice(0, 10)}` : ''}`))),
     ),
   ]);
+}
+
+/** The case's history, oldest first: requested, completed, then every decision with who took it. */
+function timeline(s: Screening): HTMLElement {
+  const entries: { at: string; text: string }[] = [{ at: s.created_at, text: `${s.kind.toUpperCase()} screening requested` }];
+  if (s.completed_at) entries.push({ at: s.completed_at, text: `Completed: ${s.hits.length} hit${s.hits.length === 1 ? '' : 's'}, risk ${s.risk_level ?? 'not scored'}${s.risk_score !== null ? ` (${s.risk_score})` : ''}` });
+  for (const hit of s.hits) {
+    if (!hit.disposition) continue;
+    entries.push({
+      at: hit.disposition.at,
+      text: `${hit.disposition.analyst_name} marked “${hit.entity_name}” (${hit.list}) ${hit.disposition.status === 'true_match' ? 'a true match' : 'a false positive'}: ${hit.disposition.reason}`,
+    });
+  }
+  entries.sort((a, b) => a.at.localeCompare(b.at));
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'timeline-h' },
+    h('h2', { id: 'timeline-h' }, 'Case history'),
+    h('ol', { class: 'timeline' }, entries.map((e) => h('li', null, h('time', { datetime: e.at }, formatDate(e.at)), ' ', e.text))),
+  );
 }
 
 function hitCard(s: Screening, hit: Hit, dispositionsEnabled: boolean, onUpdated: (s: Screening) => void): HTMLElement {
@@ -196,7 +230,12 @@ function hitCard(s: Screening, hit: Hit, dispositionsEnabled: boolean, onUpdated
       hit.programs.length ? [h('dt', null, 'Programmes'), h('dd', null, hit.programs.join(', '))] : null,
       h('dt', null, 'Entity'),
       h('dd', null, `${hit.entity_type} · ${hit.entity_id}`, hit.source_url ? [' · ', h('a', { href: hit.source_url, target: '_blank', rel: 'noopener noreferrer' }, 'source record')] : null),
-      hit.disposition ? [h('dt', null, 'Disposition'), h('dd', null, `${hit.disposition.reason} — ${hit.disposition.analyst}, ${formatDate(hit.disposition.at)}`)] : null,
+      hit.disposition
+        ? [
+            h('dt', null, 'Decision'),
+            h('dd', { class: 'decision' }, `${hit.disposition.status === 'true_match' ? 'True match' : 'False positive'} by ${hit.disposition.analyst_name} on ${formatDate(hit.disposition.at)}: ${hit.disposition.reason}`),
+          ]
+        : null,
     ),
   );
   if (dispositionsEnabled && s.status === 'completed') card.append(dispositionForm(s, hit, onUpdated));
@@ -205,6 +244,7 @@ function hitCard(s: Screening, hit: Hit, dispositionsEnabled: boolean, onUpdated
 
 function dispositionForm(s: Screening, hit: Hit, onUpdated: (s: Screening) => void): HTMLElement {
   const status = h('select', { name: 'status' }, h('option', { value: 'true_match' }, 'True match'), h('option', { value: 'false_positive' }, 'False positive'));
+  // A decision without a written reason cannot be audited: the comment is mandatory (browser and server).
   const reason = h('textarea', { name: 'reason', required: true, rows: 2, maxlength: 2000 });
   const error = h('div', { class: 'alert error', role: 'alert', hidden: true });
   const submit = h('button', { type: 'submit', class: 'button secondary' }, 'Record decision');
@@ -233,7 +273,7 @@ function dispositionForm(s: Screening, hit: Hit, onUpdated: (s: Screening) => vo
       },
     },
     field('Decision', status),
-    field('Reason', reason),
+    field('Comment (required)', reason),
     submit,
     error,
   );

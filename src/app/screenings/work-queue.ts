@@ -1,0 +1,115 @@
+/**
+ * The analyst's work queue: the account's completed screenings that still have undecided hits (from
+ * the pipeline, or re-opened and added by monitoring alerts), most severe first, then oldest first,
+ * so what needs a decision soonest is on top. Read from the screenings and monitoring read models in
+ * one statement; every row is the account's own.
+ */
+import type pg from 'pg';
+import { projectionSchema } from '../../projections/projection';
+
+export type QueueLevel = 'critical' | 'high' | 'medium' | 'low';
+export const QUEUE_LEVELS: readonly QueueLevel[] = ['critical', 'high', 'medium', 'low'];
+
+export interface WorkQueueFilter {
+  level?: QueueLevel;
+  /** s1, s3 or portal: where the screening was requested. */
+  surface?: string;
+  /** A list (source id, e.g. ofac_sdn) at least one undecided hit comes from. */
+  list?: string;
+  page: number;
+  limit: number;
+}
+
+export interface WorkQueueItem {
+  screening_id: number;
+  search_query: string;
+  entity_type: string;
+  kind: string;
+  surface: string;
+  risk_level: string | null;
+  risk_score: number | null;
+  /** Hits nobody has decided yet. */
+  open_hits: number;
+  /** The lists those hits come from. */
+  lists: string[];
+  /** Enrolled in ongoing monitoring (its alerts land here as re-opened or new hits). */
+  monitoring: boolean;
+  completed_at: string;
+  /** Whole days since completion, from the read time given. */
+  age_days: number;
+}
+
+export interface WorkQueuePage {
+  items: WorkQueueItem[];
+  total: number;
+  /** Open cases per risk level, before the level filter (the queue's headline). */
+  counts: Record<QueueLevel, number>;
+  /** Lists seen among open hits (the list filter's choices). */
+  lists: string[];
+}
+
+export interface WorkQueuePort {
+  list(accountId: string, filter: WorkQueueFilter, now: Date): Promise<WorkQueuePage>;
+}
+
+export class PgWorkQueue implements WorkQueuePort {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async list(accountId: string, filter: WorkQueueFilter, now: Date): Promise<WorkQueuePage> {
+    const screenings = projectionSchema('screenings');
+    const monitoring = projectionSchema('monitoring');
+    // The list of a hit is the part of its entity id before the first colon (`ofac_sdn:12345`).
+    const { rows } = await this.pool.query<{
+      screening_id: string;
+      search_query: string;
+      entity_type: string;
+      kind: string;
+      surface: string;
+      risk_level: string | null;
+      risk_score: number | null;
+      monitoring: boolean;
+      completed_at: Date;
+      open_hits: number;
+      lists: string[];
+    }>(
+      `SELECT s.screening_id::text, s.search_query, s.entity_type, s.kind, s.surface, s.risk_level, s.risk_score, s.monitoring,
+              s.completed_at, count(*)::int AS open_hits,
+              array_agg(DISTINCT split_part(h.entity_id, ':', 1) ORDER BY split_part(h.entity_id, ':', 1)) AS lists
+         FROM ${screenings}.screenings s
+         JOIN ${monitoring}.hits h ON h.screening_id = s.screening_id AND h.status = 'open'
+        WHERE s.account_id = $1 AND s.status = 'completed'
+        GROUP BY s.screening_id`,
+      [accountId],
+    );
+    const rank = (level: string | null) => (level ? QUEUE_LEVELS.indexOf(level as QueueLevel) : QUEUE_LEVELS.length);
+    const counts: Record<QueueLevel, number> = { critical: 0, high: 0, medium: 0, low: 0 };
+    const lists = new Set<string>();
+    for (const r of rows) {
+      if (r.risk_level && r.risk_level in counts) counts[r.risk_level as QueueLevel]++;
+      for (const l of r.lists) lists.add(l);
+    }
+    const matching = rows
+      .filter((r) => (!filter.level || r.risk_level === filter.level) && (!filter.surface || r.surface === filter.surface) && (!filter.list || r.lists.includes(filter.list)))
+      .sort((a, b) => rank(a.risk_level) - rank(b.risk_level) || a.completed_at.getTime() - b.completed_at.getTime() || Number(a.screening_id) - Number(b.screening_id));
+    const start = (filter.page - 1) * filter.limit;
+    return {
+      total: matching.length,
+      counts,
+      lists: [...lists].sort(),
+      items: matching.slice(start, start + filter.limit).map((r) => ({
+        screening_id: Number(r.screening_id),
+        search_query: r.search_query,
+        entity_type: r.entity_type,
+        kind: r.kind,
+        surface: r.surface,
+        risk_level: r.risk_level,
+        risk_score: r.risk_score,
+        open_hits: r.open_hits,
+        lists: r.lists,
+        monitoring: r.monitoring,
+        completed_at: r.completed_at.toISOString(),
+        age_days: Math.max(0, Math.floor((now.getTime() - r.completed_at.getTime()) / 86_400_000)),
+      })),
+    };
+  }
+}
