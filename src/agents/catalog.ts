@@ -13,9 +13,11 @@ import { createSowAgents, type SowAgentDeps } from './sow/agents';
 
 /** Adapts outside sources (several may serve one agent) to the agent contract. */
 export function sourcesAgent(name: string, label: string, sources: ExternalSource[]): Agent {
+  const enableWith = [...new Set(sources.map((s) => s.enableWith))].join('; or ');
   return {
     name,
     label,
+    ...(enableWith ? { enableWith } : {}),
     configured: () => sources.some((s) => s.configured()),
     async run(subject, context): Promise<AgentOutcome> {
       const configured = sources.filter((s) => s.configured());
@@ -88,6 +90,7 @@ export function createAgentCatalog(deps: {
   add({
     name: 'pep',
     label: pepLists.label,
+    enableWith: 'OPENSANCTIONS_DIR (OpenSanctions PEP data, CC BY-NC: needs a licence for commercial use); or SCREENING_API_URL and SCREENING_API_KEY',
     configured: () => deps.hasPepList() || configured('commercial_screening'),
     async run(subject, context) {
       if (!deps.hasPepList() && !configured('commercial_screening')) {

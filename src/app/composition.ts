@@ -519,6 +519,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             subjectChecks,
             personChecks: true,
             workQueue: new PgWorkQueue(pool),
+            sourceStatus: {
+              lists: () => engine.versions,
+              agents: () =>
+                [...catalog.values()].map((a) => ({ name: a.name, label: a.label, configured: a.configured?.() !== false, ...(a.enableWith ? { enableWith: a.enableWith } : {}) })),
+            },
             analystNames,
             // The analyst on a portal disposition is the signed-in user.
             dispositions: {

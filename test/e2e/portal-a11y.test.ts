@@ -61,6 +61,9 @@ test('every main portal page passes axe-core WCAG 2.1 A/AA with no serious or cr
   // ---- home: the work queue; then the account page
   await page.getByRole('heading', { name: 'Work queue' }).waitFor();
   found.push(...(await audit(t, 'work queue')));
+  await nav('Sources').click();
+  await page.getByRole('heading', { name: /^Not configured/ }).waitFor();
+  found.push(...(await audit(t, 'sources')));
   await nav('Account').click();
   await page.getByRole('heading', { name: 'Plan' }).waitFor();
   found.push(...(await audit(t, 'account')));

@@ -448,6 +448,23 @@ test('work queue: screenings with undecided hits, most severe first, filtered, p
   assert.deepEqual(afterQueue.body.data.items.map((i: any) => i.search_query), ['Vladimir Putin']);
 });
 
+test('sources: each list with its publication date and age, each outside source with what enables it', async () => {
+  const res = await call(owner.token, 'GET', '/api/portal/sources');
+  assert.equal(res.status, 200);
+  const sdn = res.body.data.lists.find((l: any) => l.list === 'ofac_sdn');
+  assert.ok(sdn, 'the OFAC SDN list is in service');
+  assert.match(sdn.published_at, /^\d{4}-\d{2}-\d{2}/);
+  assert.equal(sdn.age_days, Math.floor((Date.now() - Date.parse(sdn.published_at)) / 86_400_000));
+  assert.ok(sdn.entity_count > 1000);
+  const registries = res.body.data.sources.find((x: any) => x.agent === 'company_registries');
+  assert.equal(registries.configured, false);
+  assert.match(registries.enable_with, /OPENCORPORATES_API_TOKEN/);
+  const osint = res.body.data.sources.find((x: any) => x.agent === 'osint');
+  assert.deepEqual([osint.configured, osint.enable_with], [false, null], 'no adapter in this release: nothing to set');
+  assert.equal(res.body.data.sources.find((x: any) => x.agent === 'sanctions').configured, true);
+  assert.equal((await call(undefined, 'GET', '/api/portal/sources')).status, 401);
+});
+
 test('every console answer above is documented in the served OpenAPI document: route, status and body shape', async () => {
   const document = (await (await fetch(`${svc.url}/api/v1/openapi.json`)).json()) as Record<string, any>;
   assert.ok(answers.length >= 60, `answers recorded: ${answers.length}`);

@@ -8,6 +8,7 @@ import { clear, h } from './dom';
 import { renderSignIn } from './pages/signin';
 import { renderOverview } from './pages/overview';
 import { renderQueue } from './pages/queue';
+import { renderSources } from './pages/sources';
 import { renderKeys } from './pages/keys';
 import { renderWebhooks } from './pages/webhooks';
 import { renderNewScreening } from './pages/new-screening';
@@ -32,6 +33,7 @@ const routes: Route[] = [
   { pattern: /^\/signin$/, names: [], page: renderSignIn, title: 'Sign in', public: true },
   { pattern: /^\/$/, names: [], page: renderQueue, title: 'Work queue' },
   { pattern: /^\/account$/, names: [], page: renderOverview, title: 'Account' },
+  { pattern: /^\/sources$/, names: [], page: renderSources, title: 'Sources' },
   { pattern: /^\/keys$/, names: [], page: renderKeys, title: 'API keys' },
   { pattern: /^\/webhooks$/, names: [], page: renderWebhooks, title: 'Webhooks' },
   { pattern: /^\/screen$/, names: [], page: renderNewScreening, title: 'New screening' },
@@ -49,6 +51,7 @@ const navItems = [
   { href: '#/screen', label: 'New screening', match: /^\/screen$/ },
   { href: '#/history', label: 'History', match: /^\/(history|screenings|subject-checks)/ },
   { href: '#/person-check', label: 'Person check', match: /^\/person-check/, feature: 'person_checks' as const },
+  { href: '#/sources', label: 'Sources', match: /^\/sources$/ },
   { href: '#/account', label: 'Account', match: /^\/account$/ },
 ];
 

@@ -38,6 +38,11 @@ export interface Agent {
    * manager then records the "not configured" outcome itself instead of a round trip to a worker.
    */
   configured?(): boolean;
+  /**
+   * What an operator sets to enable the source (e.g. "OPENCORPORATES_API_TOKEN"); absent when this
+   * release has no adapter for it. Shown once on the portal's sources page, not on every report.
+   */
+  readonly enableWith?: string;
   run(subject: AgentSubject, context: AgentContext): Promise<AgentOutcome>;
 }
 

@@ -105,6 +105,7 @@ export function nameEvidence(name: string, text: string): number {
 export class AdverseMediaSearchSource extends HttpSource {
   readonly name = 'adverse_media_search';
   readonly label = 'News and adverse-media search API';
+  readonly enableWith = 'NEWS_SEARCH_URL and NEWS_SEARCH_API_KEY';
   readonly phase = '1' as const;
   readonly tier = 'all' as const;
 

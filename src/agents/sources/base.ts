@@ -22,6 +22,7 @@ import {
 export abstract class HttpSource implements ExternalSource {
   abstract readonly name: string;
   abstract readonly label: string;
+  abstract readonly enableWith: string;
   abstract readonly phase: PipelinePhase;
   abstract readonly tier: SourceTier;
 

@@ -58,6 +58,7 @@ function strings(values: unknown[] | undefined): string[] {
 export class CommercialScreeningSource extends HttpSource {
   readonly name = 'commercial_screening';
   readonly label = 'Commercial sanctions and PEP screening API';
+  readonly enableWith = 'SCREENING_API_URL and SCREENING_API_KEY';
   readonly phase = '1' as const;
   readonly tier = 'all' as const;
 

@@ -62,6 +62,7 @@ const UK_JURISDICTIONS = new Set(['GB', 'UK', 'UNITED KINGDOM', 'ENGLAND', 'WALE
 export class CompaniesHouseSource extends HttpSource {
   readonly name = 'companies_house';
   readonly label = 'UK Companies House';
+  readonly enableWith = 'COMPANIES_HOUSE_API_KEY';
   readonly phase = '1b' as const;
   readonly tier = 'essentials' as const;
 

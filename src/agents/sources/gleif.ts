@@ -39,6 +39,7 @@ const responseSchema = z.object({ data: z.array(recordSchema) });
 export class GleifSource extends HttpSource {
   readonly name = 'gleif';
   readonly label = 'GLEIF legal-entity-identifier registry';
+  readonly enableWith = 'GLEIF_API_URL';
   readonly phase = '1b' as const;
   readonly tier = 'essentials' as const;
 

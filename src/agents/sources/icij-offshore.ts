@@ -49,6 +49,7 @@ const responseSchema = z.record(
 export class IcijOffshoreSource extends HttpSource {
   readonly name = 'icij_offshore_api';
   readonly label = 'ICIJ Offshore Leaks Database (live API)';
+  readonly enableWith = 'ICIJ_RECONCILE_URL';
   readonly phase = '1' as const;
   readonly tier = 'all' as const;
 

@@ -36,6 +36,7 @@ function jurisdictionCode(subject: SourceSubject): string | undefined {
 export class OpenCorporatesSource extends HttpSource {
   readonly name = 'opencorporates';
   readonly label = 'Open corporate registry (OpenCorporates)';
+  readonly enableWith = 'OPENCORPORATES_API_TOKEN';
   readonly phase = '1b' as const;
   readonly tier = 'essentials' as const;
 

@@ -75,6 +75,8 @@ export interface ExternalSource {
   readonly label: string;
   readonly phase: PipelinePhase;
   readonly tier: SourceTier;
+  /** The environment variables that enable it (docs/sources.md), for the portal's sources page. */
+  readonly enableWith: string;
   configured(): boolean;
   query(subject: SourceSubject, ctx?: SourceContext): Promise<AgentOutcome>;
 }

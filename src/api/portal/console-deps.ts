@@ -14,6 +14,7 @@ import type { Resolver } from '../../webhooks/url-guard';
 import type { PortalAuthenticator } from './auth';
 import type { WorkQueuePort } from '../../app/screenings/work-queue';
 import type { AnalystNames } from '../../app/accounts/analyst-names';
+import type { ListVersion } from '../../screening/model';
 
 /** The S3 endpoint service (src/api/portal/s3-webhook-service.ts) as the console uses it. */
 export interface S3WebhookPort {
@@ -60,6 +61,11 @@ export interface PortalConsoleDeps {
   dispositions?: DispositionPort;
   /** E-mails and key names of the analysts shown in the case view (raw identities when unwired). */
   analystNames?: AnalystNames;
+  /** The lists in service and the outside sources, for the sources page (GET /api/portal/sources). */
+  sourceStatus?: {
+    lists(): Pick<ListVersion, 'id' | 'source' | 'publishedAt' | 'loadedAt' | 'entityCount'>[];
+    agents(): { name: string; label: string; configured: boolean; enableWith?: string }[];
+  };
   /** The analyst's work queue (GET /api/portal/queue); unwired: that route answers 404. */
   workQueue?: WorkQueuePort;
   /** The account's S2 subject checks, for the history (GET /api/portal/subject-checks); unwired: those routes answer 404. */

@@ -512,6 +512,33 @@ export function registerPortal(registry: OpenAPIRegistry): void {
   });
   registry.registerPath({
     method: 'get',
+    path: '/api/portal/sources',
+    tags: [TAG],
+    summary: 'Portal: what this deployment searches (lists with their dates, outside sources configured or not)',
+    description: 'Lists in service with their publication date and age in days (from the service clock); every pipeline source with whether it is configured and, when it is not, what an operator sets to enable it (`enable_with`, null when this release has no adapter for it).',
+    security: portalSecurity,
+    responses: {
+      200: ok(
+        'The lists and sources.',
+        z.object({
+          lists: z.array(
+            z.object({
+              list: z.string(),
+              version: z.string(),
+              published_at: z.string().nullable(),
+              age_days: z.number().int().nullable(),
+              loaded_at: z.string(),
+              entity_count: z.number().int(),
+            }),
+          ),
+          sources: z.array(z.object({ agent: z.string(), label: z.string(), configured: z.boolean(), enable_with: z.string().nullable() })),
+        }),
+      ),
+      ...errors({}),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
     path: '/api/portal/queue',
     tags: [TAG],
     summary: 'Portal: the work queue, completed screenings with undecided hits, most severe first, then oldest',

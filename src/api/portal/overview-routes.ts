@@ -98,5 +98,26 @@ export function createOverviewRoutes(deps: PortalConsoleDeps): Router {
       );
     }),
   );
+
+  // What this deployment searches: each list with its publication date and age, each outside source
+  // configured or not with what enables it (explained here once, not on every report).
+  router.get(
+    '/api/portal/sources',
+    handle(async (req, res) => {
+      await deps.auth.require(req, res);
+      const now = deps.clock.now();
+      const ageDays = (date: string | undefined) => (date ? Math.max(0, Math.floor((now.getTime() - Date.parse(date)) / 86_400_000)) : null);
+      const lists = (deps.sourceStatus?.lists() ?? []).map((v) => ({
+        list: v.source,
+        version: v.id,
+        published_at: v.publishedAt ?? null,
+        age_days: ageDays(v.publishedAt),
+        loaded_at: v.loadedAt,
+        entity_count: v.entityCount,
+      }));
+      const sources = (deps.sourceStatus?.agents() ?? []).map((a) => ({ agent: a.name, label: a.label, configured: a.configured, enable_with: a.enableWith ?? null }));
+      sendPortalData(res, 200, { lists, sources }, now);
+    }),
+  );
   return router;
 }

@@ -167,7 +167,8 @@ function render(main: HTMLElement, s: Screening, dispositionsEnabled: boolean): 
             'details',
             { class: 'not-configured' },
             h('summary', null, `${notConfigured.length} source${notConfigured.length === 1 ? ' is' : 's are'} not configured on this deployment (the same on every screening)`),
-            h('ul', { class: 'plain small' }, notConfigured.map((x) => h('li', null, h('strong', null, x.agent.replace(/_/g, ' ')), `: ${x.error}`))),
+            h('p', { class: 'small' }, h('a', { href: '#/sources' }, 'What each source needs to be enabled'), ' is on the Sources page.'),
+            h('ul', { class: 'plain small' }, notConfigured.map((x) => h('li', null, x.agent.replace(/_/g, ' ')))),
           )
         : null,
     ),

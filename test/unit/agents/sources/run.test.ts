@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { querySource, type AgentOutcome, type ExternalSource, type SourceContext } from '../../../../src/agents/sources';
 
 function fakeSource(query: (ctx: SourceContext) => Promise<AgentOutcome>): ExternalSource {
-  return { name: 'fake', label: 'Fake', phase: '1', tier: 'all', configured: () => true, query: (_s, ctx) => query(ctx ?? {}) };
+  return { name: 'fake', label: 'Fake', phase: '1', tier: 'all', enableWith: 'FAKE_URL', configured: () => true, query: (_s, ctx) => query(ctx ?? {}) };
 }
 const subject = { name: 'X Y', entityType: 'individual' as const };
 
