@@ -105,6 +105,10 @@ export interface ScreeningRequestInput {
   query: string;
   entityType: 'individual' | 'company' | 'organization';
   jurisdiction?: string;
+  /** What separates the subject from a namesake (checked by the screening decider). */
+  dateOfBirth?: string;
+  nationality?: string;
+  identifiers?: { type: string; value: string }[];
   /** EDD declared fields, M&A deal fields, SOW fields: kept verbatim. */
   declared?: Record<string, string | number | boolean | undefined>;
   monitor?: boolean;
@@ -155,6 +159,8 @@ export interface HitView {
 }
 
 export interface ScreeningDetailView extends ScreeningView {
+  /** What the caller gave to tell the subject from namesakes (shown beside each hit's list record). */
+  subject: { date_of_birth: string | null; nationality: string | null; identifiers: { type: string; value: string }[] };
   hits: HitView[];
   sources: { agent: string; phase: string; queried: boolean; error: string | null; duration_ms: number | null }[];
   country_risk: { country: string; status: string; as_of: string } | null;

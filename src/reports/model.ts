@@ -73,6 +73,10 @@ export interface ReportSubject {
   jurisdiction?: string;
   /** ISO alpha-2 if the pipeline resolved the jurisdiction. */
   jurisdictionIso2?: string;
+  /** What the caller gave to tell the subject from namesakes. */
+  dateOfBirth?: string;
+  nationality?: string;
+  identifiers?: { type: string; value: string }[];
   edd?: EddDeclaration;
   ma?: MaDeclaration;
   sow?: SowDeclaration;

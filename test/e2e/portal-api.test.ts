@@ -448,6 +448,48 @@ test('work queue: screenings with undecided hits, most severe first, filtered, p
   assert.deepEqual(afterQueue.body.data.items.map((i: any) => i.search_query), ['Vladimir Putin']);
 });
 
+test('screenings: date of birth, nationality and identifiers reach the matcher and the case; bad ones are refused per field', async () => {
+  const waitDone = async (id: number) => {
+    for (let i = 0; i < 100; i++) {
+      const got = await call(owner.token, 'GET', `/api/portal/screenings/${id}`);
+      if (got.body.data.screening.status !== 'running') return got.body.data.screening;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('screening did not complete');
+  };
+  const qualifierKinds = (screening: any) => new Set(screening.hits.flatMap((h: any) => h.qualifiers.map((q: any) => q.kind)));
+  const agreeing = await call(owner.token, 'POST', '/api/portal/screenings', {
+    query: 'Vladimir Putin',
+    date_of_birth: '1952-10-07',
+    nationality: 'ru',
+    identifiers: [{ type: 'passport', value: '123 456' }],
+  });
+  assert.equal(agreeing.status, 201, JSON.stringify(agreeing.body));
+  const same = await waitDone(agreeing.body.data.screening.id);
+  assert.deepEqual(same.subject, { date_of_birth: '1952-10-07', nationality: 'RU', identifiers: [{ type: 'passport', value: '123 456' }] });
+  const conflicting = await call(owner.token, 'POST', '/api/portal/screenings', { query: 'Vladimir Putin', date_of_birth: '1991-01-01' });
+  const other = await waitDone(conflicting.body.data.screening.id);
+  const best = (s: any) => Math.max(0, ...s.hits.filter((h: any) => h.category === 'sanctions').map((h: any) => h.score));
+  assert.ok(best(same) > best(other), `the matching date of birth scores higher (${best(same)}) than a conflicting one (${best(other)})`);
+  assert.ok([...qualifierKinds(same)].some((k) => String(k).includes('dob') || String(k).includes('birth')), `a date-of-birth qualifier explains the score: ${[...qualifierKinds(same)]}`);
+
+  // Refused at the edge, field by field, and nothing is written.
+  const before = (await call(owner.token, 'GET', '/api/portal/screenings')).body.meta.pagination.total;
+  for (const [body, fieldName] of [
+    [{ query: 'Jane Doe', date_of_birth: '31/02/1960' }, 'date_of_birth'],
+    [{ query: 'Jane Doe', date_of_birth: '1960-02-31' }, 'date_of_birth'],
+    [{ query: 'Jane Doe', date_of_birth: '2999-01-01' }, 'date_of_birth'],
+    [{ query: 'Jane Doe', nationality: 'Narnia' }, 'nationality'],
+    [{ query: 'Jane Doe', identifiers: [{ type: 'passport', value: '<b>1</b>' }] }, 'identifiers.0.value'],
+    [{ query: 'Jane Doe', identifiers: [{ type: 'dna', value: '1' }] }, 'identifiers.0.type'],
+  ] as const) {
+    const res = await call(owner.token, 'POST', '/api/portal/screenings', body);
+    assert.equal(res.status, 400, JSON.stringify(body));
+    assert.ok(Array.isArray(res.body.details?.[fieldName]) || Object.keys(res.body.details ?? {}).includes(fieldName), `${fieldName}: ${JSON.stringify(res.body)}`);
+  }
+  assert.equal((await call(owner.token, 'GET', '/api/portal/screenings')).body.meta.pagination.total, before);
+});
+
 test('sources: each list with its publication date and age, each outside source with what enables it', async () => {
   const res = await call(owner.token, 'GET', '/api/portal/sources');
   assert.equal(res.status, 200);

@@ -332,6 +332,43 @@ test('the work queue: open cases by severity, a case decided hit by hit with com
   assert.equal(await page.locator('table tbody tr').filter({ hasText: 'Vladimir Putin' }).count(), 1);
 });
 
+test('the new-screening form takes date of birth, nationality and an identifier, and says what is wrong next to each field', async () => {
+  const { page } = browser;
+  await nav('New screening').click();
+  await page.getByLabel('Name to screen').fill('Vladimir Putin');
+  const dob = page.getByLabel('Date of birth');
+  const nationality = page.getByLabel('Nationality');
+  await dob.fill('1960-02-31');
+  await nationality.fill('Narnia');
+  await page.getByLabel('Identifier', { exact: true }).fill('<b>');
+  await page.getByRole('button', { name: 'Run screening' }).click();
+  // Each problem next to its field, the first wrong field focused, nothing sent.
+  assert.equal(await dob.getAttribute('aria-invalid'), 'true');
+  assert.equal(await page.locator(`#${await dob.getAttribute('id')}-error`).textContent(), 'This date does not exist.');
+  assert.equal(await nationality.getAttribute('aria-invalid'), 'true');
+  assert.match((await page.locator(`#${await nationality.getAttribute('id')}-error`).textContent()) ?? '', /Choose a country from the list/);
+  assert.equal(await page.evaluate('document.activeElement.name'), 'date_of_birth');
+  assert.equal(await page.locator('.progress-status').count(), 0, 'nothing was sent');
+  await browser.screenshot('13-new-screening-field-errors');
+
+  await dob.fill('1952-10-07');
+  await nationality.fill('Russia (RU)');
+  await page.getByLabel('Identifier type').selectOption('passport');
+  await page.getByLabel('Identifier', { exact: true }).fill('');
+  // Submitted from the keyboard (Enter in a field), as many users do.
+  await page.getByLabel('Name to screen').press('Enter');
+  try {
+    await page.locator('.progress-status').filter({ hasText: /Completed/ }).waitFor({ timeout: 30_000 });
+  } finally {
+    await browser.screenshot('14-new-screening-submitted');
+  }
+  assert.equal(await dob.getAttribute('aria-invalid'), null);
+  await page.getByRole('link', { name: 'Open the report' }).click();
+  const facts = page.locator('dl.subject-facts');
+  await facts.waitFor();
+  assert.match((await facts.textContent()) ?? '', /Date of birth1952-10-07NationalityRU/);
+});
+
 test('no script error and no Content-Security-Policy violation on any page', () => {
   // Failed requests the tests provoke on purpose (wrong password, refused URL, 401 after sign-out) are logged as resource errors.
   const unexpected = consoleErrors.filter((text) => !/Failed to load resource: the server responded with a status of (400|401|403)/.test(text));

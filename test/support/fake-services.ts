@@ -164,6 +164,7 @@ export class FakeScreeningService implements ScreeningService {
     }
     const id = this.nextId++;
     const view: ScreeningDetailView = {
+      subject: { date_of_birth: input.dateOfBirth ?? null, nationality: input.nationality ?? null, identifiers: input.identifiers ?? [] },
       id,
       uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
       kind: input.kind,

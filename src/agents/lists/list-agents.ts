@@ -45,7 +45,8 @@ export function queriesFor(subject: AgentSubject): ScreeningQuery[] {
     name,
     schema: schemaFor(subject.entityType),
     ...(subject.birthDate ? { birthDate: subject.birthDate } : {}),
-    ...(subject.jurisdiction ? { country: subject.jurisdiction } : {}),
+    ...(subject.nationality || subject.jurisdiction ? { country: subject.nationality ?? subject.jurisdiction } : {}),
+    ...(subject.identifiers?.length ? { identifiers: subject.identifiers.map((id) => ({ type: id.type, value: id.value })) } : {}),
   }));
 }
 

@@ -94,6 +94,9 @@ export class ScreeningOrchestrator {
       name: state.subject.query,
       entityType: state.subject.entityType,
       ...(state.subject.jurisdiction ? { jurisdiction: state.subject.jurisdiction } : {}),
+      ...(state.subject.dateOfBirth ? { birthDate: state.subject.dateOfBirth } : {}),
+      ...(state.subject.nationality ? { nationality: state.subject.nationality } : {}),
+      ...(state.subject.identifiers?.length ? { identifiers: state.subject.identifiers } : {}),
     };
   }
 

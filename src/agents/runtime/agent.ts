@@ -10,6 +10,10 @@ export interface AgentSubject {
   jurisdiction?: string;
   /** YYYY, YYYY-MM or YYYY-MM-DD. */
   birthDate?: string;
+  /** ISO alpha-2 nationality, when the caller gave it (a stronger country signal than the jurisdiction). */
+  nationality?: string;
+  /** Passport, national id, registration number…: an agreeing one confirms, a conflicting one separates a namesake. */
+  identifiers?: { type: string; value: string }[];
   /** Other names to search too (aliases, nickname variants). */
   aliases?: string[];
   /** States or countries of residence (person checks). */

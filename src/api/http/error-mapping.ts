@@ -32,9 +32,17 @@ export function toApiError(error: unknown): ApiError {
       return new ApiError('unsupported_media_type', 'Unsupported body encoding');
     }
   }
-  const domain = error as { code?: unknown; message?: unknown };
+  const domain = error as { code?: unknown; message?: unknown; issues?: unknown };
   if (domain && typeof domain.code === 'string' && domain.code in domainCodeToKind) {
-    return new ApiError(domainCodeToKind[domain.code]!, typeof domain.message === 'string' ? domain.message : domain.code);
+    const message = typeof domain.message === 'string' ? domain.message : domain.code;
+    // A decider's validation problems keep their fields, so a form can show each next to its field.
+    const issues = Array.isArray(domain.issues) ? (domain.issues as { field?: unknown; message?: unknown }[]).filter((i) => typeof i.field === 'string' && typeof i.message === 'string') : [];
+    if (issues.length > 0) {
+      const fields: Record<string, string[]> = {};
+      for (const i of issues) (fields[i.field as string] ??= []).push(i.message as string);
+      return new ApiError(domainCodeToKind[domain.code]!, message, { errors: issues.map((i) => `${i.field as string}: ${i.message as string}`), fields });
+    }
+    return new ApiError(domainCodeToKind[domain.code]!, message);
   }
   return new ApiError('internal', 'Internal error');
 }

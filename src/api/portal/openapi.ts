@@ -191,6 +191,9 @@ const PortalHitSchema = z
 const PortalScreeningDetailSchema = z
   .object({
     ...PortalScreeningSchema.shape,
+    subject: z
+      .object({ date_of_birth: z.string().nullable(), nationality: z.string().nullable(), identifiers: z.array(z.object({ type: z.string(), value: z.string() })) })
+      .openapi({ description: 'What the request gave to tell the subject from namesakes.' }),
     hits: z.array(PortalHitSchema),
     sources: z
       .array(z.object({ agent: z.string(), phase: z.string(), queried: z.boolean(), error: z.string().nullable(), duration_ms: z.number().int().nullable() }))

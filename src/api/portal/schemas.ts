@@ -4,6 +4,7 @@
  * (./openapi.ts, registerPortal) use the very same objects.
  */
 import { z } from '../openapi/zod';
+import { isPartialBirthDate, SUBJECT_IDENTIFIER_TYPES } from '../../commands/screening/decider';
 
 export const portalKeySurfaces = ['s1', 's2', 's3'] as const;
 
@@ -76,6 +77,35 @@ export const PortalScreeningRequestSchema = z
       .max(100)
       .optional()
       .transform((v) => (v === '' ? undefined : v)),
+    date_of_birth: z
+      .string()
+      .trim()
+      .regex(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'must be YYYY, YYYY-MM or YYYY-MM-DD')
+      // A real calendar date here; "not in the future" is the decider's check, against the service clock.
+      .refine((v) => isPartialBirthDate(v, '9999-12-31'), 'must be a real calendar date')
+      .optional()
+      .or(z.literal('').transform(() => undefined))
+      .openapi({ description: 'Individuals: full date, year-month or year. Separates the subject from namesakes (agreeing dates raise a match, conflicting ones lower it).' }),
+    nationality: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code')
+      .optional()
+      .or(z.literal('').transform(() => undefined))
+      .openapi({ description: 'ISO 3166-1 alpha-2.' }),
+    identifiers: z
+      .array(
+        z
+          .object({
+            type: z.enum(SUBJECT_IDENTIFIER_TYPES),
+            value: z.string().trim().regex(/^[\p{L}\p{N}][\p{L}\p{N} ./-]{0,63}$/u, 'must be 1-64 letters, digits, spaces, dots, slashes or dashes'),
+          })
+          .strict(),
+      )
+      .max(10)
+      .optional()
+      .openapi({ description: 'Passport, national id, tax id, registration number, IMO, LEI: an agreeing identifier confirms a match, a different one separates a namesake.' }),
     /** EDD declarations or M&A deal fields (the S1 EDD / M&A request fields), by kind. */
     declared: z
       .object({

@@ -179,6 +179,9 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
           // M&A screens the target company.
           entityType: input.kind === 'ma' ? 'company' : input.entity_type,
           ...(input.jurisdiction ? { jurisdiction: input.jurisdiction } : {}),
+          ...(input.date_of_birth ? { dateOfBirth: input.date_of_birth } : {}),
+          ...(input.nationality ? { nationality: input.nationality } : {}),
+          ...(input.identifiers?.length ? { identifiers: input.identifiers } : {}),
           ...(Object.keys(declared).length ? { declared } : {}),
         },
         portalCommandContext(res, principal),

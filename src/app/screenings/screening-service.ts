@@ -78,6 +78,7 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
   const subjectCountry = report.countryRisk.find((c) => c.basis === 'subject_jurisdiction');
   return {
     ...screeningView(report, surface),
+    subject: { date_of_birth: report.subject.dateOfBirth ?? null, nationality: report.subject.nationality ?? null, identifiers: report.subject.identifiers ?? [] },
     hits,
     sources: report.agents.map((a) => ({ agent: a.agent, phase: a.phase, queried: a.queried, error: a.error ?? null, duration_ms: a.durationMs })),
     country_risk: subjectCountry ? { country: subjectCountry.iso2, status: subjectCountry.fatfStatus, as_of: subjectCountry.asOf } : null,
@@ -191,7 +192,14 @@ export class PgScreeningService implements ScreeningService {
         surface,
         accountId: principal.accountId,
         plan: principal.plan,
-        subject: { query: input.query, entityType: input.entityType, ...(input.jurisdiction ? { jurisdiction: input.jurisdiction } : {}) },
+        subject: {
+          query: input.query,
+          entityType: input.entityType,
+          ...(input.jurisdiction ? { jurisdiction: input.jurisdiction } : {}),
+          ...(input.dateOfBirth ? { dateOfBirth: input.dateOfBirth } : {}),
+          ...(input.nationality ? { nationality: input.nationality } : {}),
+          ...(input.identifiers?.length ? { identifiers: input.identifiers } : {}),
+        },
         ...(input.kind === 'edd'
           ? {
               edd: pick({

@@ -42,6 +42,29 @@ export interface ScreeningSubject {
   query: string;
   entityType: EntityType;
   jurisdiction?: string;
+  /** What separates the subject from a namesake, when the caller knows it (individuals). YYYY, YYYY-MM or YYYY-MM-DD. */
+  dateOfBirth?: string;
+  /** ISO 3166-1 alpha-2. */
+  nationality?: string;
+  /** Passport, national id, tax id, registration number, IMO… */
+  identifiers?: SubjectIdentifier[];
+}
+export interface SubjectIdentifier {
+  type: string;
+  value: string;
+}
+export const SUBJECT_IDENTIFIER_TYPES = ['passport', 'national_id', 'tax_id', 'registration_number', 'imo', 'lei', 'other'] as const;
+const PARTIAL_DATE = /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/;
+const ISO2 = /^[A-Z]{2}$/;
+
+/** A real calendar date (or year, or year-month) no later than `today` (YYYY-MM-DD). */
+export function isPartialBirthDate(value: string, today: string): boolean {
+  if (!PARTIAL_DATE.test(value) || value < '1880') return false;
+  if (value.length === 10) {
+    const d = new Date(`${value}T00:00:00Z`);
+    if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== value) return false;
+  }
+  return value <= today.slice(0, value.length);
 }
 /** EDD declared fields (S1 POST /screening/edd). */
 export interface EddDeclarations {
@@ -432,6 +455,18 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
   issues.check((entityTypes as readonly string[]).includes(subject?.entityType), 'entity_type', 'must be individual, company or organization');
   if (d.kind === 'edd') issues.check(subject?.entityType !== 'organization', 'entity_type', 'EDD takes individual or company');
   optionalText(issues, subject?.jurisdiction, 'jurisdiction', 100);
+  if (subject?.dateOfBirth !== undefined) {
+    issues.check(typeof subject.dateOfBirth === 'string' && isPartialBirthDate(subject.dateOfBirth, command.metadata.now.slice(0, 10)), 'date_of_birth', 'must be YYYY, YYYY-MM or YYYY-MM-DD, a real date, not in the future');
+  }
+  if (subject?.nationality !== undefined) issues.check(typeof subject.nationality === 'string' && ISO2.test(subject.nationality), 'nationality', 'must be an ISO 3166-1 alpha-2 code');
+  if (subject?.identifiers !== undefined) {
+    const ids = subject.identifiers;
+    issues.check(Array.isArray(ids) && ids.length <= 10, 'identifiers', 'at most 10');
+    for (const [i, id] of (Array.isArray(ids) ? ids : []).entries()) {
+      issues.check((SUBJECT_IDENTIFIER_TYPES as readonly string[]).includes(id?.type), `identifiers[${i}].type`, `must be one of ${SUBJECT_IDENTIFIER_TYPES.join(', ')}`);
+      issues.check(typeof id?.value === 'string' && /^[\p{L}\p{N}][\p{L}\p{N} ./-]{0,63}$/u.test(id.value.trim()), `identifiers[${i}].value`, 'must be 1-64 letters, digits, spaces, dots, slashes or dashes');
+    }
+  }
   for (const [field, value] of Object.entries(d.edd ?? {})) optionalText(issues, value, field, 10_000);
   if (d.ma) {
     const { dealType, ...texts } = d.ma;
@@ -456,6 +491,9 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
   if (state.status !== 'none') throw new Conflict(`screening ${d.screeningId} already exists`);
   const subjectOut: ScreeningSubject = { query: subject.query.trim(), entityType: subject.entityType };
   if (subject.jurisdiction !== undefined && subject.jurisdiction.trim() !== '') subjectOut.jurisdiction = subject.jurisdiction.trim();
+  if (subject.dateOfBirth !== undefined) subjectOut.dateOfBirth = subject.dateOfBirth;
+  if (subject.nationality !== undefined) subjectOut.nationality = subject.nationality;
+  if (subject.identifiers?.length) subjectOut.identifiers = subject.identifiers.map((id) => ({ type: id.type, value: id.value.trim() }));
   return stamp<ScreeningEvent>(command, [
     {
       type: 'ScreeningRequested',

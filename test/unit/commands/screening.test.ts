@@ -134,6 +134,32 @@ describe('screening: request', () => {
       .thenTypes(['ScreeningRequested']);
   });
 
+  it('records what tells the subject from a namesake: date of birth, nationality, identifiers', () => {
+    const subject = { query: 'Vladimir Putin', entityType: 'individual' as const, dateOfBirth: '1952-10-07', nationality: 'RU', identifiers: [{ type: 'passport', value: ' 1234567 ' }] };
+    const { events } = spec.given([]).when(request({ subject })).thenTypes(['ScreeningRequested']);
+    const data = events[0]!.data as Extract<ScreeningEvent, { type: 'ScreeningRequested' }>['data'];
+    assert.deepEqual(data.subject, { ...subject, identifiers: [{ type: 'passport', value: '1234567' }] });
+    // A year, or a year and month, is a date of birth too (lists often know no more).
+    spec.given([]).when(request({ subject: { ...subject, dateOfBirth: '1952' } })).thenTypes(['ScreeningRequested']);
+    spec.given([]).when(request({ subject: { ...subject, dateOfBirth: '1952-10' } })).thenTypes(['ScreeningRequested']);
+  });
+
+  it('refuses an impossible or future date of birth, a nationality that is no ISO code, and malformed identifiers', () => {
+    const base = { query: 'Vladimir Putin', entityType: 'individual' as const };
+    const fields = (over: object) => spec.given([]).when(request({ subject: { ...base, ...over } as never })).thenThrows(ValidationFailed).issues.map((i) => i.field);
+    assert.deepEqual(fields({ dateOfBirth: '1960-02-31' }), ['date_of_birth'], 'no such day');
+    assert.deepEqual(fields({ dateOfBirth: '31/02/1960' }), ['date_of_birth']);
+    // NOW is 2026-03-01: the day after is in the future for the command's own clock.
+    assert.deepEqual(fields({ dateOfBirth: '2026-03-02' }), ['date_of_birth']);
+    assert.deepEqual(fields({ dateOfBirth: '1700' }), ['date_of_birth']);
+    assert.deepEqual(fields({ nationality: 'Narnia' }), ['nationality']);
+    assert.deepEqual(fields({ nationality: 'ru' }), ['nationality']);
+    assert.deepEqual(fields({ identifiers: [{ type: 'dna', value: 'x' }] }), ['identifiers[0].type']);
+    assert.deepEqual(fields({ identifiers: [{ type: 'passport', value: '<script>' }] }), ['identifiers[0].value']);
+    assert.deepEqual(fields({ identifiers: Array.from({ length: 11 }, () => ({ type: 'other', value: '1' })) }), ['identifiers']);
+    spec.given([]).when(request({ subject: { ...base, dateOfBirth: '2026-03-01' } })).thenTypes(['ScreeningRequested']);
+  });
+
   it('validates the subject and the kind-specific fields', () => {
     const e1 = spec.given([]).when(request({ subject: { query: 'A', entityType: 'robot' as never } })).thenThrows(ValidationFailed);
     assert.deepEqual(e1.issues.map((i) => i.field), ['query', 'entity_type']);

@@ -2,6 +2,7 @@ import { api, readEventStream } from '../api';
 import { announce, clear, field, h, showFailure } from '../dom';
 import type { Cleanup, PageContext } from '../router';
 import { session } from '../session';
+import { COUNTRIES } from '../countries';
 
 interface PhasePlan {
   phase: string;
@@ -26,6 +27,67 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
     chosenEntityType = entityType.value;
   });
   const jurisdiction = h('input', { type: 'text', name: 'jurisdiction', maxlength: 100, autocomplete: 'off', placeholder: 'e.g. RU, AE, Delaware' });
+  // What tells the subject from a namesake: date of birth, nationality (searchable list), identifiers.
+  const dateOfBirth = h('input', { type: 'text', name: 'date_of_birth', inputmode: 'numeric', maxlength: 10, autocomplete: 'off', placeholder: 'YYYY-MM-DD, YYYY-MM or YYYY' });
+  const countryList = h('datalist', { id: 'country-options' }, COUNTRIES.map(([code, name]) => h('option', { value: `${name} (${code})` })));
+  const nationality = h('input', { type: 'text', name: 'nationality', list: 'country-options', maxlength: 80, autocomplete: 'off', placeholder: 'Type to search, e.g. Russia' });
+  const identifierType = h(
+    'select',
+    { name: 'identifiers.0.type' },
+    [
+      ['passport', 'Passport'],
+      ['national_id', 'National id'],
+      ['tax_id', 'Tax id'],
+      ['registration_number', 'Company registration number'],
+      ['imo', 'IMO number (vessel)'],
+      ['lei', 'LEI'],
+      ['other', 'Other'],
+    ].map(([v, label]) => h('option', { value: v! }, label)),
+  );
+  const identifierValue = h('input', { type: 'text', name: 'identifiers.0.value', maxlength: 64, autocomplete: 'off' });
+  /** "Russia (RU)", "RU" or "russia": the ISO code, or undefined when it names no country. */
+  const countryCode = (raw: string): string | undefined => {
+    const text = raw.trim();
+    if (!text) return undefined;
+    const code = /\(([A-Za-z]{2})\)$/.exec(text)?.[1] ?? (/^[A-Za-z]{2}$/.test(text) ? text : undefined);
+    if (code) return COUNTRIES.some(([c]) => c === code.toUpperCase()) ? code.toUpperCase() : undefined;
+    return COUNTRIES.find(([, name]) => name.toLowerCase() === text.toLowerCase())?.[0];
+  };
+  /** Field checks as the user leaves each field, next to it: the server checks the same again. */
+  const setFieldError = (control: HTMLElement, message: string) => {
+    const slot = document.getElementById(`${control.id}-error`);
+    if (slot) slot.textContent = message;
+    if (message) control.setAttribute('aria-invalid', 'true');
+    else control.removeAttribute('aria-invalid');
+  };
+  const checkDob = (): boolean => {
+    const v = dateOfBirth.value.trim();
+    let message = '';
+    if (v) {
+      const shape = /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/.test(v);
+      const real = shape && (v.length < 10 || new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v);
+      if (!shape) message = 'Use YYYY-MM-DD, YYYY-MM or YYYY (e.g. 1952-10-07).';
+      else if (!real) message = 'This date does not exist.';
+      else if (v > new Date().toISOString().slice(0, v.length)) message = 'A date of birth cannot be in the future.';
+      else if (v < '1880') message = 'Check the year.';
+    }
+    setFieldError(dateOfBirth, message);
+    return !message;
+  };
+  const checkNationality = (): boolean => {
+    const ok = !nationality.value.trim() || countryCode(nationality.value) !== undefined;
+    setFieldError(nationality, ok ? '' : 'Choose a country from the list (or type its two-letter code).');
+    return ok;
+  };
+  const checkIdentifier = (): boolean => {
+    const v = identifierValue.value.trim();
+    const ok = !v || /^[\p{L}\p{N}][\p{L}\p{N} ./-]{0,63}$/u.test(v);
+    setFieldError(identifierValue, ok ? '' : 'Letters, digits, spaces, dots, slashes and dashes only.');
+    return ok;
+  };
+  dateOfBirth.addEventListener('blur', checkDob);
+  nationality.addEventListener('blur', checkNationality);
+  identifierValue.addEventListener('blur', checkIdentifier);
   const kind = h(
     'select',
     { name: 'kind' },
@@ -88,6 +150,12 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
       onsubmit: async (event: Event) => {
         event.preventDefault();
         error.hidden = true;
+        // Every field checked at once; the first wrong one gets the focus, nothing is sent.
+        const valid = [checkDob(), checkNationality(), checkIdentifier()];
+        if (valid.includes(false)) {
+          form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+          return;
+        }
         submit.disabled = true;
         try {
           const declared: Record<string, string> = {};
@@ -97,6 +165,9 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
             query: query.value.trim(),
             entity_type: entityType.value,
             ...(jurisdiction.value.trim() ? { jurisdiction: jurisdiction.value.trim() } : {}),
+            ...(dateOfBirth.value.trim() ? { date_of_birth: dateOfBirth.value.trim() } : {}),
+            ...(countryCode(nationality.value) ? { nationality: countryCode(nationality.value) } : {}),
+            ...(identifierValue.value.trim() ? { identifiers: [{ type: identifierType.value, value: identifierValue.value.trim() }] } : {}),
             ...(Object.keys(declared).length ? { declared } : {}),
           });
           await follow(data.screening.id, data.screening.search_query);
@@ -112,6 +183,20 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
     h('p', { class: 'muted' }, 'Screens the name against the official sanctions, PEP, offshore-leak and debarment lists, then the other sources your plan includes.'),
     error,
     h('div', { class: 'form-grid' }, field('Name to screen', query, 'Person or company name, at least 2 characters.'), field('Entity type', entityType), field('Jurisdiction (optional)', jurisdiction, 'Country or state; improves scoring.'), field('Screening type', kind)),
+    h(
+      'fieldset',
+      { class: 'extra' },
+      h('legend', null, 'What tells the subject from a namesake (optional, strongly advised)'),
+      h(
+        'div',
+        { class: 'form-grid' },
+        field('Date of birth', dateOfBirth, 'Full date, year and month, or year.'),
+        field('Nationality', nationality, 'Search by country name.'),
+        field('Identifier type', identifierType),
+        field('Identifier', identifierValue, 'Passport, national id, registration or IMO number.'),
+      ),
+      countryList,
+    ),
     extraBox,
     submit,
   );

@@ -22,6 +22,7 @@ interface Hit {
 }
 
 interface Screening {
+  subject: { date_of_birth: string | null; nationality: string | null; identifiers: { type: string; value: string }[] };
   id: number;
   uuid: string;
   kind: string;
@@ -130,6 +131,17 @@ function render(main: HTMLElement, s: Screening, dispositionsEnabled: boolean): 
           s.completed_at ? ` · completed ${formatDate(s.completed_at)}` : '',
         ),
         h('p', null, badge(s.status, s.status === 'completed' ? 'low' : s.status === 'failed' ? 'critical' : 'medium')),
+        // The subject's own facts, to hold against each hit's list record below.
+        h(
+          'dl',
+          { class: 'facts subject-facts', 'aria-label': 'The subject as requested' },
+          h('dt', null, 'Date of birth'),
+          h('dd', null, s.subject.date_of_birth ?? 'not given'),
+          h('dt', null, 'Nationality'),
+          h('dd', null, s.subject.nationality ?? 'not given'),
+          h('dt', null, 'Identifiers'),
+          h('dd', null, s.subject.identifiers.length ? s.subject.identifiers.map((i) => `${i.type.replace(/_/g, ' ')} ${i.value}`).join('; ') : 'none given'),
+        ),
         s.summary ? h('p', { class: 'summary' }, s.summary) : null,
         pdfButton,
         error,
