@@ -12,6 +12,7 @@ import type { RegisteredWebhook } from '../../app/subject-checks/webhook-service
 import type { SubjectCheckDetailView, SubjectCheckStatus, SubjectCheckView } from '../../app/subject-checks/subject-check-service';
 import type { Resolver } from '../../webhooks/url-guard';
 import type { PortalAuthenticator } from './auth';
+import type { Idempotent } from '../http/idempotency';
 
 /** The S3 endpoint service (src/api/portal/s3-webhook-service.ts) as the console uses it. */
 export interface S3WebhookPort {
@@ -40,6 +41,8 @@ export interface DispositionPort {
 }
 
 export interface PortalConsoleDeps {
+  /** Idempotency-Key handling of the create routes (src/api/http/idempotency.ts); without it the header is ignored. */
+  idempotent?: Idempotent;
   auth: PortalAuthenticator;
   accounts: AccountService;
   keys: KeyService;
