@@ -22,6 +22,27 @@ import { ApiError } from './errors';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/**
+ * Every create route that takes the header (the routers mount `idempotent()` on exactly these; the OpenAPI
+ * description documents the header and its errors on each, and the service test covers each).
+ * Not key rotation: it revokes the credential the retry would carry, so a retry is refused (401) anyway.
+ */
+export const IDEMPOTENT_CREATE_ROUTES = [
+  '/api/v1/screening/cdd',
+  '/api/v1/screening/edd',
+  '/api/v1/screening/ma',
+  '/api/v1/screening/sow',
+  '/api/v1/person-checks',
+  '/api/v1/keys',
+  '/api/v1/compliance/subject-checks',
+  '/api/v1/compliance/subject-checks/batch',
+  '/api/v1/compliance/webhooks',
+  '/api/account/api-keys',
+  '/api/portal/screenings',
+  '/api/person-checks',
+  '/api/portal/keys',
+] as const;
+
 /** Response headers replayed with the stored answer (the rest are the replaying request's own). */
 const REPLAYED_HEADERS = ['location', 'retry-after'];
 

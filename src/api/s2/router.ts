@@ -341,7 +341,6 @@ export function createS2Router(deps: S2Deps): Router {
 
   router.post(
     `${S2_PREFIX}/api-keys/rotate`,
-    idempotent,
     handle(async (_req, res) => {
       const principal = bearerPrincipal(res);
       const { key, plaintext } = await deps.keys.rotate(principal, context(res, principal));

@@ -13,6 +13,7 @@ import { loadConfig } from '../../../src/config/config';
 import { startService, type RunningService } from '../../../src/app/composition';
 import { createLogger } from '../../../src/shared/logger';
 import type { Clock } from '../../../src/shared/clock';
+import { IDEMPOTENT_CREATE_ROUTES } from '../../../src/api/http/idempotency';
 import { accountHelpers } from '../../support/service';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres';
 import { startHttpsReceiver, type HttpsReceiver } from '../../support/https-receiver';
@@ -222,6 +223,12 @@ after(async () => {
   await service?.stop();
   for (const r of Object.values(receivers)) await r?.close();
   await db?.drop();
+});
+
+describe('coverage', () => {
+  it('covers every route that mounts the middleware', () => {
+    assert.deepEqual([...new Set(cases.map((c) => c.path))].sort(), [...IDEMPOTENT_CREATE_ROUTES].sort());
+  });
 });
 
 for (const c of cases) {
