@@ -58,14 +58,15 @@ export function findDuplicateKey(text: string): string | undefined {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
       const start = i;
-      i++;
-      while (i < text.length) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c /* \ */) i += 2;
-        else if (d === 0x22) break;
-        else i++;
+      // The closing quote is the next one not escaped (preceded by an even number of backslashes);
+      // indexOf keeps long string values fast.
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i < 0) return undefined;
+        let backslashes = 0;
+        while (text.charCodeAt(i - 1 - backslashes) === 0x5c) backslashes++;
+        if (backslashes % 2 === 0) break;
       }
-      if (i >= text.length) return undefined;
       const top = stack[stack.length - 1];
       if (expectKey && top) {
         let key: string;
