@@ -129,8 +129,10 @@ function documentIdempotency(doc: Json): void {
     const content = { 'application/json': { schema: errorEnvelopesOf(path) } };
     const add = (status: string, text: string, extraHeaders?: Json) => {
       const existing = responses[status] as Json | undefined;
+      // A 400 is already documented with the surface's 400 body (S3: {error, details}), which is what a bad key gets.
+      const body = status === '400' ? existing?.content : mergeContent(existing?.content, content);
       responses[status] = existing
-        ? { ...existing, description: joinText(existing.description, text), content: mergeContent(existing.content, content), ...(extraHeaders ? { headers: { ...(existing.headers ?? {}), ...extraHeaders } } : {}) }
+        ? { ...existing, description: joinText(existing.description, text), ...(body ? { content: body } : {}), ...(extraHeaders ? { headers: { ...(existing.headers ?? {}), ...extraHeaders } } : {}) }
         : { description: text, content, ...(extraHeaders ? { headers: extraHeaders } : {}) };
     };
     add('422', 'idempotency_key_reused: this Idempotency-Key was used with a different request (another body or path) in the last 24 h.');
