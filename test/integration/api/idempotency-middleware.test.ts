@@ -30,7 +30,7 @@ const LEASE_MS = 60_000;
 
 before(async () => {
   db = await createTestDatabase();
-  const idempotent = createIdempotency({ store: new PgIdempotencyStore(db.pool), clock, leaseMs: LEASE_MS, waitMs: 300 });
+  const idempotent = createIdempotency({ store: new PgIdempotencyStore(db.pool), clock, leaseMs: LEASE_MS, waitMs: 2_000 });
   const router = express.Router();
   // A stand-in gate: the account and key come from headers, as a surface's gate would fill them.
   router.use((req, res, next) => {
