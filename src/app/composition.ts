@@ -43,6 +43,8 @@ import { startAgentWorkers } from '../agents/runtime/worker';
 import { ScreeningOrchestrator } from '../agents/orchestrator/screening-orchestrator';
 import { analyseEdd, analyseMa, analyseSow, llmConfigFromEnv } from '../agents/analysis';
 import { createHttpApp } from '../api/http/app';
+import { createIdempotency } from '../api/http/idempotency';
+import { PgIdempotencyStore } from './idempotency/idempotency-store';
 import { ApiError } from '../api/http/errors';
 import { createS1Gate, createS1Router, defaultS1MonthlyQuota } from '../api/s1/router';
 import { buildOpenApiDocument } from '../api/openapi/registry';
@@ -456,6 +458,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         let cached: object | undefined;
         return () => (cached ??= buildOpenApiDocument([registerS1, registerS3, registerS2, registerPersonChecks, registerMonitoringS1, registerMonitoringS3, registerMonitoringS2, registerPortal]));
       })();
+      // Idempotency-Key on every create route: one store, one middleware, each surface's envelope. The
+      // lease outlasts the longest create answer (a screening waits up to SCREENING_WAIT_MS).
+      const idempotencyStore = new PgIdempotencyStore(pool);
+      const idempotent = createIdempotency({ store: idempotencyStore, clock, leaseMs: Math.max(60_000, 2 * config.SCREENING_WAIT_MS) });
+      // Records past their 24 h are already ignored; the hourly sweep keeps the table small.
+      const idempotencySweep = setInterval(() => {
+        idempotencyStore.sweep(clock.now()).catch((err: unknown) => logger.warn({ err }, 'idempotency sweep failed'));
+      }, 3_600_000);
+      idempotencySweep.unref();
+      stops.push(async () => clearInterval(idempotencySweep));
       const app = createHttpApp({
         logger,
         // The portal's built assets (web/dist: `npm run build:web`, run by `npm start` and the tests).
@@ -496,14 +508,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             clock,
             config: { screeningWaitMs: config.SCREENING_WAIT_MS, monthlyQuota: defaultS1MonthlyQuota },
             openApiDocument: openApi,
+            idempotent,
           }),
           createS1MonitoringRouter({ monitoring, audit, auditorTokens }),
-          createS3Router({ keys, limits, screenings, usage, store, clock, config: { screeningWaitMs: config.SCREENING_WAIT_MS } }),
+          createS3Router({ keys, limits, screenings, usage, store, clock, idempotent, config: { screeningWaitMs: config.SCREENING_WAIT_MS } }),
           createS3MonitoringRouter({ monitoring, audit, auditorTokens, screenings, clock }),
           createPortalRouter({ accounts, limits, sessions: portalSessions, webhooks: s3Webhooks, payments, clock, logger, paymentWebhookSecret: config.PAYMENT_WEBHOOK_SECRET }),
           // The portal's console API (/api/portal/*) and person-check form routes, both on the portal JWT.
           createPortalConsoleRouter({
             auth: portalAuth,
+            idempotent,
             accounts,
             keys,
             limits,
@@ -538,13 +552,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             s3MonthlyQuota: s3MonthlyRequestQuota,
             agentLabels,
           }),
-          createPersonCheckPortalRouter({ personChecks, authenticate: (req) => portalAuth.authenticate(req), waitMs: config.SCREENING_WAIT_MS }),
+          createPersonCheckPortalRouter({ personChecks, idempotent, authenticate: (req) => portalAuth.authenticate(req), waitMs: config.SCREENING_WAIT_MS }),
           // The auditor's event history on the portal: a signed-in user whose account role is auditor.
           createAuditHistoryRouter({ audit, basePath: PORTAL_AUDIT_BASE_PATH, principalOf: (req, res) => portalAuth.require(req, res), present: (res, body) => sendPortalData(res, 200, body, clock.now()) }),
-          createS1PersonCheckRouter({ personChecks, waitMs: config.SCREENING_WAIT_MS }),
+          createS1PersonCheckRouter({ personChecks, idempotent, waitMs: config.SCREENING_WAIT_MS }),
           createS2MonitoringRouter({ audit, auditorTokens, subjectChecks: subjectCheckMonitoring }),
-          createS2Router({ keys, limits, accounts, sessions, subjectChecks, webhooks: s2Webhooks, clock }),
-          createS2AccountRouter({ keys, limits, accounts, sessions, subjectChecks, webhooks: s2Webhooks, clock }),
+          createS2Router({ keys, limits, accounts, sessions, subjectChecks, webhooks: s2Webhooks, clock, idempotent }),
+          createS2AccountRouter({ keys, limits, accounts, sessions, subjectChecks, webhooks: s2Webhooks, clock, idempotent }),
         ],
       });
       server = await new Promise<Server>((resolve, reject) => {

@@ -3,6 +3,7 @@ import type { Logger } from '../../shared/logger';
 import { ctxOf, requestContext } from './context';
 import { ApiError, sendError } from './errors';
 import { toApiError } from './error-mapping';
+import { rejectDuplicateCredentialHeaders, verifyJsonBody } from './strict-input';
 
 export interface HealthProbe {
   /** Liveness: the process serves requests. */
@@ -48,6 +49,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     res.status(state.ready ? 200 : 503).json({ status: state.ready ? 'ready' : 'not_ready', checks: state.checks });
   });
 
+  // A credential header sent twice is ambiguous: refused before any gate reads the first one.
+  app.use(rejectDuplicateCredentialHeaders());
   for (const middleware of options.beforeBody ?? []) app.use(middleware);
 
   if (options.metrics) {
@@ -61,13 +64,15 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     });
   }
 
-  // Body parsing: raw bytes are kept (payment-provider signatures are computed over them).
+  // Body parsing: raw bytes are kept (payment-provider signatures are computed over them). Before the
+  // parse, the bytes must be valid UTF-8 and no object may name a key twice (strict-input.ts).
   app.use(
     express.json({
       limit: options.bodyLimit ?? '256kb',
       strict: true,
       verify: (req, _res, buf) => {
         (req as Request & { rawBody?: Buffer }).rawBody = buf;
+        verifyJsonBody(buf);
       },
     }),
   );

@@ -27,6 +27,10 @@ export function toApiError(error: unknown): ApiError {
   const bodyError = error as BodyParserError;
   if (bodyError && typeof bodyError === 'object') {
     if (bodyError.type === 'entity.too.large') return new ApiError('payload_too_large', 'Request body is too large');
+    if (bodyError.type === 'entity.strict.failed') {
+      const message = (error as { message?: unknown }).message;
+      return new ApiError('bad_request', typeof message === 'string' ? message : 'Request body is refused', { errors: [typeof message === 'string' ? message : 'body: refused'] });
+    }
     if (bodyError.type === 'entity.parse.failed') return new ApiError('bad_request', 'Request body is not valid JSON');
     if (bodyError.type === 'encoding.unsupported' || bodyError.type === 'charset.unsupported') {
       return new ApiError('unsupported_media_type', 'Unsupported body encoding');

@@ -22,6 +22,8 @@ export type FailureKind =
   | 'precondition_failed'
   | 'rate_limited'
   | 'auth_window_exceeded'
+  | 'idempotency_key_reused' // the Idempotency-Key was used with another request (other body or path)
+  | 'idempotency_key_in_progress' // the first request with this Idempotency-Key is still being answered
   | 'internal';
 
 export class ApiError extends Error {
@@ -51,6 +53,8 @@ const status: Record<FailureKind, number> = {
   precondition_failed: 412,
   rate_limited: 429,
   auth_window_exceeded: 429,
+  idempotency_key_reused: 422,
+  idempotency_key_in_progress: 409,
   internal: 500,
 };
 
@@ -71,6 +75,8 @@ const s1Codes: Record<FailureKind, string> = {
   precondition_failed: 'conflict',
   rate_limited: 'rate_limited',
   auth_window_exceeded: 'rate_limited',
+  idempotency_key_reused: 'idempotency_key_reused',
+  idempotency_key_in_progress: 'idempotency_key_in_progress',
   internal: 'server_error',
 };
 
@@ -90,6 +96,8 @@ const s2Codes: Record<FailureKind, string> = {
   precondition_failed: 'conflict',
   rate_limited: 'rate_limited',
   auth_window_exceeded: 'rate_limited',
+  idempotency_key_reused: 'idempotency_key_reused',
+  idempotency_key_in_progress: 'idempotency_key_in_progress',
   internal: 'internal_error',
 };
 

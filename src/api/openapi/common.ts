@@ -31,6 +31,9 @@ export const S1ErrorSchema = z
       'payload_too_large',
       'rate_limited',
       'server_error',
+      'forbidden',
+      'idempotency_key_reused',
+      'idempotency_key_in_progress',
     ]),
     errors: z
       .array(z.string())

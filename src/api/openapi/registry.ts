@@ -15,6 +15,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import { isDeepStrictEqual } from 'node:util';
 import { registerCommon } from './common';
+import { IDEMPOTENT_CREATE_ROUTES } from '../http/idempotency';
 
 export type OpenApiRegistration = (registry: OpenAPIRegistry) => void;
 
@@ -36,6 +37,10 @@ export const API_DESCRIPTION = [
   '**400 vs 422 (S1):** 400 `invalid_request` when the input cannot be read as this endpoint\'s input (not JSON, not an object, a required field missing, a field of the wrong JSON type, an unknown field, an id that is not a positive integer); 422 `validation_failed` when every field is present and well-typed but a value breaks a rule (too short or long, not one of the allowed values, control characters, out of range). S2 and S3 answer 400 for both.',
   '',
   'Webhooks are described under the root extension `x-webhooks` (OpenAPI 3.0 has no webhooks object).',
+  '',
+  '**Idempotent creates:** every POST that creates a resource takes an optional `Idempotency-Key` header (1-255 printable ASCII characters, no spaces; unique per request, e.g. a UUID). Keys belong to the account and credential (API key, or signed-in user) that sent them and are kept 24 hours. The same key with the same request (method, path and JSON body; key order and whitespace do not matter) answers the first request\'s status and body again, with `Idempotent-Replayed: true`, and creates nothing. The same key with a different request: 422 `idempotency_key_reused`. While the first request is still being answered, a duplicate waits for it (up to 10 s) and replays its answer, or gets 409 `idempotency_key_in_progress` with Retry-After. Only 2xx answers are kept: after a 4xx or 5xx the key may be used again. A malformed key or the header sent twice: 400.',
+  '',
+  '**Strict input:** JSON bodies must be valid UTF-8 and must not name a key twice in one object (400); a request with two Authorization or two X-API-Key headers is refused (400); bodies over 256 KB get 413. Each in the surface\'s own error envelope, with nothing written.',
 ].join('\n');
 
 export interface BuildOptions {
@@ -88,7 +93,54 @@ export function buildOpenApiDocument(registrations: OpenApiRegistration[], optio
     }
   }
   if (Object.keys(webhooks).length > 0) merged['x-webhooks'] = webhooks;
+  documentIdempotency(merged);
   return merged;
+}
+
+const IDEMPOTENCY_PARAMETER: Json = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retried create safe: the same key with the same request within 24 h answers the first response again (`Idempotent-Replayed: true`) and creates nothing. 1-255 printable ASCII characters without spaces, e.g. a UUID.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]{1,255}$' },
+};
+
+/** The error envelope(s) of the surfaces that serve a path. */
+function errorEnvelopesOf(path: string): Json {
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  if (path.startsWith('/api/v1/compliance')) return ref('S2Error');
+  if (path.startsWith('/api/account')) return ref('S2SessionError');
+  if (path.startsWith('/api/v1/screening') || path === '/api/v1/person-checks') return { oneOf: [ref('S1Error'), ref('S3Error')] };
+  return ref('S3Error');
+}
+
+/** The Idempotency-Key header, its 409/422 answers and the replay header on every idempotent create route. */
+function documentIdempotency(doc: Json): void {
+  for (const path of IDEMPOTENT_CREATE_ROUTES) {
+    const operation = doc.paths[path]?.post as Json | undefined;
+    if (!operation) continue;
+    operation.parameters = [...(operation.parameters ?? []).filter((p: Json) => !(p.in === 'header' && p.name === IDEMPOTENCY_PARAMETER.name)), IDEMPOTENCY_PARAMETER];
+    const responses = (operation.responses ??= {});
+    for (const [status, response] of Object.entries(responses as Json)) {
+      if (!status.startsWith('2')) continue;
+      response.headers = { ...(response.headers ?? {}), 'Idempotent-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } };
+    }
+    const content = { 'application/json': { schema: errorEnvelopesOf(path) } };
+    const add = (status: string, text: string, extraHeaders?: Json) => {
+      const existing = responses[status] as Json | undefined;
+      // A 400 is already documented with the surface's 400 body (S3: {error, details}), which is what a bad key gets.
+      const body = status === '400' ? existing?.content : mergeContent(existing?.content, content);
+      responses[status] = existing
+        ? { ...existing, description: joinText(existing.description, text), ...(body ? { content: body } : {}), ...(extraHeaders ? { headers: { ...(existing.headers ?? {}), ...extraHeaders } } : {}) }
+        : { description: text, content, ...(extraHeaders ? { headers: extraHeaders } : {}) };
+    };
+    add('422', 'idempotency_key_reused: this Idempotency-Key was used with a different request (another body or path) in the last 24 h.');
+    add('409', 'idempotency_key_in_progress: the first request with this Idempotency-Key is still being answered; retry after Retry-After seconds.', {
+      'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+    });
+    add('400', 'Also: a malformed Idempotency-Key, or the header sent twice.');
+  }
 }
 
 function mergePathItem(existing: Json | undefined, incoming: Json): Json {

@@ -13,6 +13,7 @@ import type { CommandContext, Principal } from '../../app/services';
 import { handle } from '../http/app';
 import { ctxOf } from '../http/context';
 import { ApiError } from '../http/errors';
+import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { parseInput } from '../http/validation';
 import { s1PrincipalOf } from '../s1/router';
 import { PersonCheckIdParamsSchema, PersonCheckListQuerySchema, PortalPersonCheckRequestSchema, S1PersonCheckRequestSchema } from './schemas';
@@ -58,6 +59,8 @@ async function createAndWait(
 }
 
 export interface PersonCheckRouterDeps {
+  /** Idempotency-Key handling of the create routes (src/api/http/idempotency.ts); without it the header is ignored. */
+  idempotent?: Idempotent;
   personChecks: PersonCheckService;
   /** How long creation waits for the pipeline before answering 202. */
   waitMs?: number;
@@ -71,6 +74,7 @@ export function createS1PersonCheckRouter(deps: PersonCheckRouterDeps): Router {
 
   router.post(
     '/api/v1/person-checks',
+    (deps.idempotent ?? withoutIdempotency)(),
     handle(async (req, res) => {
       const principal = s1PrincipalOf(res);
       const body = parseInput(S1PersonCheckRequestSchema, req.body);
@@ -143,6 +147,12 @@ export function createPersonCheckPortalRouter(deps: PersonCheckPortalRouterDeps)
 
   router.post(
     '/api/person-checks',
+    (deps.idempotent ?? withoutIdempotency)({
+      credentialOf: async (req) => {
+        const principal = await deps.authenticate(req);
+        return principal?.userId ? { accountId: principal.accountId, credential: `user:${principal.userId}` } : undefined;
+      },
+    }),
     handle(async (req, res) => {
       const principal = await principalOf(req);
       const body = parseInput(PortalPersonCheckRequestSchema, req.body);

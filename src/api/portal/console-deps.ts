@@ -15,6 +15,7 @@ import type { PortalAuthenticator } from './auth';
 import type { WorkQueuePort } from '../../app/screenings/work-queue';
 import type { AnalystNames } from '../../app/accounts/analyst-names';
 import type { ListVersion } from '../../screening/model';
+import type { Idempotent } from '../http/idempotency';
 
 /** The S3 endpoint service (src/api/portal/s3-webhook-service.ts) as the console uses it. */
 export interface S3WebhookPort {
@@ -43,6 +44,8 @@ export interface DispositionPort {
 }
 
 export interface PortalConsoleDeps {
+  /** Idempotency-Key handling of the create routes (src/api/http/idempotency.ts); without it the header is ignored. */
+  idempotent?: Idempotent;
   auth: PortalAuthenticator;
   accounts: AccountService;
   keys: KeyService;

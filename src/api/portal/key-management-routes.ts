@@ -13,6 +13,7 @@ import { findEndpoint } from '../../webhooks/outbox';
 import { checkWebhookUrl } from '../../webhooks/url-guard';
 import { handle } from '../http/app';
 import { ApiError } from '../http/errors';
+import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { parseInput } from '../http/validation';
 import { portalCommandContext, sendPortalData } from './auth';
 import type { PortalConsoleDeps } from './console-deps';
@@ -61,6 +62,12 @@ export function createKeyManagementRoutes(deps: PortalConsoleDeps): Router {
 
   router.post(
     '/api/portal/keys',
+    (deps.idempotent ?? withoutIdempotency)({
+      credentialOf: async (req, res) => {
+        const principal = await deps.auth.require(req, res);
+        return { accountId: principal.accountId, credential: `user:${principal.userId ?? 'account'}` };
+      },
+    }),
     handle(async (req, res) => {
       const principal = await deps.auth.require(req, res);
       const input = parseInput(CreatePortalKeySchema, req.body);

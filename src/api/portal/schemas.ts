@@ -54,17 +54,29 @@ export const PortalDeliveryParamsSchema = z.object({ deliveryId: z.string().open
 
 // ---------------------------------------------------------------- screenings
 
+// C0 and C1 control characters (as on S1/S3); free text may hold tab and line breaks. An unpaired UTF-16
+// surrogate (possible through JSON "\ud800" escapes) is not a character.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL_EXCEPT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 const text = (min: number, max: number) =>
   z
     .string()
     .trim()
     .min(min, `must be at least ${min} characters`)
     .max(max, `must be at most ${max} characters`)
-    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters');
+    .refine((v) => !CONTROL.test(v), 'must not contain control characters')
+    .refine((v) => !LONE_SURROGATE.test(v), 'must be well-formed Unicode');
 
 export const EDD_FIELDS = ['source_of_wealth', 'source_of_funds', 'purpose_of_relationship', 'beneficial_ownership', 'pep_relationships'] as const;
 export const MA_FIELDS = ['target_industry', 'acquirer_name', 'deal_type', 'deal_value', 'additional_context'] as const;
-const freeText = z.string().trim().max(4000, 'must be at most 4000 characters');
+const freeText = z
+  .string()
+  .trim()
+  .max(4000, 'must be at most 4000 characters')
+  .refine((v) => !CONTROL_EXCEPT_LINE_BREAKS.test(v), 'must not contain control characters other than tab and line breaks')
+  .refine((v) => !LONE_SURROGATE.test(v), 'must be well-formed Unicode');
 
 export const PortalScreeningRequestSchema = z
   .object({
@@ -75,6 +87,8 @@ export const PortalScreeningRequestSchema = z
       .string()
       .trim()
       .max(100)
+      .refine((v) => !CONTROL.test(v), 'must not contain control characters')
+      .refine((v) => !LONE_SURROGATE.test(v), 'must be well-formed Unicode')
       .optional()
       .transform((v) => (v === '' ? undefined : v)),
     date_of_birth: z

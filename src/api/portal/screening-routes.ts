@@ -17,6 +17,7 @@ import type { Principal, ScreeningDetailView, ScreeningKind } from '../../app/se
 import type { RecordedEvent } from '../../shared/events';
 import { handle } from '../http/app';
 import { ApiError } from '../http/errors';
+import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { parseInput } from '../http/validation';
 import { portalCommandContext, sendPortalData } from './auth';
 import type { PortalConsoleDeps } from './console-deps';
@@ -166,6 +167,12 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
 
   router.post(
     '/api/portal/screenings',
+    (deps.idempotent ?? withoutIdempotency)({
+      credentialOf: async (req, res) => {
+        const principal = await deps.auth.require(req, res);
+        return { accountId: principal.accountId, credential: `user:${principal.userId ?? 'account'}` };
+      },
+    }),
     handle(async (req, res) => {
       const principal = await deps.auth.require(req, res);
       const input = parseInput(PortalScreeningRequestSchema, req.body);

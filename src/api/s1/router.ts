@@ -15,6 +15,7 @@ import type { Clock } from '../../shared/clock';
 import { handle } from '../http/app';
 import { ctxOf } from '../http/context';
 import { ApiError } from '../http/errors';
+import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { parseInput } from '../http/validation';
 import { buildOpenApiDocument } from '../openapi/registry';
 import { presentScreening, presentScreeningDetail } from './present';
@@ -54,6 +55,8 @@ export interface S1RouterDeps {
     screeningWaitMs: number;
     monthlyQuota: (plan: Plan) => number | null;
   };
+  /** Idempotency-Key handling of the create routes (src/api/http/idempotency.ts); without it the header is ignored. */
+  idempotent?: Idempotent;
   /** The OpenAPI document served at /api/v1/openapi.json (default: S1 only). Pass all surfaces' registrations. */
   openApiDocument?: () => object;
 }
@@ -225,9 +228,10 @@ export function createS1Router(deps: S1RouterDeps): Router {
     });
   }
 
-  router.post('/api/v1/screening/cdd', create('cdd'));
-  router.post('/api/v1/screening/edd', create('edd'));
-  router.post('/api/v1/screening/ma', create('ma'));
+  const idempotent = (deps.idempotent ?? withoutIdempotency)();
+  router.post('/api/v1/screening/cdd', idempotent, create('cdd'));
+  router.post('/api/v1/screening/edd', idempotent, create('edd'));
+  router.post('/api/v1/screening/ma', idempotent, create('ma'));
 
   router.get(
     '/api/v1/screening/:id',

@@ -28,6 +28,7 @@ import type { Clock } from '../../shared/clock';
 import { handle } from '../http/app';
 import { ctxOf } from '../http/context';
 import { ApiError } from '../http/errors';
+import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { bearerToken, cookieValue } from '../http/surfaces';
 import {
   AccountKeyCreateSchema,
@@ -66,6 +67,8 @@ export interface S2Deps {
   subjectChecks: PgSubjectCheckService;
   webhooks: S2WebhookService;
   clock: Clock;
+  /** Idempotency-Key handling of the create routes (src/api/http/idempotency.ts); without it the header is ignored. */
+  idempotent?: Idempotent;
 }
 
 // ------------------------------------------------------------------------------------------- gate
@@ -211,9 +214,11 @@ export function createS2Router(deps: S2Deps): Router {
   router.use(createS2Gate(deps));
 
   const context = (res: Response, principal: Principal) => newCommandContext(principal, ctxOf(res).correlationId);
+  const idempotent = (deps.idempotent ?? withoutIdempotency)();
 
   router.post(
     `${S2_PREFIX}/subject-checks`,
+    idempotent,
     handle(async (req, res) => {
       const principal = bearerPrincipal(res);
       const input = toInput(parseS2(SubjectCheckRequestSchema, req.body));
@@ -228,6 +233,7 @@ export function createS2Router(deps: S2Deps): Router {
 
   router.post(
     `${S2_PREFIX}/subject-checks/batch`,
+    idempotent,
     handle(async (req, res) => {
       const principal = bearerPrincipal(res);
       const { subjects } = parseS2(BatchRequestSchema, req.body);
@@ -344,6 +350,7 @@ export function createS2Router(deps: S2Deps): Router {
 
   router.post(
     `${S2_PREFIX}/webhooks`,
+    idempotent,
     handle(async (req, res) => {
       const principal = bearerPrincipal(res);
       const { url } = parseS2(WebhookRegistrationSchema, req.body);
@@ -502,6 +509,7 @@ export function createS2AccountRouter(deps: S2Deps): Router {
 
   router.post(
     `${ACCOUNT_PREFIX}/api-keys`,
+    (deps.idempotent ?? withoutIdempotency)(),
     handle(async (req, res) => {
       const principal = sessionPrincipalOf(res);
       const body = parseSession(AccountKeyCreateSchema, req.body);

@@ -20,6 +20,7 @@ import type { UsageService } from '../../app/usage/usage-service';
 import { handle } from '../http/app';
 import { ctxOf } from '../http/context';
 import { ApiError } from '../http/errors';
+import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { parseInput } from '../http/validation';
 import { createS3Gate, ensureUuidRequestId, s3PrincipalOf, S3_OFFSHORE_CHECKS_PER_MONTH, s3MonthlyRequestQuota, utcMonth } from './gate';
 import { presentKey, presentS3Screening, presentS3ScreeningDetail } from './present';
@@ -33,6 +34,8 @@ import {
 } from './schemas';
 
 export interface S3RouterDeps {
+  /** Idempotency-Key handling of the create routes (src/api/http/idempotency.ts); without it the header is ignored. */
+  idempotent?: Idempotent;
   keys: KeyService;
   limits: LimitService;
   screenings: ScreeningService;
@@ -90,10 +93,12 @@ export function createS3Router(deps: S3RouterDeps): Router {
   router.use(createS3Gate(deps));
 
   const send = (res: Response, status: number, data: unknown) => sendData(res, status, data, deps.clock);
+  const idempotent = (deps.idempotent ?? withoutIdempotency)();
 
   // ---------------------------------------------------------------- keys
   router.post(
     '/api/v1/keys',
+    idempotent,
     handle(async (req, res) => {
       const principal = s3PrincipalOf(res);
       const input = parseInput(CreateKeySchema, req.body);
@@ -181,10 +186,10 @@ export function createS3Router(deps: S3RouterDeps): Router {
       send(res, 201, data);
     });
   }
-  router.post('/api/v1/screening/cdd', create('cdd'));
-  router.post('/api/v1/screening/edd', create('edd'));
-  router.post('/api/v1/screening/ma', create('ma'));
-  router.post('/api/v1/screening/sow', create('sow'));
+  router.post('/api/v1/screening/cdd', idempotent, create('cdd'));
+  router.post('/api/v1/screening/edd', idempotent, create('edd'));
+  router.post('/api/v1/screening/ma', idempotent, create('ma'));
+  router.post('/api/v1/screening/sow', idempotent, create('sow'));
 
   router.get(
     '/api/v1/screening/:id',
