@@ -104,6 +104,8 @@ export interface ScreeningRequestInput {
   kind: ScreeningKind;
   query: string;
   entityType: 'individual' | 'company' | 'organization';
+  /** The caller gave no entity type (entityType is the surface's default). */
+  entityTypeDefaulted?: boolean;
   jurisdiction?: string;
   /** EDD declared fields, M&A deal fields, SOW fields: kept verbatim. */
   declared?: Record<string, string | number | boolean | undefined>;

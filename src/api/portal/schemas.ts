@@ -4,6 +4,7 @@
  * (./openapi.ts, registerPortal) use the very same objects.
  */
 import { z } from '../openapi/zod';
+import { screenableNameCheck } from '../http/validation';
 
 export const portalKeySurfaces = ['s1', 's2', 's3'] as const;
 
@@ -68,7 +69,7 @@ const freeText = z.string().trim().max(4000, 'must be at most 4000 characters');
 export const PortalScreeningRequestSchema = z
   .object({
     kind: z.enum(['cdd', 'edd', 'ma']).default('cdd').openapi({ description: 'EDD needs Professional or Enterprise, M&A Enterprise (403 otherwise).' }),
-    query: text(2, 300),
+    query: text(2, 300).superRefine(screenableNameCheck),
     entity_type: z.enum(['individual', 'company', 'organization']).default('individual').openapi({ description: 'M&A always screens the target as a company.' }),
     jurisdiction: z
       .string()

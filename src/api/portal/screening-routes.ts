@@ -17,7 +17,7 @@ import type { Principal, ScreeningKind } from '../../app/services';
 import type { RecordedEvent } from '../../shared/events';
 import { handle } from '../http/app';
 import { ApiError } from '../http/errors';
-import { parseInput } from '../http/validation';
+import { entityTypeOmitted, parseInput } from '../http/validation';
 import { portalCommandContext, sendPortalData } from './auth';
 import type { PortalConsoleDeps } from './console-deps';
 import { PORTAL_SCREENING_ID, PortalDispositionSchema as DispositionSchema, PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
@@ -168,6 +168,7 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
           query: input.query,
           // M&A screens the target company.
           entityType: input.kind === 'ma' ? 'company' : input.entity_type,
+          ...(input.kind !== 'ma' ? entityTypeOmitted(req.body) : {}),
           ...(input.jurisdiction ? { jurisdiction: input.jurisdiction } : {}),
           ...(Object.keys(declared).length ? { declared } : {}),
         },

@@ -6,6 +6,7 @@ import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-ope
 import { retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, securitySchemes } from '../openapi/common';
 import { s1Schemas } from '../../webhooks/payloads';
 import { z } from '../openapi/zod';
+import { screenableNameCheck } from '../http/validation';
 
 // C0 and C1 control characters. Names never contain them; free text may hold tab and line breaks.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -49,7 +50,7 @@ function choice<const T extends readonly [string, ...string[]]>(values: T) {
 
 export const CddRequestSchema = z
   .strictObject({
-    query: nameText(2, NAME_MAX).openapi({ description: 'Entity name, at least 2 characters after trimming.', example: 'Acme Trading LLC' }),
+    query: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Entity name, at least 2 characters after trimming; not only punctuation or a legal form.', example: 'Acme Trading LLC' }),
     entity_type: choice(['individual', 'company', 'organization']).default('individual').openapi({ description: 'Default individual.', default: 'individual' }),
     jurisdiction: nameText(1, SHORT_TEXT_MAX).optional().openapi({ description: 'Country or jurisdiction; improves scoring.', example: 'AE' }),
     monitor: z.boolean().optional().openapi({ description: 'Extension: enrol the subject in ongoing monitoring when the screening completes (see POST /api/v1/screening/{id}/monitoring).' }),
@@ -58,7 +59,7 @@ export const CddRequestSchema = z
 
 export const EddRequestSchema = z
   .strictObject({
-    query: nameText(2, NAME_MAX).openapi({ description: 'Entity name, at least 2 characters after trimming.' }),
+    query: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Entity name, at least 2 characters after trimming; not only punctuation or a legal form.' }),
     entity_type: choice(['individual', 'company']).default('individual').openapi({ description: 'Default individual.', default: 'individual' }),
     jurisdiction: nameText(1, SHORT_TEXT_MAX).optional(),
     source_of_wealth: freeText(FREE_TEXT_MAX).optional().openapi({ description: 'Declared source of wealth.' }),
@@ -72,7 +73,7 @@ export const EddRequestSchema = z
 
 export const MaRequestSchema = z
   .strictObject({
-    target_name: nameText(2, NAME_MAX).openapi({ description: 'Acquisition target, at least 2 characters after trimming.' }),
+    target_name: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Acquisition target, at least 2 characters after trimming.' }),
     target_jurisdiction: nameText(1, SHORT_TEXT_MAX).optional(),
     target_industry: nameText(1, SHORT_TEXT_MAX).optional(),
     acquirer_name: nameText(1, NAME_MAX).optional(),

@@ -188,7 +188,12 @@ export class PgScreeningService implements ScreeningService {
         surface,
         accountId: principal.accountId,
         plan: principal.plan,
-        subject: { query: input.query, entityType: input.entityType, ...(input.jurisdiction ? { jurisdiction: input.jurisdiction } : {}) },
+        subject: {
+          query: input.query,
+          entityType: input.entityType,
+          ...(input.entityTypeDefaulted ? { entityTypeDefaulted: true } : {}),
+          ...(input.jurisdiction ? { jurisdiction: input.jurisdiction } : {}),
+        },
         ...(input.kind === 'edd'
           ? {
               edd: pick({

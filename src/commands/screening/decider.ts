@@ -41,6 +41,8 @@ export interface ScreeningSubject {
   /** The screened name: S1 `query`, M&A `target_name`. */
   query: string;
   entityType: EntityType;
+  /** Present (true) when the caller gave no type and entityType is the surface's default. */
+  entityTypeDefaulted?: boolean;
   jurisdiction?: string;
 }
 /** EDD declared fields (S1 POST /screening/edd). */
@@ -455,6 +457,7 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
 
   if (state.status !== 'none') throw new Conflict(`screening ${d.screeningId} already exists`);
   const subjectOut: ScreeningSubject = { query: subject.query.trim(), entityType: subject.entityType };
+  if (subject.entityTypeDefaulted === true) subjectOut.entityTypeDefaulted = true;
   if (subject.jurisdiction !== undefined && subject.jurisdiction.trim() !== '') subjectOut.jurisdiction = subject.jurisdiction.trim();
   return stamp<ScreeningEvent>(command, [
     {
