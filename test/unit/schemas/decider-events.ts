@@ -140,7 +140,7 @@ function screeningEvents(): Event[] {
   // EDD and M&A carry their declarations; enrolment after completion.
   const edd = runScreening({
     ...base, screeningId: '502', kind: 'edd', plan: 'professional',
-    subject: { query: 'Ivan Petrov', entityType: 'individual', jurisdiction: 'RU' },
+    subject: { query: 'Ivan Petrov', entityType: 'individual', entityTypeDefaulted: true, jurisdiction: 'RU' },
     edd: { sourceOfWealth: 'salary', sourceOfFunds: 'savings', purposeOfRelationship: 'investment', beneficialOwnership: 'self', pepRelationships: 'none' },
   });
   edd.run('CompleteScreening', completion('502', { hits: [], counts: { sanctionsHits: 0, pepHits: 0, adverseMediaHits: 0, offshoreLeaksHits: 0, debarmentHits: 0 }, riskScore: 5, riskLevel: 'low', analysis: '## EDD\nNothing found.' }));
