@@ -69,7 +69,7 @@ function linkingKeys(e: ListEntity): { key: string; link: GroupLink }[] {
   for (const ref of unReferences(e)) keys.push({ key: `${cls}|un|${ref}`, link: { kind: 'un_reference', detail: `UN reference ${ref}` } });
   for (const id of e.identifiers) {
     if (!LINKING_ID_TYPES.has(id.type)) continue;
-    const v = normId(id.value);
+    const v = id.type === 'imo' ? normId(id.value).replace(/^IMO/, '') : normId(id.value);
     // short or digit-free values ("N/A", "123") are not distinctive enough to join two records
     if (v.length < 6 || !/\d/.test(v)) continue;
     keys.push({ key: `${cls}|id|${id.type}|${v}`, link: { kind: 'identifier', detail: `${id.type.replace('_', ' ')} ${id.value}` } });
