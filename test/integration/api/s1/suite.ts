@@ -363,6 +363,12 @@ export function s1ApiSuite(label: string, makeServices: MakeS1Services): void {
             { what: 'C1 control in name', options: { body: { ...endpoint.base, [name]: 'Bad\u0085Name' } }, status: 422, code: 'validation_failed' },
             { what: 'lone surrogate in name', options: { raw: `{"${name}": "Bad\\ud800Name"}` }, status: 422, code: 'validation_failed' },
             { what: '1 MB body', options: { raw: JSON.stringify({ ...endpoint.base, padding: 'x'.repeat(1024 * 1024) }) }, status: 413, code: 'payload_too_large' },
+            // names that name nobody: only punctuation, only a legal form or title
+            { what: 'only punctuation', options: { body: { ...endpoint.base, [name]: '.,;-!?' } }, status: 422, code: 'validation_failed' },
+            { what: 'only a legal form', options: { body: { ...endpoint.base, [name]: 'LLC' } }, status: 422, code: 'validation_failed' },
+            { what: 'only a dotted legal form', options: { body: { ...endpoint.base, [name]: 'Ltd.' } }, status: 422, code: 'validation_failed' },
+            { what: 'legal forms and a title', options: { body: { ...endpoint.base, [name]: 'Mr. Co. Ltd' } }, status: 422, code: 'validation_failed' },
+            { what: 'emoji only', options: { body: { ...endpoint.base, [name]: '\u{1F600}\u{1F600}' } }, status: 422, code: 'validation_failed' },
           ];
           if (endpoint.path.endsWith('/cdd')) {
             cases.push(
