@@ -152,6 +152,32 @@ export const HitSchema = z
       })
       .nullable()
       .openapi({ description: 'An analyst\'s decision on this hit, when one was recorded.' }),
+    sources: z
+      .array(
+        z.object({
+          list: z.string(),
+          list_label: z.string().nullable(),
+          entity_id: z.string().nullable(),
+          list_version: z.string().nullable(),
+          list_published_at: z.string().nullable().openapi({ description: 'Publication date of that list version, when known.' }),
+        }),
+      )
+      .optional()
+      .openapi({
+        description:
+          'One hit per real-world entity: every list row the entity was found on (SDN CSV, Enhanced XML, CSL, UN…), grouped by shared identifiers (OFAC entity number, UN reference, passport, IMO, registration) or by the same name with an agreeing date of birth or nationality. The primary `list` is the best-matching row.',
+      }),
+    date_of_birth: z.array(z.string()).optional().openapi({ description: 'Dates of birth as the lists give them (full date, year or range), all rows together.' }),
+    nationality: z.array(z.string()).optional().openapi({ description: 'ISO alpha-2 nationalities or registration countries, all rows together.' }),
+    identifiers: z.array(z.object({ type: z.string(), value: z.string(), country: z.string().nullable() })).optional().openapi({ description: 'Passport, national id, IMO, registration, SWIFT/BIC… numbers the lists give.' }),
+    aliases: z.array(z.string()).optional().openapi({ description: 'Other names the lists give the entity.' }),
+    type_mismatch: z
+      .object({ expected: z.string(), listed: z.string(), type_given: z.boolean() })
+      .optional()
+      .openapi({
+        description:
+          'The listed entity is of another kind than screened. With an entity_type given, such a match is reported only at confirmed strength; with none given, every kind is searched and these hits are ranked after the others.',
+      }),
   })
   .openapi('S1Hit');
 
