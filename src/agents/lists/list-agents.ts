@@ -211,7 +211,7 @@ interface ListAgentSpec {
   excludeSources?: string[];
 }
 
-/** Screens the subject (all names) against the lists of the given topics; keeps the best hit per entity. */
+/** Screens the subject (all names) against the lists of the given topics; reports one hit per real-world entity (rows grouped). */
 export function createListAgent(spec: ListAgentSpec, screener: () => NameScreener): Agent {
   return {
     name: spec.name,
