@@ -51,10 +51,11 @@ export function schemaFor(entityType: AgentSubject['entityType']): EntitySchema 
 /**
  * The kind of entity the subject is expected to be, and whether the caller said so. With no type
  * given, a name with a legal form or an institution word ("Banco", "LLC", "Shipping") reads as an
- * organisation, anything else as a person.
+ * organisation, anything else as the surface's default kind (a person on S1 CDD, a company for S3 M&A).
  */
 export function expectedSchema(subject: Pick<AgentSubject, 'name' | 'entityType' | 'entityTypeDefaulted'>): { schema: EntitySchema; given: boolean } {
-  if (subject.entityTypeDefaulted) return { schema: inferSchemaFromName(subject.name) ?? 'person', given: false };
+  // no type given: a name with a legal form or institution word is an organisation, else the surface's default kind
+  if (subject.entityTypeDefaulted) return { schema: inferSchemaFromName(subject.name) ?? schemaFor(subject.entityType), given: false };
   return { schema: schemaFor(subject.entityType), given: true };
 }
 
