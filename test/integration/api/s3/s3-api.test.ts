@@ -108,6 +108,9 @@ describe('S3 screenings', () => {
   });
 
   it('one hit per real-world entity, with its DOB and every list row; a missing entity_type hides nothing', async () => {
+    // an account of its own: the usage figures of the shared key are asserted further down
+    const own = await svc.createAccount('enterprise');
+    const key = (await svc.createKey(own.accountId, 's3', { userId: own.userId })).key;
     const putin = envelopeData(await call(svc.url, 'POST', '/api/v1/screening/cdd', { key, body: { query: 'Vladimir Putin', entity_type: 'individual' } }), 201);
     const putinDetail = envelopeData(await call(svc.url, 'GET', `/api/v1/screening/${putin.id}`, { key }), 200);
     const putinHits = putinDetail.hits.sanctions.filter((h: { entity_name: string }) => /putin/i.test(h.entity_name));
