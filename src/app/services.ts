@@ -104,6 +104,8 @@ export interface ScreeningRequestInput {
   kind: ScreeningKind;
   query: string;
   entityType: 'individual' | 'company' | 'organization';
+  /** The caller gave no entity type (entityType is the surface's default). */
+  entityTypeDefaulted?: boolean;
   jurisdiction?: string;
   /** What separates the subject from a namesake (checked by the screening decider). */
   dateOfBirth?: string;
@@ -156,6 +158,13 @@ export interface HitView {
   programs: string[];
   source_url: string | null;
   disposition: { status: 'true_match' | 'false_positive'; reason: string; analyst: string; at: string } | null;
+  /** Every list row of this real-world entity (one hit per entity), the primary first. */
+  sources?: { list: string; list_label: string | null; entity_id: string | null; list_version: string | null; list_published_at: string | null }[];
+  date_of_birth?: string[];
+  nationality?: string[];
+  identifiers?: { type: string; value: string; country: string | null }[];
+  aliases?: string[];
+  type_mismatch?: { expected: string; listed: string; type_given: boolean };
 }
 
 export interface ScreeningDetailView extends ScreeningView {

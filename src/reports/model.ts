@@ -156,6 +156,36 @@ export interface ReportHit {
   /** person, organization, vessel, aircraft (list entities); absent for outside sources that do not say. */
   entitySchema?: string;
   disposition?: HitDisposition;
+  /**
+   * Every list row this real-world entity was found on (one hit per entity: src/screening/grouping.ts),
+   * the primary `source` first. The scorer counts a merged hit once per distinct issuing authority.
+   */
+  sources?: HitSource[];
+  /** Other names the lists give the entity (union over all its rows, the matched name excluded). */
+  aliases?: string[];
+  /** Dates of birth as the lists write them (full date, year or range), union over all rows. */
+  birthDates?: string[];
+  birthPlaces?: string[];
+  /** ISO alpha-2 nationalities / citizenships / registration countries, union over all rows. */
+  nationalities?: string[];
+  identifiers?: { type: string; value: string; country?: string; note?: string }[];
+  addresses?: string[];
+  /**
+   * Set when the listed entity is not of the kind screened: the caller's type differed (reported
+   * because the name matched at confirmed strength) or, with no type given, the kind the name suggests.
+   */
+  typeMismatch?: { expected: string; listed: string; typeGiven: boolean };
+}
+
+/** One list row behind a (merged) hit. */
+export interface HitSource {
+  source: string;
+  sourceLabel?: string;
+  listAuthority?: ListAuthority;
+  entityId?: string;
+  /** ListVersion.id of the list the row was loaded from, and its publication date when known. */
+  listVersion?: string;
+  publishedAt?: string;
 }
 
 export interface CountryRiskFinding {

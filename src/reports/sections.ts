@@ -63,6 +63,16 @@ export interface HitView {
   published_at?: string;
   position?: string;
   countries?: string[];
+  /** Every list row of this entity (one hit per real-world entity), the primary list first. */
+  sources?: { list: string; list_label?: string; authority?: string; entity_id?: string; list_version?: string; list_published_at?: string }[];
+  date_of_birth?: string[];
+  place_of_birth?: string[];
+  nationality?: string[];
+  identifiers?: { type: string; value: string; country?: string; note?: string }[];
+  aliases?: string[];
+  addresses?: string[];
+  /** The listed entity is of another kind than the one screened (see the type_mismatch qualifier). */
+  type_mismatch?: { expected: string; listed: string; type_given: boolean };
   disposition?: { decision: string; by: string; at: string; note?: string };
 }
 
@@ -198,6 +208,25 @@ function hitView(h: ReportHit): HitView {
     ...(h.publishedAt ? { published_at: h.publishedAt } : {}),
     ...(h.position ? { position: h.position } : {}),
     ...(h.countries && h.countries.length > 0 ? { countries: h.countries } : {}),
+    ...(h.sources?.length
+      ? {
+          sources: h.sources.map((s) => ({
+            list: s.source,
+            ...(s.sourceLabel ? { list_label: s.sourceLabel } : {}),
+            ...(s.listAuthority ? { authority: s.listAuthority } : {}),
+            ...(s.entityId ? { entity_id: s.entityId } : {}),
+            ...(s.listVersion ? { list_version: s.listVersion } : {}),
+            ...(s.publishedAt ? { list_published_at: s.publishedAt } : {}),
+          })),
+        }
+      : {}),
+    ...(h.birthDates?.length ? { date_of_birth: [...h.birthDates] } : {}),
+    ...(h.birthPlaces?.length ? { place_of_birth: [...h.birthPlaces] } : {}),
+    ...(h.nationalities?.length ? { nationality: [...h.nationalities] } : {}),
+    ...(h.identifiers?.length ? { identifiers: h.identifiers.map((i) => ({ ...i })) } : {}),
+    ...(h.aliases?.length ? { aliases: [...h.aliases] } : {}),
+    ...(h.addresses?.length ? { addresses: [...h.addresses] } : {}),
+    ...(h.typeMismatch ? { type_mismatch: { expected: h.typeMismatch.expected, listed: h.typeMismatch.listed, type_given: h.typeMismatch.typeGiven } } : {}),
     ...(h.disposition ? { disposition: { ...h.disposition } } : {}),
   };
 }

@@ -244,6 +244,11 @@ test('screenings: plan rules apply (M&A needs Enterprise), and input is validate
   assert.match(wrongField.body.error, /declared\.deal_type: is not a EDD field/);
   const cddWithDeclared = await call(owner.token, 'POST', '/api/portal/screenings', { query: 'Jane Roe', declared: { source_of_wealth: 'salary' } });
   assert.equal(cddWithDeclared.status, 400);
+  for (const query of ['LLC', '?!...', 'Ltd.']) {
+    const junk = await call(owner.token, 'POST', '/api/portal/screenings', { query });
+    assert.equal(junk.status, 400, query);
+    assert.match(junk.body.error, /query: (must contain letters|names only a legal form)/);
+  }
 });
 
 test('an EDD screening from the portal carries the customer\'s declarations into its analysis', async () => {

@@ -1,16 +1,26 @@
 import { createHash } from 'node:crypto';
-import type { HitCategory, ListAuthority, ReportHit } from '../../reports/model';
-import type { EntitySchema, ListEntity, ListTopic, MatchOptions, MatchResult, ScreeningQuery } from '../../screening/model';
+import type { HitCategory, HitSource, ListAuthority, ReportHit } from '../../reports/model';
+import { compareMatches, groupMatches, mergeFacts, type MatchGroup } from '../../screening/grouping';
+import type { EntitySchema, ListEntity, ListTopic, ListVersion, MatchOptions, MatchResult, ScreeningQuery } from '../../screening/model';
+import { inferSchemaFromName } from '../../screening/subject';
 import { hitStatus } from '../scoring/risk-score';
 import type { Agent, AgentOutcome, AgentSubject } from '../runtime/agent';
 
 /** The part of the screening engine the list agents need (src/screening/engine.ts). */
 export interface NameScreener {
   screen(query: ScreeningQuery, options?: MatchOptions): MatchResult[];
+  /** The loaded list versions (the engine has them): each hit source then carries its list's date. */
+  readonly versions?: readonly ListVersion[];
 }
 
 /** Minimum matcher score for a hit (spec part 1: minimum match score 80). */
 export const HIT_THRESHOLD = 0.8;
+/** A match on another kind of entity than the caller named is still reported from this score (confirmed strength). */
+export const TYPE_MISMATCH_THRESHOLD = 0.95;
+/** List rows asked of the engine per query: several rows can be one entity, grouped afterwards. */
+const ROWS_PER_QUERY = 80;
+/** Entities (merged hits) kept per agent. */
+const HITS_PER_AGENT = 25;
 
 const sourceLabels: Record<string, string> = {
   ofac_sdn: 'OFAC SDN List',
@@ -38,20 +48,82 @@ export function schemaFor(entityType: AgentSubject['entityType']): EntitySchema 
   return entityType === 'individual' ? 'person' : 'organization';
 }
 
-/** Turns a subject into the queries to run: its name and every alias or name variant. */
+/**
+ * The kind of entity the subject is expected to be, and whether the caller said so. With no type
+ * given, a name with a legal form or an institution word ("Banco", "LLC", "Shipping") reads as an
+ * organisation, anything else as the surface's default kind (a person on S1 CDD, a company for S3 M&A).
+ */
+export function expectedSchema(subject: Pick<AgentSubject, 'name' | 'entityType' | 'entityTypeDefaulted'>): { schema: EntitySchema; given: boolean } {
+  // no type given: a name with a legal form or institution word is an organisation, else the surface's default kind
+  if (subject.entityTypeDefaulted) return { schema: inferSchemaFromName(subject.name) ?? schemaFor(subject.entityType), given: false };
+  return { schema: schemaFor(subject.entityType), given: true };
+}
+
+/**
+ * Turns a subject into the queries to run: its name and every alias or name variant. The query
+ * carries the caller's type only when the caller gave one; with no type, every kind is searched
+ * (the type is then used to rank, never to filter).
+ */
 export function queriesFor(subject: AgentSubject): ScreeningQuery[] {
   const names = [subject.name, ...(subject.aliases ?? [])].filter((n, i, all) => n.trim().length > 0 && all.indexOf(n) === i);
+  const { schema, given } = expectedSchema(subject);
   return names.map((name) => ({
     name,
-    schema: schemaFor(subject.entityType),
+    ...(given ? { schema } : {}),
     ...(subject.birthDate ? { birthDate: subject.birthDate } : {}),
     ...(subject.nationality || subject.jurisdiction ? { country: subject.nationality ?? subject.jurisdiction } : {}),
     ...(subject.identifiers?.length ? { identifiers: subject.identifiers.map((id) => ({ type: id.type, value: id.value })) } : {}),
   }));
 }
 
-export function toReportHit(category: HitCategory, result: MatchResult): ReportHit {
+function listLabel(entity: ListEntity): string {
+  const label = sourceLabels[entity.source] ?? entity.source;
+  // the CSL aggregates many lists: name the one the row comes from
+  return entity.source === 'us_csl' && entity.extra?.list ? `${label}: ${entity.extra.list}` : label;
+}
+
+function hitSource(entity: ListEntity, versions: ReadonlyMap<string, ListVersion>): HitSource {
+  const version = versions.get(entity.listVersion);
+  return {
+    source: entity.source,
+    sourceLabel: listLabel(entity),
+    listAuthority: listAuthority(entity.source),
+    entityId: entity.id,
+    ...(entity.listVersion ? { listVersion: entity.listVersion } : {}),
+    ...(version?.publishedAt ? { publishedAt: version.publishedAt } : {}),
+  };
+}
+
+/**
+ * The report hit of one real-world entity: the best-matching row gives the name, score and primary
+ * list; every row of the group is a source; aliases, dates of birth, nationalities, identifiers,
+ * programs and addresses are the union over the rows.
+ */
+export function toReportHit(
+  category: HitCategory,
+  matched: MatchResult | MatchGroup,
+  options: { versions?: readonly ListVersion[]; typeMismatch?: ReportHit['typeMismatch'] } = {},
+): ReportHit {
+  const group: MatchGroup = 'members' in matched ? matched : { best: matched, members: [matched], links: [] };
+  const result = group.best;
   const entity: ListEntity = result.entity;
+  const versions = new Map((options.versions ?? []).map((v) => [v.id, v]));
+  const facts = mergeFacts(group.members.map((m) => m.entity));
+  const qualifiers = [...result.explanation.qualifiers];
+  let summary = result.explanation.summary;
+  if (group.members.length > 1) {
+    const links = group.links.map((l) => l.detail).join('; ');
+    qualifiers.push({ kind: 'merged_rows', effect: 0, detail: `same entity on ${group.members.length} list rows (${links})` });
+    summary = `${summary} Same entity on ${group.members.length} list rows, linked by ${links}.`;
+  }
+  if (options.typeMismatch) {
+    const m = options.typeMismatch;
+    const detail = m.typeGiven
+      ? `type mismatch: screened as ${m.expected}, listed as ${m.listed}; reported because the name matches at confirmed strength`
+      : `type mismatch: the name reads as ${m.expected}, listed as ${m.listed}; ranked below matches of the expected kind`;
+    qualifiers.push({ kind: 'type_mismatch', effect: 0, detail });
+    summary = `${summary} Type mismatch: ${detail.slice('type mismatch: '.length)}.`;
+  }
   const hit: ReportHit = {
     hitId: `${category}:${entity.id}`,
     category,
@@ -64,17 +136,72 @@ export function toReportHit(category: HitCategory, result: MatchResult): ReportH
     matchedNameKind: result.explanation.matchedNameKind,
     score: result.score,
     status: hitStatus(result.score) === 'confirmed' ? 'confirmed' : 'potential',
-    explanation: { summary: result.explanation.summary, qualifiers: result.explanation.qualifiers },
-    programs: entity.programs,
-    countries: [...new Set([...entity.nationalities, ...entity.countries])],
+    explanation: { summary, qualifiers },
+    programs: facts.programs,
+    countries: [...new Set([...facts.nationalities, ...facts.countries])],
   };
   hit.entityRecordHash = entityRecordHash(entity);
   hit.entitySchema = entity.schema;
-  if (entity.sourceUrl) hit.sourceUrl = entity.sourceUrl;
+  hit.sources = group.members.map((m) => hitSource(m.entity, versions));
+  if (facts.aliases.length) hit.aliases = facts.aliases.filter((a) => a !== hit.matchedName).slice(0, 50);
+  if (facts.birthDates.length) hit.birthDates = facts.birthDates;
+  if (facts.birthPlaces.length) hit.birthPlaces = facts.birthPlaces;
+  if (facts.nationalities.length) hit.nationalities = facts.nationalities;
+  if (facts.identifiers.length) hit.identifiers = facts.identifiers;
+  if (facts.addresses.length) hit.addresses = facts.addresses.slice(0, 20);
+  if (options.typeMismatch) hit.typeMismatch = options.typeMismatch;
+  const url = entity.sourceUrl ?? group.members.find((m) => m.entity.sourceUrl)?.entity.sourceUrl;
+  if (url) hit.sourceUrl = url;
   if (category === 'offshore_leaks') hit.investigation = entity.extra?.investigation ?? entity.extra?.sourceID ?? 'Offshore Leaks';
   if (category === 'pep' && entity.titles?.length) hit.position = entity.titles.join('; ');
   if (category === 'debarment' && entity.remarks) hit.title = entity.remarks.slice(0, 300);
   return hit;
+}
+
+/** Kinds that count as the same for the type check (a CSL "unknown" row is not a mismatch). */
+function sameKind(expected: EntitySchema, listed: EntitySchema): boolean {
+  if (listed === 'unknown' || expected === 'unknown') return true;
+  return expected === 'person' ? listed === 'person' : listed !== 'person';
+}
+
+/**
+ * The rows of one screening against a set of topics, each row once at its best score:
+ * - caller gave a type: the typed query (other kinds are scored down by the matcher), plus rows of
+ *   another kind that match at confirmed strength when the type is left out (marked type mismatch);
+ * - no type given: every kind, unscored by type; rows of another kind than the name suggests are
+ *   marked and ranked after the others.
+ */
+export function screenRows(
+  engine: NameScreener,
+  subject: AgentSubject,
+  options: MatchOptions & { excludeSources?: readonly string[] },
+): { rows: MatchResult[]; mismatched: Set<string>; expected: { schema: EntitySchema; given: boolean } } {
+  const { excludeSources, ...matchOptions } = options;
+  const expected = expectedSchema(subject);
+  const best = new Map<string, MatchResult>();
+  const mismatched = new Set<string>();
+  const keep = (result: MatchResult, mismatch: boolean) => {
+    if (excludeSources?.includes(result.entity.source)) return;
+    const previous = best.get(result.entity.id);
+    if (previous && previous.score >= result.score) return;
+    best.set(result.entity.id, result);
+    if (mismatch) mismatched.add(result.entity.id);
+    else mismatched.delete(result.entity.id);
+  };
+  for (const query of queriesFor(subject)) {
+    for (const result of engine.screen(query, { ...matchOptions, limit: ROWS_PER_QUERY })) {
+      keep(result, !sameKind(expected.schema, result.entity.schema));
+    }
+    if (expected.given) {
+      const { schema: _typed, ...untyped } = query;
+      for (const result of engine.screen(untyped, { ...matchOptions, threshold: Math.max(TYPE_MISMATCH_THRESHOLD, matchOptions.threshold ?? 0), limit: ROWS_PER_QUERY })) {
+        if (sameKind(expected.schema, result.entity.schema)) continue;
+        const previous = best.get(result.entity.id);
+        if (!previous || previous.score < result.score) keep(result, true);
+      }
+    }
+  }
+  return { rows: [...best.values()], mismatched, expected };
 }
 
 interface ListAgentSpec {
@@ -86,22 +213,24 @@ interface ListAgentSpec {
   excludeSources?: string[];
 }
 
-/** Screens the subject (all names) against the lists of the given topics; keeps the best hit per entity. */
+/** Screens the subject (all names) against the lists of the given topics; reports one hit per real-world entity (rows grouped). */
 export function createListAgent(spec: ListAgentSpec, screener: () => NameScreener): Agent {
   return {
     name: spec.name,
     label: spec.label,
     async run(subject): Promise<AgentOutcome> {
       const engine = screener();
-      const best = new Map<string, MatchResult>();
-      for (const query of queriesFor(subject)) {
-        for (const result of engine.screen(query, { topics: spec.topics, threshold: HIT_THRESHOLD, limit: 25 })) {
-          if (spec.excludeSources?.includes(result.entity.source)) continue;
-          const previous = best.get(result.entity.id);
-          if (!previous || previous.score < result.score) best.set(result.entity.id, result);
-        }
-      }
-      const hits = [...best.values()].sort((a, b) => b.score - a.score).map((r) => toReportHit(spec.category, r));
+      const { rows, mismatched, expected } = screenRows(engine, subject, { topics: spec.topics, threshold: HIT_THRESHOLD, excludeSources: spec.excludeSources });
+      // one hit per real-world entity; a group is a mismatch only when its best row is
+      const groups = groupMatches(rows);
+      const isMismatch = (g: MatchGroup) => mismatched.has(g.best.entity.id);
+      groups.sort((a, b) => Number(isMismatch(a)) - Number(isMismatch(b)) || compareMatches(a.best, b.best));
+      const hits = groups.slice(0, HITS_PER_AGENT).map((g) =>
+        toReportHit(spec.category, g, {
+          versions: engine.versions,
+          ...(isMismatch(g) ? { typeMismatch: { expected: expected.schema, listed: g.best.entity.schema, typeGiven: expected.given } } : {}),
+        }),
+      );
       return { queried: true, hits };
     },
   };

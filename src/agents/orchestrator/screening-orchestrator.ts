@@ -93,6 +93,7 @@ export class ScreeningOrchestrator {
       workflow: stream,
       name: state.subject.query,
       entityType: state.subject.entityType,
+      ...(state.subject.entityTypeDefaulted ? { entityTypeDefaulted: true } : {}),
       ...(state.subject.jurisdiction ? { jurisdiction: state.subject.jurisdiction } : {}),
       ...(state.subject.dateOfBirth ? { birthDate: state.subject.dateOfBirth } : {}),
       ...(state.subject.nationality ? { nationality: state.subject.nationality } : {}),

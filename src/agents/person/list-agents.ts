@@ -10,6 +10,7 @@
  */
 import type { NameScreener } from '../lists/list-agents';
 import { HIT_THRESHOLD } from '../lists/list-agents';
+import { groupMatches, type MatchGroup } from '../../screening/grouping';
 import { countryQualifier, dobQualifier, QUALIFIER_EFFECTS } from '../../screening/matching/qualifiers';
 import type { ListEntity, ListTopic, MatchResult } from '../../screening/model';
 import type { DobRelation, LocationRelation, PersonAgent, PersonSubject, RecordCategory, SourceRecord } from './types';
@@ -127,13 +128,40 @@ export function createPersonListAgent(
           continue;
         }
         for (const name of subject.searchNames) {
-          for (const result of engine.screen({ name, schema: 'person' }, { topics: group.topics, threshold: HIT_THRESHOLD, limit: 25 })) {
-            if (result.entity.schema !== 'person' && result.entity.schema !== 'unknown') continue;
-            records.push(recordFromMatch(subject, name, result, group.category, retrievedAt));
-          }
+          const rows = engine
+            .screen({ name, schema: 'person' }, { topics: group.topics, threshold: HIT_THRESHOLD, limit: 80 })
+            .filter((r) => r.entity.schema === 'person' || r.entity.schema === 'unknown');
+          // one record per real-world person, however many files list them
+          for (const g of groupMatches(rows).slice(0, 25)) records.push(recordFromGroup(subject, name, g, group.category, retrievedAt));
         }
       }
       return { queried: true, records, data: { namesSearched: subject.searchNames.length, ...(notes.length ? { notes } : {}) } };
     },
+  };
+}
+
+/**
+ * The record of one real-world person found on several list rows (src/screening/grouping.ts): the
+ * best row's name and score, every list named, and the date of birth and location related to what
+ * all the rows say together.
+ */
+export function recordFromGroup(subject: PersonSubject, searchedName: string, group: MatchGroup, category: RecordCategory, retrievedAt: string): SourceRecord {
+  if (group.members.length === 1) return recordFromMatch(subject, searchedName, group.best, category, retrievedAt);
+  const best = group.best.entity;
+  const rows = group.members.map((m) => m.entity);
+  const together: ListEntity = {
+    ...best,
+    birthDates: rows.flatMap((e) => e.birthDates),
+    nationalities: [...new Set(rows.flatMap((e) => e.nationalities))],
+    countries: [...new Set(rows.flatMap((e) => e.countries))],
+    addresses: rows.flatMap((e) => e.addresses),
+  };
+  const record = recordFromMatch(subject, searchedName, { ...group.best, entity: together }, category, retrievedAt);
+  const lists = [...new Set(rows.map((e) => LIST_LABELS[e.source] ?? e.source))];
+  return {
+    ...record,
+    sourceName: lists.join('; '),
+    title: `${record.title}${lists.length > 1 ? ` (also on ${lists.filter((l) => l !== (LIST_LABELS[best.source] ?? best.source)).join(', ')})` : ''}`,
+    nameWhy: `${record.nameWhy} Same person on ${rows.length} list rows (${group.links.map((l) => l.detail).join('; ')}).`,
   };
 }

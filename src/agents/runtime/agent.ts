@@ -6,6 +6,11 @@ export interface AgentSubject {
   workflow: string;
   name: string;
   entityType: 'individual' | 'company' | 'organization';
+  /**
+   * True when the caller gave no entity type and `entityType` is the surface's default: the list
+   * agents then search every kind of entity and infer the expected one from the name.
+   */
+  entityTypeDefaulted?: boolean;
   /** Country or jurisdiction as submitted (name or code). */
   jurisdiction?: string;
   /** YYYY, YYYY-MM or YYYY-MM-DD. */

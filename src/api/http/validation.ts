@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { screenableName } from '../../screening/subject';
 import { ApiError } from './errors';
 
 /**
@@ -26,4 +27,28 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what 
     (fields[field] ??= []).push(issue.input === undefined && issue.code === 'invalid_type' ? 'is required' : issue.message);
   }
   throw new ApiError(structural ? 'bad_request' : 'validation', errors.join('; '), { errors, fields });
+}
+
+/** The caller left `entity_type` out, so the surface's default applies: the list agents then search every kind. */
+export function entityTypeOmitted(body: unknown): { entityTypeDefaulted?: true } {
+  return body !== null && typeof body === 'object' && (body as Record<string, unknown>).entity_type === undefined ? { entityTypeDefaulted: true } : {};
+}
+
+/**
+ * A name to screen must name someone: not empty, not only punctuation, not only a legal form or
+ * title ("LLC", "Ltd.", "Mr."). Used as `.superRefine(screenableNameCheck)` on every surface's
+ * name fields, so a junk query is refused in that surface's envelope before anything is written.
+ */
+export function screenableNameCheck(value: string, ctx: z.RefinementCtx): void {
+  const verdict = screenableName(value);
+  if (!verdict.ok) ctx.addIssue({ code: 'custom', message: verdict.reason });
+}
+
+/** The same rule on a person given as parts (first, middle, last name): the parts together must name someone. */
+export function screenablePartsCheck(fields: readonly string[]) {
+  return (value: Record<string, unknown>, ctx: z.RefinementCtx): void => {
+    const full = fields.map((f) => value[f]).filter((v): v is string => typeof v === 'string').join(' ');
+    const verdict = screenableName(full);
+    if (!verdict.ok) ctx.addIssue({ code: 'custom', path: [fields[fields.length - 1]!], message: `${fields.join(', ')} together: ${verdict.reason}` });
+  };
 }

@@ -10,6 +10,7 @@ import { personCheckPurposes } from '../../commands/person-check';
 import { resolveLocation } from '../../agents/person/locations';
 import { retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
 import { z } from '../openapi/zod';
+import { screenableNameCheck, screenablePartsCheck } from '../http/validation';
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -71,7 +72,7 @@ const identifier = z
 
 export const S1PersonCheckRequestSchema = z
   .strictObject({
-    full_name: personName(2, 200).openapi({ description: 'Full legal name.', example: 'William Hartley' }),
+    full_name: personName(2, 200).superRefine(screenableNameCheck).openapi({ description: 'Full legal name.', example: 'William Hartley' }),
     purpose,
     fcra_consent: fcraConsent,
     date_of_birth: dateOfBirth.optional(),
@@ -104,6 +105,7 @@ export const PortalPersonCheckRequestSchema = z
     purpose: purpose.openapi({ description: 'Required by the FCRA (the engine refuses a check without it).' }),
     fcra_consent: fcraConsent,
   })
+  .superRefine(screenablePartsCheck(['first_name', 'middle_name', 'last_name']))
   .openapi('PortalPersonCheckRequest');
 
 export const PersonCheckIdParamsSchema = z.object({

@@ -13,6 +13,7 @@ import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-ope
 import { S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
 import { z } from '../openapi/zod';
 import { AuditEventSchema } from '../monitoring/schemas';
+import { HitSchema } from '../s1/schemas';
 import {
   CreatePortalKeySchema,
   PortalDeliveryParamsSchema,
@@ -185,6 +186,13 @@ const PortalHitSchema = z
         at: z.string(),
       })
       .nullable(),
+    // one hit per real-world entity, with what its list rows say (as on S1)
+    sources: HitSchema.shape.sources,
+    date_of_birth: HitSchema.shape.date_of_birth,
+    nationality: HitSchema.shape.nationality,
+    identifiers: HitSchema.shape.identifiers,
+    aliases: HitSchema.shape.aliases,
+    type_mismatch: HitSchema.shape.type_mismatch,
   })
   .openapi('PortalHit');
 

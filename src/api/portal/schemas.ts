@@ -5,6 +5,7 @@
  */
 import { z } from '../openapi/zod';
 import { isPartialBirthDate, SUBJECT_IDENTIFIER_TYPES } from '../../commands/screening/decider';
+import { screenableNameCheck } from '../http/validation';
 
 export const portalKeySurfaces = ['s1', 's2', 's3'] as const;
 
@@ -81,7 +82,7 @@ const freeText = z
 export const PortalScreeningRequestSchema = z
   .object({
     kind: z.enum(['cdd', 'edd', 'ma']).default('cdd').openapi({ description: 'EDD needs Professional or Enterprise, M&A Enterprise (403 otherwise).' }),
-    query: text(2, 300),
+    query: text(2, 300).superRefine(screenableNameCheck),
     entity_type: z.enum(['individual', 'company', 'organization']).default('individual').openapi({ description: 'M&A always screens the target as a company.' }),
     jurisdiction: z
       .string()

@@ -18,7 +18,7 @@ import type { RecordedEvent } from '../../shared/events';
 import { handle } from '../http/app';
 import { ApiError } from '../http/errors';
 import { withoutIdempotency, type Idempotent } from '../http/idempotency';
-import { parseInput } from '../http/validation';
+import { entityTypeOmitted, parseInput } from '../http/validation';
 import { portalCommandContext, sendPortalData } from './auth';
 import type { PortalConsoleDeps } from './console-deps';
 import { PORTAL_SCREENING_ID, PortalDispositionSchema as DispositionSchema, PortalQueueQuerySchema, PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
@@ -185,6 +185,7 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
           query: input.query,
           // M&A screens the target company.
           entityType: input.kind === 'ma' ? 'company' : input.entity_type,
+          ...(input.kind !== 'ma' ? entityTypeOmitted(req.body) : {}),
           ...(input.jurisdiction ? { jurisdiction: input.jurisdiction } : {}),
           ...(input.date_of_birth ? { dateOfBirth: input.date_of_birth } : {}),
           ...(input.nationality ? { nationality: input.nationality } : {}),

@@ -16,7 +16,7 @@ import { handle } from '../http/app';
 import { ctxOf } from '../http/context';
 import { ApiError } from '../http/errors';
 import { withoutIdempotency, type Idempotent } from '../http/idempotency';
-import { parseInput } from '../http/validation';
+import { entityTypeOmitted, parseInput } from '../http/validation';
 import { buildOpenApiDocument } from '../openapi/registry';
 import { presentScreening, presentScreeningDetail } from './present';
 import { CddRequestSchema, EddRequestSchema, ListQuerySchema, MaRequestSchema, registerS1, ScreeningIdParamsSchema } from './schemas';
@@ -142,13 +142,20 @@ function commandContext(req: Request, res: Response, principal: Principal): Comm
 /** A CDD body (S1, and S3 which takes the same body) as the screening service's input. */
 export function cddRequestInput(body: unknown): ScreeningRequestInput {
   const input = parseInput(CddRequestSchema, body);
-  return { kind: 'cdd', query: input.query, entityType: input.entity_type, jurisdiction: input.jurisdiction, ...(input.monitor ? { monitor: true } : {}) };
+  return {
+    kind: 'cdd',
+    query: input.query,
+    entityType: input.entity_type,
+    ...entityTypeOmitted(body),
+    jurisdiction: input.jurisdiction,
+    ...(input.monitor ? { monitor: true } : {}),
+  };
 }
 
 /** An EDD body (S1, and S3 which takes the same body): everything past the subject is declared. */
 export function eddRequestInput(body: unknown): ScreeningRequestInput {
   const { query, entity_type, jurisdiction, monitor, ...declared } = parseInput(EddRequestSchema, body);
-  return { kind: 'edd', query, entityType: entity_type, jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
+  return { kind: 'edd', query, entityType: entity_type, ...entityTypeOmitted(body), jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
 }
 
 function toRequestInput(kind: 'cdd' | 'edd' | 'ma', body: unknown): ScreeningRequestInput {

@@ -6,6 +6,7 @@ import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-ope
 import { retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, securitySchemes } from '../openapi/common';
 import { s1Schemas } from '../../webhooks/payloads';
 import { z } from '../openapi/zod';
+import { screenableNameCheck } from '../http/validation';
 
 // C0 and C1 control characters. Names never contain them; free text may hold tab and line breaks.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -49,7 +50,7 @@ function choice<const T extends readonly [string, ...string[]]>(values: T) {
 
 export const CddRequestSchema = z
   .strictObject({
-    query: nameText(2, NAME_MAX).openapi({ description: 'Entity name, at least 2 characters after trimming.', example: 'Acme Trading LLC' }),
+    query: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Entity name, at least 2 characters after trimming; not only punctuation or a legal form.', example: 'Acme Trading LLC' }),
     entity_type: choice(['individual', 'company', 'organization']).default('individual').openapi({ description: 'Default individual.', default: 'individual' }),
     jurisdiction: nameText(1, SHORT_TEXT_MAX).optional().openapi({ description: 'Country or jurisdiction; improves scoring.', example: 'AE' }),
     monitor: z.boolean().optional().openapi({ description: 'Extension: enrol the subject in ongoing monitoring when the screening completes (see POST /api/v1/screening/{id}/monitoring).' }),
@@ -58,7 +59,7 @@ export const CddRequestSchema = z
 
 export const EddRequestSchema = z
   .strictObject({
-    query: nameText(2, NAME_MAX).openapi({ description: 'Entity name, at least 2 characters after trimming.' }),
+    query: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Entity name, at least 2 characters after trimming; not only punctuation or a legal form.' }),
     entity_type: choice(['individual', 'company']).default('individual').openapi({ description: 'Default individual.', default: 'individual' }),
     jurisdiction: nameText(1, SHORT_TEXT_MAX).optional(),
     source_of_wealth: freeText(FREE_TEXT_MAX).optional().openapi({ description: 'Declared source of wealth.' }),
@@ -72,7 +73,7 @@ export const EddRequestSchema = z
 
 export const MaRequestSchema = z
   .strictObject({
-    target_name: nameText(2, NAME_MAX).openapi({ description: 'Acquisition target, at least 2 characters after trimming.' }),
+    target_name: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Acquisition target, at least 2 characters after trimming.' }),
     target_jurisdiction: nameText(1, SHORT_TEXT_MAX).optional(),
     target_industry: nameText(1, SHORT_TEXT_MAX).optional(),
     acquirer_name: nameText(1, NAME_MAX).optional(),
@@ -151,6 +152,32 @@ export const HitSchema = z
       })
       .nullable()
       .openapi({ description: 'An analyst\'s decision on this hit, when one was recorded.' }),
+    sources: z
+      .array(
+        z.object({
+          list: z.string(),
+          list_label: z.string().nullable(),
+          entity_id: z.string().nullable(),
+          list_version: z.string().nullable(),
+          list_published_at: z.string().nullable().openapi({ description: 'Publication date of that list version, when known.' }),
+        }),
+      )
+      .optional()
+      .openapi({
+        description:
+          'One hit per real-world entity: every list row the entity was found on (SDN CSV, Enhanced XML, CSL, UN…), grouped by shared identifiers (OFAC entity number, UN reference, passport, IMO, registration) or by the same name with an agreeing date of birth or nationality. The primary `list` is the best-matching row.',
+      }),
+    date_of_birth: z.array(z.string()).optional().openapi({ description: 'Dates of birth as the lists give them (full date, year or range), all rows together.' }),
+    nationality: z.array(z.string()).optional().openapi({ description: 'ISO alpha-2 nationalities or registration countries, all rows together.' }),
+    identifiers: z.array(z.object({ type: z.string(), value: z.string(), country: z.string().nullable() })).optional().openapi({ description: 'Passport, national id, IMO, registration, SWIFT/BIC… numbers the lists give.' }),
+    aliases: z.array(z.string()).optional().openapi({ description: 'Other names the lists give the entity.' }),
+    type_mismatch: z
+      .object({ expected: z.string(), listed: z.string(), type_given: z.boolean() })
+      .optional()
+      .openapi({
+        description:
+          'The listed entity is of another kind than screened. With an entity_type given, such a match is reported only at confirmed strength; with none given, every kind is searched and these hits are ranked after the others.',
+      }),
   })
   .openapi('S1Hit');
 

@@ -6,6 +6,7 @@ import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-ope
 import { retryAfterHeader, S2ErrorSchema, S2SessionErrorSchema, securitySchemes } from '../openapi/common';
 import { s2Schemas } from '../../webhooks/payloads';
 import { z } from '../openapi/zod';
+import { screenablePartsCheck } from '../http/validation';
 
 // C0 and C1 control characters, and unpaired UTF-16 surrogates (possible through JSON "\ud800" escapes).
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -104,6 +105,7 @@ export const SubjectCheckRequestSchema = z
       default: false,
     }),
   })
+  .superRefine(screenablePartsCheck(['first_name', 'middle_name', 'last_name']))
   .openapi('S2SubjectCheckRequest');
 export type SubjectCheckRequest = z.infer<typeof SubjectCheckRequestSchema>;
 

@@ -51,6 +51,12 @@ function presentHit(hit: HitView) {
     explanation: hit.explanation,
     programs: hit.programs,
     source_url: hit.source_url,
+    ...(hit.sources ? { sources: hit.sources } : {}),
+    ...(hit.date_of_birth ? { date_of_birth: hit.date_of_birth } : {}),
+    ...(hit.nationality ? { nationality: hit.nationality } : {}),
+    ...(hit.identifiers ? { identifiers: hit.identifiers } : {}),
+    ...(hit.aliases ? { aliases: hit.aliases } : {}),
+    ...(hit.type_mismatch ? { type_mismatch: hit.type_mismatch } : {}),
   };
 }
 

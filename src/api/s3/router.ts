@@ -21,7 +21,7 @@ import { handle } from '../http/app';
 import { ctxOf } from '../http/context';
 import { ApiError } from '../http/errors';
 import { withoutIdempotency, type Idempotent } from '../http/idempotency';
-import { parseInput } from '../http/validation';
+import { entityTypeOmitted, parseInput } from '../http/validation';
 import { createS3Gate, ensureUuidRequestId, s3PrincipalOf, S3_OFFSHORE_CHECKS_PER_MONTH, s3MonthlyRequestQuota, utcMonth } from './gate';
 import { presentKey, presentS3Screening, presentS3ScreeningDetail } from './present';
 import {
@@ -68,13 +68,13 @@ function toRequestInput(kind: ScreeningKind, body: unknown): ScreeningRequestInp
       return eddRequestInput(body);
     case 'ma': {
       const { query, entity_type, jurisdiction, monitor, ...declared } = parseInput(S3MaRequestSchema, body);
-      return { kind, query, entityType: entity_type, jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
+      return { kind, query, entityType: entity_type, ...entityTypeOmitted(body), jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
     }
     case 'sow': {
       const { query, entity_type, jurisdiction, monitor, ...rest } = parseInput(S3SowRequestSchema, body);
       // The structured declaration travels as ScreeningRequested.sow.declaration (events are JSON).
       const declared = toStoredDeclaration(rest) as unknown as ScreeningRequestInput['declared'];
-      return { kind, query, entityType: entity_type, jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
+      return { kind, query, entityType: entity_type, ...entityTypeOmitted(body), jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
     }
   }
 }

@@ -4,6 +4,7 @@
  * `{error, details}` for every validation problem (no 422), `details` naming each field.
  */
 import { z } from '../openapi/zod';
+import { screenableNameCheck } from '../http/validation';
 import { CddRequestSchema, EddRequestSchema } from '../s1/schemas';
 
 // C0/C1 control characters; free text may keep tab and line breaks.
@@ -73,7 +74,7 @@ export const S3EddRequestSchema = EddRequestSchema;
 /** M&A (spec part 4, S3): `query` required, `entity_type` default company, `jurisdiction`; optional S1 deal fields. */
 export const S3MaRequestSchema = z
   .strictObject({
-    query: nameText(2, NAME_MAX).openapi({ description: 'Target company name, at least 2 characters.', example: 'Acme Holdings plc' }),
+    query: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Target company name, at least 2 characters.', example: 'Acme Holdings plc' }),
     entity_type: choice(['company', 'organization', 'individual']).default('company').openapi({ default: 'company' }),
     jurisdiction: nameText(1, SHORT_TEXT_MAX).optional().openapi({ description: 'Country or state code.', example: 'GB' }),
     target_industry: nameText(1, SHORT_TEXT_MAX).optional(),
@@ -143,7 +144,7 @@ export const AttestationSchema = z
 /** SOW (spec leaves the body open): subject as in CDD, the declaration, its sources with evidence, the attestation. */
 export const S3SowRequestSchema = z
   .strictObject({
-    query: nameText(2, NAME_MAX).openapi({ description: 'The subject whose wealth is verified.', example: 'Jane Example' }),
+    query: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'The subject whose wealth is verified.', example: 'Jane Example' }),
     entity_type: choice(['individual', 'company']).default('individual').openapi({ default: 'individual' }),
     jurisdiction: nameText(1, SHORT_TEXT_MAX).optional().openapi({ description: 'Country of residence (name or ISO code); selects the requirements group.' }),
     declared_source_of_wealth: freeText(3, FREE_TEXT_MAX).openapi({ description: 'How the subject says the wealth was built.' }),

@@ -230,9 +230,11 @@ export async function matchDelta(input: {
     const hits = await screenSubject(agents, subject);
     const best = new Map<string, ReportHit>();
     for (const hit of hits) {
-      if (!entityIds.has(hit.entityId)) continue;
-      const prev = best.get(hit.entityId);
-      if (!prev || prev.score < hit.score) best.set(hit.entityId, hit);
+      // one hit per real-world entity: the delta's row may be a secondary source of a merged hit
+      const entityId = entityIds.has(hit.entityId) ? hit.entityId : hit.sources?.map((s) => s.entityId).find((id): id is string => !!id && entityIds.has(id));
+      if (!entityId) continue;
+      const prev = best.get(entityId);
+      if (!prev || prev.score < hit.score) best.set(entityId, hit);
     }
     for (const [entityId, hit] of best) {
       const changeIntent = reportedChange.get(`${subject.screeningId}|${entityId}`);

@@ -74,6 +74,22 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
       h.disposition && h.disposition.decision !== 'needs_review'
         ? { status: h.disposition.decision, reason: h.disposition.note ?? '', analyst: h.disposition.by, at: h.disposition.at }
         : null,
+    ...(h.sources?.length
+      ? {
+          sources: h.sources.map((s) => ({
+            list: s.source,
+            list_label: s.sourceLabel ?? null,
+            entity_id: s.entityId ?? null,
+            list_version: s.listVersion ?? null,
+            list_published_at: s.publishedAt ?? null,
+          })),
+        }
+      : {}),
+    ...(h.birthDates?.length ? { date_of_birth: h.birthDates } : {}),
+    ...(h.nationalities?.length ? { nationality: h.nationalities } : {}),
+    ...(h.identifiers?.length ? { identifiers: h.identifiers.map((i) => ({ type: i.type, value: i.value, country: i.country ?? null })) } : {}),
+    ...(h.aliases?.length ? { aliases: h.aliases } : {}),
+    ...(h.typeMismatch ? { type_mismatch: { expected: h.typeMismatch.expected, listed: h.typeMismatch.listed, type_given: h.typeMismatch.typeGiven } } : {}),
   }));
   const subjectCountry = report.countryRisk.find((c) => c.basis === 'subject_jurisdiction');
   return {
@@ -195,6 +211,7 @@ export class PgScreeningService implements ScreeningService {
         subject: {
           query: input.query,
           entityType: input.entityType,
+          ...(input.entityTypeDefaulted ? { entityTypeDefaulted: true } : {}),
           ...(input.jurisdiction ? { jurisdiction: input.jurisdiction } : {}),
           ...(input.dateOfBirth ? { dateOfBirth: input.dateOfBirth } : {}),
           ...(input.nationality ? { nationality: input.nationality } : {}),

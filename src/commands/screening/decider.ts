@@ -41,6 +41,8 @@ export interface ScreeningSubject {
   /** The screened name: S1 `query`, M&A `target_name`. */
   query: string;
   entityType: EntityType;
+  /** Present (true) when the caller gave no type and entityType is the surface's default. */
+  entityTypeDefaulted?: boolean;
   jurisdiction?: string;
   /** What separates the subject from a namesake, when the caller knows it (individuals). YYYY, YYYY-MM or YYYY-MM-DD. */
   dateOfBirth?: string;
@@ -490,6 +492,7 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
 
   if (state.status !== 'none') throw new Conflict(`screening ${d.screeningId} already exists`);
   const subjectOut: ScreeningSubject = { query: subject.query.trim(), entityType: subject.entityType };
+  if (subject.entityTypeDefaulted === true) subjectOut.entityTypeDefaulted = true;
   if (subject.jurisdiction !== undefined && subject.jurisdiction.trim() !== '') subjectOut.jurisdiction = subject.jurisdiction.trim();
   if (subject.dateOfBirth !== undefined) subjectOut.dateOfBirth = subject.dateOfBirth;
   if (subject.nationality !== undefined) subjectOut.nationality = subject.nationality;

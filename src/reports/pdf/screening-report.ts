@@ -280,6 +280,16 @@ function hitBlock(w: PdfWriter, index: number, h: HitView): void {
   if (h.investigation) w.field('Investigation', h.investigation, indent);
   if (h.published_at) w.field('Published', h.published_at, indent);
   if (h.countries) w.field('Countries', h.countries.join(', '), indent);
+  if (h.date_of_birth) w.field('Date of birth', h.date_of_birth.join('; '), indent);
+  if (h.place_of_birth) w.field('Place of birth', h.place_of_birth.join('; '), indent);
+  if (h.nationality) w.field('Nationality', h.nationality.join(', '), indent);
+  if (h.identifiers) w.field('Identifiers', h.identifiers.slice(0, 12).map((i) => `${i.note ?? i.type.replace('_', ' ')} ${i.value}${i.country ? ` (${i.country})` : ''}`).join('; '), indent);
+  if (h.aliases) w.field('Also known as', h.aliases.slice(0, 12).join('; ') + (h.aliases.length > 12 ? ` (+${h.aliases.length - 12} more)` : ''), indent);
+  if (h.type_mismatch) w.field('Type mismatch', `screened as ${h.type_mismatch.expected}${h.type_mismatch.type_given ? '' : ' (inferred: no type given)'}, listed as ${h.type_mismatch.listed}`, indent);
+  if (h.sources && h.sources.length > 0) {
+    const lines = h.sources.map((s) => `${s.list_label ?? s.list}${s.entity_id ? ` [${s.entity_id}]` : ''}${s.list_published_at ? `, list of ${s.list_published_at}` : ''}`);
+    w.field(h.sources.length > 1 ? `Listed on (${h.sources.length} list rows, one entity)` : 'Listed on', lines.join('; '), indent);
+  }
   w.field('Why it matched', h.explanation.summary, indent);
   for (const q of h.explanation.qualifiers) w.field('Qualifier', `${q.kind} ${q.effect >= 0 ? '+' : ''}${q.effect.toFixed(2)}: ${q.detail}`, indent);
   if (h.source_url) w.field('Source', h.source_url, indent);

@@ -2,9 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { renderScreeningReportPdf, screeningReportFilename } from '../../../src/reports/pdf/screening-report';
-import { SECTION_TITLES } from '../../../src/reports/sections';
+import { SECTION_TITLES, type HitsSection } from '../../../src/reports/sections';
 import { emptyHits, RISK_SCALE } from '../../../src/reports/model';
 import { pdfText } from './pdf-text';
+import { buildJsonReport } from '../../../src/reports/json-report';
 import { sampleReport } from './sample-report';
 
 const generatedAt = '2026-03-02T10:00:00.000Z';
@@ -91,5 +92,57 @@ describe('13-section screening report PDF', () => {
 
   it('names the download after the screening', () => {
     assert.equal(screeningReportFilename({ id: 1042, kind: 'edd' }), 'screening-edd-1042-report.pdf');
+  });
+});
+
+describe('a merged hit (one real-world entity on several lists) in the PDF and the JSON report', () => {
+  const merged = () => {
+    const report = sampleReport();
+    report.hits = emptyHits();
+    report.hits.sanctions.push({
+      hitId: 'sanctions:ofac_sdn:35096',
+      category: 'sanctions',
+      source: 'ofac_sdn',
+      sourceLabel: 'OFAC SDN List',
+      listAuthority: 'us',
+      entityId: 'ofac_sdn:35096',
+      entityName: 'PUTIN, Vladimir Vladimirovich',
+      matchedName: 'PUTIN, Vladimir Vladimirovich',
+      score: 0.95,
+      status: 'confirmed',
+      explanation: { summary: 'Exact match on primary "PUTIN, Vladimir Vladimirovich".', qualifiers: [] },
+      programs: ['RUSSIA-EO14024'],
+      sources: [
+        { source: 'ofac_sdn', sourceLabel: 'OFAC SDN List', listAuthority: 'us', entityId: 'ofac_sdn:35096', listVersion: 'ofac_sdn@ab12', publishedAt: '2024-05-01' },
+        { source: 'us_csl', sourceLabel: 'US Consolidated Screening List: Specially Designated Nationals (SDN) - Treasury Department', listAuthority: 'us', entityId: 'us_csl:35096', listVersion: 'us_csl@cd34', publishedAt: '2022-05-16' },
+      ],
+      birthDates: ['1952-10-07'],
+      nationalities: ['RU'],
+      identifiers: [{ type: 'passport', value: '100000001', country: 'RU', note: 'Passport' }],
+      typeMismatch: { expected: 'organization', listed: 'person', typeGiven: false },
+    });
+    return report;
+  };
+
+  it('prints the date of birth, nationality, identifiers, the type mismatch and every list row with its date', async () => {
+    const { flat } = pdfText(await renderScreeningReportPdf(merged(), { generatedAt }), 'merged.pdf');
+    assert.ok(flat.includes('Date of birth'), 'DOB label');
+    assert.ok(flat.includes('1952-10-07'));
+    assert.ok(flat.includes('Nationality'));
+    assert.ok(flat.includes('Passport 100000001 (RU)'));
+    assert.ok(flat.includes('Listed on (2 list rows, one entity)'));
+    assert.ok(flat.includes('OFAC SDN List [ofac_sdn:35096], list of 2024-05-01'));
+    assert.ok(flat.includes('list of 2022-05-16'));
+    assert.ok(flat.includes('screened as organization (inferred: no type given), listed as person'));
+  });
+
+  it('the JSON report carries the same facts', () => {
+    const json = buildJsonReport(merged(), { generatedAt });
+    const section = json.sections.find((s) => s.key === 'sanctions')!;
+    const hit = (section.content as HitsSection).hits[0]!;
+    assert.deepEqual(hit.date_of_birth, ['1952-10-07']);
+    assert.deepEqual(hit.nationality, ['RU']);
+    assert.deepEqual(hit.sources?.map((s) => [s.list, s.list_published_at]), [['ofac_sdn', '2024-05-01'], ['us_csl', '2022-05-16']]);
+    assert.deepEqual(hit.type_mismatch, { expected: 'organization', listed: 'person', type_given: false });
   });
 });

@@ -143,6 +143,7 @@ function screeningEvents(): Event[] {
     subject: {
       query: 'Ivan Petrov',
       entityType: 'individual',
+      entityTypeDefaulted: true,
       jurisdiction: 'RU',
       dateOfBirth: '1961-04',
       nationality: 'RU',

@@ -131,6 +131,9 @@ test('portal: no session is 401, another account is 404, bad input is 400 with d
   assert.ok(Array.isArray((refused.body as any).details) || typeof (refused.body as any).details === 'object');
   const noPurpose = await call('POST', '/api/person-checks', { ...form, purpose: undefined }, 'token-b');
   assert.equal(noPurpose.status, 400);
+  const legalFormOnly = await call('POST', '/api/person-checks', { ...form, first_name: 'Mr.', middle_name: undefined, last_name: 'Ltd.' }, 'token-b');
+  assert.equal(legalFormOnly.status, 400);
+  assert.match((legalFormOnly.body as any).error, /names only a legal form/);
   const after = (await call('GET', '/api/person-checks?limit=100', undefined, 'token-b')).body as any;
   assert.equal(after.pagination.total, before.pagination.total);
 });

@@ -104,6 +104,8 @@ describe('bad input leaves nothing written', () => {
     ['control characters and markup', { ...subject('Smith\u0000'), first_name: '<script>alert(1)</script>' }, [/^first_name: may contain only letters/, /^last_name: must not contain control/]],
     ['SQL in a name', { ...subject("x'; DROP TABLE events; --") }, [/^last_name: may contain only letters/]],
     ['a lone surrogate', { ...subject('Sm\ud800ith') }, [/^last_name: must be well-formed Unicode/]],
+    ['a name that is only a title and a legal form', { ...subject('Ltd.'), first_name: 'Mr.' }, [/^last_name: first_name, middle_name, last_name together: names only a legal form/]],
+    ['a name that is only legal forms', { ...subject('GmbH'), first_name: 'LLC', middle_name: 'Inc.' }, [/^last_name: .*names only a legal form/]],
     ['an unknown field (a typo of locations)', { ...subject('Smith'), location: { country: 'GB' } }, [/^location: unknown field/]],
     ['a future date of birth', { ...subject('Smith'), date_of_birth: '2999-01-01' }, [/^date_of_birth: must be a real date/]],
     ['a body that is not an object', [1, 2, 3], [/^body: must be a JSON object/, /^first_name: is required/, /^last_name: is required/, /^locations: /, /^purpose: /, /^consent: /]],

@@ -107,6 +107,37 @@ describe('S3 screenings', () => {
     assert.equal(report.sections.length, 13);
   });
 
+  it('one hit per real-world entity, with its DOB and every list row; a missing entity_type hides nothing', async () => {
+    // an account of its own: the usage figures of the shared key are asserted further down
+    const own = await svc.createAccount('enterprise');
+    const key = (await svc.createKey(own.accountId, 's3', { userId: own.userId })).key;
+    const putin = envelopeData(await call(svc.url, 'POST', '/api/v1/screening/cdd', { key, body: { query: 'Vladimir Putin', entity_type: 'individual' } }), 201);
+    const putinDetail = envelopeData(await call(svc.url, 'GET', `/api/v1/screening/${putin.id}`, { key }), 200);
+    const putinHits = putinDetail.hits.sanctions.filter((h: { entity_name: string }) => /putin/i.test(h.entity_name));
+    assert.equal(putinHits.length, 1, JSON.stringify(putinDetail.hits.sanctions.map((h: { entity_id: string }) => h.entity_id)));
+    assert.ok(putinHits[0].date_of_birth.includes('1952-10-07'));
+    assert.ok(putinHits[0].sources.length >= 1 && putinHits[0].sources.every((s: { list_published_at: string | null }) => s.list_published_at));
+
+    const sber = envelopeData(await call(svc.url, 'POST', '/api/v1/screening/cdd', { key, body: { query: 'Sberbank', entity_type: 'company' } }), 201);
+    assert.ok(sber.sanctions_hits >= 1 && sber.sanctions_hits <= 6, `Sberbank counts entities, not list rows: ${sber.sanctions_hits}`);
+    const sberDetail = envelopeData(await call(svc.url, 'GET', `/api/v1/screening/${sber.id}`, { key }), 200);
+    assert.equal(sberDetail.hits.sanctions.length, sber.sanctions_hits);
+    const report = envelopeData(await call(svc.url, 'GET', `/api/v1/screening/${sber.id}/report`, { key }), 200);
+    const section = report.sections.find((x: { key: string }) => x.key === 'sanctions');
+    assert.equal(section.content.count, sber.sanctions_hits, 'the JSON report counts the same entities');
+    assert.ok(section.content.hits.some((h: { sources?: unknown[] }) => (h.sources ?? []).length >= 4), 'the bank carries all its list rows');
+
+    // "Banco Nacional de Cuba": no type, as a company, and (marked) as an individual, a sanctions hit every time
+    for (const [body, mismatch] of [[{}, false], [{ entity_type: 'company' }, false], [{ entity_type: 'individual' }, true]] as const) {
+      const data = envelopeData(await call(svc.url, 'POST', '/api/v1/screening/cdd', { key, body: { query: 'Banco Nacional de Cuba', ...body } }), 201);
+      assert.ok(data.sanctions_hits >= 1, JSON.stringify(body));
+      const detail = envelopeData(await call(svc.url, 'GET', `/api/v1/screening/${data.id}`, { key }), 200);
+      const bank = detail.hits.sanctions.find((h: { entity_name: string }) => h.entity_name === 'BANCO NACIONAL DE CUBA');
+      assert.ok(bank && bank.match_strength === 'confirmed', JSON.stringify(body));
+      assert.equal(Boolean(bank.type_mismatch), mismatch, JSON.stringify(body));
+    }
+  });
+
   it("answers 404 for another tenant's screening and 400 for a malformed id", async () => {
     s3Error(await call(svc.url, 'GET', `/api/v1/screening/${cddId}`, { key: otherKey }), 404);
     s3Error(await call(svc.url, 'GET', `/api/v1/screening/${cddId}/report`, { key: otherKey }), 404);
@@ -132,6 +163,12 @@ describe('S3 screenings', () => {
       assert.ok(Array.isArray(answer.body.details) || typeof answer.body.details === 'object');
     }
     s3Error(await call(svc.url, 'POST', '/api/v1/screening/ma', { key, body: { target_name: 'Old S1 Field' } }), 400);
+    // names that name nobody: only punctuation, only a legal form or a title
+    for (const [path, query] of [['cdd', '...!?'], ['cdd', 'LLC'], ['edd', 'Ltd.'], ['ma', 'S.A.'], ['ma', 'Co. Ltd'], ['cdd', 'Mr.']] as const) {
+      const answer = await call(svc.url, 'POST', `/api/v1/screening/${path}`, { key, body: { query } });
+      s3Error(answer, 400);
+      assert.match(JSON.stringify(answer.body), /query: (must contain letters|names only a legal form)/, `${path} ${query}`);
+    }
     const afterTotal = envelopeData(await call(svc.url, 'GET', '/api/v1/screenings?limit=100', { key }), 200).pagination.total;
     assert.equal(afterTotal, before);
   });
