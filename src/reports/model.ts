@@ -37,6 +37,17 @@ export const RISK_SCALE: readonly RiskBand[] = [
   { level: 'critical', min: 70, max: 100, meaning: 'Do not proceed' },
 ];
 
+/** The one mapping from a 0-100 score to its level on the S1 scale (every surface uses it). */
+export function riskLevelForScore(score: number): RiskLevel {
+  for (const band of RISK_SCALE) if (score >= band.min && score <= band.max) return band.level;
+  return score > 100 ? 'critical' : 'low';
+}
+
+/** The lowest score of a level: what a floor raises the score to. */
+export function minimumScoreOf(level: RiskLevel): number {
+  return RISK_SCALE.find((b) => b.level === level)!.min;
+}
+
 /** Declared EDD fields (S1 POST /screening/edd body, all optional). */
 export interface EddDeclaration {
   sourceOfWealth?: string;
@@ -100,6 +111,8 @@ export interface ReportVerdict {
   summary?: string;
   /** Facts a reviewer must see whatever the score (RiskAssessment.flags), e.g. `confirmed_sanctions_hit`. */
   flags?: string[];
+  /** One sentence saying why the level is what it is (the governing floor's reason, else the largest contribution). */
+  reason?: string;
 }
 
 /** An analyst's decision on a hit, when one was recorded. */
@@ -110,6 +123,16 @@ export interface HitDisposition {
   note?: string;
 }
 
+/** One list carrying a (merged) hit's entity. */
+export interface HitSource {
+  source: string;
+  sourceLabel?: string;
+  /** As ReportHit.sourceList: the list inside a multi-list file (CSL source column…). */
+  sourceList?: string;
+  listAuthority?: ListAuthority;
+  entityId?: string;
+}
+
 export interface ReportHit {
   /** Unique within the screening (e.g. `sanctions:ofac_sdn:12345`). */
   hitId: string;
@@ -118,6 +141,19 @@ export interface ReportHit {
   source: string;
   /** Human label of the list, e.g. "OFAC SDN List". */
   sourceLabel?: string;
+  /**
+   * The list inside a multi-list file, as the file names it: the CSL `source` column
+   * ("Specially Designated Nationals (SDN) - Treasury Department", "Entity List (EL) - Bureau of
+   * Industry and Security"), the Enhanced XML's sanctions lists. Decides whether a hit is on a
+   * blocking sanctions list or an export-control list (src/agents/scoring/risk-score.ts).
+   */
+  sourceList?: string;
+  /**
+   * Every list that carries the same real-world entity, when hits were merged (one hit per entity).
+   * The scorer counts the hit once per distinct issuing authority among them; absent, the hit's own
+   * `source` / `sourceList` / `listAuthority` stand for its only source.
+   */
+  sources?: HitSource[];
   /**
    * Which authority issued the list (drives the sanctions contributions). When absent the
    * scorer derives it from `source` (ofac_* / us_* → us, un_* → un, eu_* → eu, uk_* → uk).

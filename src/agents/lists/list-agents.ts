@@ -67,6 +67,8 @@ export function toReportHit(category: HitCategory, result: MatchResult): ReportH
     programs: entity.programs,
     countries: [...new Set([...entity.nationalities, ...entity.countries])],
   };
+  const list = sourceListOf(entity);
+  if (list) hit.sourceList = list;
   hit.entityRecordHash = entityRecordHash(entity);
   hit.entitySchema = entity.schema;
   if (entity.sourceUrl) hit.sourceUrl = entity.sourceUrl;
@@ -74,6 +76,11 @@ export function toReportHit(category: HitCategory, result: MatchResult): ReportH
   if (category === 'pep' && entity.titles?.length) hit.position = entity.titles.join('; ');
   if (category === 'debarment' && entity.remarks) hit.title = entity.remarks.slice(0, 300);
   return hit;
+}
+
+/** The list inside a multi-list file (CSL source column, Enhanced XML sanctions lists): the scorer's floors read it. */
+export function sourceListOf(entity: Pick<ListEntity, 'extra'>): string | undefined {
+  return entity.extra?.list ?? entity.extra?.lists;
 }
 
 interface ListAgentSpec {
