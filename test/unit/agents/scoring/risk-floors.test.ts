@@ -194,7 +194,7 @@ describe('real entities of the bundled lists, as the list agents report them', (
     screen = async (name, entityType = 'individual') => {
       const hits = { sanctions: [], pep: [], adverse_media: [], offshore_leaks: [], debarment: [] } as Record<HitCategory, ReportHit[]>;
       for (const agent of agents) {
-        const outcome = await agent.run({ name, entityType }, { signal: new AbortController().signal });
+        const outcome = await agent.run({ workflow: 'screening-test', name, entityType }, { signal: new AbortController().signal });
         for (const h of outcome.hits ?? []) hits[h.category].push(h);
       }
       return hits;
