@@ -181,6 +181,9 @@ export interface ScoringInput {
   additional?: ScoreContribution[];
 }
 
+/** The facts other than hits a screening is scored on (recorded with its assessment, reused by re-scores). */
+export type RiskFacts = Pick<ScoringInput, 'countryRisk' | 'ukRegistry'> & { highRiskJurisdictions?: string[] };
+
 export interface RiskAssessment {
   riskScore: number;
   riskLevel: RiskLevel;
