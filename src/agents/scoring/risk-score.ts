@@ -220,6 +220,8 @@ const BLOCKING_SOURCES = new Set(['ofac_sdn', 'un_sc', 'eu_fsf', 'uk_sanctions']
 const EXPORT_CONTROL_LIST =
   /\((EL|DPL|UVL|MEU|ISN|DTC)\)|entity list|denied persons|unverified list|military end[- ]user|nonproliferation|debarred|bureau of industry|defense trade controls/i;
 const SDN_LIST = /specially designated nationals|(?<!non[- ])\bSDN\b/i;
+/** OpenSanctions dataset ids of blocking lists, as commercial / aggregated services name them. */
+const BLOCKING_DATASETS = /(^|[\s,;])(us_ofac_sdn|un_sc_sanctions|eu_fsf|gb_hmt_sanctions|gb_fcdo_sanctions)($|[\s,;])/i;
 
 export function listRegimeOf(category: HitCategory, source: Pick<HitSource, 'source' | 'sourceList'>): ListRegime {
   if (category === 'debarment') return 'export_control';
@@ -227,7 +229,7 @@ export function listRegimeOf(category: HitCategory, source: Pick<HitSource, 'sou
   if (list && EXPORT_CONTROL_LIST.test(list)) return 'export_control';
   if (source.source === 'us_dpl') return 'export_control';
   if (BLOCKING_SOURCES.has(source.source)) return 'blocking_sanctions';
-  if (list && SDN_LIST.test(list)) return 'blocking_sanctions';
+  if (list && (SDN_LIST.test(list) || BLOCKING_DATASETS.test(list))) return 'blocking_sanctions';
   return 'sanctions';
 }
 
