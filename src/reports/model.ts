@@ -390,6 +390,8 @@ export interface PersonCheckReport {
   confidence: 'high' | 'medium' | 'low';
   riskScore?: number;
   riskLevel?: RiskLevel;
+  /** The shared scorer's one sentence of why (docs/risk-scoring.md). */
+  riskReason?: string;
   findings: PersonCheckFinding[];
   sourcesSearched: { source: string; durationMs?: number; matchCount?: number }[];
   sourcesNotSearched: { source: string; reason: string }[];
