@@ -21,12 +21,6 @@ export function plansFrom(minimum: Plan): Plan[] {
   return plans.filter((p) => planAtLeast(p, minimum));
 }
 
-/** The S1 risk scale: low 0-19, medium 20-44, high 45-69, critical 70-100. */
-export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
-
-export function riskLevelForScore(score: number): RiskLevel {
-  if (score >= 70) return 'critical';
-  if (score >= 45) return 'high';
-  if (score >= 20) return 'medium';
-  return 'low';
-}
+/** The S1 risk scale (low 0-19, medium 20-44, high 45-69, critical 70-100): one definition, in the reports model. */
+export type { RiskLevel } from '../reports/model';
+export { riskLevelForScore } from '../reports/model';

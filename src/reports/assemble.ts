@@ -117,6 +117,7 @@ export function assembleScreeningReport(parts: ReportParts): ScreeningReport {
       breakdown: assessment.breakdown,
       uncappedScore: assessment.uncappedScore,
       flags: assessment.flags,
+      reason: assessment.reason,
     },
     hits,
     countryRisk,

@@ -37,6 +37,17 @@ export const RISK_SCALE: readonly RiskBand[] = [
   { level: 'critical', min: 70, max: 100, meaning: 'Do not proceed' },
 ];
 
+/** The one mapping from a 0-100 score to its level on the S1 scale (every surface uses it). */
+export function riskLevelForScore(score: number): RiskLevel {
+  for (const band of RISK_SCALE) if (score >= band.min && score <= band.max) return band.level;
+  return score > 100 ? 'critical' : 'low';
+}
+
+/** The lowest score of a level: what a floor raises the score to. */
+export function minimumScoreOf(level: RiskLevel): number {
+  return RISK_SCALE.find((b) => b.level === level)!.min;
+}
+
 /** Declared EDD fields (S1 POST /screening/edd body, all optional). */
 export interface EddDeclaration {
   sourceOfWealth?: string;
@@ -104,6 +115,8 @@ export interface ReportVerdict {
   summary?: string;
   /** Facts a reviewer must see whatever the score (RiskAssessment.flags), e.g. `confirmed_sanctions_hit`. */
   flags?: string[];
+  /** One sentence saying why the level is what it is (the governing floor's reason, else the largest contribution). */
+  reason?: string;
 }
 
 /** An analyst's decision on a hit, when one was recorded. */
@@ -114,6 +127,7 @@ export interface HitDisposition {
   note?: string;
 }
 
+/** One list carrying a (merged) hit's entity. */
 export interface ReportHit {
   /** Unique within the screening (e.g. `sanctions:ofac_sdn:12345`). */
   hitId: string;
@@ -122,6 +136,13 @@ export interface ReportHit {
   source: string;
   /** Human label of the list, e.g. "OFAC SDN List". */
   sourceLabel?: string;
+  /**
+   * The list inside a multi-list file, as the file names it: the CSL `source` column
+   * ("Specially Designated Nationals (SDN) - Treasury Department", "Entity List (EL) - Bureau of
+   * Industry and Security"), the Enhanced XML's sanctions lists. Decides whether a hit is on a
+   * blocking sanctions list or an export-control list (src/agents/scoring/risk-score.ts).
+   */
+  sourceList?: string;
   /**
    * Which authority issued the list (drives the sanctions contributions). When absent the
    * scorer derives it from `source` (ofac_* / us_* → us, un_* → un, eu_* → eu, uk_* → uk).
@@ -158,7 +179,8 @@ export interface ReportHit {
   disposition?: HitDisposition;
   /**
    * Every list row this real-world entity was found on (one hit per entity: src/screening/grouping.ts),
-   * the primary `source` first. The scorer counts a merged hit once per distinct issuing authority.
+   * the primary `source` first. The scorer counts a merged hit once per distinct issuing authority;
+   * absent, the hit's own `source` / `sourceList` / `listAuthority` stand for its only source.
    */
   sources?: HitSource[];
   /** Other names the lists give the entity (union over all its rows, the matched name excluded). */
@@ -181,6 +203,8 @@ export interface ReportHit {
 export interface HitSource {
   source: string;
   sourceLabel?: string;
+  /** As ReportHit.sourceList: the list inside a multi-list file (CSL source column…); the scorer's floors read it. */
+  sourceList?: string;
   listAuthority?: ListAuthority;
   entityId?: string;
   /** ListVersion.id of the list the row was loaded from, and its publication date when known. */
@@ -388,6 +412,8 @@ export interface PersonCheckReport {
   confidence: 'high' | 'medium' | 'low';
   riskScore?: number;
   riskLevel?: RiskLevel;
+  /** The shared scorer's one sentence of why (docs/risk-scoring.md). */
+  riskReason?: string;
   findings: PersonCheckFinding[];
   sourcesSearched: { source: string; durationMs?: number; matchCount?: number }[];
   sourcesNotSearched: { source: string; reason: string }[];

@@ -93,6 +93,8 @@ export interface ReportSections {
     risk_score: number;
     risk_level: RiskLevel;
     risk_meaning: string;
+    /** One sentence of why, from the scorer (the governing floor's reason, else the largest contributions). */
+    risk_reason: string;
     flags: { flag: string; note: string }[];
     summary?: string;
     hit_counts: Record<HitCategory, number>;
@@ -295,6 +297,9 @@ export function buildReportSections(report: ScreeningReport): ReportSections {
       risk_score: report.verdict.riskScore,
       risk_level: report.verdict.riskLevel,
       risk_meaning: band.meaning,
+      risk_reason:
+        report.verdict.reason ??
+        `${report.verdict.riskLevel.charAt(0).toUpperCase()}${report.verdict.riskLevel.slice(1)} (${report.verdict.riskScore}), ${band.meaning.toLowerCase()}.`,
       flags: derivedFlags(report).map((flag) => ({ flag, note: FLAG_NOTES[flag] ?? flag })),
       ...(report.verdict.summary ? { summary: report.verdict.summary } : {}),
       hit_counts: hitCounts,

@@ -5,7 +5,7 @@
  */
 import type { CountryRisk } from '../../screening/model';
 import type { CountryRiskFinding, DataGap, ScreeningReport } from '../../reports/model';
-import { computeRiskScore } from '../scoring/risk-score';
+import { computeRiskScore, type RiskFacts } from '../scoring/risk-score';
 import { countryToIso2 } from '../sources/countries';
 import { allHits } from '../../app/screenings/report-builder';
 import { assessSow, type SowAssessment } from '../sow/framework';
@@ -53,14 +53,16 @@ export const finalisers: Record<string, FinalisationStep> = {
   },
 
   async risk_score(report, ctx) {
-    const assessment = computeRiskScore({
-      hits: report.hits,
+    // The non-hit facts are recorded with the assessment: a re-score after a disposition or a
+    // monitoring alert (src/app/monitoring/risk.ts, the report builder) uses the very same ones.
+    const facts: RiskFacts = {
       // The UK controller rule looks at every FATF-listed country, not only the subject's.
       highRiskJurisdictions: ctx.countryRisk().map((c) => c.iso2),
       countryRisk: report.countryRisk.filter((c) => c.basis === 'subject_jurisdiction'),
       ...(report.enrichment.ukRegistry ? { ukRegistry: report.enrichment.ukRegistry } : {}),
-    });
-    return { queried: true, result: { assessment } };
+    };
+    const assessment = computeRiskScore({ hits: report.hits, ...facts });
+    return { queried: true, result: { assessment, facts } };
   },
 
   async merged_adverse_media(report) {

@@ -89,6 +89,8 @@ function hitSource(entity: ListEntity, versions: ReadonlyMap<string, ListVersion
     sourceLabel: listLabel(entity),
     listAuthority: listAuthority(entity.source),
     entityId: entity.id,
+    // The scorer's floors tell a blocking list from an export-control one by the list inside the file.
+    ...(sourceListOf(entity) ? { sourceList: sourceListOf(entity)! } : {}),
     ...(entity.listVersion ? { listVersion: entity.listVersion } : {}),
     ...(version?.publishedAt ? { publishedAt: version.publishedAt } : {}),
   };
@@ -140,6 +142,8 @@ export function toReportHit(
     programs: facts.programs,
     countries: [...new Set([...facts.nationalities, ...facts.countries])],
   };
+  const list = sourceListOf(entity);
+  if (list) hit.sourceList = list;
   hit.entityRecordHash = entityRecordHash(entity);
   hit.entitySchema = entity.schema;
   hit.sources = group.members.map((m) => hitSource(m.entity, versions));
@@ -202,6 +206,11 @@ export function screenRows(
     }
   }
   return { rows: [...best.values()], mismatched, expected };
+}
+
+/** The list inside a multi-list file (CSL source column, Enhanced XML sanctions lists): the scorer's floors read it. */
+export function sourceListOf(entity: Pick<ListEntity, 'extra'>): string | undefined {
+  return entity.extra?.list ?? entity.extra?.lists;
 }
 
 interface ListAgentSpec {

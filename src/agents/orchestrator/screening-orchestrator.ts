@@ -19,7 +19,7 @@ import {
   nextStep,
   streamName as screeningStream,
 } from '../../commands/screening';
-import { riskLevelForScore } from '../../commands/plans';
+import { riskLevelForScore, type RiskLevel } from '../../commands/plans';
 import { NotFound } from '../../commands/errors';
 import type { CommandMetadata } from '../../commands/decider';
 import { AGENT_RESULT, AGENT_TASK, EVENT_ENVELOPE, fromEventEnvelope, type AgentResult, type AgentTask, type AvroRegistry, type EventEnvelope } from '../../infrastructure/bus/avro';
@@ -291,8 +291,10 @@ export class ScreeningOrchestrator {
         const report = buildScreeningReport(history, reportContext)!;
         const riskPayload = history
           .filter((e) => e.type === 'AgentResultRecorded' && (e.data as { agent?: string }).agent === 'risk_score')
-          .map((e) => ((e.data as { result: { assessment?: { riskScore: number } } }).result.assessment))[0];
+          .map((e) => ((e.data as { result: { assessment?: { riskScore: number; riskLevel: RiskLevel } } }).result.assessment))[0];
+        // Score and level both come from the scorer (src/agents/scoring/risk-score.ts), never re-derived here.
         const riskScore = riskPayload?.riskScore ?? 0;
+        const riskLevel = riskPayload?.riskLevel ?? riskLevelForScore(riskScore);
         const hits = allHits(report);
         const versions = this.options.engineVersions();
         apply({
@@ -300,7 +302,7 @@ export class ScreeningOrchestrator {
           data: {
             screeningId,
             riskScore,
-            riskLevel: riskLevelForScore(riskScore),
+            riskLevel,
             counts: {
               sanctionsHits: report.hits.sanctions.length,
               pepHits: report.hits.pep.length,

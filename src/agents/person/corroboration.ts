@@ -75,6 +75,11 @@ export function explain(record: SourceRecord, corroboration: Corroboration, name
 export interface FindingWithId extends PersonFinding {
   id: string;
   detail?: string;
+  /** List records: the matcher's name score and the list inside a multi-list file, for the shared scorer. */
+  nameScore?: number;
+  sourceList?: string;
+  /** The record's date of birth contradicts the subject's (not counted toward risk). */
+  dobConflict?: boolean;
 }
 
 /**
@@ -113,6 +118,9 @@ export function buildFindings(records: SourceRecord[], nameOrigins: Record<strin
       why: explain(record, corroboration, nameOrigins[record.searchedName]),
       title: record.title,
       ...(record.detail ? { detail: record.detail } : {}),
+      nameScore: record.nameScore,
+      ...(record.sourceList ? { sourceList: record.sourceList } : {}),
+      ...(record.dob === 'conflict' ? { dobConflict: true } : {}),
     };
     return finding;
   });

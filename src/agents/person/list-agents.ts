@@ -9,7 +9,7 @@
  * record with the matcher's own qualifier rules, and the matcher's explanation is kept.
  */
 import type { NameScreener } from '../lists/list-agents';
-import { HIT_THRESHOLD } from '../lists/list-agents';
+import { HIT_THRESHOLD, sourceListOf } from '../lists/list-agents';
 import { groupMatches, type MatchGroup } from '../../screening/grouping';
 import { countryQualifier, dobQualifier, QUALIFIER_EFFECTS } from '../../screening/matching/qualifiers';
 import type { ListEntity, ListTopic, MatchResult } from '../../screening/model';
@@ -87,6 +87,7 @@ export function recordFromMatch(subject: PersonSubject, searchedName: string, re
     sourceName: LIST_LABELS[entity.source] ?? entity.source,
     ...(entity.sourceUrl ? { url: entity.sourceUrl } : {}),
     entityId: entity.id,
+    ...(sourceListOf(entity) ? { sourceList: sourceListOf(entity)! } : {}),
     retrievedAt,
     searchedName,
     matchedName: result.explanation.matchedName,

@@ -54,6 +54,8 @@ export interface SourceRecord {
   url?: string;
   /** The list entity id (`ofac_sdn:9760`) or the source's record id. */
   entityId?: string;
+  /** The list inside a multi-list file (CSL source column), for the scorer's floors. */
+  sourceList?: string;
   retrievedAt: string;
   /** The subject's search name that found the record. */
   searchedName: string;

@@ -18,12 +18,18 @@
  *    when coverage ≥ 50 %, else low.
  * So a check where most sources were not searched is never clean, and never high confidence.
  *
- * risk_score: per red flag 70 (sanctions, debarment), 50 (criminal, sex offender) or 45 (other);
- * per warning 15 when corroborated, 8 when name-only; info 0; capped at 100. risk_level follows
- * the S1 scale (low 0-19, medium 20-44, high 45-69, critical 70-100).
+ * risk_score and risk_level come from the one scorer every surface uses (computeRiskScore,
+ * docs/risk-scoring.md): list findings (sanctions, debarment, PEP, offshore leaks) are scored as the
+ * hits they are, with the same contributions and floors as a screening of the same name, so the
+ * same man is critical on a person check exactly when he is on S1 or S3. A list record whose date
+ * of birth contradicts the subject's is most likely another person and is not counted (a row says
+ * so). The person check adds its own contributions for what screenings do not search: per red flag
+ * 50 (criminal, sex offender) or 45 (other), per warning 15 when corroborated, 8 when name-only.
  */
 import type { PersonFinding } from '../../commands/person-check';
-import { riskLevelForScore, type RiskLevel } from '../../commands/plans';
+import type { RiskLevel } from '../../commands/plans';
+import type { HitCategory, ScoreContribution } from '../../reports/model';
+import { computeRiskScore, type ScorableHit } from '../scoring/risk-score';
 
 export const CRITICAL_SOURCES = ['federal_courts', 'sanctions_list'] as const;
 export const MIN_COVERAGE_FOR_CLEAN = 0.5;
@@ -46,22 +52,78 @@ export interface Verdict {
   coverage: number;
   /** The rule steps that decided, in words, for the report and the auditors. */
   reasons: string[];
+  /** The scorer's breakdown: every contribution and floor behind riskScore. */
+  breakdown: ScoreContribution[];
 }
+
+/** What the verdict reads of a finding; list findings also carry the matcher score and the list. */
+export type VerdictFinding = Pick<PersonFinding, 'severity' | 'corroboration' | 'category'> & {
+  id?: string;
+  title?: string;
+  matchedName?: string;
+  source?: Pick<PersonFinding['source'], 'name' | 'entityId'>;
+  /** Name similarity in [0, 1] of a list record. */
+  nameScore?: number;
+  /** The record's date of birth contradicts the subject's. */
+  dobConflict?: boolean;
+  /** The list inside a multi-list file (CSL source column). */
+  sourceList?: string;
+};
+
+const LIST_CATEGORIES: ReadonlySet<string> = new Set<HitCategory>(['sanctions', 'debarment', 'pep', 'offshore_leaks']);
 
 function isAdverse(f: Pick<PersonFinding, 'severity' | 'corroboration'>): boolean {
   return f.severity === 'red_flag' || (f.severity === 'warning' && f.corroboration !== 'name_only');
 }
 
-export function riskScoreOf(findings: readonly Pick<PersonFinding, 'severity' | 'corroboration' | 'category'>[]): number {
-  let score = 0;
-  for (const f of findings) {
-    if (f.severity === 'red_flag') score += f.category === 'sanctions' || f.category === 'debarment' ? 70 : f.category === 'criminal' || f.category === 'sex_offender' ? 50 : 45;
-    else if (f.severity === 'warning') score += f.corroboration === 'name_only' ? 8 : 15;
+/** Person-check contributions for findings outside the hit categories (court records, registries, media…). */
+function personContribution(f: VerdictFinding): ScoreContribution | undefined {
+  const what = `${f.category.replace(/_/g, ' ')} finding${f.title ? ` "${f.title}"` : ''}`;
+  if (f.severity === 'red_flag') {
+    const points = f.category === 'criminal' || f.category === 'sex_offender' ? 50 : 45;
+    return { rule: `person.${f.category}.red_flag`, points, reason: `red flag: ${what} tied by ${f.corroboration.replace('_', ' and ')}` };
   }
-  return Math.min(100, score);
+  if (f.severity === 'warning') {
+    const nameOnly = f.corroboration === 'name_only';
+    return { rule: `person.${f.category}.warning`, points: nameOnly ? 8 : 15, reason: `warning: ${what}${nameOnly ? ' on the name only' : ` tied by ${f.corroboration.replace('_', ' and ')}`}` };
+  }
+  return undefined;
 }
 
-export function decideVerdict(findings: readonly Pick<PersonFinding, 'severity' | 'corroboration' | 'category'>[], sources: readonly SourceCoverage[]): Verdict {
+/** The risk of a person check's findings, from the shared scorer. */
+export function assessPersonRisk(findings: readonly VerdictFinding[]) {
+  const hits: Partial<Record<HitCategory, ScorableHit[]>> = {};
+  const additional: ScoreContribution[] = [];
+  findings.forEach((f, i) => {
+    if (!LIST_CATEGORIES.has(f.category)) {
+      const c = personContribution(f);
+      if (c) additional.push({ ...c, ...(f.id ? { hitIds: [f.id] } : {}) });
+      return;
+    }
+    const hitId = f.id ?? `F${i + 1}`;
+    if (f.dobConflict) {
+      additional.push({ rule: 'person.list_record.dob_conflict', points: 0, reason: `not counted: ${f.title ?? f.category} gives another date of birth, most likely a different person`, hitIds: [hitId] });
+      return;
+    }
+    const entityId = f.source?.entityId ?? '';
+    const source = entityId.includes(':') ? entityId.slice(0, entityId.indexOf(':')) : (f.source?.name ?? 'unknown');
+    // A finding without its matcher score (recorded before scores were kept) counts as the severity implies.
+    const score = f.nameScore ?? (f.severity === 'info' ? 0.8 : 0.95);
+    (hits[f.category as HitCategory] ??= []).push({
+      hitId,
+      category: f.category as HitCategory,
+      source,
+      score,
+      ...(f.source?.name ? { sourceLabel: f.source.name } : {}),
+      ...(f.sourceList ? { sourceList: f.sourceList } : {}),
+      ...(f.matchedName ? { entityName: f.matchedName } : {}),
+      ...(f.category === 'offshore_leaks' && f.title ? { investigation: f.title } : {}),
+    });
+  });
+  return computeRiskScore({ hits, additional });
+}
+
+export function decideVerdict(findings: readonly VerdictFinding[], sources: readonly SourceCoverage[]): Verdict {
   const sourcesTotal = sources.length;
   const sourcesChecked = sources.filter((s) => s.searched).length;
   const coverage = sourcesTotal > 0 ? sourcesChecked / sourcesTotal : 0;
@@ -69,7 +131,8 @@ export function decideVerdict(findings: readonly Pick<PersonFinding, 'severity' 
   const missingCritical = CRITICAL_SOURCES.filter((name) => !sources.some((s) => s.agent === name && s.searched));
   const redFlagCount = findings.filter((f) => f.severity === 'red_flag').length;
   const warningCount = findings.filter((f) => f.severity === 'warning').length;
-  const riskScore = riskScoreOf(findings);
+  const risk = assessPersonRisk(findings);
+  const riskScore = risk.riskScore;
   const reasons: string[] = [`${sourcesChecked} of ${sourcesTotal} sources searched (coverage ${pct})`];
   let result: Verdict['result'];
   let confidence: Verdict['confidence'];
@@ -101,5 +164,6 @@ export function decideVerdict(findings: readonly Pick<PersonFinding, 'severity' 
     if (coverage < MIN_COVERAGE_FOR_CLEAN) reasons.push('no red flag or warning, but fewer than half of the sources could be searched: not enough to call the subject clean');
     if (missingCritical.length > 0) reasons.push(`not searched: ${missingCritical.join(', ')} (required for a clean result)`);
   }
-  return { result, confidence, riskScore, riskLevel: riskLevelForScore(riskScore), redFlagCount, warningCount, sourcesChecked, sourcesTotal, coverage, reasons };
+  reasons.push(`risk: ${risk.reason}`);
+  return { result, confidence, riskScore, riskLevel: risk.riskLevel, redFlagCount, warningCount, sourcesChecked, sourcesTotal, coverage, reasons, breakdown: risk.breakdown };
 }

@@ -114,7 +114,9 @@ export class CommercialScreeningSource extends HttpSource {
         if (category === 'sanctions') {
           const authorities = [...new Set(r.datasets.map(authorityOfDataset).filter((a): a is ListAuthority => !!a))];
           for (const listAuthority of authorities.length > 0 ? authorities : (['other'] as ListAuthority[])) {
-            matches.push({ ...base, category, listAuthority, summary });
+            // The authority's datasets (us_ofac_sdn, eu_fsf…) tell the scorer whether the list blocks.
+            const datasets = r.datasets.filter((d) => authorityOfDataset(d) === listAuthority);
+            matches.push({ ...base, category, listAuthority, summary, ...(datasets.length ? { sourceList: datasets.join(', ') } : {}) });
           }
         } else {
           matches.push({ ...base, category, summary, position: category === 'pep' ? strings(r.properties.position)[0] : undefined });

@@ -15,6 +15,7 @@ export function toReportHit(sourceName: string, match: SourceHitMatch, sourceLab
     source: sourceName,
     sourceLabel,
     listAuthority: match.listAuthority,
+    ...(match.sourceList ? { sourceList: match.sourceList } : {}),
     entityId: match.entityId,
     entityName: match.entityName,
     matchedName: match.matchedName,

@@ -45,6 +45,8 @@ export interface SourceHitMatch {
   programs: string[];
   sourceUrl?: string;
   listAuthority?: ListAuthority;
+  /** The list(s) the service says the record is on (dataset ids, list names): see ReportHit.sourceList. */
+  sourceList?: string;
   investigation?: string;
   title?: string;
   publishedAt?: string;

@@ -215,6 +215,12 @@ export const SubjectCheckSchema = z
     account_id: z.number().int(),
     status: z.enum(statuses),
     overall_result: z.string().nullable().openapi({ description: 'clean, inconclusive, adverse_found (clear_no_match in the sandbox); null while running.' }),
+    risk_score: z.number().int().nullable().openapi({
+      description:
+        'Risk 0-100 from the same scorer as S1/S3 screenings and person checks (contributions plus floors, docs/risk-scoring.md), over the findings recorded so far; null before the first source answers.',
+    }),
+    risk_level: z.string().nullable().openapi({ description: 'low, medium, high or critical (S1 scale) for risk_score.' }),
+    risk_reason: z.string().nullable().openapi({ description: 'One sentence: why the level is what it is (the governing floor, else the largest contributions).' }),
     confidence_level: z.string().nullable().openapi({ description: 'high, medium, low; null while running.' }),
     findings_count: z.number().int().nullable(),
     red_flag_count: z.number().int().nullable(),
@@ -264,6 +270,7 @@ export const SubjectCheckDetailSchema = SubjectCheckSchema.extend({
       score: z.number().openapi({ description: 'Matcher score in [0, 1]: ≥ 0.95 confirmed, 0.80-0.94 potential.' }),
       match_strength: z.enum(['confirmed', 'potential']),
       severity: z.enum(['red_flag', 'warning']),
+      source_list: z.string().optional().openapi({ description: 'The list inside a multi-list file (US CSL source column), e.g. the SDN or the Entity List.' }),
     }),
   ),
   decisions: z.array(z.object({ kind: z.enum(['review', 'investigation']), outcome: z.string(), reviewer: z.string(), note: z.string(), at: isoTime })),

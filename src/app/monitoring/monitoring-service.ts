@@ -17,6 +17,7 @@ import {
   screeningDecider,
   streamName as screeningStream,
   type Disposition,
+  type DispositionHit,
   type RecordMonitoringAlert,
   type ScreeningEvent,
   type ScreeningState,
@@ -35,6 +36,7 @@ import { hitsByEntityId, matchDelta, type AlertIntent, type DeltaMatchStats, typ
 import { CachedSubjectIndex, type MonitoredSubject } from './reverse-index';
 import type { SubjectCheckRunResult } from './subject-check-monitoring';
 import { recomputeRisk } from './risk';
+import type { RiskLevel } from '../../commands/plans';
 
 export interface MonitoringStatus {
   screeningId: string;
@@ -140,20 +142,22 @@ export class MonitoringService {
       if (state.status === 'none') throw new NotFound('screening', input.screeningId);
       const hit = state.hits[input.hitId];
       if (!hit) throw new NotFound('hit', input.hitId);
-      // Risk as it will be once this disposition applies.
-      const after: ScreeningState = { ...state, hits: { ...state.hits, [hit.hitId]: { ...hit, status: input.disposition } } };
-      const risk = recomputeRisk(events, after, this.deps.countryRisk ? { countryRisk: this.deps.countryRisk } : {});
-      const decided = screeningDecider.decide(
-        {
-          type: 'DispositionHit',
-          data: { screeningId: input.screeningId, hitId: input.hitId, disposition: input.disposition, reason: input.reason, analyst: input.analyst, riskScore: risk.riskScore, riskLevel: risk.riskLevel },
-          metadata: this.meta(ctx),
-        },
-        state,
-      );
-      if (decided.length === 0) {
-        return { hitId: input.hitId, disposition: input.disposition, riskScore: state.riskScore ?? risk.riskScore, riskLevel: state.riskLevel ?? risk.riskLevel, changed: false };
+      // Risk as it will be once this disposition applies: decide once with the current risk, fold the
+      // resulting events (the disposition and who made it) into the report, re-score, decide again.
+      const command = (riskScore: number, riskLevel: RiskLevel): DispositionHit => ({
+        type: 'DispositionHit',
+        data: { screeningId: input.screeningId, hitId: input.hitId, disposition: input.disposition, reason: input.reason, analyst: input.analyst, riskScore, riskLevel },
+        metadata: this.meta(ctx),
+      });
+      const first = screeningDecider.decide(command(state.riskScore ?? 0, state.riskLevel ?? 'low'), state);
+      if (first.length === 0) {
+        return { hitId: input.hitId, disposition: input.disposition, riskScore: state.riskScore ?? 0, riskLevel: state.riskLevel ?? 'low', changed: false };
       }
+      let after: ScreeningState = state;
+      for (const e of first) after = screeningDecider.evolve(after, e);
+      const withEvents = [...events, ...first.map((e, i) => ({ ...e, streamName: stream, streamPosition: BigInt(events.length + i), globalPosition: 0n, recordedAt: e.metadata.occurredAt }))];
+      const risk = recomputeRisk(withEvents, after, this.deps.countryRisk ? { countryRisk: this.deps.countryRisk } : {});
+      const decided = screeningDecider.decide(command(risk.riskScore, risk.riskLevel), state);
       try {
         await this.deps.store.appendToStream(stream, decided, { expectedRevision: events[events.length - 1]!.streamPosition });
         return { hitId: input.hitId, disposition: input.disposition, riskScore: risk.riskScore, riskLevel: risk.riskLevel, changed: true };

@@ -1,38 +1,34 @@
 /**
- * Risk recomputed from the hits that still count (open and true matches) after a disposition or a
- * monitoring alert, with the same scorer the pipeline's risk_score step uses (computeRiskScore) and
- * the screening's own non-hit facts (subject-jurisdiction FATF finding, UK registry facts).
+ * Risk recomputed after a disposition or a monitoring alert, with the one scorer every surface
+ * uses (computeRiskScore): the screening's hits as the report shows them now (monitoring changes and
+ * analyst dispositions folded in, so "true match by <who>" and "false positive by <who>" reach the
+ * breakdown) on the non-hit facts the pipeline recorded with its own assessment (subject-jurisdiction
+ * FATF finding, UK registry facts, high-risk jurisdictions). Screenings recorded before those facts
+ * were kept fall back to the report's country risk and registry facts and the current FATF table.
  */
-import { computeRiskScore, type ScorableHit } from '../../agents/scoring/risk-score';
+import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../../agents/scoring/risk-score';
 import type { HitState, ScreeningState } from '../../commands/screening';
 import type { RiskLevel } from '../../commands/plans';
-import type { HitCategory } from '../../reports/model';
 import type { CountryRisk } from '../../screening/model';
 import type { RecordedEvent } from '../../shared/events';
-import { allHits, buildScreeningReport } from '../screenings/report-builder';
+import { buildScreeningReport, riskFactsOf } from '../screenings/report-builder';
 
 export function recomputeRisk(
   events: readonly RecordedEvent[],
   state: ScreeningState,
   options: { countryRisk?: () => CountryRisk[] } = {},
-): { riskScore: number; riskLevel: RiskLevel; countingHitIds: string[] } {
+): { riskScore: number; riskLevel: RiskLevel; countingHitIds: string[]; assessment?: RiskAssessment } {
   if (state.status === 'none') return { riskScore: 0, riskLevel: 'low', countingHitIds: [] };
-  const report = buildScreeningReport(events, { agentLabels: {} });
-  const reported = new Map((report ? allHits(report) : []).map((h) => [h.hitId, h]));
   const counting = Object.values(state.hits).filter((h: HitState) => h.status === 'open' || h.status === 'true_match');
-  const hits: Partial<Record<HitCategory, ScorableHit[]>> = {};
-  for (const h of counting) {
-    const rich = reported.get(h.hitId);
-    // A hit added by monitoring is not in the pipeline's report: its state carries what the scorer needs.
-    const scorable: ScorableHit = rich ? { ...rich, score: h.score } : { hitId: h.hitId, category: h.category, source: h.source, score: h.score, entityName: h.matchedName };
-    (hits[h.category] ??= []).push(scorable);
-  }
+  const report = buildScreeningReport(events, { agentLabels: {} });
+  if (!report) return { riskScore: 0, riskLevel: 'low', countingHitIds: counting.map((h) => h.hitId) };
+  const recorded = riskFactsOf(events);
   const table = options.countryRisk?.() ?? [];
-  const assessment = computeRiskScore({
-    hits,
+  const facts: RiskFacts = recorded ?? {
     ...(table.length ? { highRiskJurisdictions: table.map((c) => c.iso2) } : {}),
-    countryRisk: (report?.countryRisk ?? []).filter((c) => c.basis === 'subject_jurisdiction'),
-    ...(report?.enrichment.ukRegistry ? { ukRegistry: report.enrichment.ukRegistry } : {}),
-  });
-  return { riskScore: assessment.riskScore, riskLevel: assessment.riskLevel, countingHitIds: counting.map((h) => h.hitId) };
+    countryRisk: report.countryRisk.filter((c) => c.basis === 'subject_jurisdiction'),
+    ...(report.enrichment.ukRegistry ? { ukRegistry: report.enrichment.ukRegistry } : {}),
+  };
+  const assessment = computeRiskScore({ hits: report.hits, ...facts });
+  return { riskScore: assessment.riskScore, riskLevel: assessment.riskLevel, countingHitIds: counting.map((h) => h.hitId), assessment };
 }

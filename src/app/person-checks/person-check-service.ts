@@ -246,6 +246,7 @@ export function personCheckReport(view: PersonCheckView, events: readonly Record
     confidence: view.confidence ?? 'low',
     ...(view.risk_score !== null ? { riskScore: view.risk_score } : {}),
     ...(view.risk_level ? { riskLevel: view.risk_level } : {}),
+    ...(riskReasonOf(view.verdict_reasons) ? { riskReason: riskReasonOf(view.verdict_reasons)! } : {}),
     findings: view.findings.map((f) => ({
       id: f.id,
       severity: f.severity,
@@ -390,4 +391,10 @@ export class PgPersonCheckService implements PersonCheckService {
       ...(this.deps.unicodeFontPath ? { unicodeFontPath: this.deps.unicodeFontPath } : {}),
     });
   }
+}
+
+/** The scorer's one sentence of why, recorded as the verdict's last reason (`risk: …`). */
+function riskReasonOf(reasons: readonly string[]): string | undefined {
+  const line = [...reasons].reverse().find((r) => r.startsWith('risk: '));
+  return line?.slice('risk: '.length);
 }

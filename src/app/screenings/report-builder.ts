@@ -3,6 +3,7 @@
  * and the finalisation steps read. Pure: the same events always give the same report.
  */
 import type { RecordedEvent } from '../../shared/events';
+import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../../agents/scoring/risk-score';
 import type { ScreeningEvent, ScreeningRequested } from '../../commands/screening';
 import {
   type AgentAuditEntry,
@@ -187,17 +188,21 @@ export function buildScreeningReport(events: readonly RecordedEvent[], context: 
     }
   }
   // Finalisation results carry the breakdown, the analysis and the gaps.
+  let riskFacts: RiskFacts | undefined;
   for (const event of events as readonly (RecordedEvent & ScreeningEvent)[]) {
     if (event.type !== 'AgentResultRecorded') continue;
     const payload = (event.data.result ?? {}) as Record<string, unknown>;
     if (event.data.agent === 'risk_score' && payload.assessment) {
-      const a = payload.assessment as { breakdown: ScreeningReport['verdict']['breakdown']; uncappedScore: number; riskScore: number; riskLevel: ScreeningReport['verdict']['riskLevel'] };
+      const a = payload.assessment as Pick<RiskAssessment, 'breakdown' | 'uncappedScore' | 'riskScore' | 'riskLevel' | 'flags'> & { reason?: string };
       report.verdict.breakdown = a.breakdown;
       if (report.status !== 'completed') {
         report.verdict.riskScore = a.riskScore;
         report.verdict.riskLevel = a.riskLevel;
       }
       report.verdict.uncappedScore = a.uncappedScore;
+      if (Array.isArray(a.flags)) report.verdict.flags = a.flags;
+      if (typeof a.reason === 'string') report.verdict.reason = a.reason;
+      if (payload.facts && typeof payload.facts === 'object') riskFacts = payload.facts as RiskFacts;
     }
     if ((event.data.agent === 'edd_analysis' || event.data.agent === 'ma_analysis' || event.data.agent === 'sow_analysis') && typeof payload.markdown === 'string') {
       report.analysis = { kind: event.data.agent.slice(0, event.data.agent.indexOf('_')) as 'edd' | 'ma' | 'sow', markdown: payload.markdown, generatedBy: String(payload.generatedBy ?? 'rules') };
@@ -212,7 +217,29 @@ export function buildScreeningReport(events: readonly RecordedEvent[], context: 
     }
     report.hits[category].sort((a, b) => b.score - a.score);
   }
+  // After a disposition or a monitoring alert the recorded breakdown is the pipeline's: re-score
+  // the hits as they stand now (dispositions included) on the same recorded facts, with the same
+  // scorer the re-score event was computed with, so the breakdown explains the current score.
+  if (riskFacts && events.some((e) => RESCORED_BY.has(e.type))) {
+    const now = computeRiskScore({ hits: report.hits, ...riskFacts });
+    report.verdict.breakdown = now.breakdown;
+    report.verdict.uncappedScore = now.uncappedScore;
+    report.verdict.flags = now.flags;
+    report.verdict.reason = now.reason;
+  }
   return report;
+}
+
+const RESCORED_BY = new Set(['HitDispositioned', 'HitReopened', 'MonitoringAlertRaised', 'RiskRecomputed']);
+
+/** The non-hit facts the pipeline scored the screening on (recorded with its risk_score result), when recorded. */
+export function riskFactsOf(events: readonly RecordedEvent[]): RiskFacts | undefined {
+  for (const event of events) {
+    if (event.type !== 'AgentResultRecorded') continue;
+    const data = event.data as { agent?: string; result?: { facts?: unknown } };
+    if (data.agent === 'risk_score' && data.result?.facts && typeof data.result.facts === 'object') return data.result.facts as RiskFacts;
+  }
+  return undefined;
 }
 
 export function allHits(report: Pick<ScreeningReport, 'hits'>): ReportHit[] {

@@ -15,8 +15,13 @@
  *   confirmed; `medium` when ≥ 60 %; otherwise `low`.
  * - The best hit is ambiguous when it is only a potential match (< 0.95), or when the top two hits
  *   are different entities scoring within 0.02 of each other.
+ * - risk_score / risk_level: the one scorer every surface uses (computeRiskScore, docs/risk-scoring.md)
+ *   on the same hits, floors included, so a subject is critical here exactly when a screening of the
+ *   same hits is. Tier scores stay the matcher's evidence per tier (they drive escalation).
  */
 import type { SubjectSummary } from '../../commands/subject-check';
+import { computeRiskScore, type RiskAssessment, type ScorableHit } from '../../agents/scoring/risk-score';
+import { HIT_CATEGORIES, type HitCategory, type RiskLevel } from '../../reports/model';
 
 export interface SubjectCheckSource {
   agent: string;
@@ -54,9 +59,15 @@ export interface Finding {
   score: number;
   match_strength: 'confirmed' | 'potential';
   severity: 'red_flag' | 'warning';
+  /** The list inside a multi-list file (CSL source column): tells an SDN row from an Entity List row. */
+  source_list?: string;
 }
 
 export interface Assessment extends SubjectSummary {
+  riskScore: number;
+  riskLevel: RiskLevel;
+  /** One sentence: why the level is what it is. */
+  riskReason: string;
   tierScores: Record<string, number>;
   bestHitAmbiguous: boolean;
   findings: Finding[];
@@ -96,9 +107,28 @@ export function findingsOf(input: AgentResultInput): Finding[] {
         score: Math.round(score * 1000) / 1000,
         match_strength: confirmed ? 'confirmed' : 'potential',
         severity: confirmed && RED_FLAG_TIERS.has(tier) ? 'red_flag' : 'warning',
+        ...(typeof hit.sourceList === 'string' && hit.sourceList ? { source_list: hit.sourceList } : {}),
       };
     })
     .sort((a, b) => b.score - a.score);
+}
+
+/** The risk of a check's findings, from the shared scorer (each tier is the hit category of the same name). */
+export function riskOfFindings(findings: readonly Finding[]): RiskAssessment {
+  const hits: Partial<Record<HitCategory, ScorableHit[]>> = {};
+  findings.forEach((f, i) => {
+    if (!(HIT_CATEGORIES as readonly string[]).includes(f.tier)) return;
+    const category = f.tier as HitCategory;
+    (hits[category] ??= []).push({
+      hitId: `${category}:${f.entity_id}:${i}`,
+      category,
+      source: f.source,
+      score: f.score,
+      entityName: f.entity_name,
+      ...(f.source_list ? { sourceList: f.source_list } : {}),
+    });
+  });
+  return computeRiskScore({ hits });
 }
 
 /** Measures a finished check: every source has answered (searched or not). */
@@ -122,7 +152,11 @@ export function assess(results: readonly AgentResultInput[], sourcesTotal: numbe
   const overallResult = redFlagCount > 0 ? 'adverse_found' : findings.length === 0 && coverage >= 0.6 ? 'clean' : 'inconclusive';
   const confidenceLevel =
     coverage >= 0.8 && (best === undefined || best.match_strength === 'confirmed') ? 'high' : coverage >= 0.6 ? 'medium' : 'low';
+  const risk = riskOfFindings(findings);
   return {
+    riskScore: risk.riskScore,
+    riskLevel: risk.riskLevel,
+    riskReason: risk.reason,
     overallResult,
     confidenceLevel,
     findingsCount: findings.length,

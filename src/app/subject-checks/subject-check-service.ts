@@ -19,7 +19,7 @@ import type { Clock } from '../../shared/clock';
 import { handleCommand, loadAggregate } from '../command-handler';
 import type { IdBlocks } from '../ids';
 import type { CommandContext, Principal } from '../services';
-import { SUBJECT_CHECK_SOURCES, type Finding } from './assessment';
+import { riskOfFindings, SUBJECT_CHECK_SOURCES, type Finding } from './assessment';
 
 export type SubjectCheckStatus = 'running' | 'needs_review' | 'escalated' | 'completed' | 'failed';
 
@@ -41,6 +41,9 @@ export interface SubjectCheckView {
   account_id: number;
   status: SubjectCheckStatus;
   overall_result: string | null;
+  risk_score: number | null;
+  risk_level: string | null;
+  risk_reason: string | null;
   confidence_level: string | null;
   findings_count: number | null;
   red_flag_count: number | null;
@@ -123,6 +126,9 @@ interface Row {
   purpose: string;
   batch_id: string | null;
   overall_result: string | null;
+  risk_score: number | null;
+  risk_level: string | null;
+  risk_reason: string | null;
   confidence_level: string | null;
   findings_count: number | null;
   red_flag_count: number | null;
@@ -160,6 +166,9 @@ function toView(row: Row): SubjectCheckView {
     account_id: Number(row.account_id),
     status: row.status,
     overall_result: row.overall_result,
+    risk_score: row.risk_score,
+    risk_level: row.risk_level,
+    risk_reason: row.risk_reason,
     confidence_level: row.confidence_level,
     findings_count: row.findings_count,
     red_flag_count: row.red_flag_count,
@@ -207,6 +216,9 @@ function startedView(event: SubjectCheckStarted): SubjectCheckView {
     account_id: Number(d.accountId),
     status: 'running',
     overall_result: null,
+    risk_score: null,
+    risk_level: null,
+    risk_reason: null,
     confidence_level: null,
     findings_count: null,
     red_flag_count: null,
@@ -254,6 +266,10 @@ export function sandboxSubjectCheck(input: SubjectCheckInput, now: Date, account
     account_id: Number(accountId),
     status: 'completed',
     overall_result: 'clear_no_match',
+    // The sandbox searches nothing: no finding, so the scorer's answer for no finding.
+    risk_score: 0,
+    risk_level: 'low',
+    risk_reason: riskOfFindings([]).reason,
     confidence_level: 'high',
     findings_count: 0,
     red_flag_count: 0,

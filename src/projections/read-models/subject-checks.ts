@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { SubjectCheckEvent } from '../../commands/subject-check';
 import { assertNever, type RecordedEvent } from '../../shared/events';
-import { findingsOf, MalformedAgentResult } from '../../app/subject-checks/assessment';
+import { findingsOf, MalformedAgentResult, riskOfFindings, type Finding } from '../../app/subject-checks/assessment';
 import { quoteIdent, type Projection } from '../projection';
 
 /**
@@ -73,6 +73,10 @@ export const subjectChecksProjection: Projection = {
         updated_at timestamptz NOT NULL,
         stream_position bigint NOT NULL
       );
+      -- Risk from the shared scorer over the findings recorded so far (src/app/subject-checks/assessment.ts).
+      ALTER TABLE ${s}.subject_checks ADD COLUMN IF NOT EXISTS risk_score integer;
+      ALTER TABLE ${s}.subject_checks ADD COLUMN IF NOT EXISTS risk_level text;
+      ALTER TABLE ${s}.subject_checks ADD COLUMN IF NOT EXISTS risk_reason text;
       CREATE INDEX IF NOT EXISTS subject_checks_account ON ${s}.subject_checks (account_id, subject_check_id DESC);
       CREATE INDEX IF NOT EXISTS subject_checks_batch ON ${s}.subject_checks (account_id, batch_id) WHERE batch_id IS NOT NULL;`);
   },
@@ -134,6 +138,17 @@ export const subjectChecksProjection: Projection = {
           finished_at: d.finishedAt,
         };
         await update(`sources = sources || $4::jsonb, findings = findings || $5::jsonb`, [JSON.stringify([source]), JSON.stringify(findings)]);
+        // Re-score on every result: derived from the findings column alone, so replays give the same row.
+        const { rows } = await client.query<{ findings: Finding[] }>(`SELECT findings FROM ${s}.subject_checks WHERE subject_check_id = $1`, [d.subjectCheckId]);
+        if (rows[0]) {
+          const risk = riskOfFindings(rows[0].findings);
+          await client.query(`UPDATE ${s}.subject_checks SET risk_score = $2, risk_level = $3, risk_reason = $4 WHERE subject_check_id = $1`, [
+            d.subjectCheckId,
+            risk.riskScore,
+            risk.riskLevel,
+            risk.reason,
+          ]);
+        }
         return;
       }
       case 'SubjectCheckReviewRequired': {

@@ -98,6 +98,7 @@ export async function renderPersonCheckPdf(report: PersonCheckReport, options: P
   w.field('Confidence', report.confidence);
   if (report.riskScore !== undefined) w.field('Risk score', `${report.riskScore} / 100`);
   if (report.riskLevel) w.paragraph(`Risk level: ${report.riskLevel}`, { style: 'bold', colour: LEVEL_COLOURS[report.riskLevel] });
+  if (report.riskLevel && report.riskReason) w.paragraph(`Why: ${report.riskReason}`, { colour: LEVEL_COLOURS[report.riskLevel] });
   const counts = Object.fromEntries(SEVERITY_ORDER.map((s) => [s, report.findings.filter((f) => f.severity === s).length])) as Record<FindingSeverity, number>;
   w.field('Red flags', counts.red_flag);
   w.field('Warnings', counts.warning);

@@ -66,7 +66,9 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
   });
   w.paragraph(s.cover.risk_meaning, { style: 'bold', size: 12, colour: LEVEL_COLOURS[s.cover.risk_level] });
   w.spacer(0.4);
-  for (const f of s.cover.flags) w.paragraph(`! ${f.note}`, { style: 'bold', colour: '#c92a2a' });
+  // One verdict on page 1: the level, its colour and the scorer's one sentence of why. The flags'
+  // fixed notes are not repeated here: beside a level they could contradict it (section 3 lists them).
+  w.paragraph(`Why: ${s.cover.risk_reason}`, { style: 'bold', colour: LEVEL_COLOURS[s.cover.risk_level] });
   if (s.cover.summary) {
     w.spacer(0.3);
     w.paragraph(s.cover.summary);
@@ -108,10 +110,15 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
       colour: current ? LEVEL_COLOURS[b.level] : '#111111',
     });
   }
-  w.subheading('Contributions');
+  w.paragraph(`Why: ${s.cover.risk_reason}`);
+  w.subheading('Contributions and floors');
   if (s.risk.breakdown.length === 0) w.paragraph('No contribution: nothing was found that adds risk.');
   // Rule ids (sanctions.us.confirmed…) are for the JSON report and the API; the filed report says why in words.
   for (const c of s.risk.breakdown) w.bullet(`**${c.points >= 0 ? '+' : ''}${c.points}** ${e(c.reason)}`);
+  if (s.cover.flags.length > 0) {
+    w.subheading('Flags');
+    for (const f of s.cover.flags) w.bullet(e(f.note));
+  }
 
   // 4–8. Hits
   const hitSection = (n: number, section: HitsSection, empty: string) => {

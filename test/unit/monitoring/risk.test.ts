@@ -21,18 +21,53 @@ const events = bare.map((e, i) => ({ ...e, metadata: { eventId: `e${i}`, occurre
 let state: ScreeningState = screeningDecider.initialState();
 for (const e of events) state = screeningDecider.evolve(state, e as unknown as ScreeningEvent);
 
-test('risk is recomputed from the hits that still count, with the pipeline scorer', () => {
-  // confirmed US hit 15 + potential US hit 7 (docs/risk-scoring.md)
-  assert.deepEqual(recomputeRisk(events, state), { riskScore: 22, riskLevel: 'medium', countingHitIds: ['sanctions:ofac_sdn:1', 'sanctions:ofac_sdn:2'] });
-  if (state.status === 'none') throw new Error('unreachable');
-  const cleared: ScreeningState = { ...state, hits: { ...state.hits, 'sanctions:ofac_sdn:1': { ...state.hits['sanctions:ofac_sdn:1']!, status: 'false_positive' } } };
-  assert.deepEqual(recomputeRisk(events, cleared), { riskScore: 7, riskLevel: 'low', countingHitIds: ['sanctions:ofac_sdn:2'] });
-  const trueMatch: ScreeningState = { ...state, hits: { ...state.hits, 'sanctions:ofac_sdn:2': { ...state.hits['sanctions:ofac_sdn:2']!, status: 'true_match' } } };
-  assert.equal(recomputeRisk(events, trueMatch).riskScore, 22, 'a true match still counts');
+/** Decides a command on the current stream and appends its events, as the monitoring service does. */
+function applied(stream: RecordedEvent[], command: Record<string, unknown>): { events: RecordedEvent[]; state: ScreeningState } {
+  let current: ScreeningState = screeningDecider.initialState();
+  for (const e of stream) current = screeningDecider.evolve(current, e as unknown as ScreeningEvent);
+  const decided = screeningDecider.decide({ ...command, metadata: { now: at, actor: { surface: 'system' }, commandId: `c${stream.length}`, correlationId: 'c' } } as never, current);
+  const next = [...stream, ...decided.map((e, i) => ({ ...e, streamName: 'screening-5', streamPosition: BigInt(stream.length + i), globalPosition: 0n, recordedAt: at }))] as unknown as RecordedEvent[];
+  for (const e of decided) current = screeningDecider.evolve(current, e);
+  return { events: next, state: current };
+}
+const dispose = (hit: string, disposition: 'true_match' | 'false_positive', risk: { riskScore: number; riskLevel: string }) => ({
+  type: 'DispositionHit',
+  data: { screeningId: '5', hitId: `sanctions:ofac_sdn:${hit}`, disposition, reason: 'checked the passport', analyst: 'ana@bank.test', ...risk },
 });
 
-test('a hit added by monitoring counts from its state (it is not in the pipeline report)', () => {
-  if (state.status === 'none') throw new Error('unreachable');
-  const withNew: ScreeningState = { ...state, hits: { ...state.hits, 'sanctions:ofac_sdn:3': { ...stateHit('3', 0.99), category: 'sanctions', status: 'open' } as never } };
-  assert.equal(recomputeRisk(events, withNew).riskScore, 37);
+test('risk is recomputed from the report as it stands, with the pipeline scorer and its floors', () => {
+  // confirmed SDN hit 15 + potential SDN hit 7 = 22 additive; the blocking-sanctions floor makes it critical 70.
+  const before = recomputeRisk(events, state);
+  assert.deepEqual([before.riskScore, before.riskLevel, before.countingHitIds], [70, 'critical', ['sanctions:ofac_sdn:1', 'sanctions:ofac_sdn:2']]);
+
+  // The analyst dismisses the confirmed hit: the potential one alone is high (45), and the breakdown says who dismissed what.
+  const cleared = applied(events, dispose('1', 'false_positive', { riskScore: 45, riskLevel: 'high' }));
+  const afterClear = recomputeRisk(cleared.events, cleared.state);
+  assert.deepEqual([afterClear.riskScore, afterClear.riskLevel, afterClear.countingHitIds], [45, 'high', ['sanctions:ofac_sdn:2']]);
+  assert.ok(afterClear.assessment!.breakdown.some((c) => c.rule === 'disposition.false_positive' && /ana@bank\.test/.test(c.reason)));
+
+  // Then marks the potential hit a true match: a sanctions true match is critical.
+  const confirmed = applied(cleared.events, dispose('2', 'true_match', { riskScore: 70, riskLevel: 'critical' }));
+  const afterTrue = recomputeRisk(confirmed.events, confirmed.state);
+  assert.deepEqual([afterTrue.riskScore, afterTrue.riskLevel], [70, 'critical']);
+  assert.match(afterTrue.assessment!.breakdown.find((c) => c.rule === 'floor.sanctions_true_match')!.reason, /true match by ana@bank\.test/);
+
+  // Both dismissed: nothing counts.
+  const none = applied(cleared.events, dispose('2', 'false_positive', { riskScore: 0, riskLevel: 'low' }));
+  assert.deepEqual([recomputeRisk(none.events, none.state).riskScore, recomputeRisk(none.events, none.state).riskLevel], [0, 'low']);
+});
+
+test('a hit added by monitoring counts (the report folds the alert in)', () => {
+  const cleared = applied(events, dispose('1', 'false_positive', { riskScore: 45, riskLevel: 'high' }));
+  const alert = applied(cleared.events, {
+    type: 'RecordMonitoringAlert',
+    data: {
+      screeningId: '5', alertId: 'v2:new_hit:ofac_sdn:3', kind: 'new_hit', entityId: 'ofac_sdn:3', diff: {}, listVersion: 'ofac_sdn@v2', entityRecordHash: 'h3',
+      hit: { hitId: 'sanctions:ofac_sdn:3', category: 'sanctions', source: 'ofac_sdn', matchedName: 'NAME 3', score: 0.99 },
+      risk: { riskScore: 70, riskLevel: 'critical' },
+    },
+  });
+  const risk = recomputeRisk(alert.events, alert.state);
+  assert.deepEqual([risk.riskScore, risk.riskLevel], [70, 'critical'], 'a new confirmed SDN hit is critical again');
+  assert.deepEqual(risk.countingHitIds.sort(), ['sanctions:ofac_sdn:2', 'sanctions:ofac_sdn:3']);
 });

@@ -40,13 +40,33 @@ for (const c of cases) {
   });
 }
 
-test('risk score: sanctions red flag is critical; warnings add up; capped at 100', () => {
-  assert.equal(decideVerdict([f('red_flag', 'name_dob')], sources(13)).riskScore, 70);
-  assert.equal(decideVerdict([f('red_flag', 'name_dob')], sources(13)).riskLevel, 'critical');
-  assert.equal(decideVerdict([f('red_flag', 'name_dob', 'criminal')], sources(13)).riskLevel, 'high');
-  assert.equal(decideVerdict([f('warning', 'name_only')], sources(13)).riskScore, 8);
-  assert.equal(decideVerdict([f('warning', 'name_dob', 'pep'), f('warning', 'name_location', 'pep')], sources(13)).riskLevel, 'medium');
-  assert.equal(decideVerdict([f('red_flag', 'name_dob'), f('red_flag', 'name_dob')], sources(13)).riskScore, 100);
+test('risk score: list findings are scored by the shared scorer, court records by the person-check rows; capped at 100', () => {
+  const sdn = (nameScore: number, extra: Record<string, unknown> = {}) => ({
+    ...f('red_flag', 'name_dob'),
+    source: { name: 'OFAC SDN List', entityId: 'ofac_sdn:20157' },
+    matchedName: 'KIM, Jong Un',
+    nameScore,
+    ...extra,
+  });
+  const confirmed = decideVerdict([sdn(0.95)], sources(13));
+  assert.deepEqual([confirmed.riskScore, confirmed.riskLevel], [70, 'critical']);
+  assert.ok(confirmed.breakdown.some((c) => c.rule === 'floor.blocking_sanctions_confirmed'));
+  assert.match(confirmed.reasons.at(-1)!, /^risk: Critical \(70\), do not proceed: confirmed match on a blocking sanctions list/);
+  // The same SDN record on the name alone (no date of birth given) is just as critical: same hit, same verdict.
+  assert.equal(decideVerdict([{ ...sdn(0.95), severity: 'warning' as const, corroboration: 'name_only' as const }], sources(13)).riskLevel, 'critical');
+  // A potential name match is high; a record whose date of birth contradicts the subject's is not counted.
+  assert.equal(decideVerdict([sdn(0.88)], sources(13)).riskLevel, 'high');
+  const other = decideVerdict([{ ...sdn(0.95), severity: 'info' as const, corroboration: 'name_only' as const, dobConflict: true }], sources(13));
+  assert.deepEqual([other.riskScore, other.riskLevel], [0, 'low']);
+  assert.ok(other.breakdown.some((c) => c.rule === 'person.list_record.dob_conflict'));
+  // A CSL Entity List record is export control: high.
+  const el = { ...f('red_flag', 'name_dob', 'debarment'), source: { name: 'US Consolidated Screening List', entityId: 'us_csl:1' }, nameScore: 1, sourceList: 'Entity List (EL) - Bureau of Industry and Security' };
+  assert.equal(decideVerdict([el], sources(13)).riskLevel, 'high');
+  // Person-check rows for what screenings do not search.
+  assert.deepEqual([decideVerdict([f('red_flag', 'name_dob', 'criminal')], sources(13)).riskScore, decideVerdict([f('red_flag', 'name_dob', 'criminal')], sources(13)).riskLevel], [50, 'high']);
+  assert.equal(decideVerdict([f('warning', 'name_only', 'civil')], sources(13)).riskScore, 8);
+  assert.equal(decideVerdict([f('warning', 'name_location', 'criminal'), f('warning', 'name_location', 'civil')], sources(13)).riskLevel, 'medium');
+  assert.equal(decideVerdict([f('red_flag', 'name_dob', 'criminal'), f('red_flag', 'name_dob', 'sex_offender'), sdn(1)], sources(13)).riskScore, 100);
   assert.equal(decideVerdict([], sources(13)).riskLevel, 'low');
 });
 

@@ -6,6 +6,7 @@ import { SECTION_TITLES, type HitsSection } from '../../../src/reports/sections'
 import { emptyHits, RISK_SCALE } from '../../../src/reports/model';
 import { pdfText } from './pdf-text';
 import { buildJsonReport } from '../../../src/reports/json-report';
+import { assembleScreeningReport } from '../../../src/reports/assemble';
 import { sampleReport } from './sample-report';
 
 const generatedAt = '2026-03-02T10:00:00.000Z';
@@ -25,7 +26,7 @@ describe('13-section screening report PDF', () => {
     assert.ok(flat.includes('Zakharov Aleksandr Vyacheslavovich (Cyrillic script, transliterated)'), 'Cyrillic alias transliterated');
     assert.ok(flat.includes('TianShengGongMaoYouXianGongSi (Chinese script, transliterated)'), 'Chinese name transliterated');
     assert.ok(flat.includes(`Risk score ${report.verdict.riskScore} / 100: CRITICAL`));
-    assert.ok(flat.includes('Confirmed sanctions match: do not proceed without compliance review'));
+    assert.ok(flat.includes('Confirmed sanctions match: do not proceed without compliance review'), 'the flag notes stay, in section 3');
     for (const band of RISK_SCALE) assert.ok(flat.includes(`${band.min}-${band.max}`), `scale ${band.level}`);
     for (const c of report.verdict.breakdown) assert.ok(flat.includes(`+${c.points}`), c.rule);
     // audit trail: list versions with hashes, matcher version, event timestamps
@@ -144,5 +145,38 @@ describe('a merged hit (one real-world entity on several lists) in the PDF and t
     assert.deepEqual(hit.nationality, ['RU']);
     assert.deepEqual(hit.sources?.map((s) => [s.list, s.list_published_at]), [['ofac_sdn', '2024-05-01'], ['us_csl', '2022-05-16']]);
     assert.deepEqual(hit.type_mismatch, { expected: 'organization', listed: 'person', type_given: false });
+  });
+});
+
+describe('page 1 gives one verdict', () => {
+  /** Page 1 text: everything before the first page footer. */
+  const pageOne = (flat: string) => flat.slice(0, flat.indexOf('Page 1 of'));
+  it('a lone confirmed SDN hit: CRITICAL, and the one sentence of why is the floor\'s reason', async () => {
+    const base = sampleReport();
+    const hits = [{ ...base.hits.sanctions[0]!, hitId: 'sanctions:ofac_sdn:20157', entityName: 'KIM, Jong Un', matchedName: 'KIM, Jong Un', score: 0.95 }];
+    const report = assembleScreeningReport({
+      id: 9,
+      uuid: base.uuid,
+      kind: 'cdd',
+      createdAt: base.createdAt,
+      completedAt: base.completedAt!,
+      subject: { query: 'Kim Jong Un', entityType: 'individual' },
+      hits,
+      agents: [],
+      listVersions: [],
+      matcherVersion: 'matcher-1.0.0',
+      events: [],
+    });
+    assert.deepEqual([report.verdict.riskScore, report.verdict.riskLevel], [70, 'critical']);
+    const first = pageOne(pdfText(await renderScreeningReportPdf(report, { generatedAt }), 'kim.pdf').flat);
+    assert.ok(first.includes('Risk score 70 / 100: CRITICAL'), first);
+    assert.ok(first.includes('Why: Critical (70), do not proceed: confirmed match on a blocking sanctions list'), first);
+    for (const other of ['LOW', 'MEDIUM', 'HIGH']) assert.ok(!first.includes(`: ${other}`), `no ${other} badge on page 1`);
+  });
+  it('a clean screening: LOW, and page 1 says nothing about proceeding or not', async () => {
+    const report = sampleReport({ hits: emptyHits(), verdict: { riskScore: 0, riskLevel: 'low', scale: RISK_SCALE, breakdown: [], uncappedScore: 0, flags: [], reason: 'Low (0), no significant flags: no sanctions, PEP, debarment, offshore-leak or country-risk finding counts.' } });
+    const first = pageOne(pdfText(await renderScreeningReportPdf(report, { generatedAt }), 'clean1.pdf').flat);
+    assert.ok(first.includes('Risk score 0 / 100: LOW'));
+    assert.ok(!/do not proceed/i.test(first), first);
   });
 });

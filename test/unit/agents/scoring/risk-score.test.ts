@@ -15,8 +15,12 @@ function hit(category: HitCategory, source: string, score: number, extra: Partia
   seq += 1;
   return { hitId: `${category}-${seq}`, category, source, score, ...extra };
 }
+/** The spec's additive sum (the contribution tables), before the floors (tested in risk-floors.test.ts). */
 function scoreOf(category: HitCategory, hits: ScorableHit[]): number {
-  return computeRiskScore({ hits: { [category]: hits } }).riskScore;
+  return computeRiskScore({ hits: { [category]: hits } }).additiveScore;
+}
+function additiveRows(r: { breakdown: { rule: string }[] }) {
+  return r.breakdown.filter((c) => !c.rule.startsWith('floor.'));
 }
 function country(iso2: string, fatfStatus: CountryRiskFinding['fatfStatus'], measure?: string): CountryRiskFinding {
   return { iso2, jurisdiction: iso2, fatfStatus, measure, asOf: '2026-02-13', basis: 'subject_jurisdiction' };
@@ -59,9 +63,9 @@ describe('sanctions rows', () => {
   }
   it('adds per confirmed hit', () => {
     const r = computeRiskScore({ hits: { sanctions: [hit('sanctions', 'ofac_sdn', 1), hit('sanctions', 'ofac_sdn', 0.96)] } });
-    assert.equal(r.riskScore, 30);
-    assert.equal(r.breakdown.length, 2);
-    assert.ok(r.breakdown.every((c) => c.rule === 'sanctions.us.confirmed'));
+    assert.equal(r.additiveScore, 30);
+    assert.equal(additiveRows(r).length, 2);
+    assert.ok(additiveRows(r).every((c) => c.rule === 'sanctions.us.confirmed'));
     assert.ok(r.flags.includes('confirmed_sanctions_hit'));
   });
   it('an explicit listAuthority wins over the source id', () => {
@@ -105,6 +109,7 @@ describe('PEP, adverse media and debarment rows', () => {
     assert.equal(scoreOf('pep', [hit('pep', 'opensanctions_peps', 0.82)]), 10);
     const r = computeRiskScore({ hits: { pep: [hit('pep', 'a', 1), hit('pep', 'b', 1)] } });
     assert.equal(r.riskScore, 30);
+    assert.equal(r.additiveScore, 30);
     assert.equal(r.breakdown[1]!.points, 10);
     assert.match(r.breakdown[1]!.reason, /category cap 30/);
     assert.ok(r.flags.includes('pep'));
@@ -126,13 +131,13 @@ describe('PEP, adverse media and debarment rows', () => {
 describe('FATF country risk rows', () => {
   it('black list with countermeasures +25', () => {
     const r = computeRiskScore({ hits: {}, countryRisk: [country('IR', 'high_risk_call_for_action', 'countermeasures')] });
-    assert.equal(r.riskScore, 25);
+    assert.equal(r.additiveScore, 25);
     assert.equal(r.breakdown[0]!.rule, 'fatf.call_for_action.countermeasures');
     assert.ok(r.flags.includes('fatf_black_list'));
   });
   it('black list with enhanced due diligence +20', () => {
     const r = computeRiskScore({ hits: {}, countryRisk: [country('MM', 'high_risk_call_for_action', 'enhanced due diligence')] });
-    assert.equal(r.riskScore, 20);
+    assert.equal(r.additiveScore, 20);
   });
   it('grey list +10', () => {
     assert.equal(computeRiskScore({ hits: {}, countryRisk: [country('VN', 'increased_monitoring')] }).riskScore, 10);
@@ -143,8 +148,8 @@ describe('FATF country risk rows', () => {
       hits: {},
       countryRisk: [country('VN', 'increased_monitoring'), country('KP', 'high_risk_call_for_action', 'countermeasures'), country('IR', 'high_risk_call_for_action', 'countermeasures')],
     });
-    assert.equal(r.riskScore, 25);
-    assert.equal(r.breakdown.length, 1);
+    assert.equal(r.additiveScore, 25);
+    assert.equal(additiveRows(r).length, 1);
   });
 });
 
@@ -195,18 +200,18 @@ describe('cap and level boundaries', () => {
     assert.equal(riskLevelFor(70), 'critical');
     assert.equal(riskLevelFor(100), 'critical');
   });
-  it('reaches the boundaries through real contributions', () => {
+  it('reaches the boundaries through real contributions of the additive sum (floors: risk-floors.test.ts)', () => {
     // 12 (EU) + 7 (US potential) = 19 → low
     const base = { sanctions: [hit('sanctions', 'eu_fsf', 1), hit('sanctions', 'ofac_sdn', 0.9)] };
-    assert.deepEqual(pick(computeRiskScore({ hits: base })), [19, 'low']);
+    assert.deepEqual(additive(computeRiskScore({ hits: base })), [19, 'low']);
     // 15 + 5 = 20 → medium
-    assert.deepEqual(pick(computeRiskScore({ hits: { sanctions: [hit('sanctions', 'un_sc', 1)], adverse_media: [hit('adverse_media', 'news', 1)] } })), [20, 'medium']);
+    assert.deepEqual(additive(computeRiskScore({ hits: { sanctions: [hit('sanctions', 'un_sc', 1)], adverse_media: [hit('adverse_media', 'news', 1)] } })), [20, 'medium']);
     // 15 (UN) + 15 (US) + 12 (UK) + 2 (adverse potential) = 44 → medium
     const s42 = [hit('sanctions', 'un_sc', 1), hit('sanctions', 'ofac_sdn', 1), hit('sanctions', 'uk_sanctions', 1)];
-    assert.deepEqual(pick(computeRiskScore({ hits: { sanctions: s42, adverse_media: [hit('adverse_media', 'n', 0.8)] } })), [44, 'medium']);
+    assert.deepEqual(additive(computeRiskScore({ hits: { sanctions: s42, adverse_media: [hit('adverse_media', 'n', 0.8)] } })), [44, 'medium']);
     // 20 (PEP) + 25 (Pandora) = 45 → high
     assert.deepEqual(
-      pick(computeRiskScore({ hits: { pep: [hit('pep', 'p', 1)], offshore_leaks: [hit('offshore_leaks', 'icij', 1, { investigation: 'Pandora Papers' })] } })),
+      additive(computeRiskScore({ hits: { pep: [hit('pep', 'p', 1)], offshore_leaks: [hit('offshore_leaks', 'icij', 1, { investigation: 'Pandora Papers' })] } })),
       [45, 'high'],
     );
     // 15 (UN) + 15 (US) + 12 (EU) + 12 (UK) + 15 (DPL) = 69 → high
@@ -214,10 +219,10 @@ describe('cap and level boundaries', () => {
       sanctions: [hit('sanctions', 'un_sc', 1), hit('sanctions', 'ofac_sdn', 1), hit('sanctions', 'eu_fsf', 1), hit('sanctions', 'uk_sanctions', 1)],
       debarment: [hit('debarment', 'us_dpl', 1)],
     };
-    assert.deepEqual(pick(computeRiskScore({ hits: s69 })), [69, 'high']);
+    assert.deepEqual(additive(computeRiskScore({ hits: s69 })), [69, 'high']);
     // 20 PEP + 25 Pandora + 25 FATF countermeasures = 70 → critical
     assert.deepEqual(
-      pick(
+      additive(
         computeRiskScore({
           hits: { pep: [hit('pep', 'p', 1)], offshore_leaks: [hit('offshore_leaks', 'icij', 1, { investigation: 'Pandora Papers' })] },
           countryRisk: [country('IR', 'high_risk_call_for_action', 'countermeasures')],
@@ -234,4 +239,9 @@ describe('cap and level boundaries', () => {
 
 function pick(r: { riskScore: number; riskLevel: string }): [number, string] {
   return [r.riskScore, r.riskLevel];
+}
+
+/** The additive sum and the level it alone would give. */
+function additive(r: { additiveScore: number }): [number, string] {
+  return [r.additiveScore, riskLevelFor(r.additiveScore)];
 }

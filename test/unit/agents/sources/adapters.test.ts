@@ -125,7 +125,10 @@ describe('CommercialScreeningSource (OpenSanctions-style /match)', () => {
     const score = computeRiskScore({
       hits: { sanctions: found.filter((h) => h.category === 'sanctions').map((h) => toReportHit('commercial_screening', h)!) },
     });
-    assert.equal(score.riskScore, 15 + 12 + 12);
+    assert.equal(score.additiveScore, 15 + 12 + 12);
+    // The datasets (us_ofac_sdn…) reach the hits, so the scorer knows the lists block: critical.
+    assert.equal(found[0]!.sourceList, 'us_ofac_sdn');
+    assert.deepEqual([score.riskScore, score.riskLevel, score.floor?.rule], [70, 'critical', 'floor.blocking_sanctions_confirmed']);
   });
 
   commonFailures(make, env, person);
