@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { listsFromRoot, loadAllLists } from '../../../src/screening/lists/index';
 import type { ListEntity } from '../../../src/screening/model';
 import { editDistance } from '../../../src/screening/matching/similarity';
+import { foldToken } from '../../../src/screening/matching/text';
 import { rng, sample } from '../devsets';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -84,7 +85,8 @@ async function main() {
     for (const { w, e } of sample([...byLen.values()].flat(), 20000, rand)) {
       if (f >= 50) break;
       const near = [...(byLen.get(w.length) ?? []), ...(byLen.get(w.length + 1) ?? [])];
-      const other = near.find((x) => x.e !== e && x.w !== w && x.w[0] === w[0] && editDistance(x.w, w, 1) === 1 && !toks(x.e.primaryName).includes(w));
+      // spelling variants of one word (Faisal/Faysal, Aboud/Abbud) are the same word: not a false pair
+      const other = near.find((x) => x.e !== e && x.w !== w && x.w[0] === w[0] && editDistance(x.w, w, 1) === 1 && foldToken(x.w) !== foldToken(w) && !toks(x.e.primaryName).some((t) => foldToken(t) === foldToken(w)));
       if (!other) continue;
       rows.push({ cls: 'one_word', query: w.toUpperCase(), listed: other.e.primaryName, schema: other.e.schema === 'person' ? 'Person' : 'LegalEntity', label: 0, how: `one edit from listed word ${other.w}` });
       f++;
@@ -122,7 +124,15 @@ async function main() {
       if (f >= 40) break;
       const y = e.names.find((n) => n.kind === 'former' && latin(n.value))!.value;
       const words = [...toks(e.primaryName), ...toks(y)].filter((w) => w.length >= 4 && !GENERIC.has(w));
-      const other = words.flatMap((w) => byWord.get(w) ?? []).find((o) => o !== e && o.id.split(':')[1] !== e.id.split(':')[1] && simple(o.primaryName) !== simple(e.primaryName) && simple(o.primaryName) !== simple(y) && !e.names.some((n) => simple(n.value) === simple(o.primaryName)));
+      // the same entity on another list shares its distinctive words: only entities that do not are false pairs
+      const distinct = (s: string) => toks(s).filter((w) => w.length >= 3 && !GENERIC.has(w));
+      const mine = new Set([...distinct(e.primaryName), ...distinct(y)]);
+      const other = words.flatMap((w) => byWord.get(w) ?? []).find((o) => {
+        if (o === e || e.names.some((n) => simple(n.value) === simple(o.primaryName))) return false;
+        const theirs = distinct(o.primaryName);
+        const shared = theirs.filter((w) => mine.has(w)).length;
+        return shared >= 1 && shared < theirs.length && shared < distinct(e.primaryName).length && shared < distinct(y).length + 1;
+      });
       if (!other) continue;
       rows.push({ cls: 'former_name', query: forms[f % forms.length](e.primaryName, y), listed: other.primaryName, schema: SCHEMA[e.schema], label: 0, how: 'shares a word with current or former name' });
       f++;
