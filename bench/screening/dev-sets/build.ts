@@ -109,12 +109,13 @@ async function main() {
     picked.forEach((e, i) => {
       const former = e.names.filter((n) => n.kind === 'former' && latin(n.value)).map((n) => n.value);
       const y = former[0];
-      const combined = former.length >= 2 && i % 5 === 0 ? `${e.primaryName} (ex-${former[0]}, ex-${former[1]})` : forms[i % forms.length](e.primaryName, y);
+      const chain = former.length >= 2 && i % 5 === 0;
+      const combined = chain ? `${e.primaryName} (ex-${former[0]}, ex-${former[1]})` : forms[i % forms.length](e.primaryName, y);
       const schema = SCHEMA[e.schema];
       // the query carries both names; the list has the former name alone (query-time split)
       if (i % 2 === 0) rows.push({ cls: 'former_name', query: combined, listed: y, schema, label: 1, how: 'query has current+former, list has former' });
       // the list writes both names in one string; the query gives the former name (load-time split)
-      else rows.push({ cls: 'former_name', query: former[former.length - 1], listed: combined, schema, label: 1, how: 'list has current+former, query has former' });
+      else rows.push({ cls: 'former_name', query: chain ? former[1] : y, listed: combined, schema, label: 1, how: 'list has current+former, query has former' });
     });
     // false: the same combined forms against a different entity that shares a word with either name
     const byWord = new Map<string, ListEntity[]>();

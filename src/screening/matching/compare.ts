@@ -144,8 +144,11 @@ function spellingSimilarity(q: NameToken, c: NameToken): TokenSim {
   return best;
 }
 
-/** Weight of a token in the name score, from its kind and its rarity. */
-export type RarityFn = (fold: string) => number;
+/**
+ * Weight of a token in the name score, from its kind and its rarity. `known` (when the index gives it)
+ * says whether a folded word occurs in any listed name.
+ */
+export type RarityFn = ((fold: string) => number) & { known?: (fold: string) => boolean };
 
 export function tokenWeight(t: NameToken, rarity: RarityFn): number {
   switch (t.kind) {
@@ -308,13 +311,14 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
     tryMerge(ct, cUsed, qt, qUsed, false, pairs);
   }
 
-  // In an organisation or vessel name, a short word one letter away is another word ("Trans"/"Trains").
-  if (q.org || c.org) {
+  // In an organisation or vessel name, a short word one letter away from another word that the lists
+  // also use is that other word, not a typo ("Hotel"/"Motel", "Trans"/"Trains" once both are listed words).
+  if ((q.org || c.org) && rarity.known) {
     for (const p of pairs) {
       if (p.how !== 'fuzzy' || p.qi.length !== 1 || p.ci.length !== 1) continue;
       const a = qt[p.qi[0]];
       const b = ct[p.ci[0]];
-      if (Math.max(a.norm.length, b.norm.length) <= 6 && p.sim > 0.7) {
+      if (Math.max(a.norm.length, b.norm.length) <= 6 && p.sim > 0.7 && rarity.known(a.fold) && rarity.known(b.fold)) {
         p.sim = 0.7;
         notes.push(`"${a.display}" and "${b.display}" are short words one letter apart: read as different words`);
       }
@@ -370,7 +374,12 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
     } else if (whole && cWords.length === 1) {
       // the listed name is that one word (with a legal form or title): a full-name match, ranked above the band
       score = Math.max(score, (ONE_WORD_BAND.max + 0.01) / NAME_TO_FINAL);
-    } else if (oneWordPair.sim < 0.9 && (oneWordPair.how === 'fuzzy' || oneWordPair.how === 'phonetic' || oneWordPair.how === 'transliterated')) {
+    } else if (
+      oneWordPair.sim < 0.9 &&
+      Math.max(oneWord.norm.length, ...oneWordPair.ci.map((j) => ct[j].norm.length)) <= 7 &&
+      (oneWordPair.how === 'fuzzy' || oneWordPair.how === 'phonetic' || oneWordPair.how === 'transliterated')
+    ) {
+      // (a long word two letters off is more likely a typo of that word, and keeps its score)
       score = Math.min(score, 0.75);
       notes.push(`one-word query "${oneWord.display}" only resembles "${oneWordPair.ci.map((j) => ct[j].display).join(' ')}": another word`);
       oneWordDone = true;

@@ -8,6 +8,7 @@
  */
 import type { ListEntity, NameRecord } from '../model';
 import { foldToken } from './text';
+import type { RarityFn } from './compare';
 import { prepareName, type NameToken, type PreparedName } from './prepare';
 
 export interface IndexedName {
@@ -117,12 +118,15 @@ export class NameIndex {
   }
 
   /** Rarity weight of a folded token in [0.25, 1]: 1 for tokens in at most a couple of entities. */
-  rarity = (fold: string): number => {
-    const df = this.df.get(fold) ?? 0;
-    const n = this.entityCount;
-    if (df <= 2 || n < 50) return 1;
-    return Math.max(0.25, Math.min(1, Math.log(n / df) / this.logHalfN));
-  };
+  rarity: RarityFn = Object.assign(
+    (fold: string): number => {
+      const df = this.df.get(fold) ?? 0;
+      const n = this.entityCount;
+      if (df <= 2 || n < 50) return 1;
+      return Math.max(0.25, Math.min(1, Math.log(n / df) / this.logHalfN));
+    },
+    { known: (fold: string): boolean => this.df.has(fold) },
+  );
   private get logHalfN(): number {
     return Math.log(this.entityCount / 2);
   }

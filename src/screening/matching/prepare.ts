@@ -269,7 +269,7 @@ function prepareOne(raw: string, schema?: SchemaHint): PreparedName {
     .map((t) => t.fold)
     .sort()
     .join(' ');
-  const org = !isPerson && (isOrgLike || hasLegal || tokens.some((t) => t.kind === 'stop' && !ARTICLE_FREE.has(t.norm)));
+  const org = !isPerson && (isOrgLike || hasLegal || tokens.some((t) => t.kind === 'stop' && t.norm.length >= 4));
   // Acronyms only of names read as organisations: a person's initials ("John A. Adams" → jaa) are no acronym.
   return { raw, tokens, numbers, key, org, acronyms: org ? acronymsOf(tokens, raw) : [], notes };
 }
@@ -291,7 +291,7 @@ function expandAbbreviations(raw: RawToken[], isPerson: boolean, notes: string[]
 /** Initials of a name of 3+ words, with and without its legal form ("Mobile Telecommunication Company of Iran" → mci, mtci). */
 function acronymsOf(tokens: NameToken[], raw: string): string[] {
   const words = tokens.filter((t) => t.kind === 'name' || t.kind === 'stop' || t.kind === 'legal');
-  if (words.length < 3 || words.length > 8 || words.some((t) => t.initial)) return [];
+  if (words.length < 3 || words.length > 8 || words.some((t) => t.kind !== 'legal' && t.norm.length === 1)) return [];
   const first = (t: NameToken) => (t.kind === 'legal' ? t.display.split(' ').map((w) => w[0]).join('') : t.norm[0]);
   const all = words.filter((t) => !ARTICLE_FREE.has(t.norm)).map(first).join('');
   const noLegal = words.filter((t) => t.kind !== 'legal' && !ARTICLE_FREE.has(t.norm)).map(first).join('');
