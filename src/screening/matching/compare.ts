@@ -202,7 +202,8 @@ interface Pair {
 
 function concatToken(parts: NameToken[]): NameToken {
   const norm = parts.map((p) => p.norm).join('');
-  const t = makeToken(norm, parts[0].origin, 'name', parts[0].pos, parts.map((p) => p.display).join(' '));
+  // (a joined span is compared for its spelling only: no renderings, which would cost more than the merge)
+  const t = makeToken(norm, parts[0].origin, 'name', parts[0].pos, parts.map((p) => p.display).join(' '), false);
   t.common = false;
   return t;
 }
@@ -279,11 +280,11 @@ function nameLike(t: NameToken): boolean {
 function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlignment: boolean, memo?: SpellingMemo): NameComparison {
   const qt = q.tokens.filter((t) => t.kind !== 'number');
   const ct = c.tokens.filter((t) => t.kind !== 'number');
-  const notes: string[] = [...q.notes, ...c.notes];
+  const notes: string[] = q.notes.length || c.notes.length ? [...q.notes, ...c.notes] : [];
   if (!qt.length || !ct.length) {
     return { score: 0, alignment: [], notes: ['empty name'], exact: false };
   }
-  const acronym = acronymMatch(q, c, qt, ct);
+  const acronym = q.acronyms.length || c.acronyms.length ? acronymMatch(q, c, qt, ct) : undefined;
   if (acronym) return acronym;
   const qw = qt.map((t) => tokenWeight(t, rarity));
   const cw = ct.map((t) => tokenWeight(t, rarity));
@@ -356,8 +357,10 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
   // A one-word query ("Putin", "Sberbank"): the names that hold that very word are potential matches,
   // ranked by how much of the listed name the word is; a near spelling of another word is not enough.
   let maxScore: number | undefined;
-  const qWords = qt.filter(nameLike);
-  const oneWord = qWords.length === 1 && qWords[0].kind === 'name' && !qWords[0].initial ? qWords[0] : undefined;
+  let qWord: NameToken | undefined;
+  let qWordCount = 0;
+  for (const t of qt) if (nameLike(t) && ++qWordCount === 1) qWord = t;
+  const oneWord = qWordCount === 1 && qWord!.kind === 'name' && !qWord!.initial ? qWord : undefined;
   const oneWordPair = oneWord ? pairs.find((p) => p.qi.length === 1 && qt[p.qi[0]] === oneWord) : undefined;
   let oneWordDone = false;
   if (oneWord && oneWordPair) {

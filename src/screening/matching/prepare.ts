@@ -133,7 +133,7 @@ function forms(norm: string): { fold: string; skel: string } {
   return f;
 }
 
-export function makeToken(norm: string, origin: TokenOrigin, kind: TokenKind, pos: number, display = norm): NameToken {
+export function makeToken(norm: string, origin: TokenOrigin, kind: TokenKind, pos: number, display = norm, withRenderings = true): NameToken {
   const f = forms(norm);
   const fold = kind === 'particle' ? PARTICLES[norm] ?? norm : kind === 'name' ? NAME_VARIANTS.get(f.fold) ?? f.fold : f.fold;
   return {
@@ -148,7 +148,7 @@ export function makeToken(norm: string, origin: TokenOrigin, kind: TokenKind, po
     initial: kind === 'name' && norm.length === 1,
     common: kind === 'name' && (COMMON_GIVEN_NAMES.has(norm) || COMMON_GIVEN_NAMES.has(fold)),
     patronymic: false,
-    renderings: kind === 'name' && origin === 'latin' ? renderingFolds(norm) : undefined,
+    renderings: withRenderings && kind === 'name' && origin === 'latin' ? renderingFolds(norm) : undefined,
   };
 }
 

@@ -341,6 +341,9 @@ const RENDERINGS: [RegExp, string][][] = [
   [[/gy/g, 'd'], [/ty/g, 't'], [/ny/g, 'n'], [/sz/g, 's'], [/zs/g, 'zh'], [/cs/g, 'ch'], [/j/g, 'y']],
 ];
 
+// What must be in a word for each rendering above to apply (most words have none and cost nothing).
+const RENDERING_MARKS = [/sch|w|j/, /sch|w|j/, /sz|cz|rz|w|ie|j/, /ou|j|gu[ei]|ine$|ch/, /oe|sj|j|w/, /gy|ty|ny|sz|zs|cs/];
+
 /** Folded spellings of a Latin word read as a German/Polish/French/Dutch/Hungarian rendering of a Russian name. */
 const renderingCache = new Map<string, string[]>();
 export function renderingFolds(norm: string): string[] {
@@ -349,7 +352,9 @@ export function renderingFolds(norm: string): string[] {
   const own = foldToken(norm);
   const set = new Set<string>();
   if (norm.length >= 4 && !/\d/.test(norm)) {
-    for (const rules of RENDERINGS) {
+    for (let k = 0; k < RENDERINGS.length; k++) {
+      if (!RENDERING_MARKS[k].test(norm)) continue; // nothing of that language's spelling in the word
+      const rules = RENDERINGS[k];
       let s = norm;
       for (const [re, rep] of rules) s = s.replace(re, rep);
       if (s !== norm) {
