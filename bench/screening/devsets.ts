@@ -2,7 +2,8 @@
  * Labelled development pairs built from the lists themselves (see run.ts).
  * Deterministic: a seeded PRNG picks and perturbs names.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { ListEntity } from '../../src/screening/model';
 import { jaroWinkler } from '../../src/screening/matching/similarity';
 
@@ -226,4 +227,20 @@ export function loadHandmadePairs(file: string): LabelledPair[] {
     const [name1, name2, schema, label] = l.split(',');
     return { category: 'handmade_public_style', name1, name2, schema, label: label === '1' };
   });
+}
+
+/**
+ * The issue-20 development sets: every *.tsv in bench/screening/dev-sets (see the README there).
+ * Columns: class, query, listed, schema, label, how. The query is name1 (the side a user types).
+ */
+export function loadClassPairs(dir: string): LabelledPair[] {
+  const out: LabelledPair[] = [];
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.tsv')).sort()) {
+    for (const line of readFileSync(path.join(dir, f), 'utf8').split('\n').slice(1)) {
+      if (!line.trim()) continue;
+      const [category, name1, name2, schema, label] = line.split('\t');
+      out.push({ category, name1, name2, schema, label: label === '1' });
+    }
+  }
+  return out;
 }

@@ -120,7 +120,7 @@ export class ScreeningEngine {
       const entity = this.entities[entityIndex];
       const named = this.index.names[b.nameIndex];
       const quals = qualifiersFor(query, entity);
-      const score = finalScore(b.nameScore, b.cmp.exact && ALIAS_FACTOR[named.record.kind] === 1, quals);
+      const score = Math.min(finalScore(b.nameScore, b.cmp.exact && ALIAS_FACTOR[named.record.kind] === 1, quals), b.cmp.maxScore ?? 1);
       if (score >= threshold) scored.push({ entityIndex, nameIndex: b.nameIndex, nameScore: b.nameScore, quals, score });
     }
     scored.sort((a, b) => b.score - a.score || this.entities[a.entityIndex].id.localeCompare(this.entities[b.entityIndex].id));
@@ -161,7 +161,7 @@ export class ScreeningEngine {
     const a = prepareName(name1, s);
     const b = prepareName(name2, s);
     const cmp = compareNames(a, b, this.index.rarity);
-    const score = finalScore(cmp.score, false, []);
+    const score = Math.min(finalScore(cmp.score, false, []), cmp.maxScore ?? 1);
     return { score, explanation: explain({ value: name2, kind: 'primary' }, cmp, cmp.score, [], score) };
   }
 

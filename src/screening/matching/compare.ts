@@ -7,10 +7,22 @@
  * while a different surname (unmatched tokens on both sides) costs a lot.
  */
 import type { TokenAlignment } from '../model';
+import { BUSINESS_WORDS, NAME_VARIANT_HEADS, ORG_STOP_WORDS } from './lexicon';
 import { makeToken, type NameToken, type PreparedName } from './prepare';
 import { editDistance, jaroWinkler } from './similarity';
+import { hebrewMatchesLatin } from './text';
 
-export type AlignHow = 'exact' | 'transliterated' | 'phonetic' | 'fuzzy' | 'initial' | 'legal_form' | 'merged' | 'missing';
+export type AlignHow =
+  | 'exact'
+  | 'transliterated'
+  | 'translated'
+  | 'phonetic'
+  | 'fuzzy'
+  | 'initial'
+  | 'legal_form'
+  | 'merged'
+  | 'acronym'
+  | 'missing';
 
 export interface TokenSim {
   how: AlignHow;
@@ -30,14 +42,27 @@ export function tokenSimilarity(q: NameToken, c: NameToken, memo?: SpellingMemo)
     return NONE;
   }
   if (q.kind === 'number' || c.kind === 'number') return q.norm === c.norm ? { how: 'exact', sim: 1 } : NONE;
+  // A generic business word matches its translations ("Banco" = "Bank", "Denizcilik" = "Shipping").
+  if (q.generic && q.generic === c.generic) return { how: q.norm === c.norm ? 'exact' : 'translated', sim: 1 };
   if (q.norm === c.norm) return { how: q.origin === c.origin ? 'exact' : 'transliterated', sim: 1 };
   if (q.fold === c.fold) return { how: 'transliterated', sim: 0.95 };
   if (q.initial || c.initial) {
     return q.norm[0] === c.norm[0] ? { how: 'initial', sim: 0.75 } : NONE;
   }
+  // Two names known to be different (Muhammad / Mahmud, Ri / Pak), whatever their spellings share.
+  if (q.kind === 'name' && c.kind === 'name' && NAME_VARIANT_HEADS.has(q.fold) && NAME_VARIANT_HEADS.has(c.fold)) return NONE;
+  // A Russian name as German, Polish, French, Dutch or Hungarian write it (Poetin, Szojgu, Jewgeni).
+  if (q.renderings?.length || c.renderings?.length) {
+    if (q.renderings?.includes(c.fold) || c.renderings?.includes(q.fold) || q.renderings?.some((r) => c.renderings?.includes(r))) {
+      return { how: 'transliterated', sim: 0.9 };
+    }
+  }
   const qa = q.origin === 'abjad';
   const ca = c.origin === 'abjad';
   if (qa !== ca) {
+    // Hebrew letter by letter against a Latin spelling (vowel letters, begadkefat, the article).
+    const heb = qa ? q.hebrew : c.hebrew;
+    if (heb && hebrewMatchesLatin(heb, qa ? c.norm : q.norm)) return { how: 'transliterated', sim: 0.95 };
     // Unvowelled Arabic/Hebrew against a vowelled spelling: only the consonant skeleton can be compared.
     const latinLen = qa ? c.norm.length : q.norm.length;
     if (q.skel.length >= 2 && q.skel === c.skel) {
@@ -102,6 +127,8 @@ function spellingSimilarity(q: NameToken, c: NameToken): TokenSim {
     const shortest = Math.min(a.length, b.length);
     if (shortest < 3) continue;
     const d = editDistance(a, b, 2);
+    // A short word with another first letter is another word, not a typo (Petro/Metro, Power/Tower, Hotel/Motel).
+    if (longest <= 6 && a[0] !== b[0]) continue;
     if (d === 1 && longest >= 5) consider('fuzzy', longest >= 8 ? 0.93 : longest >= 6 ? 0.9 : 0.85);
     if (d === 2 && longest >= 8) consider('fuzzy', longest >= 10 ? 0.87 : 0.82);
   }
@@ -117,8 +144,11 @@ function spellingSimilarity(q: NameToken, c: NameToken): TokenSim {
   return best;
 }
 
-/** Weight of a token in the name score, from its kind and its rarity. */
-export type RarityFn = (fold: string) => number;
+/**
+ * Weight of a token in the name score, from its kind and its rarity. `known` (when the index gives it)
+ * says whether a folded word occurs in any listed name.
+ */
+export type RarityFn = ((fold: string) => number) & { known?: (fold: string) => boolean };
 
 export function tokenWeight(t: NameToken, rarity: RarityFn): number {
   switch (t.kind) {
@@ -149,7 +179,19 @@ export interface NameComparison {
   notes: string[];
   /** Every token on both sides aligned exactly (name-level identity). */
   exact: boolean;
+  /**
+   * Highest final score this match may reach whatever the qualifiers add: a one-word query or an
+   * acronym is a potential match (below 0.95, never confirmed).
+   */
+  maxScore?: number;
 }
+
+/** Final-score band of a one-word query found as a whole word of a longer listed name (issue 16 §4). */
+export const ONE_WORD_BAND = { min: 0.8, max: 0.92, cap: 0.94 } as const;
+/** Final score of an acronym against the name it abbreviates, before qualifiers (capped like one word). */
+export const ACRONYM_SCORE = 0.85;
+/** The engine's factor from name score to final score (engine.ts NAME_ONLY_CAP). */
+const NAME_TO_FINAL = 0.95;
 
 interface Pair {
   qi: number[];
@@ -160,7 +202,8 @@ interface Pair {
 
 function concatToken(parts: NameToken[]): NameToken {
   const norm = parts.map((p) => p.norm).join('');
-  const t = makeToken(norm, parts[0].origin, 'name', parts[0].pos, parts.map((p) => p.display).join(' '));
+  // (a joined span is compared for its spelling only: no renderings, which would cost more than the merge)
+  const t = makeToken(norm, parts[0].origin, 'name', parts[0].pos, parts.map((p) => p.display).join(' '), false);
   t.common = false;
   return t;
 }
@@ -200,7 +243,10 @@ function numberKey(numbers: string[]): string {
   return numbers.length ? [...new Set(numbers)].sort().join(',') : '';
 }
 
-/** Compare two prepared names. `rarity` gives each folded token a weight in [0.25, 1] (1 = rare). */
+/**
+ * Compare two prepared names. `rarity` gives each folded token a weight in [0.25, 1] (1 = rare).
+ * A name holding former names ("X (ex-Y)", either side) matches through its best part.
+ */
 export function compareNames(
   q: PreparedName,
   c: PreparedName,
@@ -209,12 +255,37 @@ export function compareNames(
   /** Kept by the caller for q's tokens (see SpellingMemo). */
   memo?: SpellingMemo,
 ): NameComparison {
+  if (!q.alternatives?.length && !c.alternatives?.length) return compareOne(q, c, rarity, withAlignment, memo);
+  let best: NameComparison | undefined;
+  let bestQ = q;
+  let bestC = c;
+  for (const qa of [q, ...(q.alternatives ?? [])]) {
+    for (const ca of [c, ...(c.alternatives ?? [])]) {
+      const r = compareOne(qa, ca, rarity, withAlignment, memo);
+      if (!best || r.score > best.score) [best, bestQ, bestC] = [r, qa, ca];
+    }
+  }
+  const out = best!;
+  if (bestQ !== q) out.notes.unshift(`the query's former name "${bestQ.raw}" matched (split from "${q.raw}")`);
+  else if (q.alternatives?.length) out.notes.unshift(`the query's current name "${q.tokens.map((t) => t.display).join(' ')}" matched; former names split off`);
+  if (bestC !== c) out.notes.unshift(`listed former name "${bestC.raw}" matched (split from "${c.raw}")`);
+  out.exact = out.exact && bestQ === q && bestC === c;
+  return out;
+}
+
+function nameLike(t: NameToken): boolean {
+  return t.kind === 'name' || t.kind === 'stop';
+}
+
+function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlignment: boolean, memo?: SpellingMemo): NameComparison {
   const qt = q.tokens.filter((t) => t.kind !== 'number');
   const ct = c.tokens.filter((t) => t.kind !== 'number');
-  const notes: string[] = [];
+  const notes: string[] = q.notes.length || c.notes.length ? [...q.notes, ...c.notes] : [];
   if (!qt.length || !ct.length) {
     return { score: 0, alignment: [], notes: ['empty name'], exact: false };
   }
+  const acronym = q.acronyms.length || c.acronyms.length ? acronymMatch(q, c, qt, ct) : undefined;
+  if (acronym) return acronym;
   const qw = qt.map((t) => tokenWeight(t, rarity));
   const cw = ct.map((t) => tokenWeight(t, rarity));
 
@@ -241,6 +312,19 @@ export function compareNames(
     tryMerge(ct, cUsed, qt, qUsed, false, pairs);
   }
 
+  // In an organisation or vessel name, a short word one letter away from another word that the lists
+  // also use is that other word, not a typo ("Hotel"/"Motel", "Trans"/"Trains" once both are listed words).
+  if ((q.org || c.org) && rarity.known) {
+    for (const p of pairs) {
+      if (p.how !== 'fuzzy' || p.qi.length !== 1 || p.ci.length !== 1) continue;
+      const a = qt[p.qi[0]];
+      const b = ct[p.ci[0]];
+      if (Math.max(a.norm.length, b.norm.length) <= 6 && p.sim > 0.7 && rarity.known(a.fold) && rarity.known(b.fold)) {
+        p.sim = 0.7;
+        notes.push(`"${a.display}" and "${b.display}" are short words one letter apart: read as different words`);
+      }
+    }
+  }
   const qTotal = qw.reduce((a, b) => a + b, 0) || 1;
   const cTotal = cw.reduce((a, b) => a + b, 0) || 1;
   let qCov = 0;
@@ -270,7 +354,43 @@ export function compareNames(
 
   const qLeft = unmatchedName(qt, qUsed);
   const cLeft = unmatchedName(ct, cUsed);
-  if (!anyName) {
+  // A one-word query ("Putin", "Sberbank"): the names that hold that very word are potential matches,
+  // ranked by how much of the listed name the word is; a near spelling of another word is not enough.
+  let maxScore: number | undefined;
+  let qWord: NameToken | undefined;
+  let qWordCount = 0;
+  for (const t of qt) if (nameLike(t) && ++qWordCount === 1) qWord = t;
+  const oneWord = qWordCount === 1 && qWord!.kind === 'name' && !qWord!.initial ? qWord : undefined;
+  const oneWordPair = oneWord ? pairs.find((p) => p.qi.length === 1 && qt[p.qi[0]] === oneWord) : undefined;
+  let oneWordDone = false;
+  if (oneWord && oneWordPair) {
+    const cWords = ct.filter(nameLike);
+    const whole = oneWordPair.sim >= 0.95 && oneWordPair.ci.length === 1 && oneWordPair.how !== 'merged';
+    const generic = ORG_STOP_WORDS.has(oneWord.norm) || BUSINESS_WORDS.has(oneWord.norm);
+    if (whole && cWords.length > 1 && !oneWord.common && !ct[oneWordPair.ci[0]].common && !generic && oneWord.norm.length >= 3 && rarity(oneWord.fold) >= 0.45) {
+      const share = cw[oneWordPair.ci[0]] / (cWords.reduce((a, t) => a + cw[ct.indexOf(t)], 0) || 1);
+      const final = ONE_WORD_BAND.min + (ONE_WORD_BAND.max - ONE_WORD_BAND.min) * Math.min(1, share);
+      score = final / NAME_TO_FINAL;
+      maxScore = ONE_WORD_BAND.cap;
+      oneWordDone = true;
+      notes.push(`one-word query "${oneWord.display}" found as a whole word of the listed name: a potential match, not a confirmed one`);
+    } else if (whole && cWords.length === 1) {
+      // the listed name is that one word (with a legal form or title): a full-name match, ranked above the band
+      score = Math.max(score, (ONE_WORD_BAND.max + 0.01) / NAME_TO_FINAL);
+    } else if (
+      oneWordPair.sim < 0.9 &&
+      Math.max(oneWord.norm.length, ...oneWordPair.ci.map((j) => ct[j].norm.length)) <= 7 &&
+      (oneWordPair.how === 'fuzzy' || oneWordPair.how === 'phonetic' || oneWordPair.how === 'transliterated')
+    ) {
+      // (a long word two letters off is more likely a typo of that word, and keeps its score)
+      score = Math.min(score, 0.75);
+      notes.push(`one-word query "${oneWord.display}" only resembles "${oneWordPair.ci.map((j) => ct[j].display).join(' ')}": another word`);
+      oneWordDone = true;
+    }
+  }
+  if (oneWordDone) {
+    // the caps below are for multi-word queries
+  } else if (!anyName) {
     score = Math.min(score, 0.3);
     notes.push('only particles or legal forms matched');
   } else if (!strong && nameMatches < 2 && (qLeft || cLeft)) {
@@ -295,13 +415,14 @@ export function compareNames(
   }
 
   const exact =
+    !oneWordDone &&
     qn === cn &&
     qUsed.every((u, i) => u || qt[i].kind === 'honorific') &&
     cUsed.every((u, j) => u || ct[j].kind === 'honorific') &&
     pairs.every((p) => p.sim === 1 && p.how !== 'merged');
   if (exact) score = 1;
   score = round(Math.max(0, Math.min(1, score)));
-  if (!withAlignment) return { score, alignment: [], notes, exact };
+  if (!withAlignment) return { score, alignment: [], notes, exact, maxScore };
 
   const alignment: TokenAlignment[] = [];
   const allPairs = [...pairs].sort((a, b) => Math.min(...a.qi) - Math.min(...b.qi));
@@ -324,7 +445,40 @@ export function compareNames(
     alignment.push({ query: n, candidate: ok ? n : '', how: ok ? 'exact' : 'missing', similarity: ok ? 1 : 0 });
   }
   for (const n of c.numbers) if (!q.numbers.includes(n)) alignment.push({ query: '', candidate: n, how: 'missing', similarity: 0 });
-  return { score, alignment, notes, exact };
+  return { score, alignment, notes, exact, maxScore };
+}
+
+/**
+ * One side is a single word of 3–7 letters that spells the initials of the other side's organisation
+ * name ("IRGC" / "Islamic Revolutionary Guard Corps"): a potential match, shown as an acronym.
+ */
+function acronymMatch(q: PreparedName, c: PreparedName, qt: NameToken[], ct: NameToken[]): NameComparison | undefined {
+  const single = (toks: NameToken[]) => {
+    const words = toks.filter((t) => t.kind !== 'legal' && t.kind !== 'honorific');
+    return words.length === 1 && words[0].kind === 'name' && words[0].norm.length >= 3 && words[0].norm.length <= 7 ? words[0] : undefined;
+  };
+  const qs = single(qt);
+  const cs = single(ct);
+  let short: NameToken | undefined;
+  let long: PreparedName | undefined;
+  if (qs && !cs && c.acronyms.includes(qs.norm)) [short, long] = [qs, c];
+  else if (cs && !qs && q.acronyms.includes(cs.norm)) [short, long] = [cs, q];
+  if (!short || !long) return undefined;
+  if ((q.numbers.join() || '') !== (c.numbers.join() || '')) return undefined;
+  const spelled = long.tokens.filter((t) => t.kind !== 'particle' && t.kind !== 'number').map((t) => t.display).join(' ');
+  const shortIsQuery = short === qs;
+  const alignment: TokenAlignment[] = [
+    shortIsQuery
+      ? { query: short.display, candidate: spelled, how: 'acronym', similarity: 1 }
+      : { query: spelled, candidate: short.display, how: 'acronym', similarity: 1 },
+  ];
+  return {
+    score: round(ACRONYM_SCORE / NAME_TO_FINAL),
+    alignment,
+    notes: [...q.notes, ...c.notes, `"${short.display.toUpperCase()}" is the acronym of "${spelled}": a potential match, not a confirmed one`],
+    exact: false,
+    maxScore: ONE_WORD_BAND.cap,
+  };
 }
 
 export function round(x: number): number {

@@ -8,6 +8,7 @@
  * Company legal forms, grouped into equivalence classes. Multi-word phrases are matched on token
  * sequences (longest first) and replaced by one legal-form token `~class`.
  */
+import { readFileSync } from 'node:fs';
 import { foldToken } from './text';
 
 const LEGAL_FORM_CLASSES: Record<string, string[]> = {
@@ -21,6 +22,8 @@ const LEGAL_FORM_CLASSES: Record<string, string[]> = {
     'sociedade de responsabilidade limitada', 'societatea cu raspundere limitata', 'societa a responsabilita limitata',
     'yugen gaisha', 'yuxian gongsi', 'youxian gongsi', 'youxian zeren gongsi', 'ltda', 'lda', 'limitada', 'sac', 's a c', 'sa de cv', 's a de c v', 's de rl', 's de rl de cv', 's de r l de c v', 'sapi de cv', 'doo', 'd o o', 'eood', 'ood',
     'fzco', 'fze', 'fzc', 'fz llc', 'pte', 'pty', 'bhd', 'sdn bhd', 'oy', 'aps', 'llc fz',
+    // Hebrew: בע"מ / B.M. (be'eravon mugbal, "with limited liability"), transliterated consonants
+    'bm', 'b m', 'brbwn mwgbl', 'beeravon mugbal',
     // Chinese written in Han characters arrives as syllables
     'you xian gong si', 'you xian ze ren gong si', 'you xian hui she', 'yugen kaisha',
   ],
@@ -124,6 +127,71 @@ export const HONORIFICS = new Set([
   'general', 'gen', 'col', 'colonel', 'capt', 'captain', 'lt', 'admiral', 'emir', 'hon', 'honorable', 'rev', 'mv', 'mt', 'm v', 'ss', 'jr', 'sr', 'ii', 'iii',
 ]);
 
+/**
+ * Titles and offices written before a person's name, in many languages (transliterated as text.ts does:
+ * "Präsident" → prasident, "Президент" → prezident, "الشيخ" → al + shykh). They are dropped from the front
+ * of a name that is not an organisation (never from the middle: "General" is also an organisation word),
+ * and the hit's explanation says so. Words that are also given names or surnames (King, Prince, Major,
+ * Amir, Sultan, Rais) are not here.
+ */
+export const TITLES = new Set(
+  (
+    // heads of state and government, offices
+    'president presidente presidenta president prasident praesident prezydent prezident prezidentas presidentti ' +
+    'vice vicepresident vicepresidente vizeprasident premier prime minister ministre ministro minister ministr ministar bakan vazir wazir ' +
+    'chancellor kanzler kanzlerin senator senador senatore senatorin governor gobernador governatore gouverneur gubernator ' +
+    'ambassador ambassadeur embajador botschafter posol burgermeister maire alcalde deputy depute diputado deputat ' +
+    'chairman chairwoman chairperson ' +
+    // forms of address
+    'mr mrs ms miss mister herr frau monsieur madame mme mlle senor senora sra signor signora gospodin gospozha ' +
+    'excellency excellence his exc hon honorable honourable comrade tovarishch ' +
+    // academic
+    'dr prof professor doctor doktor dott ' +
+    // military and police ranks
+    'general gen generale generaal generalleutnant generalmajor lt lieutenant leytenant ' +
+    'colonel col coronel colonnello oberst polkovnik brigadier brig marshal feldmarschall ' +
+    'admiral adm commander cmdr captain capt kapitan sergeant sgt ' +
+    // religious and traditional
+    'sheikh shaikh shaykh sheik shykh cheikh sayyid seyed sayed ayatollah ayatullah hojatoleslam hujjat mullah mulla mawlawi maulavi ' +
+    'maulvi maulana mawlana mufti imam qari haji hajji hadji alhaji alhaj hajj rabbi rav reverend rev patriarch ' +
+    'metropolitan archbishop emir dato datuk datin'
+  )
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** Written-out numerals (1–20) in the languages of the lists' vessel and company names → their value. */
+export const NUMERAL_WORDS: Record<string, number> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20,
+  first: 1, second: 2, third: 3,
+  uno: 1, tres: 3, cuatro: 4, cinco: 5, seis: 6, siete: 7, ocho: 8, nueve: 9, diez: 10,
+  deux: 2, trois: 3, quatre: 4, cinq: 5, sept: 7, huit: 8, neuf: 9, dix: 10,
+  eins: 1, zwei: 2, drei: 3, vier: 4, funf: 5, fuenf: 5, sechs: 6, sieben: 7, acht: 8, neun: 9, zehn: 10,
+  odin: 1, dva: 2, tri: 3, chetyre: 4, pyat: 5, shest: 6, vosem: 8, devyat: 9, desyat: 10,
+};
+/** Roman numerals in non-person names ("SEA STAR II"): persons keep ii/iii as generational suffixes. */
+export const ROMAN_NUMERALS: Record<string, number> = {
+  ii: 2, iii: 3, iv: 4, vi: 6, vii: 7, viii: 8, ix: 9, xi: 11, xii: 12, xiii: 13, xiv: 14, xv: 15, xvi: 16, xvii: 17, xviii: 18, xix: 19, xx: 20,
+};
+
+interface BusinessWord {
+  concept: string;
+  kind: 'generic' | 'abbr';
+}
+/** data/business-words.tsv: generic business words with their translations, and word abbreviations. */
+export const BUSINESS_WORDS = new Map<string, BusinessWord>();
+/** Two-word generic phrases ("bwdwt pr": Hebrew עבודות עפר, earthworks), keyed "first second". */
+export const BUSINESS_PHRASES = new Map<string, BusinessWord>();
+for (const line of readFileSync(new URL('./data/business-words.tsv', import.meta.url), 'utf8').split('\n')) {
+  if (!line.trim() || line.startsWith('#')) continue;
+  const [concept, word, kind] = line.split('\t');
+  if (kind !== 'generic' && kind !== 'abbr') throw new Error(`business-words.tsv: bad kind "${kind}" for "${word}"`);
+  const entry = { concept, kind } as BusinessWord;
+  if (word.includes(' ')) BUSINESS_PHRASES.set(word, entry);
+  else BUSINESS_WORDS.set(word, entry);
+}
+
 /** Words that carry little identity in organisation names (weighted down, not dropped). */
 export const ORG_STOP_WORDS = new Set([
   'the', 'of', 'and', 'for', 'in', 'on', 'at', 'to', 'a', 'an', 'group', 'holding', 'holdings', 'international', 'intl',
@@ -206,6 +274,20 @@ const NAME_VARIANT_GROUPS = [
   'yuri yurii yury yuriy',
   'ivan ivan ivan',
   'mariya mariia maria',
+  // The common Arabic given names in their English, French, Turkish and West African spellings
+  'muhammad mohammed mohamed mohammad mohamad muhammed mouhamed mohamud muhamed mohammod mehmet mehmed mahomed',
+  'ahmad ahmed ahmet ahmat',
+  'husayn hussein husein hussain husain huseyin hossein hosein',
+  'hasan hassan hasen',
+  'mahmud mahmoud mahmood mahmut',
+  'umar omar omer',
+  'yusuf youssef yousef yusef yousuf yousif jusuf',
+  'ibrahim ebrahim ibragim',
+  'khalid khaled halid',
+  'mustafa mostafa moustafa mustapha',
+  'abdallah abdullah abdulla',
+  'said saeed saaid',
+  'ali aly',
   // Korean surnames in DPRK, Revised and McCune-Reischauer romanisations
   'ri lee yi rhee li i',
   'pak park bak',
@@ -221,6 +303,8 @@ const NAME_VARIANT_GROUPS = [
   'xu hsu',
 ];
 export const NAME_VARIANTS = new Map<string, string>();
+/** The fold every variant of a group maps to: two different heads are two different names (Muhammad ≠ Mahmud). */
+export const NAME_VARIANT_HEADS = new Set<string>();
 const groupOf = new Map<string, number>();
 NAME_VARIANT_GROUPS.forEach((group, g) => {
   const folds = group.split(' ').map(foldToken);
@@ -230,4 +314,5 @@ NAME_VARIANT_GROUPS.forEach((group, g) => {
     groupOf.set(f, g);
   }
   for (const f of folds.slice(1)) if (f !== folds[0]) NAME_VARIANTS.set(f, folds[0]);
+  NAME_VARIANT_HEADS.add(folds[0]);
 });

@@ -8,6 +8,7 @@
  */
 import type { ListEntity, NameRecord } from '../model';
 import { foldToken } from './text';
+import type { RarityFn } from './compare';
 import { prepareName, type NameToken, type PreparedName } from './prepare';
 
 export interface IndexedName {
@@ -82,12 +83,16 @@ export class NameIndex {
         const nameIndex = idx.names.length;
         idx.names.push({ entityIndex, record, prepared });
         const keys = new Set<string>();
-        for (const t of prepared.tokens) {
-          if (!keyable(t)) continue;
-          for (const k of tokenKeys(t)) keys.add(k);
-          seenTokens.add(t.fold);
+        // a name string with former names inside ("X (ex-Y)") is found through every part
+        for (const part of [prepared, ...(prepared.alternatives ?? [])]) {
+          for (const t of part.tokens) {
+            if (!keyable(t)) continue;
+            for (const k of tokenKeys(t)) keys.add(k);
+            seenTokens.add(t.fold);
+          }
+          for (const k of joinedKeys(part.tokens)) keys.add(k);
+          for (const a of part.acronyms) keys.add(`x:${a}`);
         }
-        for (const k of joinedKeys(prepared.tokens)) keys.add(k);
         for (const k of keys) {
           let l = lists.get(k);
           if (!l) lists.set(k, (l = []));
@@ -113,12 +118,15 @@ export class NameIndex {
   }
 
   /** Rarity weight of a folded token in [0.25, 1]: 1 for tokens in at most a couple of entities. */
-  rarity = (fold: string): number => {
-    const df = this.df.get(fold) ?? 0;
-    const n = this.entityCount;
-    if (df <= 2 || n < 50) return 1;
-    return Math.max(0.25, Math.min(1, Math.log(n / df) / this.logHalfN));
-  };
+  rarity: RarityFn = Object.assign(
+    (fold: string): number => {
+      const df = this.df.get(fold) ?? 0;
+      const n = this.entityCount;
+      if (df <= 2 || n < 50) return 1;
+      return Math.max(0.25, Math.min(1, Math.log(n / df) / this.logHalfN));
+    },
+    { known: (fold: string): boolean => this.df.has(fold) },
+  );
   private get logHalfN(): number {
     return Math.log(this.entityCount / 2);
   }
@@ -128,6 +136,16 @@ export class NameIndex {
    * A name must gather at least `minShare` of the query's token weight through its keys.
    */
   candidates(q: PreparedName, limit = 200, minShare = 0.35): Candidate[] {
+    if (!q.alternatives?.length) return this.candidatesOf(q, limit, minShare);
+    // each part of "X (ex-Y)" brings its own candidates
+    const best = new Map<number, Candidate>();
+    for (const part of [q, ...q.alternatives]) {
+      for (const c of this.candidatesOf(part, limit, minShare)) if ((best.get(c.nameIndex)?.weight ?? -1) < c.weight) best.set(c.nameIndex, c);
+    }
+    return [...best.values()].sort((a, b) => b.weight - a.weight).slice(0, limit * (1 + q.alternatives.length));
+  }
+
+  private candidatesOf(q: PreparedName, limit: number, minShare: number): Candidate[] {
     const toks = q.tokens.filter(keyable);
     if (!toks.length) return [];
     const gen = ++this.stampGen;
@@ -159,8 +177,12 @@ export class NameIndex {
     for (const t of toks) {
       const w = t.common ? 0.4 : t.kind === 'stop' ? 0.35 : t.initial ? 0.3 : 1;
       total += w;
-      visit(tokenKeys(t), w);
+      // other languages' renderings of a Russian name (Poetin, Jewgeni) are looked up as spellings
+      visit(t.renderings?.length ? [...tokenKeys(t), ...t.renderings.map((r) => `t:${r}`)] : tokenKeys(t), w);
     }
+    // a lone word may be an acronym of a listed name; a long name may be listed under its acronym
+    if (toks.length === 1 && toks[0].norm.length >= 3 && toks[0].norm.length <= 7) visit([`x:${toks[0].norm}`], 1);
+    for (const a of q.acronyms) visit([`t:${foldToken(a)}`], total);
     // joined query tokens may equal one listed token
     for (const k of joinedKeys(q.tokens)) visit([k], 1);
     const min = total * minShare;

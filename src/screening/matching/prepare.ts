@@ -6,8 +6,13 @@ import { doubleMetaphone } from 'double-metaphone';
 import type { EntitySchema } from '../model';
 import {
   AMBIGUOUS_LEGAL_FORMS,
+  BUSINESS_PHRASES,
+  BUSINESS_WORDS,
   COMMON_GIVEN_NAMES,
   HONORIFICS,
+  NUMERAL_WORDS,
+  ROMAN_NUMERALS,
+  TITLES,
   NAME_VARIANTS,
   ORG_STOP_WORDS,
   PARTICLES,
@@ -15,7 +20,8 @@ import {
   SUN_LETTER_ARTICLES,
   matchLegalForm,
 } from './lexicon';
-import { foldToken, skeleton, transliterateTokens, type RawToken, type TokenOrigin } from './text';
+import { splitFormerNames } from './former-names';
+import { foldToken, renderingFolds, skeleton, transliterateTokens, type RawToken, type TokenOrigin } from './text';
 
 export type TokenKind = 'name' | 'particle' | 'legal' | 'number' | 'honorific' | 'stop';
 
@@ -37,6 +43,12 @@ export interface NameToken {
   common: boolean;
   /** A Slavic patronymic: a middle name often left out. */
   patronymic: boolean;
+  /** A generic business word (data/business-words.tsv): its concept, shared with its translations. */
+  generic?: string;
+  /** The Hebrew word this token was read from (compared letter by letter with Latin spellings). */
+  hebrew?: string;
+  /** Folds of this Latin word read as a German/Polish/French/Dutch/Hungarian rendering of a Russian name. */
+  renderings?: string[];
 }
 
 export interface PreparedName {
@@ -46,6 +58,14 @@ export interface PreparedName {
   numbers: string[];
   /** The space-joined fold of the name tokens, for exact-equality checks and dedup. */
   key: string;
+  /** Read as an organisation, vessel or aircraft name (not a person's). */
+  org: boolean;
+  /** Initials of an organisation name of 3+ words ("Islamic Revolutionary Guard Corps" → irgc), with and without legal forms. */
+  acronyms: string[];
+  /** What preparing the name did that the explanation must show (titles dropped, abbreviations expanded, …). */
+  notes: string[];
+  /** Former names written inside the name string ("X (ex-Y)"): each is matched as well (see former-names.ts). */
+  alternatives?: PreparedName[];
 }
 
 export type SchemaHint = EntitySchema | undefined;
@@ -113,7 +133,7 @@ function forms(norm: string): { fold: string; skel: string } {
   return f;
 }
 
-export function makeToken(norm: string, origin: TokenOrigin, kind: TokenKind, pos: number, display = norm): NameToken {
+export function makeToken(norm: string, origin: TokenOrigin, kind: TokenKind, pos: number, display = norm, withRenderings = true): NameToken {
   const f = forms(norm);
   const fold = kind === 'particle' ? PARTICLES[norm] ?? norm : kind === 'name' ? NAME_VARIANTS.get(f.fold) ?? f.fold : f.fold;
   return {
@@ -128,28 +148,68 @@ export function makeToken(norm: string, origin: TokenOrigin, kind: TokenKind, po
     initial: kind === 'name' && norm.length === 1,
     common: kind === 'name' && (COMMON_GIVEN_NAMES.has(norm) || COMMON_GIVEN_NAMES.has(fold)),
     patronymic: false,
+    renderings: withRenderings && kind === 'name' && origin === 'latin' ? renderingFolds(norm) : undefined,
   };
 }
 
 const COMMON_FOLDS = new Set([...COMMON_GIVEN_NAMES].map(foldToken));
 
-/** Prepare a name. `schema` steers legal-form detection (never for persons) and patronymics (never for organisations). */
+/**
+ * Prepare a name. `schema` steers legal-form detection (never for persons) and patronymics (never for
+ * organisations). A name string holding former names ("X (ex-Y)") is prepared as X with Y as an alternative.
+ */
 export function prepareName(raw: string, schema?: SchemaHint): PreparedName {
+  const split = splitFormerNames(raw);
+  if (!split) return prepareOne(raw, schema);
+  const main = prepareOne(split.current, schema);
+  if (!main.tokens.length) return prepareOne(raw, schema);
+  main.raw = raw;
+  main.alternatives = split.former.map((f) => prepareOne(f, schema)).filter((p) => p.tokens.length > 0);
+  return main;
+}
+
+const ARTICLE_FREE = new Set(['of', 'the', 'and', 'for', 'de', 'la', 'el', 'al', 'y', 'du', 'des', 'di', 'da', 'del', 'und', 'et']);
+
+function prepareOne(raw: string, schema?: SchemaHint): PreparedName {
   const isPerson = schema === 'person';
   const isOrgLike = schema === 'organization' || schema === 'vessel' || schema === 'aircraft';
-  const rawTokens = mergeAbd(transliterateTokens(raw));
+  const notes: string[] = [];
+  const rawTokens = expandAbbreviations(mergeAbd(transliterateTokens(raw)), isPerson, notes);
   const norms = rawTokens.map((t) => t.norm);
   const folds = norms.map(foldToken);
   const tokens: NameToken[] = [];
   const numbers: string[] = [];
   const n = rawTokens.length;
   let hasLegal = false;
+  // Titles before a person's name ("President", "Präsident", "Sheikh", "H.E."): dropped from the front only.
+  let leadingTitles = 0;
+  if (!isOrgLike) {
+    while (leadingTitles < n - 1) {
+      const w = rawTokens[leadingTitles].norm;
+      if (w === 'h' && rawTokens[leadingTitles + 1]?.norm === 'e' && leadingTitles + 2 < n) leadingTitles += 2;
+      else if (TITLES.has(w) || HONORIFICS.has(w)) leadingTitles++;
+      else break;
+    }
+    if (leadingTitles) notes.push(`title "${rawTokens.slice(0, leadingTitles).map((t) => t.norm).join(' ')}" is not part of the name`);
+  }
   for (let i = 0; i < n; i++) {
     const t = rawTokens[i];
     const pos = tokens.length;
+    if (i < leadingTitles) {
+      tokens.push(makeToken(t.norm, t.origin, 'honorific', pos));
+      continue;
+    }
     if (/^\d+$/.test(t.norm)) {
       numbers.push(String(Number(t.norm)));
       tokens.push(makeToken(String(Number(t.norm)), t.origin, 'number', pos, t.norm));
+      continue;
+    }
+    // Written-out and Roman numerals after the first word of a non-person name ("SEA STAR THREE", "SEA STAR II").
+    const numeral = !isPerson && i > 0 ? NUMERAL_WORDS[t.norm] ?? ROMAN_NUMERALS[t.norm] : undefined;
+    if (numeral !== undefined) {
+      numbers.push(String(numeral));
+      tokens.push(makeToken(String(numeral), t.origin, 'number', pos, t.norm));
+      notes.push(`"${t.norm}" read as the number ${numeral}`);
       continue;
     }
     if (!isPerson && n > 1) {
@@ -178,8 +238,23 @@ export function prepareName(raw: string, schema?: SchemaHint): PreparedName {
       tokens.push(makeToken(t.norm, t.origin, 'honorific', pos));
       continue;
     }
+    // Generic business words and their translations ("Banco", "Schifffahrt", "Ticaret"): one concept each.
+    if (!isPerson && n > 1) {
+      const phrase = i + 1 < n ? BUSINESS_PHRASES.get(`${t.norm} ${rawTokens[i + 1].norm}`) : undefined;
+      const word = phrase ?? BUSINESS_WORDS.get(t.norm);
+      if (word && word.kind === 'generic') {
+        const display = phrase ? `${t.norm} ${rawTokens[i + 1].norm}` : t.norm;
+        const tok = makeToken(t.norm, t.origin, 'stop', pos, display);
+        tok.generic = word.concept;
+        tok.fold = foldToken(word.concept);
+        tokens.push(tok);
+        if (phrase) i++;
+        continue;
+      }
+    }
     const kind: TokenKind = !isPerson && ORG_STOP_WORDS.has(t.norm) && n > 1 ? 'stop' : 'name';
     const tok = makeToken(t.norm, t.origin, kind, pos);
+    if (t.hebrew) tok.hebrew = t.hebrew;
     if (kind === 'name') {
       if (isOrgLike) tok.common = false;
       else if (COMMON_FOLDS.has(tok.fold)) tok.common = true;
@@ -194,5 +269,35 @@ export function prepareName(raw: string, schema?: SchemaHint): PreparedName {
     .map((t) => t.fold)
     .sort()
     .join(' ');
-  return { raw, tokens, numbers, key };
+  const org = !isPerson && (isOrgLike || hasLegal || tokens.some((t) => t.kind === 'stop' && t.norm.length >= 4));
+  // Acronyms only of names read as organisations: a person's initials ("John A. Adams" → jaa) are no acronym.
+  return { raw, tokens, numbers, key, org, acronyms: org ? acronymsOf(tokens, raw) : [], notes };
+}
+
+/** Word abbreviations in non-person names ("Intl", "Mfg", "Trdg") → the word, from data/business-words.tsv. */
+function expandAbbreviations(raw: RawToken[], isPerson: boolean, notes: string[]): RawToken[] {
+  if (isPerson || raw.length < 2) return raw;
+  let out: RawToken[] | undefined;
+  raw.forEach((t, i) => {
+    const w = BUSINESS_WORDS.get(t.norm);
+    if (w?.kind !== 'abbr') return;
+    out ??= [...raw];
+    out[i] = { ...t, norm: w.concept };
+    notes.push(`abbreviation "${t.norm}" read as "${w.concept}"`);
+  });
+  return out ?? raw;
+}
+
+/** Initials of a name of 3+ words, with and without its legal form ("Mobile Telecommunication Company of Iran" → mci, mtci). */
+function acronymsOf(tokens: NameToken[], raw: string): string[] {
+  const words = tokens.filter((t) => t.kind === 'name' || t.kind === 'stop' || t.kind === 'legal');
+  if (words.length < 3 || words.length > 8 || words.some((t) => t.kind !== 'legal' && t.norm.length === 1)) return [];
+  const first = (t: NameToken) => (t.kind === 'legal' ? t.display.split(' ').map((w) => w[0]).join('') : t.norm[0]);
+  const all = words.filter((t) => !ARTICLE_FREE.has(t.norm)).map(first).join('');
+  const noLegal = words.filter((t) => t.kind !== 'legal' && !ARTICLE_FREE.has(t.norm)).map(first).join('');
+  const out = new Set<string>();
+  for (const a of [all, noLegal]) if (a.length >= 3 && a.length <= 7 && /^[a-z]+$/.test(a)) out.add(a);
+  // a plain acronym written in the name itself is not an acronym of the name
+  if (/^[A-Z]{3,7}$/.test(raw.trim())) return [];
+  return [...out];
 }

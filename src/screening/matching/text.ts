@@ -11,12 +11,28 @@
 import anyAscii from 'any-ascii';
 
 /** Where a token came from; abjad tokens have no written vowels, CJK/Hangul tokens are syllables. */
-export type TokenOrigin = 'latin' | 'cyrillic' | 'greek' | 'abjad' | 'han' | 'hangul' | 'kana' | 'other';
+export type TokenOrigin = 'latin' | 'cyrillic' | 'greek' | 'abjad' | 'arabic_name' | 'han' | 'hangul' | 'kana' | 'other';
 
 export interface RawToken {
   norm: string;
   origin: TokenOrigin;
+  /** The Hebrew word (points stripped) a token came from: compared letter by letter (hebrewMatchesLatin). */
+  hebrew?: string;
 }
+
+/**
+ * Common Arabic given names written in Arabic script, with the vowels the script leaves out: "محمد" is
+ * Muhammad, never Mahmud (محمود), which the consonant skeleton alone cannot tell apart.
+ */
+const ARABIC_NAMES: Record<string, string> = {
+  محمد: 'muhammad', احمد: 'ahmad', علي: 'ali', على: 'ali', حسين: 'husayn', حسن: 'hasan', محمود: 'mahmud', عمر: 'umar',
+  يوسف: 'yusuf', ابراهيم: 'ibrahim', خالد: 'khalid', مصطفى: 'mustafa', سعيد: 'said', فاطمة: 'fatima', فاطمه: 'fatima',
+  عائشة: 'aisha', مريم: 'maryam', زينب: 'zaynab', عثمان: 'uthman', جمال: 'jamal', كمال: 'kamal', ناصر: 'nasir',
+  طارق: 'tariq', حمزة: 'hamza', اسماعيل: 'ismail', سلمان: 'salman', سليمان: 'sulayman', صالح: 'salih', حامد: 'hamid',
+  حميد: 'hamid', سعد: 'saad', فيصل: 'faisal', عباس: 'abbas', جعفر: 'jafar', موسى: 'musa', عيسى: 'isa', يحيى: 'yahya',
+  زكريا: 'zakariya', رشيد: 'rashid', راشد: 'rashid', منصور: 'mansur', نور: 'nur', امين: 'amin', كريم: 'karim',
+};
+const normalizeArabic = (w: string) => w.replace(/[\u064B-\u0652\u0670]/g, '').replace(/[أإآٱ]/g, 'ا');
 
 const RE_ARABIC = /[\u0600-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70-\uFEFF]/;
 const RE_HEBREW = /[\u0590-\u05FF\uFB1D-\uFB4F]/;
@@ -108,14 +124,26 @@ export function transliterateTokens(raw: string): RawToken[] {
       // tatweel out; emphatic zaa is "z" in Latin spellings (Zawahiri), any-ascii reads it "dh"
       const w = word.replace(/\u0640/g, '').replace(/ظ/g, 'ز').replace(/^ال(?=\S{2,})/, 'ال ');
       for (const piece of w.split(/\s+/)) {
+        const known = ARABIC_NAMES[normalizeArabic(piece)];
         if (piece === 'ال') out.push({ norm: 'al', origin: 'abjad' });
+        else if (known) out.push({ norm: known, origin: 'arabic_name' });
         else push(anyAscii(piece), 'abjad');
       }
     } else if (RE_HEBREW.test(word)) {
+      const start = out.length;
       push(transliterateHebrew(word), 'abjad');
+      const letters = word.normalize('NFD').replace(/[^\u05D0-\u05EA]/g, '');
+      if (out.length === start + 1 && letters) out[start].hebrew = letters;
     } else if (RE_CYRILLIC.test(word)) {
       push(transliterateCyrillic(word), 'cyrillic');
     } else if (RE_HANGUL.test(word) || RE_HAN.test(word)) {
+      // A Chinese name in Han characters: surname, then the given name's syllables joined, as pinyin
+      // writes it (习近平 → Xi Jinping, 李克强 → Li Keqiang).
+      if (/^[\u3400-\u4DBF\u4E00-\u9FFF]{3,4}$/.test(word)) {
+        const syl = [...word].map((ch) => anyAscii(ch).toLowerCase());
+        out.push({ norm: syl[0], origin: 'han' }, { norm: syl.slice(1).join(''), origin: 'han' });
+        continue;
+      }
       // One token per syllable; the aligner re-joins adjacent syllables ("Jin Ping" = "Jinping").
       let latinRun = '';
       for (const ch of word) {
@@ -133,7 +161,7 @@ export function transliterateTokens(raw: string): RawToken[] {
     } else if (RE_GREEK.test(word)) {
       push(anyAscii(word), 'greek');
     } else if (RE_KANA.test(word)) {
-      push(anyAscii(word), 'kana');
+      push(kanaToHepburn(word), 'kana');
     } else {
       push(anyAscii(word), 'latin');
     }
@@ -201,4 +229,142 @@ export function skeleton(norm: string): string {
   s = s.replace(/ts/g, 's').replace(/(.)\1+/g, '$1');
   if (s.length > 2) s = s.replace(/h$/, '');
   return s;
+}
+
+// ---------- kana → Hepburn (without macrons: long vowels written once, as the lists and passports do)
+const KANA: Record<string, string> = {};
+((rows: string) => {
+  for (const pair of rows.split(' ')) {
+    const [k, r] = pair.split(':');
+    KANA[k] = r;
+  }
+})(
+  'あ:a い:i う:u え:e お:o か:ka き:ki く:ku け:ke こ:ko さ:sa し:shi す:su せ:se そ:so た:ta ち:chi つ:tsu て:te と:to ' +
+    'な:na に:ni ぬ:nu ね:ne の:no は:ha ひ:hi ふ:fu へ:he ほ:ho ま:ma み:mi む:mu め:me も:mo や:ya ゆ:yu よ:yo ら:ra り:ri ' +
+    'る:ru れ:re ろ:ro わ:wa ゐ:i ゑ:e を:o ん:n が:ga ぎ:gi ぐ:gu げ:ge ご:go ざ:za じ:ji ず:zu ぜ:ze ぞ:zo だ:da ぢ:ji づ:zu ' +
+    'で:de ど:do ば:ba び:bi ぶ:bu べ:be ぼ:bo ぱ:pa ぴ:pi ぷ:pu ぺ:pe ぽ:po ぁ:a ぃ:i ぅ:u ぇ:e ぉ:o ゔ:vu',
+);
+const SMALL_Y: Record<string, string> = { ゃ: 'a', ゅ: 'u', ょ: 'o' };
+const SMALL_V: Record<string, string> = { ぁ: 'a', ぃ: 'i', ぅ: 'u', ぇ: 'e', ぉ: 'o' };
+
+/** Hiragana or katakana → Hepburn: yoon (きょ kyo, しゃ sha), sokuon (っ doubles), long vowels once (とうきょう tokyo). */
+export function kanaToHepburn(word: string): string {
+  const chars = [...word].map((ch) => {
+    const c = ch.codePointAt(0)!;
+    return c >= 0x30a1 && c <= 0x30f6 ? String.fromCodePoint(c - 0x60) : ch; // katakana → hiragana
+  });
+  let out = '';
+  let double = false;
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i];
+    if (ch === 'っ') {
+      double = true;
+      continue;
+    }
+    if (ch === 'ー') continue;
+    let r = KANA[ch];
+    if (r === undefined) {
+      out += anyAscii(ch);
+      continue;
+    }
+    const next = chars[i + 1];
+    if (next && SMALL_Y[next] && r.endsWith('i') && r.length >= 2) {
+      const stem = r.slice(0, -1);
+      r = (/(sh|ch|j)$/.test(stem) ? stem : `${stem}y`) + SMALL_Y[next];
+      i++;
+    } else if (next && SMALL_V[next] && r.length >= 1 && !SMALL_V[ch]) {
+      r = (r === 'u' ? 'w' : r.slice(0, -1)) + SMALL_V[next];
+      i++;
+    }
+    if (double) r = (r.startsWith('ch') ? 't' : r[0]) + r;
+    double = false;
+    out += r;
+  }
+  return out.replace(/ou|oo/g, 'o').replace(/uu/g, 'u');
+}
+
+// ---------- Hebrew letters against a Latin spelling
+// What each letter may be written as in Latin (begadkefat pairs b/v, k/kh, p/f; tsadi ts/tz/z; shin sh/s).
+const HEBREW_LATIN: Record<string, string[]> = {
+  א: [''], ב: ['b', 'v', 'w'], ג: ['g', 'j'], ד: ['d'], ה: ['h', ''], ו: ['v', 'w', 'o', 'u', ''], ז: ['z', 's', 'zh'],
+  ח: ['ch', 'kh', 'h', 'x'], ט: ['t', 'th'], י: ['y', 'i', 'e', 'j', ''], כ: ['kh', 'ch', 'k', 'c', 'q', 'h'], ך: ['kh', 'ch', 'k', 'h'],
+  ל: ['l'], מ: ['m'], ם: ['m'], נ: ['n'], ן: ['n'], ס: ['s', 'c'], ע: [''], פ: ['p', 'f', 'ph'], ף: ['f', 'ph', 'p'],
+  צ: ['tz', 'ts', 'z', 's', 'c'], ץ: ['tz', 'ts', 'z', 's'], ק: ['k', 'q', 'c', 'ck'], ר: ['r'], ש: ['sh', 's', 'sch'],
+  ת: ['t', 'th', 's'],
+};
+const LATIN_VOWEL = /[aeiouy]/;
+
+/**
+ * Does an unvowelled Hebrew word read as this Latin spelling? Latin vowels may stand where Hebrew writes
+ * none, vowel letters (א ה ו י ע) may be silent, a Latin doubled consonant counts once, and the article
+ * ה may be written "ha" on either side. "שלום" = shalom, "כהן" = cohen/kohen, "צפרירים" = tsfririm/zafririm.
+ */
+export function hebrewMatchesLatin(hebrew: string, latin: string): boolean {
+  const h = [...hebrew];
+  const consonants = h.filter((c) => !'אהויע'.includes(c)).length;
+  if (consonants < 1 || h.length < 2 || latin.length < 3) return false;
+  const memo = new Map<number, boolean>();
+  const go = (i: number, j: number): boolean => {
+    if (i === h.length) return j === latin.length || /^[aeiouy]*h?$/.test(latin.slice(j));
+    const key = i * 1000 + j;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    let ok = false;
+    for (const r of HEBREW_LATIN[h[i]] ?? []) {
+      if (latin.startsWith(r, j) && go(i + 1, j + r.length)) {
+        ok = true;
+        break;
+      }
+    }
+    // a written vowel with no Hebrew letter, or a doubled Latin consonant
+    if (!ok && j < latin.length && (LATIN_VOWEL.test(latin[j]) || (j > 0 && latin[j] === latin[j - 1]))) ok = go(i, j + 1);
+    memo.set(key, ok);
+    return ok;
+  };
+  if (go(0, 0)) return true;
+  // the article written on the Latin side only ("Hayam" for ים)
+  return h[0] !== 'ה' && latin.startsWith('ha') && latin.length > 3 && go(0, 2);
+}
+
+// ---------- Russian names as other languages write them (German, Polish, French, Dutch, Hungarian)
+const RENDERINGS: [RegExp, string][][] = [
+  // German: Schoigu, Jewgeni, Wladimir, Prigoschin, Tschernow
+  [[/tsch/g, 'ch'], [/sch/g, 'sh'], [/w/g, 'v'], [/^j/, 'y'], [/j/g, 'y'], [/ow$/, 'ov'], [/ew$/, 'ev']],
+  [[/tsch/g, 'ch'], [/sch/g, 'zh'], [/w/g, 'v'], [/^j/, 'y'], [/j/g, 'y']],
+  // Polish: Szojgu, Siergiej, Jewgienij, Czernow
+  [[/szcz/g, 'shch'], [/sz/g, 'sh'], [/cz/g, 'ch'], [/rz/g, 'zh'], [/w/g, 'v'], [/ie/g, 'e'], [/j/g, 'y']],
+  // French: Poutine, Choïgou, Prigojine, Evgueni
+  [[/ou/g, 'u'], [/ch/g, 'sh'], [/j/g, 'zh'], [/gu(?=[ei])/g, 'g'], [/ine$/, 'in'], [/e$/, '']],
+  // Dutch: Poetin, Loekasjenko, Sjojgoe, Tsjernov
+  [[/oe/g, 'u'], [/tsj/g, 'ch'], [/sj/g, 'sh'], [/ch/g, 'kh'], [/j/g, 'y'], [/w/g, 'v']],
+  // Hungarian: Vlagyimir Putyin, Szergej
+  [[/gy/g, 'd'], [/ty/g, 't'], [/ny/g, 'n'], [/sz/g, 's'], [/zs/g, 'zh'], [/cs/g, 'ch'], [/j/g, 'y']],
+];
+
+// What must be in a word for each rendering above to apply (most words have none and cost nothing).
+const RENDERING_MARKS = [/sch|w|j/, /sch|w|j/, /sz|cz|rz|w|ie|j/, /ou|j|gu[ei]|ine$|ch/, /oe|sj|j|w/, /gy|ty|ny|sz|zs|cs/];
+
+/** Folded spellings of a Latin word read as a German/Polish/French/Dutch/Hungarian rendering of a Russian name. */
+const renderingCache = new Map<string, string[]>();
+export function renderingFolds(norm: string): string[] {
+  let out = renderingCache.get(norm);
+  if (out) return out;
+  const own = foldToken(norm);
+  const set = new Set<string>();
+  if (norm.length >= 4 && !/\d/.test(norm)) {
+    for (let k = 0; k < RENDERINGS.length; k++) {
+      if (!RENDERING_MARKS[k].test(norm)) continue; // nothing of that language's spelling in the word
+      const rules = RENDERINGS[k];
+      let s = norm;
+      for (const [re, rep] of rules) s = s.replace(re, rep);
+      if (s !== norm) {
+        const f = foldToken(s);
+        if (f !== own) set.add(f);
+      }
+    }
+  }
+  out = [...set];
+  if (renderingCache.size > 200_000) renderingCache.clear();
+  renderingCache.set(norm, out);
+  return out;
 }

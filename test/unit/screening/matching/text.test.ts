@@ -22,10 +22,12 @@ describe('transliteration', () => {
     assert.deepEqual(norms('Захаров Микита Олександрович'), ['zakharov', 'mikita', 'oleksandrovich']);
     assert.deepEqual(norms('Григорій'), ['hryhoriy']);
   });
-  it('Arabic article split off as a particle; Hangul and Han as syllables', () => {
-    assert.deepEqual(norms('صدام حسين التكريتي'), ['sdm', 'hsyn', 'al', 'tkryty']);
+  it('Arabic article split off as a particle; common Arabic given names with their vowels; Hangul as syllables; a Han name as surname + given name', () => {
+    assert.deepEqual(norms('صدام حسين التكريتي'), ['sdm', 'husayn', 'al', 'tkryty']);
+    assert.deepEqual(norms('محمد محمود'), ['muhammad', 'mahmud']);
     assert.deepEqual(norms('김정은'), ['kim', 'jong', 'un']);
-    assert.deepEqual(norms('习近平'), ['xi', 'jin', 'ping']);
+    assert.deepEqual(norms('习近平'), ['xi', 'jinping']);
+    assert.deepEqual(norms('中国'), ['zhong', 'guo']);
   });
   it('apostrophes join, hyphens and punctuation split, diacritics go', () => {
     assert.deepEqual(norms("O'Brien-Smith, José"), ['obrien', 'smith', 'jose']);
