@@ -30,6 +30,11 @@ export interface NameRecord {
   kind: 'primary' | 'strong_alias' | 'weak_alias' | 'original_script' | 'former';
   /** ISO 15924 script code when known (Cyrl, Arab, Hani, Hang, Grek, Hebr, Latn…). */
   script?: string;
+  /**
+   * Where the name comes from when it is not the entity's own snapshot: e.g. an alias from an older
+   * OFAC ALT.CSV attached by ent_num to a newer SDN.CSV entity. Shown in a hit's explanation.
+   */
+  provenance?: string;
 }
 
 /** A date of birth: full date, year only, or a range of years (UN "BETWEEN"). */

@@ -95,8 +95,44 @@ function ofacRoles(files: string[]) {
   const alt = role(/alt\.csv$/);
   const add = role(/add\.csv$/);
   const comments = role(/comments\.csv$/);
-  const primary = files.find((f) => f !== alt && f !== add && f !== comments)!;
-  return { primary, alt, add, comments };
+  const olderAlt = files.flatMap((f) => {
+    const m = OLDER_ALT.exec(path.basename(f).toLowerCase());
+    return m ? [{ file: f, snapshot: m[1] }] : [];
+  });
+  const primary = files.find((f) => f !== alt && f !== add && f !== comments && !olderAlt.some((o) => o.file === f))!;
+  return { primary, alt, add, comments, ...(olderAlt.length ? { olderAlt } : {}) };
+}
+
+/** An older snapshot's alias file kept beside a newer primary file: `alt_2021-07-07.csv`. */
+const OLDER_ALT = /^alt_(\d{4}-\d{2}-\d{2})\.csv$/;
+
+/**
+ * OFAC SDN files: sdn.csv, then its own alt/add/comments when present; an older snapshot's aliases
+ * (`alt_<date>.csv`) only when the list's own alt.csv is absent (see lists/README.md).
+ */
+function ofacSdnFiles() {
+  const base = fixedFiles(['sdn.csv'], ['alt.csv', 'add.csv', 'sdn_comments.csv']);
+  return async (dir: string, names?: string[]): Promise<string[]> => {
+    const files = await base(dir, names);
+    if (names?.length || files.some((f) => path.basename(f) === 'alt.csv')) return files;
+    const entries = await fsp.readdir(dir).catch(() => [] as string[]);
+    return [...files, ...entries.filter((n) => OLDER_ALT.test(n.toLowerCase())).sort().map((n) => path.join(dir, n))];
+  };
+}
+
+/** The OFSI consolidated list as CSV or xlsx (one of them: the CSV when both are there). */
+function ukConListFile() {
+  return async (dir: string, names?: string[]): Promise<string[]> => {
+    if (names?.length) return fixedFiles(names)(dir);
+    const entries = await fsp.readdir(dir).catch(() => {
+      throw new ListParseError(dir, 'directory not found');
+    });
+    const csv = entries.filter((n) => /\.csv$/i.test(n)).sort();
+    const xlsx = entries.filter((n) => /\.xlsx$/i.test(n)).sort();
+    const pick = csv[0] ?? xlsx[0];
+    if (!pick) throw new ListParseError(dir, 'no ConList file (.csv or .xlsx) in directory');
+    return [path.join(dir, pick)];
+  };
 }
 
 const OFAC_BASE = 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports';
@@ -107,7 +143,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
     title: 'OFAC Specially Designated Nationals (SDN) list, legacy CSV',
     topics: ['sanctions'],
     defaultSubdir: 'ofac_sdn',
-    resolveFiles: fixedFiles(['sdn.csv'], ['alt.csv', 'add.csv', 'sdn_comments.csv']),
+    resolveFiles: ofacSdnFiles(),
     parse: (ctx, files) =>
       parseOfacCsv(ctx, ofacRoles(files), {
         source: 'ofac_sdn',
@@ -243,10 +279,10 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'uk_sanctions',
-    title: 'UK financial sanctions consolidated list (OFSI ConList.csv)',
+    title: 'UK financial sanctions consolidated list (OFSI ConList, CSV or xlsx)',
     topics: ['sanctions'],
     defaultSubdir: 'uk_sanctions',
-    resolveFiles: matchingFiles(/\.csv$/i, 'ConList CSV'),
+    resolveFiles: ukConListFile(),
     parse: (ctx, files) => parseUkSanctions(ctx, files[0]),
     downloads: [{ file: 'ConList.csv', url: 'https://ofsistorage.blob.core.windows.net/publishlive/2022format/ConList.csv' }],
     licence: 'Open Government Licence v3.0',
