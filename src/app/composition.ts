@@ -34,6 +34,23 @@ import { createSecretBox, type SecretBox } from '../webhooks/secrets';
 import { checkWebhookUrl } from '../webhooks/url-guard';
 import { ListRegistry } from '../screening/lists/registry';
 import { defaultListsConfig } from '../screening/lists/config';
+import { listsFreshness, ListsStaleError, type FreshnessPolicy, type ListFreshness } from '../screening/lists/freshness';
+
+/** A list's age as /readyz and GET /lists show it (snake_case like every response body). */
+function presentListFreshness(f: ListFreshness) {
+  return {
+    list: f.source,
+    label: f.label,
+    version: f.versionId,
+    published_at: f.publishedAt,
+    published_at_source: f.publishedAtSource,
+    loaded_at: f.loadedAt,
+    age_days: f.ageDays,
+    max_age_days: f.maxAgeDays,
+    stale: f.stale,
+    ...(f.warning ? { warning: f.warning } : {}),
+  };
+}
 import { ScreeningEngine } from '../screening/engine';
 import type { CountryRisk } from '../screening/model';
 import { createExternalSources } from '../agents/sources';
@@ -247,10 +264,36 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     let engine = ScreeningEngine.build(loaded.entities, loaded.versions, { recentQueries: RECENT_QUERIES });
     let countryRisk: CountryRisk[] = loaded.countryRisk;
     logger.info({ entities: loaded.entities.length, lists: loaded.versions.map((v) => v.id) }, 'lists loaded');
-    const engineVersions = (): { listVersions: ListVersionRef[]; matcherVersion: string } => ({
-      listVersions: engine.versions.map((v) => ({ id: v.id, source: v.source, contentHash: v.contentHash, ...(v.publishedAt ? { publishedAt: v.publishedAt } : {}) })),
-      matcherVersion: engine.matcherVersion,
-    });
+    // How old each list is, by the injected clock; a stale list warns (or refuses, LISTS_STALE_POLICY).
+    const freshnessPolicy: FreshnessPolicy = { sanctionsMaxAgeDays: config.LISTS_MAX_AGE_DAYS, perList: config.LISTS_MAX_AGE };
+    const listStatus = () => listsFreshness(engine.versions, clock.now(), freshnessPolicy);
+    const listGate = {
+      assertUsable: () => {
+        if (config.LISTS_STALE_POLICY !== 'refuse') return;
+        const stale = listStatus().filter((f) => f.stale);
+        if (stale.length) throw new ListsStaleError(stale);
+      },
+    };
+    const engineVersions = (): { listVersions: ListVersionRef[]; matcherVersion: string } => {
+      const fresh = new Map(listStatus().map((f) => [f.versionId, f]));
+      return {
+        listVersions: engine.versions.map((v) => {
+          const f = fresh.get(v.id)!;
+          return {
+            id: v.id,
+            source: v.source,
+            contentHash: v.contentHash,
+            ...(v.publishedAt ? { publishedAt: v.publishedAt } : {}),
+            ...(v.publishedAtSource ? { publishedAtSource: v.publishedAtSource } : {}),
+            loadedAt: v.loadedAt,
+            ...(f.ageDays !== null ? { ageDays: f.ageDays } : {}),
+            ...(f.maxAgeDays !== null ? { maxAgeDays: f.maxAgeDays } : {}),
+            stale: f.stale,
+          };
+        }),
+        matcherVersion: engine.matcherVersion,
+      };
+    };
 
     const secrets: SecretBox = createSecretBox(config.SECRETS_KEY ?? devSecret);
     const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE;
@@ -379,11 +422,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       },
     });
     const ids = new IdBlocks(pool);
-    const subjectChecks = new PgSubjectCheckService({ store, pool, clock, readModelsCaughtUp, ids });
+    const subjectChecks = new PgSubjectCheckService({ store, pool, clock, readModelsCaughtUp, ids, listGate });
     const s2Webhooks = new S2WebhookService({ store, pool, clock, secrets, allowPrivate, readModelsCaughtUp });
     // S2 session cookies (auth_token): 12 h.
     const sessions = new JwtSessionService({ pool, clock, secret: config.JWT_SECRET ?? DEV_JWT_SECRET, audience: 's2_session', lifetimeSeconds: 12 * 3600 });
-    const personChecks = new PgPersonCheckService({ store, pool, clock, readModelsCaughtUp });
+    const personChecks = new PgPersonCheckService({ store, pool, clock, readModelsCaughtUp, listGate });
     const screenings = new PgScreeningService({
       store,
       pool,
@@ -392,6 +435,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ids,
       reportContext: () => ({ agentLabels, matcherVersion: engine.matcherVersion }),
       readModelsCaughtUp,
+      listGate,
     });
 
     // Ongoing monitoring, dispositions, the auditor's history and auditor tokens (S1 keys carry no role).
@@ -472,8 +516,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             checks.store = await store.readStream('$readiness-probe').then(() => true, () => false);
             checks.lists = engine.versions.length > 0;
             checks.projections = runner ? (await runner.lag()).every((l) => l.status === 'running') : true;
-            return { ready: Object.values(checks).every(Boolean), checks };
+            const stale = listStatus().filter((f) => f.stale);
+            return {
+              ready: Object.values(checks).every(Boolean),
+              checks,
+              ...(stale.length ? { degraded: stale.map((f) => f.warning!) } : {}),
+              detail: { lists_stale_policy: config.LISTS_STALE_POLICY, lists: listStatus().map(presentListFreshness) },
+            };
           },
+          lists: () => ({ stale_policy: config.LISTS_STALE_POLICY, lists: listStatus().map(presentListFreshness) }),
         },
         routers: [
           createS1Router({

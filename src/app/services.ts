@@ -133,6 +133,21 @@ export interface ScreeningView {
   sow_analysis: string | null;
   created_at: string;
   completed_at: string | null;
+  /** One sentence per stale list the completed screening used (views built from a report only). */
+  list_warnings?: string[];
+}
+
+/** A list version a result used, with its age when the result was produced. */
+export interface ListVersionView {
+  list: string;
+  version: string;
+  content_hash: string;
+  published_at: string | null;
+  published_at_source: string | null;
+  loaded_at: string | null;
+  age_days: number | null;
+  max_age_days: number | null;
+  stale: boolean;
 }
 
 export interface HitView {
@@ -158,7 +173,8 @@ export interface ScreeningDetailView extends ScreeningView {
   hits: HitView[];
   sources: { agent: string; phase: string; queried: boolean; error: string | null; duration_ms: number | null }[];
   country_risk: { country: string; status: string; as_of: string } | null;
-  list_versions: { list: string; version: string; content_hash: string; published_at: string | null }[];
+  list_versions: ListVersionView[];
+  list_warnings: string[];
   matcher_version: string | null;
 }
 

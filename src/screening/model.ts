@@ -113,8 +113,10 @@ export interface ListVersion {
   source: ListSourceId;
   /** SHA-256 of the raw input bytes (all files of the list, in a fixed order). */
   contentHash: string;
-  /** The issuer's publication date (ISO date), when the file tells it. */
+  /** The issuer's publication date (ISO date): from the file when it states one, else see publishedAtSource. */
   publishedAt?: string;
+  /** file: stated inside the file; manifest: the snapshot's manifest.json; download: HTTP Last-Modified of `svc lists update`; file_date: the file's modification time. */
+  publishedAtSource?: 'file' | 'manifest' | 'download' | 'file_date';
   loadedAt: string;
   entityCount: number;
   files: string[];

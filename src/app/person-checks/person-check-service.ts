@@ -282,10 +282,13 @@ export class PgPersonCheckService implements PersonCheckService {
       pollIntervalMs?: number;
       /** Resolves once the read models have applied everything appended so far (read-your-writes for the list). */
       readModelsCaughtUp?: () => Promise<void>;
+      /** Throws ListsStaleError when LISTS_STALE_POLICY=refuse and a list is too old (before anything is written). */
+      listGate?: { assertUsable(): void };
     },
   ) {}
 
   async request(principal: Principal, input: PersonCheckRequestInput, ctx: CommandContext): Promise<PersonCheckView> {
+    this.deps.listGate?.assertUsable();
     const personCheckId = newPersonCheckId();
     const surface = principal.surface === 's1' ? 's1' : 'portal';
     const handled = await handleCommand(this.deps.store, personCheckDecider, streamName(personCheckId), {

@@ -300,6 +300,8 @@ export class PgSubjectCheckService {
       clock: Clock;
       readModelsCaughtUp: (through?: bigint) => Promise<void>;
       ids: IdBlocks;
+      /** Throws ListsStaleError when LISTS_STALE_POLICY=refuse and a list is too old (before anything is written). */
+      listGate?: { assertUsable(): void };
     },
   ) {}
 
@@ -309,6 +311,7 @@ export class PgSubjectCheckService {
 
   /** Appends SubjectCheckStarted; the pipeline runs asynchronously. Returns the running check at once. */
   async start(principal: Principal, input: SubjectCheckInput, ctx: CommandContext, options: { batchId?: string; waitForReadModel?: boolean } = {}): Promise<SubjectCheckView> {
+    this.deps.listGate?.assertUsable();
     const subjectCheckId = await this.deps.ids.next('subject_check_id_seq');
     const handled = await handleCommand(this.deps.store, subjectCheckDecider, subjectCheckStream(subjectCheckId), {
       type: 'StartSubjectCheck',

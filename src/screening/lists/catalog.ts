@@ -20,6 +20,8 @@ import { parseUkSanctions } from './uk-sanctions';
 export interface ListDefinition {
   source: ListSourceId;
   title: string;
+  /** Short name for warnings and tables ("OFAC SDN list"). */
+  label: string;
   topics: ListTopic[];
   /** Sub-folder in the bundled snapshot and in ../shared/data. */
   defaultSubdir: string;
@@ -140,6 +142,7 @@ const OFAC_BASE = 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPr
 export const LIST_DEFINITIONS: ListDefinition[] = [
   {
     source: 'ofac_sdn',
+    label: 'OFAC SDN list',
     title: 'OFAC Specially Designated Nationals (SDN) list, legacy CSV',
     topics: ['sanctions'],
     defaultSubdir: 'ofac_sdn',
@@ -160,6 +163,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'ofac_cons',
+    label: 'OFAC non-SDN consolidated list',
     title: 'OFAC Consolidated (non-SDN) lists, legacy CSV',
     topics: ['sanctions'],
     defaultSubdir: 'ofac_cons',
@@ -180,6 +184,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'un_sc',
+    label: 'UN Security Council consolidated list',
     title: 'UN Security Council Consolidated List',
     topics: ['sanctions'],
     defaultSubdir: 'un',
@@ -190,6 +195,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'ofac_enhanced',
+    label: 'OFAC consolidated list (Enhanced XML)',
     title: 'OFAC Consolidated (non-SDN) list, Enhanced XML',
     topics: ['sanctions'],
     defaultSubdir: 'ofac_xml',
@@ -200,6 +206,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'us_csl',
+    label: 'US Consolidated Screening List',
     title: 'US Consolidated Screening List (trade.gov)',
     topics: ['sanctions', 'export_control', 'debarment'],
     defaultSubdir: 'us_csl',
@@ -210,6 +217,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'us_dpl',
+    label: 'BIS Denied Persons List',
     title: 'BIS Denied Persons List',
     topics: ['export_control'],
     defaultSubdir: 'us_dpl',
@@ -220,6 +228,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'fatf',
+    label: 'FATF jurisdiction lists',
     title: 'FATF high-risk and monitored jurisdictions (compiled)',
     topics: [],
     defaultSubdir: 'fatf',
@@ -231,6 +240,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'icij_offshore',
+    label: 'ICIJ Offshore Leaks data',
     title: 'ICIJ Offshore Leaks (Panama Papers CSV export)',
     topics: ['offshore_leaks'],
     defaultSubdir: 'icij',
@@ -242,6 +252,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'opensanctions_peps',
+    label: 'OpenSanctions PEP list',
     title: 'OpenSanctions PEPs (Senzing JSON lines)',
     topics: ['pep'],
     defaultSubdir: 'opensanctions',
@@ -253,6 +264,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'opensanctions_ftm',
+    label: 'OpenSanctions sanctions entities',
     title: 'OpenSanctions FollowTheMoney entities (JSON lines)',
     topics: ['sanctions'],
     defaultSubdir: 'opensanctions',
@@ -264,6 +276,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'eu_fsf',
+    label: 'EU consolidated financial sanctions list',
     title: 'EU Financial Sanctions Files, consolidated list CSV 1.1',
     topics: ['sanctions'],
     defaultSubdir: 'eu_fsf',
@@ -279,6 +292,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'uk_sanctions',
+    label: 'UK OFSI consolidated list',
     title: 'UK financial sanctions consolidated list (OFSI ConList, CSV or xlsx)',
     topics: ['sanctions'],
     defaultSubdir: 'uk_sanctions',
