@@ -163,6 +163,10 @@ registerListCommands(program, {
       ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}),
     });
   },
+  freshness: () => {
+    const config = configOrExit();
+    return { sanctionsMaxAgeDays: config.LISTS_MAX_AGE_DAYS, perList: config.LISTS_MAX_AGE };
+  },
 });
 
 // Auditors: the service without HTTP, agents or projections (store, pool and the kept list versions).
