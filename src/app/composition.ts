@@ -62,6 +62,7 @@ import { createHttpApp } from '../api/http/app';
 import { ApiError } from '../api/http/errors';
 import { createS1Gate, createS1Router, defaultS1MonthlyQuota } from '../api/s1/router';
 import { buildOpenApiDocument } from '../api/openapi/registry';
+import { registerOperations } from '../api/http/operations-openapi';
 import { registerS1 } from '../api/s1/schemas';
 import { createS3Gate, createS3Router } from '../api/s3/router';
 import { S3_OFFSHORE_CHECKS_PER_MONTH, s3MonthlyRequestQuota } from '../api/s3/gate';
@@ -485,7 +486,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (options.http) {
       const openApi = (() => {
         let cached: object | undefined;
-        return () => (cached ??= buildOpenApiDocument([registerS1, registerS3, registerS2, registerPersonChecks, registerMonitoringS1, registerMonitoringS3, registerMonitoringS2, registerPortal]));
+        return () => (cached ??= buildOpenApiDocument([registerS1, registerS3, registerS2, registerPersonChecks, registerMonitoringS1, registerMonitoringS3, registerMonitoringS2, registerPortal, registerOperations]));
       })();
       const app = createHttpApp({
         logger,
