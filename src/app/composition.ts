@@ -275,6 +275,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         if (stale.length) throw new ListsStaleError(stale);
       },
     };
+    const listsInService = () => {
+      const status = listStatus();
+      return {
+        lists_in_service: status.map((f) => ({ list: f.source, version: f.versionId, published_at: f.publishedAt, age_days: f.ageDays, max_age_days: f.maxAgeDays, stale: f.stale })),
+        list_warnings: status.flatMap((f) => (f.warning ? [f.warning] : [])),
+      };
+    };
     const engineVersions = (): { listVersions: ListVersionRef[]; matcherVersion: string } => {
       const fresh = new Map(listStatus().map((f) => [f.versionId, f]));
       return {
@@ -423,11 +430,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       },
     });
     const ids = new IdBlocks(pool);
-    const subjectChecks = new PgSubjectCheckService({ store, pool, clock, readModelsCaughtUp, ids, listGate });
+    const subjectChecks = new PgSubjectCheckService({ store, pool, clock, readModelsCaughtUp, ids, listGate, listsInService });
     const s2Webhooks = new S2WebhookService({ store, pool, clock, secrets, allowPrivate, readModelsCaughtUp });
     // S2 session cookies (auth_token): 12 h.
     const sessions = new JwtSessionService({ pool, clock, secret: config.JWT_SECRET ?? DEV_JWT_SECRET, audience: 's2_session', lifetimeSeconds: 12 * 3600 });
-    const personChecks = new PgPersonCheckService({ store, pool, clock, readModelsCaughtUp, listGate });
+    const personChecks = new PgPersonCheckService({ store, pool, clock, readModelsCaughtUp, listGate, listsInService });
     const screenings = new PgScreeningService({
       store,
       pool,

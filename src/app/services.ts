@@ -137,6 +137,16 @@ export interface ScreeningView {
   list_warnings?: string[];
 }
 
+/**
+ * The lists a person check or subject check screens against, as they are in service when the check is
+ * read (those checks do not record list versions in their events): each list's publication date and
+ * age, and the staleness warnings (docs/lists.md).
+ */
+export interface ListsInServiceView {
+  lists_in_service: { list: string; version: string; published_at: string | null; age_days: number | null; max_age_days: number | null; stale: boolean }[];
+  list_warnings: string[];
+}
+
 /** A list version a result used, with its age when the result was produced. */
 export interface ListVersionView {
   list: string;

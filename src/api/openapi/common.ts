@@ -78,6 +78,20 @@ export const ListVersionAgeSchema = z
   })
   .openapi('ListVersionAge');
 
+/** Person checks and subject checks: the lists in service when the check is read, with their ages. */
+export const ListsInServiceSchema = z
+  .array(
+    z.object({
+      list: z.string(),
+      version: z.string(),
+      published_at: z.string().nullable(),
+      age_days: z.number().int().nullable(),
+      max_age_days: z.number().int().nullable(),
+      stale: z.boolean(),
+    }),
+  )
+  .openapi({ description: 'The lists the service screens against when this check is read, each with its publication date and age (docs/lists.md). Stale ones are also in list_warnings.' });
+
 export const ListWarningsSchema = z
   .array(z.string())
   .openapi({

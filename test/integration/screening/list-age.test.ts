@@ -99,6 +99,20 @@ test('clock set ahead: the list is 33 days old, every result and the report warn
   assert.equal(audited.age_days, 33);
   assert.equal(audited.stale, true);
 
+  // Person checks (S1) and subject checks (S2) show the lists in service with their ages and the warning.
+  const person = await call(warn.url, 'POST', '/api/v1/person-checks', { authorization: `Bearer ${keys.warn}` }, { full_name: 'Ramzan Kadyrov', purpose: 'employment', fcra_consent: true });
+  assert.ok([201, 202].includes(person.status), JSON.stringify(person.body));
+  const personRead = await call(warn.url, 'GET', `/api/v1/person-checks/${person.body.person_check.id}`, { authorization: `Bearer ${keys.warn}` });
+  assert.deepEqual(personRead.body.person_check.list_warnings, [warning]);
+  assert.deepEqual(personRead.body.person_check.lists_in_service.map((l: any) => [l.list, l.age_days, l.stale]), [['un_sc', 33, true]]);
+  const s2key = (await warn.createKey(account.accountId, 's2')).key;
+  const check = await call(warn.url, 'POST', '/api/v1/compliance/subject-checks', { authorization: `Bearer ${s2key}` }, subject('Petrov'));
+  assert.equal(check.status, 201, JSON.stringify(check.body));
+  const checkRead = await call(warn.url, 'GET', `/api/v1/compliance/subject-checks/${check.body.subject_check_id}`, { authorization: `Bearer ${s2key}` });
+  assert.equal(checkRead.status, 200, JSON.stringify(checkRead.body));
+  assert.deepEqual(checkRead.body.subject_check.list_warnings, [warning]);
+  assert.equal(checkRead.body.subject_check.lists_in_service[0].age_days, 33);
+
   const ready = await call(warn.url, 'GET', '/readyz', {});
   assert.equal(ready.status, 200, 'degraded still serves');
   assert.equal(ready.body.status, 'degraded');
