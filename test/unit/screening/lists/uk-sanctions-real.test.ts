@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile, mkdir, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { SHARED_DATA_DIR } from '../../../support/shared-data';
 import { loadList, BUNDLED_LISTS_DIR, type LoadedList } from '../../../../src/screening/lists';
-import { readXlsxRows, columnIndex, serialToDmy } from '../../../../src/screening/lists/xlsx';
+import { readXlsxRows, columnIndex, serialToDmy, unescapeXml } from '../../../../src/screening/lists/xlsx';
 import { ukDate, ukMulti } from '../../../../src/screening/lists/uk-sanctions';
 import { ScreeningEngine } from '../../../../src/screening/engine';
 import { toReportHit } from '../../../../src/agents/lists/list-agents';
@@ -26,6 +26,8 @@ test('xlsx helpers: column letters and Excel serial dates', () => {
   assert.equal(columnIndex('AJ3'), 35);
   assert.equal(serialToDmy(45761), '14/04/2025');
   assert.equal(serialToDmy(25569), '01/01/1970');
+  assert.equal(unescapeXml('Tom &amp; Jerry &lt;Ltd&gt; &quot;x&quot; &apos;y&apos; &#233;&#x4E2D;'), 'Tom & Jerry <Ltd> "x" \'y\' é中');
+  assert.equal(unescapeXml('no references'), 'no references');
 });
 
 test('OFSI date and multi-value cells', () => {
