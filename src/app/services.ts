@@ -133,7 +133,10 @@ export interface ScreeningView {
   sow_analysis: string | null;
   created_at: string;
   completed_at: string | null;
-  /** One sentence per stale list the completed screening used (views built from a report only). */
+  /**
+   * One sentence per stale list the completed screening used (docs/lists.md); empty when none was
+   * stale. Present on a screening read or created (built from its events), absent from list pages.
+   */
   list_warnings?: string[];
 }
 
