@@ -196,6 +196,10 @@ registerListCommands(program, {
       ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}),
     });
   },
+  freshness: () => {
+    const config = configOrExit();
+    return { sanctionsMaxAgeDays: config.LISTS_MAX_AGE_DAYS, perList: config.LISTS_MAX_AGE };
+  },
 });
 
 // Auditors: the history and the kept list versions, on the service's database (running or not).

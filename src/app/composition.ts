@@ -35,6 +35,23 @@ import { createSecretBox, type SecretBox } from '../webhooks/secrets';
 import { checkWebhookUrl } from '../webhooks/url-guard';
 import { ListRegistry } from '../screening/lists/registry';
 import { defaultListsConfig } from '../screening/lists/config';
+import { listsFreshness, ListsStaleError, type FreshnessPolicy, type ListFreshness } from '../screening/lists/freshness';
+
+/** A list's age as /readyz and GET /lists show it (snake_case like every response body). */
+function presentListFreshness(f: ListFreshness) {
+  return {
+    list: f.source,
+    label: f.label,
+    version: f.versionId,
+    published_at: f.publishedAt,
+    published_at_source: f.publishedAtSource,
+    loaded_at: f.loadedAt,
+    age_days: f.ageDays,
+    max_age_days: f.maxAgeDays,
+    stale: f.stale,
+    ...(f.warning ? { warning: f.warning } : {}),
+  };
+}
 import { ScreeningEngine } from '../screening/engine';
 import type { CountryRisk } from '../screening/model';
 import { createExternalSources } from '../agents/sources';
@@ -48,6 +65,7 @@ import { PgIdempotencyStore } from './idempotency/idempotency-store';
 import { ApiError } from '../api/http/errors';
 import { createS1Gate, createS1Router, defaultS1MonthlyQuota } from '../api/s1/router';
 import { buildOpenApiDocument } from '../api/openapi/registry';
+import { registerOperations } from '../api/http/operations-openapi';
 import { registerS1 } from '../api/s1/schemas';
 import { createS3Gate, createS3Router } from '../api/s3/router';
 import { S3_OFFSHORE_CHECKS_PER_MONTH, s3MonthlyRequestQuota } from '../api/s3/gate';
@@ -260,10 +278,43 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     let engine = ScreeningEngine.build(loaded.entities, loaded.versions, { recentQueries: RECENT_QUERIES });
     let countryRisk: CountryRisk[] = loaded.countryRisk;
     logger.info({ entities: loaded.entities.length, lists: loaded.versions.map((v) => v.id) }, 'lists loaded');
-    const engineVersions = (): { listVersions: ListVersionRef[]; matcherVersion: string } => ({
-      listVersions: engine.versions.map((v) => ({ id: v.id, source: v.source, contentHash: v.contentHash, ...(v.publishedAt ? { publishedAt: v.publishedAt } : {}) })),
-      matcherVersion: engine.matcherVersion,
-    });
+    // How old each list is, by the injected clock; a stale list warns (or refuses, LISTS_STALE_POLICY).
+    const freshnessPolicy: FreshnessPolicy = { sanctionsMaxAgeDays: config.LISTS_MAX_AGE_DAYS, perList: config.LISTS_MAX_AGE };
+    const listStatus = () => listsFreshness(engine.versions, clock.now(), freshnessPolicy);
+    const listGate = {
+      assertUsable: () => {
+        if (config.LISTS_STALE_POLICY !== 'refuse') return;
+        const stale = listStatus().filter((f) => f.stale);
+        if (stale.length) throw new ListsStaleError(stale);
+      },
+    };
+    const listsInService = () => {
+      const status = listStatus();
+      return {
+        lists_in_service: status.map((f) => ({ list: f.source, version: f.versionId, published_at: f.publishedAt, age_days: f.ageDays, max_age_days: f.maxAgeDays, stale: f.stale })),
+        list_warnings: status.flatMap((f) => (f.warning ? [f.warning] : [])),
+      };
+    };
+    const engineVersions = (): { listVersions: ListVersionRef[]; matcherVersion: string } => {
+      const fresh = new Map(listStatus().map((f) => [f.versionId, f]));
+      return {
+        listVersions: engine.versions.map((v) => {
+          const f = fresh.get(v.id)!;
+          return {
+            id: v.id,
+            source: v.source,
+            contentHash: v.contentHash,
+            ...(v.publishedAt ? { publishedAt: v.publishedAt } : {}),
+            ...(v.publishedAtSource ? { publishedAtSource: v.publishedAtSource } : {}),
+            loadedAt: v.loadedAt,
+            ...(f.ageDays !== null ? { ageDays: f.ageDays } : {}),
+            ...(f.maxAgeDays !== null ? { maxAgeDays: f.maxAgeDays } : {}),
+            stale: f.stale,
+          };
+        }),
+        matcherVersion: engine.matcherVersion,
+      };
+    };
 
     const secrets: SecretBox = createSecretBox(config.SECRETS_KEY ?? devSecret);
     const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE;
@@ -392,11 +443,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       },
     });
     const ids = new IdBlocks(pool);
-    const subjectChecks = new PgSubjectCheckService({ store, pool, clock, readModelsCaughtUp, ids });
+    const subjectChecks = new PgSubjectCheckService({ store, pool, clock, readModelsCaughtUp, ids, listGate, listsInService });
     const s2Webhooks = new S2WebhookService({ store, pool, clock, secrets, allowPrivate, readModelsCaughtUp });
     // S2 session cookies (auth_token): 12 h.
     const sessions = new JwtSessionService({ pool, clock, secret: config.JWT_SECRET ?? DEV_JWT_SECRET, audience: 's2_session', lifetimeSeconds: 12 * 3600 });
-    const personChecks = new PgPersonCheckService({ store, pool, clock, readModelsCaughtUp });
+    const personChecks = new PgPersonCheckService({ store, pool, clock, readModelsCaughtUp, listGate, listsInService });
     const analystNames = pgAnalystNames(pool);
     const screenings = new PgScreeningService({
       analystNames,
@@ -407,6 +458,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ids,
       reportContext: () => ({ agentLabels, matcherVersion: engine.matcherVersion }),
       readModelsCaughtUp,
+      listGate,
     });
 
     // Ongoing monitoring, dispositions, the auditor's history and auditor tokens (S1 keys carry no role).
@@ -456,7 +508,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (options.http) {
       const openApi = (() => {
         let cached: object | undefined;
-        return () => (cached ??= buildOpenApiDocument([registerS1, registerS3, registerS2, registerPersonChecks, registerMonitoringS1, registerMonitoringS3, registerMonitoringS2, registerPortal]));
+        return () => (cached ??= buildOpenApiDocument([registerS1, registerS3, registerS2, registerPersonChecks, registerMonitoringS1, registerMonitoringS3, registerMonitoringS2, registerPortal, registerOperations]));
       })();
       // Idempotency-Key on every create route: one store, one middleware, each surface's envelope. The
       // lease outlasts the longest create answer (a screening waits up to SCREENING_WAIT_MS).
@@ -497,8 +549,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             checks.store = await store.readStream('$readiness-probe').then(() => true, () => false);
             checks.lists = engine.versions.length > 0;
             checks.projections = runner ? (await runner.lag()).every((l) => l.status === 'running') : true;
-            return { ready: Object.values(checks).every(Boolean), checks };
+            const stale = listStatus().filter((f) => f.stale);
+            return {
+              ready: Object.values(checks).every(Boolean),
+              checks,
+              ...(stale.length ? { degraded: stale.map((f) => f.warning!) } : {}),
+              detail: { lists_stale_policy: config.LISTS_STALE_POLICY, lists: listStatus().map(presentListFreshness) },
+            };
           },
+          lists: () => ({ stale_policy: config.LISTS_STALE_POLICY, lists: listStatus().map(presentListFreshness) }),
         },
         routers: [
           createS1Router({

@@ -139,6 +139,34 @@ export interface ScreeningView {
   sow_analysis: string | null;
   created_at: string;
   completed_at: string | null;
+  /**
+   * One sentence per stale list the completed screening used (docs/lists.md); empty when none was
+   * stale. Present on a screening read or created (built from its events), absent from list pages.
+   */
+  list_warnings?: string[];
+}
+
+/**
+ * The lists a person check or subject check screens against, as they are in service when the check is
+ * read (those checks do not record list versions in their events): each list's publication date and
+ * age, and the staleness warnings (docs/lists.md).
+ */
+export interface ListsInServiceView {
+  lists_in_service: { list: string; version: string; published_at: string | null; age_days: number | null; max_age_days: number | null; stale: boolean }[];
+  list_warnings: string[];
+}
+
+/** A list version a result used, with its age when the result was produced. */
+export interface ListVersionView {
+  list: string;
+  version: string;
+  content_hash: string;
+  published_at: string | null;
+  published_at_source: string | null;
+  loaded_at: string | null;
+  age_days: number | null;
+  max_age_days: number | null;
+  stale: boolean;
 }
 
 export interface HitView {
@@ -173,7 +201,8 @@ export interface ScreeningDetailView extends ScreeningView {
   hits: HitView[];
   sources: { agent: string; phase: string; queried: boolean; error: string | null; duration_ms: number | null }[];
   country_risk: { country: string; status: string; as_of: string } | null;
-  list_versions: { list: string; version: string; content_hash: string; published_at: string | null }[];
+  list_versions: ListVersionView[];
+  list_warnings: string[];
   matcher_version: string | null;
 }
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { ListEntity } from '../screening/model';
-import { ListRegistry, LIST_DEFINITIONS, type LoadResult } from '../screening/lists';
+import { ListRegistry, LIST_DEFINITIONS, listFreshness, type FreshnessPolicy, type LoadResult } from '../screening/lists';
 import { defaultListsConfig, preferDownloads, type ListsConfig } from '../screening/lists/config';
 import { summariseDelta } from '../screening/delta';
 import { updateLists, type DownloadOptions, type UpdateOutcome } from '../screening/download';
@@ -25,6 +25,10 @@ export interface ListCommandDeps {
   download?: DownloadOptions;
   stdout?: Writable;
   stderr?: Writable & { isTTY?: boolean };
+  /** Maximum ages (LISTS_MAX_AGE_DAYS / LISTS_MAX_AGE of the zod config); default 7 days for sanctions lists. */
+  freshness?: () => FreshnessPolicy;
+  /** Clock for list ages (tests set it; default: now). */
+  now?: () => Date;
 }
 
 export function defaultDownloadDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -35,15 +39,21 @@ function pad(s: string, n: number): string {
   return s.length >= n ? `${s} ` : s + ' '.repeat(n - s.length);
 }
 
-function statusTable(res: LoadResult): string {
-  const rows = [['list', 'version', 'published', 'entities', 'files']];
+function statusTable(res: LoadResult, now: Date, policy: FreshnessPolicy): string {
+  const rows = [['list', 'version', 'published', 'age (days)', 'max', 'entities', 'files']];
+  const warnings: string[] = [];
   for (const l of res.lists) {
     const v = l.version;
+    const f = listFreshness(v, now, policy);
     const count = v.source === 'fatf' ? `${l.countryRisk?.length ?? 0} countries` : String(v.entityCount);
-    rows.push([v.source, v.id, v.publishedAt ?? '-', count, v.files.join(', ')]);
+    const published = v.publishedAt ? `${v.publishedAt}${v.publishedAtSource && v.publishedAtSource !== 'file' ? ` (${v.publishedAtSource})` : ''}` : '-';
+    const age = f.ageDays === null ? '-' : `${f.ageDays.toLocaleString('en-US')}${f.stale ? ' STALE' : ''}`;
+    rows.push([v.source, v.id, published, age, f.maxAgeDays === null ? '-' : String(f.maxAgeDays), count, v.files.join(', ')]);
+    if (f.warning) warnings.push(f.warning);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)) + 1);
   let out = rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : pad(c, widths[i]))).join(' ').trimEnd()).join('\n') + '\n';
+  for (const w of warnings) out += `WARNING ${w.replace(': update the lists before relying on this result', '')}: run \`svc lists update\`\n`;
   for (const f of res.failures) {
     out += `FAILED ${f.source}: ${f.message}${f.line !== undefined ? ` (line ${f.line}${f.field ? `, field ${f.field}` : ''})` : ''}\n`;
   }
@@ -113,10 +123,13 @@ export function registerListCommands(program: Command, deps: ListCommandDeps = {
     .action(async (opts: { json?: boolean }) => {
       const registry = new ListRegistry(config());
       const res = await registry.loadAll({ progressBar: Boolean(stderr.isTTY) && !opts.json });
+      const now = deps.now?.() ?? new Date();
+      const policy = deps.freshness?.() ?? { sanctionsMaxAgeDays: 7 };
       if (opts.json) {
-        stdout.write(`${JSON.stringify({ versions: res.versions, failures: res.failures, countryRisk: res.countryRisk.length }, null, 2)}\n`);
+        const freshness = res.versions.map((v) => listFreshness(v, now, policy));
+        stdout.write(`${JSON.stringify({ versions: res.versions, freshness, failures: res.failures, countryRisk: res.countryRisk.length }, null, 2)}\n`);
       } else {
-        stdout.write(statusTable(res));
+        stdout.write(statusTable(res, now, policy));
       }
       if (res.failures.length) process.exitCode = 1;
     });

@@ -52,6 +52,27 @@ export const configSchema = z.object({
   AGENTS: z.string().min(1).default('all'),
   /** Directory of the list snapshot to load (default: the bundled ./lists). */
   LISTS_DIR: z.string().min(1).default('./lists'),
+  /**
+   * Maximum age in days of a sanctions list's publication before results that used it carry a
+   * staleness warning and readiness reports degraded (docs/lists.md). Other lists (FATF, ICIJ, PEPs)
+   * have no maximum unless LISTS_MAX_AGE names them.
+   */
+  LISTS_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(100_000).default(7),
+  /** Per-list maximum ages overriding LISTS_MAX_AGE_DAYS: `ofac_sdn=3,fatf=180,icij_offshore=off`. */
+  LISTS_MAX_AGE: z
+    .string()
+    .regex(/^\s*[a-z0-9_]+\s*=\s*(\d+|off)\s*(,\s*[a-z0-9_]+\s*=\s*(\d+|off)\s*)*$/, 'comma-separated list=days (or list=off)')
+    .optional()
+    .transform((v) => {
+      const out: Record<string, number | null> = {};
+      for (const part of (v ?? '').split(',').filter((p) => p.trim())) {
+        const [k, d] = part.split('=').map((x) => x.trim());
+        out[k] = d === 'off' ? null : Number(d);
+      }
+      return out;
+    }),
+  /** On a stale list: `warn` (answer, with a warning on the result) or `refuse` (503 lists_stale, nothing written). */
+  LISTS_STALE_POLICY: z.enum(['warn', 'refuse']).default('warn'),
   /** Optional OpenSanctions data directory (CC BY-NC 4.0: not bundled, commercial use needs a licence). */
   OPENSANCTIONS_DIR: z.string().min(1).optional(),
   /** Secret for portal/session JWTs (HS256). Required in production. */

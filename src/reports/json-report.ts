@@ -30,6 +30,8 @@ export interface JsonScreeningReport {
     risk_score: number;
     risk_level: string;
   };
+  /** One per stale list the screening used (also on the cover section). */
+  list_warnings: string[];
   sections: JsonReportSection[];
 }
 
@@ -49,6 +51,7 @@ export function buildJsonReport(report: ScreeningReport, options: { generatedAt:
       risk_score: report.verdict.riskScore,
       risk_level: report.verdict.riskLevel,
     },
+    list_warnings: sections.cover.list_warnings,
     sections: SECTION_KEYS.map((key, index) => ({ number: index + 1, key, title: SECTION_TITLES[index]!, content: sections[key] }) as JsonReportSection),
   };
 }

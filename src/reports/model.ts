@@ -289,8 +289,18 @@ export interface ListVersionRef {
   versionId: string;
   contentHash: string;
   publishedAt?: string;
+  /** file | manifest | download | file_date: where publishedAt comes from. */
+  publishedAtSource?: string;
   loadedAt: string;
   entityCount?: number;
+  /** Whole days from publication to the screening's completion. */
+  ageDays?: number;
+  /** The list's maximum age when the screening completed (none: no maximum). */
+  maxAgeDays?: number;
+  /** Older than maxAgeDays: the result carries `warning`. */
+  stale?: boolean;
+  /** "OFAC SDN list is 937 days old: update the lists before relying on this result". */
+  warning?: string;
 }
 
 export interface AuditEvent {

@@ -98,6 +98,8 @@ export interface ReportSections {
     flags: { flag: string; note: string }[];
     summary?: string;
     hit_counts: Record<HitCategory, number>;
+    /** One per stale list the screening used ("OFAC SDN list is 937 days old: …"). */
+    list_warnings: string[];
   };
   subject: {
     query: string;
@@ -158,7 +160,19 @@ export interface ReportSections {
   audit: {
     screening_id: number;
     screening_uuid: string;
-    list_versions: { source: string; label?: string; version_id: string; content_hash: string; published_at?: string; loaded_at: string; entity_count?: number }[];
+    list_versions: {
+      source: string;
+      label?: string;
+      version_id: string;
+      content_hash: string;
+      published_at?: string;
+      published_at_source?: string;
+      loaded_at: string;
+      entity_count?: number;
+      age_days?: number;
+      max_age_days?: number;
+      stale?: boolean;
+    }[];
     matcher_version: string;
     events: { type: string; occurred_at: string; event_id?: string; position?: string }[];
     stream_head_hash?: string;
@@ -303,6 +317,7 @@ export function buildReportSections(report: ScreeningReport): ReportSections {
       flags: derivedFlags(report).map((flag) => ({ flag, note: FLAG_NOTES[flag] ?? flag })),
       ...(report.verdict.summary ? { summary: report.verdict.summary } : {}),
       hit_counts: hitCounts,
+      list_warnings: report.audit.listVersions.flatMap((v) => (v.warning ? [v.warning] : [])),
     },
     subject: {
       query: report.subject.query,
@@ -382,8 +397,12 @@ export function buildReportSections(report: ScreeningReport): ReportSections {
         version_id: v.versionId,
         content_hash: v.contentHash,
         ...(v.publishedAt ? { published_at: v.publishedAt } : {}),
+        ...(v.publishedAtSource ? { published_at_source: v.publishedAtSource } : {}),
         loaded_at: v.loadedAt,
         ...(v.entityCount !== undefined ? { entity_count: v.entityCount } : {}),
+        ...(v.ageDays !== undefined ? { age_days: v.ageDays } : {}),
+        ...(v.maxAgeDays !== undefined ? { max_age_days: v.maxAgeDays } : {}),
+        ...(v.stale !== undefined ? { stale: v.stale } : {}),
       })),
       matcher_version: report.audit.matcherVersion,
       events: report.audit.events.map((ev) => ({

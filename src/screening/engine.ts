@@ -191,14 +191,16 @@ function finalScore(nameScore: number, exactStrongName: boolean, quals: Qualifie
 function explain(record: NameRecord, cmp: NameComparison, nameScore: number, quals: Qualified[], score: number): MatchExplanation {
   const qualifiers: QualifierApplied[] = quals.map(({ kind, effect, detail }) => ({ kind, effect, detail }));
   for (const note of cmp.notes) qualifiers.push({ kind: 'name_note', effect: 0, detail: note });
+  if (record.provenance) qualifiers.push({ kind: 'name_provenance', effect: 0, detail: record.provenance });
   if (ALIAS_FACTOR[record.kind] < 1) {
     qualifiers.push({ kind: 'weak_alias', effect: round(ALIAS_FACTOR[record.kind] - 1), detail: `matched a ${record.kind.replace('_', ' ')}` });
   }
   const hows = [...new Set(cmp.alignment.filter((a) => a.how !== 'missing').map((a) => a.how))];
   const missing = cmp.alignment.filter((a) => a.how === 'missing').length;
   const qualText = quals.length ? `; ${quals.map((q) => q.detail).join('; ')}` : '';
+  const provenanceText = record.provenance ? ` [${record.provenance}]` : '';
   const summary =
-    `${cmp.exact ? 'Exact' : 'Partial'} match on ${record.kind.replace('_', ' ')} "${record.value}" ` +
+    `${cmp.exact ? 'Exact' : 'Partial'} match on ${record.kind.replace('_', ' ')} "${record.value}"${provenanceText} ` +
     `(name ${round(nameScore)}, tokens ${hows.join('/') || 'none'}${missing ? `, ${missing} unmatched` : ''})${qualText}; score ${score}.`;
   return {
     matchedName: record.value,

@@ -30,6 +30,11 @@ export interface NameRecord {
   kind: 'primary' | 'strong_alias' | 'weak_alias' | 'original_script' | 'former';
   /** ISO 15924 script code when known (Cyrl, Arab, Hani, Hang, Grek, Hebr, Latn…). */
   script?: string;
+  /**
+   * Where the name comes from when it is not the entity's own snapshot: e.g. an alias from an older
+   * OFAC ALT.CSV attached by ent_num to a newer SDN.CSV entity. Shown in a hit's explanation.
+   */
+  provenance?: string;
 }
 
 /** A date of birth: full date, year only, or a range of years (UN "BETWEEN"). */
@@ -108,8 +113,10 @@ export interface ListVersion {
   source: ListSourceId;
   /** SHA-256 of the raw input bytes (all files of the list, in a fixed order). */
   contentHash: string;
-  /** The issuer's publication date (ISO date), when the file tells it. */
+  /** The issuer's publication date (ISO date): from the file when it states one, else see publishedAtSource. */
   publishedAt?: string;
+  /** file: stated inside the file; manifest: the snapshot's manifest.json; download: HTTP Last-Modified of `svc lists update`; file_date: the file's modification time. */
+  publishedAtSource?: 'file' | 'manifest' | 'download' | 'file_date';
   loadedAt: string;
   entityCount: number;
   files: string[];

@@ -85,7 +85,7 @@ test('/metrics exposes read-model lag, the relay position and the loaded lists',
   const text = await res.text();
   assert.match(text, /^svc_projection_lag_events\{projection="screenings",status="running"\} \d+$/m);
   assert.match(text, /^svc_relay_position \d+$/m);
-  assert.match(text, /^svc_list_entities\{list="ofac_sdn",version="ofac_sdn@[0-9a-f]+"\} 8976$/m);
+  assert.match(text, /^svc_list_entities\{list="ofac_sdn",version="ofac_sdn@[0-9a-f]+"\} 14965$/m);
 });
 
 test('the 13-section PDF report of a screening names every section and the hit, read back with pdftotext', async () => {

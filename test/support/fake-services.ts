@@ -190,6 +190,7 @@ export class FakeScreeningService implements ScreeningService {
       sources: [],
       country_risk: null,
       list_versions: [],
+      list_warnings: [],
       matcher_version: null,
     };
     this.screenings.push(view);

@@ -9,7 +9,9 @@ export interface HealthProbe {
   /** Liveness: the process serves requests. */
   live(): boolean;
   /** Readiness: store, bus and lists are usable; the failing parts are named. */
-  ready(): Promise<{ ready: boolean; checks: Record<string, boolean> }>;
+  ready(): Promise<{ ready: boolean; checks: Record<string, boolean>; degraded?: string[]; detail?: Record<string, unknown> }>;
+  /** GET /lists: every list in service with its publication date, age and maximum age. */
+  lists?: () => Record<string, unknown>;
 }
 
 export interface HttpAppOptions {
@@ -46,8 +48,16 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   });
   app.get('/readyz', async (_req, res) => {
     const state = await options.health.ready();
-    res.status(state.ready ? 200 : 503).json({ status: state.ready ? 'ready' : 'not_ready', checks: state.checks });
+    // Degraded (e.g. a list older than its maximum age) still serves: 200, with the reasons in the body.
+    const status = !state.ready ? 'not_ready' : state.degraded?.length ? 'degraded' : 'ready';
+    res.status(state.ready ? 200 : 503).json({ status, checks: state.checks, ...(state.degraded?.length ? { degraded: state.degraded } : {}), ...(state.detail ?? {}) });
   });
+  if (options.health.lists) {
+    const lists = options.health.lists;
+    app.get('/lists', (_req, res) => {
+      res.status(200).json(lists());
+    });
+  }
 
   // A credential header sent twice is ambiguous: refused before any gate reads the first one.
   app.use(rejectDuplicateCredentialHeaders());

@@ -17,6 +17,7 @@ const domainCodeToKind: Record<string, FailureKind> = {
   limit_exceeded: 'validation',
   validation_failed: 'validation',
   quota_exceeded: 'quota_exceeded',
+  lists_stale: 'lists_stale',
 };
 
 export function toApiError(error: unknown): ApiError {

@@ -24,6 +24,7 @@ export type FailureKind =
   | 'auth_window_exceeded'
   | 'idempotency_key_reused' // the Idempotency-Key was used with another request (other body or path)
   | 'idempotency_key_in_progress' // the first request with this Idempotency-Key is still being answered
+  | 'lists_stale' // LISTS_STALE_POLICY=refuse and a list is older than its maximum age
   | 'internal';
 
 export class ApiError extends Error {
@@ -55,6 +56,7 @@ const status: Record<FailureKind, number> = {
   auth_window_exceeded: 429,
   idempotency_key_reused: 422,
   idempotency_key_in_progress: 409,
+  lists_stale: 503,
   internal: 500,
 };
 
@@ -77,6 +79,7 @@ const s1Codes: Record<FailureKind, string> = {
   auth_window_exceeded: 'rate_limited',
   idempotency_key_reused: 'idempotency_key_reused',
   idempotency_key_in_progress: 'idempotency_key_in_progress',
+  lists_stale: 'lists_stale',
   internal: 'server_error',
 };
 
@@ -98,6 +101,7 @@ const s2Codes: Record<FailureKind, string> = {
   auth_window_exceeded: 'rate_limited',
   idempotency_key_reused: 'idempotency_key_reused',
   idempotency_key_in_progress: 'idempotency_key_in_progress',
+  lists_stale: 'lists_stale',
   internal: 'internal_error',
 };
 

@@ -30,6 +30,7 @@ export const S1ErrorSchema = z
       'validation_failed',
       'payload_too_large',
       'rate_limited',
+      'lists_stale',
       'server_error',
       'forbidden',
       'idempotency_key_reused',
@@ -60,6 +61,46 @@ export const S2SessionErrorSchema = z
   .openapi('S2SessionError', { description: 'Error body of the session-authenticated /api/account endpoints.' });
 
 export const S3ErrorSchema = z.object({ error: z.string() }).openapi('S3Error');
+
+/** A list version a result used and how old it was then (docs/lists.md, "List age"). */
+export const ListVersionAgeSchema = z
+  .object({
+    list: z.string().openapi({ example: 'ofac_sdn' }),
+    version: z.string().openapi({ example: 'ofac_sdn@3f9a1c2b7e0d4a55' }),
+    content_hash: z.string(),
+    published_at: z.string().nullable().openapi({ description: 'Publication date of the list (YYYY-MM-DD).', example: '2024-05-03' }),
+    published_at_source: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: 'Where published_at comes from: `file` (stated in the list), `manifest` (bundled snapshot), `download` (HTTP Last-Modified of `svc lists update`), `file_date`.' }),
+    loaded_at: z.string().nullable().optional().openapi({ description: 'When the service loaded this version.' }),
+    age_days: z.number().int().nullable().optional().openapi({ description: 'Whole days from publication to the completion of the result.', example: 937 }),
+    max_age_days: z.number().int().nullable().optional().openapi({ description: 'The configured maximum age of this list (LISTS_MAX_AGE_DAYS / LISTS_MAX_AGE); null: none.', example: 7 }),
+    stale: z.boolean().optional().openapi({ description: 'Older than max_age_days: the result carries a warning in list_warnings.' }),
+  })
+  .openapi('ListVersionAge');
+
+/** Person checks and subject checks: the lists in service when the check is read, with their ages. */
+export const ListsInServiceSchema = z
+  .array(
+    z.object({
+      list: z.string(),
+      version: z.string(),
+      published_at: z.string().nullable(),
+      age_days: z.number().int().nullable(),
+      max_age_days: z.number().int().nullable(),
+      stale: z.boolean(),
+    }),
+  )
+  .openapi({ description: 'The lists the service screens against when this check is read, each with its publication date and age (docs/lists.md). Stale ones are also in list_warnings.' });
+
+export const ListWarningsSchema = z
+  .array(z.string())
+  .openapi({
+    description: 'One warning per stale list the result used, e.g. "OFAC SDN list is 937 days old: update the lists before relying on this result". Empty when every list was within its maximum age.',
+    example: ['OFAC SDN list is 937 days old: update the lists before relying on this result'],
+  });
 export const S3ValidationErrorSchema = z
   .object({ error: z.string(), details: z.union([z.array(z.string()), z.record(z.string(), z.array(z.string()))]) })
   .openapi('S3ValidationError');

@@ -8,7 +8,7 @@ import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-ope
 import { isCalendarDate } from '../../commands/decider';
 import { personCheckPurposes } from '../../commands/person-check';
 import { resolveLocation } from '../../agents/person/locations';
-import { retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
+import { ListsInServiceSchema, ListWarningsSchema, retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
 import { z } from '../openapi/zod';
 import { screenableNameCheck, screenablePartsCheck } from '../http/validation';
 
@@ -193,6 +193,8 @@ export const PersonCheckSchema = z
     sources: z.array(PersonCheckSourceSchema).openapi({ description: 'Per-source audit trail: every source of phases 2-6, searched or not and why.' }),
     verdict_reasons: z.array(z.string()).openapi({ description: 'The steps of the result/confidence rule that decided (docs/person-checks.md).' }),
     failure_reason: z.string().nullable(),
+    lists_in_service: ListsInServiceSchema.optional(),
+    list_warnings: ListWarningsSchema.optional(),
   })
   .openapi('PersonCheck');
 

@@ -10,7 +10,7 @@
  * (/api/person-checks) by registerPersonChecks.
  */
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
+import { ListVersionAgeSchema, ListWarningsSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
 import { z } from '../openapi/zod';
 import { AuditEventSchema } from '../monitoring/schemas';
 import { HitSchema } from '../s1/schemas';
@@ -157,6 +157,7 @@ const PortalScreeningSchema = z
     sow_analysis: z.string().nullable(),
     created_at: z.string(),
     completed_at: z.string().nullable(),
+    list_warnings: ListWarningsSchema.optional(),
   })
   .openapi('PortalScreening');
 
@@ -207,7 +208,8 @@ const PortalScreeningDetailSchema = z
       .array(z.object({ agent: z.string(), phase: z.string(), queried: z.boolean(), error: z.string().nullable(), duration_ms: z.number().int().nullable() }))
       .openapi({ description: 'Every source of the pipeline, searched or not and why.' }),
     country_risk: z.object({ country: z.string(), status: z.string(), as_of: z.string() }).nullable(),
-    list_versions: z.array(z.object({ list: z.string(), version: z.string(), content_hash: z.string(), published_at: z.string().nullable() })),
+    list_versions: z.array(ListVersionAgeSchema),
+    list_warnings: ListWarningsSchema.optional(),
     matcher_version: z.string().nullable(),
   })
   .openapi('PortalScreeningDetail');

@@ -23,6 +23,7 @@ export function presentScreening(view: ScreeningView) {
     ...(kind === 'ma' ? { ma_analysis: view.ma_analysis } : {}),
     created_at: view.created_at,
     completed_at: view.completed_at,
+    ...(view.list_warnings ? { list_warnings: view.list_warnings } : {}),
   };
 }
 
@@ -66,6 +67,7 @@ export function presentScreeningDetail(view: ScreeningDetailView) {
     sources: view.sources,
     country_risk: view.country_risk,
     list_versions: view.list_versions,
+    list_warnings: view.list_warnings,
     matcher_version: view.matcher_version,
   };
 }

@@ -3,7 +3,7 @@
  * the 400-vs-422 rule) and registerS1 documents the same objects in OpenAPI.
  */
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, securitySchemes } from '../openapi/common';
+import { ListVersionAgeSchema, ListWarningsSchema, retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, securitySchemes } from '../openapi/common';
 import { s1Schemas } from '../../webhooks/payloads';
 import { z } from '../openapi/zod';
 import { screenableNameCheck } from '../http/validation';
@@ -122,6 +122,7 @@ export const ScreeningSchema = z
     ma_analysis: z.string().nullable().optional().openapi({ description: 'M&A only: markdown due-diligence analysis.' }),
     created_at: z.string().openapi({ description: 'ISO 8601 UTC.', example: '2026-04-01T10:00:00.000Z' }),
     completed_at: z.string().nullable().openapi({ description: 'Extension: ISO 8601 UTC; null while running.' }),
+    list_warnings: ListWarningsSchema.optional(),
   })
   .openapi('S1Screening');
 
@@ -206,9 +207,8 @@ export const ScreeningDetailSchema = ScreeningSchema.extend({
     .object({ country: z.string(), status: z.string(), as_of: z.string() })
     .nullable()
     .openapi({ description: 'FATF status of the jurisdiction, when it is listed.' }),
-  list_versions: z.array(
-    z.object({ list: z.string(), version: z.string(), content_hash: z.string(), published_at: z.string().nullable() }),
-  ),
+  list_versions: z.array(ListVersionAgeSchema).openapi({ description: 'Every list the screening used, with its publication date and age at completion.' }),
+  list_warnings: ListWarningsSchema.optional(),
   matcher_version: z.string().nullable(),
 }).openapi('S1ScreeningDetail');
 

@@ -3,7 +3,7 @@
  * zod issues into the `errors` list of 400 invalid_payload) and registerS2 documents the same objects.
  */
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { retryAfterHeader, S2ErrorSchema, S2SessionErrorSchema, securitySchemes } from '../openapi/common';
+import { ListsInServiceSchema, ListWarningsSchema, retryAfterHeader, S2ErrorSchema, S2SessionErrorSchema, securitySchemes } from '../openapi/common';
 import { s2Schemas } from '../../webhooks/payloads';
 import { z } from '../openapi/zod';
 import { screenablePartsCheck } from '../http/validation';
@@ -290,6 +290,8 @@ export const SubjectCheckDetailSchema = SubjectCheckSchema.extend({
       }),
     )
     .openapi({ description: 'Alerts ongoing monitoring raised on this check, oldest first (each also sent as the `subject_check.monitoring_alert` callback).' }),
+  lists_in_service: ListsInServiceSchema.optional(),
+  list_warnings: ListWarningsSchema.optional(),
 }).openapi('S2SubjectCheckDetail');
 
 const success = z.literal(true);

@@ -34,6 +34,7 @@ export function presentS3Screening(view: ScreeningView, sow?: { sowScreeningId: 
     ...(view.kind === 'sow' && sow?.assessment !== undefined ? { sow: sow.assessment } : {}),
     created_at: view.created_at,
     completed_at: view.completed_at,
+    ...(view.list_warnings ? { list_warnings: view.list_warnings } : {}),
   };
 }
 
@@ -73,5 +74,7 @@ export function presentS3ScreeningDetail(view: ScreeningDetailView, sow?: { sowS
     },
     sources: view.sources,
     country_risk: view.country_risk,
+    list_versions: view.list_versions,
+    list_warnings: view.list_warnings,
   };
 }

@@ -24,6 +24,7 @@ import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import { handleCommand } from '../command-handler';
 import type { CommandContext, Principal, RiskLevel } from '../services';
+import type { ListsInServiceView } from '../services';
 
 export type PersonCheckResult = 'clean' | 'adverse_found' | 'inconclusive';
 
@@ -84,7 +85,7 @@ export interface PersonCheckSummaryView {
   completed_at: string | null;
 }
 
-export interface PersonCheckView extends PersonCheckSummaryView {
+export interface PersonCheckView extends PersonCheckSummaryView, Partial<ListsInServiceView> {
   accountId: string;
   surface: 's1' | 'portal';
   findings: PersonCheckFindingView[];
@@ -283,10 +284,15 @@ export class PgPersonCheckService implements PersonCheckService {
       pollIntervalMs?: number;
       /** Resolves once the read models have applied everything appended so far (read-your-writes for the list). */
       readModelsCaughtUp?: () => Promise<void>;
+      /** Throws ListsStaleError when LISTS_STALE_POLICY=refuse and a list is too old (before anything is written). */
+      listGate?: { assertUsable(): void };
+      /** The lists in service with their ages, added to every check read (docs/lists.md). */
+      listsInService?: () => ListsInServiceView;
     },
   ) {}
 
   async request(principal: Principal, input: PersonCheckRequestInput, ctx: CommandContext): Promise<PersonCheckView> {
+    this.deps.listGate?.assertUsable();
     const personCheckId = newPersonCheckId();
     const surface = principal.surface === 's1' ? 's1' : 'portal';
     const handled = await handleCommand(this.deps.store, personCheckDecider, streamName(personCheckId), {
@@ -325,7 +331,8 @@ export class PgPersonCheckService implements PersonCheckService {
   }
 
   async get(accountId: string, id: string): Promise<PersonCheckView | undefined> {
-    return (await this.load(accountId, id))?.view;
+    const view = (await this.load(accountId, id))?.view;
+    return view && this.deps.listsInService ? { ...view, ...this.deps.listsInService() } : view;
   }
 
   async waitForCompletion(accountId: string, id: string, timeoutMs: number): Promise<PersonCheckView | undefined> {

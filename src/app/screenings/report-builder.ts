@@ -5,6 +5,7 @@
 import type { RecordedEvent } from '../../shared/events';
 import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../../agents/scoring/risk-score';
 import type { ScreeningEvent, ScreeningRequested } from '../../commands/screening';
+import { listLabel, staleWarning } from '../../screening/lists/freshness';
 import {
   type AgentAuditEntry,
   type CountryRiskFinding,
@@ -126,10 +127,16 @@ export function buildScreeningReport(events: readonly RecordedEvent[], context: 
         if (d.summary) report.verdict.summary = d.summary;
         report.audit.listVersions = d.listVersions.map((v) => ({
           source: v.source,
+          label: listLabel(v.source),
           versionId: v.id,
           contentHash: v.contentHash,
           ...(v.publishedAt ? { publishedAt: v.publishedAt } : {}),
-          loadedAt: d.completedAt,
+          ...(v.publishedAtSource ? { publishedAtSource: v.publishedAtSource } : {}),
+          // Events recorded before list ages were kept have no loadedAt: the completion time stands in.
+          loadedAt: v.loadedAt ?? d.completedAt,
+          ...(v.ageDays !== undefined ? { ageDays: v.ageDays } : {}),
+          ...(v.maxAgeDays !== undefined ? { maxAgeDays: v.maxAgeDays } : {}),
+          ...(v.stale ? { stale: true, warning: staleWarning(listLabel(v.source), v.ageDays ?? null) } : {}),
         }));
         report.audit.matcherVersion = d.matcherVersion;
         break;

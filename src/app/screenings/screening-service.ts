@@ -50,7 +50,13 @@ export function screeningView(report: ScreeningReport, surface: ScreeningView['s
     sow_analysis: report.kind === 'sow' ? analysis : null,
     created_at: report.createdAt,
     completed_at: report.completedAt ?? null,
+    list_warnings: listWarnings(report),
   };
+}
+
+/** The staleness warning of every list the screening used (recorded at completion). */
+export function listWarnings(report: ScreeningReport): string[] {
+  return report.audit.listVersions.flatMap((v) => (v.warning ? [v.warning] : []));
 }
 
 export function detailView(report: ScreeningReport, surface: ScreeningView['surface']): ScreeningDetailView {
@@ -98,7 +104,18 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
     hits,
     sources: report.agents.map((a) => ({ agent: a.agent, phase: a.phase, queried: a.queried, error: a.error ?? null, duration_ms: a.durationMs })),
     country_risk: subjectCountry ? { country: subjectCountry.iso2, status: subjectCountry.fatfStatus, as_of: subjectCountry.asOf } : null,
-    list_versions: report.audit.listVersions.map((v) => ({ list: v.source, version: v.versionId, content_hash: v.contentHash, published_at: v.publishedAt ?? null })),
+    list_versions: report.audit.listVersions.map((v) => ({
+      list: v.source,
+      version: v.versionId,
+      content_hash: v.contentHash,
+      published_at: v.publishedAt ?? null,
+      published_at_source: v.publishedAtSource ?? null,
+      loaded_at: v.loadedAt ?? null,
+      age_days: v.ageDays ?? null,
+      max_age_days: v.maxAgeDays ?? null,
+      stale: v.stale ?? false,
+    })),
+    list_warnings: listWarnings(report),
     matcher_version: report.status === 'completed' ? report.audit.matcherVersion : null,
   };
 }
@@ -183,10 +200,13 @@ export class PgScreeningService implements ScreeningService {
       unicodeFontPath?: string;
       /** E-mails and key names for the analysts the filed PDF names (events keep their stable ids). */
       analystNames?: AnalystNames;
+      /** Throws ListsStaleError when LISTS_STALE_POLICY=refuse and a list is too old (before anything is written). */
+      listGate?: { assertUsable(): void };
     },
   ) {}
 
   async request(principal: Principal, input: ScreeningRequestInput, ctx: CommandContext): Promise<ScreeningView> {
+    this.deps.listGate?.assertUsable();
     const screeningId = await this.deps.ids.next('screening_id_seq');
     const surface = principal.surface === 's1' || principal.surface === 's3' ? principal.surface : 'portal';
     const declared = input.declared ?? {};

@@ -20,6 +20,7 @@ import { handleCommand, loadAggregate } from '../command-handler';
 import type { IdBlocks } from '../ids';
 import type { CommandContext, Principal } from '../services';
 import { riskOfFindings, SUBJECT_CHECK_SOURCES, type Finding } from './assessment';
+import type { ListsInServiceView } from '../services';
 
 export type SubjectCheckStatus = 'running' | 'needs_review' | 'escalated' | 'completed' | 'failed';
 
@@ -79,7 +80,7 @@ export interface SubjectCheckView {
   failed_at: string | null;
 }
 
-export interface SubjectCheckDetailView extends SubjectCheckView {
+export interface SubjectCheckDetailView extends SubjectCheckView, Partial<ListsInServiceView> {
   sources: { agent: string; tier: string; queried: boolean; error: string | null; hits: number; started_at: string; finished_at: string }[];
   findings: Finding[];
   decisions: { kind: 'review' | 'investigation'; outcome: string; reviewer: string; note: string; at: string }[];
@@ -316,6 +317,10 @@ export class PgSubjectCheckService {
       clock: Clock;
       readModelsCaughtUp: (through?: bigint) => Promise<void>;
       ids: IdBlocks;
+      /** Throws ListsStaleError when LISTS_STALE_POLICY=refuse and a list is too old (before anything is written). */
+      listGate?: { assertUsable(): void };
+      /** The lists in service with their ages, added to every check read (docs/lists.md). */
+      listsInService?: () => ListsInServiceView;
     },
   ) {}
 
@@ -325,6 +330,7 @@ export class PgSubjectCheckService {
 
   /** Appends SubjectCheckStarted; the pipeline runs asynchronously. Returns the running check at once. */
   async start(principal: Principal, input: SubjectCheckInput, ctx: CommandContext, options: { batchId?: string; waitForReadModel?: boolean } = {}): Promise<SubjectCheckView> {
+    this.deps.listGate?.assertUsable();
     const subjectCheckId = await this.deps.ids.next('subject_check_id_seq');
     const handled = await handleCommand(this.deps.store, subjectCheckDecider, subjectCheckStream(subjectCheckId), {
       type: 'StartSubjectCheck',
@@ -359,7 +365,9 @@ export class PgSubjectCheckService {
       `SELECT * FROM ${this.schema}.subject_checks WHERE subject_check_id = $1 AND account_id = $2`,
       [subjectCheckId, accountId],
     );
-    return rows[0] ? toDetail(rows[0]) : undefined;
+    if (!rows[0]) return undefined;
+    const detail = toDetail(rows[0]);
+    return this.deps.listsInService ? { ...detail, ...this.deps.listsInService() } : detail;
   }
 
   /** Newest first, keyset-paginated by id. */

@@ -117,6 +117,15 @@ export interface ListVersionRef {
   source: string;
   contentHash: string;
   publishedAt?: string;
+  /** file | manifest | download | file_date (see ListVersion.publishedAtSource). */
+  publishedAtSource?: string;
+  loadedAt?: string;
+  /** Age of the list at completion, in whole days; absent without a publication date. */
+  ageDays?: number;
+  /** The list's maximum age at completion; absent when it has none. */
+  maxAgeDays?: number;
+  /** Older than maxAgeDays at completion. */
+  stale?: boolean;
 }
 
 export type Disposition = 'true_match' | 'false_positive';

@@ -69,6 +69,8 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
   // One verdict on page 1: the level, its colour and the scorer's one sentence of why. The flags'
   // fixed notes are not repeated here: beside a level they could contradict it (section 3 lists them).
   w.paragraph(`Why: ${s.cover.risk_reason}`, { style: 'bold', colour: LEVEL_COLOURS[s.cover.risk_level] });
+  // A result on an out-of-date list says so where the verdict is read, not only in the audit trail.
+  for (const warning of s.cover.list_warnings) w.paragraph(`! ${warning}`, { style: 'bold', colour: '#c92a2a' });
   if (s.cover.summary) {
     w.spacer(0.3);
     w.paragraph(s.cover.summary);
@@ -214,7 +216,9 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
   if (s.audit.list_versions.length === 0) w.paragraph('No list version recorded.');
   for (const v of s.audit.list_versions) {
     w.bullet(
-      `**${e(v.label ?? v.source)}** \`${v.version_id}\`: published ${e(v.published_at ?? 'unknown')}, loaded ${e(v.loaded_at)}${v.entity_count !== undefined ? `, ${v.entity_count} entities` : ''}; SHA-256 ${e(v.content_hash)}`,
+      `**${e(v.label ?? v.source)}** \`${v.version_id}\`: published ${e(v.published_at ?? 'unknown')}` +
+        `${v.age_days !== undefined ? ` (${v.age_days.toLocaleString('en-US')} days old${v.stale ? `, over the ${v.max_age_days}-day maximum: STALE` : ''})` : ''}` +
+        `, loaded ${e(v.loaded_at)}${v.entity_count !== undefined ? `, ${v.entity_count} entities` : ''}; SHA-256 ${e(v.content_hash)}`,
     );
   }
   w.subheading('Agents');

@@ -20,6 +20,8 @@ import { parseUkSanctions } from './uk-sanctions';
 export interface ListDefinition {
   source: ListSourceId;
   title: string;
+  /** Short name for warnings and tables ("OFAC SDN list"). */
+  label: string;
   topics: ListTopic[];
   /** Sub-folder in the bundled snapshot and in ../shared/data. */
   defaultSubdir: string;
@@ -95,8 +97,44 @@ function ofacRoles(files: string[]) {
   const alt = role(/alt\.csv$/);
   const add = role(/add\.csv$/);
   const comments = role(/comments\.csv$/);
-  const primary = files.find((f) => f !== alt && f !== add && f !== comments)!;
-  return { primary, alt, add, comments };
+  const olderAlt = files.flatMap((f) => {
+    const m = OLDER_ALT.exec(path.basename(f).toLowerCase());
+    return m ? [{ file: f, snapshot: m[1] }] : [];
+  });
+  const primary = files.find((f) => f !== alt && f !== add && f !== comments && !olderAlt.some((o) => o.file === f))!;
+  return { primary, alt, add, comments, ...(olderAlt.length ? { olderAlt } : {}) };
+}
+
+/** An older snapshot's alias file kept beside a newer primary file: `alt_2021-07-07.csv`. */
+const OLDER_ALT = /^alt_(\d{4}-\d{2}-\d{2})\.csv$/;
+
+/**
+ * OFAC SDN files: sdn.csv, then its own alt/add/comments when present; an older snapshot's aliases
+ * (`alt_<date>.csv`) only when the list's own alt.csv is absent (see lists/README.md).
+ */
+function ofacSdnFiles() {
+  const base = fixedFiles(['sdn.csv'], ['alt.csv', 'add.csv', 'sdn_comments.csv']);
+  return async (dir: string, names?: string[]): Promise<string[]> => {
+    const files = await base(dir, names);
+    if (names?.length || files.some((f) => path.basename(f) === 'alt.csv')) return files;
+    const entries = await fsp.readdir(dir).catch(() => [] as string[]);
+    return [...files, ...entries.filter((n) => OLDER_ALT.test(n.toLowerCase())).sort().map((n) => path.join(dir, n))];
+  };
+}
+
+/** The OFSI consolidated list as CSV or xlsx (one of them: the CSV when both are there). */
+function ukConListFile() {
+  return async (dir: string, names?: string[]): Promise<string[]> => {
+    if (names?.length) return fixedFiles(names)(dir);
+    const entries = await fsp.readdir(dir).catch(() => {
+      throw new ListParseError(dir, 'directory not found');
+    });
+    const csv = entries.filter((n) => /\.csv$/i.test(n)).sort();
+    const xlsx = entries.filter((n) => /\.xlsx$/i.test(n)).sort();
+    const pick = csv[0] ?? xlsx[0];
+    if (!pick) throw new ListParseError(dir, 'no ConList file (.csv or .xlsx) in directory');
+    return [path.join(dir, pick)];
+  };
 }
 
 const OFAC_BASE = 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports';
@@ -104,10 +142,11 @@ const OFAC_BASE = 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPr
 export const LIST_DEFINITIONS: ListDefinition[] = [
   {
     source: 'ofac_sdn',
+    label: 'OFAC SDN list',
     title: 'OFAC Specially Designated Nationals (SDN) list, legacy CSV',
     topics: ['sanctions'],
     defaultSubdir: 'ofac_sdn',
-    resolveFiles: fixedFiles(['sdn.csv'], ['alt.csv', 'add.csv', 'sdn_comments.csv']),
+    resolveFiles: ofacSdnFiles(),
     parse: (ctx, files) =>
       parseOfacCsv(ctx, ofacRoles(files), {
         source: 'ofac_sdn',
@@ -124,6 +163,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'ofac_cons',
+    label: 'OFAC non-SDN consolidated list',
     title: 'OFAC Consolidated (non-SDN) lists, legacy CSV',
     topics: ['sanctions'],
     defaultSubdir: 'ofac_cons',
@@ -144,6 +184,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'un_sc',
+    label: 'UN Security Council consolidated list',
     title: 'UN Security Council Consolidated List',
     topics: ['sanctions'],
     defaultSubdir: 'un',
@@ -154,6 +195,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'ofac_enhanced',
+    label: 'OFAC consolidated list (Enhanced XML)',
     title: 'OFAC Consolidated (non-SDN) list, Enhanced XML',
     topics: ['sanctions'],
     defaultSubdir: 'ofac_xml',
@@ -164,6 +206,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'us_csl',
+    label: 'US Consolidated Screening List',
     title: 'US Consolidated Screening List (trade.gov)',
     topics: ['sanctions', 'export_control', 'debarment'],
     defaultSubdir: 'us_csl',
@@ -174,6 +217,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'us_dpl',
+    label: 'BIS Denied Persons List',
     title: 'BIS Denied Persons List',
     topics: ['export_control'],
     defaultSubdir: 'us_dpl',
@@ -184,6 +228,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'fatf',
+    label: 'FATF jurisdiction lists',
     title: 'FATF high-risk and monitored jurisdictions (compiled)',
     topics: [],
     defaultSubdir: 'fatf',
@@ -195,6 +240,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'icij_offshore',
+    label: 'ICIJ Offshore Leaks data',
     title: 'ICIJ Offshore Leaks (Panama Papers CSV export)',
     topics: ['offshore_leaks'],
     defaultSubdir: 'icij',
@@ -206,6 +252,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'opensanctions_peps',
+    label: 'OpenSanctions PEP list',
     title: 'OpenSanctions PEPs (Senzing JSON lines)',
     topics: ['pep'],
     defaultSubdir: 'opensanctions',
@@ -217,6 +264,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'opensanctions_ftm',
+    label: 'OpenSanctions sanctions entities',
     title: 'OpenSanctions FollowTheMoney entities (JSON lines)',
     topics: ['sanctions'],
     defaultSubdir: 'opensanctions',
@@ -228,6 +276,7 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'eu_fsf',
+    label: 'EU consolidated financial sanctions list',
     title: 'EU Financial Sanctions Files, consolidated list CSV 1.1',
     topics: ['sanctions'],
     defaultSubdir: 'eu_fsf',
@@ -243,10 +292,11 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
   },
   {
     source: 'uk_sanctions',
-    title: 'UK financial sanctions consolidated list (OFSI ConList.csv)',
+    label: 'UK OFSI consolidated list',
+    title: 'UK financial sanctions consolidated list (OFSI ConList, CSV or xlsx)',
     topics: ['sanctions'],
     defaultSubdir: 'uk_sanctions',
-    resolveFiles: matchingFiles(/\.csv$/i, 'ConList CSV'),
+    resolveFiles: ukConListFile(),
     parse: (ctx, files) => parseUkSanctions(ctx, files[0]),
     downloads: [{ file: 'ConList.csv', url: 'https://ofsistorage.blob.core.windows.net/publishlive/2022format/ConList.csv' }],
     licence: 'Open Government Licence v3.0',

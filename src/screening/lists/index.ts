@@ -1,3 +1,4 @@
+import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import cliProgress from 'cli-progress';
 import type { CountryRisk, ListEntity, ListSourceId, ListVersion } from '../model';
@@ -11,6 +12,7 @@ export { defaultListsConfig, listsFromRoot, BUNDLED_LISTS_DIR, REPO_ROOT, type L
 export { toIso2, countryInfo, iso3ToIso2 } from './countries';
 export { extractRemarks, parseOfacDob } from './ofac-remarks';
 export { ListRegistry, type ReloadOutcome } from './registry';
+export { listFreshness, listsFreshness, ListsStaleError, staleWarning, ageInDays, maxAgeFor, listLabel, type FreshnessPolicy, type ListFreshness } from './freshness';
 
 /** Why one list did not load. */
 export interface LoadFailure {
@@ -60,6 +62,35 @@ function isoDay(s: string | undefined): string | undefined {
   return m ? m[1] : s;
 }
 
+/**
+ * The publication date of a list version, most trusted first: stated inside the file; the snapshot
+ * manifest (bundled lists); the HTTP Last-Modified that `svc lists update` recorded beside each file
+ * (`<file>.meta.json`, the oldest of the list's files); else the oldest file's modification time.
+ */
+async function publicationDate(
+  inFile: string | undefined,
+  manifest: string | undefined,
+  files: string[],
+): Promise<{ date: string; from: NonNullable<ListVersion['publishedAtSource']> } | undefined> {
+  if (inFile) return { date: inFile, from: 'file' };
+  if (manifest) return { date: manifest, from: 'manifest' };
+  const fromDownload: string[] = [];
+  for (const f of files) {
+    try {
+      const meta = JSON.parse(await fsp.readFile(`${f}.meta.json`, 'utf8')) as { lastModified?: string; fetchedAt?: string };
+      const when = meta.lastModified ?? meta.fetchedAt;
+      const t = when ? new Date(when) : undefined;
+      if (t && !Number.isNaN(t.getTime())) fromDownload.push(t.toISOString().slice(0, 10));
+    } catch {
+      /* not downloaded by svc lists update */
+    }
+  }
+  if (fromDownload.length === files.length && files.length) return { date: fromDownload.sort()[0], from: 'download' };
+  if (!files.length) return undefined;
+  const times = await Promise.all(files.map((f) => fsp.stat(f).then((st) => st.mtime.toISOString().slice(0, 10))));
+  return { date: times.sort()[0], from: 'file_date' };
+}
+
 /** Load one list. Throws ListParseError (or an I/O error) when the list cannot be loaded. */
 export async function loadList(cfg: ListConfig, opts: LoadOptions = {}): Promise<LoadedList> {
   const def = listDefinition(cfg.source);
@@ -69,12 +100,12 @@ export async function loadList(cfg: ListConfig, opts: LoadOptions = {}): Promise
   const ctx = new ParseContext(cfg.source, total, opts.onProgress);
   const parsed = await def.parse(ctx, files);
   const id = versionId(cfg.source, contentHash);
-  const publishedAt = isoDay(parsed.publishedAt) ?? cfg.publishedAt;
+  const dated = await publicationDate(isoDay(parsed.publishedAt), cfg.publishedAt, files);
   const version: ListVersion = {
     id,
     source: cfg.source,
     contentHash,
-    ...(publishedAt ? { publishedAt } : {}),
+    ...(dated ? { publishedAt: dated.date, publishedAtSource: dated.from } : {}),
     loadedAt: (opts.now?.() ?? new Date()).toISOString(),
     entityCount: parsed.entities.length,
     files: files.map((f) => path.basename(f)),

@@ -11,6 +11,12 @@ export interface OfacCsvFiles {
   alt?: string;
   add?: string;
   comments?: string;
+  /**
+   * Alias files of an older snapshot of the same list (name `alt_<YYYY-MM-DD>.csv`), used when the
+   * primary file's own ALT.CSV is not available. Their names are attached by ent_num and marked with
+   * their provenance, never passed off as the primary snapshot's own aliases.
+   */
+  olderAlt?: { file: string; snapshot: string }[];
 }
 
 const NULL = '-0-';
@@ -122,6 +128,26 @@ export async function parseOfacCsv(
       if (!name) throw new ListParseError(files.alt, 'empty alt_name', line, 'alt_name');
       addName(e, name, type === 'fka' ? 'former' : 'strong_alias');
     }
+  }
+
+  for (const older of files.olderAlt ?? []) {
+    const provenance = `alias from OFAC ALT.CSV of ${older.snapshot} (an older snapshot), attached by ent_num`;
+    let attached = 0;
+    for await (const { fields, line, id } of ofacRecords(ctx, older.file, 5)) {
+      const e = byId.get(id);
+      if (!e) continue; // delisted since that snapshot
+      const name = val(fields[3]);
+      if (!name) throw new ListParseError(older.file, 'empty alt_name', line, 'alt_name');
+      if (e.names.some((n) => n.value === name)) continue;
+      const type = (val(fields[2]) ?? '').toLowerCase();
+      addName(e, name, type === 'fka' ? 'former' : 'strong_alias');
+      const added = e.names.find((n) => n.value === name.replace(/\s+/g, ' ').trim());
+      if (added) {
+        added.provenance = provenance;
+        attached++;
+      }
+    }
+    stats[`older_alt_${older.snapshot}`] = attached;
   }
 
   if (files.add) {

@@ -103,7 +103,10 @@ test('update: download, reload, delta; then a conditional GET answers 304 and no
   if (first.ok && first.reload?.ok) {
     assert.equal(first.reload.previous?.id, before2018.id);
     assert.equal(first.reload.version.entityCount, 8976);
-    assert.equal(first.reload.version.publishedAt, undefined, 'the download carries no snapshot date');
+    // The download carries no snapshot date: SDN.CSV states none, so the version is dated by the download
+    // (HTTP Last-Modified, else the fetch time recorded in <file>.meta.json).
+    assert.equal(first.reload.version.publishedAtSource, 'download');
+    assert.match(first.reload.version.publishedAt ?? '', /^\d{4}-\d{2}-\d{2}$/);
     assert.deepEqual(
       [first.reload.delta?.added.length, first.reload.delta?.removed.length, first.reload.delta?.changed.length],
       [1858, 261, 842],

@@ -109,7 +109,17 @@ function completion(screeningId: string, extra: Partial<commands.screening.Compl
     counts: { sanctionsHits: 1, pepHits: 1, adverseMediaHits: 0, offshoreLeaksHits: 0, debarmentHits: 0 },
     hits,
     listVersions: [
-      { id: 'ofac_sdn@abc', source: 'ofac_sdn', contentHash: 'abc', publishedAt: '2026-02-27' },
+      {
+        id: 'ofac_sdn@abc',
+        source: 'ofac_sdn',
+        contentHash: 'abc',
+        publishedAt: '2026-02-27',
+        publishedAtSource: 'manifest',
+        loadedAt: '2026-03-01T08:00:00.000Z',
+        ageDays: 2,
+        maxAgeDays: 7,
+        stale: false,
+      },
       { id: 'peps@1', source: 'opensanctions_peps', contentHash: 'def' },
     ],
     matcherVersion: 'matcher@1',

@@ -38,7 +38,9 @@ interface Screening {
   hits: Hit[];
   sources: { agent: string; phase: string; queried: boolean; error: string | null; duration_ms: number | null }[];
   country_risk: { country: string; status: string; as_of: string } | null;
-  list_versions: { list: string; version: string; content_hash: string; published_at: string | null }[];
+  list_versions: { list: string; version: string; content_hash: string; published_at: string | null; age_days?: number | null; max_age_days?: number | null; stale?: boolean }[];
+  /** One per list older than its maximum age when the screening ran (docs/lists.md). */
+  list_warnings?: string[];
   matcher_version: string | null;
   edd_analysis: string | null;
   ma_analysis: string | null;
@@ -143,6 +145,7 @@ function render(main: HTMLElement, s: Screening, dispositionsEnabled: boolean): 
           h('dd', null, s.subject.identifiers.length ? s.subject.identifiers.map((i) => `${i.type.replace(/_/g, ' ')} ${i.value}`).join('; ') : 'none given'),
         ),
         s.summary ? h('p', { class: 'summary' }, s.summary) : null,
+        (s.list_warnings ?? []).map((w) => h('p', { class: 'alert error list-warning', role: 'status' }, w)),
         pdfButton,
         error,
       ),
@@ -192,7 +195,20 @@ function render(main: HTMLElement, s: Screening, dispositionsEnabled: boolean): 
       h('h2', { id: 'audit-h' }, 'Audit'),
       s.country_risk ? h('p', null, `Country risk ${s.country_risk.country}: ${s.country_risk.status} (as of ${s.country_risk.as_of})`) : null,
       h('p', null, `Matcher ${s.matcher_version ?? '—'}`),
-      h('ul', { class: 'plain small' }, s.list_versions.map((v) => h('li', null, `${v.list}: version ${v.version}${v.published_at ? `, published ${v.published_at.slice(0, 10)}` : ''}`))),
+      h('h3', null, 'Lists used'),
+      h(
+        'ul',
+        { class: 'plain small list-ages' },
+        s.list_versions.map((v) =>
+          h(
+            'li',
+            null,
+            `${v.list}: version ${v.version}${v.published_at ? `, published ${v.published_at.slice(0, 10)}` : ', publication date unknown'}`,
+            typeof v.age_days === 'number' ? ` (${v.age_days.toLocaleString('en-US')} days old when screened)` : '',
+            v.stale ? h('strong', null, ` stale: over the ${v.max_age_days}-day maximum`) : '',
+          ),
+        ),
+      ),
     ),
   ]);
 }

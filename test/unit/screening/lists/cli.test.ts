@@ -27,7 +27,7 @@ async function run(args: string[], config: () => ListsConfig, downloadDir: strin
   const stdout = new Capture();
   const stderr = new Capture();
   const program = new Command().exitOverride();
-  registerListCommands(program, { loadConfig: config, downloadDir, stdout, stderr, download: { backoffMs: 1, timeoutMs: 5000 } });
+  registerListCommands(program, { loadConfig: config, downloadDir, stdout, stderr, download: { backoffMs: 1, timeoutMs: 5000 }, now: () => new Date('2026-03-01T12:00:00Z') });
   const before = process.exitCode;
   await program.parseAsync(['node', 'svc', ...args]);
   const code = process.exitCode;
@@ -55,7 +55,7 @@ before(async () => {
 });
 after(() => server.close());
 
-test('svc lists status prints version, date and entity count per list, and failures', async (t) => {
+test('svc lists status prints version, publication date, age, maximum age and entity count per list, stale warnings and failures', async (t) => {
   const work = await mkdtemp(path.join(tmpdir(), 'lists-cli-'));
   t.after(() => rm(work, { recursive: true, force: true }));
   const config = (): ListsConfig => ({
@@ -67,15 +67,22 @@ test('svc lists status prints version, date and entity count per list, and failu
     ],
   });
   const { out, code } = await run(['lists', 'status'], config, work);
-  assert.match(out, /^list\s+version\s+published\s+entities\s+files$/m);
-  assert.match(out, /^un_sc\s+un_sc@[0-9a-f]{16}\s+2026-02-27\s+1003\s+UN_consolidated\.xml$/m);
-  assert.match(out, /^fatf\s+fatf@[0-9a-f]{16}\s+2026-06-19\s+25 countries\s+fatf_lists\.csv, fatf_list_changes\.csv$/m);
-  assert.match(out, /^ofac_cons\s+ofac_cons@[0-9a-f]{16}\s+2025-12-19\s+442\s+/m);
+  // Ages by the injected clock (2026-03-01): the UN list is 2 days old, the OFAC non-SDN list 72 (over the 7-day default).
+  assert.match(out, /^list\s+version\s+published\s+age \(days\)\s+max\s+entities\s+files$/m);
+  assert.match(out, /^un_sc\s+un_sc@[0-9a-f]{16}\s+2026-02-27\s+2\s+7\s+1003\s+UN_consolidated\.xml$/m);
+  assert.match(out, /^fatf\s+fatf@[0-9a-f]{16}\s+2026-06-19\s+0\s+-\s+25 countries\s+fatf_lists\.csv, fatf_list_changes\.csv$/m);
+  assert.match(out, /^ofac_cons\s+ofac_cons@[0-9a-f]{16}\s+2025-12-19 \(manifest\)\s+72 STALE\s+7\s+442\s+/m);
+  assert.match(out, /^WARNING OFAC non-SDN consolidated list is 72 days old: run `svc lists update`$/m);
+  assert.doesNotMatch(out, /WARNING UN Security Council/);
   assert.match(out, /^FAILED us_dpl: .*file not found/m);
   assert.equal(code, 1);
 
   const json = JSON.parse((await run(['lists', 'status', '--json'], config, work)).out);
   assert.deepEqual(json.versions.map((v: { entityCount: number }) => v.entityCount), [1003, 0, 442]);
+  assert.deepEqual(
+    json.freshness.map((f: { source: string; ageDays: number; stale: boolean }) => [f.source, f.ageDays, f.stale]),
+    [['un_sc', 2, false], ['fatf', 0, false], ['ofac_cons', 72, true]],
+  );
 });
 
 test('svc lists update downloads, prints the delta, then reports 304 not-modified; status then shows the downloaded version', async (t) => {
@@ -105,7 +112,8 @@ test('svc lists update downloads, prints the delta, then reports 304 not-modifie
   assert.match(second.out, /^ofac_sdn: not modified \(4 files, conditional GET answered 304\)$/m);
 
   const status = await run(['lists', 'status'], config, downloads);
-  assert.match(status.out, /^ofac_sdn\s+ofac_sdn@[0-9a-f]{16}\s+-\s+4\s+sdn\.csv/m);
+  // SDN.CSV states no date: a downloaded version is dated by the download (HTTP Last-Modified, else the fetch time).
+  assert.match(status.out, /^ofac_sdn\s+ofac_sdn@[0-9a-f]{16}\s+\d{4}-\d{2}-\d{2} \(download\)\s+\S+( STALE)?\s+7\s+4\s+sdn\.csv/m);
 
   await assert.rejects(run(['lists', 'update', '--list', 'nope'], config, downloads), /unknown list\(s\): nope/);
 });
