@@ -418,8 +418,8 @@ export interface PhaseProgress {
   deadline?: string;
   /** When the phase started (the fallback deadline's base for streams without one). */
   startedAt?: string;
-  /** Re-dispatches so far (PhaseRetried). */
-  retries: number;
+  /** Re-dispatches so far (PhaseRetried); absent = none. Not kept once the phase completed. */
+  retries?: number;
 }
 
 export function initialState(): ScreeningState {
@@ -889,14 +889,15 @@ function expirePhase(command: ExpirePhase, s: RequestedScreening, ids: { screeni
   }
   const step = nextPipelineStep(s);
   if (step.action !== 'dispatch' || step.phase !== d.phase) return []; // nothing awaited: the process manager moves it on
-  if (phaseState.retries < d.retryBudget) {
+  const retries = phaseState.retries ?? 0;
+  if (retries < d.retryBudget) {
     return stamp<ScreeningEvent>(command, [
       {
         type: 'PhaseRetried',
         data: {
           ...ids,
           phase: d.phase,
-          attempt: phaseState.retries + 2,
+          attempt: retries + 2,
           agents: step.agents,
           ...(phaseState.deadline !== undefined ? { previousDeadline: phaseState.deadline } : {}),
           deadline: d.retryDeadline,
@@ -905,7 +906,7 @@ function expirePhase(command: ExpirePhase, s: RequestedScreening, ids: { screeni
       },
     ]);
   }
-  const dispatches = phaseState.retries + 1;
+  const dispatches = retries + 1;
   const since = phaseState.startedAt ?? now;
   return stamp<ScreeningEvent>(
     command,
@@ -964,7 +965,7 @@ export function evolve(state: ScreeningState, event: ScreeningEvent): ScreeningS
         ...s,
         phases: {
           ...s.phases,
-          [event.data.phase]: { status: 'running', startedAt: event.data.startedAt, retries: 0, ...(event.data.deadline !== undefined ? { deadline: event.data.deadline } : {}) },
+          [event.data.phase]: { status: 'running', startedAt: event.data.startedAt, ...(event.data.deadline !== undefined ? { deadline: event.data.deadline } : {}) },
         },
         recorded: { ...s.recorded, ...notQueriedResults(event.data.phase, event.data.notQueried ?? []) },
       }));
@@ -972,13 +973,13 @@ export function evolve(state: ScreeningState, event: ScreeningEvent): ScreeningS
       // As PhaseStarted with every agent not queried, followed by PhaseCompleted.
       return {
         ...state,
-        phases: { ...state.phases, [event.data.phase]: { status: 'completed', startedAt: event.data.skippedAt, retries: 0 } },
+        phases: { ...state.phases, [event.data.phase]: { status: 'completed' } },
         recorded: { ...state.recorded, ...notQueriedResults(event.data.phase, event.data.notQueried) },
       };
     case 'PhaseRetried': {
       const phase = state.phases[event.data.phase];
       if (!phase) return state;
-      return { ...state, phases: { ...state.phases, [event.data.phase]: { ...phase, retries: phase.retries + 1, deadline: event.data.deadline } } };
+      return { ...state, phases: { ...state.phases, [event.data.phase]: { ...phase, retries: (phase.retries ?? 0) + 1, deadline: event.data.deadline } } };
     }
     case 'AgentResultRecorded':
       return {
@@ -986,7 +987,7 @@ export function evolve(state: ScreeningState, event: ScreeningEvent): ScreeningS
         recorded: { ...state.recorded, [resultKey(event.data.phase, event.data.agent)]: { queried: event.data.queried } },
       };
     case 'PhaseCompleted':
-      return { ...state, phases: { ...state.phases, [event.data.phase]: { ...(state.phases[event.data.phase] ?? { retries: 0 }), status: 'completed' } } };
+      return { ...state, phases: { ...state.phases, [event.data.phase]: { status: 'completed' } } };
     case 'ScreeningCompleted':
       return {
         ...state,

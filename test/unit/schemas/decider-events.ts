@@ -82,7 +82,7 @@ function runScreening(request: ScreeningRequest, options: { overduePhases?: read
     else if (step.action === 'dispatch') {
       // An overdue phase the supervisor retries once (PhaseRetried), before its agents answer.
       const phaseState = s.state.status === 'running' ? s.state.phases[step.phase] : undefined;
-      if (options.overduePhases?.includes(step.phase) && phaseState?.retries === 0) {
+      if (options.overduePhases?.includes(step.phase) && phaseState?.retries === undefined) {
         s.run('ExpirePhase', { screeningId: request.screeningId, phase: step.phase, retryBudget: 1, retryDeadline: '2026-03-01T10:02:00.000Z' }, '2026-03-01T10:01:00.000Z');
       }
       for (const agent of step.agents) {
