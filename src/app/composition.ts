@@ -73,6 +73,8 @@ import { CompletionNotifier, PgScreeningService } from './screenings/screening-s
 import { PgPersonCheckService } from './person-checks/person-check-service';
 import { personChecksProjection } from '../projections/read-models/person-checks';
 import { PersonCheckOrchestrator } from '../agents/orchestrator/person-check-orchestrator';
+import { WorkSupervisor } from '../agents/orchestrator/supervisor';
+import { runningWorkQueries } from '../projections/read-models/running-work';
 import { createPersonAgents } from '../agents/person/agents';
 import { createS1PersonCheckRouter } from '../api/person-checks/router';
 import { registerPersonChecks } from '../api/person-checks/schemas';
@@ -265,6 +267,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     });
     const agentLabels = Object.fromEntries([...catalog.values()].map((a) => [a.name, a.label]));
     const llm = llmConfigFromEnv(env);
+    let supervisor: WorkSupervisor | undefined;
     if (options.agents !== 'none') {
       const wanted = options.agents === 'all' ? [...catalog.keys()] : options.agents;
       const unknown = wanted.filter((name) => !catalog.has(name));
@@ -298,6 +301,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         agentLabels,
         engineVersions,
         agentTimeoutMs: config.AGENT_TIMEOUT_MS,
+        phaseDeadlineMs: config.PIPELINE_PHASE_DEADLINE_MS,
+        retryBudget: config.PIPELINE_RETRY_BUDGET,
       });
       await orchestrator.start();
       stops.push(() => orchestrator.stop());
@@ -318,9 +323,26 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           newsSource: sources.find((s) => s.name === 'adverse_media_search'),
         }),
         agentTimeoutMs: config.AGENT_TIMEOUT_MS,
+        stallDeadlineMs: config.PIPELINE_PHASE_DEADLINE_MS,
       });
       await personCheckOrchestrator.start();
       stops.push(() => personCheckOrchestrator.stop());
+
+      // Nothing in flight stays running: phases past their deadline (recorded in the store) are
+      // re-dispatched or closed with the data gap, after a crash as well as while running.
+      const running = runningWorkQueries(pool);
+      supervisor = new WorkSupervisor({
+        clock,
+        logger,
+        intervalMs: config.SUPERVISOR_INTERVAL_MS,
+        work: [
+          { kind: 'screening', candidates: running.screenings, minAgeMs: config.PIPELINE_PHASE_DEADLINE_MS, supervise: (id) => orchestrator.supervise(id) },
+          { kind: 'person_check', candidates: running.personChecks, minAgeMs: config.PIPELINE_PHASE_DEADLINE_MS, supervise: (id) => personCheckOrchestrator.supervise(id) },
+          { kind: 'subject_check', candidates: running.subjectChecks, minAgeMs: config.AGENT_TIMEOUT_MS, supervise: (id) => subjectCheckOrchestrator.supervise(id) },
+        ],
+      });
+      supervisor.start();
+      stops.push(() => supervisor!.stop());
     }
 
     // 5. Relay, read models, webhooks (the API process).
@@ -462,6 +484,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           lines.push('# HELP svc_list_entities Entities loaded per list version.', '# TYPE svc_list_entities gauge');
           for (const v of engine.versions) lines.push(`svc_list_entities{list="${v.source}",version="${v.id}"} ${v.entityCount}`);
           lines.push(...deadLetters.metricLines());
+          if (supervisor) lines.push(...supervisor.metricLines());
           return `${lines.join('\n')}\n`;
         },
         health: {
@@ -472,7 +495,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             checks.store = await store.readStream('$readiness-probe').then(() => true, () => false);
             checks.lists = engine.versions.length > 0;
             checks.projections = runner ? (await runner.lag()).every((l) => l.status === 'running') : true;
-            return { ready: Object.values(checks).every(Boolean), checks };
+            // Overdue work does not make the process unready (the supervisor is closing it): it is shown.
+            return { ready: Object.values(checks).every(Boolean), checks, ...(supervisor ? { overdue: supervisor.overdue() } : {}) };
           },
         },
         routers: [

@@ -8,7 +8,7 @@ export interface HealthProbe {
   /** Liveness: the process serves requests. */
   live(): boolean;
   /** Readiness: store, bus and lists are usable; the failing parts are named. */
-  ready(): Promise<{ ready: boolean; checks: Record<string, boolean> }>;
+  ready(): Promise<{ ready: boolean; checks: Record<string, boolean>; overdue?: Record<string, number> }>;
 }
 
 export interface HttpAppOptions {
@@ -45,7 +45,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   });
   app.get('/readyz', async (_req, res) => {
     const state = await options.health.ready();
-    res.status(state.ready ? 200 : 503).json({ status: state.ready ? 'ready' : 'not_ready', checks: state.checks });
+    res.status(state.ready ? 200 : 503).json({ status: state.ready ? 'ready' : 'not_ready', checks: state.checks, ...(state.overdue ? { overdue: state.overdue } : {}) });
   });
 
   for (const middleware of options.beforeBody ?? []) app.use(middleware);
