@@ -74,6 +74,7 @@ import { PgPersonCheckService } from './person-checks/person-check-service';
 import { personChecksProjection } from '../projections/read-models/person-checks';
 import { PersonCheckOrchestrator } from '../agents/orchestrator/person-check-orchestrator';
 import { WorkSupervisor } from '../agents/orchestrator/supervisor';
+import { ScreeningAdmission } from './screenings/admission';
 import { runningWorkQueries } from '../projections/read-models/running-work';
 import { createPersonAgents } from '../agents/person/agents';
 import { createS1PersonCheckRouter } from '../api/person-checks/router';
@@ -406,11 +407,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // S2 session cookies (auth_token): 12 h.
     const sessions = new JwtSessionService({ pool, clock, secret: config.JWT_SECRET ?? DEV_JWT_SECRET, audience: 's2_session', lifetimeSeconds: 12 * 3600 });
     const personChecks = new PgPersonCheckService({ store, pool, clock, readModelsCaughtUp });
+    // Backpressure: a bounded number of screenings in flight per process (MAX_INFLIGHT_SCREENINGS).
+    const admission = new ScreeningAdmission({ limit: config.MAX_INFLIGHT_SCREENINGS, clock });
+    notifier.onEnd((stream) => admission.ended(stream));
     const screenings = new PgScreeningService({
       store,
       pool,
       clock,
       notifier,
+      admission,
       ids,
       reportContext: () => ({ agentLabels, matcherVersion: engine.matcherVersion }),
       readModelsCaughtUp,
@@ -485,6 +490,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           for (const v of engine.versions) lines.push(`svc_list_entities{list="${v.source}",version="${v.id}"} ${v.entityCount}`);
           lines.push(...deadLetters.metricLines());
           if (supervisor) lines.push(...supervisor.metricLines());
+          lines.push(
+            '# HELP svc_screenings_in_flight Screenings this process accepted that have not completed or failed yet (refused past svc_screenings_in_flight_limit).',
+            '# TYPE svc_screenings_in_flight gauge',
+            `svc_screenings_in_flight ${admission.inFlight}`,
+            '# TYPE svc_screenings_in_flight_limit gauge',
+            `svc_screenings_in_flight_limit ${admission.limit}`,
+          );
           return `${lines.join('\n')}\n`;
         },
         health: {
