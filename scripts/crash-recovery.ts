@@ -27,7 +27,7 @@ for (let round = 1; round <= rounds; round++) {
   console.log(
     `round ${round}: ${bad === 0 ? 'OK' : 'FAILED'} — 2xx ${r.answered2xx}, other ${r.answeredOther}, cut ${r.cutByKill}; in store ${r.screeningsInStore}; ` +
       `stuck ${r.stuck}, lost ${r.lost}, duplicated ${r.duplicated}; data gap ${r.withDataGap}, phases retried ${r.retriedPhases}; ` +
-      `all ended ${r.recoveredInMs} ms after restart; /readyz overdue ${JSON.stringify(r.readyzOverdueAfter)}; round ${Math.round((Date.now() - started) / 1000)} s`,
+      `all ended ${r.recoveredInMs} ms after restart; supervisor ${JSON.stringify(r.supervisorActions)}; /readyz overdue ${JSON.stringify(r.readyzOverdueAfter)}; round ${Math.round((Date.now() - started) / 1000)} s`,
   );
 }
 console.log(`${rounds - failed}/${rounds} rounds clean`);

@@ -44,17 +44,21 @@ export interface CrashRoundResult {
   /** From the restart being ready to the last screening ending (ms). */
   recoveredInMs: number;
   readyzOverdueAfter: Record<string, number> | undefined;
+  /** What the restarted process's supervisor did for screenings (/metrics svc_supervisor_actions_total). */
+  supervisorActions: Record<string, number>;
 }
 
-interface Ready {
+export interface Ready {
   url: string;
   key: string;
+  keys: string[];
   databaseUrl: string;
+  pid: number;
 }
 
 const serviceEntry = new URL('./crash-service.ts', import.meta.url).pathname;
 
-function startChild(dataDir: string, env: Record<string, string>): { child: ChildProcess; ready: Promise<Ready> } {
+export function startChild(dataDir: string, env: Record<string, string>): { child: ChildProcess; ready: Promise<Ready> } {
   const child = spawn(process.execPath, ['--import', 'tsx', serviceEntry], {
     detached: true, // its own process group: SIGKILL reaches PostgreSQL too
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -138,6 +142,7 @@ export async function runCrashRound(options: CrashRoundOptions): Promise<CrashRo
   const killAfter = options.killAfterAnswers ?? 5;
   const env = options.env ?? {};
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-crash-'));
+  fs.chmodSync(dataDir, 0o755); // the unprivileged postgres OS user must reach the data dir inside
   let child: ChildProcess | undefined;
   try {
     // Boot 1 and the burst.
@@ -196,6 +201,9 @@ export async function runCrashRound(options: CrashRoundOptions): Promise<CrashRo
     const interval = Number(env.SUPERVISOR_INTERVAL_MS ?? 5_000);
     await new Promise((r) => setTimeout(r, interval * 2 + 200));
     const readyz = (await (await fetch(`${url2}/readyz`)).json()) as { overdue?: Record<string, number> };
+    const metrics = await (await fetch(`${url2}/metrics`)).text();
+    const supervisorActions: Record<string, number> = {};
+    for (const m of metrics.matchAll(/^svc_supervisor_actions_total\{kind="screening",action="(\w+)"\} (\d+)$/gm)) supervisorActions[m[1]!] = Number(m[2]);
 
     const byQuery = new Map<string, number>();
     for (const f of facts) byQuery.set(f.query, (byQuery.get(f.query) ?? 0) + 1);
@@ -218,6 +226,7 @@ export async function runCrashRound(options: CrashRoundOptions): Promise<CrashRo
       retriedPhases: facts.reduce((n, f) => n + f.retried, 0),
       recoveredInMs: lastEnd - restartedAt,
       readyzOverdueAfter: readyz.overdue,
+      supervisorActions,
     };
     second.child.kill('SIGTERM');
     await exited(second.child);

@@ -3,7 +3,7 @@
  * `svc serve` wiring (embedded PostgreSQL under DATA_DIR, in-process bus, all agents,
  * projections, HTTP), plus an enterprise account and S1 key made on the first boot and kept in
  * DATA_DIR, so a restart on the same DATA_DIR serves the same key. Prints one line
- * `READY {"url","key","databaseUrl"}` on stdout once it serves; SIGTERM stops it cleanly.
+ * `READY {"url","key","keys","databaseUrl","pid"}` on stdout once it serves; SIGTERM stops it cleanly.
  * Configuration comes from the environment, as for `svc serve`.
  */
 import fs from 'node:fs';
@@ -17,18 +17,21 @@ const config = loadConfig(process.env);
 const logger = createLogger({ level: config.LOG_LEVEL });
 const service = await startService({ config, logger, env: process.env, http: true, agents: 'all', projections: true });
 const keyFile = path.resolve(config.DATA_DIR, 'crash-test-key.json');
-let key: string;
+// TEST_SERVICE_KEYS: how many S1 keys to make (each has its own 60/minute limit; bench/soak.ts uses many).
+let keys: string[];
 if (fs.existsSync(keyFile)) {
-  key = (JSON.parse(fs.readFileSync(keyFile, 'utf8')) as { key: string }).key;
+  keys = (JSON.parse(fs.readFileSync(keyFile, 'utf8')) as { keys: string[] }).keys;
 } else {
   const { createAccount, createKey } = accountHelpers(service);
   const account = await createAccount('enterprise');
-  key = (await createKey(account.accountId, 's1')).key;
-  fs.writeFileSync(`${keyFile}.tmp`, JSON.stringify({ key }));
+  keys = [];
+  for (let i = 0; i < Number(process.env.TEST_SERVICE_KEYS ?? 1); i++) keys.push((await createKey(account.accountId, 's1')).key);
+  fs.writeFileSync(`${keyFile}.tmp`, JSON.stringify({ keys }));
   fs.renameSync(`${keyFile}.tmp`, keyFile);
 }
+const key = keys[0]!;
 const databaseUrl = (service.pool as unknown as { options: { connectionString: string } }).options.connectionString;
-process.stdout.write(`READY ${JSON.stringify({ url: service.url, key, databaseUrl })}\n`);
+process.stdout.write(`READY ${JSON.stringify({ url: service.url, key, keys, databaseUrl, pid: process.pid })}\n`);
 
 let stopping = false;
 process.on('SIGTERM', () => {
