@@ -23,9 +23,12 @@ if (fs.existsSync(keyFile)) {
   keys = (JSON.parse(fs.readFileSync(keyFile, 'utf8')) as { keys: string[] }).keys;
 } else {
   const { createAccount, createKey } = accountHelpers(service);
-  const account = await createAccount('enterprise');
   keys = [];
-  for (let i = 0; i < Number(process.env.TEST_SERVICE_KEYS ?? 1); i++) keys.push((await createKey(account.accountId, 's1')).key);
+  let account = await createAccount('enterprise');
+  for (let i = 0; i < Number(process.env.TEST_SERVICE_KEYS ?? 1); i++) {
+    if (i > 0 && i % 10 === 0) account = await createAccount('enterprise'); // at most 10 active S1 keys per account
+    keys.push((await createKey(account.accountId, 's1')).key);
+  }
   fs.writeFileSync(`${keyFile}.tmp`, JSON.stringify({ keys }));
   fs.renameSync(`${keyFile}.tmp`, keyFile);
 }
