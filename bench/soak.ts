@@ -5,7 +5,7 @@
  * so clients are answered 202 at once and could pile work up without bound); this process is the
  * load: SOAK_CLIENTS concurrent S1 clients (default 32) submitting CDD screenings over loopback
  * in a loop, each honouring Retry-After on 503/429. Every SOAK_SAMPLE_SECONDS it samples the
- * service process's RSS (node) and its PostgreSQL processes' RSS, and the window's accepted and
+ * service process's RSS (node) and its PostgreSQL processes' PSS, and the window's accepted and
  * refused requests and latency. Memory is flat when the last samples' RSS stays within a small
  * ratio of the first minute's (the figure reported: ratio last/first-minute, same run).
  *
@@ -35,8 +35,20 @@ function rssKb(pid: number): number {
   }
 }
 
-/** The service's PostgreSQL: every postgres process descending from the service process. */
-function postgresRssKb(servicePid: number): number {
+/** Proportional set size (shared pages divided among the processes sharing them), in kB. */
+function pssKb(pid: number): number {
+  try {
+    return Number(/^Pss:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The service's PostgreSQL: every postgres process descending from the service process, by PSS
+ * (summing RSS would count the shared buffers once per backend that touched them).
+ */
+function postgresPssKb(servicePid: number): number {
   let out = '';
   try {
     out = execFileSync('ps', ['-eo', 'pid=,ppid=,rss=,comm='], { encoding: 'utf8' });
@@ -49,7 +61,7 @@ function postgresRssKb(servicePid: number): number {
   let total = 0;
   const walk = (pid: number) => {
     for (const c of children.get(pid) ?? []) {
-      if (c.comm.startsWith('postgres')) total += c.rss;
+      if (c.comm.startsWith('postgres')) total += pssKb(c.pid);
       walk(c.pid);
     }
   };
@@ -99,7 +111,7 @@ try {
   const sampler = setInterval(async () => {
     const metrics = await fetch(`${url}/metrics`).then((r) => r.text(), () => '');
     const inFlight = Number(/^svc_screenings_in_flight (\d+)$/m.exec(metrics)?.[1] ?? -1);
-    const s = { t: Math.round((seconds * 1000 - (endAt - Date.now())) / 1000), rssMb: rssKb(pid) / 1024, pgMb: postgresRssKb(pid) / 1024, inFlight };
+    const s = { t: Math.round((seconds * 1000 - (endAt - Date.now())) / 1000), rssMb: rssKb(pid) / 1024, pgMb: postgresPssKb(pid) / 1024, inFlight };
     samples.push(s);
     const lat = [...window.latencies].sort((a, b) => a - b);
     console.log(
@@ -115,13 +127,16 @@ try {
   }, sampleSeconds * 1000);
   await Promise.all(Array.from({ length: clients }, (_, c) => client(c)));
   clearInterval(sampler);
+  // Two ratios, same run: against the first minute (includes warm-up: JIT, caches filling, the V8
+  // heap growing to its working size) and against the second minute (after warm-up).
   const firstMinute = samples.filter((s) => s.t <= 60);
+  const secondMinute = samples.filter((s) => s.t > 60 && s.t <= 120);
   const last = samples.slice(-Math.max(1, Math.floor(60 / sampleSeconds)));
   const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-  const ratio = avg(last.map((s) => s.rssMb)) / avg(firstMinute.map((s) => s.rssMb));
-  const pgRatio = avg(last.map((s) => s.pgMb)) / avg(firstMinute.map((s) => s.pgMb));
-  console.log(`totals: accepted ${total.accepted}, 503 ${total.refused503}, 429 ${total.refused429}, other ${total.other}`);
-  console.log(`service RSS last minute / first minute: ${ratio.toFixed(3)} (max in flight seen ${Math.max(...samples.map((s) => s.inFlight))}); PostgreSQL RSS ratio ${pgRatio.toFixed(3)}`);
+  const ratio = (pick: (s: (typeof samples)[number]) => number, base: typeof samples) => (avg(last.map(pick)) / avg(base.map(pick))).toFixed(3);
+  console.log(`totals: accepted ${total.accepted}, 503 ${total.refused503}, 429 ${total.refused429}, other ${total.other}; max in flight seen ${Math.max(...samples.map((s) => s.inFlight))}`);
+  console.log(`service RSS, last minute / first minute ${ratio((s) => s.rssMb, firstMinute)}, / second minute ${ratio((s) => s.rssMb, secondMinute)}`);
+  console.log(`PostgreSQL PSS, last minute / first minute ${ratio((s) => s.pgMb, firstMinute)}, / second minute ${ratio((s) => s.pgMb, secondMinute)}`);
 } finally {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
