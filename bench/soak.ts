@@ -107,15 +107,16 @@ try {
       }
     }
   };
-  const samples: { t: number; rssMb: number; pgMb: number; inFlight: number }[] = [];
+  const samples: { t: number; rssMb: number; heapMb: number; pgMb: number; inFlight: number }[] = [];
   const sampler = setInterval(async () => {
     const metrics = await fetch(`${url}/metrics`).then((r) => r.text(), () => '');
     const inFlight = Number(/^svc_screenings_in_flight (\d+)$/m.exec(metrics)?.[1] ?? -1);
-    const s = { t: Math.round((seconds * 1000 - (endAt - Date.now())) / 1000), rssMb: rssKb(pid) / 1024, pgMb: postgresPssKb(pid) / 1024, inFlight };
+    const heapMb = Number(/^nodejs_heap_used_bytes (\d+)$/m.exec(metrics)?.[1] ?? 0) / 2 ** 20;
+    const s = { heapMb, t: Math.round((seconds * 1000 - (endAt - Date.now())) / 1000), rssMb: rssKb(pid) / 1024, pgMb: postgresPssKb(pid) / 1024, inFlight };
     samples.push(s);
     const lat = [...window.latencies].sort((a, b) => a - b);
     console.log(
-      `t=${String(s.t).padStart(4)} s  rss ${s.rssMb.toFixed(0)} MB  pg ${s.pgMb.toFixed(0)} MB  in flight ${s.inFlight}  ` +
+      `t=${String(s.t).padStart(4)} s  rss ${s.rssMb.toFixed(0)} MB  heap ${s.heapMb.toFixed(0)} MB  pg ${s.pgMb.toFixed(0)} MB  in flight ${s.inFlight}  ` +
         `accepted ${(window.accepted / sampleSeconds).toFixed(1)}/s  503 ${(window.refused503 / sampleSeconds).toFixed(1)}/s  429 ${window.refused429}  other ${window.other}  ` +
         `p50 ${pct(lat, 50).toFixed(0)} ms  p99 ${pct(lat, 99).toFixed(0)} ms`,
     );
@@ -136,6 +137,7 @@ try {
   const ratio = (pick: (s: (typeof samples)[number]) => number, base: typeof samples) => (avg(last.map(pick)) / avg(base.map(pick))).toFixed(3);
   console.log(`totals: accepted ${total.accepted}, 503 ${total.refused503}, 429 ${total.refused429}, other ${total.other}; max in flight seen ${Math.max(...samples.map((s) => s.inFlight))}`);
   console.log(`service RSS, last minute / first minute ${ratio((s) => s.rssMb, firstMinute)}, / second minute ${ratio((s) => s.rssMb, secondMinute)}`);
+  console.log(`service V8 heap used, last minute / first minute ${ratio((s) => s.heapMb, firstMinute)}, / second minute ${ratio((s) => s.heapMb, secondMinute)}`);
   console.log(`PostgreSQL PSS, last minute / first minute ${ratio((s) => s.pgMb, firstMinute)}, / second minute ${ratio((s) => s.pgMb, secondMinute)}`);
 } finally {
   child.kill('SIGTERM');

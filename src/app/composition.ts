@@ -497,6 +497,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             '# TYPE svc_screenings_in_flight_limit gauge',
             `svc_screenings_in_flight_limit ${admission.limit}`,
           );
+          const memory = process.memoryUsage();
+          lines.push(
+            '# HELP process_resident_memory_bytes Resident set size of the service process.',
+            '# TYPE process_resident_memory_bytes gauge',
+            `process_resident_memory_bytes ${memory.rss}`,
+            '# HELP nodejs_heap_used_bytes V8 heap in use (live objects and not yet collected garbage).',
+            '# TYPE nodejs_heap_used_bytes gauge',
+            `nodejs_heap_used_bytes ${memory.heapUsed}`,
+            '# TYPE nodejs_heap_total_bytes gauge',
+            `nodejs_heap_total_bytes ${memory.heapTotal}`,
+            '# TYPE nodejs_external_memory_bytes gauge',
+            `nodejs_external_memory_bytes ${memory.external + memory.arrayBuffers}`,
+          );
           return `${lines.join('\n')}\n`;
         },
         health: {
