@@ -96,6 +96,9 @@ import { pgAnalystNames } from './accounts/analyst-names';
 import { PgPersonCheckService } from './person-checks/person-check-service';
 import { personChecksProjection } from '../projections/read-models/person-checks';
 import { PersonCheckOrchestrator } from '../agents/orchestrator/person-check-orchestrator';
+import { WorkSupervisor } from '../agents/orchestrator/supervisor';
+import { ScreeningAdmission } from './screenings/admission';
+import { runningWorkQueries } from '../projections/read-models/running-work';
 import { createPersonAgents } from '../agents/person/agents';
 import { createS1PersonCheckRouter } from '../api/person-checks/router';
 import { registerPersonChecks } from '../api/person-checks/schemas';
@@ -329,6 +332,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     });
     const agentLabels = Object.fromEntries([...catalog.values()].map((a) => [a.name, a.label]));
     const llm = llmConfigFromEnv(env);
+    let supervisor: WorkSupervisor | undefined;
     if (options.agents !== 'none') {
       const wanted = options.agents === 'all' ? [...catalog.keys()] : options.agents;
       const unknown = wanted.filter((name) => !catalog.has(name));
@@ -362,6 +366,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         agentLabels,
         engineVersions,
         agentTimeoutMs: config.AGENT_TIMEOUT_MS,
+        phaseDeadlineMs: config.PIPELINE_PHASE_DEADLINE_MS,
+        retryBudget: config.PIPELINE_RETRY_BUDGET,
       });
       await orchestrator.start();
       stops.push(() => orchestrator.stop());
@@ -382,9 +388,26 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           newsSource: sources.find((s) => s.name === 'adverse_media_search'),
         }),
         agentTimeoutMs: config.AGENT_TIMEOUT_MS,
+        stallDeadlineMs: config.PIPELINE_PHASE_DEADLINE_MS,
       });
       await personCheckOrchestrator.start();
       stops.push(() => personCheckOrchestrator.stop());
+
+      // Nothing in flight stays running: phases past their deadline (recorded in the store) are
+      // re-dispatched or closed with the data gap, after a crash as well as while running.
+      const running = runningWorkQueries(pool);
+      supervisor = new WorkSupervisor({
+        clock,
+        logger,
+        intervalMs: config.SUPERVISOR_INTERVAL_MS,
+        work: [
+          { kind: 'screening', candidates: running.screenings, minAgeMs: config.PIPELINE_PHASE_DEADLINE_MS, supervise: (id) => orchestrator.supervise(id) },
+          { kind: 'person_check', candidates: running.personChecks, minAgeMs: config.PIPELINE_PHASE_DEADLINE_MS, supervise: (id) => personCheckOrchestrator.supervise(id) },
+          { kind: 'subject_check', candidates: running.subjectChecks, minAgeMs: config.AGENT_TIMEOUT_MS, supervise: (id) => subjectCheckOrchestrator.supervise(id) },
+        ],
+      });
+      supervisor.start();
+      stops.push(() => supervisor!.stop());
     }
 
     // 5. Relay, read models, webhooks (the API process).
@@ -449,12 +472,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const sessions = new JwtSessionService({ pool, clock, secret: config.JWT_SECRET ?? DEV_JWT_SECRET, audience: 's2_session', lifetimeSeconds: 12 * 3600 });
     const personChecks = new PgPersonCheckService({ store, pool, clock, readModelsCaughtUp, listGate, listsInService });
     const analystNames = pgAnalystNames(pool);
+    // Backpressure: a bounded number of screenings in flight per process (MAX_INFLIGHT_SCREENINGS).
+    const admission = new ScreeningAdmission({ limit: config.MAX_INFLIGHT_SCREENINGS, clock });
+    notifier.onEnd((stream) => admission.ended(stream));
     const screenings = new PgScreeningService({
       analystNames,
       store,
       pool,
       clock,
       notifier,
+      admission,
       ids,
       reportContext: () => ({ agentLabels, matcherVersion: engine.matcherVersion }),
       readModelsCaughtUp,
@@ -539,6 +566,27 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           lines.push('# HELP svc_list_entities Entities loaded per list version.', '# TYPE svc_list_entities gauge');
           for (const v of engine.versions) lines.push(`svc_list_entities{list="${v.source}",version="${v.id}"} ${v.entityCount}`);
           lines.push(...deadLetters.metricLines());
+          if (supervisor) lines.push(...supervisor.metricLines());
+          lines.push(
+            '# HELP svc_screenings_in_flight Screenings this process accepted that have not completed or failed yet (refused past svc_screenings_in_flight_limit).',
+            '# TYPE svc_screenings_in_flight gauge',
+            `svc_screenings_in_flight ${admission.inFlight}`,
+            '# TYPE svc_screenings_in_flight_limit gauge',
+            `svc_screenings_in_flight_limit ${admission.limit}`,
+          );
+          const memory = process.memoryUsage();
+          lines.push(
+            '# HELP process_resident_memory_bytes Resident set size of the service process.',
+            '# TYPE process_resident_memory_bytes gauge',
+            `process_resident_memory_bytes ${memory.rss}`,
+            '# HELP nodejs_heap_used_bytes V8 heap in use (live objects and not yet collected garbage).',
+            '# TYPE nodejs_heap_used_bytes gauge',
+            `nodejs_heap_used_bytes ${memory.heapUsed}`,
+            '# TYPE nodejs_heap_total_bytes gauge',
+            `nodejs_heap_total_bytes ${memory.heapTotal}`,
+            '# TYPE nodejs_external_memory_bytes gauge',
+            `nodejs_external_memory_bytes ${memory.external + memory.arrayBuffers}`,
+          );
           return `${lines.join('\n')}\n`;
         },
         health: {
@@ -550,10 +598,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             checks.lists = engine.versions.length > 0;
             checks.projections = runner ? (await runner.lag()).every((l) => l.status === 'running') : true;
             const stale = listStatus().filter((f) => f.stale);
+            // Overdue work does not make the process unready (the supervisor is closing it): it is shown.
             return {
               ready: Object.values(checks).every(Boolean),
               checks,
               ...(stale.length ? { degraded: stale.map((f) => f.warning!) } : {}),
+              ...(supervisor ? { overdue: supervisor.overdue() } : {}),
               detail: { lists_stale_policy: config.LISTS_STALE_POLICY, lists: listStatus().map(presentListFreshness) },
             };
           },

@@ -85,6 +85,23 @@ export const configSchema = z.object({
   SCREENING_WAIT_MS: z.coerce.number().int().min(0).max(300_000).default(20_000),
   /** Per-agent timeout inside a pipeline phase. */
   AGENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /**
+   * Deadline of a pipeline phase (screenings), recorded in PhaseStarted, and the time a person or
+   * subject check may go without progress. Past it the supervisor re-dispatches the phase's pending
+   * agents (PhaseRetried, with a new deadline) up to PIPELINE_RETRY_BUDGET times, then records them
+   * as not queried (the data gap) so the work completes. Keep it above AGENT_TIMEOUT_MS.
+   */
+  PIPELINE_PHASE_DEADLINE_MS: z.coerce.number().int().min(100).max(3_600_000).default(45_000),
+  /** Re-dispatches of an overdue phase before its missing agents are recorded as not queried. */
+  PIPELINE_RETRY_BUDGET: z.coerce.number().int().min(0).max(10).default(1),
+  /** How often the supervisor looks for overdue work (it also looks once at start). */
+  SUPERVISOR_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
+  /**
+   * Screenings this process accepts while earlier ones it accepted are still running. Past it, new
+   * screening requests are refused with 503 and Retry-After in the surface's envelope (backpressure):
+   * queues and latency stay bounded instead of growing with the load. 0 = no limit.
+   */
+  MAX_INFLIGHT_SCREENINGS: z.coerce.number().int().min(0).max(100_000).default(64),
   /** Optional OpenAI-compatible chat endpoint for EDD/M&A analysis. */
   LLM_BASE_URL: z.string().url().optional(),
   LLM_API_KEY: z.string().min(1).optional(),

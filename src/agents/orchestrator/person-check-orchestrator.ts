@@ -45,6 +45,12 @@ export interface PersonCheckOrchestratorOptions {
   logger: Logger;
   agents: PersonAgent[];
   agentTimeoutMs: number;
+  /**
+   * A running check with no new event for this long is stalled (the process that ran it died):
+   * the supervisor resumes it (default PIPELINE_PHASE_DEADLINE_MS's default, 45 s). Keep it above
+   * agentTimeoutMs: a live phase records its results within one agent timeout.
+   */
+  stallDeadlineMs?: number;
 }
 
 /** What an agent's recorded result holds (PersonCheckAgentResultRecorded.result). */
@@ -63,6 +69,8 @@ export interface RecordedPersonResult {
 export class PersonCheckOrchestrator {
   private consumer: BusConsumer | undefined;
   private readonly agents: Map<string, PersonAgent>;
+  /** Checks this process is running now (so the supervisor does not start a second run beside it). */
+  private readonly inFlight = new Map<string, Promise<void>>();
 
   constructor(private readonly options: PersonCheckOrchestratorOptions) {
     this.agents = new Map(options.agents.map((a) => [a.name, a]));
@@ -81,10 +89,36 @@ export class PersonCheckOrchestrator {
 
   async stop(): Promise<void> {
     await this.consumer?.stop();
+    await Promise.allSettled(this.inFlight.values());
+  }
+
+  /**
+   * The supervisor's step (src/agents/orchestrator/supervisor.ts): a running check whose stream saw
+   * nothing for a whole deadline is resumed where it stopped (recorded results are kept; each agent
+   * still runs under its own timeout, so the resumed run ends).
+   */
+  async supervise(personCheckId: string): Promise<'on_time' | 'ended' | 'resumed'> {
+    if (this.inFlight.has(personCheckId)) return 'on_time';
+    const { state, events } = await this.load(personCheckId);
+    if (state.status !== 'running') return 'ended';
+    const last = events[events.length - 1];
+    const deadline = Date.parse(last?.recordedAt ?? '') + (this.options.stallDeadlineMs ?? 45_000);
+    if (this.options.clock.now().getTime() < deadline) return 'on_time';
+    this.options.logger.warn({ personCheckId, events: events.length }, 'stalled person check resumed');
+    void this.run(personCheckId);
+    return 'resumed';
   }
 
   /** Runs (or resumes) one check to its end. Never throws for a check's own failure: it records it. */
   async run(personCheckId: string): Promise<void> {
+    const running = this.inFlight.get(personCheckId);
+    if (running) return running;
+    const run = this.runOnce(personCheckId).finally(() => this.inFlight.delete(personCheckId));
+    this.inFlight.set(personCheckId, run);
+    return run;
+  }
+
+  private async runOnce(personCheckId: string): Promise<void> {
     try {
       await this.runPhases(personCheckId);
     } catch (error) {

@@ -51,7 +51,14 @@ export interface ScreeningOrchestratorOptions {
   /** The list versions and matcher version in service, recorded in ScreeningCompleted. */
   engineVersions: () => { listVersions: ListVersionRef[]; matcherVersion: string };
   agentTimeoutMs: number;
+  /** How long a phase may run (recorded in PhaseStarted as its deadline); see src/agents/orchestrator/supervisor.ts. */
+  phaseDeadlineMs: number;
+  /** Re-dispatches of an overdue phase before its missing agents are recorded as not queried. */
+  retryBudget: number;
 }
+
+/** What the supervisor found (and did) for one screening. */
+export type SupervisionOutcome = 'on_time' | 'retried' | 'gave_up' | 'resumed' | 'ended';
 
 const SCREENING_EVENTS_TOPIC = eventTopicForStream('screening-0');
 
@@ -174,26 +181,43 @@ export class ScreeningOrchestrator {
       : { queried: false, error: timed.outcome.error, result: {} };
   }
 
+  /**
+   * The supervisor's step for one running screening, decided from its stream (never from this
+   * process's memory): a phase past its deadline is expired (re-dispatched within the retry budget,
+   * else its missing agents are recorded as not queried); a screening stalled between steps for a
+   * whole deadline (its ScreeningRequested or last result was lost with the in-process bus) is
+   * moved on. Safe to run anywhere, any number of times: appends carry the expected revision.
+   */
+  async supervise(screeningId: string): Promise<SupervisionOutcome> {
+    this.histories.delete(screeningStream(screeningId));
+    return this.advance(screeningId, { results: [], dispatch: false, supervise: true });
+  }
+
+  /** The deadline a phase must meet: recorded in PhaseStarted/PhaseRetried, or start + the configured time for older streams. */
+  private phaseDeadline(phase: { deadline?: string; startedAt?: string } | undefined, fallbackFrom: string): number {
+    if (phase?.deadline) return Date.parse(phase.deadline);
+    return Date.parse(phase?.startedAt ?? fallbackFrom) + this.options.phaseDeadlineMs;
+  }
+
   /** Moves one screening as far as it can go without waiting for a remote agent. */
-  async advance(screeningId: string, input: { results: AgentResult[]; dispatch: boolean }): Promise<void> {
+  async advance(screeningId: string, input: { results: AgentResult[]; dispatch: boolean; supervise?: boolean }): Promise<SupervisionOutcome> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.advanceOnce(screeningId, input);
-        return;
+        return await this.advanceOnce(screeningId, input);
       } catch (error) {
         this.histories.delete(screeningStream(screeningId));
         // A stale view (another instance moved the stream, or wrote part of what we decided): re-decide.
         if ((error instanceof StreamRevisionConflictError || error instanceof DuplicateEventIdsError) && attempt < 5) continue;
         if (error instanceof NotFound) {
           this.options.logger.warn({ screeningId }, 'agent result for an unknown screening ignored');
-          return;
+          return 'ended';
         }
         throw error;
       }
     }
   }
 
-  private async advanceOnce(screeningId: string, input: { results: AgentResult[]; dispatch: boolean }): Promise<void> {
+  private async advanceOnce(screeningId: string, input: { results: AgentResult[]; dispatch: boolean; supervise?: boolean }): Promise<SupervisionOutcome> {
     const stream = screeningStream(screeningId);
     const recorded = this.histories.get(stream) ?? (await this.options.store.readStream(stream));
     let state: ScreeningState = screeningDecider.initialState();
@@ -203,6 +227,7 @@ export class ScreeningOrchestrator {
     const pending: ScreeningEvent[] = [];
     const nowIso = this.options.clock.now().toISOString();
     let dispatch = input.dispatch;
+    let outcome: SupervisionOutcome = 'on_time';
 
     const apply = (command: ScreeningCommand) => {
       const events = screeningDecider.decide(command, state);
@@ -252,6 +277,36 @@ export class ScreeningOrchestrator {
         metadata: meta(`result:${phase}:${agent}`),
       });
 
+    if (input.supervise) {
+      if (state.status !== 'running') return 'ended';
+      const step = nextStep(state);
+      const now = this.options.clock.now().getTime();
+      if (step.action === 'dispatch') {
+        const phase = state.phases[step.phase];
+        if (now < this.phaseDeadline(phase, nowIso)) return 'on_time';
+        const before = pending.length;
+        apply({
+          type: 'ExpirePhase',
+          data: {
+            screeningId,
+            phase: step.phase,
+            retryBudget: this.options.retryBudget,
+            retryDeadline: new Date(now + this.options.phaseDeadlineMs).toISOString(),
+          },
+          metadata: meta(`expire:${step.phase}:${phase?.retries ?? 0}`),
+        });
+        outcome = pending.slice(before).some((e) => e.type === 'PhaseRetried') ? 'retried' : 'gave_up';
+        this.options.logger.warn({ screeningId, phase: step.phase, outcome, agents: step.agents }, 'screening phase overdue');
+      } else {
+        // Between steps (nothing awaited): stalled only if nothing happened for a whole deadline.
+        const last = recorded[recorded.length - 1];
+        if (!last || now < Date.parse(last.recordedAt) + this.options.phaseDeadlineMs) return 'on_time';
+        outcome = 'resumed';
+        this.options.logger.warn({ screeningId, step: step.action }, 'stalled screening resumed');
+      }
+      dispatch = true;
+    }
+
     const tasks: AgentTask[] = [];
     const reportContext: ReportContext = { agentLabels: this.options.agentLabels, matcherVersion: this.options.engineVersions().matcherVersion };
     for (let guard = 0; guard < 200; guard++) {
@@ -274,7 +329,12 @@ export class ScreeningOrchestrator {
         const notQueried = answeredHere.filter((a) => !a.outcome.queried).map((a) => ({ agent: a.agent, error: a.outcome.error ?? 'not queried' }));
         apply({
           type: 'StartPhase',
-          data: { screeningId, phase: step.phase, ...(notQueried.length ? { notQueried } : {}) },
+          data: {
+            screeningId,
+            phase: step.phase,
+            ...(notQueried.length ? { notQueried } : {}),
+            deadline: new Date(this.options.clock.now().getTime() + this.options.phaseDeadlineMs).toISOString(),
+          },
           metadata: meta(`start:${step.phase}`),
         });
         for (const { agent, outcome, startedAt } of answeredHere.filter((a) => a.outcome.queried)) {
@@ -381,5 +441,6 @@ export class ScreeningOrchestrator {
         ]),
       ),
     );
+    return outcome;
   }
 }

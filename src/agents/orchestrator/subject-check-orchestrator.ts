@@ -91,6 +91,22 @@ export class SubjectCheckOrchestrator {
     this.deadlines.set(id, timer);
   }
 
+  /**
+   * The supervisor's step (src/agents/orchestrator/supervisor.ts), for checks whose deadline timer
+   * was lost with the process that armed it: a check still running once its sources' time (agent
+   * timeout + grace, counted from SubjectCheckStarted) has passed is concluded without the sources
+   * that did not answer, exactly as the timer would have.
+   */
+  async supervise(id: string): Promise<'on_time' | 'ended' | 'gave_up'> {
+    const { state, events } = await loadAggregate(this.options.store, subjectCheckDecider, subjectCheckStream(id));
+    if (state.status !== 'running') return 'ended';
+    const deadline = Date.parse(events[0]?.recordedAt ?? '') + this.options.agentTimeoutMs + (this.options.answerGraceMs ?? 5_000);
+    if (this.options.clock.now().getTime() < deadline) return 'on_time';
+    this.options.logger.warn({ subjectCheckId: id }, 'overdue subject check concluded without the sources that did not answer');
+    await this.guarded(id, () => this.expire(id));
+    return 'gave_up';
+  }
+
   private async expire(id: string): Promise<void> {
     const stream = subjectCheckStream(id);
     const { state } = await loadAggregate(this.options.store, subjectCheckDecider, stream);

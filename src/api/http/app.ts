@@ -9,7 +9,7 @@ export interface HealthProbe {
   /** Liveness: the process serves requests. */
   live(): boolean;
   /** Readiness: store, bus and lists are usable; the failing parts are named. */
-  ready(): Promise<{ ready: boolean; checks: Record<string, boolean>; degraded?: string[]; detail?: Record<string, unknown> }>;
+  ready(): Promise<{ ready: boolean; checks: Record<string, boolean>; degraded?: string[]; detail?: Record<string, unknown>; overdue?: Record<string, number> }>;
   /** GET /lists: every list in service with its publication date, age and maximum age. */
   lists?: () => Record<string, unknown>;
 }
@@ -50,7 +50,13 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     const state = await options.health.ready();
     // Degraded (e.g. a list older than its maximum age) still serves: 200, with the reasons in the body.
     const status = !state.ready ? 'not_ready' : state.degraded?.length ? 'degraded' : 'ready';
-    res.status(state.ready ? 200 : 503).json({ status, checks: state.checks, ...(state.degraded?.length ? { degraded: state.degraded } : {}), ...(state.detail ?? {}) });
+    res.status(state.ready ? 200 : 503).json({
+      status,
+      checks: state.checks,
+      ...(state.degraded?.length ? { degraded: state.degraded } : {}),
+      ...(state.overdue ? { overdue: state.overdue } : {}),
+      ...(state.detail ?? {}),
+    });
   });
   if (options.health.lists) {
     const lists = options.health.lists;

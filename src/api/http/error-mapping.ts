@@ -1,5 +1,6 @@
 import { StreamRevisionConflictError } from '../../infrastructure/eventstore/port';
 import { ApiError, type FailureKind } from './errors';
+import { Overloaded } from '../../app/screenings/admission';
 
 interface BodyParserError {
   type?: string;
@@ -22,6 +23,7 @@ const domainCodeToKind: Record<string, FailureKind> = {
 
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof Overloaded) return new ApiError('overloaded', error.message, { retryAfterSeconds: error.retryAfterSeconds });
   if (error instanceof StreamRevisionConflictError) {
     return new ApiError('conflict', 'The resource was changed by another request; reload and retry');
   }

@@ -114,7 +114,7 @@ export const s1RateLimitHeaders = {
 };
 
 export const retryAfterHeader = {
-  'Retry-After': { description: 'Seconds to wait before retrying (only on 429).', schema: { type: 'integer' as const } },
+  'Retry-After': { description: 'Seconds to wait before retrying (on 429, and on 503 when the service is at capacity).', schema: { type: 'integer' as const } },
 };
 
 export function registerCommon(registry: OpenAPIRegistry): void {

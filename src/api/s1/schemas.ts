@@ -283,6 +283,10 @@ function creationResponses(kind: string): Record<number, ResponseConfig> {
     },
     ...bodyErrors,
     ...authErrors,
+    503: errorResponse(
+      'service_unavailable: the service is at capacity (too many screenings in progress, MAX_INFLIGHT_SCREENINGS per process); nothing was created. Retry after the Retry-After delay.',
+      retryAfterHeader,
+    ),
   };
 }
 

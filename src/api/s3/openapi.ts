@@ -131,6 +131,11 @@ export function registerS3(registry: OpenAPIRegistry): void {
         201: { description: 'Completed screening in `data`.', headers: rateHeaders, content: json(envelope(S3ScreeningSchema)) },
         202: { description: 'Still running after the wait; poll GET /api/v1/screening/{id} (Location header).', headers: rateHeaders, content: json(envelope(S3ScreeningSchema)) },
         ...errors(),
+        503: {
+          description: 'The service is at capacity (too many screenings in progress); nothing was created: `{error}`. Retry after the Retry-After delay.',
+          headers: retryAfterHeader as ResponseConfig['headers'],
+          content: json(S3ErrorSchema),
+        },
       },
     });
   screening('cdd', S3CddRequestSchema, 'S3 (X-API-Key): the S1 CDD body; the answer is `{data, meta}`. On Enterprise every screening uses one of the 100 monthly offshore-leak checks.');

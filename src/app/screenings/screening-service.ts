@@ -22,6 +22,7 @@ import type {
   ScreeningView,
 } from '../services';
 import { allHits, buildScreeningReport, type ReportContext } from './report-builder';
+import type { AdmissionSlot, ScreeningAdmission } from './admission';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -132,8 +133,14 @@ export class CompletionNotifier {
    */
   private readonly recentEnds = new Map<string, bigint>();
   private subscription: Subscription | undefined;
+  private readonly endListeners: ((stream: string) => void)[] = [];
 
   constructor(private readonly store: EventStore & { headPosition?: () => Promise<bigint> }) {}
+
+  /** Called with the stream name of every screening that completes or fails from now on. */
+  onEnd(listener: (stream: string) => void): void {
+    this.endListeners.push(listener);
+  }
 
   async start(): Promise<void> {
     const head = this.store.headPosition ? await this.store.headPosition() : undefined;
@@ -141,6 +148,7 @@ export class CompletionNotifier {
       async (event: RecordedEvent) => {
         if (event.type !== 'ScreeningCompleted' && event.type !== 'ScreeningFailed') return;
         this.recentEnds.set(event.streamName, event.globalPosition);
+        for (const listener of this.endListeners) listener(event.streamName);
         if (this.recentEnds.size > RECENT_ENDS) this.recentEnds.delete(this.recentEnds.keys().next().value!);
         const set = this.waiters.get(event.streamName);
         if (set) for (const wake of set) wake();
@@ -202,12 +210,25 @@ export class PgScreeningService implements ScreeningService {
       analystNames?: AnalystNames;
       /** Throws ListsStaleError when LISTS_STALE_POLICY=refuse and a list is too old (before anything is written). */
       listGate?: { assertUsable(): void };
+      /** Backpressure: a slot per screening in flight; none = no limit. */
+      admission?: ScreeningAdmission;
     },
   ) {}
 
   async request(principal: Principal, input: ScreeningRequestInput, ctx: CommandContext): Promise<ScreeningView> {
     this.deps.listGate?.assertUsable();
+    const slot = this.deps.admission?.acquire(); // throws Overloaded at capacity, before anything is written
+    try {
+      return await this.requestAdmitted(principal, input, ctx, slot);
+    } catch (error) {
+      slot?.release();
+      throw error;
+    }
+  }
+
+  private async requestAdmitted(principal: Principal, input: ScreeningRequestInput, ctx: CommandContext, slot: AdmissionSlot | undefined): Promise<ScreeningView> {
     const screeningId = await this.deps.ids.next('screening_id_seq');
+    slot?.bind(screeningStream(screeningId)); // before the append: its end cannot be seen earlier
     const surface = principal.surface === 's1' || principal.surface === 's3' ? principal.surface : 'portal';
     const declared = input.declared ?? {};
     const text = (key: string) => (typeof declared[key] === 'string' ? (declared[key] as string) : undefined);

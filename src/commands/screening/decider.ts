@@ -168,6 +168,28 @@ export type StartPhase = Command<
      * is recorded as one PhaseSkipped instead of PhaseStarted + PhaseCompleted.
      */
     notQueried?: SourceNotQueried[];
+    /**
+     * When the phase must be over (ISO instant, from the process manager's clock + the configured
+     * phase deadline). Past it the supervisor expires the phase (ExpirePhase). Optional only for
+     * callers that predate deadlines; the process manager always sets it.
+     */
+    deadline?: string;
+  }
+>;
+/**
+ * The supervisor found a phase still running past its deadline (its agent tasks were lost, or a
+ * worker died). Within the retry budget the phase's pending agents are dispatched again with a new
+ * deadline (PhaseRetried); once the budget is spent they are recorded as not queried with an error
+ * (the spec's failing-agent rule), so the screening completes with the data gap shown.
+ */
+export type ExpirePhase = Command<
+  'ExpirePhase',
+  Meta & {
+    phase: PipelinePhase;
+    /** Re-dispatches allowed before giving up on the pending agents. */
+    retryBudget: number;
+    /** Deadline of the re-dispatched attempt. */
+    retryDeadline: string;
   }
 >;
 export type RecordAgentResult = Command<
@@ -232,6 +254,7 @@ export type RecordMonitoringAlert = Command<
 export type ScreeningCommand =
   | RequestScreening
   | StartPhase
+  | ExpirePhase
   | RecordAgentResult
   | CompletePhase
   | CompleteScreening
@@ -261,7 +284,12 @@ export type ScreeningRequested = Event<
 >;
 export type PhaseStarted = Event<
   'PhaseStarted',
-  Ids & { phase: PipelinePhase; agents: string[]; mode: PhaseMode; startedAt: string; notQueried?: SourceNotQueried[] }
+  Ids & { phase: PipelinePhase; agents: string[]; mode: PhaseMode; startedAt: string; notQueried?: SourceNotQueried[]; deadline?: string }
+>;
+/** An overdue phase's pending agents were dispatched again (attempt 2, 3, …) with a new deadline. */
+export type PhaseRetried = Event<
+  'PhaseRetried',
+  Ids & { phase: PipelinePhase; attempt: number; agents: string[]; previousDeadline?: string; deadline: string; retriedAt: string }
 >;
 /**
  * Every agent of the phase is a source this deployment cannot query, so the phase started and
@@ -359,6 +387,7 @@ export type ScreeningEvent =
   | ScreeningRequested
   | PhaseStarted
   | PhaseSkipped
+  | PhaseRetried
   | AgentResultRecorded
   | PhaseCompleted
   | ScreeningCompleted
@@ -373,6 +402,7 @@ export const screeningEventTypes = [
   'ScreeningRequested',
   'PhaseStarted',
   'PhaseSkipped',
+  'PhaseRetried',
   'AgentResultRecorded',
   'PhaseCompleted',
   'ScreeningCompleted',
@@ -405,7 +435,7 @@ export interface RequestedScreening {
   sowScreeningId?: string;
   monitorOnCompletion: boolean;
   pipeline: PhasePlan[];
-  phases: Partial<Record<PipelinePhase, { status: 'running' | 'completed' }>>;
+  phases: Partial<Record<PipelinePhase, PhaseProgress>>;
   /** `${phase}/${agent}` → queried */
   recorded: Record<string, { queried: boolean }>;
   riskScore?: number;
@@ -415,6 +445,16 @@ export interface RequestedScreening {
   alertIds: string[];
 }
 export type ScreeningState = { status: 'none' } | RequestedScreening;
+
+export interface PhaseProgress {
+  status: 'running' | 'completed';
+  /** When the current attempt must be over (absent in streams recorded before deadlines). */
+  deadline?: string;
+  /** When the phase started (the fallback deadline's base for streams without one). */
+  startedAt?: string;
+  /** Re-dispatches so far (PhaseRetried); absent = none. Not kept once the phase completed. */
+  retries?: number;
+}
 
 export function initialState(): ScreeningState {
   return { status: 'none' };
@@ -558,7 +598,9 @@ export function decide(command: ScreeningCommand, state: ScreeningState): Screen
         throw new Conflict(`phase ${phase} cannot start yet (next step: ${step.action}${'phase' in step ? ` ${step.phase}` : ''})`, { phase });
       }
       const notQueried = command.data.notQueried ?? [];
+      const deadline = command.data.deadline;
       const issues = new Issues();
+      issues.check(deadline === undefined || (isIsoInstant(deadline) && Date.parse(deadline) > Date.parse(now)), 'deadline', 'must be an ISO time after now');
       issues.check(notQueried.length === 0 || plan.mode === 'parallel', 'not_queried', 'only a parallel phase records unqueryable sources at its start');
       notQueried.forEach((n, i) =>
         issues
@@ -577,10 +619,20 @@ export function decide(command: ScreeningCommand, state: ScreeningState): Screen
       return stamp<ScreeningEvent>(command, [
         {
           type: 'PhaseStarted',
-          data: { ...ids, phase, agents: plan.agents, mode: plan.mode, startedAt: now, ...(notQueried.length ? { notQueried } : {}) },
+          data: {
+            ...ids,
+            phase,
+            agents: plan.agents,
+            mode: plan.mode,
+            startedAt: now,
+            ...(notQueried.length ? { notQueried } : {}),
+            ...(deadline !== undefined ? { deadline } : {}),
+          },
         },
       ]);
     }
+    case 'ExpirePhase':
+      return expirePhase(command, s, ids);
     case 'RecordAgentResult': {
       const d = command.data;
       const key = resultKey(d.phase, d.agent);
@@ -865,6 +917,65 @@ function recordMonitoringAlert(
   return stamp<ScreeningEvent>(command, events as never);
 }
 
+/**
+ * An overdue phase (see ExpirePhase). Nothing happens to a phase that is over, or not yet due: the
+ * supervisor may look at a stale view, and a late agent result may have completed the phase since.
+ * The pending agents are those the process manager waits for (all missing ones of a parallel phase,
+ * the next one of a sequential phase).
+ */
+function expirePhase(command: ExpirePhase, s: RequestedScreening, ids: { screeningId: string; accountId: string }): ScreeningEvent[] {
+  const d = command.data;
+  const now = command.metadata.now;
+  new Issues()
+    .check(isInteger(d.retryBudget, 0, 100), 'retry_budget', 'must be an integer 0-100')
+    .check(isIsoInstant(d.retryDeadline) && Date.parse(d.retryDeadline) > Date.parse(now), 'retry_deadline', 'must be an ISO time after now')
+    .throwIfAny();
+  if (s.status !== 'running') return [];
+  const phaseState = s.phases[d.phase];
+  if (!phaseState) throw new Conflict(`phase ${d.phase} has not started`, { phase: d.phase });
+  if (phaseState.status === 'completed') return [];
+  if (phaseState.deadline !== undefined && Date.parse(now) < Date.parse(phaseState.deadline)) {
+    throw new Conflict(`phase ${d.phase} is not overdue (deadline ${phaseState.deadline})`, { phase: d.phase, deadline: phaseState.deadline });
+  }
+  const step = nextPipelineStep(s);
+  if (step.action !== 'dispatch' || step.phase !== d.phase) return []; // nothing awaited: the process manager moves it on
+  const retries = phaseState.retries ?? 0;
+  if (retries < d.retryBudget) {
+    return stamp<ScreeningEvent>(command, [
+      {
+        type: 'PhaseRetried',
+        data: {
+          ...ids,
+          phase: d.phase,
+          attempt: retries + 2,
+          agents: step.agents,
+          ...(phaseState.deadline !== undefined ? { previousDeadline: phaseState.deadline } : {}),
+          deadline: d.retryDeadline,
+          retriedAt: now,
+        },
+      },
+    ]);
+  }
+  const dispatches = retries + 1;
+  const since = phaseState.startedAt ?? now;
+  return stamp<ScreeningEvent>(
+    command,
+    step.agents.map((agent) => ({
+      type: 'AgentResultRecorded' as const,
+      data: {
+        ...ids,
+        phase: d.phase,
+        agent,
+        queried: false,
+        error: `no answer before the phase deadline${phaseState.deadline ? ` ${phaseState.deadline}` : ''} (dispatched ${dispatches} time${dispatches === 1 ? '' : 's'})`,
+        result: {},
+        startedAt: since,
+        finishedAt: now,
+      },
+    })),
+  );
+}
+
 // ---- evolve ----
 /** The recorded results of sources a phase could not query (PhaseStarted, PhaseSkipped). */
 function notQueriedResults(phase: PipelinePhase, sources: readonly SourceNotQueried[]): Record<string, { queried: boolean }> {
@@ -902,7 +1013,10 @@ export function evolve(state: ScreeningState, event: ScreeningEvent): ScreeningS
     case 'PhaseStarted':
       return onRequested(state, (s) => ({
         ...s,
-        phases: { ...s.phases, [event.data.phase]: { status: 'running' } },
+        phases: {
+          ...s.phases,
+          [event.data.phase]: { status: 'running', startedAt: event.data.startedAt, ...(event.data.deadline !== undefined ? { deadline: event.data.deadline } : {}) },
+        },
         recorded: { ...s.recorded, ...notQueriedResults(event.data.phase, event.data.notQueried ?? []) },
       }));
     case 'PhaseSkipped':
@@ -912,6 +1026,11 @@ export function evolve(state: ScreeningState, event: ScreeningEvent): ScreeningS
         phases: { ...state.phases, [event.data.phase]: { status: 'completed' } },
         recorded: { ...state.recorded, ...notQueriedResults(event.data.phase, event.data.notQueried) },
       };
+    case 'PhaseRetried': {
+      const phase = state.phases[event.data.phase];
+      if (!phase) return state;
+      return { ...state, phases: { ...state.phases, [event.data.phase]: { ...phase, retries: (phase.retries ?? 0) + 1, deadline: event.data.deadline } } };
+    }
     case 'AgentResultRecorded':
       return {
         ...state,

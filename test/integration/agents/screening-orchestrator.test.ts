@@ -43,6 +43,8 @@ function orchestrator(eventStore: EventStore = store, localAgents?: ReadonlyMap<
     agentLabels: {},
     engineVersions: () => ({ listVersions: [], matcherVersion: 'test' }),
     agentTimeoutMs: 1000,
+    phaseDeadlineMs: 60_000,
+    retryBudget: 1,
   });
 }
 

@@ -402,6 +402,108 @@ describe('screening: a phase none of whose sources this deployment can query', (
   });
 });
 
+describe('screening: phase deadlines and the supervisor (ExpirePhase)', () => {
+  const DEADLINE = '2026-03-01T10:00:45.000Z';
+  const LATE = '2026-03-01T10:01:00.000Z';
+  const RETRY_DEADLINE = '2026-03-01T10:01:45.000Z';
+  const start = (phase: '0' | '1', deadline?: string) =>
+    ({ type: 'StartPhase', data: { screeningId: '501', phase, ...(deadline ? { deadline } : {}) }, metadata: meta() }) as const;
+  const expire = (over: { now?: string; retryBudget?: number; retryDeadline?: string } = {}) =>
+    ({
+      type: 'ExpirePhase',
+      data: { screeningId: '501', phase: '1', retryBudget: over.retryBudget ?? 1, retryDeadline: over.retryDeadline ?? RETRY_DEADLINE },
+      metadata: meta({ now: over.now ?? LATE }),
+    }) as const;
+  const decideAll = (events: ScreeningEvent[], command: ScreeningCommand) => [...events, ...screeningDecider.decide(command, foldEvents(screeningDecider, events))];
+  /** Phase 1 of an individual CDD (no phase 0) started with the deadline. */
+  const phaseOneStarted = () => decideAll(requested(), start('1', DEADLINE));
+  const result = (agent: string): ScreeningCommand => ({
+    type: 'RecordAgentResult',
+    data: { screeningId: '501', phase: '1', agent, queried: true, result: { hits: [] }, startedAt: NOW, finishedAt: NOW },
+    metadata: meta(),
+  });
+
+  it('PhaseStarted records the deadline it was given; a deadline not after now is refused', () => {
+    const { events, stateAfter } = spec.given(asGiven(requested())).when(start('1', DEADLINE)).thenTypes(['PhaseStarted']);
+    assert.equal((events[0] as Extract<ScreeningEvent, { type: 'PhaseStarted' }>).data.deadline, DEADLINE);
+    assert.equal(stateAfter.status === 'running' && stateAfter.phases['1']?.deadline, DEADLINE);
+    spec.given(asGiven(requested())).when(start('1', NOW)).thenThrows(ValidationFailed);
+    spec.given(asGiven(requested())).when(start('1', 'tomorrow')).thenThrows(ValidationFailed);
+  });
+
+  it('before the deadline an overdue claim is refused: nothing is re-dispatched early', () => {
+    spec.given(asGiven(phaseOneStarted())).when(expire({ now: '2026-03-01T10:00:44.999Z' })).thenThrows(Conflict);
+  });
+
+  it('past the deadline, within the retry budget: the pending agents are dispatched again with a new deadline', () => {
+    const given = decideAll(phaseOneStarted(), result('sanctions'));
+    const { events, stateAfter } = spec.given(asGiven(given)).when(expire()).thenTypes(['PhaseRetried']);
+    const retried = events[0] as Extract<ScreeningEvent, { type: 'PhaseRetried' }>;
+    assert.equal(retried.data.attempt, 2);
+    assert.equal(retried.data.previousDeadline, DEADLINE);
+    assert.equal(retried.data.deadline, RETRY_DEADLINE);
+    assert.equal(retried.data.retriedAt, LATE);
+    assert.ok(!retried.data.agents.includes('sanctions'), 'an agent that answered is not asked again');
+    assert.deepEqual(retried.data.agents, ['pep', 'adverse_media', 'offshore_leaks', 'debarment', 'osint', 'public_company']);
+    // The process manager's next step is to dispatch them (new tasks), still in phase 1.
+    assert.deepEqual(nextStep(stateAfter), { action: 'dispatch', phase: '1', agents: retried.data.agents, pending: retried.data.agents });
+    // The new attempt has its own deadline: a second claim before it is refused.
+    spec.given(asGiven([...given, ...events])).when(expire({ now: '2026-03-01T10:01:30.000Z' })).thenThrows(Conflict);
+  });
+
+  it('once the budget is spent the missing agents are recorded as not queried with an error, and the screening can complete with the gap', () => {
+    const given = decideAll(decideAll(phaseOneStarted(), result('sanctions')), expire());
+    const after = '2026-03-01T10:02:00.000Z';
+    const { events, stateAfter } = spec.given(asGiven(given)).when(expire({ now: after, retryDeadline: '2026-03-01T10:03:00.000Z' })).thenTypes(Array(6).fill('AgentResultRecorded'));
+    for (const e of events as Extract<ScreeningEvent, { type: 'AgentResultRecorded' }>[]) {
+      assert.equal(e.data.queried, false);
+      assert.equal(e.data.phase, '1');
+      assert.match(e.data.error ?? '', /no answer before the phase deadline 2026-03-01T10:01:45.000Z \(dispatched 2 times\)/);
+      assert.deepEqual(e.data.result, {});
+      assert.equal(e.data.finishedAt, after);
+    }
+    // Nothing is awaited any more: the phase completes, listing the gap, and the pipeline moves on.
+    assert.deepEqual(nextStep(stateAfter), { action: 'complete_phase', phase: '1' });
+    const completed = screeningDecider.decide({ type: 'CompletePhase', data: { screeningId: '501', phase: '1' }, metadata: meta() }, stateAfter);
+    const phaseCompleted = completed[0] as Extract<ScreeningEvent, { type: 'PhaseCompleted' }>;
+    assert.deepEqual(phaseCompleted.data.agentsQueried, ['sanctions']);
+    assert.equal(phaseCompleted.data.agentsNotQueried.length, 6);
+    const finished = runPipeline([...given, ...events]);
+    assert.equal(nextStep(foldEvents(screeningDecider, finished)).action, 'complete_screening');
+  });
+
+  it('a budget of 0 gives up at the first deadline', () => {
+    spec.given(asGiven(phaseOneStarted())).when(expire({ retryBudget: 0 })).thenTypes(Array(7).fill('AgentResultRecorded'));
+  });
+
+  it('a phase that finished meanwhile, or a screening that ended, is left alone', () => {
+    const all = ['sanctions', 'pep', 'adverse_media', 'offshore_leaks', 'debarment', 'osint', 'public_company'];
+    const answered = all.reduce((events, agent) => decideAll(events, result(agent)), phaseOneStarted());
+    spec.given(asGiven(answered)).when(expire()).thenNothing();
+    const phaseDone = decideAll(answered, { type: 'CompletePhase', data: { screeningId: '501', phase: '1' }, metadata: meta() });
+    spec.given(asGiven(phaseDone)).when(expire()).thenNothing();
+    const failed = decideAll(phaseOneStarted(), { type: 'FailScreening', data: { screeningId: '501', reason: 'x' }, metadata: meta() });
+    spec.given(asGiven(failed)).when(expire()).thenNothing();
+  });
+
+  it('a phase started before deadlines existed is overdue whenever the supervisor says so', () => {
+    spec.given(asGiven(decideAll(requested(), start('1')))).when(expire()).thenTypes(['PhaseRetried']);
+  });
+
+  it('refuses a phase that has not started and a bad budget or retry deadline', () => {
+    spec.given(asGiven(requested())).when(expire()).thenThrows(Conflict);
+    spec.given(asGiven(phaseOneStarted())).when(expire({ retryBudget: -1 })).thenThrows(ValidationFailed);
+    spec.given(asGiven(phaseOneStarted())).when(expire({ retryDeadline: LATE })).thenThrows(ValidationFailed);
+  });
+
+  it('replays a stream with a retried phase to the same state', () => {
+    const given = decideAll(decideAll(phaseOneStarted(), expire()), result('pep'));
+    const state = foldEvents(screeningDecider, given);
+    assert.ok(state.status === 'running');
+    assert.deepEqual(state.phases['1'], { status: 'running', startedAt: NOW, retries: 1, deadline: RETRY_DEADLINE });
+  });
+});
+
 describe('screening: dispositions', () => {
   const dispose = (hitId: string, disposition: 'true_match' | 'false_positive', riskScore: number, riskLevel: 'low' | 'medium' | 'high') =>
     ({

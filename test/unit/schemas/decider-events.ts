@@ -14,15 +14,15 @@ const actor: Actor = { surface: 'portal', accountId: '42', userId: 'u-owner' };
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 let counter = 0;
-const meta = () => ({ now: NOW, actor, commandId: `cmd-${++counter}`, correlationId: 'corr-1' });
+const meta = (now = NOW) => ({ now, actor, commandId: `cmd-${++counter}`, correlationId: 'corr-1' });
 
 /** Applies commands to one stream in order, keeping every emitted event. */
 class Stream<C extends Command, E extends Event, S> {
   readonly events: E[] = [];
   constructor(private readonly decider: Decider<C, E, S>) {}
 
-  run(type: C['type'], data: C['data']): E[] {
-    const command = { type, data, metadata: meta() } as C;
+  run(type: C['type'], data: C['data'], now?: string): E[] {
+    const command = { type, data, metadata: meta(now) } as C;
     const emitted = this.decider.decide(command, foldEvents(this.decider, this.events));
     this.events.push(...emitted);
     return emitted;
@@ -63,7 +63,7 @@ function apiKeyEvents(): Event[] {
 type ScreeningRequest = commands.screening.RequestScreening['data'];
 
 /** Drives a screening through its pipeline with the pure process manager, as the handler does. */
-function runScreening(request: ScreeningRequest) {
+function runScreening(request: ScreeningRequest, options: { overduePhases?: readonly string[] } = {}) {
   const s = new Stream(commands.screening.screeningDecider);
   s.run('RequestScreening', request);
   for (let guard = 0; guard < 200; guard++) {
@@ -74,10 +74,17 @@ function runScreening(request: ScreeningRequest) {
       const plan = s.state.status === 'running' ? s.state.pipeline.find((p) => p.phase === step.phase) : undefined;
       const unqueryable = step.phase === '3' ? plan?.agents.slice(0, 1) : step.phase === '4' ? plan?.agents : undefined;
       const notQueried = unqueryable?.length ? unqueryable.map((agent) => ({ agent, error: 'not configured: set its API key' })) : undefined;
-      s.run('StartPhase', { screeningId: request.screeningId, phase: step.phase, ...(notQueried ? { notQueried } : {}) });
+      // Phases carry their deadline, except 1b (as a stream recorded before deadlines existed).
+      const deadline = step.phase === '1b' ? undefined : '2026-03-01T10:00:45.000Z';
+      s.run('StartPhase', { screeningId: request.screeningId, phase: step.phase, ...(notQueried ? { notQueried } : {}), ...(deadline ? { deadline } : {}) });
     }
     else if (step.action === 'complete_phase') s.run('CompletePhase', { screeningId: request.screeningId, phase: step.phase });
     else if (step.action === 'dispatch') {
+      // An overdue phase the supervisor retries once (PhaseRetried), before its agents answer.
+      const phaseState = s.state.status === 'running' ? s.state.phases[step.phase] : undefined;
+      if (options.overduePhases?.includes(step.phase) && phaseState?.retries === undefined) {
+        s.run('ExpirePhase', { screeningId: request.screeningId, phase: step.phase, retryBudget: 1, retryDeadline: '2026-03-01T10:02:00.000Z' }, '2026-03-01T10:01:00.000Z');
+      }
       for (const agent of step.agents) {
         const failed = agent === 'osint';
         s.run('RecordAgentResult', {
@@ -131,7 +138,7 @@ function screeningEvents(): Event[] {
   const base = { accountId: '42', uuid: '6f1c2a0e-8b7d-4c3e-9a1f-0b2c3d4e5f60', surface: 's1' as const, subject: { query: 'Rosneft', entityType: 'company' as const } };
 
   // CDD with monitoring: completion, dispositions, alerts, re-opening, unenrolment.
-  const cdd = runScreening({ ...base, screeningId: '501', kind: 'cdd', plan: 'essentials', monitor: true });
+  const cdd = runScreening({ ...base, screeningId: '501', kind: 'cdd', plan: 'essentials', monitor: true }, { overduePhases: ['1', '1b'] });
   cdd.run('CompleteScreening', completion('501', { summary: 'One sanctions hit, one PEP hit.' }));
   cdd.run('DispositionHit', { screeningId: '501', hitId: 'h2', disposition: 'true_match', reason: 'same DOB', analyst: 'ann@acme.test', riskScore: 30, riskLevel: 'medium' });
   cdd.run('DispositionHit', { screeningId: '501', hitId: 'h2', disposition: 'false_positive', reason: 'different DOB', analyst: 'ann@acme.test', riskScore: 15, riskLevel: 'low' });

@@ -110,3 +110,26 @@ test('a pipeline error is recorded as a failed check, never left running', async
   assert.equal(view.status, 'failed');
   assert.match(view.failure_reason!, /pipeline error/);
 });
+
+test('a check left running by a dead process is resumed by the supervisor once stalled for a deadline, and completes', async () => {
+  const id = await request(); // requested, never picked up: the process that would run it died
+  const supervised = new PersonCheckOrchestrator({
+    store,
+    bus: {} as never,
+    registry: {} as never,
+    clock,
+    logger: createLogger({ level: 'silent' }),
+    agents: [ok('federal_courts', 3), ok('sanctions_list', 3)],
+    agentTimeoutMs: 100,
+    stallDeadlineMs: 300,
+  });
+  assert.equal(await supervised.supervise(id), 'on_time', 'not stalled yet: left alone');
+  assert.equal((await store.readStream(streamName(id))).length, 1);
+  await new Promise((r) => setTimeout(r, 350));
+  assert.equal(await supervised.supervise(id), 'resumed');
+  await supervised.stop(); // waits for the resumed run
+  const view = buildPersonCheckView(await store.readStream(streamName(id)))!;
+  assert.equal(view.status, 'completed');
+  assert.equal(view.result, 'adverse_found');
+  assert.equal(await supervised.supervise(id), 'ended', 'a completed check is left alone');
+});

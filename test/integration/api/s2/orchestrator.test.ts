@@ -62,6 +62,29 @@ async function startCheck(): Promise<string> {
 }
 
 describe('answer deadlines', () => {
+  it('a check whose deadline timer died with its process is concluded by the supervisor, from the store', async () => {
+    // Started, but never relayed to a process manager (the relay had passed it when the process died):
+    // no task was sent and no timer armed anywhere.
+    const id = String(nextId++);
+    const stream = streamName(id);
+    await handleCommand(store, subjectCheckDecider, stream, {
+      type: 'StartSubjectCheck',
+      data: { subjectCheckId: id, accountId: '7', firstName: 'Ada', lastName: 'Overdue', locations: [{ country: 'GB' }], purpose: 'employment', consent: { certified: true } },
+      metadata: { now: new Date().toISOString(), actor: { surface: 's2', accountId: '7' }, commandId: `start-${id}` },
+    });
+    const restarted = new SubjectCheckOrchestrator({ store, bus, registry, clock: systemClock, logger, agentTimeoutMs: 200, answerGraceMs: 100 });
+    assert.equal(await restarted.supervise(id), 'on_time', 'before agent timeout + grace: left alone');
+    assert.equal((await store.readStream(stream)).length, 1);
+    await new Promise((r) => setTimeout(r, 350));
+    assert.equal(await restarted.supervise(id), 'gave_up');
+    const events = await store.readStream(stream);
+    const results = events.filter((e) => e.type === 'SubjectCheckAgentResultRecorded').map((e) => e.data as { agent: string; queried: boolean; error?: string });
+    assert.equal(results.length, 5);
+    assert.ok(results.every((r) => !r.queried && /no answer within 300 ms/.test(r.error ?? '')), 'every source recorded as not searched, with the reason');
+    assert.ok(events.some((e) => e.type === 'SubjectCheckReviewRequired'), 'concluded (needs review: no source coverage)');
+    assert.equal(await restarted.supervise(id), 'ended', 'a concluded check is left alone');
+  });
+
   it('a check whose sources never answer is concluded on the ones that did, the others recorded as not searched', async () => {
     const stream = await startCheck();
     const events = await waitFor('the check to be concluded', async () => {
