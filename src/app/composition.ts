@@ -227,7 +227,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const deadLetters = new DeadLetterCounter();
     const busRetry = { maxAttempts: config.BUS_MAX_ATTEMPTS };
     const bus: MessageBus = config.KAFKA_BROKERS
-      ? new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID, logger, retry: busRetry, deadLetters })
+      ? new KafkaBus({
+          brokers: config.KAFKA_BROKERS.split(','),
+          clientId: config.KAFKA_CLIENT_ID,
+          logger,
+          retry: busRetry,
+          deadLetters,
+          consumer: { sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS, heartbeatInterval: Math.floor(config.KAFKA_SESSION_TIMEOUT_MS / 10) },
+        })
       : new InProcessBus({ logger, retry: busRetry, deadLetters, deadLetterSink: new PgDeadLetterTable(pool) });
     stops.push(() => bus.close());
     const registry = AvroRegistry.load();

@@ -22,6 +22,7 @@ export type FailureKind =
   | 'precondition_failed'
   | 'rate_limited'
   | 'auth_window_exceeded'
+  | 'unavailable' // a dependency (PostgreSQL) is unreachable for now: 503 with Retry-After
   | 'internal';
 
 export class ApiError extends Error {
@@ -51,6 +52,7 @@ const status: Record<FailureKind, number> = {
   precondition_failed: 412,
   rate_limited: 429,
   auth_window_exceeded: 429,
+  unavailable: 503,
   internal: 500,
 };
 
@@ -71,6 +73,7 @@ const s1Codes: Record<FailureKind, string> = {
   precondition_failed: 'conflict',
   rate_limited: 'rate_limited',
   auth_window_exceeded: 'rate_limited',
+  unavailable: 'service_unavailable',
   internal: 'server_error',
 };
 
@@ -90,6 +93,7 @@ const s2Codes: Record<FailureKind, string> = {
   precondition_failed: 'conflict',
   rate_limited: 'rate_limited',
   auth_window_exceeded: 'rate_limited',
+  unavailable: 'service_unavailable',
   internal: 'internal_error',
 };
 
