@@ -22,6 +22,8 @@ export interface MockKafkaOptions {
   topics?: { name: string; partitions?: number }[];
   /** Number of brokers in the cluster (default 1). */
   brokers?: number;
+  /** How long to wait for the bootstrap line (default 10 s; each topic takes the mock a moment). */
+  startTimeoutMs?: number;
 }
 
 export interface MockKafka {
@@ -77,7 +79,8 @@ export async function startMockKafka(opts: MockKafkaOptions = {}): Promise<MockK
 
   const bootstrap = await new Promise<string>((resolveLine, reject) => {
     const lines = createInterface({ input: child.stdout });
-    const timer = setTimeout(() => reject(new Error(`mock broker did not start within 10 s: ${stderr}`)), 10_000);
+    const timeoutMs = opts.startTimeoutMs ?? 10_000;
+    const timer = setTimeout(() => reject(new Error(`mock broker did not start within ${timeoutMs} ms: ${stderr}`)), timeoutMs);
     lines.once('line', (line) => {
       clearTimeout(timer);
       lines.close();
