@@ -478,7 +478,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             checks.database = await pool.query('SELECT 1').then(() => true, () => false);
             checks.store = await store.readStream('$readiness-probe').then(() => true, () => false);
             checks.lists = engine.versions.length > 0;
-            checks.projections = runner ? (await runner.lag()).every((l) => l.status === 'running') : true;
+            // Unreachable database: not ready, with the failing checks named (not an error page).
+            checks.projections = runner ? await runner.lag().then((lags) => lags.every((l) => l.status === 'running'), () => false) : true;
             return { ready: Object.values(checks).every(Boolean), checks };
           },
         },

@@ -29,6 +29,8 @@ export interface MockKafkaOptions {
 export interface MockKafka {
   /** host:port of every broker, for kafkajs's `brokers`. */
   brokers: string[];
+  /** OS process id of the launcher (the whole mock cluster). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -99,6 +101,7 @@ export async function startMockKafka(opts: MockKafkaOptions = {}): Promise<MockK
   let stopping: Promise<void> | undefined;
   return {
     brokers: bootstrap.split(',').filter(Boolean),
+    pid: child.pid ?? -1,
     stop() {
       stopping ??= (async () => {
         if (child.exitCode !== null || child.signalCode !== null) return;

@@ -154,6 +154,9 @@ export interface ScaledCluster {
   /** Stops the PostgreSQL server (fast shutdown); startPostgres() brings it back on the same port and data. */
   stopPostgres(): Promise<void>;
   startPostgres(): Promise<void>;
+  /** OS process ids of the postmaster and of the broker (for CPU accounting). */
+  postgresPid(): number;
+  kafkaPid(): number;
   stop(): Promise<void>;
 }
 
@@ -255,6 +258,8 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
         await postgres?.stop();
       },
       startPostgres,
+      postgresPid: () => postgres?.pid ?? -1,
+      kafkaPid: () => kafka.pid,
       stop: stopAll,
     };
   } catch (error) {

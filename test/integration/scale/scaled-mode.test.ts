@@ -84,8 +84,8 @@ describe('scaled mode: serve + workers as separate processes over Kafka and Post
       extraCaFile: caFile,
       env: { LISTS_DIR: 'test/fixtures/lists', KAFKA_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS), SCREENING_WAIT_MS: '30000' },
     });
-    await cluster.startServe();
-    await Promise.all(Array.from({ length: WORKERS }, () => cluster.startWorker()));
+    // Workers need only Kafka and PostgreSQL (migrations are serialised by an advisory lock): all start at once.
+    await Promise.all([cluster.startServe(), ...Array.from({ length: WORKERS }, () => cluster.startWorker())]);
     keys = await provisionS1Keys(cluster, receivers.map((r) => ({ webhookUrl: r.url })));
     keys.forEach((k, i) => receivers[i]!.setSecret(k.webhookSecret!));
   }, { timeout: 600_000 });
