@@ -12,6 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startHttpsReceiver, type HttpsReceiver } from '../../support/https-receiver';
@@ -33,6 +34,7 @@ const SESSION_TIMEOUT_MS = 6_000;
 let cluster: ScaledCluster;
 let receivers: HttpsReceiver[] = [];
 let keys: ProvisionedKey[] = [];
+let caDir: string | undefined;
 const outcomes: RequestOutcome[] = [];
 
 /** S1 deliveries that verified, by delivery id and by screening id. */
@@ -76,7 +78,7 @@ async function assertExactlyOnce(label: string) {
 describe('scaled mode: serve + workers as separate processes over Kafka and PostgreSQL', { concurrency: false }, () => {
   before(async () => {
     receivers = await Promise.all([0, 1, 2, 3].map(() => startHttpsReceiver({ surface: 's1', secret: 'unset' })));
-    const caDir = fs.mkdtempSync(path.join((await import('node:os')).tmpdir(), 'svc-scaled-ca-'));
+    caDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-scaled-ca-'));
     const caFile = path.join(caDir, 'receivers.pem');
     fs.writeFileSync(caFile, receivers.map((r) => r.ca).join('\n'));
     cluster = await startScaledCluster({
@@ -93,6 +95,7 @@ describe('scaled mode: serve + workers as separate processes over Kafka and Post
   after(async () => {
     await cluster?.stop();
     await Promise.all(receivers.map((r) => r.close()));
+    if (caDir) fs.rmSync(caDir, { recursive: true, force: true });
   }, { timeout: 120_000 });
 
   it('runs CDD screenings across the processes: each completes once, each webhook arrives once', { timeout: 300_000 }, async () => {
