@@ -92,7 +92,7 @@ async function step(cluster: ScaledCluster, keys: Awaited<ReturnType<typeof prov
 
 async function main() {
   const load0 = os.loadavg();
-  const cluster = await startScaledCluster({ partitions: 8, logLevel: 'warn', env: { KAFKA_SESSION_TIMEOUT_MS: '6000', SCREENING_WAIT_MS: '60000' } });
+  const cluster = await startScaledCluster({ partitions: 8, env: { KAFKA_SESSION_TIMEOUT_MS: '6000', SCREENING_WAIT_MS: '60000' } });
   const steps: Step[] = [];
   try {
     await Promise.all([cluster.startServe(), cluster.startWorker()]);

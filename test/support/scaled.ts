@@ -170,8 +170,48 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
   const workers: SvcProcess[] = [];
   let serveProcess: SvcProcess | undefined;
 
+  // A detached reaper outlives this process however it ends (a test runner's SIGTERM runs no exit
+  // hooks): once our pid is gone it kills every process listed in pids (svc processes, postmaster).
+  const pidFile = path.join(dir, 'pids');
+  fs.writeFileSync(pidFile, '');
+  // Only live processes are listed (a pid is removed when its process ends), so the reaper never
+  // kills a pid the system has since given to someone else.
+  const live = new Set<number>();
+  const writePids = () => {
+    if (fs.existsSync(dir)) fs.writeFileSync(pidFile, [...live].map((p) => `${p}\n`).join(''));
+  };
+  const track = (pid: number | undefined, exited: Promise<unknown>) => {
+    if (!pid || pid < 0) return;
+    live.add(pid);
+    writePids();
+    void exited.then(() => {
+      live.delete(pid);
+      writePids();
+    });
+  };
+  /** Resolves when a process that is not our child (the postmaster) has ended. */
+  const ended = (pid: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        try {
+          process.kill(pid, 0);
+        } catch {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 250);
+      timer.unref();
+    });
+  spawn(
+    'sh',
+    ['-c', `while kill -0 ${process.pid} 2>/dev/null; do sleep 0.5; done; for p in $(cat '${pidFile}'); do kill -9 $p 2>/dev/null; done`],
+    { detached: true, stdio: 'ignore' },
+  ).unref();
+
   const stopAll = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+    live.clear();
+    writePids();
     if (!(options.keepLogs ?? process.env.KEEP_SCALED_LOGS === '1')) fs.rmSync(dir, { recursive: true, force: true });
     else process.stderr.write(`scaled-mode logs kept in ${dir}\n`);
   };
@@ -179,6 +219,7 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
   try {
     const kafka = await startMockKafka({ brokers: 1, topics: scaledModeTopics().map((name) => ({ name, partitions })), startTimeoutMs: 120_000 });
     cleanups.push(() => kafka.stop());
+    track(kafka.pid, ended(kafka.pid));
 
     const pgPort = await freePort();
     const pgDir = path.join(dir, 'postgres');
@@ -194,6 +235,7 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
         stopOnProcessExit: true,
         keepProcessAlive: false,
       });
+      track(postgres.pid, ended(postgres.pid));
     };
     await startPostgres();
     cleanups.push(async () => {
@@ -244,14 +286,16 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
         const name = `serve-${++serveCount}`;
         const proc = spawnSvc(name, ['serve'], { ...baseEnv('serve'), AGENTS: 'none', HOST: '127.0.0.1', PORT: String(servePort) }, dir);
         serveProcess = proc;
-        await waitForLog(proc, (l) => typeof l.msg === 'string' && l.msg.startsWith('svc listening on'), 'listening line', 120_000);
+        track(proc.child.pid, proc.exited);
+        await waitForLog(proc, (l) => typeof l.msg === 'string' && l.msg.startsWith('svc listening on'), 'listening line', 300_000);
         return proc;
       },
       async startWorker() {
         const name = `worker-${++workerCount}`;
         const proc = spawnSvc(name, ['worker', '--agents', 'all'], baseEnv(name), dir);
         workers.push(proc);
-        await waitForLog(proc, (l) => l.msg === 'worker running', '"worker running"', 180_000);
+        track(proc.child.pid, proc.exited);
+        await waitForLog(proc, (l) => l.msg === 'worker running', '"worker running"', 300_000);
         return proc;
       },
       stopPostgres: async () => {
