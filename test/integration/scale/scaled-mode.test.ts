@@ -168,6 +168,11 @@ describe('scaled mode: serve + workers as separate processes over Kafka and Post
     await assertExactlyOnce('serve restarted');
     const afterPosition = (await cluster.pool.query<{ position: string }>('SELECT max(position)::text AS position FROM relay_checkpoints')).rows[0]!.position;
     assert.ok(BigInt(afterPosition) > BigInt(before ?? '0'), 'the relay went on from its checkpoint');
+    // The new serve's relay started from the stored checkpoint (at least where it was before this
+    // burst), not from the beginning: what it republishes is at most the unacknowledged tail.
+    const resumed = cluster.serve().log().find((l) => l.msg === 'event relay following the store');
+    assert.ok(resumed, 'the restarted relay says where it resumed');
+    assert.ok(BigInt(String(resumed.after)) >= BigInt(before ?? '0') && BigInt(String(resumed.after)) > 0n, `resumed after ${String(resumed.after)}, checkpoint before the kill ${before}`);
   });
 
   it('PostgreSQL restarted mid-run: 503 with Retry-After in each surface envelope, readiness false, then recovery by itself', { timeout: 300_000 }, async () => {
