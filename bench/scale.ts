@@ -135,12 +135,13 @@ async function main() {
     'one `svc serve` (AGENTS=none: API, relay, read models, webhooks), N × `svc worker --agents all` (agents and process managers), bundled lists.',
     'Time = first request to the last ScreeningCompleted in the event store. CPU = seconds used by each kind of process during the step.',
     '',
-    '| step | workers | screenings | seconds | screenings/s | ratio to 1 worker | non-2xx | CPU s serve | CPU s workers | CPU s PostgreSQL | CPU s broker |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...steps.map(
-      (s, i) =>
-        `| ${i + 1} | ${s.workers} | ${s.screenings} | ${s.seconds} | ${s.perSecond} | ${round(s.perSecond / base)}× | ${s.non2xx} | ${s.cpu.serve} | ${s.cpu.workers} | ${s.cpu.postgres} | ${s.cpu.broker} |`,
-    ),
+    '| step | workers | screenings | seconds | screenings/s | ratio to 1 worker | non-2xx | CPU s serve | CPU s workers | CPU s PostgreSQL | CPU s broker | worker CPU ms / screening | share of the machine used |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...steps.map((s, i) => {
+      const total = s.cpu.serve + s.cpu.workers + s.cpu.postgres + s.cpu.broker;
+      const share = Math.round((100 * total) / (s.seconds * os.cpus().length));
+      return `| ${i + 1} | ${s.workers} | ${s.screenings} | ${s.seconds} | ${s.perSecond} | ${round(s.perSecond / base)}× | ${s.non2xx} | ${s.cpu.serve} | ${s.cpu.workers} | ${s.cpu.postgres} | ${s.cpu.broker} | ${Math.round((1000 * s.cpu.workers) / s.screenings)} | ${share} % |`;
+    }),
     '',
     'What this can show: that throughput does not collapse as workers are added (partitions are spread, rebalances settle, no',
     'duplicated work), and where the CPU goes. What it cannot show: scaling. All processes share 2 cores, so more workers compete',
