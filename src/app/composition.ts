@@ -261,7 +261,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const deadLetters = new DeadLetterCounter();
     const busRetry = { maxAttempts: config.BUS_MAX_ATTEMPTS };
     const bus: MessageBus = config.KAFKA_BROKERS
-      ? new KafkaBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID, logger, retry: busRetry, deadLetters })
+      ? new KafkaBus({
+          brokers: config.KAFKA_BROKERS.split(','),
+          clientId: config.KAFKA_CLIENT_ID,
+          logger,
+          retry: busRetry,
+          deadLetters,
+          consumer: { sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS, heartbeatInterval: Math.floor(config.KAFKA_SESSION_TIMEOUT_MS / 10) },
+        })
       : new InProcessBus({ logger, retry: busRetry, deadLetters, deadLetterSink: new PgDeadLetterTable(pool) });
     stops.push(() => bus.close());
     const registry = AvroRegistry.load();
@@ -596,7 +603,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             checks.database = await pool.query('SELECT 1').then(() => true, () => false);
             checks.store = await store.readStream('$readiness-probe').then(() => true, () => false);
             checks.lists = engine.versions.length > 0;
-            checks.projections = runner ? (await runner.lag()).every((l) => l.status === 'running') : true;
+            // Unreachable database: not ready, with the failing checks named (not an error page).
+            checks.projections = runner ? await runner.lag().then((lags) => lags.every((l) => l.status === 'running'), () => false) : true;
             const stale = listStatus().filter((f) => f.stale);
             // Overdue work does not make the process unready (the supervisor is closing it): it is shown.
             return {

@@ -30,6 +30,12 @@ export const configSchema = z.object({
     .optional(),
   KAFKA_CLIENT_ID: z.string().min(1).default('svc'),
   /**
+   * Consumer-group session timeout (ms): how long the group waits for a member that stopped
+   * heartbeating (a killed worker) before its partitions go to the others. Heartbeats are sent every
+   * tenth of it. Lower: faster failover, but a long GC pause or a busy core can look like a death.
+   */
+  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
+  /**
    * Failed handler attempts (not counting connection errors) after which a bus consumer publishes the
    * message to the dead-letter topic svc.deadletter and moves on (docs/operations.md).
    */

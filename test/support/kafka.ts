@@ -22,11 +22,15 @@ export interface MockKafkaOptions {
   topics?: { name: string; partitions?: number }[];
   /** Number of brokers in the cluster (default 1). */
   brokers?: number;
+  /** How long to wait for the bootstrap line (default 10 s; each topic takes the mock a moment). */
+  startTimeoutMs?: number;
 }
 
 export interface MockKafka {
   /** host:port of every broker, for kafkajs's `brokers`. */
   brokers: string[];
+  /** OS process id of the launcher (the whole mock cluster). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -77,7 +81,8 @@ export async function startMockKafka(opts: MockKafkaOptions = {}): Promise<MockK
 
   const bootstrap = await new Promise<string>((resolveLine, reject) => {
     const lines = createInterface({ input: child.stdout });
-    const timer = setTimeout(() => reject(new Error(`mock broker did not start within 10 s: ${stderr}`)), 10_000);
+    const timeoutMs = opts.startTimeoutMs ?? 10_000;
+    const timer = setTimeout(() => reject(new Error(`mock broker did not start within ${timeoutMs} ms: ${stderr}`)), timeoutMs);
     lines.once('line', (line) => {
       clearTimeout(timer);
       lines.close();
@@ -96,6 +101,7 @@ export async function startMockKafka(opts: MockKafkaOptions = {}): Promise<MockK
   let stopping: Promise<void> | undefined;
   return {
     brokers: bootstrap.split(',').filter(Boolean),
+    pid: child.pid ?? -1,
     stop() {
       stopping ??= (async () => {
         if (child.exitCode !== null || child.signalCode !== null) return;

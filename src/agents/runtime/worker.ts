@@ -22,9 +22,23 @@ export interface AgentWorkerOptions {
 }
 
 export async function startAgentWorkers(options: AgentWorkerOptions): Promise<{ stop(): Promise<void> }> {
-  const consumers: BusConsumer[] = [];
-  for (const agent of options.agents) {
-    const consumer = await options.bus.subscribe(
+  // All groups join at once: on Kafka each join is a rebalance that waits for the group's members,
+  // so joining one after the other would make a worker's start-up that wait times the agent count.
+  const started = await Promise.allSettled(options.agents.map((agent) => startOne(agent)));
+  const consumers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(consumers.map((c) => c.stop().catch(() => undefined)));
+    throw failed.reason;
+  }
+  return {
+    async stop() {
+      await Promise.all(consumers.map((c) => c.stop()));
+    },
+  };
+
+  function startOne(agent: Agent): Promise<BusConsumer> {
+    return options.bus.subscribe(
       { groupId: `svc-agent-${agent.name}`, topics: [agentTaskTopic(agent.name)], fromBeginning: true },
       async (message) => {
         const task = options.registry.decode<AgentTask>(AGENT_TASK, message);
@@ -51,11 +65,5 @@ export async function startAgentWorkers(options: AgentWorkerOptions): Promise<{ 
         options.logger.debug({ agent: agent.name, workflow: task.screeningId, queried: outcome.queried, ms: timed.durationMs }, 'agent finished');
       },
     );
-    consumers.push(consumer);
   }
-  return {
-    async stop() {
-      await Promise.all(consumers.map((c) => c.stop()));
-    },
-  };
 }

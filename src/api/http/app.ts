@@ -108,6 +108,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     const ctx = ctxOf(res);
     const apiError = toApiError(error);
     if (apiError.kind === 'internal') ctx.log.error({ err: error }, 'unhandled error');
+    else if (apiError.kind === 'unavailable') ctx.log.warn({ err: error }, 'dependency unavailable; answered 503 with Retry-After');
     if (res.headersSent) {
       res.end();
       return;

@@ -1,4 +1,5 @@
 import { StreamRevisionConflictError } from '../../infrastructure/eventstore/port';
+import { isTransient } from '../../infrastructure/eventstore/postgres/subscription';
 import { ApiError, type FailureKind } from './errors';
 import { Overloaded } from '../../app/screenings/admission';
 
@@ -21,9 +22,27 @@ const domainCodeToKind: Record<string, FailureKind> = {
   lists_stale: 'lists_stale',
 };
 
+/** Seconds a client is asked to wait while the database is unreachable (a restart or fail-over takes a few). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** A connection-level failure anywhere in the error's cause chain (the database is down or restarting). */
+function isOutage(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    if (isTransient(current)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof Overloaded) return new ApiError('overloaded', error.message, { retryAfterSeconds: error.retryAfterSeconds });
+  if (isOutage(error)) {
+    return new ApiError('unavailable', 'The service is temporarily unavailable; retry after the Retry-After seconds', {
+      retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
+    });
+  }
   if (error instanceof StreamRevisionConflictError) {
     return new ApiError('conflict', 'The resource was changed by another request; reload and retry');
   }

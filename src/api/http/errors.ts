@@ -26,6 +26,7 @@ export type FailureKind =
   | 'idempotency_key_in_progress' // the first request with this Idempotency-Key is still being answered
   | 'lists_stale' // LISTS_STALE_POLICY=refuse and a list is older than its maximum age
   | 'overloaded' // the service is at capacity (backpressure): 503 with Retry-After
+  | 'unavailable' // a dependency (PostgreSQL) is unreachable for now: 503 with Retry-After
   | 'internal';
 
 export class ApiError extends Error {
@@ -59,6 +60,7 @@ const status: Record<FailureKind, number> = {
   idempotency_key_in_progress: 409,
   lists_stale: 503,
   overloaded: 503,
+  unavailable: 503,
   internal: 500,
 };
 
@@ -83,6 +85,7 @@ const s1Codes: Record<FailureKind, string> = {
   idempotency_key_in_progress: 'idempotency_key_in_progress',
   lists_stale: 'lists_stale',
   overloaded: 'service_unavailable',
+  unavailable: 'service_unavailable',
   internal: 'server_error',
 };
 
@@ -106,6 +109,7 @@ const s2Codes: Record<FailureKind, string> = {
   idempotency_key_in_progress: 'idempotency_key_in_progress',
   lists_stale: 'lists_stale',
   overloaded: 'service_unavailable',
+  unavailable: 'service_unavailable',
   internal: 'internal_error',
 };
 

@@ -65,6 +65,15 @@ export function createPool(options: PoolOptions): pg.Pool {
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
   });
   pool.on('error', (err) => logger.warn({ err: { message: err.message } }, 'idle PostgreSQL client error'));
+  // A checked-out client between two queries has no listener of the pool's: a server that goes away
+  // then (restart, fail-over: FATAL 57P01 to every connection) would emit an unhandled 'error' and end
+  // the process. Logged instead: the holder's next query fails ("not queryable", a connection error
+  // the callers retry or answer 503 for) and the pool discards the client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', (err: Error & { code?: string }) =>
+      logger.warn({ err: { message: err.message, code: err.code } }, 'PostgreSQL connection lost; the client is discarded on release'),
+    );
+  });
   return pool;
 }
 

@@ -110,6 +110,8 @@ test('isTransient recognises connection failures only', () => {
   assert.equal(isTransient(connectionError()), true);
   assert.equal(isTransient(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })), true);
   assert.equal(isTransient(new Error('Connection terminated unexpectedly')), true);
+  // pg's answer to a query on a pooled client whose connection died while it was checked out
+  assert.equal(isTransient(new Error('Client has encountered a connection error and is not queryable')), true);
   assert.equal(isTransient(Object.assign(new Error('syntax error'), { code: '42601' })), false);
 });
 

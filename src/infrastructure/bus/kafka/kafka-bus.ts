@@ -166,31 +166,52 @@ export class KafkaBus implements MessageBus {
       throw error;
     }
 
-    let failJoin: ((error: Error) => void) | undefined;
+    // A consumer that keeps crashing before its first join fails subscribe() at the join timeout.
     const joined = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`consumer group ${options.groupId} did not join within ${this.options.joinTimeoutMs ?? 60_000} ms`)),
         this.options.joinTimeoutMs ?? 60_000,
       );
-      failJoin = (error) => {
-        clearTimeout(timer);
-        reject(error);
-      };
       const off = consumer.on(consumer.events.GROUP_JOIN, () => {
         clearTimeout(timer);
-        failJoin = undefined;
         off();
         resolve();
       });
     });
     joined.catch(() => undefined);
+    // kafkajs restarts a consumer only after a retriable error; after any other it disconnects for
+    // good, and this process would go on without that group's partitions (the mock broker answers a
+    // SyncGroup that reaches a group already rebalanced with INVALID_REQUEST, for one). We start it
+    // again with a growing delay, until it runs or the bus stops: its partitions come back to us at
+    // the next rebalance, and what it had not committed is redelivered.
+    let restartDelayMs = 0;
+    let restartTimer: NodeJS.Timeout | undefined;
+    const restartAfterCrash = () => {
+      restartDelayMs = Math.min(Math.max(restartDelayMs * 2, 500), 30_000);
+      restartTimer = setTimeout(() => {
+        restartTimer = undefined;
+        if (stopping) return;
+        void consumer
+          .connect()
+          .then(() => startRunning())
+          .catch((error: unknown) => {
+            this.logger.error({ err: describeError(error), groupId: options.groupId }, 'kafka consumer could not be started again; retrying');
+            if (!stopping) restartAfterCrash();
+          });
+      }, restartDelayMs);
+      restartTimer.unref?.();
+    };
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      restartDelayMs = 0;
+    });
     consumer.on(consumer.events.CRASH, (event) => {
       this.logger.error(
         { err: describeError(event.payload.error), groupId: options.groupId, restart: event.payload.restart },
         'kafka consumer crashed',
       );
-      // A crash kafkajs will not restart from, before the first join: fail subscribe() now.
-      if (!event.payload.restart) failJoin?.(event.payload.error);
+      if (event.payload.restart || stopping) return;
+      this.logger.warn({ groupId: options.groupId, inMs: Math.min(Math.max(restartDelayMs * 2, 500), 30_000) }, 'kafka consumer stopped after a non-retriable error; starting it again');
+      restartAfterCrash();
     });
 
     const sleep = (ms: number) =>
@@ -271,6 +292,7 @@ export class KafkaBus implements MessageBus {
     const commitAfter = (topic: string, partition: number, offset: string) =>
       consumer.commitOffsets([{ topic, partition, offset: (BigInt(offset) + 1n).toString() }]);
 
+    const startRunning = async (): Promise<void> => {
     if (maxBatch === undefined) {
       await consumer.run({
         autoCommit: false,
@@ -321,10 +343,13 @@ export class KafkaBus implements MessageBus {
         },
       });
     }
+    };
+    await startRunning();
     try {
       await joined;
     } catch (error) {
       stopping = true;
+      if (restartTimer) clearTimeout(restartTimer);
       await consumer.disconnect().catch(() => undefined);
       throw error;
     }
@@ -334,6 +359,7 @@ export class KafkaBus implements MessageBus {
       stop: () => {
         stopped ??= (async () => {
           stopping = true;
+          if (restartTimer) clearTimeout(restartTimer);
           for (const wake of [...sleepers]) wake();
           // Waits for the in-flight handler (and its commit), then leaves the group.
           await consumer.disconnect();

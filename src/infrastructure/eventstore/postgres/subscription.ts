@@ -164,6 +164,6 @@ export function isTransient(err: unknown): boolean {
   return (
     /^(08|57P0[123]|53300)/.test(code) ||
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'].includes(code) ||
-    /Connection terminated|timeout exceeded when trying to connect/i.test(message)
+    /Connection terminated|timeout exceeded when trying to connect|encountered a connection error and is not queryable/i.test(message)
   );
 }
