@@ -10,7 +10,7 @@ import { createLogger } from './shared/logger';
 import { openOperatorBus, readModelProjections, startService, type RunningService } from './app/composition';
 import { rebuildProjectionByName } from './projections/rebuild';
 import { systemClock } from './shared/clock';
-import { registerScreenCommands } from './cli/screen';
+import { CliUsageError, registerScreenCommands } from './cli/screen';
 import { registerListCommands } from './cli/lists';
 import { registerAuditCommands } from './cli/audit';
 import { registerReplayCommand } from './cli/replay';
@@ -21,6 +21,7 @@ import path from 'node:path';
 import { loadAllLists } from './screening/lists';
 import { defaultListsConfig } from './screening/lists/config';
 import { ScreeningEngine } from './screening/engine';
+import type { ListEntity, ListVersion } from './screening/model';
 import { plans, type Plan } from './commands/plans';
 
 function configOrExit(): Config {
@@ -141,15 +142,23 @@ program
     }
   });
 
-registerScreenCommands(program, {
-  loadEngine: async () => {
+// The lists are loaded once per command; a batch hands them to its worker threads.
+let screeningLists: Promise<{ entities: ListEntity[]; versions: ListVersion[] }> | undefined;
+const loadScreeningLists = () =>
+  (screeningLists ??= (async () => {
     const config = configOrExit();
     const lists = await loadAllLists(
       defaultListsConfig({ ...process.env, LISTS_DIR: config.LISTS_DIR, ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}) }),
       { progressBar: Boolean(process.stderr.isTTY) },
     );
     for (const failure of lists.failures) process.stderr.write(`list ${failure.source} failed: ${failure.message}\n`);
-    return ScreeningEngine.build(lists.entities, lists.versions);
+    return { entities: lists.entities, versions: lists.versions };
+  })());
+registerScreenCommands(program, {
+  loadLists: loadScreeningLists,
+  loadEngine: async () => {
+    const { entities, versions } = await loadScreeningLists();
+    return ScreeningEngine.build(entities, versions);
   },
 });
 
@@ -226,5 +235,6 @@ registerDeadLetterCommands(program, {
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+  // bad command-line input (CliUsageError) exits 2, before any list is loaded
+  process.exit(error instanceof CliUsageError ? error.exitCode : 1);
 });
