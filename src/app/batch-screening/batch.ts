@@ -117,6 +117,14 @@ export interface BatchSummary extends BatchProgress {
 
 export class BatchInputError extends Error {}
 
+/** Line breaks inside a record's raw text (without the skipped blank lines before it and its own end). */
+function countLineBreaks(raw: string): number {
+  const body = raw.replace(/^[\r\n]+/, '').replace(/\r?\n?$/, '');
+  let n = 0;
+  for (let i = body.indexOf('\n'); i !== -1; i = body.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 function write(stream: Writable, text: string): Promise<void> | undefined {
   if (!text || stream.write(text)) return undefined;
   return new Promise((resolve) => stream.once('drain', resolve));
@@ -155,6 +163,7 @@ export async function runBatch(args: {
       relax_column_count: true,
       skip_records_with_error: true,
       info: true,
+      raw: true,
       columns: (header: string[]) => {
         const cols = header.map((c) => c.trim().toLowerCase());
         if (!cols.includes('name')) throw new BatchInputError(`the header must have a "name" column (found: ${cols.join(', ') || 'nothing'})`);
@@ -164,11 +173,19 @@ export async function runBatch(args: {
   );
   let headerWritten = false;
   const errorLines: string[] = [];
+  // The parser reads ahead of the loop below: a broken row is reported when the loop reaches its
+  // line, so the errors file stays in line order.
+  const skipped: { line: number; text: string }[] = [];
   parser.on('skip', (error: Error & { lines?: number }) => {
-    progress.read++;
-    progress.rejected++;
-    errorLines.push(csvLine([error.lines ?? '', 'row', '', `unreadable CSV row: ${error.message}`]));
+    skipped.push({ line: error.lines ?? 0, text: csvLine([error.lines ?? '', 'row', '', `unreadable CSV row: ${error.message}`]) });
   });
+  const takeSkipped = (before: number) => {
+    while (skipped.length && skipped[0].line < before) {
+      errorLines.push(skipped.shift()!.text);
+      progress.read++;
+      progress.rejected++;
+    }
+  };
   args.input.on('error', (e) => parser.destroy(e));
 
   const flushErrors = async () => {
@@ -199,17 +216,20 @@ export async function runBatch(args: {
 
   let chunk: BatchRow[] = [];
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+    for await (const { record, info, raw } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number }; raw: string }>) {
       await writeHeaders();
       progress.read++;
+      // info.lines is where the record ends; a quoted field may hold line breaks
+      const line = info.lines - countLineBreaks(raw);
+      takeSkipped(line);
       const input = { name: record.name ?? '', entity_type: record.entity_type ?? record.type ?? '', dob: record.dob ?? '', country: record.country ?? '' };
       const parsed = parseScreeningInput({ name: input.name, dob: input.dob, country: input.country, type: input.entity_type }, args.today);
       if (!parsed.ok) {
         progress.rejected++;
-        for (const p of parsed.problems) errorLines.push(csvLine([info.lines, p.field, p.value, p.message]));
+        for (const p of parsed.problems) errorLines.push(csvLine([line, p.field, p.value, p.message]));
         continue;
       }
-      chunk.push({ line: info.lines, input, query: parsed.query, ...(parsed.notes.length ? { notes: parsed.notes } : {}) });
+      chunk.push({ line, input, query: parsed.query, ...(parsed.notes.length ? { notes: parsed.notes } : {}) });
       if (chunk.length >= chunkSize) {
         const full = chunk;
         chunk = [];
@@ -217,6 +237,7 @@ export async function runBatch(args: {
       }
     }
     await writeHeaders();
+    takeSkipped(Infinity);
     if (chunk.length) inFlight.push(args.screener.screen(chunk));
     while (inFlight.length) await drainOne();
     await flushErrors();
