@@ -142,18 +142,16 @@ program
     }
   });
 
-// The lists are loaded once per command; a batch hands them to its worker threads.
-let screeningLists: Promise<{ entities: ListEntity[]; versions: ListVersion[] }> | undefined;
-const loadScreeningLists = () =>
-  (screeningLists ??= (async () => {
-    const config = configOrExit();
-    const lists = await loadAllLists(
-      defaultListsConfig({ ...process.env, LISTS_DIR: config.LISTS_DIR, ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}) }),
-      { progressBar: Boolean(process.stderr.isTTY) },
-    );
-    for (const failure of lists.failures) process.stderr.write(`list ${failure.source} failed: ${failure.message}\n`);
-    return { entities: lists.entities, versions: lists.versions };
-  })());
+async function loadScreeningLists(): Promise<{ entities: ListEntity[]; versions: ListVersion[] }> {
+  const config = configOrExit();
+  const lists = await loadAllLists(
+    defaultListsConfig({ ...process.env, LISTS_DIR: config.LISTS_DIR, ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}) }),
+    { progressBar: Boolean(process.stderr.isTTY) },
+  );
+  for (const failure of lists.failures) process.stderr.write(`list ${failure.source} failed: ${failure.message}\n`);
+  return { entities: lists.entities, versions: lists.versions };
+}
+// A batch over several workers takes the entities (each worker builds its engine); otherwise one engine here.
 registerScreenCommands(program, {
   loadLists: loadScreeningLists,
   loadEngine: async () => {

@@ -9,6 +9,7 @@
  * The integrator registers these on the root program; the engine comes from deps.loadEngine().
  */
 import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
@@ -85,11 +86,10 @@ function progress(stderr: ScreenCommandDeps['stderr'], total: number) {
   return { tick: () => bar.increment(), stop: () => bar.stop() };
 }
 
-function output(out: string | undefined, stdout: Writable): { stream: Writable; write: (s: string) => void; close: () => Promise<void> } {
-  if (!out) return { stream: stdout, write: (s) => void stdout.write(s), close: async () => {} };
+function output(out: string | undefined, stdout: Writable): { write: (s: string) => void; close: () => Promise<void> } {
+  if (!out) return { write: (s) => void stdout.write(s), close: async () => {} };
   const ws = createWriteStream(out);
   return {
-    stream: ws,
     write: (s) => void ws.write(s),
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -117,6 +117,17 @@ function parseWorkers(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1 || n > 64) throw new CliUsageError(`--workers must be an integer from 1 to 64, got "${v}"`);
   return n;
+}
+
+async function firstLine(file: string): Promise<string> {
+  let text = '';
+  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 16 * 1024 }) as AsyncIterable<string>) {
+    text += chunk;
+    const nl = text.indexOf('\n');
+    if (nl >= 0) return text.slice(0, nl);
+    if (text.length > 1024 * 1024) break;
+  }
+  return text;
 }
 
 /** Data rows in the file, counted by line breaks without holding it (an estimate: a quoted field may hold a break). */
@@ -162,6 +173,24 @@ function batchProgress(stderr: NonNullable<ScreenCommandDeps['stderr']>, total: 
   };
 }
 
+/** Written to `<path>.partial`, renamed to `path` on success and removed otherwise; or `fallback` when no path. */
+function fileOutput(file: string | undefined, fallback: Writable): { stream: Writable; close: (keep: boolean) => Promise<void> } {
+  if (!file) return { stream: fallback, close: async () => {} };
+  const partial = `${file}.partial`;
+  const ws = createWriteStream(partial);
+  return {
+    stream: ws,
+    close: async (keep) => {
+      await new Promise<void>((resolve, reject) => {
+        ws.once('error', reject);
+        ws.end(resolve);
+      });
+      if (keep) await rename(partial, file);
+      else await rm(partial, { force: true });
+    },
+  };
+}
+
 async function screenFile(a: {
   file: string;
   out?: string;
@@ -180,25 +209,35 @@ async function screenFile(a: {
     input.once('open', () => resolve());
     input.once('error', (e) => reject(new CliUsageError(`cannot read ${a.file}: ${e.message}`)));
   });
+  // a file the batch cannot read is refused before the lists are loaded (that takes seconds)
+  const header = await firstLine(a.file);
+  let columns: string[] = [];
+  try {
+    columns = (parse(header, { bom: true, trim: true }) as string[][])[0]?.map((c) => c.toLowerCase()) ?? [];
+  } catch {
+    // runBatch reports it with its line
+  }
+  if (!columns.includes('name')) throw new CliUsageError(`${a.file}: the header must have a "name" column (found: ${columns.join(', ') || 'nothing'})`);
   const clock = () => (a.deps.now?.() ?? new Date()).getTime();
   const t0 = clock();
   let screener: ChunkScreener;
   let threshold: number;
   if (a.workers > 1 && a.deps.loadLists) {
-    const { entities, versions } = await a.deps.loadLists();
     const { DEFAULT_THRESHOLD } = await import('../screening/engine');
     threshold = a.threshold ?? DEFAULT_THRESHOLD;
-    screener = await startWorkerPool({ entities, versions, workers: a.workers, options: { threshold, ...a.filters, jsonl: !!a.jsonl } });
+    // no binding kept: once the workers have their copies, this thread can let the entities go
+    screener = await startWorkerPool({ ...(await a.deps.loadLists()), workers: a.workers, options: { threshold, ...a.filters, jsonl: !!a.jsonl } });
   } else {
     const engine = await a.deps.loadEngine();
     threshold = a.threshold ?? engine.defaultThreshold;
     screener = inProcessScreener(engine, { threshold, ...a.filters, jsonl: !!a.jsonl });
   }
   const readyMs = clock() - t0;
-  const results = output(a.out, a.stdout);
+  const results = fileOutput(a.out, a.stdout);
   const errorsPath = a.errors ?? (a.out ? `${a.out}.errors.csv` : undefined);
-  const errors = errorsPath ? output(errorsPath, a.stdout) : { stream: a.stderr, write: () => {}, close: async () => {} };
-  const jsonl = a.jsonl ? output(a.jsonl, a.stdout) : undefined;
+  const errors = fileOutput(errorsPath, a.stderr);
+  const jsonl = a.jsonl ? fileOutput(a.jsonl, a.stdout) : undefined;
+  let completed = false;
   const bar = batchProgress(a.stderr, await countRows(a.file), clock, a.deps.progressEveryMs ?? 5000);
   try {
     const summary = await runBatch({ input, screener, results: results.stream, errors: errors.stream, jsonl: jsonl?.stream, today: a.today, onProgress: bar.update });
@@ -210,6 +249,7 @@ async function screenFile(a: {
         `${summary.rejected ? ` (see ${errorsPath ?? 'above'})` : ''}; ${seconds(summary.ms)} at ${rate} names/s on ${summary.workers} worker(s)` +
         ` after ${seconds(readyMs)} loading; peak RSS ${rssMb} MB${a.out ? `; wrote ${a.out}` : ''}${a.jsonl ? ` and ${a.jsonl}` : ''}\n`,
     );
+    completed = true;
   } catch (error) {
     bar.stop();
     if (error instanceof BatchInputError) throw new CliUsageError(`${a.file}: ${error.message}`);
@@ -217,7 +257,8 @@ async function screenFile(a: {
   } finally {
     input.destroy();
     await screener.close();
-    await Promise.all([results.close(), errors.close(), jsonl?.close()]);
+    // files appear under their names only when the whole batch went through
+    await Promise.all([results.close(completed), errors.close(completed), jsonl?.close(completed)]);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -21,6 +21,8 @@ import * as F from './matching/fixtures';
 const engine = ScreeningEngine.build(F.ALL, []);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-batch-'));
 const NOW = new Date('2026-11-26T10:00:00Z');
+/** Lists or engines handed out to the command, over all runs. */
+let listLoads = 0;
 
 async function run(args: string[], opts: { progressEveryMs?: number } = {}): Promise<{ out: string; err: string; loads: number }> {
   const stdout = new PassThrough();
@@ -32,8 +34,8 @@ async function run(args: string[], opts: { progressEveryMs?: number } = {}): Pro
   stderr.on('data', (d) => (err += d));
   const program = new Command().exitOverride();
   registerScreenCommands(program, {
-    loadEngine: async () => (loads++, engine),
-    loadLists: async () => (loads++, { entities: F.ALL, versions: [] }),
+    loadEngine: async () => (loads++, listLoads++, engine),
+    loadLists: async () => (loads++, listLoads++, { entities: F.ALL, versions: [] }),
     stdout,
     stderr,
     now: () => NOW,
@@ -134,6 +136,18 @@ describe('svc screen --file', () => {
     assert.match(errors[3].message, /unreadable CSV row: Invalid Opening Quote/);
     assert.match(results[1].explanation, /birth years 1950\.\.1960: .* not used/);
     assert.match(err, new RegExp(`screened 3 names, 2 flagged at 0\\.8, 5 rejected \\(see ${out.replace(/[.]/g, '\\.')}\\.errors\\.csv\\)`));
+  });
+
+  it('refuses a file without a name column before loading lists, and leaves no file behind', async () => {
+    const input = path.join(dir, 'no-name.csv');
+    const out = path.join(dir, 'no-name.out.csv');
+    writeFileSync(input, 'full_name,dob\nHamas,\n');
+    const before = listLoads;
+    for (const workers of ['1', '2']) {
+      await assert.rejects(run(['screen', '--file', input, '--out', out, '--workers', workers]), (e: unknown) => e instanceof CliUsageError && /the header must have a "name" column \(found: full_name, dob\)/.test(e.message));
+      assert.deepEqual([out, `${out}.partial`, `${out}.errors.csv`, `${out}.errors.csv.partial`].filter((f) => existsSync(f)), []);
+    }
+    assert.equal(listLoads, before, 'the header is checked before any list is loaded');
   });
 
   it('writes the documented columns, the best hit, its lists and the shared risk level', async () => {
