@@ -154,7 +154,11 @@ function batchProgress(stderr: NonNullable<ScreenCommandDeps['stderr']>, total: 
     );
     bar.start(total, 0, { rate: 0, flagged: 0, rejected: 0 });
     return {
-      update: (p: BatchProgress) => bar.update(Math.min(p.read, Math.max(total, p.read)), { rate: Math.round(rate(p.screened + p.rejected)), flagged: p.flagged, rejected: p.rejected }),
+      update: (p: BatchProgress) => {
+        const done = p.screened + p.rejected;
+        if (done > bar.getTotal()) bar.setTotal(done); // the line count was an estimate
+        bar.update(done, { rate: Math.round(rate(done)), flagged: p.flagged, rejected: p.rejected });
+      },
       stop: () => bar.stop(),
     };
   }

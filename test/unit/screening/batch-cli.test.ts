@@ -24,9 +24,9 @@ const NOW = new Date('2026-11-26T10:00:00Z');
 /** Lists or engines handed out to the command, over all runs. */
 let listLoads = 0;
 
-async function run(args: string[], opts: { progressEveryMs?: number } = {}): Promise<{ out: string; err: string; loads: number }> {
+async function run(args: string[], opts: { progressEveryMs?: number; tty?: boolean } = {}): Promise<{ out: string; err: string; loads: number }> {
   const stdout = new PassThrough();
-  const stderr = new PassThrough();
+  const stderr = Object.assign(new PassThrough(), { isTTY: opts.tty ?? false, columns: 160 });
   let out = '';
   let err = '';
   let loads = 0;
@@ -39,7 +39,7 @@ async function run(args: string[], opts: { progressEveryMs?: number } = {}): Pro
     stdout,
     stderr,
     now: () => NOW,
-    ...opts,
+    ...(opts.progressEveryMs !== undefined ? { progressEveryMs: opts.progressEveryMs } : {}),
   });
   await program.parseAsync(['node', 'svc', ...args]);
   return { out, err, loads };
@@ -202,5 +202,13 @@ describe('svc screen --file', () => {
     const lines = err.split('\n').filter((l) => l.startsWith('screened ') && l.includes('ETA'));
     assert.ok(lines.length >= 2, err);
     assert.match(lines[0], /^screened 250 of ~600 rows \(42%\), \d+ names\/s, ETA \d+ s; 125 flagged, 0 rejected$/);
+  });
+
+  it('draws a bar with names/s and ETA on a terminal', async () => {
+    const input = path.join(dir, 'progress-tty.csv');
+    writeFileSync(input, `name\n${Array.from({ length: 600 }, (_, i) => (i % 2 ? 'Hamas' : 'Nobody Inparticular')).join('\n')}\n`);
+    const { err } = await run(['screen', '--file', input, '--out', path.join(dir, 'progress-tty.out.csv'), '--workers', '1'], { tty: true });
+    assert.match(err, /screening \|.*\| 600\/600 100% \| \d+ names\/s \| ETA \S+ \| 300 flagged, 0 rejected/);
+    assert.doesNotMatch(err, /^screened \d+ of ~/m);
   });
 });
