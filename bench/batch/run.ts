@@ -12,6 +12,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { Readable, Writable } from 'node:stream';
+import { inProcessScreener, runBatch, startWorkerPool, type ChunkScreener } from '../../src/app/batch-screening/batch';
 import { screenChunk, type BatchRow } from '../../src/app/batch-screening/rows';
 import { ScreeningEngine } from '../../src/screening/engine';
 import { loadAllLists } from '../../src/screening/lists';
@@ -65,39 +67,68 @@ function run(workers: number): Run {
 }
 
 /**
- * Per-name work in one thread on the same engine and rows: the previous batch loop (every row
- * screened at 0.5 with limit 1, to print a top score for non-matches) against the current one
- * (screened at the threshold, every hit kept, risk and explanation shaped). Alternated twice.
+ * In one process, on one set of loaded lists, alternated so the shared machine's drift hits both
+ * sides alike: (a) per-name work in one thread, the previous batch loop (every row screened at 0.5
+ * with limit 1, to print a top score for non-matches) against the current one (screenChunk: at the
+ * threshold, every hit, risk and explanation); (b) runBatch with 1 worker against the pool of one
+ * worker per core, with the CPU time the process got, so "the machine did not give us the cores"
+ * can be told from "the pool does not scale".
  */
-async function perNameWork(sample: number) {
+async function inProcess(sample: number, rounds: number) {
   const lists = await loadAllLists(defaultListsConfig({ ...process.env, LISTS_DIR: 'lists' }), { progressBar: false });
   const engine = ScreeningEngine.build(lists.entities, lists.versions);
-  const records = (parse(readFileSync(input, 'utf8'), { columns: true }) as Record<string, string>[]).slice(0, sample);
+  const today = new Date().toISOString().slice(0, 10);
+  const lines = readFileSync(input, 'utf8').split('\n');
+  const sampleCsv = `${lines.slice(0, sample + 1).join('\n')}\n`;
+  const records = (parse(sampleCsv, { columns: true }) as Record<string, string>[]);
   const rowsIn: BatchRow[] = records.map((r, i) => {
-    const p = parseScreeningInput({ name: r.name, dob: r.dob, country: r.country, type: r.entity_type }, new Date().toISOString().slice(0, 10));
+    const p = parseScreeningInput({ name: r.name, dob: r.dob, country: r.country, type: r.entity_type }, today);
     if (!p.ok) throw new Error(`bench input row ${i + 2} is invalid`);
     return { line: i + 2, input: { name: r.name, entity_type: r.entity_type, dob: r.dob, country: r.country }, query: p.query };
   });
-  const previous = () => {
-    for (const row of rowsIn) engine.screen(row.query, { threshold: 0.5, limit: 1 });
-  };
-  const current = () => screenChunk(engine, rowsIn, { threshold: engine.defaultThreshold, jsonl: false });
-  const time = (f: () => unknown) => {
+  const options = { threshold: engine.defaultThreshold, jsonl: false };
+  const pool = await startWorkerPool({ entities: lists.entities, versions: lists.versions, options, workers: cores });
+  const single = inProcessScreener(engine, options);
+  const sink = () => new Writable({ write: (_c, _e, cb) => cb() });
+  const timed = async (f: () => unknown) => {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
-    f();
-    return performance.now() - t0;
+    await f();
+    const c = process.cpuUsage(c0);
+    return { ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 };
   };
-  let prevMs = 0;
-  let curMs = 0;
-  for (let i = 0; i < 2; i++) {
-    prevMs += time(previous);
-    curMs += time(current);
+  const batch = (screener: ChunkScreener) => () => runBatch({ input: Readable.from([sampleCsv]), screener, results: sink(), errors: sink(), today });
+  const acc = { previous: 0, current: 0, one: { ms: 0, cpuMs: 0 }, all: { ms: 0, cpuMs: 0 } };
+  for (let i = 0; i < rounds; i++) {
+    acc.previous += (await timed(() => rowsIn.forEach((row) => engine.screen(row.query, { threshold: 0.5, limit: 1 })))).ms;
+    acc.current += (await timed(() => screenChunk(engine, rowsIn, options))).ms;
+    for (const [key, screener] of [['one', single], ['all', pool]] as const) {
+      const t = await timed(batch(screener));
+      acc[key].ms += t.ms;
+      acc[key].cpuMs += t.cpuMs;
+    }
   }
-  return { sample, previousNamesPerS: Math.round((2 * sample) / (prevMs / 1000)), currentNamesPerS: Math.round((2 * sample) / (curMs / 1000)), ratio: Number((prevMs / curMs).toFixed(2)) };
+  await pool.close();
+  const rate = (ms: number) => Math.round((rounds * sample) / (ms / 1000));
+  return {
+    sample,
+    rounds,
+    perName: { previousNamesPerS: rate(acc.previous), currentNamesPerS: rate(acc.current), ratio: Number((acc.previous / acc.current).toFixed(2)) },
+    pool: {
+      oneWorkerNamesPerS: rate(acc.one.ms),
+      allWorkersNamesPerS: rate(acc.all.ms),
+      speedup: Number((acc.one.ms / acc.all.ms).toFixed(2)),
+      coresObtainedOne: Number((acc.one.cpuMs / acc.one.ms).toFixed(2)),
+      coresObtainedAll: Number((acc.all.cpuMs / acc.all.ms).toFixed(2)),
+      namesPerCpuSecondOne: rate(acc.one.cpuMs),
+      namesPerCpuSecondAll: rate(acc.all.cpuMs),
+    },
+  };
 }
 
 const load = os.loadavg();
-const perName = await perNameWork(Math.min(rows, 3000));
+const measured = await inProcess(Math.min(rows, 2000), 2);
+const perName = measured.perName;
 const single = run(1);
 const parallel = run(cores);
 const identical = readFileSync(single.out, 'utf8') === readFileSync(parallel.out, 'utf8');
@@ -107,7 +138,7 @@ const result = {
   machine,
   single: { ...single, out: undefined },
   parallel: { ...parallel, out: undefined },
-  perNameWork: perName,
+  inProcess: measured,
   screeningSpeedup: Number((parallel.namesPerS / single.namesPerS).toFixed(2)),
   wallSpeedup: Number((single.wallS / parallel.wallS).toFixed(2)),
   identicalResults: identical,
@@ -133,7 +164,8 @@ ${row(parallel)}
 
 - Screening speed-up with ${cores} workers: **${result.screeningSpeedup}x**; wall-clock speed-up: **${result.wallSpeedup}x**.
 - Results identical between the two runs: **${identical ? 'yes' : 'NO'}** (${single.flagged} rows flagged).
-- Per-name work in one thread, first ${perName.sample} rows, same engine, alternated: the previous batch loop (every row screened at 0.5, limit 1, to show a top score for non-matches) ${perName.previousNamesPerS} names/s; the current one (screened at the threshold, every hit, risk level and explanation) ${perName.currentNamesPerS} names/s: **${perName.ratio}x**.
+- Alternated in one process (first ${measured.sample} rows, ${measured.rounds} rounds, lists loaded once): runBatch with 1 worker ${measured.pool.oneWorkerNamesPerS} names/s, with ${cores} workers ${measured.pool.allWorkersNamesPerS} names/s: **${measured.pool.speedup}x**. Cores the process actually got: ${measured.pool.coresObtainedOne} with 1 worker, ${measured.pool.coresObtainedAll} with ${cores} (CPU time / wall time); names per CPU-second ${measured.pool.namesPerCpuSecondOne} vs ${measured.pool.namesPerCpuSecondAll} (the pool's overhead: equal figures mean it scales with the cores it is given).
+- Per-name work in one thread, first ${measured.sample} rows, same engine, alternated: the previous batch loop (every row screened at 0.5, limit 1, to show a top score for non-matches) ${perName.previousNamesPerS} names/s; the current one (screened at the threshold, every hit, risk level and explanation) ${perName.currentNamesPerS} names/s: **${perName.ratio}x**.
 - 1 worker screens in the main thread (the baseline); ${cores} workers each build their own engine, in parallel, from the lists the main thread loaded once, so peak RSS grows by about one engine per worker.
 `,
 );
