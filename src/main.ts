@@ -9,7 +9,7 @@ import { ConfigError, loadConfig, type Config } from './config/config';
 import { createLogger } from './shared/logger';
 import type { RunningService } from './app/composition';
 import { systemClock } from './shared/clock';
-import { registerScreenCommands } from './cli/screen';
+import { CliUsageError, registerScreenCommands } from './cli/screen';
 import { registerListCommands } from './cli/lists';
 import { registerAuditCommands } from './cli/audit';
 import { registerReplayCommand } from './cli/replay';
@@ -18,6 +18,7 @@ import type { OperatorContext } from './app/operator-context';
 import { addExamples, OPERATOR_EXAMPLES, UsageError } from './cli/usage';
 import path from 'node:path';
 import { defaultListsConfig } from './screening/lists/config';
+import type { ListEntity, ListVersion } from './screening/model';
 import { plans, type Plan } from './commands/plans';
 
 function configOrExit(): Config {
@@ -173,16 +174,22 @@ program
     }
   });
 
+async function loadScreeningLists(): Promise<{ entities: ListEntity[]; versions: ListVersion[] }> {
+  const config = configOrExit();
+  const { loadAllLists } = await import('./screening/lists');
+  const lists = await loadAllLists(
+    defaultListsConfig({ ...process.env, LISTS_DIR: config.LISTS_DIR, ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}) }),
+    { progressBar: Boolean(process.stderr.isTTY) },
+  );
+  for (const failure of lists.failures) process.stderr.write(`list ${failure.source} failed: ${failure.message}\n`);
+  return { entities: lists.entities, versions: lists.versions };
+}
+// A batch over several workers takes the entities (each worker builds its engine); otherwise one engine here.
 registerScreenCommands(program, {
+  loadLists: loadScreeningLists,
   loadEngine: async () => {
-    const config = configOrExit();
-    const [{ loadAllLists }, { ScreeningEngine }] = await Promise.all([import('./screening/lists'), import('./screening/engine')]);
-    const lists = await loadAllLists(
-      defaultListsConfig({ ...process.env, LISTS_DIR: config.LISTS_DIR, ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}) }),
-      { progressBar: Boolean(process.stderr.isTTY) },
-    );
-    for (const failure of lists.failures) process.stderr.write(`list ${failure.source} failed: ${failure.message}\n`);
-    return ScreeningEngine.build(lists.entities, lists.versions);
+    const [{ entities, versions }, { ScreeningEngine }] = await Promise.all([loadScreeningLists(), import('./screening/engine')]);
+    return ScreeningEngine.build(entities, versions);
   },
 });
 
@@ -275,5 +282,6 @@ addExamples(program, OPERATOR_EXAMPLES);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`svc: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(error instanceof UsageError ? 2 : 1);
+  // Bad command-line input (UsageError, CliUsageError) exits 2, before any list is loaded.
+  process.exit(error instanceof UsageError || error instanceof CliUsageError ? 2 : 1);
 });

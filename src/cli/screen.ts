@@ -8,27 +8,50 @@
  *
  * The integrator registers these on the root program; the engine comes from deps.loadEngine().
  */
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { parse } from 'csv-parse/sync';
-import { toEntitySchema, type ScreeningEngine } from '../screening/engine';
-import type { ListTopic, MatchResult, ScreeningQuery } from '../screening/model';
+import { BatchInputError, defaultWorkerCount, inProcessScreener, runBatch, startWorkerPool, type BatchProgress, type ChunkScreener } from '../app/batch-screening/batch';
+import { csvField as rfc4180Field } from '../app/batch-screening/rows';
+import type { ScreeningEngine } from '../screening/engine';
+import type { ListEntity, ListTopic, ListVersion, MatchResult, ScreeningQuery } from '../screening/model';
+import { parseScreeningInput, parseThresholdValue, type InputProblem } from '../screening/query-input';
 
 export interface ScreenCommandDeps {
   loadEngine: () => Promise<ScreeningEngine>;
+  /**
+   * The loaded list entities, for a batch over several worker threads (each builds its own
+   * engine from them). Without it a batch runs in this thread on loadEngine().
+   */
+  loadLists?: () => Promise<{ entities: ListEntity[]; versions: ListVersion[] }>;
   /** Where human output goes (default process.stdout). */
   stdout?: Writable;
   /** Where progress goes (default process.stderr); a bar is drawn only when it is a TTY. */
   stderr?: Writable & { isTTY?: boolean };
+  /** Clock (default: the system clock): "today" for DOB validation, timing for progress. */
+  now?: () => Date;
+  /** Plain progress lines every this many ms when stderr is not a terminal (default 5000). */
+  progressEveryMs?: number;
+}
+
+/** Bad command-line input: main exits with code 2 and the message, before any list is loaded. */
+export class CliUsageError extends Error {
+  readonly exitCode = 2;
+}
+
+const LIST_TOPICS: readonly ListTopic[] = ['sanctions', 'pep', 'debarment', 'offshore_leaks', 'export_control'];
+const OPTION_OF: Record<InputProblem['field'], string> = { name: 'name', dob: '--dob', country: '--country', entity_type: '--type', threshold: '--threshold' };
+
+function usage<T>(option: string, v: T | { problem: string }): T {
+  if (v && typeof v === 'object' && 'problem' in v) throw new CliUsageError(`${option}: ${v.problem}`);
+  return v as T;
 }
 
 /** RFC 4180 field: quoted when it holds a comma, quote or line break. */
-export function csvField(v: unknown): string {
-  const s = v === undefined || v === null ? '' : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+export const csvField = rfc4180Field;
 
 function csvLine(values: unknown[]): string {
   return `${values.map(csvField).join(',')}\n`;
@@ -79,15 +102,168 @@ function output(out: string | undefined, stdout: Writable): { write: (s: string)
 function parseThreshold(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new Error(`--threshold must be a number between 0 and 1, got "${v}"`);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new CliUsageError(`--threshold must be a number between 0 and 1, got "${v}"`);
   return n;
 }
 
 function parseLimit(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--limit must be a positive integer, got "${v}"`);
+  if (!Number.isInteger(n) || n < 1) throw new CliUsageError(`--limit must be a positive integer, got "${v}"`);
   return n;
+}
+
+function parseWorkers(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new CliUsageError(`--workers must be an integer from 1 to 64, got "${v}"`);
+  return n;
+}
+
+async function firstLine(file: string): Promise<string> {
+  let text = '';
+  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 16 * 1024 }) as AsyncIterable<string>) {
+    text += chunk;
+    const nl = text.indexOf('\n');
+    if (nl >= 0) return text.slice(0, nl);
+    if (text.length > 1024 * 1024) break;
+  }
+  return text;
+}
+
+/** Data rows in the file, counted by line breaks without holding it (an estimate: a quoted field may hold a break). */
+async function countRows(file: string): Promise<number> {
+  let lines = 0;
+  let last = 10;
+  for await (const buf of createReadStream(file) as AsyncIterable<Buffer>) {
+    for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++;
+    if (buf.length) last = buf[buf.length - 1];
+  }
+  return Math.max(0, lines + (last === 10 ? 0 : 1) - 1);
+}
+
+const seconds = (ms: number) => (ms >= 100_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`);
+
+/** A bar with names/s and ETA on a terminal, a plain line every few seconds otherwise. */
+function batchProgress(stderr: NonNullable<ScreenCommandDeps['stderr']>, total: number, clock: () => number, everyMs: number) {
+  const started = clock();
+  const rate = (done: number) => done / Math.max(0.001, (clock() - started) / 1000);
+  if (stderr.isTTY) {
+    const bar = new cliProgress.SingleBar(
+      { stream: stderr as NodeJS.WriteStream, format: ' screening |{bar}| {value}/{total} {percentage}% | {rate} names/s | ETA {eta_formatted} | {flagged} flagged, {rejected} rejected', etaBuffer: 50 },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(total, 0, { rate: 0, flagged: 0, rejected: 0 });
+    return {
+      update: (p: BatchProgress) => {
+        const done = p.screened + p.rejected;
+        if (done > bar.getTotal()) bar.setTotal(done); // the line count was an estimate
+        bar.update(done, { rate: Math.round(rate(done)), flagged: p.flagged, rejected: p.rejected });
+      },
+      stop: () => bar.stop(),
+    };
+  }
+  let lastLine = started;
+  return {
+    update: (p: BatchProgress) => {
+      const t = clock();
+      if (t - lastLine < everyMs) return;
+      lastLine = t;
+      const done = p.screened + p.rejected;
+      const r = rate(done);
+      const left = Math.max(0, total - done);
+      stderr.write(`screened ${done} of ~${total} rows (${total ? Math.min(100, Math.round((100 * done) / total)) : 100}%), ${Math.round(r)} names/s, ETA ${seconds((left / Math.max(r, 0.001)) * 1000)}; ${p.flagged} flagged, ${p.rejected} rejected\n`);
+    },
+    stop: () => {},
+  };
+}
+
+/** Written to `<path>.partial`, renamed to `path` on success and removed otherwise; or `fallback` when no path. */
+function fileOutput(file: string | undefined, fallback: Writable): { stream: Writable; close: (keep: boolean) => Promise<void> } {
+  if (!file) return { stream: fallback, close: async () => {} };
+  const partial = `${file}.partial`;
+  const ws = createWriteStream(partial);
+  return {
+    stream: ws,
+    close: async (keep) => {
+      await new Promise<void>((resolve, reject) => {
+        ws.once('error', reject);
+        ws.end(resolve);
+      });
+      if (keep) await rename(partial, file);
+      else await rm(partial, { force: true });
+    },
+  };
+}
+
+async function screenFile(a: {
+  file: string;
+  out?: string;
+  errors?: string;
+  jsonl?: string;
+  threshold?: number;
+  workers: number;
+  filters: { sources?: string[]; topics?: ListTopic[] };
+  deps: ScreenCommandDeps;
+  stdout: Writable;
+  stderr: NonNullable<ScreenCommandDeps['stderr']>;
+  today: string;
+}): Promise<void> {
+  const input = createReadStream(a.file);
+  await new Promise<void>((resolve, reject) => {
+    input.once('open', () => resolve());
+    input.once('error', (e) => reject(new CliUsageError(`cannot read ${a.file}: ${e.message}`)));
+  });
+  // a file the batch cannot read is refused before the lists are loaded (that takes seconds)
+  const header = await firstLine(a.file);
+  let columns: string[] = [];
+  try {
+    columns = (parse(header, { bom: true, trim: true }) as string[][])[0]?.map((c) => c.toLowerCase()) ?? [];
+  } catch {
+    // runBatch reports it with its line
+  }
+  if (!columns.includes('name')) throw new CliUsageError(`${a.file}: the header must have a "name" column (found: ${columns.join(', ') || 'nothing'})`);
+  const clock = () => (a.deps.now?.() ?? new Date()).getTime();
+  const t0 = clock();
+  let screener: ChunkScreener;
+  let threshold: number;
+  if (a.workers > 1 && a.deps.loadLists) {
+    const { DEFAULT_THRESHOLD } = await import('../screening/engine');
+    threshold = a.threshold ?? DEFAULT_THRESHOLD;
+    // no binding kept: once the workers have their copies, this thread can let the entities go
+    screener = await startWorkerPool({ ...(await a.deps.loadLists()), workers: a.workers, options: { threshold, ...a.filters, jsonl: !!a.jsonl } });
+  } else {
+    const engine = await a.deps.loadEngine();
+    threshold = a.threshold ?? engine.defaultThreshold;
+    screener = inProcessScreener(engine, { threshold, ...a.filters, jsonl: !!a.jsonl });
+  }
+  const readyMs = clock() - t0;
+  const results = fileOutput(a.out, a.stdout);
+  const errorsPath = a.errors ?? (a.out ? `${a.out}.errors.csv` : undefined);
+  const errors = fileOutput(errorsPath, a.stderr);
+  const jsonl = a.jsonl ? fileOutput(a.jsonl, a.stdout) : undefined;
+  let completed = false;
+  const bar = batchProgress(a.stderr, await countRows(a.file), clock, a.deps.progressEveryMs ?? 5000);
+  try {
+    const summary = await runBatch({ input, screener, results: results.stream, errors: errors.stream, jsonl: jsonl?.stream, today: a.today, onProgress: bar.update });
+    bar.stop();
+    const rate = Math.round(summary.screened / Math.max(0.001, summary.ms / 1000));
+    const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+    a.stderr.write(
+      `screened ${summary.screened} names, ${summary.flagged} flagged at ${threshold}, ${summary.rejected} rejected` +
+        `${summary.rejected ? ` (see ${errorsPath ?? 'above'})` : ''}; ${seconds(summary.ms)} at ${rate} names/s on ${summary.workers} worker(s)` +
+        ` after ${seconds(readyMs)} loading; peak RSS ${rssMb} MB${a.out ? `; wrote ${a.out}` : ''}${a.jsonl ? ` and ${a.jsonl}` : ''}\n`,
+    );
+    completed = true;
+  } catch (error) {
+    bar.stop();
+    if (error instanceof BatchInputError) throw new CliUsageError(`${a.file}: ${error.message}`);
+    throw error;
+  } finally {
+    input.destroy();
+    await screener.close();
+    // files appear under their names only when the whole batch went through
+    await Promise.all([results.close(completed), errors.close(completed), jsonl?.close(completed)]);
+  }
 }
 
 /** Human rendering of ranked hits with their explanations. */
@@ -116,63 +292,49 @@ export function formatHits(query: ScreeningQuery, hits: MatchResult[], threshold
 export function registerScreenCommands(program: Command, deps: ScreenCommandDeps): void {
   const stdout = deps.stdout ?? process.stdout;
   const stderr = deps.stderr ?? process.stderr;
+  const today = () => (deps.now?.() ?? new Date()).toISOString().slice(0, 10);
 
   program
     .command('screen')
     .description('screen a name (or a CSV of names) against the loaded watch lists')
     .argument('[name]', 'name to screen')
-    .option('--dob <date>', 'date or year of birth (YYYY, YYYY-MM or YYYY-MM-DD)')
-    .option('--country <country>', 'country or nationality (ISO alpha-2 or name)')
+    .option('--dob <date>', 'date of birth: YYYY, YYYY-MM, YYYY-MM-DD, DD/MM/YYYY, or a range of years YYYY..YYYY')
+    .option('--country <country>', 'country or nationality: ISO 3166-1 code (GB, GBR) or a country name')
     .option('--type <type>', 'entity type: person, organization, vessel, aircraft')
     .option('--id <identifier...>', 'identifier(s): passport, registration, IMO…')
-    .option('--threshold <score>', 'minimum score (default: the engine default)')
-    .option('--limit <n>', 'maximum hits per name', '10')
+    .option('--threshold <score>', 'minimum score between 0 and 1 (default: the engine default)')
+    .option('--limit <n>', 'maximum hits per name (single name)', '10')
     .option('--source <sources...>', 'only these lists (ofac_sdn, un_sc, …)')
     .option('--topic <topics...>', 'only these topics (sanctions, pep, debarment, offshore_leaks, export_control)')
     .option('--json', 'print the hits as JSON')
     .option('--file <csv>', 'CSV with a header: name, optional entity_type, dob, country')
     .option('--out <csv>', 'write the CSV results here (default: stdout)')
+    .option('--errors <csv>', 'write the rejected rows here (default: <out>.errors.csv, or stderr without --out)')
+    .option('--jsonl <file>', 'also write every hit of every flagged row as JSON lines')
+    .option('--workers <n>', 'worker threads for --file (default: one per core; 1 screens in this thread)')
     .action(async (name: string | undefined, o: Record<string, any>) => {
-      const threshold = parseThreshold(o.threshold);
+      const threshold = o.threshold === undefined ? undefined : usage('--threshold', parseThresholdValue(o.threshold));
       const limit = parseLimit(o.limit);
-      if (!name && !o.file) throw new Error('give a name or --file names.csv');
-      if (name && o.file) throw new Error('give either a name or --file, not both');
-      const rows = o.file ? readCsv(o.file, ['name']) : [];
-      const engine = await deps.loadEngine();
-      const filters = {
-        sources: o.source as string[] | undefined,
-        topics: o.topic as ListTopic[] | undefined,
-      };
+      if (!name && !o.file) throw new CliUsageError('give a name or --file names.csv');
+      if (name && o.file) throw new CliUsageError('give either a name or --file, not both');
+      const topics = o.topic as string[] | undefined;
+      const badTopic = topics?.find((t) => !LIST_TOPICS.includes(t as ListTopic));
+      if (badTopic) throw new CliUsageError(`--topic: unknown topic "${badTopic}": one of ${LIST_TOPICS.join(', ')}`);
+      const filters = { sources: o.source as string[] | undefined, topics: topics as ListTopic[] | undefined };
       if (name) {
-        const query: ScreeningQuery = {
-          name,
-          birthDate: o.dob,
-          country: o.country,
-          schema: toEntitySchema(o.type),
-          identifiers: (o.id as string[] | undefined)?.map((value) => ({ value })),
-        };
+        const parsed = parseScreeningInput({ name, dob: o.dob, country: o.country, type: o.type }, today());
+        if (!parsed.ok) throw new CliUsageError(parsed.problems.map((p) => `${OPTION_OF[p.field]}: ${p.message}`).join('\n'));
+        for (const note of parsed.notes) stderr.write(`note: ${note}\n`);
+        const query: ScreeningQuery = { ...parsed.query, identifiers: (o.id as string[] | undefined)?.map((value) => ({ value })) };
+        const engine = await deps.loadEngine();
         const t = threshold ?? engine.defaultThreshold;
         const hits = engine.screen(query, { ...filters, threshold: t, limit });
         stdout.write(o.json ? `${JSON.stringify(hits, null, 2)}\n` : formatHits(query, hits, t));
         return;
       }
-      const matchAt = threshold ?? engine.defaultThreshold;
-      const out = output(o.out, stdout);
-      out.write(csvLine(['name', 'match', 'top_score', 'top_list', 'top_entity_id', 'top_matched_name']));
-      const bar = progress(stderr, rows.length);
-      let matches = 0;
-      for (const row of rows) {
-        const query: ScreeningQuery = { name: row.name ?? '', birthDate: row.dob || undefined, country: row.country || undefined, schema: toEntitySchema(row.entity_type || undefined) };
-        // Screen low so the top score is reported even when it is no match.
-        const top = query.name.trim() ? engine.screen(query, { ...filters, threshold: Math.min(0.5, matchAt), limit: 1 })[0] : undefined;
-        const match = !!top && top.score >= matchAt;
-        if (match) matches++;
-        out.write(csvLine([row.name ?? '', match, top ? top.score : 0, top?.entity.source ?? '', top?.entity.id ?? '', top?.explanation.matchedName ?? '']));
-        bar.tick();
-      }
-      bar.stop();
-      await out.close();
-      if (o.out) stderr.write(`screened ${rows.length} names, ${matches} matches at ${matchAt}; wrote ${o.out}\n`);
+      if (o.dob || o.country || o.type || o.id) throw new CliUsageError('--dob, --country, --type and --id apply to a single name; in a file they are columns');
+      const workers = o.workers === undefined ? defaultWorkerCount() : parseWorkers(o.workers);
+      await screenFile({ file: o.file as string, out: o.out, errors: o.errors, jsonl: o.jsonl, threshold, workers, filters, deps, stdout, stderr, today: today() });
     });
 
   program

@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { Command } from 'commander';
 import { parse } from 'csv-parse/sync';
-import { csvField, registerScreenCommands } from '../../../src/cli/screen';
+import { CliUsageError, csvField, registerScreenCommands } from '../../../src/cli/screen';
 import { ScreeningEngine } from '../../../src/screening/engine';
 import * as F from './matching/fixtures';
 
@@ -44,26 +44,24 @@ describe('svc screen', () => {
     assert.equal(hits[0].entity.id, F.HAMAS.id);
     assert.equal(hits[0].explanation.matchedName, 'HAMAS');
   });
-  it('--file/--out writes one row per input name', async () => {
+  it('--file/--out writes one row per input name with the best hit, its lists and the risk level', async () => {
     const input = path.join(dir, 'names.csv');
     const output = path.join(dir, 'results.csv');
     writeFileSync(input, 'name,entity_type,dob,country\n"PUTIN, Vladimir",person,1952,RU\nGeorge Bush,person,,\nSea Star 1,vessel,,\n\n');
-    const { err } = await run(['screen', '--file', input, '--out', output]);
-    assert.match(err, /screened 3 names, 1 matches/);
+    const { err } = await run(['screen', '--file', input, '--out', output, '--workers', '1']);
+    assert.match(err, /screened 3 names, 1 flagged at 0\.8, 0 rejected/);
     const rows = parse(readFileSync(output, 'utf8'), { columns: true }) as Record<string, string>[];
-    assert.deepEqual(Object.keys(rows[0]), ['name', 'match', 'top_score', 'top_list', 'top_entity_id', 'top_matched_name']);
     assert.equal(rows.length, 3);
-    assert.deepEqual([rows[0].name, rows[0].match, rows[0].top_entity_id, rows[0].top_list], ['PUTIN, Vladimir', 'true', F.PUTIN.id, 'ofac_sdn']);
-    assert.ok(Number(rows[0].top_score) >= 0.8);
-    assert.equal(rows[1].match, 'false');
-    assert.equal(rows[2].match, 'false');
-    assert.ok(Number(rows[2].top_score) < 0.8);
+    assert.deepEqual([rows[0].line, rows[0].name, rows[0].flagged, rows[0].hit_count, rows[0].best_entity_id, rows[0].matched_lists], ['2', 'PUTIN, Vladimir', 'true', '1', F.PUTIN.id, 'ofac_sdn']);
+    assert.equal(Number(rows[0].best_score), engine.screen({ name: 'PUTIN, Vladimir', birthDate: '1952', country: 'RU', schema: 'person' })[0].score);
+    assert.deepEqual([rows[1].flagged, rows[1].hit_count, rows[1].best_score], ['false', '0', '']);
+    assert.equal(rows[2].flagged, 'false');
   });
-  it('rejects a CSV without a name column and a bad threshold', async () => {
+  it('rejects a CSV without a name column and a bad threshold with a usage error (exit code 2)', async () => {
     const input = path.join(dir, 'bad.csv');
     writeFileSync(input, 'full_name\nx\n');
-    await assert.rejects(run(['screen', '--file', input]), /header must have a "name" column/);
-    await assert.rejects(run(['screen', 'x', '--threshold', '2']), /--threshold must be a number between 0 and 1/);
+    await assert.rejects(run(['screen', '--file', input, '--workers', '1']), (e: CliUsageError) => e.exitCode === 2 && /header must have a "name" column/.test(e.message));
+    await assert.rejects(run(['screen', 'x', '--threshold', '2']), (e: CliUsageError) => e.exitCode === 2 && /--threshold: "2" is not a number between 0 and 1/.test(e.message));
   });
 });
 

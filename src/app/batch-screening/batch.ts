@@ -1,0 +1,251 @@
+/**
+ * Batch screening: a CSV of names streamed in, screened in chunks across a pool of worker threads
+ * (or in this thread with one worker), results written in input order as the chunks come back.
+ * Nothing holds the whole file: the reader waits when the pool has enough work in flight.
+ *
+ * Rows that cannot be read (no name, a DOB that is not a date, an unknown country or entity type,
+ * broken CSV quoting) go to the errors CSV with their line number and the batch carries on.
+ */
+import { availableParallelism } from 'node:os';
+import type { Readable, Writable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
+import { parse } from 'csv-parse';
+import { ScreeningEngine } from '../../screening/engine';
+import type { ListEntity, ListVersion } from '../../screening/model';
+import { parseScreeningInput } from '../../screening/query-input';
+import { csvLine, RESULT_COLUMNS, screenChunk, type BatchRow, type BatchScreenOptions, type ChunkResult } from './rows';
+import type { WorkerInit, WorkerReply, WorkerRequest } from './worker';
+
+export const ERROR_COLUMNS = ['line', 'field', 'value', 'message'] as const;
+
+/** Screens chunks of rows; in this thread or in a pool of workers. */
+export interface ChunkScreener {
+  readonly workers: number;
+  screen(rows: BatchRow[]): Promise<ChunkResult>;
+  close(): Promise<void>;
+}
+
+export function inProcessScreener(engine: ScreeningEngine, options: BatchScreenOptions): ChunkScreener {
+  return {
+    workers: 1,
+    screen: async (rows) => screenChunk(engine, rows, options),
+    close: async () => {},
+  };
+}
+
+export function defaultWorkerCount(): number {
+  return availableParallelism();
+}
+
+/**
+ * A pool of `workers` threads, each building its own engine from `entities` (in parallel: the
+ * build is paid once in wall time). Resolves when every worker is ready.
+ */
+export async function startWorkerPool(args: { entities: ListEntity[]; versions: ListVersion[]; options: BatchScreenOptions; workers: number }): Promise<ChunkScreener> {
+  const init: WorkerInit = { entities: args.entities, versions: args.versions, options: args.options };
+  const url = new URL('./worker-entry.mjs', import.meta.url);
+  type Pending = { resolve: (r: ChunkResult) => void; reject: (e: Error) => void };
+  const slots = Array.from({ length: args.workers }, () => {
+    const worker = new Worker(url, { workerData: init });
+    const pending = new Map<number, Pending>();
+    const slot = { worker, pending, ready: undefined as unknown as Promise<void> };
+    let failed: Error | undefined;
+    const failAll = (error: Error) => {
+      failed = error;
+      for (const p of pending.values()) p.reject(error);
+      pending.clear();
+    };
+    slot.ready = new Promise<void>((resolve, reject) => {
+      worker.on('message', (m: WorkerReply) => {
+        if (m.type === 'ready') return resolve();
+        const p = pending.get(m.seq);
+        if (!p) return;
+        pending.delete(m.seq);
+        if (m.type === 'done') p.resolve({ csv: m.csv, jsonl: m.jsonl, screened: m.screened, flagged: m.flagged });
+        else p.reject(new Error(`batch worker failed: ${m.message}`));
+      });
+      worker.on('error', (e) => {
+        reject(e);
+        failAll(e);
+      });
+      worker.on('exit', (code) => {
+        const e = new Error(`batch worker exited with code ${code}`);
+        reject(e);
+        if (pending.size) failAll(e);
+      });
+    });
+    return Object.assign(slot, { isFailed: () => failed });
+  });
+  try {
+    await Promise.all(slots.map((s) => s.ready));
+  } catch (error) {
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+    throw error;
+  }
+  let seq = 0;
+  return {
+    workers: args.workers,
+    screen(rows) {
+      // the least busy worker takes the chunk
+      const slot = slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+      const failed = slot.isFailed();
+      if (failed) return Promise.reject(failed);
+      const id = seq++;
+      return new Promise<ChunkResult>((resolve, reject) => {
+        slot.pending.set(id, { resolve, reject });
+        slot.worker.postMessage({ seq: id, rows } satisfies WorkerRequest);
+      });
+    },
+    async close() {
+      await Promise.all(slots.map((s) => s.worker.terminate()));
+    },
+  };
+}
+
+export interface BatchProgress {
+  /** Data rows read so far (screened + rejected + waiting). */
+  read: number;
+  screened: number;
+  flagged: number;
+  rejected: number;
+}
+
+export interface BatchSummary extends BatchProgress {
+  ms: number;
+  workers: number;
+}
+
+export class BatchInputError extends Error {}
+
+/** Line breaks inside a record's raw text (without the skipped blank lines before it and its own end). */
+function countLineBreaks(raw: string): number {
+  const body = raw.replace(/^[\r\n]+/, '').replace(/\r?\n?$/, '');
+  let n = 0;
+  for (let i = body.indexOf('\n'); i !== -1; i = body.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function write(stream: Writable, text: string): Promise<void> | undefined {
+  if (!text || stream.write(text)) return undefined;
+  return new Promise((resolve) => stream.once('drain', resolve));
+}
+
+/**
+ * Stream `input` (CSV with a header holding `name`, optionally `entity_type`/`type`, `dob`,
+ * `country`) through `screener`, writing the results CSV, the errors CSV and the JSON lines.
+ * The caller owns (and ends) the output streams.
+ */
+export async function runBatch(args: {
+  input: Readable;
+  screener: ChunkScreener;
+  results: Writable;
+  errors: Writable;
+  jsonl?: Writable;
+  /** YYYY-MM-DD, for "a DOB is not in the future". */
+  today: string;
+  chunkSize?: number;
+  onProgress?: (p: BatchProgress) => void;
+  now?: () => number;
+}): Promise<BatchSummary> {
+  const now = args.now ?? (() => performance.now());
+  const started = now();
+  const chunkSize = args.chunkSize ?? 250;
+  // Enough work in flight to keep every worker busy while the main thread writes.
+  const maxInFlight = args.screener.workers * 3;
+  const progress: BatchProgress = { read: 0, screened: 0, flagged: 0, rejected: 0 };
+  const inFlight: Promise<ChunkResult>[] = [];
+
+  const parser = args.input.pipe(
+    parse({
+      bom: true,
+      trim: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      skip_records_with_error: true,
+      info: true,
+      raw: true,
+      columns: (header: string[]) => {
+        const cols = header.map((c) => c.trim().toLowerCase());
+        if (!cols.includes('name')) throw new BatchInputError(`the header must have a "name" column (found: ${cols.join(', ') || 'nothing'})`);
+        return cols;
+      },
+    }),
+  );
+  let headerWritten = false;
+  const errorLines: string[] = [];
+  // The parser reads ahead of the loop below: a broken row is reported when the loop reaches its
+  // line, so the errors file stays in line order.
+  const skipped: { line: number; text: string }[] = [];
+  parser.on('skip', (error: Error & { lines?: number }) => {
+    skipped.push({ line: error.lines ?? 0, text: csvLine([error.lines ?? '', 'row', '', `unreadable CSV row: ${error.message}`]) });
+  });
+  const takeSkipped = (before: number) => {
+    while (skipped.length && skipped[0].line < before) {
+      errorLines.push(skipped.shift()!.text);
+      progress.read++;
+      progress.rejected++;
+    }
+  };
+  args.input.on('error', (e) => parser.destroy(e));
+
+  const flushErrors = async () => {
+    if (!errorLines.length) return;
+    const text = errorLines.join('');
+    errorLines.length = 0;
+    await write(args.errors, text);
+  };
+  const drainOne = async () => {
+    const r = await inFlight.shift()!;
+    progress.screened += r.screened;
+    progress.flagged += r.flagged;
+    await write(args.results, r.csv);
+    if (args.jsonl) await write(args.jsonl, r.jsonl);
+    await flushErrors();
+    args.onProgress?.({ ...progress });
+  };
+  const dispatch = async (rows: BatchRow[]) => {
+    inFlight.push(args.screener.screen(rows));
+    if (inFlight.length >= maxInFlight) await drainOne();
+  };
+  const writeHeaders = async () => {
+    if (headerWritten) return;
+    headerWritten = true;
+    await write(args.results, csvLine(RESULT_COLUMNS));
+    await write(args.errors, csvLine(ERROR_COLUMNS));
+  };
+
+  let chunk: BatchRow[] = [];
+  try {
+    for await (const { record, info, raw } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number }; raw: string }>) {
+      await writeHeaders();
+      progress.read++;
+      // info.lines is where the record ends; a quoted field may hold line breaks
+      const line = info.lines - countLineBreaks(raw);
+      takeSkipped(line);
+      const input = { name: record.name ?? '', entity_type: record.entity_type ?? record.type ?? '', dob: record.dob ?? '', country: record.country ?? '' };
+      const parsed = parseScreeningInput({ name: input.name, dob: input.dob, country: input.country, type: input.entity_type }, args.today);
+      if (!parsed.ok) {
+        progress.rejected++;
+        for (const p of parsed.problems) errorLines.push(csvLine([line, p.field, p.value, p.message]));
+        continue;
+      }
+      chunk.push({ line, input, query: parsed.query, ...(parsed.notes.length ? { notes: parsed.notes } : {}) });
+      if (chunk.length >= chunkSize) {
+        const full = chunk;
+        chunk = [];
+        await dispatch(full);
+      }
+    }
+    await writeHeaders();
+    takeSkipped(Infinity);
+    if (chunk.length) inFlight.push(args.screener.screen(chunk));
+    while (inFlight.length) await drainOne();
+    await flushErrors();
+  } catch (error) {
+    // let the chunks already sent settle so no worker reply lands on a closed stream
+    await Promise.allSettled(inFlight);
+    throw error;
+  }
+  args.onProgress?.({ ...progress });
+  return { ...progress, ms: now() - started, workers: args.screener.workers };
+}

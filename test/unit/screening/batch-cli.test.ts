@@ -1,0 +1,214 @@
+/**
+ * `svc screen` input validation and batch mode through commander: usage errors exit 2 before any
+ * list is loaded, bad rows go to the errors file with their line, the worker pool writes exactly
+ * what the single-thread path writes.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, it } from 'node:test';
+import { Command } from 'commander';
+import { parse } from 'csv-parse/sync';
+import { CliUsageError, registerScreenCommands } from '../../../src/cli/screen';
+import { RESULT_COLUMNS } from '../../../src/app/batch-screening/rows';
+import { computeRiskScore } from '../../../src/agents/scoring/risk-score';
+import { ScreeningEngine } from '../../../src/screening/engine';
+import * as F from './matching/fixtures';
+
+const engine = ScreeningEngine.build(F.ALL, []);
+const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-batch-'));
+const NOW = new Date('2026-11-26T10:00:00Z');
+/** Lists or engines handed out to the command, over all runs. */
+let listLoads = 0;
+
+async function run(args: string[], opts: { progressEveryMs?: number; tty?: boolean } = {}): Promise<{ out: string; err: string; loads: number }> {
+  const stdout = new PassThrough();
+  const stderr = Object.assign(new PassThrough(), { isTTY: opts.tty ?? false, columns: 160 });
+  let out = '';
+  let err = '';
+  let loads = 0;
+  stdout.on('data', (d) => (out += d));
+  stderr.on('data', (d) => (err += d));
+  const program = new Command().exitOverride();
+  registerScreenCommands(program, {
+    loadEngine: async () => (loads++, listLoads++, engine),
+    loadLists: async () => (loads++, listLoads++, { entities: F.ALL, versions: [] }),
+    stdout,
+    stderr,
+    now: () => NOW,
+    ...(opts.progressEveryMs !== undefined ? { progressEveryMs: opts.progressEveryMs } : {}),
+  });
+  await program.parseAsync(['node', 'svc', ...args]);
+  return { out, err, loads };
+}
+
+const csv = (file: string) => parse(readFileSync(file, 'utf8'), { columns: true }) as Record<string, string>[];
+
+describe('svc screen: single-name validation', () => {
+  it('refuses the issue example with every problem named, exit code 2, before loading any list', async () => {
+    let loads = 0;
+    const program = new Command().exitOverride();
+    registerScreenCommands(program, { loadEngine: async () => (loads++, engine), stdout: new PassThrough(), stderr: new PassThrough(), now: () => NOW });
+    await assert.rejects(program.parseAsync(['node', 'svc', 'screen', 'X', '--dob', '31/02/1960', '--country', 'Narnia', '--type', 'boat']), (e: unknown) => {
+      assert.ok(e instanceof CliUsageError);
+      assert.equal(e.exitCode, 2);
+      assert.equal(
+        e.message,
+        [
+          '--dob: "31/02/1960" is not a real calendar date',
+          '--country: unknown country "Narnia": give an ISO 3166-1 code (GB, GBR) or a country name',
+          '--type: unknown entity type "boat": one of person (individual), organization (organisation, company, entity), vessel, aircraft',
+        ].join('\n'),
+      );
+      return true;
+    });
+    assert.equal(loads, 0);
+    await assert.rejects(run(['screen', 'X', '--dob', '2026-12-01']), /--dob: "2026-12-01" is in the future/);
+    await assert.rejects(run(['screen', 'X', '--threshold', 'high']), /--threshold: "high" is not a number between 0 and 1/);
+    await assert.rejects(run(['screen', 'X', '--topic', 'terror']), /--topic: unknown topic "terror"/);
+    await assert.rejects(run(['screen', '--file', 'x.csv', '--workers', '0']), /--workers must be an integer from 1 to 64/);
+  });
+
+  it('maps a country name and a type, and screens with them (the query the engine gets is the validated one)', async () => {
+    const { out } = await run(['screen', 'Vladimir Putin', '--dob', '07/10/1952', '--country', 'Russia', '--type', 'individual']);
+    assert.match(out, /Query: Vladimir Putin, dob 1952-10-07, country RU, person/);
+    assert.match(out, /dob_match \+0\.05: date of birth 1952-10-07 equals listed/);
+    assert.match(out, /country_match \+0\.03: nationality RU listed/);
+  });
+
+  it('exits the real process with code 2 and the message on stderr', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'screen', 'X', '--dob', '31/02/1960', '--country', 'Narnia', '--type', 'boat'], {
+      encoding: 'utf8',
+      env: { ...process.env, LOG_LEVEL: 'silent' },
+    });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--dob: "31\/02\/1960" is not a real calendar date\n--country: unknown country "Narnia".*\n--type: unknown entity type "boat"/);
+    assert.equal(r.stdout, '');
+  });
+});
+
+describe('svc screen --file', () => {
+  const bad = path.join(dir, 'bad-rows.csv');
+  writeFileSync(
+    bad,
+    [
+      'Name,Entity_Type,DOB,Country',
+      '"PUTIN, Vladimir",person,1952,RU',
+      ',person,1970,',
+      'Osama bin Laden,,31/02/1960,',
+      'Hamas,organization,,Narnia',
+      'ab"c,person,,',
+      '"Sea Star',
+      '2",boat,,',
+      '',
+      'George Bush,person,1950..1960,US',
+      'Hamas,organisation,,GBR',
+      '',
+    ].join('\n'),
+  );
+
+  it('reports unreadable rows with their line in the errors file, carries on, and sums up', async () => {
+    const out = path.join(dir, 'bad-rows.out.csv');
+    const { err } = await run(['screen', '--file', bad, '--out', out, '--workers', '1']);
+    const results = csv(out);
+    assert.deepEqual(
+      results.map((r) => [r.line, r.name, r.flagged]),
+      [
+        ['2', 'PUTIN, Vladimir', 'true'],
+        ['10', 'George Bush', 'false'],
+        ['11', 'Hamas', 'true'],
+      ],
+    );
+    const errors = csv(`${out}.errors.csv`);
+    assert.deepEqual(
+      errors.map((e) => [e.line, e.field, e.value]),
+      [
+        ['3', 'name', ''],
+        ['4', 'dob', '31/02/1960'],
+        ['5', 'country', 'Narnia'],
+        ['6', 'row', ''],
+        ['7', 'entity_type', 'boat'],
+      ],
+    );
+    assert.match(errors[3].message, /unreadable CSV row: Invalid Opening Quote/);
+    assert.match(results[1].explanation, /birth years 1950\.\.1960: .* not used/);
+    assert.match(err, new RegExp(`screened 3 names, 2 flagged at 0\\.8, 5 rejected \\(see ${out.replace(/[.]/g, '\\.')}\\.errors\\.csv\\)`));
+  });
+
+  it('refuses a file without a name column before loading lists, and leaves no file behind', async () => {
+    const input = path.join(dir, 'no-name.csv');
+    const out = path.join(dir, 'no-name.out.csv');
+    writeFileSync(input, 'full_name,dob\nHamas,\n');
+    const before = listLoads;
+    for (const workers of ['1', '2']) {
+      await assert.rejects(run(['screen', '--file', input, '--out', out, '--workers', workers]), (e: unknown) => e instanceof CliUsageError && /the header must have a "name" column \(found: full_name, dob\)/.test(e.message));
+      assert.deepEqual([out, `${out}.partial`, `${out}.errors.csv`, `${out}.errors.csv.partial`].filter((f) => existsSync(f)), []);
+    }
+    assert.equal(listLoads, before, 'the header is checked before any list is loaded');
+  });
+
+  it('writes the documented columns, the best hit, its lists and the shared risk level', async () => {
+    const input = path.join(dir, 'cols.csv');
+    const out = path.join(dir, 'cols.out.csv');
+    const jsonl = path.join(dir, 'cols.jsonl');
+    writeFileSync(input, 'name,type\nHamas,organization\nEmma Daniels,person\nNobody Inparticular,person\n');
+    await run(['screen', '--file', input, '--out', out, '--jsonl', jsonl, '--workers', '1']);
+    assert.deepEqual(readFileSync(out, 'utf8').split('\n', 1)[0], RESULT_COLUMNS.join(','));
+    const [hamas, emma, nobody] = csv(out);
+    const expected = engine.screen({ name: 'Hamas', schema: 'organization' });
+    assert.deepEqual(
+      [hamas.entity_type, hamas.hit_count, hamas.best_entity_id, hamas.best_entity_name, hamas.matched_name, hamas.matched_lists, hamas.explanation],
+      ['organization', String(expected.length), F.HAMAS.id, 'HAMAS', 'HAMAS', 'ofac_sdn', expected[0].explanation.summary],
+    );
+    // the shared scorer on the row's hits, filed as the list agents file them (a sanctions list → sanctions, a PEP list → pep)
+    assert.equal(Number(hamas.best_score), 0.95);
+    const sanctions = computeRiskScore({ hits: { sanctions: expected.map((h) => ({ hitId: h.entity.id, category: 'sanctions', source: h.entity.source, score: h.score })) } });
+    const pep = computeRiskScore({ hits: { pep: [{ hitId: F.EMMA_DANIELS.id, category: 'pep', source: 'opensanctions_peps', score: Number(emma.best_score) }] } });
+    assert.ok(sanctions.riskScore > 0 && pep.riskScore > 0);
+    assert.deepEqual([hamas.risk_score, hamas.risk_level], [String(sanctions.riskScore), sanctions.riskLevel]);
+    assert.deepEqual([emma.risk_score, emma.risk_level, emma.matched_lists], [String(pep.riskScore), pep.riskLevel, 'opensanctions_peps']);
+    assert.deepEqual([nobody.flagged, nobody.hit_count, nobody.risk_score, nobody.risk_level], ['false', '0', '0', 'low']);
+    const lines = readFileSync(jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(lines.map((l) => l.line), [2, 3]);
+    assert.deepEqual(lines[0].hits.map((h: { entity: { id: string } }) => h.entity.id), expected.map((h) => h.entity.id));
+    assert.equal(lines[0].hits[0].explanation.summary, expected[0].explanation.summary);
+  });
+
+  it('writes the same results, hits and errors on a pool of worker threads as in one thread', async () => {
+    const names = ['"PUTIN, Vladimir",person,1952,RU', 'Hamas,,,', 'Usama bin Ladin,person,,', 'Nobody Inparticular,,,', 'Sea Star 2,vessel,,', 'Kim Jong Un,,,KP', 'x,boat,,'];
+    const input = path.join(dir, 'many.csv');
+    // more rows than one chunk (250) per worker, so chunks finish out of order
+    writeFileSync(input, `name,entity_type,dob,country\n${Array.from({ length: 1400 }, (_, i) => names[i % names.length]).join('\n')}\n`);
+    const outputs: Record<number, string[]> = {};
+    for (const workers of [1, 3]) {
+      const out = path.join(dir, `many-${workers}.csv`);
+      const { err } = await run(['screen', '--file', input, '--out', out, '--jsonl', `${out}.jsonl`, '--workers', String(workers)]);
+      assert.match(err, new RegExp(`screened 1200 names, 1000 flagged at 0\\.8, 200 rejected .* on ${workers} worker\\(s\\)`));
+      outputs[workers] = [readFileSync(out, 'utf8'), readFileSync(`${out}.jsonl`, 'utf8'), readFileSync(`${out}.errors.csv`, 'utf8')];
+    }
+    assert.equal(outputs[3][0], outputs[1][0]);
+    assert.equal(outputs[3][1], outputs[1][1]);
+    assert.equal(outputs[3][2], outputs[1][2]);
+    assert.deepEqual(csv(path.join(dir, 'many-3.csv')).slice(0, 3).map((r) => r.line), ['2', '3', '4']);
+  });
+
+  it('prints plain progress lines with names/s and an ETA when stderr is not a terminal', async () => {
+    const input = path.join(dir, 'progress.csv');
+    writeFileSync(input, `name\n${Array.from({ length: 600 }, (_, i) => (i % 2 ? 'Hamas' : 'Nobody Inparticular')).join('\n')}\n`);
+    const { err } = await run(['screen', '--file', input, '--out', path.join(dir, 'progress.out.csv'), '--workers', '1'], { progressEveryMs: 0 });
+    const lines = err.split('\n').filter((l) => l.startsWith('screened ') && l.includes('ETA'));
+    assert.ok(lines.length >= 2, err);
+    assert.match(lines[0], /^screened 250 of ~600 rows \(42%\), \d+ names\/s, ETA \d+ s; 125 flagged, 0 rejected$/);
+  });
+
+  it('draws a bar with names/s and ETA on a terminal', async () => {
+    const input = path.join(dir, 'progress-tty.csv');
+    writeFileSync(input, `name\n${Array.from({ length: 600 }, (_, i) => (i % 2 ? 'Hamas' : 'Nobody Inparticular')).join('\n')}\n`);
+    const { err } = await run(['screen', '--file', input, '--out', path.join(dir, 'progress-tty.out.csv'), '--workers', '1'], { tty: true });
+    assert.match(err, /screening \|.*\| 600\/600 100% \| \d+ names\/s \| ETA \S+ \| 300 flagged, 0 rejected/);
+    assert.doesNotMatch(err, /^screened \d+ of ~/m);
+  });
+});
