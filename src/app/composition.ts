@@ -651,7 +651,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             personChecks: true,
             workQueue: new PgWorkQueue(pool),
             sourceStatus: {
-              lists: () => engine.versions,
+              lists: () => listStatus().map((f) => ({ ...f, entityCount: engine.versions.find((v) => v.id === f.versionId)?.entityCount ?? 0 })),
               agents: () =>
                 [...catalog.values()].map((a) => ({ name: a.name, label: a.label, configured: a.configured?.() !== false, ...(a.enableWith ? { enableWith: a.enableWith } : {}) })),
             },

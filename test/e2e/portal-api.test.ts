@@ -502,6 +502,8 @@ test('sources: each list with its publication date and age, each outside source 
   assert.ok(sdn, 'the OFAC SDN list is in service');
   assert.match(sdn.published_at, /^\d{4}-\d{2}-\d{2}/);
   assert.equal(sdn.age_days, Math.floor((Date.now() - Date.parse(sdn.published_at)) / 86_400_000));
+  assert.equal(sdn.max_age_days, 7);
+  assert.equal(sdn.stale, sdn.age_days > 7, 'older than its maximum: stale');
   assert.ok(sdn.entity_count > 1000);
   const registries = res.body.data.sources.find((x: any) => x.agent === 'company_registries');
   assert.equal(registries.configured, false);

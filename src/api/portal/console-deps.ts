@@ -14,7 +14,7 @@ import type { Resolver } from '../../webhooks/url-guard';
 import type { PortalAuthenticator } from './auth';
 import type { WorkQueuePort } from '../../app/screenings/work-queue';
 import type { AnalystNames } from '../../app/accounts/analyst-names';
-import type { ListVersion } from '../../screening/model';
+import type { ListFreshness } from '../../screening/lists/freshness';
 import type { Idempotent } from '../http/idempotency';
 
 /** The S3 endpoint service (src/api/portal/s3-webhook-service.ts) as the console uses it. */
@@ -66,7 +66,8 @@ export interface PortalConsoleDeps {
   analystNames?: AnalystNames;
   /** The lists in service and the outside sources, for the sources page (GET /api/portal/sources). */
   sourceStatus?: {
-    lists(): Pick<ListVersion, 'id' | 'source' | 'publishedAt' | 'loadedAt' | 'entityCount'>[];
+    /** Each list in service with its age against its maximum (src/screening/lists/freshness.ts). */
+    lists(): (ListFreshness & { entityCount: number })[];
     agents(): { name: string; label: string; configured: boolean; enableWith?: string }[];
   };
   /** The analyst's work queue (GET /api/portal/queue); unwired: that route answers 404. */

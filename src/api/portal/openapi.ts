@@ -537,9 +537,13 @@ export function registerPortal(registry: OpenAPIRegistry): void {
           lists: z.array(
             z.object({
               list: z.string(),
+              label: z.string(),
               version: z.string(),
               published_at: z.string().nullable(),
+              published_at_source: z.enum(['file', 'manifest', 'download', 'file_date']).nullable().openapi({ description: 'Where the publication date comes from.' }),
               age_days: z.number().int().nullable(),
+              max_age_days: z.number().int().nullable().openapi({ description: 'LISTS_MAX_AGE_DAYS / LISTS_MAX_AGE; null: no maximum.' }),
+              stale: z.boolean(),
               loaded_at: z.string(),
               entity_count: z.number().int(),
             }),

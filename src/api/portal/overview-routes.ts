@@ -106,12 +106,15 @@ export function createOverviewRoutes(deps: PortalConsoleDeps): Router {
     handle(async (req, res) => {
       await deps.auth.require(req, res);
       const now = deps.clock.now();
-      const ageDays = (date: string | undefined) => (date ? Math.max(0, Math.floor((now.getTime() - Date.parse(date)) / 86_400_000)) : null);
       const lists = (deps.sourceStatus?.lists() ?? []).map((v) => ({
         list: v.source,
-        version: v.id,
-        published_at: v.publishedAt ?? null,
-        age_days: ageDays(v.publishedAt),
+        label: v.label,
+        version: v.versionId,
+        published_at: v.publishedAt,
+        published_at_source: v.publishedAtSource,
+        age_days: v.ageDays,
+        max_age_days: v.maxAgeDays,
+        stale: v.stale,
         loaded_at: v.loadedAt,
         entity_count: v.entityCount,
       }));

@@ -4,9 +4,12 @@ import type { PageContext } from '../router';
 
 interface ListStatus {
   list: string;
+  label: string;
   version: string;
   published_at: string | null;
   age_days: number | null;
+  max_age_days: number | null;
+  stale: boolean;
   loaded_at: string;
   entity_count: number;
 }
@@ -28,6 +31,13 @@ export async function renderSources({ main }: PageContext): Promise<void> {
   const missing = data.sources.filter((s) => !s.configured);
   main.append(
     h('h1', null, 'Sources'),
+    h(
+      'div',
+      null,
+      data.lists.some((l) => l.stale)
+      ? h('div', { class: 'alert error', role: 'alert' }, `${data.lists.filter((l) => l.stale).length} list(s) are older than their maximum age: results on them carry a warning. An administrator updates them with \`svc lists update\`.`)
+      : null,
+    ),
     h('p', { class: 'muted' }, 'What every screening on this deployment searches. A source that is not configured is not searched: its absence of hits is not evidence of absence.'),
     h(
       'section',
@@ -38,7 +48,7 @@ export async function renderSources({ main }: PageContext): Promise<void> {
           'table',
           null,
           h('caption', { class: 'visually-hidden' }, 'Watch lists in service'),
-          h('thead', null, h('tr', null, ['List', 'Published', 'Age', 'Entities', 'Loaded'].map((c) => h('th', { scope: 'col' }, c)))),
+          h('thead', null, h('tr', null, ['List', 'Published', 'Age', 'Maximum age', 'Entities', 'Loaded'].map((c) => h('th', { scope: 'col' }, c)))),
           h(
             'tbody',
             null,
@@ -46,9 +56,10 @@ export async function renderSources({ main }: PageContext): Promise<void> {
               h(
                 'tr',
                 null,
-                h('th', { scope: 'row' }, l.list),
+                h('th', { scope: 'row' }, l.label, h('div', { class: 'muted small' }, l.list)),
                 h('td', null, l.published_at ?? 'not stated'),
-                h('td', null, l.age_days === null ? '—' : badge(`${l.age_days} day${l.age_days === 1 ? '' : 's'}`, l.age_days > 7 ? 'high' : 'low')),
+                h('td', null, l.age_days === null ? '—' : badge(`${l.age_days} day${l.age_days === 1 ? '' : 's'}${l.stale ? ': out of date' : ''}`, l.stale ? 'high' : 'low')),
+                h('td', null, l.max_age_days === null ? 'none' : `${l.max_age_days} days`),
                 h('td', null, l.entity_count.toLocaleString('en')),
                 h('td', null, formatDate(l.loaded_at)),
               ),
