@@ -6,6 +6,7 @@
  * streams and S2 `subject_check.monitoring_alert` callbacks, delivered to a real HTTPS receiver that verifies each
  * signature over the raw bytes. Bad input on the new endpoints leaves no event behind.
  */
+import { SHARED_DATA_DIR } from '../../support/shared-data';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -61,7 +62,9 @@ async function check(firstName: string, lastName: string, extra: Record<string, 
 
 before(async () => {
   listsDir = mkdtempSync(path.join(os.tmpdir(), 'svc-s2-monitoring-lists-'));
-  cpSync(path.resolve('lists/ofac_sdn'), path.join(listsDir, 'ofac_sdn'), { recursive: true });
+  // The July 2021 SDN snapshot (../shared/data): its listings (Noriega, Caviedes Cruz) are what the test updates;
+  // the bundled 2024 file no longer lists them.
+  cpSync(path.join(SHARED_DATA_DIR, 'ofac_sdn'), path.join(listsDir, 'ofac_sdn'), { recursive: true });
   svc = await startTestService({
     env: { LISTS_DIR: listsDir, LISTS_ONLY: 'ofac_sdn', LISTS_DATA_DIR: path.join(listsDir, 'versions'), WEBHOOK_ALLOW_PRIVATE: 'true', SECRETS_KEY },
   });

@@ -119,7 +119,8 @@ describe('S3 screenings', () => {
     assert.ok(putinHits[0].sources.length >= 1 && putinHits[0].sources.every((s: { list_published_at: string | null }) => s.list_published_at));
 
     const sber = envelopeData(await call(svc.url, 'POST', '/api/v1/screening/cdd', { key, body: { query: 'Sberbank', entity_type: 'company' } }), 201);
-    assert.ok(sber.sanctions_hits >= 1 && sber.sanctions_hits <= 6, `Sberbank counts entities, not list rows: ${sber.sanctions_hits}`);
+    // Each separately designated Sberbank entity once (the 2024 SDN and the UK list name many subsidiaries), never one per list row.
+    assert.ok(sber.sanctions_hits >= 1 && sber.sanctions_hits <= 25, `Sberbank counts entities, not list rows: ${sber.sanctions_hits}`);
     const sberDetail = envelopeData(await call(svc.url, 'GET', `/api/v1/screening/${sber.id}`, { key }), 200);
     assert.equal(sberDetail.hits.sanctions.length, sber.sanctions_hits);
     const report = envelopeData(await call(svc.url, 'GET', `/api/v1/screening/${sber.id}/report`, { key }), 200);
