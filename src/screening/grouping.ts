@@ -122,6 +122,38 @@ function sharedCountry(a: ListEntity, b: ListEntity): string | undefined {
   return [...of(a)].find((c) => cb.has(c));
 }
 
+/** Words of a legal form or an article: they do not make two organisation names the same. */
+const ORG_FORM_WORDS = new Set([
+  'pjsc', 'ojsc', 'cjsc', 'jsc', 'pao', 'oao', 'zao', 'ooo', 'ao', 'llc', 'ltd', 'limited', 'liability', 'public', 'private', 'joint', 'stock',
+  'company', 'co', 'inc', 'incorporated', 'corp', 'corporation', 'plc', 'ag', 'gmbh', 'sa', 'sarl', 'bv', 'nv', 'closed', 'open', 'the', 'of', 'and',
+]);
+
+/** An organisation name reduced to its distinctive words, sorted; undefined when fewer than two remain. */
+export function distinctiveOrgName(name: string): string | undefined {
+  const words = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/\([^)]*\)/g, ' ')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w && !ORG_FORM_WORDS.has(w));
+  return words.length >= 2 ? [...new Set(words)].sort().join(' ') : undefined;
+}
+
+function listAuthorityOfSource(source: string): string {
+  if (source.startsWith('ofac') || source.startsWith('us_')) return 'us';
+  if (source.startsWith('un')) return 'un';
+  if (source.startsWith('eu')) return 'eu';
+  if (source.startsWith('uk')) return 'uk';
+  return source;
+}
+
+function countriesConflict(a: ListEntity, b: ListEntity): boolean {
+  const ca = new Set([...a.nationalities, ...a.countries]);
+  const cb = new Set([...b.nationalities, ...b.countries]);
+  return ca.size > 0 && cb.size > 0 && ![...ca].some((c) => cb.has(c));
+}
+
 const sourceRank = (s: string) => {
   const i = SOURCE_RANK.indexOf(s);
   return i < 0 ? SOURCE_RANK.length : i;
@@ -183,6 +215,34 @@ export function groupMatches(results: readonly MatchResult[]): MatchGroup[] {
         }
         const country = sharedCountry(a, b);
         if (country) union(idx[x]!, idx[y]!, { kind: 'name_and_country', detail: `same name "${a.primaryName}" and country ${country}` });
+      }
+    }
+  }
+
+  // 3. organisations on lists of different authorities: the same distinctive name (primary or strong
+  //    alias, legal forms aside, at least two words) and no conflicting country. Another authority's
+  //    list rarely shares an identifier with ours (the UK list quotes no OFAC number), and a company's
+  //    full name is far more specific than a person's.
+  const byOrgName = new Map<string, number[]>();
+  results.forEach((r, i) => {
+    if (r.entity.schema === 'person') return;
+    const names = new Set([r.entity.primaryName, ...r.entity.names.filter((n) => n.kind === 'primary' || n.kind === 'strong_alias').map((n) => n.value)]);
+    for (const name of names) {
+      const key = distinctiveOrgName(name);
+      if (!key) continue;
+      const list = byOrgName.get(key) ?? [];
+      if (!list.includes(i)) list.push(i);
+      byOrgName.set(key, list);
+    }
+  });
+  for (const [key, idx] of byOrgName) {
+    for (let x = 0; x < idx.length; x++) {
+      for (let y = x + 1; y < idx.length; y++) {
+        const a = results[idx[x]!]!.entity;
+        const b = results[idx[y]!]!.entity;
+        if (find(idx[x]!) === find(idx[y]!) || listAuthorityOfSource(a.source) === listAuthorityOfSource(b.source)) continue;
+        if (countriesConflict(a, b)) continue;
+        union(idx[x]!, idx[y]!, { kind: 'name_and_country', detail: `same organisation name "${key}" on ${a.source} and ${b.source}, no conflicting country` });
       }
     }
   }

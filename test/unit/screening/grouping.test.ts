@@ -105,6 +105,39 @@ describe('groupMatches: same name and agreeing attributes', () => {
   });
 });
 
+describe('groupMatches: one organisation on another authority\'s list', () => {
+  const usBank = entity({ source: 'ofac_sdn', sourceId: '35000', primaryName: 'PUBLIC JOINT STOCK COMPANY SBERBANK OF RUSSIA', schema: 'organization' });
+  it('given the UK row naming the bank by a strong alias, legal forms aside, and no country against it, then one group', () => {
+    const ukBank = entity({
+      source: 'uk_sanctions',
+      sourceId: 'RUS0254',
+      primaryName: 'PJSC SBERBANK (PUBLIC JOINT-STOCK COMPANY SBERBANK)',
+      schema: 'organization',
+      countries: ['RU'],
+      names: [{ value: 'PJSC SBERBANK OF RUSSIA', kind: 'strong_alias', script: 'Latn' }],
+    });
+    spec([match(usBank, 0.95), match(ukBank, 0.9)]).then((groups) => {
+      assert.equal(groups.length, 1);
+      assert.equal(groups[0]!.links[0]!.kind, 'name_and_country');
+      assert.match(groups[0]!.links[0]!.detail, /same organisation name "of russia sberbank"|same organisation name "russia sberbank"/);
+    });
+  });
+  it('given one distinctive word only ("Sberbank"), or a conflicting country, or the same authority, then the rows stay apart', () => {
+    const oneWord = entity({ source: 'uk_sanctions', sourceId: 'A', primaryName: 'SBERBANK', schema: 'organization' });
+    const europe = entity({ source: 'uk_sanctions', sourceId: 'B', primaryName: 'SBERBANK OF RUSSIA AG', schema: 'organization', countries: ['AT'] });
+    const usEurope = entity({ source: 'ofac_sdn', sourceId: 'C', primaryName: 'SBERBANK OF RUSSIA', schema: 'organization', countries: ['RU'] });
+    const sameAuthority = entity({ source: 'us_csl', sourceId: 'D', primaryName: 'JSC SBERBANK OF RUSSIA', schema: 'organization' });
+    spec([match(usBank, 0.95), match(oneWord, 0.9)]).then((groups) => assert.equal(groups.length, 2));
+    spec([match(usEurope, 0.95), match(europe, 0.9)]).then((groups) => assert.equal(groups.length, 2));
+    spec([match(usBank, 0.95), match(sameAuthority, 0.9)]).then((groups) => assert.equal(groups.length, 2));
+  });
+  it('given two people with the same name on two authorities\' lists, then the organisation rule does not apply', () => {
+    const a = entity({ source: 'ofac_sdn', sourceId: '50', primaryName: 'IVAN IVANOV PETROV' });
+    const b = entity({ source: 'uk_sanctions', sourceId: '51', primaryName: 'IVAN IVANOV PETROV' });
+    spec([match(a, 0.95), match(b, 0.95)]).then((groups) => assert.equal(groups.length, 2));
+  });
+});
+
 describe('mergeFacts', () => {
   it('given the rows of one entity, then the union of aliases, DOBs, nationalities, identifiers, programs and addresses without repeats', () => {
     const a = entity({
