@@ -37,21 +37,6 @@ import { ListRegistry } from '../screening/lists/registry';
 import { defaultListsConfig } from '../screening/lists/config';
 import { listsFreshness, ListsStaleError, type FreshnessPolicy, type ListFreshness } from '../screening/lists/freshness';
 
-/** A list's age as /readyz and GET /lists show it (snake_case like every response body). */
-function presentListFreshness(f: ListFreshness) {
-  return {
-    list: f.source,
-    label: f.label,
-    version: f.versionId,
-    published_at: f.publishedAt,
-    published_at_source: f.publishedAtSource,
-    loaded_at: f.loadedAt,
-    age_days: f.ageDays,
-    max_age_days: f.maxAgeDays,
-    stale: f.stale,
-    ...(f.warning ? { warning: f.warning } : {}),
-  };
-}
 import { ScreeningEngine } from '../screening/engine';
 import type { CountryRisk } from '../screening/model';
 import { createExternalSources } from '../agents/sources';
@@ -60,6 +45,7 @@ import { startAgentWorkers } from '../agents/runtime/worker';
 import { ScreeningOrchestrator } from '../agents/orchestrator/screening-orchestrator';
 import { analyseEdd, analyseMa, analyseSow, llmConfigFromEnv } from '../agents/analysis';
 import { createHttpApp } from '../api/http/app';
+import { presentListFreshness } from '../api/http/list-freshness';
 import { createIdempotency } from '../api/http/idempotency';
 import { PgIdempotencyStore } from './idempotency/idempotency-store';
 import { ApiError } from '../api/http/errors';

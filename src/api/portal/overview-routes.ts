@@ -14,6 +14,7 @@ import { handle } from '../http/app';
 import { S1_RATE_LIMIT, S1_RATE_WINDOW_SECONDS } from '../s1/router';
 import { S2_SUBJECT_CHECKS_PER_HOUR, S2_SUBJECT_CHECK_WINDOW_SECONDS, subjectCheckRateBucket } from '../s2/router';
 import { sendPortalData } from './auth';
+import { presentListFreshness } from '../http/list-freshness';
 import type { PortalConsoleDeps } from './console-deps';
 
 const MONTH_SECONDS = 31 * 86_400;
@@ -106,18 +107,11 @@ export function createOverviewRoutes(deps: PortalConsoleDeps): Router {
     handle(async (req, res) => {
       await deps.auth.require(req, res);
       const now = deps.clock.now();
-      const lists = (deps.sourceStatus?.lists() ?? []).map((v) => ({
-        list: v.source,
-        label: v.label,
-        version: v.versionId,
-        published_at: v.publishedAt,
-        published_at_source: v.publishedAtSource,
-        age_days: v.ageDays,
-        max_age_days: v.maxAgeDays,
-        stale: v.stale,
-        loaded_at: v.loadedAt,
-        entity_count: v.entityCount,
-      }));
+      const lists = (deps.sourceStatus?.lists() ?? []).map((v) => {
+        // The body of the portal's schema: no `warning` (the page says it once for all stale lists).
+        const { warning: _warning, ...shown } = presentListFreshness(v);
+        return { ...shown, entity_count: v.entityCount };
+      });
       const sources = (deps.sourceStatus?.agents() ?? []).map((a) => ({ agent: a.name, label: a.label, configured: a.configured, enable_with: a.enableWith ?? null }));
       sendPortalData(res, 200, { lists, sources }, now);
     }),

@@ -1,5 +1,6 @@
 /** Application views → S1 response bodies (spec part 2 fields; nothing internal such as uuid or accountId). */
 import type { HitView, ScreeningDetailView, ScreeningView } from '../../app/services';
+import { mergedHitFacts } from '../http/hit-facts';
 
 export type S1ScreeningType = 'cdd' | 'edd' | 'ma';
 
@@ -44,12 +45,7 @@ function presentHit(hit: HitView) {
     programs: hit.programs,
     source_url: hit.source_url,
     disposition: hit.disposition,
-    ...(hit.sources ? { sources: hit.sources } : {}),
-    ...(hit.date_of_birth ? { date_of_birth: hit.date_of_birth } : {}),
-    ...(hit.nationality ? { nationality: hit.nationality } : {}),
-    ...(hit.identifiers ? { identifiers: hit.identifiers } : {}),
-    ...(hit.aliases ? { aliases: hit.aliases } : {}),
-    ...(hit.type_mismatch ? { type_mismatch: hit.type_mismatch } : {}),
+    ...mergedHitFacts(hit),
   };
 }
 

@@ -4,6 +4,7 @@
  * `sow_screening_id` (`SVC-<8>-SOW`) and the SOW assessment.
  */
 import type { ApiKeyView, HitView, ScreeningDetailView, ScreeningView } from '../../app/services';
+import { mergedHitFacts } from '../http/hit-facts';
 import type { SowAssessmentView } from '../../app/sow/sow-view';
 
 const TYPE = { cdd: 'CDD', edd: 'EDD', ma: 'MA', sow: 'SOW' } as const;
@@ -52,12 +53,7 @@ function presentHit(hit: HitView) {
     explanation: hit.explanation,
     programs: hit.programs,
     source_url: hit.source_url,
-    ...(hit.sources ? { sources: hit.sources } : {}),
-    ...(hit.date_of_birth ? { date_of_birth: hit.date_of_birth } : {}),
-    ...(hit.nationality ? { nationality: hit.nationality } : {}),
-    ...(hit.identifiers ? { identifiers: hit.identifiers } : {}),
-    ...(hit.aliases ? { aliases: hit.aliases } : {}),
-    ...(hit.type_mismatch ? { type_mismatch: hit.type_mismatch } : {}),
+    ...mergedHitFacts(hit),
   };
 }
 
