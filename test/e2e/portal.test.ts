@@ -367,6 +367,13 @@ test('the new-screening form takes date of birth, nationality and an identifier,
   const facts = page.locator('dl.subject-facts');
   await facts.waitFor();
   assert.match((await facts.textContent()) ?? '', /Date of birth1952-10-07NationalityRU/);
+  // Each hit beside the subject: the list record's date of birth and nationality agree.
+  const putin = page.locator('article.hit', { hasText: /PUTIN/i }).first();
+  const dobRow = putin.locator('table.side-by-side tr', { hasText: 'Date of birth' });
+  assert.match((await dobRow.textContent()) ?? '', /1952-10-07.*1952-10-07.*agrees/);
+  assert.match((await putin.locator('table.side-by-side tr', { hasText: 'Nationality' }).textContent()) ?? '', /RU.*RU.*agrees/);
+  assert.match((await putin.locator('.hit-sources').textContent()) ?? '', /list of \d{4}-\d{2}-\d{2}/, 'each list row with its date');
+  await browser.screenshot('15-case-side-by-side');
 });
 
 test('no script error and no Content-Security-Policy violation on any page', () => {

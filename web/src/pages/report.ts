@@ -19,6 +19,13 @@ interface Hit {
   programs: string[];
   source_url: string | null;
   disposition: { status: string; reason: string; analyst: string; analyst_name: string; at: string } | null;
+  /** One real-world entity: every list row with its list date, and what the records say of it. */
+  sources?: { list: string; list_label: string | null; entity_id: string | null; list_version: string | null; list_published_at: string | null }[];
+  date_of_birth?: string[];
+  nationality?: string[];
+  identifiers?: { type: string; value: string; country?: string }[];
+  aliases?: string[];
+  type_mismatch?: { expected: string; listed: string; type_given: boolean };
 }
 
 interface Screening {
@@ -233,6 +240,42 @@ function timeline(s: Screening): HTMLElement {
   );
 }
 
+/**
+ * The hit's record beside the subject as requested: date of birth, nationality, identifiers, each with
+ * a plain "agrees / differs / not given" so the analyst sees at a glance what separates a namesake.
+ */
+function sideBySide(s: Screening, hit: Hit): HTMLElement {
+  const compare = (subject: string | null, listed: string[] | undefined, same: (a: string, b: string) => boolean) => {
+    if (!listed?.length) return 'not on the list record';
+    if (!subject) return 'subject: not given';
+    return listed.some((l) => same(subject, l)) ? 'agrees' : 'differs';
+  };
+  const dobSame = (a: string, b: string) => b.startsWith(a) || a.startsWith(b) || b.includes(a.slice(0, 4));
+  const ids = (hit.identifiers ?? []).map((i) => `${i.type.replace(/_/g, ' ')} ${i.value}${i.country ? ` (${i.country})` : ''}`);
+  const subjectIds = s.subject.identifiers.map((i) => `${i.type.replace(/_/g, ' ')} ${i.value}`);
+  const row = (label: string, subject: string, listed: string, verdict: string) =>
+    h('tr', null, h('th', { scope: 'row' }, label), h('td', null, subject), h('td', null, listed), h('td', { class: `verdict ${verdict === 'differs' ? 'tone-text-high' : verdict === 'agrees' ? 'tone-text-low' : ''}` }, verdict));
+  return h(
+    'table',
+    { class: 'side-by-side' },
+    h('caption', { class: 'visually-hidden' }, `The subject beside the list record of ${hit.entity_name}`),
+    h('thead', null, h('tr', null, ['', 'Subject', 'List record', ''].map((c) => h('th', { scope: 'col' }, c)))),
+    h(
+      'tbody',
+      null,
+      row('Name', s.search_query, hit.entity_name, hit.match_strength),
+      row('Date of birth', s.subject.date_of_birth ?? 'not given', hit.date_of_birth?.join(', ') ?? 'not stated', compare(s.subject.date_of_birth, hit.date_of_birth, dobSame)),
+      row('Nationality', s.subject.nationality ?? 'not given', hit.nationality?.join(', ') ?? 'not stated', compare(s.subject.nationality, hit.nationality, (a, b) => a === b)),
+      row(
+        'Identifiers',
+        subjectIds.join('; ') || 'none given',
+        ids.join('; ') || 'none stated',
+        compare(s.subject.identifiers[0]?.value ?? null, hit.identifiers?.map((i) => i.value), (a, b) => a.replace(/\W/g, '').toUpperCase() === b.replace(/\W/g, '').toUpperCase()),
+      ),
+    ),
+  );
+}
+
 function hitCard(s: Screening, hit: Hit, dispositionsEnabled: boolean, onUpdated: (s: Screening) => void): HTMLElement {
   const aliasNote = hit.matched_name_kind === 'primary' ? 'primary name' : hit.matched_name_kind.replace(/_/g, ' ');
   const card = h(
@@ -246,9 +289,17 @@ function hitCard(s: Screening, hit: Hit, dispositionsEnabled: boolean, onUpdated
       badge(hit.match_strength, hit.match_strength === 'confirmed' ? 'critical' : 'medium'),
       hit.disposition ? badge(hit.disposition.status === 'true_match' ? 'True match' : 'False positive', hit.disposition.status === 'true_match' ? 'critical' : 'neutral') : null,
     ),
+    sideBySide(s, hit),
     h(
       'dl',
       { class: 'facts' },
+      hit.sources?.length
+        ? [
+            h('dt', null, `Listed on (${hit.sources.length} list row${hit.sources.length === 1 ? '' : 's'}, one entity)`),
+            h('dd', { class: 'hit-sources' }, h('ul', { class: 'plain' }, hit.sources.map((src) => h('li', null, `${src.list_label ?? src.list}${src.list_published_at ? `, list of ${src.list_published_at}` : ''}`)))),
+          ]
+        : null,
+      hit.type_mismatch ? [h('dt', null, 'Type'), h('dd', null, `screened as ${hit.type_mismatch.expected}, listed as ${hit.type_mismatch.listed}`)] : null,
       h('dt', null, 'Matched alias'),
       h('dd', { class: 'matched-alias' }, `${hit.matched_name} (${aliasNote})`),
       h('dt', null, 'Why this score'),
