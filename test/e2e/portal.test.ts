@@ -198,6 +198,13 @@ test('webhooks: the signing secret is shown once, a test delivery appears in the
   const { page } = browser;
   await nav('Webhooks').click();
   await page.getByLabel('Endpoint for').selectOption('s2');
+  // A refused URL is said in the form, next to the field, not at the top of the page.
+  await page.getByLabel('HTTPS URL').fill('https://169.254.169.254/latest/meta-data');
+  await page.getByRole('button', { name: 'Save webhook' }).click();
+  const form = page.getByRole('form', { name: 'Configure a webhook URL' });
+  await form.locator('input[name="url"][aria-invalid="true"]').waitFor();
+  assert.match((await form.getByRole('alert').first().textContent()) ?? '', /.+/);
+  assert.equal(await page.locator('main > .alert.error:not([hidden])').count(), 0, 'no page-wide error');
   // Nothing listens there: the delivery fails, which is what the log must show.
   await page.getByLabel('HTTPS URL').fill('https://127.0.0.1:9/hooks/portal');
   await page.getByRole('button', { name: 'Save webhook' }).click();

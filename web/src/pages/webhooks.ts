@@ -1,5 +1,5 @@
 import { api } from '../api';
-import { announce, badge, clear, field, formatDate, h, secretPanel, scrollTable } from '../dom';
+import { announce, badge, clear, field, formatDate, h, secretPanel, scrollTable, showFailure } from '../dom';
 import type { Cleanup, PageContext } from '../router';
 
 interface Endpoint {
@@ -86,6 +86,11 @@ export async function renderWebhooks({ main }: PageContext): Promise<Cleanup> {
           endpoints.map((e) => {
             const actions = h('td', { class: 'actions' });
             const label = e.surface === 's1' ? `S1 key ${e.key_name ?? e.key_id}` : surfaceNames[e.surface];
+            // A failed action on this endpoint is said on its own row, not at the top of the page.
+            const rowError = h('p', { class: 'field-error', role: 'alert' });
+            const showRowError = (err: unknown) => {
+              rowError.textContent = `${label}: ${(err as Error).message}`;
+            };
             actions.append(
               h(
                 'button',
@@ -99,7 +104,7 @@ export async function renderWebhooks({ main }: PageContext): Promise<Cleanup> {
                       announce(data.status === 'enqueued' ? 'Test delivery queued' : `Test delivery ${data.status}`);
                       await loadLog(e.surface);
                     } catch (err) {
-                      showError(err);
+                      showRowError(err);
                     }
                   },
                 },
@@ -122,7 +127,7 @@ export async function renderWebhooks({ main }: PageContext): Promise<Cleanup> {
                         announce('Endpoint re-enabled');
                         await reload();
                       } catch (err) {
-                        showError(err);
+                        showRowError(err);
                       }
                     },
                   },
@@ -130,6 +135,7 @@ export async function renderWebhooks({ main }: PageContext): Promise<Cleanup> {
                 ),
               );
             }
+            actions.append(rowError);
             return h(
               'tr',
               { 'data-surface': e.surface },
@@ -159,6 +165,8 @@ export async function renderWebhooks({ main }: PageContext): Promise<Cleanup> {
   );
   const url = h('input', { type: 'url', name: 'url', required: true, placeholder: 'https://example.com/hooks', autocomplete: 'off' });
   const save = h('button', { type: 'submit', class: 'button primary' }, 'Save webhook');
+  // A refused URL is said in the form, next to its field.
+  const formError = h('div', { class: 'alert error', role: 'alert', hidden: true });
   const form = h(
     'form',
     {
@@ -166,7 +174,7 @@ export async function renderWebhooks({ main }: PageContext): Promise<Cleanup> {
       'aria-label': 'Configure a webhook URL',
       onsubmit: async (ev: Event) => {
         ev.preventDefault();
-        error.hidden = true;
+        formError.hidden = true;
         clear(reveal);
         save.disabled = true;
         try {
@@ -179,12 +187,18 @@ export async function renderWebhooks({ main }: PageContext): Promise<Cleanup> {
           form.reset();
           await reload();
         } catch (e) {
-          showError(e);
+          showFailure(formError, form, e);
+          if (!Object.keys((e as { fields?: object }).fields ?? {}).length) {
+            const slot = document.getElementById(`${url.id}-error`);
+            if (slot) slot.textContent = (e as Error).message;
+            url.setAttribute('aria-invalid', 'true');
+          }
         } finally {
           save.disabled = false;
         }
       },
     },
+    formError,
     field('Endpoint for', surfaceSelect),
     field('HTTPS URL', url, 'Must resolve to a public address.', 'wide'),
     save,
