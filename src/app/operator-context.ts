@@ -51,7 +51,8 @@ export async function openOperatorContext(config: Config, logger: Logger, option
     store,
     database: db.source,
     catchUp: async (projections) => {
-      const runner = new ProjectionRunner({ pool: db.pool, store, projections, logger, pollIntervalMs: 500 });
+      // A short poll: a one-shot catch-up otherwise waits up to one interval for its first read.
+      const runner = new ProjectionRunner({ pool: db.pool, store, projections, logger, pollIntervalMs: 20 });
       await runner.start();
       try {
         await runner.caughtUp();

@@ -107,8 +107,9 @@ export async function openOperatorDatabase(config: Config, logger: Logger, optio
   const open = async (connectionString: string, source: OperatorDatabase['source'], after: () => Promise<void>) => {
     const pool = createPool({ connectionString, max: 2, logger });
     try {
-      // Idempotent and under the migrator's advisory lock: a no-op when the service migrated already.
-      await migrate(pool, { logger });
+      // Idempotent and under the migrator's advisory lock; a running service of this DATA_DIR has migrated
+      // its database already, so a command beside it skips the check (a round trip per migration file).
+      if (source !== 'running') await migrate(pool, { logger });
     } catch (error) {
       await pool.end();
       await after();
