@@ -29,11 +29,15 @@ interface Row {
   person?: { full: string; first: string; middle?: string; last: string };
   level: RiskLevel;
   floor?: string;
+  /** S1/S3 entity_type: individual when absent; null = not given (the name decides the kinds searched). */
+  entityType?: 'individual' | 'company' | null;
 }
 
 const rows: Row[] = [
   { finding: 'confirmed SDN hit', query: 'Kim Jong Un', jurisdiction: 'KP', person: { full: 'Kim Jong Un', first: 'Kim', middle: 'Jong', last: 'Un' }, level: 'critical', floor: 'floor.blocking_sanctions_confirmed' },
   { finding: 'confirmed SDN hit (CSL row from the SDN programme)', query: 'Vladimir Putin', jurisdiction: 'RU', person: { full: 'Vladimir Putin', first: 'Vladimir', last: 'Putin' }, level: 'critical', floor: 'floor.blocking_sanctions_confirmed' },
+  { finding: 'confirmed SDN hit on a bank, no entity type given', query: 'Banco Nacional de Cuba', jurisdiction: 'CU', entityType: null, level: 'critical', floor: 'floor.blocking_sanctions_confirmed' },
+  { finding: 'confirmed SDN hit on a bank screened as a company', query: 'Banco Nacional de Cuba', jurisdiction: 'CU', entityType: 'company', level: 'critical', floor: 'floor.blocking_sanctions_confirmed' },
   { finding: 'potential SDN hit', query: 'Vladimir Putn', jurisdiction: 'RU', person: { full: 'Vladimir Putn', first: 'Vladimir', last: 'Putn' }, level: 'high', floor: 'floor.sanctions_potential' },
   { finding: 'confirmed Denied Persons List hit', query: 'Aaron Abraham Villa', jurisdiction: 'US', person: { full: 'Aaron Abraham Villa', first: 'Aaron', middle: 'Abraham', last: 'Villa' }, level: 'high', floor: 'floor.export_control_confirmed' },
   { finding: 'confirmed PEP', query: 'Jennifer L. McClellan', jurisdiction: 'US', person: { full: 'Jennifer L. McClellan', first: 'Jennifer', middle: 'L.', last: 'McClellan' }, level: 'medium', floor: 'floor.pep_confirmed' },
@@ -75,7 +79,7 @@ after(async () => {
 describe('one set of subjects, every surface, one answer', () => {
   for (const row of rows) {
     it(`${row.finding}: ${row.level} everywhere`, async () => {
-      const subject = { entity_type: 'individual', jurisdiction: row.jurisdiction };
+      const subject = { ...(row.entityType === null ? {} : { entity_type: row.entityType ?? 'individual' }), jurisdiction: row.jurisdiction };
       const answers: Record<string, { score: number; level: string }> = {};
 
       // S1 CDD over HTTP.
