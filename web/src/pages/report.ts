@@ -1,5 +1,5 @@
 import { api, download } from '../api';
-import { announce, append, badge, clear, field, formatDate, h, riskTone } from '../dom';
+import { announce, append, badge, clear, field, formatDate, h, riskTone, scrollTable } from '../dom';
 import type { PageContext } from '../router';
 
 interface Hit {
@@ -255,7 +255,8 @@ function sideBySide(s: Screening, hit: Hit): HTMLElement {
   const subjectIds = s.subject.identifiers.map((i) => `${i.type.replace(/_/g, ' ')} ${i.value}`);
   const row = (label: string, subject: string, listed: string, verdict: string) =>
     h('tr', null, h('th', { scope: 'row' }, label), h('td', null, subject), h('td', null, listed), h('td', { class: `verdict ${verdict === 'differs' ? 'tone-text-high' : verdict === 'agrees' ? 'tone-text-low' : ''}` }, verdict));
-  return h(
+  // In a scroll region of its own: on a phone the four columns may be wider than the screen.
+  return scrollTable(h(
     'table',
     { class: 'side-by-side' },
     h('caption', { class: 'visually-hidden' }, `The subject beside the list record of ${hit.entity_name}`),
@@ -273,7 +274,7 @@ function sideBySide(s: Screening, hit: Hit): HTMLElement {
         compare(s.subject.identifiers[0]?.value ?? null, hit.identifiers?.map((i) => i.value), (a, b) => a.replace(/\W/g, '').toUpperCase() === b.replace(/\W/g, '').toUpperCase()),
       ),
     ),
-  );
+  ));
 }
 
 function hitCard(s: Screening, hit: Hit, dispositionsEnabled: boolean, onUpdated: (s: Screening) => void): HTMLElement {
@@ -295,8 +296,8 @@ function hitCard(s: Screening, hit: Hit, dispositionsEnabled: boolean, onUpdated
       { class: 'facts' },
       hit.sources?.length
         ? [
-            h('dt', null, `Listed on (${hit.sources.length} list row${hit.sources.length === 1 ? '' : 's'}, one entity)`),
-            h('dd', { class: 'hit-sources' }, h('ul', { class: 'plain' }, hit.sources.map((src) => h('li', null, `${src.list_label ?? src.list}${src.list_published_at ? `, list of ${src.list_published_at}` : ''}`)))),
+            h('dt', null, 'Listed on'),
+            h('dd', { class: 'hit-sources' }, `${hit.sources.length} list row${hit.sources.length === 1 ? '' : 's'}, one entity:`, h('ul', { class: 'plain' }, hit.sources.map((src) => h('li', null, `${src.list_label ?? src.list}${src.list_published_at ? `, list of ${src.list_published_at}` : ''}`)))),
           ]
         : null,
       hit.type_mismatch ? [h('dt', null, 'Type'), h('dd', null, `screened as ${hit.type_mismatch.expected}, listed as ${hit.type_mismatch.listed}`)] : null,
