@@ -12,6 +12,7 @@
  *     of birth or a nationality/country, with no conflicting date of birth.
  * Rows of different kinds (a person and a company) are never merged.
  */
+import { authorityOfSource } from './lists/authority';
 import type { BirthDate, EntitySchema, Identifier, ListEntity, MatchResult } from './model';
 
 /** Why two rows were put together (shown to the analyst). */
@@ -140,12 +141,10 @@ export function distinctiveOrgName(name: string): string | undefined {
   return words.length >= 2 ? [...new Set(words)].sort().join(' ') : undefined;
 }
 
-function listAuthorityOfSource(source: string): string {
-  if (source.startsWith('ofac') || source.startsWith('us_')) return 'us';
-  if (source.startsWith('un')) return 'un';
-  if (source.startsWith('eu')) return 'eu';
-  if (source.startsWith('uk')) return 'uk';
-  return source;
+/** The issuer of a row's list; lists of no known authority each stand for themselves. */
+function issuerOf(source: string): string {
+  const authority = authorityOfSource(source);
+  return authority === 'other' ? source : authority;
 }
 
 function countriesConflict(a: ListEntity, b: ListEntity): boolean {
@@ -240,7 +239,7 @@ export function groupMatches(results: readonly MatchResult[]): MatchGroup[] {
       for (let y = x + 1; y < idx.length; y++) {
         const a = results[idx[x]!]!.entity;
         const b = results[idx[y]!]!.entity;
-        if (find(idx[x]!) === find(idx[y]!) || listAuthorityOfSource(a.source) === listAuthorityOfSource(b.source)) continue;
+        if (find(idx[x]!) === find(idx[y]!) || issuerOf(a.source) === issuerOf(b.source)) continue;
         if (countriesConflict(a, b)) continue;
         union(idx[x]!, idx[y]!, { kind: 'name_and_country', detail: `same organisation name "${key}" on ${a.source} and ${b.source}, no conflicting country` });
       }

@@ -3,6 +3,7 @@ import type { HitCategory, HitSource, ListAuthority, ReportHit } from '../../rep
 import { compareMatches, groupMatches, mergeFacts, type MatchGroup } from '../../screening/grouping';
 import type { EntitySchema, ListEntity, ListTopic, ListVersion, MatchOptions, MatchResult, ScreeningQuery } from '../../screening/model';
 import { inferSchemaFromName } from '../../screening/subject';
+import { authorityOfSource } from '../../screening/lists/authority';
 import { hitStatus } from '../scoring/risk-score';
 import type { Agent, AgentOutcome, AgentSubject } from '../runtime/agent';
 
@@ -37,11 +38,7 @@ const sourceLabels: Record<string, string> = {
 };
 
 export function listAuthority(source: string): ListAuthority {
-  if (source.startsWith('ofac') || source.startsWith('us_')) return 'us';
-  if (source.startsWith('un')) return 'un';
-  if (source.startsWith('eu')) return 'eu';
-  if (source.startsWith('uk')) return 'uk';
-  return 'other';
+  return authorityOfSource(source);
 }
 
 export function schemaFor(entityType: AgentSubject['entityType']): EntitySchema {

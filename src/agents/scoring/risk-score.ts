@@ -16,6 +16,7 @@
  * checks and S2 subject checks all take their score and level from computeRiskScore.
  */
 
+import { authorityOfSource } from '../../screening/lists/authority';
 import type {
   CountryRiskFinding,
   HitCategory,
@@ -307,13 +308,7 @@ function dispositionText(d: HitDisposition): string {
 
 /** The list authority of a sanctions hit, from its explicit field or its source id. */
 export function listAuthorityOf(hit: Pick<ScorableHit, 'source' | 'listAuthority'>): ListAuthority {
-  if (hit.listAuthority) return hit.listAuthority;
-  const s = hit.source.toLowerCase();
-  if (s.startsWith('ofac') || s.startsWith('us_') || s === 'us') return 'us';
-  if (s.startsWith('un_') || s === 'un') return 'un';
-  if (s.startsWith('eu_') || s === 'eu') return 'eu';
-  if (s.startsWith('uk_') || s.startsWith('gb_') || s === 'uk') return 'uk';
-  return 'other';
+  return hit.listAuthority ?? authorityOfSource(hit.source);
 }
 
 export function offshoreRowFor(investigation: string | undefined): OffshoreRow {
