@@ -59,19 +59,9 @@ export class PgWorkQueue implements WorkQueuePort {
     const screenings = projectionSchema('screenings');
     const monitoring = projectionSchema('monitoring');
     // The list of a hit is the part of its entity id before the first colon (`ofac_sdn:12345`).
-    const { rows } = await this.pool.query<{
-      screening_id: string;
-      search_query: string;
-      entity_type: string;
-      kind: string;
-      surface: string;
-      risk_level: string | null;
-      risk_score: number | null;
-      monitoring: boolean;
-      completed_at: Date;
-      open_hits: number;
-      lists: string[];
-    }>(
+    const { rows } = await this.pool.query<
+      Omit<WorkQueueItem, 'screening_id' | 'completed_at' | 'age_days'> & { screening_id: string; completed_at: Date }
+    >(
       `SELECT s.screening_id::text, s.search_query, s.entity_type, s.kind, s.surface, s.risk_level, s.risk_score, s.monitoring,
               s.completed_at, count(*)::int AS open_hits,
               array_agg(DISTINCT split_part(h.entity_id, ':', 1) ORDER BY split_part(h.entity_id, ':', 1)) AS lists
