@@ -209,3 +209,15 @@ export function sampleReport(overrides: Partial<ScreeningReport> = {}): Screenin
     ...overrides,
   };
 }
+
+/** A completed CDD screening of an individual with no hit, no analysis and no country assessed. */
+export function cleanSampleReport(query: string): ScreeningReport {
+  return sampleReport({
+    kind: 'cdd',
+    hits: emptyHits(),
+    analysis: undefined,
+    countryRisk: [],
+    verdict: { riskScore: 0, riskLevel: 'low', scale: RISK_SCALE, breakdown: [], uncappedScore: 0, flags: [] },
+    subject: { query, entityType: 'individual' },
+  });
+}

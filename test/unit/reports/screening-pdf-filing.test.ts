@@ -11,7 +11,7 @@ import { renderScreeningReportPdf } from '../../../src/reports/pdf/screening-rep
 import { SECTION_TITLES } from '../../../src/reports/sections';
 import { emptyHits, RISK_SCALE, type ScreeningReport } from '../../../src/reports/model';
 import { pdfPages, savePageOnePng } from './pdf-text';
-import { sampleReport } from './sample-report';
+import { cleanSampleReport, sampleReport } from './sample-report';
 
 const generatedAt = '2026-11-26T10:00:00.000Z';
 
@@ -65,14 +65,7 @@ describe('screening PDF an officer files', () => {
   });
 
   it('clean subject: no hit to review, the sources not searched once', async () => {
-    const report = sampleReport({
-      kind: 'cdd',
-      hits: emptyHits(),
-      analysis: undefined,
-      countryRisk: [],
-      verdict: { riskScore: 0, riskLevel: 'low', scale: RISK_SCALE, breakdown: [], uncappedScore: 0, flags: [] },
-      subject: { query: 'Eleanor Whitfield-Crane', entityType: 'individual' },
-    });
+    const report = cleanSampleReport('Eleanor Whitfield-Crane');
     const pdf = await renderScreeningReportPdf(report, { generatedAt });
     const flat = checkFileable(report, pdfPages(pdf, 'clean.pdf'));
     assert.ok(flat.includes('No hit to review.'));

@@ -7,7 +7,7 @@ import { emptyHits, RISK_SCALE } from '../../../src/reports/model';
 import { pdfText } from './pdf-text';
 import { buildJsonReport } from '../../../src/reports/json-report';
 import { assembleScreeningReport } from '../../../src/reports/assemble';
-import { sampleReport } from './sample-report';
+import { cleanSampleReport, sampleReport } from './sample-report';
 
 const generatedAt = '2026-03-02T10:00:00.000Z';
 
@@ -53,14 +53,7 @@ describe('13-section screening report PDF', () => {
   });
 
   it('renders a clean CDD screening with explicit "no hits" statements and no analysis', async () => {
-    const report = sampleReport({
-      kind: 'cdd',
-      hits: emptyHits(),
-      analysis: undefined,
-      countryRisk: [],
-      verdict: { riskScore: 0, riskLevel: 'low', scale: RISK_SCALE, breakdown: [], uncappedScore: 0, flags: [] },
-      subject: { query: 'Jane Clean', entityType: 'individual' },
-    });
+    const report = cleanSampleReport('Jane Clean');
     const { flat } = pdfText(await renderScreeningReportPdf(report, { generatedAt }), 'clean.pdf');
     assert.ok(flat.includes('Risk score 0 / 100: LOW'));
     assert.ok(flat.includes('No sanctions list matched the subject'));
