@@ -591,14 +591,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             checks.lists = engine.versions.length > 0;
             // Unreachable database: not ready, with the failing checks named (not an error page).
             checks.projections = runner ? await runner.lag().then((lags) => lags.every((l) => l.status === 'running'), () => false) : true;
-            const stale = listStatus().filter((f) => f.stale);
+            const lists = listStatus();
+            const stale = lists.filter((f) => f.stale);
             // Overdue work does not make the process unready (the supervisor is closing it): it is shown.
             return {
               ready: Object.values(checks).every(Boolean),
               checks,
               ...(stale.length ? { degraded: stale.map((f) => f.warning!) } : {}),
               ...(supervisor ? { overdue: supervisor.overdue() } : {}),
-              detail: { lists_stale_policy: config.LISTS_STALE_POLICY, lists: listStatus().map(presentListFreshness) },
+              detail: { lists_stale_policy: config.LISTS_STALE_POLICY, lists: lists.map(presentListFreshness) },
             };
           },
           lists: () => ({ stale_policy: config.LISTS_STALE_POLICY, lists: listStatus().map(presentListFreshness) }),
