@@ -1,20 +1,20 @@
 #!/usr/bin/env node
 /**
  * `svc`: the one entry point. `svc serve` runs the service (API, agents, projections); every other
- * sub-command is an operator tool. Wiring happens in src/app/composition.ts, never here.
+ * sub-command is an operator tool. Wiring happens in src/bootstrap/ (docs/architecture.md), never here.
  */
 import { Command } from 'commander';
 import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfig, type Config } from './config/config';
 import { createLogger } from './shared/logger';
-import type { RunningService } from './app/composition';
+import type { RunningService } from './bootstrap/service';
 import { systemClock } from './shared/clock';
 import { CliUsageError, registerScreenCommands } from './cli/screen';
 import { registerListCommands } from './cli/lists';
 import { registerAuditCommands } from './cli/audit';
 import { registerReplayCommand } from './cli/replay';
 import { registerDeadLetterCommands } from './cli/deadletters';
-import type { OperatorContext } from './app/operator-context';
+import type { OperatorContext } from './bootstrap/operator-context';
 import { addExamples, OPERATOR_EXAMPLES, UsageError } from './cli/usage';
 import path from 'node:path';
 import { defaultListsConfig } from './screening/lists/config';
@@ -35,7 +35,7 @@ function configOrExit(): Config {
 
 // The wiring of the whole service is loaded only by the commands that start it: an operator command
 // beside a running service must answer in well under a second, and importing every adapter takes two.
-const composition = () => import('./app/composition');
+const composition = () => import('./bootstrap/service');
 
 /** Operator commands log warnings only (their output is the command's answer). */
 function operatorLogger(config: Config) {
@@ -46,10 +46,10 @@ function operatorNotice(line: string): void {
   process.stderr.write(`svc: ${line}\n`);
 }
 
-/** The running service's database (or one started for this command, said on stderr): see src/app/operator-context.ts. */
+/** The running service's database (or one started for this command, said on stderr): see src/bootstrap/operator-context.ts. */
 async function openOperator(): Promise<OperatorContext> {
   const config = configOrExit();
-  const { openOperatorContext } = await import('./app/operator-context');
+  const { openOperatorContext } = await import('./bootstrap/operator-context');
   return openOperatorContext(config, operatorLogger(config), { notice: operatorNotice });
 }
 
@@ -272,7 +272,7 @@ registerDeadLetterCommands(program, {
       const bus = openOperatorBus(config, log);
       return { kind: 'topic', bus, stop: () => bus.close() };
     }
-    const [{ openOperatorDatabase }, { PgDeadLetterTable }] = await Promise.all([import('./app/operator-database'), import('./infrastructure/bus/dead-letter-table')]);
+    const [{ openOperatorDatabase }, { PgDeadLetterTable }] = await Promise.all([import('./bootstrap/operator-database'), import('./infrastructure/bus/dead-letter-table')]);
     const db = await openOperatorDatabase(config, log, { notice: operatorNotice });
     return { kind: 'table', table: new PgDeadLetterTable(db.pool), stop: () => db.stop() };
   },

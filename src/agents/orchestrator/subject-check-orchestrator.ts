@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { assess, SUBJECT_CHECK_SOURCES, type AgentResultInput } from '../../app/subject-checks/assessment';
 import { investigationIdFor } from '../../app/subject-checks/subject-check-service';
-import { handleCommand, loadAggregate } from '../../app/command-handler';
+import { handleCommand, loadAggregate } from '../../commands/command-handler';
 import {
   streamName as subjectCheckStream,
   subjectCheckDecider,

@@ -7,7 +7,7 @@ import { projectionSchema } from '../../projections/projection';
 import type { Clock } from '../../shared/clock';
 import type { SecretBox } from '../../webhooks/secrets';
 import { S1_KEY_PATTERN, S2_KEY_PATTERN, S3_KEY_PATTERN } from '../../api/http/surfaces';
-import { handleCommand } from '../command-handler';
+import { handleCommand } from '../../commands/command-handler';
 import { nextId } from '../ids';
 import { countInWindowSql, limitWindowAt, settleCount } from '../limits';
 import type { ApiKeyView, AuthFailure, CommandContext, KeyCountedLimit, KeyService, LimitDecision, Plan, Principal } from '../services';

@@ -16,7 +16,7 @@ import { NotFound } from '../../commands/errors';
 import type { EventStore } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import type { Clock } from '../../shared/clock';
-import { handleCommand, loadAggregate } from '../command-handler';
+import { handleCommand, loadAggregate } from '../../commands/command-handler';
 import type { IdBlocks } from '../ids';
 import type { CommandContext, Principal } from '../services';
 import { riskOfFindings, SUBJECT_CHECK_SOURCES, type Finding } from './assessment';

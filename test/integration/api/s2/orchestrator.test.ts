@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { handleCommand } from '../../../../src/app/command-handler';
+import { handleCommand } from '../../../../src/commands/command-handler';
 import { assess, findingsOf, MalformedAgentResult } from '../../../../src/app/subject-checks/assessment';
 import { SubjectCheckOrchestrator } from '../../../../src/agents/orchestrator/subject-check-orchestrator';
 import { streamName, subjectCheckDecider } from '../../../../src/commands/subject-check';
