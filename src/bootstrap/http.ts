@@ -1,12 +1,6 @@
 /** HTTP: idempotency, the surfaces' routers, /metrics and the health probes, and the listening server. */
 import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import type pg from 'pg';
-import type { Config } from '../config/config';
-import type { Logger } from '../shared/logger';
-import type { Clock } from '../shared/clock';
-import type { EventStore } from '../infrastructure/eventstore/port';
-import type { DeadLetterCounter } from '../infrastructure/bus/dead-letter';
 import { createHttpApp } from '../api/http/app';
 import { createIdempotency } from '../api/http/idempotency';
 import { PgIdempotencyStore } from '../app/idempotency/idempotency-store';
@@ -14,33 +8,9 @@ import { createS1Gate } from '../api/s1/router';
 import { createS3Gate } from '../api/s3/router';
 import { createPaymentWebhookBodyReader } from '../api/portal/router';
 import { createS2Gate } from '../api/s2/router';
-import type { SecretBox } from '../webhooks/secrets';
-import type { ListsInService } from './lists';
-import type { Agents } from './agents';
-import type { ReadSide } from './read-side';
-import type { ApplicationServices } from './services';
-import type { MonitoringWiring } from './monitoring';
-import type { PortalServices } from './portal';
-import type { Stops } from './lifecycle';
 import { healthChecks, metricsText } from './probes';
-import { surfaceRouters } from './routers';
+import { surfaceRouters, type HttpDeps } from './routers';
 
-export interface HttpDeps {
-  config: Config;
-  logger: Logger;
-  clock: Clock;
-  pool: pg.Pool;
-  store: EventStore;
-  secrets: SecretBox;
-  deadLetters: DeadLetterCounter;
-  lists: ListsInService;
-  agents: Agents;
-  readSide: ReadSide;
-  services: ApplicationServices;
-  monitoring: MonitoringWiring;
-  portal: PortalServices;
-  stops: Stops;
-}
 
 export async function startHttp(deps: HttpDeps): Promise<{ server: Server; url: string | undefined }> {
   const { config, logger, clock, stops } = deps;

@@ -24,9 +24,40 @@ import { registerMonitoringS2 } from '../api/monitoring/s2-openapi';
 import { PORTAL_AUDIT_BASE_PATH, registerPortal } from '../api/portal/openapi';
 import type { createIdempotency } from '../api/http/idempotency';
 import { PgWorkQueue } from '../app/screenings/work-queue';
-import type { HttpDeps } from './http';
+import type pg from 'pg';
+import type { Config } from '../config/config';
+import type { Logger } from '../shared/logger';
+import type { Clock } from '../shared/clock';
+import type { EventStore } from '../infrastructure/eventstore/port';
+import type { DeadLetterCounter } from '../infrastructure/bus/dead-letter';
+import type { SecretBox } from '../webhooks/secrets';
+import type { ListsInService } from './lists';
+import type { Agents } from './agents';
+import type { ReadSide } from './read-side';
+import type { ApplicationServices } from './services';
+import type { MonitoringWiring } from './monitoring';
+import type { PortalServices } from './portal';
+import type { Stops } from './lifecycle';
 
 type Idempotent = ReturnType<typeof createIdempotency>;
+
+/** Everything the HTTP process serves from. */
+export interface HttpDeps {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  pool: pg.Pool;
+  store: EventStore;
+  secrets: SecretBox;
+  deadLetters: DeadLetterCounter;
+  lists: ListsInService;
+  agents: Agents;
+  readSide: ReadSide;
+  services: ApplicationServices;
+  monitoring: MonitoringWiring;
+  portal: PortalServices;
+  stops: Stops;
+}
 
 export function surfaceRouters(deps: HttpDeps, idempotent: Idempotent): Router[] {
   const { config, clock, logger, store, monitoring: m, portal } = deps;

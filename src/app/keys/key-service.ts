@@ -6,7 +6,7 @@ import type { EventStore } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import type { Clock } from '../../shared/clock';
 import type { SecretBox } from '../../webhooks/secrets';
-import { S1_KEY_PATTERN, S2_KEY_PATTERN, S3_KEY_PATTERN } from '../../api/http/surfaces';
+import { S1_KEY_PATTERN, S2_KEY_PATTERN, S3_KEY_PATTERN } from '../../commands/api-keys/key-format';
 import { handleCommand } from '../../commands/command-handler';
 import { nextId } from '../ids';
 import { countInWindowSql, limitWindowAt, settleCount } from '../limits';
