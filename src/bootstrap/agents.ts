@@ -3,7 +3,7 @@
  * and person-check orchestrators, and the supervisor that closes overdue work.
  */
 import type pg from 'pg';
-import type { Config } from '../config/config';
+import { sourceSettings, type Config } from '../config/config';
 import type { Logger } from '../shared/logger';
 import type { Clock } from '../shared/clock';
 import type { EventStore } from '../infrastructure/eventstore/port';
@@ -27,7 +27,6 @@ export interface AgentsDeps {
   config: Config;
   logger: Logger;
   clock: Clock;
-  env: NodeJS.ProcessEnv;
   pool: pg.Pool;
   store: EventStore;
   bus: MessageBus;
@@ -48,8 +47,8 @@ export interface Agents {
 
 /** The agent catalog (always: its labels and configuration show on the portal), and the workers if wanted. */
 export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none' | string[]): Promise<Agents> {
-  const { store, lists, env } = deps;
-  const sources = createExternalSources(env);
+  const { store, lists } = deps;
+  const sources = createExternalSources(sourceSettings(deps.config));
   const catalog = createAgentCatalog({
     screener: () => lists.engine(),
     sources,
@@ -69,7 +68,8 @@ export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none'
 }
 
 async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agentLabels: Record<string, string>, sources: Agents['sources']): Promise<WorkSupervisor> {
-  const { config, logger, clock, store, bus, registry, lists, stops, env } = deps;
+  const { config, logger, clock, store, bus, registry, lists, stops } = deps;
+  const env = sourceSettings(config);
   const llm = llmConfigFromEnv(env);
   const orchestrator = new ScreeningOrchestrator({
     store,

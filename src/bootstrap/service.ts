@@ -41,7 +41,6 @@ export interface ServiceOptions {
   config: Config;
   logger: Logger;
   clock?: Clock;
-  env?: NodeJS.ProcessEnv;
   /** Start the HTTP server (serve) or not (worker). */
   http: boolean;
   /** Agents this process runs: 'all', 'none', or names. */
@@ -85,15 +84,14 @@ export interface RunningService {
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
-  const env = options.env ?? process.env;
   const stops = new Stops(logger);
   try {
     const { pool, store, embedded } = await startStorage(config, logger, stops);
     const { bus, deadLetters, registry } = startBus(config, logger, pool, stops);
-    const lists = await loadLists(config, logger, clock, env);
+    const lists = await loadLists(config, logger, clock);
     const secrets = webhookSecrets(config);
     const base = { config, logger, clock, pool, store, bus, registry, secrets, lists, stops };
-    const agents = await startAgents({ ...base, env }, options.agents);
+    const agents = await startAgents(base, options.agents);
     const readSide = await startReadSide({ ...base, ...(options.webhookCa ? { webhookCa: options.webhookCa } : {}) }, options.projections);
     const { readModelsCaughtUp } = readSide;
     const services = await createApplicationServices({ ...base, agentLabels: agents.agentLabels, readModelsCaughtUp });
