@@ -27,7 +27,7 @@ import type { NameScreener } from '../../agents/lists/list-agents';
 import { projectionSchema } from '../../projections/projection';
 import { computeDelta, type ListDelta } from '../../screening/delta';
 import type { CountryRisk, ListEntity, ListVersion } from '../../screening/model';
-import type { Clock } from '../../shared/clock';
+import { stopwatch, type Clock, type Timer } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import type { Logger } from '../../shared/logger';
 import { handleCommand } from '../../commands/command-handler';
@@ -72,6 +72,8 @@ export interface MonitoringServiceDeps {
   store: EventStore;
   pool: pg.Pool;
   clock: Clock;
+  /** Measures how long a run took (default: the system's monotonic time). */
+  timer?: Timer;
   logger?: Logger;
   /** The FATF table of the lists in service (for the UK controller rule when risk is recomputed). */
   countryRisk?: () => CountryRisk[];
@@ -192,7 +194,7 @@ export class MonitoringService {
 
   /** Runs monitoring for one list delta against the engine now in service (built from the new version). */
   async onListUpdate(delta: ListDelta, engine: NameScreener): Promise<MonitoringRunResult> {
-    const started = Date.now();
+    const elapsed = stopwatch(this.deps.timer);
     await this.deps.readModelsCaughtUp?.();
     const subjects = await this.enrolledSubjects();
     const index = this.subjectIndex.for(subjects);
@@ -223,7 +225,7 @@ export class MonitoringService {
       ...(checks ? { subjectChecks: checks } : {}),
       alertsRaised: alertsRaised + (checks?.alertsRaised ?? 0),
       reopened,
-      ms: Date.now() - started,
+      ms: elapsed(),
     };
     this.deps.logger?.info({ ...result }, 'monitoring run for a list update');
     return result;

@@ -20,7 +20,7 @@ import type { EventStore } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import type { PersonCheckReport } from '../../reports/model';
 import { renderPersonCheckPdf } from '../../reports/pdf/person-check-report';
-import type { Clock } from '../../shared/clock';
+import { systemTimer, type Clock, type Timer } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import { handleCommand } from '../../commands/command-handler';
 import type { CommandContext, Principal, RiskLevel } from '../services';
@@ -280,6 +280,8 @@ export class PgPersonCheckService implements PersonCheckService {
       store: EventStore;
       pool: pg.Pool;
       clock: Clock;
+      /** Elapsed time for the deadline of waitForCompletion (default: the system's monotonic time). */
+      timer?: Timer;
       unicodeFontPath?: string;
       pollIntervalMs?: number;
       /** Resolves once the read models have applied everything appended so far (read-your-writes for the list). */
@@ -336,7 +338,8 @@ export class PgPersonCheckService implements PersonCheckService {
   }
 
   async waitForCompletion(accountId: string, id: string, timeoutMs: number): Promise<PersonCheckView | undefined> {
-    const deadline = Date.now() + timeoutMs;
+    const timer = this.deps.timer ?? systemTimer;
+    const deadline = timer.nowMs() + timeoutMs;
     const interval = this.deps.pollIntervalMs ?? 100;
     for (;;) {
       const view = await this.get(accountId, id);
@@ -346,7 +349,7 @@ export class PgPersonCheckService implements PersonCheckService {
         await this.deps.readModelsCaughtUp?.();
         return view;
       }
-      const remaining = deadline - Date.now();
+      const remaining = deadline - timer.nowMs();
       if (remaining <= 0) return undefined;
       await new Promise((resolve) => setTimeout(resolve, Math.min(interval, remaining)));
     }
