@@ -3,6 +3,7 @@
  * delivery log, screenings with live progress) need from the composition root. Everything is
  * injected: the routes hold no state of their own.
  */
+import { monthlyQuotas } from '../../commands/plans';
 import type pg from 'pg';
 import type { EventStore } from '../../infrastructure/eventstore/port';
 import type { AccountService, CommandContext, KeyService, LimitService, Plan, Principal, ScreeningService } from '../../app/services';
@@ -90,14 +91,5 @@ export interface PortalConsoleDeps {
 
 /** Spec part 8: Enterprise 1,000 requests a month, Professional 250, Starter none; Essentials sits between. */
 export function defaultS3MonthlyQuota(plan: Plan): number {
-  switch (plan) {
-    case 'enterprise':
-      return 1000;
-    case 'professional':
-      return 250;
-    case 'essentials':
-      return 100;
-    case 'starter':
-      return 0;
-  }
+  return monthlyQuotas.s3Requests[plan];
 }

@@ -11,7 +11,7 @@
 import { assertNever, type Event } from '../../shared/events';
 import { type Command, type Decider, isInteger, isNonEmptyText, isIsoInstant, NUMERIC_ID, stamp, UUID } from '../decider';
 import { Conflict, IllegalTransition, Issues, NotFound, PlanRequired, ValidationFailed } from '../errors';
-import { isPlan, type Plan, planAtLeast, plansFrom, type RiskLevel, riskLevelForScore } from '../plans';
+import { isPlan, minimumPlan, type Plan, planAllows, plansFrom, type RiskLevel, riskLevelForScore } from '../plans';
 import {
   type EntityType,
   entityTypes,
@@ -535,9 +535,8 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
   issues.throwIfAny();
 
   // Plan rules: Starter has no API access; EDD and SOW need Professional+; M&A needs Enterprise.
-  if (d.surface !== 'portal' && !planAtLeast(d.plan, 'essentials')) throw new PlanRequired('api_access', plansFrom('essentials'), d.plan);
-  if ((d.kind === 'edd' || d.kind === 'sow') && !planAtLeast(d.plan, 'professional')) throw new PlanRequired(d.kind, plansFrom('professional'), d.plan);
-  if (d.kind === 'ma' && d.plan !== 'enterprise') throw new PlanRequired('ma', ['enterprise'], d.plan);
+  if (d.surface !== 'portal' && !planAllows(d.plan, 'api_access')) throw new PlanRequired('api_access', plansFrom(minimumPlan('api_access')), d.plan);
+  if ((d.kind === 'edd' || d.kind === 'sow' || d.kind === 'ma') && !planAllows(d.plan, d.kind)) throw new PlanRequired(d.kind, plansFrom(minimumPlan(d.kind)), d.plan);
 
   if (state.status !== 'none') throw new Conflict(`screening ${d.screeningId} already exists`);
   const subjectOut: ScreeningSubject = { query: subject.query.trim(), entityType: subject.entityType };
