@@ -1,4 +1,5 @@
 import { createWriteStream, promises as fsp } from 'node:fs';
+import { backoffDelay } from '../../shared/backoff';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -111,7 +112,7 @@ export async function fetchToTemp(
   let lastReason = '';
   for (let attempt = 1; attempt <= retries + 1; attempt++) {
     if (attempt > 1) {
-      const delayMs = backoffMs * 2 ** (attempt - 2);
+      const delayMs = backoffDelay({ initialMs: backoffMs }, attempt - 1);
       opts.onRetry?.({ url, attempt, delayMs, reason: lastReason });
       await sleep(delayMs);
     }
