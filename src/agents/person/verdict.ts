@@ -26,7 +26,7 @@
  * so). The person check adds its own contributions for what screenings do not search: per red flag
  * 50 (criminal, sex offender) or 45 (other), per warning 15 when corroborated, 8 when name-only.
  */
-import type { PersonFinding } from '../../commands/person-check';
+import type { PersonCheckOutcome, PersonFinding } from '../../commands/person-check';
 import type { RiskLevel } from '../../commands/plans';
 import type { HitCategory, ScoreContribution } from '../../reports/model';
 import { computeRiskScore, type ScorableHit } from '../../reports/risk-score';
@@ -40,15 +40,7 @@ export interface SourceCoverage {
   searched: boolean;
 }
 
-export interface Verdict {
-  result: 'clean' | 'adverse_found' | 'inconclusive';
-  confidence: 'high' | 'medium' | 'low';
-  riskScore: number;
-  riskLevel: RiskLevel;
-  redFlagCount: number;
-  warningCount: number;
-  sourcesChecked: number;
-  sourcesTotal: number;
+export interface Verdict extends PersonCheckOutcome {
   coverage: number;
   /** The rule steps that decided, in words, for the report and the auditors. */
   reasons: string[];

@@ -8,7 +8,7 @@
  * national id never enters the store.
  */
 import { assertNever, type Event } from '../../shared/events';
-import { type Command, type Decider, isCalendarDate, isInteger, isIsoInstant, isNonEmptyText, NUMERIC_ID, stamp } from '../decider';
+import { type AgentAnswer, type Command, type Decider, isCalendarDate, isInteger, isIsoInstant, isNonEmptyText, NUMERIC_ID, stamp } from '../decider';
 import { IllegalTransition, Issues, NotFound, ValidationFailed } from '../errors';
 import { type RiskLevel, riskLevelForScore } from '../plans';
 
@@ -77,34 +77,19 @@ export type RequestPersonCheck = Command<
     identifiers?: { type: string; value: string }[];
   }
 >;
-export type RecordPersonCheckAgentResult = Command<
-  'RecordAgentResult',
-  {
-    personCheckId: string;
-    phase: number;
-    agent: string;
-    queried: boolean;
-    error?: string;
-    result: Record<string, unknown>;
-    startedAt: string;
-    finishedAt: string;
-  }
->;
-export type CompletePersonCheck = Command<
-  'CompletePersonCheck',
-  {
-    personCheckId: string;
-    result: 'clean' | 'adverse_found' | 'inconclusive';
-    confidence: 'high' | 'medium' | 'low';
-    riskScore: number;
-    riskLevel: RiskLevel;
-    redFlagCount: number;
-    warningCount: number;
-    sourcesChecked: number;
-    sourcesTotal: number;
-    findings: PersonFinding[];
-  }
->;
+/** The verdict as the command carries it and the event records it (agents/person/verdict.ts computes it). */
+export type PersonCheckOutcome = {
+  result: 'clean' | 'adverse_found' | 'inconclusive';
+  confidence: 'high' | 'medium' | 'low';
+  riskScore: number;
+  riskLevel: RiskLevel;
+  redFlagCount: number;
+  warningCount: number;
+  sourcesChecked: number;
+  sourcesTotal: number;
+};
+export type RecordPersonCheckAgentResult = Command<'RecordAgentResult', { personCheckId: string } & AgentAnswer<number>>;
+export type CompletePersonCheck = Command<'CompletePersonCheck', { personCheckId: string; findings: PersonFinding[] } & PersonCheckOutcome>;
 export type FailPersonCheck = Command<'FailPersonCheck', { personCheckId: string; reason: string }>;
 export type PersonCheckCommand = RequestPersonCheck | RecordPersonCheckAgentResult | CompletePersonCheck | FailPersonCheck;
 
@@ -130,34 +115,16 @@ export type PersonCheckRequested = Event<
     requestedAt: string;
   }
 >;
-export type PersonCheckAgentResultRecorded = Event<
-  'PersonCheckAgentResultRecorded',
-  Ids & {
-    phase: number;
-    agent: string;
-    queried: boolean;
-    error?: string;
-    result: Record<string, unknown>;
-    startedAt: string;
-    finishedAt: string;
-  }
->;
+export type PersonCheckAgentResultRecorded = Event<'PersonCheckAgentResultRecorded', Ids & AgentAnswer<number>>;
 export type PersonCheckCompleted = Event<
   'PersonCheckCompleted',
-  Ids & {
-    surface: 's1' | 'portal';
-    result: 'clean' | 'adverse_found' | 'inconclusive';
-    confidence: 'high' | 'medium' | 'low';
-    riskScore: number;
-    riskLevel: RiskLevel;
-    redFlagCount: number;
-    warningCount: number;
-    findingsCount: number;
-    sourcesChecked: number;
-    sourcesTotal: number;
-    findings: PersonFinding[];
-    completedAt: string;
-  }
+  Ids &
+    PersonCheckOutcome & {
+      surface: 's1' | 'portal';
+      findingsCount: number;
+      findings: PersonFinding[];
+      completedAt: string;
+    }
 >;
 export type PersonCheckFailed = Event<'PersonCheckFailed', Ids & { reason: string; failedAt: string }>;
 export type PersonCheckEvent = PersonCheckRequested | PersonCheckAgentResultRecorded | PersonCheckCompleted | PersonCheckFailed;

@@ -9,7 +9,7 @@
  * See docs/domain.md for every rule.
  */
 import { assertNever, type Event } from '../../shared/events';
-import { type Command, type Decider, isInteger, isNonEmptyText, isIsoInstant, NUMERIC_ID, stamp, UUID } from '../decider';
+import { type AgentAnswer, type Command, type Decider, isInteger, isNonEmptyText, isIsoInstant, NUMERIC_ID, stamp, UUID } from '../decider';
 import { Conflict, IllegalTransition, Issues, NotFound, PlanRequired, ValidationFailed } from '../errors';
 import { isPlan, minimumPlan, type Plan, planAllows, plansFrom, type RiskLevel, riskLevelForScore } from '../plans';
 import {
@@ -192,18 +192,7 @@ export type ExpirePhase = Command<
     retryDeadline: string;
   }
 >;
-export type RecordAgentResult = Command<
-  'RecordAgentResult',
-  Meta & {
-    phase: PipelinePhase;
-    agent: string;
-    queried: boolean;
-    error?: string;
-    result: Record<string, unknown>;
-    startedAt: string;
-    finishedAt: string;
-  }
->;
+export type RecordAgentResult = Command<'RecordAgentResult', Meta & AgentAnswer<PipelinePhase>>;
 export type CompletePhase = Command<'CompletePhase', Meta & { phase: PipelinePhase }>;
 export type CompleteScreening = Command<
   'CompleteScreening',
@@ -298,18 +287,7 @@ export type PhaseRetried = Event<
  * with its reason, in plan order.
  */
 export type PhaseSkipped = Event<'PhaseSkipped', Ids & { phase: PipelinePhase; notQueried: SourceNotQueried[]; skippedAt: string }>;
-export type AgentResultRecorded = Event<
-  'AgentResultRecorded',
-  Ids & {
-    phase: PipelinePhase;
-    agent: string;
-    queried: boolean;
-    error?: string;
-    result: Record<string, unknown>;
-    startedAt: string;
-    finishedAt: string;
-  }
->;
+export type AgentResultRecorded = Event<'AgentResultRecorded', Ids & AgentAnswer<PipelinePhase>>;
 export type PhaseCompleted = Event<
   'PhaseCompleted',
   Ids & { phase: PipelinePhase; agentsQueried: string[]; agentsNotQueried: string[]; completedAt: string }
