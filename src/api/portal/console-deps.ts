@@ -3,15 +3,11 @@
  * delivery log, screenings with live progress) need from the composition root. Everything is
  * injected: the routes hold no state of their own.
  */
+import type { WebhookServiceDeps } from '../../app/webhook-deps';
 import { monthlyQuotas } from '../../commands/plans';
-import type pg from 'pg';
-import type { EventStore } from '../../infrastructure/eventstore/port';
 import type { AccountService, CommandContext, KeyService, LimitService, Plan, Principal, ScreeningService } from '../../app/services';
-import type { Clock } from '../../shared/clock';
-import type { SecretBox } from '../../webhooks/secrets';
 import type { RegisteredWebhook } from '../../app/subject-checks/webhook-service';
 import type { SubjectCheckDetailView, SubjectCheckStatus, SubjectCheckView } from '../../app/subject-checks/subject-check-service';
-import type { Resolver } from '../../webhooks/url-guard';
 import type { PortalAuthenticator } from './auth';
 import type { WorkQueuePort } from '../../app/screenings/work-queue';
 import type { AnalystNames } from '../../app/accounts/analyst-names';
@@ -44,7 +40,7 @@ export interface DispositionPort {
   ): Promise<unknown>;
 }
 
-export interface PortalConsoleDeps {
+export interface PortalConsoleDeps extends WebhookServiceDeps {
   /** Idempotency-Key handling of the create routes (src/api/http/idempotency.ts); without it the header is ignored. */
   idempotent?: Idempotent;
   auth: PortalAuthenticator;
@@ -52,14 +48,6 @@ export interface PortalConsoleDeps {
   keys: KeyService;
   limits: LimitService;
   screenings: ScreeningService;
-  store: EventStore;
-  pool: pg.Pool;
-  clock: Clock;
-  secrets: SecretBox;
-  /** WEBHOOK_ALLOW_PRIVATE: lets local receivers through the SSRF guard (tests, development). */
-  allowPrivate: boolean;
-  resolver?: Resolver;
-  readModelsCaughtUp: () => Promise<void>;
   s2Webhooks: S2WebhookPort;
   s3Webhooks?: S3WebhookPort;
   dispositions?: DispositionPort;

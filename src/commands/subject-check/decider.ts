@@ -94,16 +94,20 @@ export type SubjectSummary = {
 
 // ---- commands ----
 type Id = { subjectCheckId: string };
+/** Who is checked and why: the request's, the command's and the started event's fields. */
+export type SubjectOfCheck = {
+  firstName: string;
+  lastName: string;
+  middleName?: string;
+  dateOfBirth?: string;
+  locations: SubjectLocation[];
+  purpose: string;
+};
 export type StartSubjectCheck = Command<
   'StartSubjectCheck',
-  Id & {
+  Id &
+    SubjectOfCheck & {
     accountId: string;
-    firstName: string;
-    lastName: string;
-    middleName?: string;
-    dateOfBirth?: string;
-    locations: SubjectLocation[];
-    purpose: string;
     consent: SubjectConsent;
     batchId?: string;
     /** Enrol in ongoing monitoring as soon as the check concludes (needs_review, escalated or completed). */
@@ -160,14 +164,9 @@ export const subjectCheckCommandTypes = [...subjectCheckLifecycleCommandTypes, .
 type Ids = { subjectCheckId: string; accountId: string };
 export type SubjectCheckStarted = Event<
   'SubjectCheckStarted',
-  Ids & {
+  Ids &
+    SubjectOfCheck & {
     status: 'running';
-    firstName: string;
-    lastName: string;
-    middleName?: string;
-    dateOfBirth?: string;
-    locations: SubjectLocation[];
-    purpose: string;
     consent: SubjectConsent & { certified: true; certifiedAt: string };
     batchId?: string;
     /** Present (true) when the request asked for monitoring from the conclusion on. */
