@@ -2,13 +2,7 @@
  * Agents and the process managers: the agent workers this process runs, the screening, subject-check
  * and person-check orchestrators, and the supervisor that closes overdue work.
  */
-import type pg from 'pg';
-import { sourceSettings, type Config } from '../config/config';
-import type { Logger } from '../shared/logger';
-import type { Clock } from '../shared/clock';
-import type { EventStore } from '../infrastructure/eventstore/port';
-import type { MessageBus } from '../infrastructure/bus/port';
-import type { AvroRegistry } from '../infrastructure/bus/avro';
+import { sourceSettings } from '../config/config';
 import { createExternalSources } from '../agents/sources';
 import { createAgentCatalog } from '../agents/catalog';
 import { startAgentWorkers } from '../agents/runtime/worker';
@@ -21,18 +15,10 @@ import { createPersonAgents } from '../agents/person/agents';
 import { runningWorkQueries } from '../projections/read-models/running-work';
 import { sowDeclarationLoader } from '../app/sow/sow-view';
 import type { ListsInService } from './lists';
-import type { Stops } from './lifecycle';
+import type { CoreDeps } from './lifecycle';
 
-export interface AgentsDeps {
-  config: Config;
-  logger: Logger;
-  clock: Clock;
-  pool: pg.Pool;
-  store: EventStore;
-  bus: MessageBus;
-  registry: AvroRegistry;
+export interface AgentsDeps extends CoreDeps {
   lists: ListsInService;
-  stops: Stops;
 }
 
 export type AgentCatalog = ReturnType<typeof createAgentCatalog>;

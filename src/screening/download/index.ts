@@ -1,4 +1,5 @@
 import { createWriteStream, promises as fsp } from 'node:fs';
+import { fileExists } from '../../shared/files';
 import { backoffDelay } from '../../shared/backoff';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -67,14 +68,6 @@ export interface PendingFile {
   finalize: () => Promise<void>;
 }
 
-async function exists(p: string): Promise<boolean> {
-  try {
-    await fsp.access(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const noop = async () => {};
 
@@ -161,10 +154,10 @@ export async function fetchToTemp(
       return {
         result: { file: path.basename(dest), url, status: 'downloaded', bytes: size, attempts: attempt },
         commit: async () => {
-          hadPrevious = await exists(dest);
+          hadPrevious = await fileExists(dest);
           if (hadPrevious) {
             await fsp.rename(dest, prevPath(dest));
-            if (await exists(metaPath(dest))) await fsp.rename(metaPath(dest), prevPath(metaPath(dest)));
+            if (await fileExists(metaPath(dest))) await fsp.rename(metaPath(dest), prevPath(metaPath(dest)));
           }
           await fsp.rename(tmp, dest);
           const mtmp = `${metaPath(dest)}.tmp`;
@@ -175,7 +168,7 @@ export async function fetchToTemp(
         rollback: async () => {
           if (hadPrevious) {
             await fsp.rename(prevPath(dest), dest);
-            if (await exists(prevPath(metaPath(dest)))) await fsp.rename(prevPath(metaPath(dest)), metaPath(dest));
+            if (await fileExists(prevPath(metaPath(dest)))) await fsp.rename(prevPath(metaPath(dest)), metaPath(dest));
             else await fsp.rm(metaPath(dest), { force: true });
           } else {
             await fsp.rm(dest, { force: true });
