@@ -14,6 +14,7 @@ import {
   streamName,
   type PersonCheckCompleted,
   type PersonCheckPurpose,
+  type PersonCheckRequestFields,
   type PersonCheckRequested,
 } from '../../commands/person-check';
 import type { EventStore } from '../../infrastructure/eventstore/port';
@@ -28,20 +29,8 @@ import type { ListsInServiceView } from '../services';
 
 export type PersonCheckResult = 'clean' | 'adverse_found' | 'inconclusive';
 
-export interface PersonCheckRequestInput {
-  fullName: string;
-  firstName?: string;
-  middleName?: string;
-  lastName?: string;
-  purpose: PersonCheckPurpose;
-  /** Passed through untouched: the decider refuses anything but literally `true`. */
-  fcraConsent: unknown;
-  dateOfBirth?: string;
-  locations?: string[];
-  aliases?: string[];
-  associatedDomain?: string;
-  identifiers?: { type: string; value: string }[];
-}
+/** The request as the surfaces pass it (the decider validates it). */
+export type PersonCheckRequestInput = PersonCheckRequestFields;
 
 export interface PersonCheckFindingView {
   id: string;

@@ -56,27 +56,23 @@ export interface MaskedIdentifier {
 }
 
 // ---- commands ----
-export type RequestPersonCheck = Command<
-  'RequestPersonCheck',
-  {
-    personCheckId: string;
-    accountId: string;
-    surface: 's1' | 'portal';
-    fullName: string;
-    firstName?: string;
-    middleName?: string;
-    lastName?: string;
-    purpose: PersonCheckPurpose;
-    /** Must be literally `true`. Typed `unknown` because the decider is the last line of defence. */
-    fcraConsent: unknown;
-    dateOfBirth?: string;
-    locations?: string[];
-    aliases?: string[];
-    associatedDomain?: string;
-    /** Raw identifiers from the request: only the last four characters are kept. */
-    identifiers?: { type: string; value: string }[];
-  }
->;
+/** What a person check is asked with: the request input of the application service and the command's fields. */
+export type PersonCheckRequestFields = {
+  fullName: string;
+  firstName?: string;
+  middleName?: string;
+  lastName?: string;
+  purpose: PersonCheckPurpose;
+  /** Must be literally `true`. Typed `unknown` because the decider is the last line of defence. */
+  fcraConsent: unknown;
+  dateOfBirth?: string;
+  locations?: string[];
+  aliases?: string[];
+  associatedDomain?: string;
+  /** Raw identifiers from the request: only the last four characters are kept. */
+  identifiers?: { type: string; value: string }[];
+};
+export type RequestPersonCheck = Command<'RequestPersonCheck', { personCheckId: string; accountId: string; surface: 's1' | 'portal' } & PersonCheckRequestFields>;
 /** The verdict as the command carries it and the event records it (agents/person/verdict.ts computes it). */
 export type PersonCheckOutcome = {
   result: 'clean' | 'adverse_found' | 'inconclusive';
