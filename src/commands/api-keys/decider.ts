@@ -82,17 +82,9 @@ export type ApiKeyEvent = ApiKeyCreated | ApiKeyRevoked | ApiKeyRotated | ApiKey
 export const apiKeyEventTypes = ['ApiKeyCreated', 'ApiKeyRevoked', 'ApiKeyRotated', 'ApiKeyWebhookConfigured'] as const;
 
 // ---- state ----
-export interface ApiKeyRecord {
-  keyId: string;
-  surface: KeySurface;
-  name: string;
-  keyHash: string;
-  prefix: string;
-  userId?: string;
+export interface ApiKeyRecord extends Omit<NewApiKey, 'accountId'> {
   createdAt: string;
-  expiresAt?: string;
   revokedAt?: string;
-  webhook?: KeyWebhook;
 }
 export interface ApiKeysState {
   accountId?: string;
