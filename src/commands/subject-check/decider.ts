@@ -1,4 +1,7 @@
 /**
+ * Over 500 lines on purpose: one aggregate's commands, events, state and its whole transition table;
+ * monitoring's share is already in monitoring.ts and the assessment in assessment.ts.
+ *
  * S2 subject check, stream `subject-check-<id>` (numeric id).
  *
  *   (none) --StartSubjectCheck--> running
