@@ -17,7 +17,7 @@ import { registerDeadLetterCommands } from './cli/deadletters';
 import type { OperatorContext } from './app/operator-context';
 import { addExamples, OPERATOR_EXAMPLES, UsageError } from './cli/usage';
 import path from 'node:path';
-import { defaultListsConfig } from './screening/lists/config';
+import { defaultListsConfig, type ListsConfig } from './screening/lists/config';
 import type { ListEntity, ListVersion } from './screening/model';
 import { plans, type Plan } from './commands/plans';
 
@@ -174,19 +174,21 @@ program
     }
   });
 
-async function loadScreeningLists(): Promise<{ entities: ListEntity[]; versions: ListVersion[] }> {
+function screeningListsConfig(): ListsConfig {
   const config = configOrExit();
+  return defaultListsConfig({ ...process.env, LISTS_DIR: config.LISTS_DIR, ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}) });
+}
+
+async function loadScreeningLists(): Promise<{ entities: ListEntity[]; versions: ListVersion[] }> {
   const { loadAllLists } = await import('./screening/lists');
-  const lists = await loadAllLists(
-    defaultListsConfig({ ...process.env, LISTS_DIR: config.LISTS_DIR, ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}) }),
-    { progressBar: Boolean(process.stderr.isTTY) },
-  );
+  const lists = await loadAllLists(screeningListsConfig(), { progressBar: Boolean(process.stderr.isTTY) });
   for (const failure of lists.failures) process.stderr.write(`list ${failure.source} failed: ${failure.message}\n`);
   return { entities: lists.entities, versions: lists.versions };
 }
 // A batch over several workers takes the entities (each worker builds its engine); otherwise one engine here.
 registerScreenCommands(program, {
   loadLists: loadScreeningLists,
+  listsConfig: screeningListsConfig,
   loadEngine: async () => {
     const [{ entities, versions }, { ScreeningEngine }] = await Promise.all([loadScreeningLists(), import('./screening/engine')]);
     return ScreeningEngine.build(entities, versions);
