@@ -11,6 +11,7 @@ import { BUSINESS_WORDS, NAME_VARIANT_HEADS, ORG_STOP_WORDS } from './lexicon';
 import { makeToken, type NameToken, type PreparedName } from './prepare';
 import { editDistance, jaroWinkler } from './similarity';
 import { hebrewMatchesLatin } from './text';
+import { koreanKey } from './korean';
 
 export type AlignHow =
   | 'exact'
@@ -46,6 +47,8 @@ export function tokenSimilarity(q: NameToken, c: NameToken, memo?: SpellingMemo)
   if (q.generic && q.generic === c.generic) return { how: q.norm === c.norm ? 'exact' : 'translated', sim: 1 };
   if (q.norm === c.norm) return { how: q.origin === c.origin ? 'exact' : 'transliterated', sim: 1 };
   if (q.fold === c.fold) return { how: 'transliterated', sim: 0.95 };
+  // One Korean syllable in two romanisations (Gim/Kim, Jeong/Jong/Chung, Eun/Un, Choe/Choi): see korean.ts.
+  if (q.korean && q.korean === c.korean) return { how: 'transliterated', sim: 0.92 };
   if (q.initial || c.initial) {
     return q.norm[0] === c.norm[0] ? { how: 'initial', sim: 0.75 } : NONE;
   }
@@ -205,6 +208,7 @@ function concatToken(parts: NameToken[]): NameToken {
   // (a joined span is compared for its spelling only: no renderings, which would cost more than the merge)
   const t = makeToken(norm, parts[0].origin, 'name', parts[0].pos, parts.map((p) => p.display).join(' '), false);
   t.common = false;
+  if (parts.every((p) => p.korean)) t.korean = koreanKey(norm);
   return t;
 }
 
@@ -266,11 +270,17 @@ export function compareNames(
     }
   }
   const out = best!;
-  if (bestQ !== q) out.notes.unshift(`the query's former name "${bestQ.raw}" matched (split from "${q.raw}")`);
+  if (bestQ !== q && bestQ.reading) out.notes.unshift(bestQ.reading);
+  else if (bestQ !== q) out.notes.unshift(`the query's former name "${bestQ.raw}" matched (split from "${q.raw}")`);
   else if (q.alternatives?.length) out.notes.unshift(`the query's current name "${q.tokens.map((t) => t.display).join(' ')}" matched; former names split off`);
-  if (bestC !== c) out.notes.unshift(`listed former name "${bestC.raw}" matched (split from "${c.raw}")`);
+  if (bestC !== c && bestC.reading) out.notes.unshift(`listed name: ${bestC.reading}`);
+  else if (bestC !== c) out.notes.unshift(`listed former name "${bestC.raw}" matched (split from "${c.raw}")`);
   out.exact = out.exact && bestQ === q && bestC === c;
   return out;
+}
+
+function burmeseName(toks: NameToken[]): boolean {
+  return toks.some((t) => t.origin === 'burmese' && t.kind === 'name');
 }
 
 function nameLike(t: NameToken): boolean {
@@ -387,6 +397,11 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
       notes.push(`one-word query "${oneWord.display}" only resembles "${oneWordPair.ci.map((j) => ct[j].display).join(' ')}": another word`);
       oneWordDone = true;
     }
+  }
+  if (!oneWordDone && (qLeft || cLeft) && (burmeseName(qt) || burmeseName(ct))) {
+    // a Burmese name has no surname or middle name: a syllable more or less is another person's name
+    score = Math.min(score, 0.75);
+    notes.push('a Burmese name matched without all its syllables: Burmese names have no surname, each syllable counts');
   }
   if (oneWordDone) {
     // the caps below are for multi-word queries

@@ -17,7 +17,7 @@ export interface IndexedName {
   prepared: PreparedName;
 }
 
-const KEY_QUALITY: Record<string, number> = { t: 1, p: 0.7, s: 0.7, a: 0.6, z: 0.6 };
+const KEY_QUALITY: Record<string, number> = { t: 1, k: 0.9, p: 0.7, s: 0.7, a: 0.6, z: 0.6 };
 
 function keyable(t: NameToken): boolean {
   return t.kind === 'name' || t.kind === 'stop';
@@ -30,6 +30,7 @@ export function tokenKeys(t: NameToken): string[] {
   if (t.meta[0].length >= 2) keys.push(`p:${t.meta[0]}`);
   if (t.meta[1].length >= 2) keys.push(`p:${t.meta[1]}`);
   if (t.skel.length >= 2) keys.push(`s:${t.skel}`);
+  if (t.korean) keys.push(`k:${t.korean}`);
   const f = t.fold;
   if (f.length >= 5) {
     const k = f.length >= 8 ? 4 : 3;

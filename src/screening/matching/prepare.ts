@@ -21,6 +21,8 @@ import {
   matchLegalForm,
 } from './lexicon';
 import { splitFormerNames } from './former-names';
+import { hanjaReading, koreanKey } from './korean';
+import { westernArmenianFolds } from './armenian';
 import { foldToken, renderingFolds, skeleton, transliterateTokens, type RawToken, type TokenOrigin } from './text';
 
 export type TokenKind = 'name' | 'particle' | 'legal' | 'number' | 'honorific' | 'stop';
@@ -49,6 +51,8 @@ export interface NameToken {
   hebrew?: string;
   /** Folds of this Latin word read as a German/Polish/French/Dutch/Hungarian rendering of a Russian name. */
   renderings?: string[];
+  /** Korean syllable key (korean.ts), set when every name word of the name reads as romanised Korean. */
+  korean?: string;
 }
 
 export interface PreparedName {
@@ -66,6 +70,8 @@ export interface PreparedName {
   notes: string[];
   /** Former names written inside the name string ("X (ex-Y)"): each is matched as well (see former-names.ts). */
   alternatives?: PreparedName[];
+  /** Set on an alternative that is another reading of the same written name (Hanja read in Korean), not a former name. */
+  reading?: string;
 }
 
 export type SchemaHint = EntitySchema | undefined;
@@ -148,7 +154,7 @@ export function makeToken(norm: string, origin: TokenOrigin, kind: TokenKind, po
     initial: kind === 'name' && norm.length === 1,
     common: kind === 'name' && (COMMON_GIVEN_NAMES.has(norm) || COMMON_GIVEN_NAMES.has(fold)),
     patronymic: false,
-    renderings: withRenderings && kind === 'name' && origin === 'latin' ? renderingFolds(norm) : undefined,
+    renderings: !withRenderings || kind !== 'name' ? undefined : origin === 'latin' ? renderingFolds(norm) : origin === 'armenian' ? westernArmenianFolds(norm) : undefined,
   };
 }
 
@@ -159,6 +165,10 @@ const COMMON_FOLDS = new Set([...COMMON_GIVEN_NAMES].map(foldToken));
  * organisations). A name string holding former names ("X (ex-Y)") is prepared as X with Y as an alternative.
  */
 export function prepareName(raw: string, schema?: SchemaHint): PreparedName {
+  return withReadings(prepareSplit(raw, schema), raw, schema);
+}
+
+function prepareSplit(raw: string, schema?: SchemaHint): PreparedName {
   const split = splitFormerNames(raw);
   if (!split) return prepareOne(raw, schema);
   const main = prepareOne(split.current, schema);
@@ -166,6 +176,20 @@ export function prepareName(raw: string, schema?: SchemaHint): PreparedName {
   main.raw = raw;
   main.alternatives = split.former.map((f) => prepareOne(f, schema)).filter((p) => p.tokens.length > 0);
   return main;
+}
+
+const RE_HAN_ONLY = /^[\s\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF·・]+$/;
+
+/** A name in Han characters only may be Korean (Hanja): its Korean reading is matched as well. */
+function withReadings(p: PreparedName, raw: string, schema?: SchemaHint): PreparedName {
+  if (schema === 'vessel' || schema === 'aircraft' || !RE_HAN_ONLY.test(raw)) return p;
+  const hangul = hanjaReading(raw);
+  if (!hangul) return p;
+  const alt = prepareOne(hangul, schema);
+  if (!alt.tokens.length) return p;
+  alt.reading = `Han characters "${raw.trim()}" read in Korean (Hanja) as ${hangul} (${alt.tokens.map((t) => t.display).join(' ')})`;
+  p.alternatives = [...(p.alternatives ?? []), alt];
+  return p;
 }
 
 const ARTICLE_FREE = new Set(['of', 'the', 'and', 'for', 'de', 'la', 'el', 'al', 'y', 'du', 'des', 'di', 'da', 'del', 'und', 'et']);
@@ -264,6 +288,7 @@ function prepareOne(raw: string, schema?: SchemaHint): PreparedName {
   }
   // In an organisation name (legal form present), given names are just words.
   if (hasLegal) for (const t of tokens) t.common = false;
+  if (!isOrgLike && !hasLegal) markKorean(tokens);
   const key = tokens
     .filter((t) => t.kind !== 'honorific')
     .map((t) => t.fold)
@@ -273,6 +298,38 @@ function prepareOne(raw: string, schema?: SchemaHint): PreparedName {
   // Acronyms only of names read as organisations: a person's initials ("John A. Adams" → jaa) are no acronym.
   return { raw, tokens, numbers, key, org, acronyms: org ? acronymsOf(tokens, raw) : [], notes };
 }
+
+/**
+ * A name whose every word reads as romanised Korean syllables ("Gim Jeong Eun", "Kim Jong-un", or read
+ * from Hangul) gets Korean syllable keys, so RR, McCune–Reischauer and passport spellings meet. Names
+ * with any other word (John, Smith) get none: the key is too loose for names of other languages.
+ */
+function markKorean(tokens: NameToken[]): void {
+  let names = 0;
+  for (const t of tokens) {
+    if (koreanParticle(t)) continue; // "Du", "Do": Korean syllables here
+    if (t.kind !== 'name') continue;
+    if (t.origin !== 'latin' && t.origin !== 'hangul') return;
+    if (!koreanKey(t.norm) && !KOREAN_SURNAME_FOLDS.has(t.fold)) return;
+    if (!t.initial) names++;
+  }
+  if (names < 2) return;
+  tokens.forEach((t, i) => {
+    if (koreanParticle(t)) {
+      tokens[i] = makeToken(t.norm, t.origin, 'name', t.pos);
+      tokens[i].common = false;
+      t = tokens[i];
+    }
+    if (t.kind !== 'name') return;
+    // a one-letter syllable (우 U, 오 O, 이 I) is a syllable, not an initial
+    if (t.initial && koreanKey(t.norm)) t.initial = false;
+    t.korean = koreanKey(t.norm) ?? t.fold;
+  });
+}
+// the particles de/da/do/du (never bin, al, van) are Korean syllables in a Korean name (Chun Doo-hwan / Jeon Du-hwan)
+const koreanParticle = (t: NameToken) => t.kind === 'particle' && t.origin === 'latin' && t.fold === 'de' && !!koreanKey(t.norm);
+// surnames whose spellings the syllable parse does not read (Park, Yi, Oh, Roh): their variant group's fold is their key
+const KOREAN_SURNAME_FOLDS = new Set(['pak', 'ri', 'o', 'ro']);
 
 /** Word abbreviations in non-person names ("Intl", "Mfg", "Trdg") → the word, from data/business-words.tsv. */
 function expandAbbreviations(raw: RawToken[], isPerson: boolean, notes: string[]): RawToken[] {
