@@ -47,7 +47,7 @@ function evaluate(engine: ScreeningEngine, pairs: LabelledPair[], threshold: num
   const byCat = new Map<string, Counts>();
   const all: Counts = { tp: 0, fp: 0, fn: 0, tn: 0 };
   const errors: { pair: LabelledPair; score: number }[] = [];
-  const scores = pairs.map((p) => engine.compare(p.name1, p.name2, p.schema).score);
+  const scores = pairs.map((p) => engine.compare(p.name1, p.name2, p.schema, p.listed).score);
   pairs.forEach((p, i) => {
     const c = byCat.get(p.category) ?? byCat.set(p.category, { tp: 0, fp: 0, fn: 0, tn: 0 }).get(p.category)!;
     const hit = scores[i] >= threshold;

@@ -8,7 +8,9 @@
  */
 import type { TokenAlignment } from '../model';
 import { BUSINESS_WORDS, NAME_VARIANT_HEADS, ORG_STOP_WORDS } from './lexicon';
-import { makeToken, type NameToken, type PreparedName } from './prepare';
+import { acronymWords, makeToken, type NameToken, type PreparedName } from './prepare';
+import { skippedWords } from './acronyms';
+import { relatedEntity } from './discriminators';
 import { editDistance, jaroWinkler } from './similarity';
 import { hebrewMatchesLatin } from './text';
 import { koreanKey } from './korean';
@@ -193,6 +195,10 @@ export interface NameComparison {
 export const ONE_WORD_BAND = { min: 0.8, max: 0.92, cap: 0.94 } as const;
 /** Final score of an acronym against the name it abbreviates, before qualifiers (capped like one word). */
 export const ACRONYM_SCORE = 0.85;
+/** Final score of an acronym that leaves words out (acronyms.ts): just above the default threshold, never higher. */
+export const SKIP_ACRONYM_SCORE = 0.82;
+/** Highest final score of a vessel's name against a company name (its owner, most likely). */
+export const VESSEL_OWNER_CAP = 0.85;
 /** The engine's factor from name score to final score (engine.ts NAME_ONLY_CAP). */
 const NAME_TO_FINAL = 0.95;
 
@@ -279,6 +285,13 @@ export function compareNames(
   return out;
 }
 
+function leftWords(toks: NameToken[], used: boolean[]): NameToken[] {
+  return toks.filter((t, i) => !used[i] && (t.kind === 'name' || t.kind === 'stop'));
+}
+function hasHolding(toks: NameToken[], used: boolean[]): boolean {
+  return toks.some((t, i) => !used[i] && t.generic === 'holding');
+}
+
 function burmeseName(toks: NameToken[]): boolean {
   return toks.some((t) => t.origin === 'burmese' && t.kind === 'name');
 }
@@ -294,7 +307,8 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
   if (!qt.length || !ct.length) {
     return { score: 0, alignment: [], notes: ['empty name'], exact: false };
   }
-  const acronym = q.acronyms.length || c.acronyms.length ? acronymMatch(q, c, qt, ct) : undefined;
+  const acronym =
+    q.acronyms.length || c.acronyms.length || q.skipAcronyms || c.skipAcronyms ? acronymMatch(q, c, qt, ct, rarity) : undefined;
   if (acronym) return acronym;
   const qw = qt.map((t) => tokenWeight(t, rarity));
   const cw = ct.map((t) => tokenWeight(t, rarity));
@@ -416,6 +430,22 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
     notes.push('a single name part matched; the other name has further parts');
   }
 
+  // A subsidiary in another place, or a holding company, shares its parent's name (discriminators.ts).
+  if (!oneWordDone && (q.org || c.org) && strong && (qLeft || cLeft || hasHolding(qt, qUsed) || hasHolding(ct, cUsed))) {
+    const d = relatedEntity(leftWords(qt, qUsed), leftWords(ct, cUsed));
+    if (d) {
+      if (d.factor) score *= d.factor;
+      if (d.cap) maxScore = Math.min(maxScore ?? 1, d.cap);
+      notes.push(d.note);
+    }
+  }
+
+  // A vessel's name carries no legal form: a name with one is a company, such as the vessel's owner.
+  if ((q.vessel || c.vessel) && q.tokens.some((t) => t.kind === 'legal') !== c.tokens.some((t) => t.kind === 'legal')) {
+    maxScore = Math.min(maxScore ?? 1, VESSEL_OWNER_CAP);
+    notes.push('one name has a legal form and the other is a vessel: a vessel and its owner company are different entities; potential, not confirmed');
+  }
+
   // Numbers in company and vessel names must agree.
   const qn = numberKey(q.numbers);
   const cn = numberKey(c.numbers);
@@ -467,7 +497,7 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
  * One side is a single word of 3–7 letters that spells the initials of the other side's organisation
  * name ("IRGC" / "Islamic Revolutionary Guard Corps"): a potential match, shown as an acronym.
  */
-function acronymMatch(q: PreparedName, c: PreparedName, qt: NameToken[], ct: NameToken[]): NameComparison | undefined {
+function acronymMatch(q: PreparedName, c: PreparedName, qt: NameToken[], ct: NameToken[], rarity: RarityFn): NameComparison | undefined {
   const single = (toks: NameToken[]) => {
     const words = toks.filter((t) => t.kind !== 'legal' && t.kind !== 'honorific');
     return words.length === 1 && words[0].kind === 'name' && words[0].norm.length >= 3 && words[0].norm.length <= 7 ? words[0] : undefined;
@@ -476,8 +506,12 @@ function acronymMatch(q: PreparedName, c: PreparedName, qt: NameToken[], ct: Nam
   const cs = single(ct);
   let short: NameToken | undefined;
   let long: PreparedName | undefined;
+  let skip = false;
   if (qs && !cs && c.acronyms.includes(qs.norm)) [short, long] = [qs, c];
   else if (cs && !qs && q.acronyms.includes(cs.norm)) [short, long] = [cs, q];
+  // an acronym that leaves words out: only when it is distinctive (no word of more than two listed entities)
+  else if (qs && !cs && c.skipAcronyms?.includes(qs.norm) && rarity(qs.fold) >= 1) [short, long, skip] = [qs, c, true];
+  else if (cs && !qs && q.skipAcronyms?.includes(cs.norm) && rarity(cs.fold) >= 1) [short, long, skip] = [cs, q, true];
   if (!short || !long) return undefined;
   if ((q.numbers.join() || '') !== (c.numbers.join() || '')) return undefined;
   const spelled = long.tokens.filter((t) => t.kind !== 'particle' && t.kind !== 'number').map((t) => t.display).join(' ');
@@ -487,6 +521,20 @@ function acronymMatch(q: PreparedName, c: PreparedName, qt: NameToken[], ct: Nam
       ? { query: short.display, candidate: spelled, how: 'acronym', similarity: 1 }
       : { query: spelled, candidate: short.display, how: 'acronym', similarity: 1 },
   ];
+  if (skip) {
+    const left = skippedWords(short.norm, acronymWords(long.tokens));
+    return {
+      score: round(SKIP_ACRONYM_SCORE / NAME_TO_FINAL),
+      alignment,
+      notes: [
+        ...q.notes,
+        ...c.notes,
+        `"${short.display.toUpperCase()}" may be an acronym of "${spelled}" leaving out ${left.map((w) => `"${w}"`).join(', ')}: a weak potential match, not a confirmed one`,
+      ],
+      exact: false,
+      maxScore: SKIP_ACRONYM_SCORE,
+    };
+  }
   return {
     score: round(ACRONYM_SCORE / NAME_TO_FINAL),
     alignment,

@@ -93,6 +93,7 @@ export class NameIndex {
           }
           for (const k of joinedKeys(part.tokens)) keys.add(k);
           for (const a of part.acronyms) keys.add(`x:${a}`);
+          if (part.skipAcronyms) for (const a of part.skipAcronyms) keys.add(`x:${a}`);
         }
         for (const k of keys) {
           let l = lists.get(k);
@@ -184,6 +185,7 @@ export class NameIndex {
     // a lone word may be an acronym of a listed name; a long name may be listed under its acronym
     if (toks.length === 1 && toks[0].norm.length >= 3 && toks[0].norm.length <= 7) visit([`x:${toks[0].norm}`], 1);
     for (const a of q.acronyms) visit([`t:${foldToken(a)}`], total);
+    if (q.skipAcronyms) for (const a of q.skipAcronyms) visit([`t:${foldToken(a)}`], total);
     // joined query tokens may equal one listed token
     for (const k of joinedKeys(q.tokens)) visit([k], 1);
     const min = total * minShare;

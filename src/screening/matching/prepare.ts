@@ -23,6 +23,7 @@ import {
 import { splitFormerNames } from './former-names';
 import { hanjaReading, koreanKey } from './korean';
 import { westernArmenianFolds } from './armenian';
+import { skipAcronymsOf } from './acronyms';
 import { foldToken, renderingFolds, skeleton, transliterateTokens, type RawToken, type TokenOrigin } from './text';
 
 export type TokenKind = 'name' | 'particle' | 'legal' | 'number' | 'honorific' | 'stop';
@@ -66,10 +67,14 @@ export interface PreparedName {
   org: boolean;
   /** Initials of an organisation name of 3+ words ("Islamic Revolutionary Guard Corps" → irgc), with and without legal forms. */
   acronyms: string[];
+  /** Acronyms that leave out generic words and at most one distinctive word ("MCI"): potential matches only (acronyms.ts). */
+  skipAcronyms?: string[];
   /** What preparing the name did that the explanation must show (titles dropped, abbreviations expanded, …). */
   notes: string[];
   /** Former names written inside the name string ("X (ex-Y)"): each is matched as well (see former-names.ts). */
   alternatives?: PreparedName[];
+  /** Prepared as a vessel's name. */
+  vessel?: boolean;
   /** Set on an alternative that is another reading of the same written name (Hanja read in Korean), not a former name. */
   reading?: string;
 }
@@ -296,7 +301,14 @@ function prepareOne(raw: string, schema?: SchemaHint): PreparedName {
     .join(' ');
   const org = !isPerson && (isOrgLike || hasLegal || tokens.some((t) => t.kind === 'stop' && t.norm.length >= 4));
   // Acronyms only of names read as organisations: a person's initials ("John A. Adams" → jaa) are no acronym.
-  return { raw, tokens, numbers, key, org, acronyms: org ? acronymsOf(tokens, raw) : [], notes };
+  const acronyms = org ? acronymsOf(tokens, raw) : [];
+  const prepared: PreparedName = { raw, tokens, numbers, key, org, acronyms, notes };
+  if (schema === 'vessel') prepared.vessel = true;
+  if (org && !/^[A-Z]{3,7}$/.test(raw.trim())) {
+    const skip = skipAcronymsOf(acronymWords(tokens), acronyms);
+    if (skip.length) prepared.skipAcronyms = skip;
+  }
+  return prepared;
 }
 
 /**
@@ -346,6 +358,13 @@ function expandAbbreviations(raw: RawToken[], isPerson: boolean, notes: string[]
 }
 
 /** Initials of a name of 3+ words, with and without its legal form ("Mobile Telecommunication Company of Iran" → mci, mtci). */
+/** The words whose initials make an acronym: names, generic words and legal forms, not articles. */
+export function acronymWords(tokens: NameToken[]): NameToken[] {
+  const words = tokens.filter((t) => t.kind === 'name' || t.kind === 'stop' || t.kind === 'legal');
+  if (words.some((t) => t.kind !== 'legal' && t.norm.length === 1)) return [];
+  return words.filter((t) => !ARTICLE_FREE.has(t.norm));
+}
+
 function acronymsOf(tokens: NameToken[], raw: string): string[] {
   const words = tokens.filter((t) => t.kind === 'name' || t.kind === 'stop' || t.kind === 'legal');
   if (words.length < 3 || words.length > 8 || words.some((t) => t.kind !== 'legal' && t.norm.length === 1)) return [];

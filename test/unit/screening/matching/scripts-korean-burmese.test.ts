@@ -91,3 +91,39 @@ describe('Armenian and Georgian', () => {
     assert.ok(engine.compare('ირაკლი კობახიძე', 'Irakli GARIBASHVILI', 'Person').score < T);
   });
 });
+
+describe('acronyms that skip words, and related-entity discriminators', () => {
+  it('an acronym leaving out one distinctive word is a weak potential match and says which word', () => {
+    const r = engine.compare('MCI', 'MOBILE TELECOMMUNICATION COMPANY OF IRAN', 'Company');
+    assert.ok(r.score >= T && r.score <= 0.82, String(r.score));
+    assert.match(notes(r), /leaving out "telecommunication"/);
+    assert.ok(engine.compare('MTC', 'MOBILE TELECOMMUNICATION COMPANY OF IRAN', 'Company').score < T, 'the last distinctive word is always spelt');
+    assert.ok(engine.compare('IRS', 'ISLAMIC REPUBLIC OF IRAN SHIPPING LINES', 'Company').score < T, 'two distinctive words left out');
+  });
+  it('a subsidiary, a holding or a vessel against its parent, operating company or owner is potential, never confirmed', () => {
+    for (const [a, b, re] of [
+      ['SEA STAR TRADING (HONG KONG) LIMITED', 'SEA STAR TRADING LIMITED', /only in one name: a subsidiary/],
+      ['SEA STAR HOLDINGS LIMITED', 'SEA STAR LIMITED', /holding company and its operating company/],
+    ] as const) {
+      const r = engine.compare(a, b, 'Company');
+      assert.ok(r.score >= T && r.score < 0.95, `${a}: ${r.score}`);
+      assert.match(notes(r), re);
+    }
+    const v = engine.compare('SEA STAR', 'SEA STAR SHIPPING CO LTD', 'Vessel');
+    assert.ok(v.score <= 0.85, String(v.score));
+    assert.match(notes(v), /vessel and its owner company/);
+    assert.ok(engine.compare('SEA STAR HOLDINGS LIMITED', 'SEA STAR HOLDINGS LTD', 'Company').score >= 0.95, 'the same holding stays confirmed');
+  });
+  it('two subsidiaries in different places fall below the threshold', () => {
+    const r = engine.compare('BLUE OCEAN LOGISTICS (HONG KONG) LIMITED', 'BLUE OCEAN LOGISTICS (SINGAPORE) PTE LTD', 'Company');
+    assert.ok(r.score < T);
+    assert.match(notes(r), /another place/);
+  });
+  it('a company in another jurisdiction loses 0.10 and cannot be confirmed; a person only 0.05', () => {
+    const org = engine.compare('ARIAN ENERGY LLC', 'ARIAN ENERGY LLC', 'Company', { country: 'DE', countries: ['IR'] });
+    assert.equal(org.score, 0.85);
+    assert.match(notes(org), /another jurisdiction may be another company/);
+    const person = engine.compare('JOHN ALEXANDER SMITHERS', 'JOHN ALEXANDER SMITHERS', 'Person', { country: 'US', countries: ['RU'] });
+    assert.equal(person.score, 0.9);
+  });
+});
