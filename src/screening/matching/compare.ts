@@ -288,13 +288,6 @@ export function compareNames(
 function leftWords(toks: NameToken[], used: boolean[]): NameToken[] {
   return toks.filter((t, i) => !used[i] && (t.kind === 'name' || t.kind === 'stop'));
 }
-function hasHolding(toks: NameToken[], used: boolean[]): boolean {
-  return toks.some((t, i) => !used[i] && t.generic === 'holding');
-}
-
-function burmeseName(toks: NameToken[]): boolean {
-  return toks.some((t) => t.origin === 'burmese' && t.kind === 'name');
-}
 
 function nameLike(t: NameToken): boolean {
   return t.kind === 'name' || t.kind === 'stop';
@@ -412,7 +405,7 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
       oneWordDone = true;
     }
   }
-  if (!oneWordDone && (qLeft || cLeft) && (burmeseName(qt) || burmeseName(ct))) {
+  if ((q.burmese || c.burmese) && !oneWordDone && (qLeft || cLeft)) {
     // a Burmese name has no surname or middle name: a syllable more or less is another person's name
     score = Math.min(score, 0.75);
     notes.push('a Burmese name matched without all its syllables: Burmese names have no surname, each syllable counts');
@@ -431,8 +424,11 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
   }
 
   // A subsidiary in another place, or a holding company, shares its parent's name (discriminators.ts).
-  if (!oneWordDone && (q.org || c.org) && strong && (qLeft || cLeft || hasHolding(qt, qUsed) || hasHolding(ct, cUsed))) {
-    const d = relatedEntity(leftWords(qt, qUsed), leftWords(ct, cUsed));
+  if ((q.org || c.org) && strong && !oneWordDone && (qLeft || cLeft || q.holding || c.holding)) {
+    const qRest = leftWords(qt, qUsed);
+    const cRest = leftWords(ct, cUsed);
+    // (a place is one to three words; a longer remainder is another name, not a subsidiary's)
+    const d = qRest.length <= 3 && cRest.length <= 3 ? relatedEntity(qRest, cRest) : undefined;
     if (d) {
       if (d.factor) score *= d.factor;
       if (d.cap) maxScore = Math.min(maxScore ?? 1, d.cap);

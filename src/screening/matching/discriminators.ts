@@ -27,16 +27,27 @@ const PLACES = new Set(
     .split(' '),
 );
 
+const countryCache = new Map<string, boolean>();
+function isCountry(words: string): boolean {
+  let known = countryCache.get(words);
+  if (known === undefined) {
+    known = !!toIso2(words);
+    if (countryCache.size > 50_000) countryCache.clear();
+    countryCache.set(words, known);
+  }
+  return known;
+}
+
 function placeSpans(toks: Tok[]): string[] | undefined {
   // every token must be part of a place name (a country name of 1–2 words, or a known place)
   const words = toks.map((t) => t.norm);
   const places: string[] = [];
   for (let i = 0; i < words.length; ) {
     const two = i + 1 < words.length ? `${words[i]} ${words[i + 1]}` : '';
-    if (two && (toIso2(two) || (PLACES.has(words[i]) && PLACES.has(words[i + 1])))) {
+    if (two && ((PLACES.has(words[i]) && PLACES.has(words[i + 1])) || isCountry(two))) {
       places.push(two);
       i += 2;
-    } else if (PLACES.has(words[i]) || (words[i].length > 3 && toIso2(words[i]))) {
+    } else if (PLACES.has(words[i]) || (words[i].length > 3 && isCountry(words[i]))) {
       places.push(words[i]);
       i++;
     } else return undefined;

@@ -103,3 +103,19 @@ function parse(w: string, i: number, depth: number): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Keys of the common Korean surnames in their usual spellings (about 60 surnames cover nine Koreans in
+ * ten): a name is read as Korean only when its first or last word is one of them, so that Chinese,
+ * Spanish or English names whose words happen to parse as Korean syllables are left alone.
+ */
+export const KOREAN_SURNAME_KEYS: ReadonlySet<string> = new Set(
+  (
+    'kim gim lee ri yi rhee i park pak bak choi choe chwe jung jeong jong chung chong kang gang cho jo yoon yun youn jang chang ' +
+    'lim rim im han oh o seo so suh shin sin kwon gwon hwang ahn an song jeon chon jun chun hong ko go koh moon mun yang ryang ' +
+    'son sohn bae pae paek baek heo ho hur nam roh no ro noh ha kwak gwak sung seong cha ju joo woo u min ryu yu yoo na ra jin ji ' +
+    'chae won pyon byun byeon hyon hyun hyeon om eom um kil gil yom yeom ryom tak thak sim shim maeng kye gye'
+  )
+    .split(' ')
+    .map((w) => koreanKey(w) ?? w),
+);

@@ -185,7 +185,13 @@ export class NameIndex {
     // a lone word may be an acronym of a listed name; a long name may be listed under its acronym
     if (toks.length === 1 && toks[0].norm.length >= 3 && toks[0].norm.length <= 7) visit([`x:${toks[0].norm}`], 1);
     for (const a of q.acronyms) visit([`t:${foldToken(a)}`], total);
-    if (q.skipAcronyms) for (const a of q.skipAcronyms) visit([`t:${foldToken(a)}`], total);
+    // a spelt-out query may name a listed acronym that leaves words out: only a rare listed word (a few names)
+    if (q.skipAcronyms) {
+      for (const a of q.skipAcronyms) {
+        const key = `t:${foldToken(a)}`;
+        if ((this.postings.get(key)?.length ?? 0) <= 5) visit([key], total);
+      }
+    }
     // joined query tokens may equal one listed token
     for (const k of joinedKeys(q.tokens)) visit([k], 1);
     const min = total * minShare;

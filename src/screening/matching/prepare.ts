@@ -21,7 +21,7 @@ import {
   matchLegalForm,
 } from './lexicon';
 import { splitFormerNames } from './former-names';
-import { hanjaReading, koreanKey } from './korean';
+import { hanjaReading, KOREAN_SURNAME_KEYS, koreanKey } from './korean';
 import { westernArmenianFolds } from './armenian';
 import { skipAcronymsOf } from './acronyms';
 import { foldToken, renderingFolds, skeleton, transliterateTokens, type RawToken, type TokenOrigin } from './text';
@@ -75,6 +75,10 @@ export interface PreparedName {
   alternatives?: PreparedName[];
   /** Prepared as a vessel's name. */
   vessel?: boolean;
+  /** Holds a holding-company word ("Holdings", "Holding"), for the holding/operating discriminator. */
+  holding?: boolean;
+  /** Holds a word read from Burmese script (every syllable of a Burmese name must match). */
+  burmese?: boolean;
   /** Set on an alternative that is another reading of the same written name (Hanja read in Korean), not a former name. */
   reading?: string;
 }
@@ -304,6 +308,8 @@ function prepareOne(raw: string, schema?: SchemaHint): PreparedName {
   const acronyms = org ? acronymsOf(tokens, raw) : [];
   const prepared: PreparedName = { raw, tokens, numbers, key, org, acronyms, notes };
   if (schema === 'vessel') prepared.vessel = true;
+  if (tokens.some((t) => t.generic === 'holding')) prepared.holding = true;
+  if (tokens.some((t) => t.origin === 'burmese' && t.kind === 'name')) prepared.burmese = true;
   if (org && !/^[A-Z]{3,7}$/.test(raw.trim())) {
     const skip = skipAcronymsOf(acronymWords(tokens), acronyms);
     if (skip.length) prepared.skipAcronyms = skip;
@@ -326,6 +332,10 @@ function markKorean(tokens: NameToken[]): void {
     if (!t.initial) names++;
   }
   if (names < 2) return;
+  // a Korean name starts or ends with a Korean surname (Kim Jong Un, Jong Un Kim)
+  const words = tokens.filter((t) => t.kind === 'name' && !t.initial);
+  const surname = (t: NameToken) => KOREAN_SURNAME_KEYS.has(koreanKey(t.norm) ?? t.fold) || KOREAN_SURNAME_FOLDS.has(t.fold);
+  if (!surname(words[0]) && !surname(words[words.length - 1])) return;
   tokens.forEach((t, i) => {
     if (koreanParticle(t)) {
       tokens[i] = makeToken(t.norm, t.origin, 'name', t.pos);
@@ -367,6 +377,8 @@ export function acronymWords(tokens: NameToken[]): NameToken[] {
 
 function acronymsOf(tokens: NameToken[], raw: string): string[] {
   const words = tokens.filter((t) => t.kind === 'name' || t.kind === 'stop' || t.kind === 'legal');
+  // a name of generic words only ("Shipping Management Company") has no distinctive acronym
+  if (!words.some((t) => t.kind === 'name')) return [];
   if (words.length < 3 || words.length > 8 || words.some((t) => t.kind !== 'legal' && t.norm.length === 1)) return [];
   const first = (t: NameToken) => (t.kind === 'legal' ? t.display.split(' ').map((w) => w[0]).join('') : t.norm[0]);
   const all = words.filter((t) => !ARTICLE_FREE.has(t.norm)).map(first).join('');
