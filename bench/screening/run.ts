@@ -219,7 +219,11 @@ async function main() {
   log('abbreviations expanded; acronyms of organisation names; written-out and Roman numerals must agree; a short word with');
   log('another first letter, or one letter from another listed word, is another word; Arabic-script given names read with');
   log('their vowels; Hebrew letters against Latin spellings; Han names as surname + given name; kana to Hepburn; Russian');
-  log('names as German/Polish/French/Dutch/Hungarian write them.');
+  log('names as German/Polish/French/Dutch/Hungarian write them. Hanja read in Korean (hanja package table), one key per');
+  log('romanised Korean syllable in names with a Korean surname; Burmese script cut into syllables (U/Daw dropped, every');
+  log('syllable counts); Armenian also in its Western spelling; acronyms leaving out generic words or one distinctive word');
+  log('(weak potential, 0.82); a place or holding word in one name only, or a vessel against a company, caps below confirmed;');
+  log('two places lower the score; a company in another country than the query\'s loses 0.10 (a person 0.05).');
   if (args.includes('--errors')) {
     console.log('\nClass errors:');
     for (const e of classEval.errors) console.log(`  ${e.pair.category} ${e.pair.label ? 'FN' : 'FP'} ${e.score} | ${e.pair.name1} | ${e.pair.name2}`);

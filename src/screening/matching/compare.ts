@@ -285,6 +285,12 @@ export function compareNames(
   return out;
 }
 
+function oneWordName(toks: NameToken[]): boolean {
+  let n = 0;
+  for (const t of toks) if (t.kind !== 'legal' && t.kind !== 'honorific' && ++n > 1) return false;
+  return n === 1;
+}
+
 function leftWords(toks: NameToken[], used: boolean[]): NameToken[] {
   return toks.filter((t, i) => !used[i] && (t.kind === 'name' || t.kind === 'stop'));
 }
@@ -300,8 +306,11 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
   if (!qt.length || !ct.length) {
     return { score: 0, alignment: [], notes: ['empty name'], exact: false };
   }
+  // an acronym needs one side to be a single word (checked without allocating: most pairs are not)
   const acronym =
-    q.acronyms.length || c.acronyms.length || q.skipAcronyms || c.skipAcronyms ? acronymMatch(q, c, qt, ct, rarity) : undefined;
+    (q.acronyms.length || c.acronyms.length || q.skipAcronyms || c.skipAcronyms) && (oneWordName(qt) || oneWordName(ct))
+      ? acronymMatch(q, c, qt, ct, rarity)
+      : undefined;
   if (acronym) return acronym;
   const qw = qt.map((t) => tokenWeight(t, rarity));
   const cw = ct.map((t) => tokenWeight(t, rarity));
