@@ -518,7 +518,7 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
       oneWordDone = true;
     }
   }
-  if ((q.burmese || c.burmese) && !oneWordDone && (qLeft || cLeft)) {
+  if ((q.burmese || c.burmese) && score > 0.75 && !oneWordDone && (qLeft || cLeft)) {
     // a Burmese name has no surname or middle name: a syllable more or less is another person's name
     score = Math.min(score, 0.75);
     notes.push('a Burmese name matched without all its syllables: Burmese names have no surname, each syllable counts');
@@ -537,7 +537,8 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
   }
 
   // A subsidiary in another place, or a holding company, shares its parent's name (discriminators.ts).
-  if ((q.org || c.org) && strong && !oneWordDone && (qLeft || cLeft || q.holding || c.holding)) {
+  // (only for names close enough to matter: below 0.6 no qualifier lifts a pair to the threshold)
+  if ((q.org || c.org) && strong && score >= 0.6 && !oneWordDone && (qLeft || cLeft || q.holding || c.holding)) {
     const qRest = leftWords(qt, qUsed);
     const cRest = leftWords(ct, cUsed);
     // (a place is one to three words; a longer remainder is another name, not a subsidiary's)
