@@ -120,7 +120,12 @@ export function createIdempotency(deps: IdempotencyDeps | undefined): Idempotent
           const outcome = await deps.store.begin({ scope, key, requestHash, now: deps.clock.now(), leaseMs: deps.leaseMs });
           switch (outcome.kind) {
             case 'started':
-              captureAnswer(res, deps.store, { scope, key, ownerToken: outcome.ownerToken });
+              // The commands bind the ids they draw to the key before they append (CommandContext.idempotency).
+              ctxOf(res).idempotency = {
+                bindingId: outcome.bindingId,
+                bind: (names, draw) => deps.store.bind({ scope, key, names, draw }),
+              };
+              captureAnswer(res, deps, { scope, key, ownerToken: outcome.ownerToken });
               return true;
             case 'replay':
               replay(res, outcome.response);
@@ -162,7 +167,8 @@ function replay(res: Response, stored: StoredResponse): void {
  * Every answer of a create route (its handler's and the error handler's) goes through res.json: the 2xx
  * one is stored before it is sent, so a retry that arrives after the client saw it always replays it.
  */
-function captureAnswer(res: Response, store: IdempotencyStore, reservation: { scope: string; key: string; ownerToken: string }): void {
+function captureAnswer(res: Response, deps: IdempotencyDeps, reservation: { scope: string; key: string; ownerToken: string }): void {
+  const { store } = deps;
   const send = res.json.bind(res);
   let settled = false;
   res.json = ((body: unknown) => {
@@ -175,7 +181,7 @@ function captureAnswer(res: Response, store: IdempotencyStore, reservation: { sc
       if (value !== undefined) headers[name] = String(value);
     }
     const recorded =
-      status >= 200 && status < 300 ? store.complete({ ...reservation, response: { status, headers, body } }) : store.release(reservation);
+      status >= 200 && status < 300 ? store.complete({ ...reservation, response: { status, headers, body } }) : store.release({ ...reservation, now: deps.clock.now() });
     recorded
       .catch((err: unknown) => ctxOf(res).log.error({ err }, 'idempotency record failed; the reservation expires with its lease'))
       .finally(() => send(body));

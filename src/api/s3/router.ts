@@ -18,7 +18,7 @@ import { toStoredDeclaration } from '../../agents/sow/declaration';
 import { loadSowAssessment } from '../../app/sow/sow-view';
 import type { UsageService } from '../../app/usage/usage-service';
 import { handle } from '../http/app';
-import { ctxOf } from '../http/context';
+import { ctxOf, idempotencyOf } from '../http/context';
 import { ApiError } from '../http/errors';
 import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { entityTypeOmitted, parseInput } from '../http/validation';
@@ -56,6 +56,7 @@ function commandContext(res: Response, principal: Principal): CommandContext {
     actor: { accountId: principal.accountId, ...(principal.keyId ? { keyId: principal.keyId } : {}), ...(principal.userId ? { userId: principal.userId } : {}), surface: 's3' },
     correlationId: ctxOf(res).correlationId,
     commandId: randomUUID(),
+    ...idempotencyOf(res),
   };
 }
 

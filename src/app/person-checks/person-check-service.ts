@@ -22,7 +22,9 @@ import type { PersonCheckReport } from '../../reports/model';
 import { renderPersonCheckPdf } from '../../reports/pdf/person-check-report';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
+import { NotFound } from '../../commands/errors';
 import { handleCommand } from '../command-handler';
+import { boundId } from '../idempotency/binding';
 import type { CommandContext, Principal, RiskLevel } from '../services';
 import type { ListsInServiceView } from '../services';
 
@@ -293,7 +295,16 @@ export class PgPersonCheckService implements PersonCheckService {
 
   async request(principal: Principal, input: PersonCheckRequestInput, ctx: CommandContext): Promise<PersonCheckView> {
     this.deps.listGate?.assertUsable();
-    const personCheckId = newPersonCheckId();
+    // With an Idempotency-Key the id is bound to the key before the append (a retry after a crash finds it).
+    const personCheckId = await boundId(ctx.idempotency, 'person-check', async () => newPersonCheckId());
+    if (ctx.idempotency) {
+      const existing = await this.deps.store.readStream(streamName(personCheckId));
+      if (existing.length > 0) {
+        const view = buildPersonCheckView(existing);
+        if (!view || view.accountId !== principal.accountId) throw new NotFound('person check', personCheckId);
+        return view;
+      }
+    }
     const surface = principal.surface === 's1' ? 's1' : 'portal';
     const handled = await handleCommand(this.deps.store, personCheckDecider, streamName(personCheckId), {
       type: 'RequestPersonCheck',

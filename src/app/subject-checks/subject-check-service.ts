@@ -17,6 +17,7 @@ import type { EventStore } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import type { Clock } from '../../shared/clock';
 import { handleCommand, loadAggregate } from '../command-handler';
+import { boundId } from '../idempotency/binding';
 import type { IdBlocks } from '../ids';
 import type { CommandContext, Principal } from '../services';
 import { riskOfFindings, SUBJECT_CHECK_SOURCES, type Finding } from './assessment';
@@ -329,9 +330,32 @@ export class PgSubjectCheckService {
   }
 
   /** Appends SubjectCheckStarted; the pipeline runs asynchronously. Returns the running check at once. */
-  async start(principal: Principal, input: SubjectCheckInput, ctx: CommandContext, options: { batchId?: string; waitForReadModel?: boolean } = {}): Promise<SubjectCheckView> {
+  async start(
+    principal: Principal,
+    input: SubjectCheckInput,
+    ctx: CommandContext,
+    options: {
+      batchId?: string;
+      waitForReadModel?: boolean;
+      /** The name the id is bound under for the request's Idempotency-Key (a batch: one per item). */
+      bindAs?: string;
+      /** Runs just before the check is created (limits), not when a retry finds it already created. */
+      admit?: () => Promise<void>;
+    } = {},
+  ): Promise<SubjectCheckView> {
     this.deps.listGate?.assertUsable();
-    const subjectCheckId = await this.deps.ids.next('subject_check_id_seq');
+    // With an Idempotency-Key the id is bound to the key before the append: a retry after a crash
+    // between the append and the recorded answer finds its check here and answers it.
+    const subjectCheckId = await boundId(ctx.idempotency, options.bindAs ?? 'subject-check', () => this.deps.ids.next('subject_check_id_seq'));
+    if (ctx.idempotency) {
+      const existing = await this.deps.store.readStream(subjectCheckStream(subjectCheckId));
+      if (existing.length > 0) {
+        const started = existing[0] as unknown as SubjectCheckStarted;
+        if (started.type !== 'SubjectCheckStarted' || started.data.accountId !== principal.accountId) throw new NotFound('subject check', subjectCheckId);
+        return startedView(started);
+      }
+    }
+    await options.admit?.();
     const handled = await handleCommand(this.deps.store, subjectCheckDecider, subjectCheckStream(subjectCheckId), {
       type: 'StartSubjectCheck',
       data: {
