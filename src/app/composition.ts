@@ -70,7 +70,7 @@ import { createS2AccountRouter, createS2Gate, createS2Router } from '../api/s2/r
 import { registerS2 } from '../api/s2/schemas';
 import { subjectChecksProjection } from '../projections/read-models/subject-checks';
 import { SubjectCheckOrchestrator } from '../agents/orchestrator/subject-check-orchestrator';
-import { PgSubjectCheckService } from './subject-checks/subject-check-service';
+import { PgSubjectCheckService, SUBJECT_CHECK_PIPELINE_ENDS } from './subject-checks/subject-check-service';
 import { S2WebhookService } from './subject-checks/webhook-service';
 import { DEV_JWT_SECRET, JwtSessionService } from './sessions/session-service';
 import { PgLimitService } from './limits';
@@ -79,7 +79,7 @@ import { PgKeyService } from './keys/key-service';
 import { CompletionNotifier, PgScreeningService } from './screenings/screening-service';
 import { PgWorkQueue } from './screenings/work-queue';
 import { pgAnalystNames } from './accounts/analyst-names';
-import { PgPersonCheckService } from './person-checks/person-check-service';
+import { PERSON_CHECK_ENDS, PgPersonCheckService } from './person-checks/person-check-service';
 import { personChecksProjection } from '../projections/read-models/person-checks';
 import { PersonCheckOrchestrator } from '../agents/orchestrator/person-check-orchestrator';
 import { WorkSupervisor } from '../agents/orchestrator/supervisor';
@@ -459,11 +459,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       },
     });
     const ids = new IdBlocks(pool);
-    const subjectChecks = new PgSubjectCheckService({ store, pool, clock, readModelsCaughtUp, ids, listGate, listsInService });
+    // Backpressure for checks, like screenings below: a slot per check in flight, freed when its pipeline ends.
+    const subjectCheckAdmission = new ScreeningAdmission({ limit: config.MAX_INFLIGHT_SUBJECT_CHECKS, clock, noun: 'subject checks' });
+    notifier.onEvents(SUBJECT_CHECK_PIPELINE_ENDS, (stream) => subjectCheckAdmission.ended(stream));
+    const personCheckAdmission = new ScreeningAdmission({ limit: config.MAX_INFLIGHT_PERSON_CHECKS, clock, noun: 'person checks' });
+    notifier.onEvents(PERSON_CHECK_ENDS, (stream) => personCheckAdmission.ended(stream));
+    const subjectChecks = new PgSubjectCheckService({ store, pool, clock, readModelsCaughtUp, ids, listGate, listsInService, admission: subjectCheckAdmission });
     const s2Webhooks = new S2WebhookService({ store, pool, clock, secrets, allowPrivate, readModelsCaughtUp });
     // S2 session cookies (auth_token): 12 h.
     const sessions = new JwtSessionService({ pool, clock, secret: config.JWT_SECRET ?? DEV_JWT_SECRET, audience: 's2_session', lifetimeSeconds: 12 * 3600 });
-    const personChecks = new PgPersonCheckService({ store, pool, clock, readModelsCaughtUp, listGate, listsInService });
+    const personChecks = new PgPersonCheckService({ store, pool, clock, readModelsCaughtUp, listGate, listsInService, admission: personCheckAdmission });
     const analystNames = pgAnalystNames(pool);
     // Backpressure: a bounded number of screenings in flight per process (MAX_INFLIGHT_SCREENINGS).
     const admission = new ScreeningAdmission({ limit: config.MAX_INFLIGHT_SCREENINGS, clock });
@@ -566,6 +571,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             `svc_screenings_in_flight ${admission.inFlight}`,
             '# TYPE svc_screenings_in_flight_limit gauge',
             `svc_screenings_in_flight_limit ${admission.limit}`,
+            '# HELP svc_checks_in_flight Person and subject checks this process accepted whose pipeline has not ended (refused past svc_checks_in_flight_limit).',
+            '# TYPE svc_checks_in_flight gauge',
+            `svc_checks_in_flight{kind="person_check"} ${personCheckAdmission.inFlight}`,
+            `svc_checks_in_flight{kind="subject_check"} ${subjectCheckAdmission.inFlight}`,
+            '# TYPE svc_checks_in_flight_limit gauge',
+            `svc_checks_in_flight_limit{kind="person_check"} ${personCheckAdmission.limit}`,
+            `svc_checks_in_flight_limit{kind="subject_check"} ${subjectCheckAdmission.limit}`,
           );
           const memory = process.memoryUsage();
           lines.push(

@@ -253,9 +253,14 @@ export function createS2Router(deps: S2Deps): Router {
       if (room.remaining < valid.length) {
         throw rateLimited(Math.max(1, room.resetAt - Math.floor(deps.clock.now().getTime() / 1000)));
       }
+      // Backpressure: a slot for every valid subject at once, or 503 with nothing created.
+      const slots = deps.subjectChecks.reserveSlots(valid.length);
       // With an Idempotency-Key the batch id and each item's check id are bound to the key before they are
       // used, so a retry after a crash mid-batch finds the checks already created and starts only the rest.
-      const batchId = await boundId(ctxOf(res).idempotency, 'batch', async () => randomUUID());
+      const batchId = await boundId(ctxOf(res).idempotency, 'batch', async () => randomUUID()).catch((error: unknown) => {
+        for (const slot of slots ?? []) slot.release();
+        throw error;
+      });
       const results: object[] = [];
       for (const { index, checked: result } of checked) {
         if (!result.ok) {
@@ -272,6 +277,7 @@ export function createS2Router(deps: S2Deps): Router {
               batchId,
               waitForReadModel: false,
               bindAs: `subject:${index}`,
+              ...(slots ? { slot: slots.shift()! } : {}),
               admit: async () => {
                 const decision = await deps.limits.consume(bucket, S2_SUBJECT_CHECKS_PER_HOUR, S2_SUBJECT_CHECK_WINDOW_SECONDS);
                 if (!decision.allowed) {

@@ -136,6 +136,8 @@ export class CompletionNotifier {
   private readonly recentEnds = new Map<string, bigint>();
   private subscription: Subscription | undefined;
   private readonly endListeners: ((stream: string) => void)[] = [];
+  /** Listeners for other event types (the ends of person and subject checks, for their admission). */
+  private readonly typeListeners = new Map<string, ((stream: string) => void)[]>();
 
   constructor(private readonly store: EventStore & { headPosition?: () => Promise<bigint> }) {}
 
@@ -144,10 +146,17 @@ export class CompletionNotifier {
     this.endListeners.push(listener);
   }
 
+  /** Called with the stream name of every event of these types from now on. */
+  onEvents(types: readonly string[], listener: (stream: string) => void): void {
+    for (const type of types) this.typeListeners.set(type, [...(this.typeListeners.get(type) ?? []), listener]);
+  }
+
   async start(): Promise<void> {
     const head = this.store.headPosition ? await this.store.headPosition() : undefined;
     this.subscription = this.store.subscribeToAll(
       async (event: RecordedEvent) => {
+        const others = this.typeListeners.get(event.type);
+        if (others) for (const listener of others) listener(event.streamName);
         if (event.type !== 'ScreeningCompleted' && event.type !== 'ScreeningFailed') return;
         this.recentEnds.set(event.streamName, event.globalPosition);
         for (const listener of this.endListeners) listener(event.streamName);
