@@ -48,6 +48,7 @@ import { createHttpApp } from '../api/http/app';
 import { presentListFreshness } from '../api/http/list-freshness';
 import { createIdempotency } from '../api/http/idempotency';
 import { PgIdempotencyStore } from './idempotency/idempotency-store';
+import { BatchJobService } from './batch-jobs/batch-job-service';
 import { ApiError } from '../api/http/errors';
 import { createS1Gate, createS1Router, defaultS1MonthlyQuota } from '../api/s1/router';
 import { buildOpenApiDocument } from '../api/openapi/registry';
@@ -272,6 +273,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const loaded = await listRegistry.loadAll({ progressBar: Boolean(process.stdout.isTTY) && config.NODE_ENV !== 'test' });
     for (const failure of loaded.failures) logger.error({ failure }, 'list failed to load: previous version (if any) stays in service');
     let engine = ScreeningEngine.build(loaded.entities, loaded.versions, { recentQueries: RECENT_QUERIES });
+    // The lists the engine was built from: a batch job's worker threads build their own engines from them.
+    let listsInEngine = { entities: loaded.entities, versions: loaded.versions };
     let countryRisk: CountryRisk[] = loaded.countryRisk;
     logger.info({ entities: loaded.entities.length, lists: loaded.versions.map((v) => v.id) }, 'lists loaded');
     // How old each list is, by the injected clock; a stale list warns (or refuses, LISTS_STALE_POLICY).
@@ -545,6 +548,20 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       }, 3_600_000);
       idempotencySweep.unref();
       stops.push(async () => clearInterval(idempotencySweep));
+      // Asynchronous batch screening jobs (S3 POST /api/v1/batches): the batch engine of `svc screen --file`.
+      const batchJobs = new BatchJobService({
+        pool,
+        clock,
+        logger,
+        dataDir: config.DATA_DIR,
+        maxBytes: config.BATCH_MAX_BYTES,
+        maxQueued: config.BATCH_MAX_QUEUED,
+        workers: config.BATCH_WORKERS,
+        engine: () => engine,
+        lists: () => listsInEngine,
+      });
+      await batchJobs.start();
+      stops.push(() => batchJobs.stop());
       const app = createHttpApp({
         logger,
         // The portal's built assets (web/dist: `npm run build:web`, run by `npm start` and the tests).
@@ -627,7 +644,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             idempotent,
           }),
           createS1MonitoringRouter({ monitoring, audit, auditorTokens }),
-          createS3Router({ keys, limits, screenings, usage, store, clock, idempotent, config: { screeningWaitMs: config.SCREENING_WAIT_MS } }),
+          createS3Router({
+            keys,
+            limits,
+            screenings,
+            usage,
+            store,
+            clock,
+            idempotent,
+            config: { screeningWaitMs: config.SCREENING_WAIT_MS },
+            batches: { service: batchJobs, maxBytes: config.BATCH_MAX_BYTES },
+          }),
           createS3MonitoringRouter({ monitoring, audit, auditorTokens, screenings, clock }),
           createPortalRouter({ accounts, limits, sessions: portalSessions, webhooks: s3Webhooks, payments, clock, logger, paymentWebhookSecret: config.PAYMENT_WEBHOOK_SECRET }),
           // The portal's console API (/api/portal/*) and person-check form routes, both on the portal JWT.
@@ -748,6 +775,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         try {
           const result = await listRegistry.loadAll({ progressBar: false });
           engine = ScreeningEngine.build(result.entities, result.versions, { recentQueries: RECENT_QUERIES });
+          listsInEngine = { entities: result.entities, versions: result.versions };
           countryRisk = result.countryRisk;
           // Each list whose version changed since it was last monitored: only its delta is matched.
           lastMonitoringRuns = await catchUpLists(monitoring, { pool, lists: listRegistry, engine, clock, logger });

@@ -32,6 +32,7 @@ export const IDEMPOTENT_CREATE_ROUTES = [
   '/api/v1/screening/edd',
   '/api/v1/screening/ma',
   '/api/v1/screening/sow',
+  '/api/v1/batches',
   '/api/v1/person-checks',
   '/api/v1/keys',
   '/api/v1/compliance/subject-checks',
@@ -111,9 +112,10 @@ export function createIdempotency(deps: IdempotencyDeps | undefined): Idempotent
         const owner = await credentialOf(req, res);
         if (!owner) return true; // unauthenticated: the route answers 401 itself, nothing is reserved
         const scope = `${ctxOf(res).surface}:${owner.accountId}:${owner.credential}`;
-        const requestHash = createHash('sha256')
-          .update(`${req.method} ${req.baseUrl}${req.path}\n${canonicalJson(req.body)}`)
-          .digest('hex');
+        // A streamed body (a batch upload) is not parsed here: its type and length stand for it, and the
+        // route binds the upload's own SHA-256 to the key (see BatchJobService.create).
+        const body = req.body !== undefined ? canonicalJson(req.body) : `stream ${String(req.headers['content-type'] ?? '')} ${String(req.headers['content-length'] ?? '')}`;
+        const requestHash = createHash('sha256').update(`${req.method} ${req.baseUrl}${req.path}\n${body}`).digest('hex');
         const started = Date.now();
         let pause = 25;
         for (;;) {
