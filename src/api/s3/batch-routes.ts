@@ -5,7 +5,7 @@
  * caller's account: another account's job is a 404, like a missing one.
  */
 import type { Response, Router } from 'express';
-import { z } from 'zod';
+import { z } from '../openapi/zod';
 import { BATCH_FILES, BatchUploadRefused, type BatchFile, type BatchJobService } from '../../app/batch-jobs/batch-job-service';
 import type { CommandContext, Principal } from '../../app/services';
 import { DEFAULT_THRESHOLD } from '../../screening/engine';
