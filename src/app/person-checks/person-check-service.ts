@@ -23,7 +23,7 @@ import { renderPersonCheckPdf } from '../../reports/pdf/person-check-report';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import { NotFound } from '../../commands/errors';
-import { handleCommand } from '../command-handler';
+import { handleCommand } from '../../commands/command-handler';
 import { boundId } from '../idempotency/binding';
 import type { AdmissionSlot, ScreeningAdmission } from '../screenings/admission';
 import type { CommandContext, Principal, RiskLevel } from '../services';

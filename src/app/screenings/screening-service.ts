@@ -10,7 +10,7 @@ import { renderScreeningReportPdf } from '../../reports/pdf/screening-report';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import { NotFound } from '../../commands/errors';
-import { handleCommand } from '../command-handler';
+import { handleCommand } from '../../commands/command-handler';
 import { boundId } from '../idempotency/binding';
 import type { IdBlocks } from '../ids';
 import type {

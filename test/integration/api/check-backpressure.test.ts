@@ -7,7 +7,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { handleCommand } from '../../../src/app/command-handler';
+import { handleCommand } from '../../../src/commands/command-handler';
 import { personCheckDecider, streamName as personCheckStream } from '../../../src/commands/person-check';
 import { streamName as subjectCheckStream, subjectCheckDecider } from '../../../src/commands/subject-check';
 import { startTestService, type TestService } from '../../support/service';

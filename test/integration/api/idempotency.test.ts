@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../../src/config/config';
-import { startService, type RunningService } from '../../../src/app/composition';
+import { startService, type RunningService } from '../../../src/bootstrap/service';
 import { createLogger } from '../../../src/shared/logger';
 import type { Clock } from '../../../src/shared/clock';
 import { IDEMPOTENT_CREATE_ROUTES } from '../../../src/api/http/idempotency';
