@@ -168,6 +168,17 @@ describe('S3 batch jobs', () => {
     assert.ok(flagged.every((f) => Array.isArray(f.hits) && f.hits.length > 0 && typeof f.line === 'number'));
   });
 
+  it('counts each screened name of a completed job in the key\'s usage (POST /api/v1/batches, BATCH)', async () => {
+    const usage = await get('/api/v1/usage');
+    assert.equal(usage.status, 200, usage.text);
+    const today = (usage.body.data.keys as { today: { by_endpoint: Record<string, number>; by_screening_type: Record<string, number> } }[]).map((k) => k.today);
+    const batchNames = today.reduce((sum, t) => sum + (t.by_endpoint['POST /api/v1/batches'] ?? 0), 0);
+    assert.equal(batchNames, 400 - badLines.length, 'the screened names, not the rejected rows');
+    assert.equal(today.reduce((sum, t) => sum + (t.by_screening_type.BATCH ?? 0), 0), batchNames);
+    const other = await get('/api/v1/usage', otherKey);
+    assert.equal(JSON.stringify(other.body.data).includes('/api/v1/batches'), false, 'not in another account\'s usage');
+  });
+
   it('another account cannot see the job or its files (404, like a missing one), nor list it', async () => {
     assertS3Error(await get(`/api/v1/batches/${jobId}`, otherKey), 404, /not found/i);
     for (const file of ['results.csv', 'results.jsonl', 'errors.csv']) assertS3Error(await get(`/api/v1/batches/${jobId}/${file}`, otherKey), 404, /not found/i);
