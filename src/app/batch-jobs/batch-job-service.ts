@@ -324,7 +324,10 @@ export class BatchJobService {
       const options = { threshold, jsonl: true };
       screener = this.deps.workers > 0 ? await startWorkerPool({ ...this.deps.lists(), workers: this.deps.workers, options }) : inProcessScreener(this.deps.engine(), options);
       const input = createReadStream(path.join(dir, 'input.csv'));
-      abort.signal.addEventListener('abort', () => input.destroy(new Error('the service is stopping')));
+      // The stop may come while the pool was starting: then the read ends at once.
+      const onAbort = () => input.destroy(new Error('the service is stopping'));
+      if (abort.signal.aborted) onAbort();
+      else abort.signal.addEventListener('abort', onAbort);
       const [results, jsonl, errors] = (['results.csv', 'results.jsonl', 'errors.csv'] as const).map((name) => createWriteStream(path.join(dir, name)));
       outputs.push(results!, jsonl!, errors!);
       let lastWrite = 0;
