@@ -35,7 +35,7 @@ import { createSecretBox, type SecretBox } from '../webhooks/secrets';
 import { checkWebhookUrl } from '../webhooks/url-guard';
 import { ListRegistry } from '../screening/lists/registry';
 import { defaultListsConfig } from '../screening/lists/config';
-import { listsFreshness, ListsStaleError, type FreshnessPolicy, type ListFreshness } from '../screening/lists/freshness';
+import { freshnessByDay, ListsStaleError, type FreshnessPolicy, type ListFreshness } from '../screening/lists/freshness';
 
 import { ScreeningEngine } from '../screening/engine';
 import type { CountryRisk } from '../screening/model';
@@ -276,7 +276,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     logger.info({ entities: loaded.entities.length, lists: loaded.versions.map((v) => v.id) }, 'lists loaded');
     // How old each list is, by the injected clock; a stale list warns (or refuses, LISTS_STALE_POLICY).
     const freshnessPolicy: FreshnessPolicy = { sanctionsMaxAgeDays: config.LISTS_MAX_AGE_DAYS, perList: config.LISTS_MAX_AGE };
-    const listStatus = () => listsFreshness(engine.versions, clock.now(), freshnessPolicy);
+    const freshness = freshnessByDay(freshnessPolicy);
+    const listStatus = () => freshness(engine.versions, clock.now());
     const listGate = {
       assertUsable: () => {
         if (config.LISTS_STALE_POLICY !== 'refuse') return;
@@ -291,8 +292,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         list_warnings: status.flatMap((f) => (f.warning ? [f.warning] : [])),
       };
     };
+    // Recorded by every completed screening: the same until the lists or the day change (listStatus).
+    let keptVersions: { status: readonly ListFreshness[]; matcherVersion: string; refs: { listVersions: ListVersionRef[]; matcherVersion: string } } | undefined;
     const engineVersions = (): { listVersions: ListVersionRef[]; matcherVersion: string } => {
-      const fresh = new Map(listStatus().map((f) => [f.versionId, f]));
+      const status = listStatus();
+      if (keptVersions?.status !== status || keptVersions.matcherVersion !== engine.matcherVersion) {
+        keptVersions = { status, matcherVersion: engine.matcherVersion, refs: listVersionRefs(status) };
+      }
+      return keptVersions.refs;
+    };
+    const listVersionRefs = (status: readonly ListFreshness[]): { listVersions: ListVersionRef[]; matcherVersion: string } => {
+      const fresh = new Map(status.map((f) => [f.versionId, f]));
       return {
         listVersions: engine.versions.map((v) => {
           const f = fresh.get(v.id)!;
