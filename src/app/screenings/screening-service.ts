@@ -21,7 +21,7 @@ import type {
   ScreeningService,
   ScreeningView,
 } from '../services';
-import { allHits, buildScreeningReport, type ReportContext } from './report-builder';
+import { allHits, buildScreeningReport, type ReportContext } from '../../reports/screening-report';
 import type { AdmissionSlot, ScreeningAdmission } from './admission';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
