@@ -25,6 +25,7 @@ import { DeadLetterReplayer, PgDeadLetterTable } from '../infrastructure/bus/dea
 import { AvroRegistry } from '../infrastructure/bus/avro';
 import { EventRelay } from '../infrastructure/relay/relay';
 import { ProjectionRunner } from '../projections/runner';
+import { screeningDetailsProjection } from '../projections/read-models/screening-details';
 import type { Projection } from '../projections/projection';
 import { accountsProjection } from '../projections/read-models/accounts';
 import { apiKeysProjection } from '../projections/read-models/api-keys';
@@ -169,6 +170,7 @@ export function readModelProjections(clock: Clock, logger: Logger): Projection[]
     accountsProjection,
     apiKeysProjection,
     screeningsProjection,
+    screeningDetailsProjection,
     usageProjection,
     subjectChecksProjection,
     personChecksProjection,
