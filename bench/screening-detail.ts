@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createListAgents } from '../src/agents/lists/list-agents';
 import { loadConfig } from '../src/config/config';
-import { startService } from '../src/app/composition';
+import { startService } from '../src/bootstrap/service';
 import type { ReportHit } from '../src/reports/model';
 import { createLogger } from '../src/shared/logger';
 import { accountHelpers } from '../test/support/service';

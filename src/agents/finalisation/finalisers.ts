@@ -5,9 +5,9 @@
  */
 import type { CountryRisk } from '../../screening/model';
 import type { CountryRiskFinding, DataGap, ScreeningReport } from '../../reports/model';
-import { computeRiskScore, type RiskFacts } from '../scoring/risk-score';
+import { computeRiskScore, type RiskFacts } from '../../reports/risk-score';
 import { countryToIso2 } from '../sources/countries';
-import { allHits } from '../../reports/screening-report';
+import { allHits } from '../../projections/screening-report';
 import { assessSow, type SowAssessment } from '../sow/framework';
 import { readStoredDeclaration } from '../sow/declaration';
 import { corroborateKind, type SowAgentResult } from '../sow/agents';

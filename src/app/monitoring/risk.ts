@@ -6,12 +6,12 @@
  * FATF finding, UK registry facts, high-risk jurisdictions). Screenings recorded before those facts
  * were kept fall back to the report's country risk and registry facts and the current FATF table.
  */
-import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../../agents/scoring/risk-score';
+import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../../reports/risk-score';
 import type { HitState, ScreeningState } from '../../commands/screening';
 import type { RiskLevel } from '../../commands/plans';
 import type { CountryRisk } from '../../screening/model';
 import type { RecordedEvent } from '../../shared/events';
-import { buildScreeningReport, riskFactsOf } from '../../reports/screening-report';
+import { buildScreeningReport, riskFactsOf } from '../../projections/screening-report';
 
 export function recomputeRisk(
   events: readonly RecordedEvent[],

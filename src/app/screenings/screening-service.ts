@@ -9,7 +9,7 @@ import { HIT_CATEGORIES, type ScreeningReport } from '../../reports/model';
 import { renderScreeningReportPdf } from '../../reports/pdf/screening-report';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
-import { handleCommand } from '../command-handler';
+import { handleCommand } from '../../commands/command-handler';
 import type { IdBlocks } from '../ids';
 import type {
   CommandContext,
@@ -21,7 +21,7 @@ import type {
   ScreeningService,
   ScreeningView,
 } from '../services';
-import { allHits, buildScreeningReport, finishReport, foldReportEvent, type ReportContext } from '../../reports/screening-report';
+import { allHits, buildScreeningReport, finishReport, foldReportEvent, type ReportContext } from '../../projections/screening-report';
 import { readScreeningDetail, type ScreeningDetailRow } from '../../projections/read-models/screening-details';
 import type { AdmissionSlot, ScreeningAdmission } from './admission';
 

@@ -1,12 +1,12 @@
 import type pg from 'pg';
 import { screeningEventTypes, streamName as screeningStream, type ScreeningRequested } from '../../commands/screening';
-import { foldReportEvent, startReport, type ScreeningReportFold } from '../../reports/screening-report';
+import { foldReportEvent, startReport, type ScreeningReportFold } from '../screening-report';
 import type { RecordedEvent } from '../../shared/events';
 import { columnsOf } from '../batching';
 import { quoteIdent, type Projection } from '../projection';
 
 /**
- * Screening detail as a read model: per screening, the report fold (src/reports/screening-report.ts)
+ * Screening detail as a read model: per screening, the report fold (src/projections/screening-report.ts)
  * of its stream so far and the stream position it is folded through. A read of a screening's
  * detail, JSON report or PDF is then one query and a finishReport, not a read and fold of the whole
  * stream; what depends on the deployment (agent labels, a running screening's list versions) is

@@ -8,9 +8,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { handleCommand } from '../../../src/app/command-handler';
+import { handleCommand } from '../../../src/commands/command-handler';
 import { ScreeningOrchestrator } from '../../../src/agents/orchestrator/screening-orchestrator';
-import { buildScreeningReport } from '../../../src/reports/screening-report';
+import { buildScreeningReport } from '../../../src/projections/screening-report';
 import type { Agent } from '../../../src/agents/runtime/agent';
 import { screeningDecider, type ScreeningRequested, streamName } from '../../../src/commands/screening';
 import { AvroRegistry, type AgentResult } from '../../../src/infrastructure/bus/avro';

@@ -9,7 +9,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { handleCommand } from '../../../src/app/command-handler';
+import { handleCommand } from '../../../src/commands/command-handler';
 import { ScreeningOrchestrator } from '../../../src/agents/orchestrator/screening-orchestrator';
 import { WorkSupervisor } from '../../../src/agents/orchestrator/supervisor';
 import { startAgentWorkers } from '../../../src/agents/runtime/worker';
@@ -23,7 +23,7 @@ import { ProjectionRunner } from '../../../src/projections/runner';
 import { projectionSchema } from '../../../src/projections/projection';
 import { screeningsProjection } from '../../../src/projections/read-models/screenings';
 import { runningWorkQueries } from '../../../src/projections/read-models/running-work';
-import { buildScreeningReport } from '../../../src/reports/screening-report';
+import { buildScreeningReport } from '../../../src/projections/screening-report';
 import { verifyHashChain } from '../../../src/infrastructure/eventstore/hashChain';
 import { systemClock } from '../../../src/shared/clock';
 import { createLogger } from '../../../src/shared/logger';

@@ -13,7 +13,7 @@ import type pg from 'pg';
 import { quoteIdent } from '../../../src/projections/projection';
 import { readScreeningDetail, screeningDetailsProjection } from '../../../src/projections/read-models/screening-details';
 import type { ReportHit } from '../../../src/reports/model';
-import { buildScreeningReport, finishReport, type ReportContext } from '../../../src/reports/screening-report';
+import { buildScreeningReport, finishReport, type ReportContext } from '../../../src/projections/screening-report';
 import type { RecordedEvent } from '../../../src/shared/events';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres';
 

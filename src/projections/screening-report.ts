@@ -1,5 +1,5 @@
 /**
- * The ScreeningReport of a screening stream, as a fold: `startReport` on ScreeningRequested,
+ * The ScreeningReport of a screening stream (the report model: src/reports/model.ts), as a fold: `startReport` on ScreeningRequested,
  * `foldReportEvent` for every later event, `finishReport` for the report as of the last event
  * folded. Pure: the same events always give the same report. `buildScreeningReport` folds a whole
  * stream at once (the pipeline's finalisation steps); the screening-detail read model
@@ -11,7 +11,7 @@
  * finishReport from the ReportContext.
  */
 import type { RecordedEvent } from '../shared/events';
-import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../agents/scoring/risk-score';
+import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../reports/risk-score';
 import type { ScreeningEvent, ScreeningRequested } from '../commands/screening';
 import { listLabel, staleWarning } from '../screening/lists/freshness';
 import {
@@ -27,7 +27,7 @@ import {
   RISK_SCALE,
   type ScreeningReport,
   type UkRegistryFacts,
-} from './model';
+} from '../reports/model';
 
 /** What a pipeline agent records as its result payload (AgentResultRecorded.result). */
 export interface AgentResultPayload {
