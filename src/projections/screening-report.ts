@@ -117,26 +117,30 @@ export function startReport(requested: RecordedEvent & ScreeningRequested): Scre
   return { report, dispositions: {}, finalisation: [], rescored: false };
 }
 
+/**
+ * Sources the deployment could not query, recorded as their phase started or was skipped (no result
+ * payload). A module function, not a closure per event: every event of every screening is folded.
+ */
+function notQueried(report: ScreeningReport, phase: string, sources: readonly { agent: string; error: string }[], at: string): void {
+  for (const n of sources) {
+    report.agents.push({ agent: n.agent, phase, queried: false, durationMs: 0, matchCount: 0, startedAt: at, error: n.error });
+    report.sourcesNotSearched.push({ source: n.agent, reason: n.error });
+  }
+}
+
 /** Applies one event of the stream (in stream order, ScreeningRequested included) to the fold. */
 export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEvent): void {
   const { report } = fold;
   const event = recorded as RecordedEvent & ScreeningEvent;
-  // Sources the deployment could not query, recorded as their phase started or was skipped (no result payload).
-  const notQueried = (phase: string, sources: readonly { agent: string; error: string }[], at: string) => {
-    for (const n of sources) {
-      report.agents.push({ agent: n.agent, phase, queried: false, durationMs: 0, matchCount: 0, startedAt: at, error: n.error });
-      report.sourcesNotSearched.push({ source: n.agent, reason: n.error });
-    }
-  };
   report.audit.events.push({ type: event.type, occurredAt: event.metadata.occurredAt, eventId: event.metadata.eventId, position: event.streamPosition.toString() });
   if (event.metadata.hash) report.audit.streamHeadHash = event.metadata.hash;
   if (RESCORED_BY.has(event.type)) fold.rescored = true;
   switch (event.type) {
     case 'PhaseStarted':
-      notQueried(event.data.phase, event.data.notQueried ?? [], event.data.startedAt);
+      notQueried(report, event.data.phase, event.data.notQueried ?? [], event.data.startedAt);
       break;
     case 'PhaseSkipped':
-      notQueried(event.data.phase, event.data.notQueried, event.data.skippedAt);
+      notQueried(report, event.data.phase, event.data.notQueried, event.data.skippedAt);
       break;
     case 'AgentResultRecorded': {
       const d = event.data;
