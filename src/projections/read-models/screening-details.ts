@@ -2,7 +2,6 @@ import type pg from 'pg';
 import { screeningEventTypes, streamName as screeningStream, type ScreeningRequested } from '../../commands/screening';
 import { foldReportEvent, startReport, type ScreeningReportFold } from '../screening-report';
 import type { RecordedEvent } from '../../shared/events';
-import { columnsOf } from '../batching';
 import { quoteIdent, type Projection } from '../projection';
 
 /**
@@ -74,17 +73,16 @@ async function applyFolded(client: pg.PoolClient, events: readonly RecordedEvent
   }
   const changed = [...folding].filter(([, row]) => row.changed);
   if (changed.length === 0) return;
+  // The rows as one JSON document (json_to_recordset): the folds are large, and as elements of a
+  // text[] parameter each would be escaped again into PostgreSQL's array syntax.
+  const document = changed.map(([id, row]) => ({ screening_id: id, uuid: row.uuid, account_id: row.accountId, surface: row.surface, stream_position: row.position.toString(), fold: row.fold }));
   await client.query(
     `INSERT INTO ${s}.screening_details AS t (screening_id, uuid, account_id, surface, stream_position, fold)
-     SELECT r.screening_id, r.uuid, r.account_id, r.surface, r.stream_position, r.fold::json
-       FROM unnest($1::bigint[], $2::uuid[], $3::bigint[], $4::text[], $5::bigint[], $6::text[])
-         AS r(screening_id, uuid, account_id, surface, stream_position, fold)
+     SELECT r.screening_id, r.uuid, r.account_id, r.surface, r.stream_position, r.fold
+       FROM json_to_recordset($1::json) AS r(screening_id bigint, uuid uuid, account_id bigint, surface text, stream_position bigint, fold json)
      ON CONFLICT (screening_id) DO UPDATE SET stream_position = EXCLUDED.stream_position, fold = EXCLUDED.fold
        WHERE t.stream_position < EXCLUDED.stream_position`,
-    columnsOf(
-      changed.map(([id, row]) => [id, row.uuid, row.accountId, row.surface, row.position.toString(), JSON.stringify(row.fold)]),
-      6,
-    ),
+    [JSON.stringify(document)],
   );
 }
 
