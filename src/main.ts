@@ -17,6 +17,7 @@ import { registerDeadLetterCommands } from './cli/deadletters';
 import type { OperatorContext } from './bootstrap/operator-context';
 import { addExamples, OPERATOR_EXAMPLES, UsageError } from './cli/usage';
 import { listsConfigFor, listsDownloadDir } from './bootstrap/lists-config';
+import { screeningListsConfig } from './bootstrap/operator-cli';
 import type { ListEntity, ListVersion } from './screening/model';
 import { plans, type Plan } from './commands/plans';
 
@@ -181,6 +182,7 @@ async function loadScreeningLists(): Promise<{ entities: ListEntity[]; versions:
 // A batch over several workers takes the entities (each worker builds its engine); otherwise one engine here.
 registerScreenCommands(program, {
   loadLists: loadScreeningLists,
+  listsConfig: () => screeningListsConfig(configOrExit()),
   loadEngine: async () => {
     const config = configOrExit();
     const { loadScreeningEngine } = await import('./bootstrap/operator-cli');

@@ -26,7 +26,7 @@ interface ProbeDeps {
  * read from the live parts at scrape time. No default process metrics: the names below are the ones
  * dashboards use.
  */
-export function serviceMetrics({ readSide: { runner, relay }, lists, deadLetters, agents: { supervisor }, services: { admission } }: ProbeDeps): () => Promise<string> {
+export function serviceMetrics({ readSide: { runner, relay }, lists, deadLetters, agents: { supervisor }, services: { admission, personCheckAdmission, subjectCheckAdmission } }: ProbeDeps): () => Promise<string> {
   const registry = new Registry();
   const registers = [registry];
   new Gauge({
@@ -55,6 +55,25 @@ export function serviceMetrics({ readSide: { runner, relay }, lists, deadLetters
   const inFlight = 'Screenings this process accepted that have not completed or failed yet (refused past svc_screenings_in_flight_limit).';
   gauge(registers, 'svc_screenings_in_flight', inFlight, () => admission.inFlight);
   gauge(registers, 'svc_screenings_in_flight_limit', 'Screenings accepted in flight before new ones are refused (MAX_INFLIGHT_SCREENINGS, 0 = no limit).', () => admission.limit);
+  const checks = { person_check: personCheckAdmission, subject_check: subjectCheckAdmission };
+  new Gauge({
+    name: 'svc_checks_in_flight',
+    help: 'Person and subject checks this process accepted whose pipeline has not ended (refused past svc_checks_in_flight_limit).',
+    labelNames: ['kind'],
+    registers,
+    collect() {
+      for (const [kind, admitted] of Object.entries(checks)) this.set({ kind }, admitted.inFlight);
+    },
+  });
+  new Gauge({
+    name: 'svc_checks_in_flight_limit',
+    help: 'Person and subject checks accepted in flight before new ones are refused (0 = no limit).',
+    labelNames: ['kind'],
+    registers,
+    collect() {
+      for (const [kind, admitted] of Object.entries(checks)) this.set({ kind }, admitted.limit);
+    },
+  });
   gauge(registers, 'process_resident_memory_bytes', 'Resident set size of the service process.', () => process.memoryUsage.rss());
   gauge(registers, 'nodejs_heap_used_bytes', 'V8 heap in use (live objects and not yet collected garbage).', () => process.memoryUsage().heapUsed);
   gauge(registers, 'nodejs_heap_total_bytes', 'V8 heap reserved.', () => process.memoryUsage().heapTotal);

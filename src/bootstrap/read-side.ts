@@ -8,10 +8,12 @@ import type { Projection } from '../projections/projection';
 import { accountsProjection } from '../projections/read-models/accounts';
 import { apiKeysProjection } from '../projections/read-models/api-keys';
 import { screeningsProjection } from '../projections/read-models/screenings';
+import { screeningDetailsProjection } from '../projections/read-models/screening-details';
 import { usageProjection } from '../projections/read-models/usage';
 import { subjectChecksProjection } from '../projections/read-models/subject-checks';
 import { personChecksProjection } from '../projections/read-models/person-checks';
 import { monitoringProjection } from '../projections/read-models/monitoring';
+import { watchlistsProjection } from '../projections/read-models/watchlists';
 import { createWebhookProjector } from '../webhooks/projector';
 import { createWebhookDispatcher, type DeliveryFinished, type WebhookDispatcher } from '../webhooks/dispatcher';
 import { createSecretBox, type SecretBox } from '../webhooks/secrets';
@@ -23,10 +25,12 @@ export function readModelProjections(clock: Clock, logger: Logger): Projection[]
     accountsProjection,
     apiKeysProjection,
     screeningsProjection,
+    screeningDetailsProjection,
     usageProjection,
     subjectChecksProjection,
     personChecksProjection,
     monitoringProjection,
+    watchlistsProjection,
     createWebhookProjector({ clock, logger }),
   ];
 }

@@ -30,6 +30,7 @@ import { startAgents } from './agents';
 import { startReadSide, webhookSecrets } from './read-side';
 import { createApplicationServices } from './services';
 import { startMonitoring, type Monitoring } from './monitoring';
+import { WatchlistMonitoring } from '../app/watchlists/watchlist-monitoring';
 import { createPortalServices, type PortalServices } from './portal';
 import { startHttp } from './http';
 import { publishDiscovery } from './operator-database';
@@ -41,6 +42,11 @@ export interface ServiceOptions {
   config: Config;
   logger: Logger;
   clock?: Clock;
+  /**
+   * @deprecated Ignored: every setting comes from `config` (loadConfig validates the environment once).
+   * Kept only so callers written before issue 17 still compile; pass the variables to loadConfig.
+   */
+  env?: NodeJS.ProcessEnv;
   /** Start the HTTP server (serve) or not (worker). */
   http: boolean;
   /** Agents this process runs: 'all', 'none', or names. */
@@ -96,6 +102,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const { readModelsCaughtUp } = readSide;
     const services = await createApplicationServices({ ...base, agentLabels: agents.agentLabels, readModelsCaughtUp });
     const monitoring = await startMonitoring({ ...base, accounts: services.accounts, readModelsCaughtUp }, options.projections);
+    // A change to an account's own list reverse-matches that account's monitored subjects (issue 21).
+    const watchlistMonitoring = new WatchlistMonitoring({ store, monitoring: monitoring.service, now: () => clock.now() });
+    services.watchlists.onChange((accountId, watchlistId, events) => watchlistMonitoring.onChange(accountId, watchlistId, events));
     const portal = createPortalServices({ ...base, services, readSide });
     const http = options.http ? await startHttp({ ...base, deadLetters, agents, readSide, services, monitoring, portal }) : undefined;
     if (embedded && options.http) publishDiscovery(config.DATA_DIR, embedded.url('postgres'), http?.url, clock, stops);
