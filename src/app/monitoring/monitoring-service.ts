@@ -211,6 +211,7 @@ export class MonitoringService {
         alertsRaised += events.filter((e) => e.type === 'MonitoringAlertRaised').length;
         reopened += events.filter((e) => e.type === 'HitReopened').length;
       } catch (error) {
+        // One screening's problem (e.g. unenrolled meanwhile) never stops the others' alerts.
         this.deps.logger?.warn({ err: error, screeningId: intent.screeningId, entityId: intent.entityId }, 'monitoring alert not recorded');
       }
     }
@@ -225,18 +226,7 @@ export class MonitoringService {
     const index = this.subjectIndex.for(subjects);
     const hitsByEntity = await this.hitsOn([...delta.removed.map((e) => e.id), ...delta.changed.map((c) => c.id)]);
     const { intents, stats } = await matchDelta({ delta, engine, index, hitsByEntity });
-    let alertsRaised = 0;
-    let reopened = 0;
-    for (const intent of intents) {
-      try {
-        const events = await this.raise(intent);
-        alertsRaised += events.filter((e) => e.type === 'MonitoringAlertRaised').length;
-        reopened += events.filter((e) => e.type === 'HitReopened').length;
-      } catch (error) {
-        // One screening's problem (e.g. unenrolled meanwhile) never stops the others' alerts.
-        this.deps.logger?.warn({ err: error, screeningId: intent.screeningId, entityId: intent.entityId }, 'monitoring alert not recorded');
-      }
-    }
+    const { alertsRaised, reopened } = await this.raiseAlerts(intents);
     const checks = await this.deps.subjectChecks?.onListUpdate(delta, engine);
     const result: MonitoringRunResult = {
       ...stats,
