@@ -185,7 +185,8 @@ export interface HitView {
   qualifiers: { kind: string; effect: number; detail: string }[];
   programs: string[];
   source_url: string | null;
-  disposition: { status: 'true_match' | 'false_positive'; reason: string; analyst: string; at: string } | null;
+  /** The latest decision; needs_more_information leaves the hit undecided (counted, still in the queue). */
+  disposition: { status: 'true_match' | 'false_positive' | 'needs_more_information'; reason: string; analyst: string; at: string } | null;
   /** Every list row of this real-world entity (one hit per entity), the primary first. */
   sources?: { list: string; list_label: string | null; entity_id: string | null; list_version: string | null; list_published_at: string | null }[];
   date_of_birth?: string[];

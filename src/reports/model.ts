@@ -121,7 +121,8 @@ export interface ReportVerdict {
 
 /** An analyst's decision on a hit, when one was recorded. */
 export interface HitDisposition {
-  decision: 'true_match' | 'false_positive' | 'needs_review';
+  /** needs_more_information: asked for more before deciding; the hit stays undecided (and counted). */
+  decision: 'true_match' | 'false_positive' | 'needs_more_information';
   by: string;
   at: string;
   note?: string;

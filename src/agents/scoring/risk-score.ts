@@ -352,6 +352,15 @@ export function computeRiskScore(input: ScoringInput): RiskAssessment {
         continue;
       }
       const status = hitStatus(hit.score);
+      if (d?.decision === 'needs_more_information') {
+        // Not a decision: the hit counts exactly as an undecided one (a potential match stays potential).
+        breakdown.push({
+          rule: `disposition.needs_more_information`,
+          points: 0,
+          reason: `${describe(hit, status === 'confirmed' ? 'confirmed' : 'potential')} awaiting more information ${dispositionText(d)}: still undecided, counted as it stands`,
+          hitIds: [hit.hitId],
+        });
+      }
       if (status === 'no_match') belowThreshold.push(hit.hitId);
       else out.push({ hit, status, trueMatch: false });
     }

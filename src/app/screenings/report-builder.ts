@@ -4,7 +4,7 @@
  */
 import type { RecordedEvent } from '../../shared/events';
 import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../../agents/scoring/risk-score';
-import type { ScreeningEvent, ScreeningRequested } from '../../commands/screening';
+import type { Disposition, ScreeningEvent, ScreeningRequested } from '../../commands/screening';
 import { listLabel, staleWarning } from '../../screening/lists/freshness';
 import {
   type AgentAuditEntry,
@@ -74,7 +74,7 @@ export function buildScreeningReport(events: readonly RecordedEvent[], context: 
     },
   };
   if (r.sow) report.sowScreeningId = r.sow.sowScreeningId;
-  const dispositions = new Map<string, { decision: 'true_match' | 'false_positive'; by: string; at: string; note?: string }>();
+  const dispositions = new Map<string, { decision: Disposition; by: string; at: string; note?: string }>();
   // Sources the deployment could not query, recorded as their phase started or was skipped (no result payload).
   const notQueried = (phase: string, sources: readonly { agent: string; error: string }[], at: string) => {
     for (const n of sources) {

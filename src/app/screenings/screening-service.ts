@@ -78,7 +78,7 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
     programs: h.programs,
     source_url: h.sourceUrl ?? null,
     disposition:
-      h.disposition && h.disposition.decision !== 'needs_review'
+      h.disposition
         ? { status: h.disposition.decision, reason: h.disposition.note ?? '', analyst: h.disposition.by, at: h.disposition.at }
         : null,
     ...(h.sources?.length

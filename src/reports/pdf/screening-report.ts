@@ -249,6 +249,11 @@ function signOff(w: PdfWriter, s: ReturnType<typeof buildReportSections>): void 
       w.field('Reviewer', h.disposition.by, 14);
       w.field('Date', h.disposition.at, 14);
       w.field('Comment', h.disposition.note ?? 'none recorded', 14);
+      if (h.disposition.decision === 'needs_more_information') {
+        // Asked for more information: still undecided, so the final decision is left to sign.
+        w.paragraph('Final decision: true match / false positive (circle one)', { indent: 14 });
+        w.paragraph('Reviewer: ______________________   Date: ____________   Signature: ______________________', { indent: 14 });
+      }
     } else {
       w.paragraph('Undecided. Decision: true match / false positive / needs more information (circle one)', { indent: 14 });
       w.paragraph('Reviewer: ______________________   Date: ____________   Signature: ______________________', { indent: 14 });
@@ -269,7 +274,7 @@ function signOff(w: PdfWriter, s: ReturnType<typeof buildReportSections>): void 
 const DECISION_WORDS: Record<string, string> = {
   true_match: 'true match',
   false_positive: 'false positive',
-  needs_review: 'needs more information',
+  needs_more_information: 'needs more information (undecided)',
 };
 
 function shorten(text: string, max: number): string {
