@@ -78,6 +78,7 @@ import { PgAccountService } from './accounts/account-service';
 import { PgKeyService } from './keys/key-service';
 import { CompletionNotifier, PgScreeningService } from './screenings/screening-service';
 import { PgWorkQueue } from './screenings/work-queue';
+import { CaseDesk } from './screenings/case-desk';
 import { pgAnalystNames } from './accounts/analyst-names';
 import { PgPersonCheckService } from './person-checks/person-check-service';
 import { personChecksProjection } from '../projections/read-models/person-checks';
@@ -637,6 +638,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             subjectChecks,
             personChecks: true,
             workQueue: new PgWorkQueue(pool),
+            caseDesk: new CaseDesk({ store, pool, clock }),
             sourceStatus: {
               lists: () => listStatus().map((f) => ({ ...f, entityCount: engine.versions.find((v) => v.id === f.versionId)?.entityCount ?? 0 })),
               agents: () =>

@@ -146,13 +146,13 @@ export const HitSchema = z
     source_url: z.string().nullable(),
     disposition: z
       .object({
-        status: z.enum(['true_match', 'false_positive']),
+        status: z.enum(['true_match', 'false_positive', 'needs_more_information']),
         reason: z.string(),
         analyst: z.string(),
         at: z.string(),
       })
       .nullable()
-      .openapi({ description: 'An analyst\'s decision on this hit, when one was recorded.' }),
+      .openapi({ description: 'An analyst\'s latest disposition of this hit, when one was recorded. `needs_more_information` is not a decision: the hit is still undecided and counts toward risk.' }),
     sources: z
       .array(
         z.object({
