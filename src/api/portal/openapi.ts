@@ -720,7 +720,11 @@ export function registerPortal(registry: OpenAPIRegistry): void {
     summary: 'Portal: the users of the account a case can be assigned to',
     security: portalSecurity,
     responses: {
-      200: ok('The account\'s users by e-mail (never an id).', z.object({ assignees: z.array(PortalAssigneeSchema.extend({ role: z.string() })) })),
+      200: ok('The account\'s users by e-mail (never an id).', z.object({
+          assignees: z.array(
+            z.object({ email: z.string(), role: z.string().openapi({ description: 'owner, analyst or auditor.' }), me: z.boolean().openapi({ description: 'The signed-in user.' }) }).openapi('PortalAccountUser'),
+          ),
+        })),
       ...errors({ 404: 'Case assignment is not available on this deployment.' }),
     },
   });

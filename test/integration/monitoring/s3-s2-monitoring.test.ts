@@ -132,6 +132,11 @@ test('S3: enrol/unenrol by uuid, the monitor flag, a disposition with recomputed
   assert.equal((await s3('POST', `/api/v1/screening/${banco.id}/hits/nope/disposition`, { disposition: 'false_positive', reason: 'x' })).status, 404);
   assert.equal((await s3('POST', url, { disposition: 'false_positive', reason: 'x' }, {}, s3OtherKey)).status, 404);
   assert.equal((await s3('POST', `/api/v1/screening/not-a-uuid/hits/x/disposition`, { disposition: 'false_positive', reason: 'x' })).status, 400);
+  // Needs more information: a comment is required; accepted, the hit stays undecided and the level does not drop.
+  assert.equal((await s3('POST', url, { disposition: 'needs_more_information', reason: ' ' })).status, 400);
+  const asked = data(await s3('POST', url, { disposition: 'needs_more_information', reason: 'Which branch is the customer?' }));
+  assert.deepEqual([asked.disposition, asked.changed, asked.risk_level], ['needs_more_information', true, banco.risk_level]);
+  assert.equal(data(await s3('GET', `/api/v1/screening/${banco.id}`)).hits.sanctions.find((h: any) => h.hit_id === hit.hit_id).disposition.status, 'needs_more_information');
   const cleared = data(await s3('POST', url, { disposition: 'false_positive', reason: 'Different entity: the Havana branch office' }));
   assert.equal(cleared.id, banco.id);
   assert.equal(cleared.changed, true);
