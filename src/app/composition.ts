@@ -79,6 +79,7 @@ import { PgKeyService } from './keys/key-service';
 import { CompletionNotifier, PgScreeningService } from './screenings/screening-service';
 import { PgWorkQueue } from './screenings/work-queue';
 import { CaseDesk } from './screenings/case-desk';
+import { CountrySanctions, loadCountrySanctions } from '../screening/lists/country-sanctions';
 import { pgAnalystNames } from './accounts/analyst-names';
 import { PgPersonCheckService } from './person-checks/person-check-service';
 import { personChecksProjection } from '../projections/read-models/person-checks';
@@ -274,6 +275,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     for (const failure of loaded.failures) logger.error({ failure }, 'list failed to load: previous version (if any) stays in service');
     let engine = ScreeningEngine.build(loaded.entities, loaded.versions, { recentQueries: RECENT_QUERIES });
     let countryRisk: CountryRisk[] = loaded.countryRisk;
+    // Sanctions programmes targeting each country: the reviewed classification, counted on the lists in service.
+    const countrySanctions = new CountrySanctions(loadCountrySanctions());
     logger.info({ entities: loaded.entities.length, lists: loaded.versions.map((v) => v.id) }, 'lists loaded');
     // How old each list is, by the injected clock; a stale list warns (or refuses, LISTS_STALE_POLICY).
     const freshnessPolicy: FreshnessPolicy = { sanctionsMaxAgeDays: config.LISTS_MAX_AGE_DAYS, perList: config.LISTS_MAX_AGE };
@@ -350,6 +353,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         localAgents: new Map([...catalog.values()].filter((a) => a.configured?.() === false).map((a) => [a.name, a])),
         finalisation: {
           countryRisk: () => countryRisk,
+          countrySanctions: (iso2) => countrySanctions.programmesFor(iso2, engine),
           sowScreener: () => engine,
           analyse: async (kind, report) => {
             const analyser = kind === 'edd' ? analyseEdd : kind === 'ma' ? analyseMa : analyseSow;

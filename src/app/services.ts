@@ -201,7 +201,25 @@ export interface ScreeningDetailView extends ScreeningView {
   subject: { date_of_birth: string | null; nationality: string | null; identifiers: { type: string; value: string }[] };
   hits: HitView[];
   sources: { agent: string; phase: string; queried: boolean; error: string | null; duration_ms: number | null }[];
-  country_risk: { country: string; status: string; as_of: string } | null;
+  country_risk: {
+    country: string;
+    status: string;
+    as_of: string;
+    sanctions_scope?: 'comprehensive' | 'sectoral' | 'targeted' | 'none';
+    sanctions_programmes?: {
+      authority: 'us' | 'uk' | 'un';
+      programme: string;
+      scope: 'comprehensive' | 'sectoral' | 'targeted';
+      region?: string;
+      basis: string;
+      in_force_since: string;
+      reviewed_as_of: string;
+      source_url: string;
+      list?: string;
+      list_published_at?: string;
+      designations?: number;
+    }[];
+  } | null;
   list_versions: ListVersionView[];
   list_warnings: string[];
   matcher_version: string | null;

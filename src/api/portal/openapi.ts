@@ -13,7 +13,7 @@ import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-ope
 import { ListVersionAgeSchema, ListWarningsSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
 import { z } from '../openapi/zod';
 import { AuditEventSchema } from '../monitoring/schemas';
-import { HitSchema } from '../s1/schemas';
+import { CountryRiskSchema, HitSchema } from '../s1/schemas';
 import {
   CreatePortalKeySchema,
   PortalDeliveryParamsSchema,
@@ -233,7 +233,7 @@ const PortalScreeningDetailSchema = z
     sources: z
       .array(z.object({ agent: z.string(), phase: z.string(), queried: z.boolean(), error: z.string().nullable(), duration_ms: z.number().int().nullable() }))
       .openapi({ description: 'Every source of the pipeline, searched or not and why.' }),
-    country_risk: z.object({ country: z.string(), status: z.string(), as_of: z.string() }).nullable(),
+    country_risk: CountryRiskSchema.nullable(),
     list_versions: z.array(ListVersionAgeSchema),
     list_warnings: ListWarningsSchema.optional(),
     matcher_version: z.string().nullable(),

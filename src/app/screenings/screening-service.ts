@@ -23,6 +23,7 @@ import type {
 } from '../services';
 import { allHits, buildScreeningReport, type ReportContext } from './report-builder';
 import type { AdmissionSlot, ScreeningAdmission } from './admission';
+import { programmeView } from '../../reports/sections';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -104,7 +105,15 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
     subject: { date_of_birth: report.subject.dateOfBirth ?? null, nationality: report.subject.nationality ?? null, identifiers: report.subject.identifiers ?? [] },
     hits,
     sources: report.agents.map((a) => ({ agent: a.agent, phase: a.phase, queried: a.queried, error: a.error ?? null, duration_ms: a.durationMs })),
-    country_risk: subjectCountry ? { country: subjectCountry.iso2, status: subjectCountry.fatfStatus, as_of: subjectCountry.asOf } : null,
+    country_risk: subjectCountry
+      ? {
+          country: subjectCountry.iso2,
+          status: subjectCountry.fatfStatus,
+          as_of: subjectCountry.asOf,
+          ...(subjectCountry.sanctionsScope ? { sanctions_scope: subjectCountry.sanctionsScope } : {}),
+          ...(subjectCountry.sanctions ? { sanctions_programmes: subjectCountry.sanctions.map(programmeView) } : {}),
+        }
+      : null,
     list_versions: report.audit.listVersions.map((v) => ({
       list: v.source,
       version: v.versionId,
