@@ -44,7 +44,7 @@ interface Screening {
   completed_at: string | null;
   hits: Hit[];
   sources: { agent: string; phase: string; queried: boolean; error: string | null; duration_ms: number | null }[];
-  country_risk: { country: string; status: string; as_of: string } | null;
+  country_risk: CountryRiskView | null;
   list_versions: { list: string; version: string; content_hash: string; published_at: string | null; age_days?: number | null; max_age_days?: number | null; stale?: boolean }[];
   /** One per list older than its maximum age when the screening ran (docs/lists.md). */
   list_warnings?: string[];
@@ -54,6 +54,84 @@ interface Screening {
   case_history?: HistoryEntry[];
   edd_analysis: string | null;
   ma_analysis: string | null;
+}
+
+interface Programme {
+  authority: 'us' | 'uk' | 'un';
+  programme: string;
+  scope: 'comprehensive' | 'sectoral' | 'targeted';
+  region?: string;
+  basis: string;
+  in_force_since: string;
+  reviewed_as_of: string;
+  source_url: string;
+  list?: string;
+  list_published_at?: string;
+  designations?: number;
+}
+
+interface CountryRiskView {
+  country: string;
+  status: string;
+  as_of: string;
+  sanctions_scope?: 'comprehensive' | 'sectoral' | 'targeted' | 'none';
+  sanctions_programmes?: Programme[];
+}
+
+const FATF_WORDS: Record<string, string> = {
+  high_risk_call_for_action: 'FATF black list (high-risk jurisdiction, call for action)',
+  increased_monitoring: 'FATF grey list (increased monitoring)',
+  none: 'not on an FATF list',
+};
+const SCOPE_WORDS: Record<string, string> = {
+  comprehensive: 'Comprehensive embargo',
+  sectoral: 'Sectoral sanctions',
+  targeted: 'Targeted sanctions (listed persons)',
+  none: 'No sanctions programme',
+};
+const AUTHORITY_WORDS: Record<string, string> = { us: 'US (OFAC)', uk: 'UK', un: 'UN Security Council' };
+
+/** The jurisdiction's risk with its real basis: FATF, and every sanctions programme targeting it with its basis and dates. */
+function countryRiskSection(c: CountryRiskView): HTMLElement {
+  const programmes = c.sanctions_programmes;
+  const scope = c.sanctions_scope ?? (programmes ? 'none' : undefined);
+  return h(
+    'section',
+    { class: 'card country-risk', 'aria-labelledby': 'country-h' },
+    h('h2', { id: 'country-h' }, `Country risk: ${c.country}`),
+    h(
+      'dl',
+      { class: 'facts' },
+      h('dt', null, 'FATF'),
+      h('dd', null, `${FATF_WORDS[c.status] ?? c.status} (statement of ${c.as_of})`),
+      scope ? [h('dt', null, 'Sanctions'), h('dd', { class: 'sanctions-scope' }, badge(SCOPE_WORDS[scope] ?? scope, scope === 'comprehensive' ? 'critical' : scope === 'sectoral' ? 'high' : scope === 'targeted' ? 'medium' : 'neutral'))] : null,
+    ),
+    programmes && programmes.length > 0
+      ? scrollTable(
+          h(
+            'table',
+            { class: 'programmes' },
+            h('caption', { class: 'visually-hidden' }, `Sanctions programmes targeting ${c.country}`),
+            h('thead', null, h('tr', null, ['Programme', 'Scope', 'Basis', 'Since', 'Designations'].map((t) => h('th', { scope: 'col' }, t)))),
+            h(
+              'tbody',
+              null,
+              programmes.map((p) =>
+                h(
+                  'tr',
+                  null,
+                  h('th', { scope: 'row' }, h('a', { href: p.source_url, target: '_blank', rel: 'noopener noreferrer' }, p.programme), h('div', { class: 'muted small' }, AUTHORITY_WORDS[p.authority] ?? p.authority)),
+                  h('td', null, `${p.scope}${p.region ? ` (${p.region} only)` : ''}`),
+                  h('td', null, p.basis),
+                  h('td', null, p.in_force_since, h('div', { class: 'muted small' }, `reviewed ${p.reviewed_as_of}`)),
+                  h('td', null, p.designations !== undefined ? `${p.designations}${p.list_published_at ? ` (list of ${p.list_published_at})` : ''}` : 'list not in service'),
+                ),
+              ),
+            ),
+          ),
+        )
+      : null,
+  );
 }
 
 interface HistoryEntry {
@@ -221,13 +299,13 @@ function render(main: HTMLElement, s: Screening, dispositionsEnabled: boolean): 
           )
         : null,
     ),
+    s.country_risk ? countryRiskSection(s.country_risk) : null,
     timeline(s),
     s.edd_analysis || s.ma_analysis ? h('section', { class: 'card' }, h('h2', null, 'Analysis'), h('pre', { class: 'analysis' }, s.edd_analysis ?? s.ma_analysis ?? '')) : null,
     h(
       'section',
       { class: 'card', 'aria-labelledby': 'audit-h' },
       h('h2', { id: 'audit-h' }, 'Audit'),
-      s.country_risk ? h('p', null, `Country risk ${s.country_risk.country}: ${s.country_risk.status} (as of ${s.country_risk.as_of})`) : null,
       h('p', null, `Matcher ${s.matcher_version ?? '—'}`),
       h('h3', null, 'Lists used'),
       h(
