@@ -4,12 +4,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../src/config/config';
-import { startService, type RunningService } from '../../src/app/composition';
+import { startService, type RunningService } from '../../src/bootstrap/service';
 import { createLogger } from '../../src/shared/logger';
 import type { Clock } from '../../src/shared/clock';
 import type { Plan, KeySurface } from '../../src/app/services';
 import { createTestDatabase, type TestDatabase } from './postgres';
-import { handleCommand } from '../../src/app/command-handler';
+import { handleCommand } from '../../src/commands/command-handler';
 import { accountDecider, streamName as accountStream } from '../../src/commands/account';
 import { hashPassword } from '../../src/app/accounts/passwords';
 

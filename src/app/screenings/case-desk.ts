@@ -16,7 +16,7 @@ import type { EventStore } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
-import { handleCommand } from '../command-handler';
+import { handleCommand } from '../../commands/command-handler';
 import type { CommandContext, Principal } from '../services';
 
 export interface AccountUser {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { BUNDLED_LISTS_DIR, loadList } from '../../../../src/screening/lists';
 import { ScreeningEngine } from '../../../../src/screening/engine';
 import { CountrySanctions, countryScope, loadCountrySanctions, parseCountrySanctions } from '../../../../src/screening/lists/country-sanctions';
-import { computeRiskScore } from '../../../../src/agents/scoring/risk-score';
+import { computeRiskScore } from '../../../../src/reports/risk-score';
 import type { CountryRiskFinding } from '../../../../src/reports/model';
 
 const rows = loadCountrySanctions();
