@@ -210,8 +210,7 @@ export const CountryRiskSchema = z
         }),
       )
       .optional(),
-  })
-  .openapi('CountryRisk');
+  });
 
 export const ScreeningDetailSchema = ScreeningSchema.extend({
   hits: z
