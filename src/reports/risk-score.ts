@@ -295,6 +295,10 @@ export const FLOORS = {
     level: 'medium',
     reason: 'confirmed politically exposed person: at least monitor closely (FATF R.12)',
   },
+  fatf_black_list: {
+    level: 'high',
+    reason: 'subject jurisdiction on the FATF black list (call for action): enhanced due diligence required',
+  },
   comprehensive_sanctions_jurisdiction: {
     level: 'high',
     reason: 'subject jurisdiction under a comprehensive sanctions embargo: most dealings with it are prohibited without a licence, enhanced due diligence required',
@@ -302,10 +306,6 @@ export const FLOORS = {
   sectoral_sanctions_jurisdiction: {
     level: 'medium',
     reason: 'subject jurisdiction under sectoral sanctions: whole sectors are restricted, monitor closely',
-  },
-  fatf_black_list: {
-    level: 'high',
-    reason: 'subject jurisdiction on the FATF black list (call for action): enhanced due diligence required',
   },
 } as const satisfies Record<string, FloorRule>;
 export type FloorId = keyof typeof FLOORS;
