@@ -8,9 +8,9 @@ import type { Logger } from '../shared/logger';
 import type { Clock } from '../shared/clock';
 import { ListRegistry } from '../screening/lists/registry';
 import { defaultListsConfig } from '../screening/lists/config';
-import { listsFreshness, ListsStaleError, type FreshnessPolicy, type ListFreshness } from '../screening/lists/freshness';
+import { freshnessByDay, ListsStaleError, type FreshnessPolicy, type ListFreshness } from '../screening/lists/freshness';
 import { ScreeningEngine } from '../screening/engine';
-import type { CountryRisk } from '../screening/model';
+import type { CountryRisk, ListEntity, ListVersion } from '../screening/model';
 import { CountrySanctions, loadCountrySanctions, type SanctionsProgrammeFinding } from '../screening/lists/country-sanctions';
 import type { ListVersionRef } from '../commands/screening';
 import type { ListsInServiceView } from '../app/services';
@@ -26,11 +26,13 @@ export type LoadResult = Awaited<ReturnType<ListRegistry['loadAll']>>;
 export interface ListsInService {
   registry: ListRegistry;
   engine(): ScreeningEngine;
+  /** The lists the engine in service was built from (a batch job's worker threads build their engines from them). */
+  entities(): { entities: ListEntity[]; versions: ListVersion[] };
   countryRisk(): CountryRisk[];
   /** Sanctions programmes targeting a country (reviewed classification), their designations counted on the engine in service. */
   countrySanctions(iso2: string): SanctionsProgrammeFinding[];
   /** How old each list is, by the injected clock. */
-  status(): ListFreshness[];
+  status(): readonly ListFreshness[];
   /** A stale list refuses new work when LISTS_STALE_POLICY=refuse. */
   gate: { assertUsable(): void };
   inService(): ListsInServiceView;
@@ -56,15 +58,21 @@ export async function loadLists(config: Config, logger: Logger, clock: Clock, en
   const loaded = await registry.loadAll({ progressBar: Boolean(process.stdout.isTTY) && config.NODE_ENV !== 'test' });
   for (const failure of loaded.failures) logger.error({ failure }, 'list failed to load: previous version (if any) stays in service');
   let engine = ScreeningEngine.build(loaded.entities, loaded.versions, { recentQueries: RECENT_QUERIES });
+  let built = { entities: loaded.entities, versions: loaded.versions };
   let countryRisk: CountryRisk[] = loaded.countryRisk;
   const countrySanctions = new CountrySanctions(loadCountrySanctions());
   logger.info({ entities: loaded.entities.length, lists: loaded.versions.map((v) => v.id) }, 'lists loaded');
   // A stale list warns (or refuses, LISTS_STALE_POLICY).
   const freshnessPolicy: FreshnessPolicy = { sanctionsMaxAgeDays: config.LISTS_MAX_AGE_DAYS, perList: config.LISTS_MAX_AGE };
-  const status = () => listsFreshness(engine.versions, clock.now(), freshnessPolicy);
+  // Ages are whole days: worked out once per list set and UTC day, not per request and completion.
+  const freshness = freshnessByDay(freshnessPolicy);
+  const status = () => freshness(engine.versions, clock.now());
+  // Recorded by every completed screening: the same until the lists or the day change.
+  let kept: { status: readonly ListFreshness[]; engine: ScreeningEngine; refs: { listVersions: ListVersionRef[]; matcherVersion: string } } | undefined;
   return {
     registry,
     engine: () => engine,
+    entities: () => built,
     countryRisk: () => countryRisk,
     countrySanctions: (iso2) => countrySanctions.programmesFor(iso2, engine),
     status,
@@ -82,17 +90,22 @@ export async function loadLists(config: Config, logger: Logger, clock: Clock, en
         list_warnings: current.flatMap((f) => (f.warning ? [f.warning] : [])),
       };
     },
-    engineVersions: () => versionRefs(engine, status()),
+    engineVersions: () => {
+      const current = status();
+      if (kept?.status !== current || kept.engine !== engine) kept = { status: current, engine, refs: versionRefs(engine, current) };
+      return kept.refs;
+    },
     reload: async () => {
       const result = await registry.loadAll({ progressBar: false });
       engine = ScreeningEngine.build(result.entities, result.versions, { recentQueries: RECENT_QUERIES });
+      built = { entities: result.entities, versions: result.versions };
       countryRisk = result.countryRisk;
       return result;
     },
   };
 }
 
-function versionRefs(engine: ScreeningEngine, status: ListFreshness[]): { listVersions: ListVersionRef[]; matcherVersion: string } {
+function versionRefs(engine: ScreeningEngine, status: readonly ListFreshness[]): { listVersions: ListVersionRef[]; matcherVersion: string } {
   const fresh = new Map(status.map((f) => [f.versionId, f]));
   return {
     listVersions: engine.versions.map((v) => {

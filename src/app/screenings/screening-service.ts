@@ -9,7 +9,9 @@ import { HIT_CATEGORIES, type ScreeningReport } from '../../reports/model';
 import { renderScreeningReportPdf } from '../../reports/pdf/screening-report';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
+import { NotFound } from '../../commands/errors';
 import { handleCommand } from '../../commands/command-handler';
+import { boundId } from '../idempotency/binding';
 import type { IdBlocks } from '../ids';
 import type {
   CommandContext,
@@ -21,9 +23,13 @@ import type {
   ScreeningService,
   ScreeningView,
 } from '../services';
-import { allHits, buildScreeningReport, type ReportContext } from './report-builder';
+import { allHits, buildScreeningReport, finishReport, foldReportEvent, type ReportContext } from '../../projections/screening-report';
+import { readScreeningDetail, type ScreeningDetailRow } from '../../projections/read-models/screening-details';
 import type { AdmissionSlot, ScreeningAdmission } from './admission';
 import { programmeView } from '../../reports/sections';
+
+/** Where a read takes a screening's report from: the detail read model (the default) or a fold of its stream. */
+export type DetailSource = 'read_model' | 'stream';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -143,6 +149,8 @@ export class CompletionNotifier {
   private readonly recentEnds = new Map<string, bigint>();
   private subscription: Subscription | undefined;
   private readonly endListeners: ((stream: string) => void)[] = [];
+  /** Listeners for other event types (the ends of person and subject checks, for their admission). */
+  private readonly typeListeners = new Map<string, ((stream: string) => void)[]>();
 
   constructor(private readonly store: EventStore & { headPosition?: () => Promise<bigint> }) {}
 
@@ -151,10 +159,17 @@ export class CompletionNotifier {
     this.endListeners.push(listener);
   }
 
+  /** Called with the stream name of every event of these types from now on. */
+  onEvents(types: readonly string[], listener: (stream: string) => void): void {
+    for (const type of types) this.typeListeners.set(type, [...(this.typeListeners.get(type) ?? []), listener]);
+  }
+
   async start(): Promise<void> {
     const head = this.store.headPosition ? await this.store.headPosition() : undefined;
     this.subscription = this.store.subscribeToAll(
       async (event: RecordedEvent) => {
+        const others = this.typeListeners.get(event.type);
+        if (others) for (const listener of others) listener(event.streamName);
         if (event.type !== 'ScreeningCompleted' && event.type !== 'ScreeningFailed') return;
         this.recentEnds.set(event.streamName, event.globalPosition);
         for (const listener of this.endListeners) listener(event.streamName);
@@ -203,6 +218,7 @@ export class CompletionNotifier {
 
 export class PgScreeningService implements ScreeningService {
   private readonly schema = projectionSchema('screenings');
+  private readonly detailsSchema = projectionSchema('screening_details');
 
   constructor(
     private readonly deps: {
@@ -226,17 +242,41 @@ export class PgScreeningService implements ScreeningService {
 
   async request(principal: Principal, input: ScreeningRequestInput, ctx: CommandContext): Promise<ScreeningView> {
     this.deps.listGate?.assertUsable();
+    // With an Idempotency-Key the id is bound to the key before the append: a retry after a crash
+    // between the append and the recorded answer finds its screening here and answers it.
+    // (Admitted first, so a refusal at capacity binds nothing and the key stays free.)
     const slot = this.deps.admission?.acquire(); // throws Overloaded at capacity, before anything is written
     try {
-      return await this.requestAdmitted(principal, input, ctx, slot);
+      const screeningId = await boundId(ctx.idempotency, 'screening', () => this.deps.ids.next('screening_id_seq'));
+      const existing = ctx.idempotency ? await this.existing(principal, screeningId) : undefined;
+      if (existing) {
+        slot?.release();
+        return existing;
+      }
+      return await this.requestAdmitted(principal, input, ctx, slot, screeningId);
     } catch (error) {
       slot?.release();
       throw error;
     }
   }
 
-  private async requestAdmitted(principal: Principal, input: ScreeningRequestInput, ctx: CommandContext, slot: AdmissionSlot | undefined): Promise<ScreeningView> {
-    const screeningId = await this.deps.ids.next('screening_id_seq');
+  /** The screening this request already created under its bound id (undefined: not created yet). */
+  private async existing(principal: Principal, screeningId: string): Promise<ScreeningView | undefined> {
+    const events = await this.deps.store.readStream(screeningStream(screeningId));
+    if (events.length === 0) return undefined;
+    const report = buildScreeningReport(events, this.deps.reportContext());
+    // The binding is scoped to the account and credential, so this is never another tenant's; refuse if it were.
+    if (!report || report.accountId !== principal.accountId) throw new NotFound('screening', screeningId);
+    return screeningView(report, (events[0]!.data as { surface: ScreeningView['surface'] }).surface);
+  }
+
+  private async requestAdmitted(
+    principal: Principal,
+    input: ScreeningRequestInput,
+    ctx: CommandContext,
+    slot: AdmissionSlot | undefined,
+    screeningId: string,
+  ): Promise<ScreeningView> {
     slot?.bind(screeningStream(screeningId)); // before the append: its end cannot be seen earlier
     const surface = principal.surface === 's1' || principal.surface === 's3' ? principal.surface : 'portal';
     const declared = input.declared ?? {};
@@ -303,12 +343,44 @@ export class PgScreeningService implements ScreeningService {
     return screeningView(report, surface);
   }
 
-  private async report(accountId: string, id: number | string): Promise<{ report: ScreeningReport; surface: ScreeningView['surface'] } | undefined> {
+  /**
+   * A screening's report: from the detail read model (one query, and the events it has not folded
+   * yet), or with `from: 'stream'` folded from the whole stream as every read did before the read
+   * model; both give the same report (test/integration/projections/screening-details.test.ts).
+   */
+  private async report(accountId: string, id: number | string, from: DetailSource = 'read_model'): Promise<{ report: ScreeningReport; surface: ScreeningView['surface'] } | undefined> {
     const byUuid = typeof id === 'string' && UUID.test(id);
     if (!byUuid && !(typeof id === 'number' ? Number.isSafeInteger(id) && id > 0 : /^[1-9][0-9]{0,15}$/.test(id))) return undefined;
+    if (from === 'stream') return this.foldedReport(accountId, byUuid, String(id));
+    const detail = await this.detailRow(accountId, byUuid ? { uuid: String(id) } : { screeningId: String(id) });
+    if (detail) {
+      // The read model applies events a moment after they commit: whatever it has not folded yet
+      // (usually nothing: an empty read) is folded here, so a read always sees every committed event.
+      const newer = await this.deps.store.readStream(screeningStream(String(detail.fold.report.id)), { fromRevision: detail.position + 1n });
+      for (const event of newer) foldReportEvent(detail.fold, event);
+      const report = finishReport(detail.fold, this.deps.reportContext());
+      if (report.accountId !== accountId) return undefined;
+      return { report, surface: detail.surface as ScreeningView['surface'] };
+    }
+    // Not in the detail read model yet (a screening just requested): folded from its stream.
+    return this.foldedReport(accountId, byUuid, String(id));
+  }
+
+  /** The screening's row of the detail read model; undefined when it has none (or the read model is not set up in this database yet). */
+  private async detailRow(accountId: string, id: { uuid: string } | { screeningId: string }): Promise<ScreeningDetailRow | undefined> {
+    try {
+      return await readScreeningDetail(this.deps.pool, `${this.detailsSchema}.screening_details`, accountId, id);
+    } catch (error) {
+      if ((error as { code?: string }).code === '42P01') return undefined; // undefined_table
+      throw error;
+    }
+  }
+
+  /** The report folded from the whole stream (what every read did before the detail read model). */
+  private async foldedReport(accountId: string, byUuid: boolean, id: string): Promise<{ report: ScreeningReport; surface: ScreeningView['surface'] } | undefined> {
     const { rows } = await this.deps.pool.query<{ screening_id: string; surface: ScreeningView['surface'] }>(
       `SELECT screening_id::text, surface FROM ${this.schema}.screenings WHERE account_id = $1 AND ${byUuid ? 'uuid = $2' : 'screening_id = $2'}`,
-      [accountId, String(id)],
+      [accountId, id],
     );
     const row = rows[0];
     if (!row) return undefined;
@@ -351,8 +423,8 @@ export class PgScreeningService implements ScreeningService {
     }
   }
 
-  async get(accountId: string, id: number | string): Promise<ScreeningDetailView | undefined> {
-    const found = await this.report(accountId, id);
+  async get(accountId: string, id: number | string, options: { from?: DetailSource } = {}): Promise<ScreeningDetailView | undefined> {
+    const found = await this.report(accountId, id, options.from);
     return found ? detailView(found.report, found.surface) : undefined;
   }
 
@@ -411,8 +483,8 @@ export class PgScreeningService implements ScreeningService {
     return { items, total: Number(total.rows[0]!.n) };
   }
 
-  async reportPdf(accountId: string, id: number | string): Promise<Buffer | undefined> {
-    const found = await this.report(accountId, id);
+  async reportPdf(accountId: string, id: number | string, options: { from?: DetailSource } = {}): Promise<Buffer | undefined> {
+    const found = await this.report(accountId, id, options.from);
     if (!found) return undefined;
     if (this.deps.analystNames) {
       const decided = HIT_CATEGORIES.flatMap((c) => found.report.hits[c]).filter((h) => h.disposition);
@@ -425,8 +497,8 @@ export class PgScreeningService implements ScreeningService {
     });
   }
 
-  async reportJson(accountId: string, id: number | string): Promise<unknown | undefined> {
-    const found = await this.report(accountId, id);
+  async reportJson(accountId: string, id: number | string, options: { from?: DetailSource } = {}): Promise<unknown | undefined> {
+    const found = await this.report(accountId, id, options.from);
     return found ? buildJsonReport(found.report, { generatedAt: this.deps.clock.now() }) : undefined;
   }
 }
