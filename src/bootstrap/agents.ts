@@ -20,6 +20,8 @@ import { analyseEdd, analyseMa, analyseSow, llmConfigFromEnv } from '../agents/a
 import { createPersonAgents } from '../agents/person/agents';
 import { runningWorkQueries } from '../projections/read-models/running-work';
 import { sowDeclarationLoader } from '../app/sow/sow-view';
+import { WatchlistService } from '../app/watchlists/watchlist-service';
+import { WatchlistIndexCache } from '../app/watchlists/watchlist-index';
 import type { ListsInService } from './lists';
 import type { Stops } from './lifecycle';
 
@@ -50,7 +52,10 @@ export interface Agents {
 export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none' | string[]): Promise<Agents> {
   const { store, lists, env } = deps;
   const sources = createExternalSources(env);
+  // The accounts' own lists, read from the watchlists read model and indexed per account (issue 21).
+  const watchlistIndex = new WatchlistIndexCache({ watchlists: new WatchlistService({ store, pool: deps.pool, clock: deps.clock, readModelsCaughtUp: async () => {} }), store, now: () => deps.clock.now() });
   const catalog = createAgentCatalog({
+    internalLists: watchlistIndex,
     screener: () => lists.engine(),
     sources,
     hasPepList: () => lists.engine().versions.some((v) => v.source === 'opensanctions_peps'),

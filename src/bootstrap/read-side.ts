@@ -17,6 +17,7 @@ import { usageProjection } from '../projections/read-models/usage';
 import { subjectChecksProjection } from '../projections/read-models/subject-checks';
 import { personChecksProjection } from '../projections/read-models/person-checks';
 import { monitoringProjection } from '../projections/read-models/monitoring';
+import { watchlistsProjection } from '../projections/read-models/watchlists';
 import { createWebhookProjector } from '../webhooks/projector';
 import { createWebhookDispatcher, type DeliveryFinished, type WebhookDispatcher } from '../webhooks/dispatcher';
 import { createSecretBox, type SecretBox } from '../webhooks/secrets';
@@ -33,6 +34,7 @@ export function readModelProjections(clock: Clock, logger: Logger): Projection[]
     subjectChecksProjection,
     personChecksProjection,
     monitoringProjection,
+    watchlistsProjection,
     createWebhookProjector({ clock, logger }),
   ];
 }

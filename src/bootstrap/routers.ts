@@ -82,7 +82,8 @@ export function surfaceRouters(deps: HttpDeps, idempotent: Idempotent, batchJobs
       store,
       clock,
       idempotent,
-      config: { screeningWaitMs: waitMs },
+      watchlists: deps.services.watchlists,
+      config: { screeningWaitMs: waitMs, watchlistImportMaxBytes: config.WATCHLIST_IMPORT_MAX_BYTES },
       ...(batchJobs ? { batches: { service: batchJobs, maxBytes: config.BATCH_MAX_BYTES } } : {}),
     }),
     createS3MonitoringRouter({ monitoring: m.service, audit, auditorTokens, screenings, clock }),
@@ -105,6 +106,8 @@ function portalConsoleRouter(deps: HttpDeps, idempotent: Idempotent, auth: Retur
   return createPortalConsoleRouter({
     auth,
     idempotent,
+    watchlists: deps.services.watchlists,
+    watchlistImportMaxBytes: config.WATCHLIST_IMPORT_MAX_BYTES,
     accounts,
     keys,
     limits,

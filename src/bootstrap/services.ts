@@ -17,11 +17,13 @@ import { IdBlocks } from '../app/ids';
 import { PgSubjectCheckService, SUBJECT_CHECK_PIPELINE_ENDS } from '../app/subject-checks/subject-check-service';
 import { S2WebhookService } from '../app/subject-checks/webhook-service';
 import { PERSON_CHECK_ENDS, PgPersonCheckService } from '../app/person-checks/person-check-service';
+import { WatchlistService } from '../app/watchlists/watchlist-service';
 import type { ListsInService } from './lists';
 import type { Stops } from './lifecycle';
 
 export interface ServicesDeps {
   config: Config;
+  logger?: import('../shared/logger').Logger;
   clock: Clock;
   pool: pg.Pool;
   store: EventStore;
@@ -84,5 +86,7 @@ export async function createApplicationServices(deps: ServicesDeps) {
     readModelsCaughtUp,
     listGate,
   });
-  return { limits, accounts, keys, subjectChecks, s2Webhooks, sessions, personChecks, analystNames, admission, personCheckAdmission, subjectCheckAdmission, screenings };
+  // The accounts' own lists (issue 21).
+  const watchlists = new WatchlistService({ store, pool, clock, readModelsCaughtUp, logger: deps.logger });
+  return { limits, accounts, keys, subjectChecks, s2Webhooks, sessions, personChecks, analystNames, admission, personCheckAdmission, subjectCheckAdmission, screenings, watchlists };
 }

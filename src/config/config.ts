@@ -121,6 +121,8 @@ export const configSchema = z.object({
   BATCH_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
   /** Batch jobs queued or running per process past which a new upload is refused (503 with Retry-After). */
   BATCH_MAX_QUEUED: z.coerce.number().int().min(1).max(1000).default(4),
+  /** Largest internal-watchlist import body (CSV or JSON lines), bytes; past it the import is refused with 413. */
+  WATCHLIST_IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).max(1_073_741_824).default(64 * 1024 * 1024),
   /** Optional OpenAI-compatible chat endpoint for EDD/M&A analysis. */
   LLM_BASE_URL: z.string().url().optional(),
   LLM_API_KEY: z.string().min(1).optional(),
