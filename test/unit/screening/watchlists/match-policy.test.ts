@@ -1,0 +1,127 @@
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import { scoreWatchlistCandidate, type WatchlistEntryLike } from '../../../../src/screening/watchlists/match-policy';
+
+const robert: WatchlistEntryLike = {
+  primaryName: 'Robert Smith',
+  entityType: 'person',
+  datesOfBirth: ['1980-04-03'],
+  nationalities: ['GB'],
+  addresses: [{ line: '12 High Street', city: 'London', postalCode: 'SW1A 1AA', country: 'GB' }],
+  identifiers: [
+    { kind: 'phone', value: '07700 900123', country: 'GB' },
+    { kind: 'email', value: 'rob.smith@example.com' },
+    { kind: 'national_id', value: 'QQ123456C', country: 'GB' },
+  ],
+};
+const sameHome = { line: '12 High St.', city: 'London', postalCode: 'sw1a1aa', country: 'GB' };
+
+describe('internal-list matching policy', () => {
+  it('confirms "Bob Smith" with the same date of birth and address, and says why in words', () => {
+    const r = scoreWatchlistCandidate({ name: 'Bob Smith', datesOfBirth: ['1980-04-03'], addresses: [sameHome] }, robert);
+    assert.equal(r.strength, 'confirmed');
+    assert.ok(r.score >= 0.9, String(r.score));
+    assert.match(r.explanation, /"bob" is a short form of "robert"/);
+    assert.match(r.explanation, /date of birth 1980-04-03 equals 1980-04-03/);
+    assert.match(r.explanation, /same dwelling/);
+    assert.deepEqual(r.agreed.map((f) => f.kind), ['dob', 'address']);
+    assert.equal(r.differed.length, 0);
+  });
+
+  it('does not alert on a namesake "Robert Smith" born elsewhere in time and living elsewhere', () => {
+    const r = scoreWatchlistCandidate(
+      { name: 'Robert Smith', datesOfBirth: ['1975-09-21'], addresses: [{ line: '4 Mill Lane', city: 'Leeds', postalCode: 'LS1 4AB', country: 'GB' }] },
+      robert,
+    );
+    assert.equal(r.strength, 'none');
+    assert.equal(r.nameScore, 1);
+    assert.match(r.explanation, /Differed: date of birth 1975-09-21 differs from 1980-04-03/);
+    assert.ok(r.score < 0.5);
+  });
+
+  it('a namesake with the same date of birth is only potential, and a swapped or mistyped date is weaker than exact', () => {
+    const exact = scoreWatchlistCandidate({ name: 'Robert Smith', datesOfBirth: ['1980-04-03'] }, robert);
+    const swapped = scoreWatchlistCandidate({ name: 'Robert Smith', datesOfBirth: ['1980-03-04'] }, robert);
+    const typo = scoreWatchlistCandidate({ name: 'Robert Smith', datesOfBirth: ['1980-04-08'] }, robert);
+    assert.equal(exact.strength, 'potential');
+    assert.equal(swapped.strength, 'potential');
+    assert.ok(exact.score > swapped.score && swapped.score > typo.score, `${exact.score} > ${swapped.score} > ${typo.score}`);
+    assert.match(swapped.explanation, /day and month swapped/);
+    assert.match(typo.explanation, /one digit away/);
+  });
+
+  it('a mistyped date plus the same address is still a hit', () => {
+    const r = scoreWatchlistCandidate({ name: 'Bob Smith', datesOfBirth: ['1980-04-08'], addresses: [sameHome] }, robert);
+    assert.equal(r.strength, 'confirmed');
+  });
+
+  it('a shared phone or e-mail corroborates', () => {
+    const phone = scoreWatchlistCandidate({ name: 'Bobby Smith', identifiers: [{ kind: 'phone', value: '+44 7700 900 123' }] }, robert);
+    assert.equal(phone.strength, 'potential');
+    assert.match(phone.explanation, /phone \+44 7700 900 123 is the same number as listed 07700 900123/);
+    const both = scoreWatchlistCandidate(
+      { name: 'Bobby Smith', datesOfBirth: ['1980-04-03'], identifiers: [{ kind: 'email', value: 'ROB.SMITH@example.com' }] },
+      robert,
+    );
+    assert.equal(both.strength, 'confirmed');
+  });
+
+  it('the same national id under another surname is worth a review (a married name), another id number sinks a match', () => {
+    const renamed = scoreWatchlistCandidate({ name: 'Robert Jones', identifiers: [{ kind: 'national_id', value: 'QQ 12 34 56 C', country: 'GB' }] }, robert);
+    assert.equal(renamed.strength, 'potential');
+    const otherId = scoreWatchlistCandidate(
+      { name: 'Robert Smith', datesOfBirth: ['1980-04-03'], addresses: [sameHome], identifiers: [{ kind: 'national_id', value: 'AB987654D', country: 'GB' }] },
+      robert,
+    );
+    assert.notEqual(otherId.strength, 'confirmed');
+    assert.match(otherId.explanation, /another number of the same kind and country/);
+  });
+
+  it('another given name is another person, even at the same address', () => {
+    const r = scoreWatchlistCandidate({ name: 'Jane Smith', addresses: [sameHome] }, robert);
+    assert.equal(r.strength, 'none');
+    assert.match(r.explanation, /No match: the names are different/);
+  });
+
+  it('an exact name with nothing to compare is potential; a nickname alone is not', () => {
+    const exact = scoreWatchlistCandidate({ name: 'Robert Smith' }, robert);
+    assert.equal(exact.strength, 'potential');
+    assert.match(exact.explanation, /namesake cannot be ruled out/);
+    assert.equal(scoreWatchlistCandidate({ name: 'Bob Smith' }, robert).strength, 'none');
+  });
+
+  it('matches through an alias and reports the alias', () => {
+    const entry: WatchlistEntryLike = { ...robert, primaryName: 'Robert Smith', aliases: [{ name: 'Robert Brown' }] };
+    const r = scoreWatchlistCandidate({ name: 'Bob Brown', datesOfBirth: ['1980-04-03'], addresses: [sameHome] }, entry);
+    assert.equal(r.strength, 'confirmed');
+    assert.equal(r.matchedName, 'Robert Brown');
+  });
+
+  it('a person never matches an organisation entry', () => {
+    const r = scoreWatchlistCandidate({ name: 'Robert Smith', entityType: 'person' }, { primaryName: 'Robert Smith', entityType: 'organization' });
+    assert.equal(r.strength, 'none');
+    assert.equal(r.score, 0);
+  });
+
+  it('organisations use the screening matcher\'s name score and their registration number', () => {
+    const entry: WatchlistEntryLike = {
+      primaryName: 'Acme Trading Ltd',
+      entityType: 'organization',
+      identifiers: [{ kind: 'registration_number', value: '01234567', country: 'GB' }],
+    };
+    const withNumber = scoreWatchlistCandidate(
+      { name: 'ACME Trading Limited', entityType: 'organization', identifiers: [{ kind: 'registration_number', value: '0123 4567', country: 'GB' }] },
+      entry,
+      { nameScore: 1, matchedName: 'Acme Trading Ltd' },
+    );
+    assert.equal(withNumber.strength, 'confirmed');
+    const nameOnly = scoreWatchlistCandidate({ name: 'ACME Trading Limited', entityType: 'organization' }, entry, { nameScore: 1 });
+    assert.equal(nameOnly.strength, 'potential');
+    const otherNumber = scoreWatchlistCandidate(
+      { name: 'ACME Trading Limited', entityType: 'organization', identifiers: [{ kind: 'registration_number', value: '99999999', country: 'GB' }] },
+      entry,
+      { nameScore: 1 },
+    );
+    assert.equal(otherNumber.strength, 'none');
+  });
+});
