@@ -135,9 +135,10 @@ export function compareAddresses(s: NormalisedAddress, l: NormalisedAddress): Ad
   if (s.country && l.country && s.country !== l.country) return 'other_country';
   const samePostcode = !!s.postcode && s.postcode === l.postcode;
   const sameCity = !!s.city && s.city === l.city;
+  // a postcode on both sides must agree: the same street name in one city with two postcodes is often two streets
   const sameTown = samePostcode || (sameCity && (!s.postcode || !l.postcode));
   const street = streetsAgree(s.street, l.street);
-  if (street && (sameTown || (sameCity && !samePostcode))) {
+  if (street && sameTown) {
     if (s.houseNumber && s.houseNumber === l.houseNumber) {
       if (s.unit && l.unit && s.unit !== l.unit) return 'same_building_other_unit';
       return 'same_address';

@@ -10,8 +10,9 @@
  *   and the same address, or the same document), and no lifelong-id conflict;
  * - potential: a close name with some agreement (≥ 2 points: the same date of birth alone, the same
  *   dwelling, a shared phone or e-mail), a weaker name (≥ 0.65) with strong agreement, the same
- *   document under another name (≥ 0.45: a changed surname), or an exact name with nothing on
- *   either side to compare (a namesake cannot be told apart: an analyst looks);
+ *   document under another name (≥ 0.45: a changed surname), the same given name with another
+ *   surname at the same dwelling with the same date of birth (a surname changed by marriage), or an
+ *   exact name with nothing on either side to compare (a namesake cannot be told apart: an analyst looks);
  * - none: everything else, in particular a namesake whose date of birth or address differs.
  */
 import { addressAgreement, type AddressAgreement, type AddressInput, type AddressLevel } from './address-agreement';
@@ -250,12 +251,16 @@ export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: Watchl
   evidence = round3(evidence);
 
   const n = name.score;
+  // a changed surname: the given name agrees, the surname does not, and the birth date and dwelling are the same
+  const renamed =
+    !!name.person && name.person.givenAgrees && !name.person.surnameAgrees && dob?.level === 'exact' && address?.level === 'same_address' && !lifelongConflict;
   let strength: WatchlistMatchStrength = 'none';
   if (!typeConflict) {
     if (n >= POLICY.closeName && evidence >= POLICY.confirmEvidence && !lifelongConflict) strength = 'confirmed';
     else if (n >= POLICY.closeName && evidence >= POLICY.potentialEvidence) strength = 'potential';
     else if (n >= POLICY.weakName && evidence >= POLICY.confirmEvidence) strength = 'potential';
     else if (documentMatch && n >= POLICY.renamedName && !lifelongConflict) strength = 'potential';
+    else if (renamed) strength = 'potential';
     else if (n >= POLICY.exactName && comparable === 0) strength = 'potential';
   }
   // the name score weighted by the support of the other attributes (a logistic curve centred on 1.5 points)
@@ -268,7 +273,9 @@ export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: Watchl
       : strength === 'potential'
         ? comparable === 0 && evidence === 0
           ? 'Potential match: the name agrees and there is nothing else to compare, so a namesake cannot be ruled out.'
-          : 'Potential match: the name and some details agree; an analyst should review.'
+          : renamed && n < POLICY.weakName
+            ? 'Potential match: the given name, date of birth and address agree but the surname differs (changed by marriage?); an analyst should review.'
+            : 'Potential match: the name and some details agree; an analyst should review.'
         : n < POLICY.weakName
           ? 'No match: the names are different.'
           : 'No match: the name alone is not enough for an internal list, and the other details do not support it.';

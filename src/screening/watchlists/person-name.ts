@@ -27,6 +27,10 @@ export interface PersonNameAgreement {
   unmatched: { subject: string[]; listed: string[] };
   /** why the score was held down, in words */
   notes: string[];
+  /** the first given names pair (exactly or as a short form) */
+  givenAgrees: boolean;
+  /** the surnames pair (exactly or within a letter or two) */
+  surnameAgrees: boolean;
 }
 
 const SUFFIXES = new Set(['jr', 'jnr', 'junior', 'sr', 'snr', 'senior', 'ii', 'iii', 'iv', 'esq']);
@@ -93,12 +97,13 @@ function align(sw: string[], lw: string[], table: GivenNameTable): { pairs: { i:
 export function personNameAgreement(subjectName: string, listedName: string, table: GivenNameTable = englishGivenNames()): PersonNameAgreement {
   const sw = personNameWords(subjectName);
   const lw = personNameWords(listedName);
-  if (!sw.length || !lw.length) return { score: 0, pairs: [], unmatched: { subject: sw, listed: lw }, notes: ['a name is empty'] };
+  if (!sw.length || !lw.length) return { score: 0, pairs: [], unmatched: { subject: sw, listed: lw }, notes: ['a name is empty'], givenAgrees: false, surnameAgrees: false };
   // surname written first without a comma ("Smith Robert"): try the reversed order too and keep the better reading
   const direct = scoreOf(sw, lw, table);
   if (sw.length === 2 && lw.length === 2) {
     const reversed = scoreOf([sw[1], sw[0]], lw, table);
-    if (reversed.score > direct.score) return reversed;
+    // only when it pairs the surnames: otherwise a given name read as a surname would look better than it is
+    if (reversed.surnameAgrees && reversed.score > direct.score) return reversed;
   }
   return direct;
 }
@@ -134,6 +139,8 @@ function scoreOf(sw: string[], lw: string[], table: GivenNameTable): PersonNameA
   }
   // every word of both sides paired exactly
   if (pairs.length === sw.length && pairs.length === lw.length && pairs.every((p) => p.how === 'exact')) score = 1;
+  const given = pairs.find((p) => p.i === 0 && p.j === 0);
+  const givenAgrees = sw.length > 1 && lw.length > 1 && !!given && (given.how === 'exact' || given.how === 'nickname');
   const su = new Set(pairs.map((p) => p.i));
   const lu = new Set(pairs.map((p) => p.j));
   return {
@@ -141,5 +148,7 @@ function scoreOf(sw: string[], lw: string[], table: GivenNameTable): PersonNameA
     pairs: pairs.sort((a, b) => a.i - b.i).map((p) => ({ subject: sw[p.i], listed: lw[p.j], how: p.how, sim: p.sim })),
     unmatched: { subject: sw.filter((_, i) => !su.has(i)), listed: lw.filter((_, j) => !lu.has(j)) },
     notes,
+    givenAgrees,
+    surnameAgrees: !!surname && surname.sim >= 0.8,
   };
 }

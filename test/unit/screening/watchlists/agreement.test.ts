@@ -139,3 +139,22 @@ describe('person name agreement', () => {
     assert.ok(personNameAgreement('Roberta Smith', 'Robert Smith').score <= 0.55);
   });
 });
+
+describe('person name agreement: word order', () => {
+  it('reads a two-word name surname first only when that pairs the surnames', () => {
+    const a = personNameAgreement('Smith Robert', 'Robert Smith');
+    assert.equal(a.score, 1);
+    const b = personNameAgreement('Rob Jones', 'Robert Smith');
+    assert.ok(b.givenAgrees);
+    assert.equal(b.surnameAgrees, false);
+    assert.match(b.notes.join(), /"jones" \/ "smith"/);
+  });
+});
+
+describe('address agreement: postcodes', () => {
+  it('one street name in one city under two postcodes is two places; without a postcode on a side, the city stands in', () => {
+    const listed = [{ line: '12 Church Court', city: 'Leeds', postalCode: 'LS1 4AB', country: 'GB' }];
+    assert.equal(addressAgreement([{ line: '40 Church Ct', city: 'Leeds', postalCode: 'LS9 9ZZ', country: 'GB' }], listed)?.level, 'same_city');
+    assert.equal(addressAgreement([{ line: '12 Church Ct', city: 'LEEDS', country: 'GB' }], listed)?.level, 'same_address');
+  });
+});

@@ -125,3 +125,15 @@ describe('internal-list matching policy', () => {
     assert.equal(otherNumber.strength, 'none');
   });
 });
+
+describe('internal-list matching policy: a changed surname', () => {
+  it('the same given name, birth date and dwelling under another surname is worth a review', () => {
+    const r = scoreWatchlistCandidate({ name: 'Rob Jones', datesOfBirth: ['1980-04-03'], addresses: [sameHome] }, robert);
+    assert.equal(r.strength, 'potential');
+    assert.match(r.explanation, /surname differs/);
+  });
+  it('but not with only the birth date, nor with only the address', () => {
+    assert.equal(scoreWatchlistCandidate({ name: 'Rob Jones', datesOfBirth: ['1980-04-03'] }, robert).strength, 'none');
+    assert.equal(scoreWatchlistCandidate({ name: 'Rob Jones', datesOfBirth: ['1981-04-03'], addresses: [sameHome] }, robert).strength, 'none');
+  });
+});
