@@ -12,7 +12,6 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { englishGivenNames } from '../../src/screening/watchlists/given-names';
-import type { IdentifierInput } from '../../src/screening/watchlists/identifier-agreement';
 import type { WatchlistEntryLike, WatchlistSubject } from '../../src/screening/watchlists/match-policy';
 
 export interface DevPair {
@@ -120,18 +119,18 @@ function subjectOf(p: Person, r: Render = {}): WatchlistSubject {
       : addressStyle === 'abbrev'
         ? `${p.flat ? `${pick(['Apt', 'Flat', 'Unit'])} ${p.flat} ` : ''}${p.house} ${p.street} ${p.type[1]}${pick(['', '.'])}`
         : `${p.house} ${p.street.toUpperCase()} ${p.type[1].toUpperCase()}${p.flat ? ` #${p.flat}` : ''}`;
-  const ids: IdentifierInput[] = [];
-  if (r.phone) ids.push({ kind: 'phone', value: rand() < 0.5 ? `+44 ${p.phone.slice(1)}` : p.phone.replace(' ', '') });
-  if (r.email) ids.push({ kind: 'email', value: rand() < 0.5 ? p.email.toUpperCase() : p.email });
+  const ids: { type: string; value: string }[] = [];
+  if (r.phone) ids.push({ type: 'phone', value: rand() < 0.5 ? `+44 ${p.phone.slice(1)}` : p.phone.replace(' ', '') });
+  if (r.email) ids.push({ type: 'email', value: rand() < 0.5 ? p.email.toUpperCase() : p.email });
   return {
     name: r.name ?? [cap(p.given), p.middle && rand() < 0.5 ? cap(p.middle) : undefined, p.surname].filter(Boolean).join(' '),
     entityType: 'person',
     country: 'GB',
-    datesOfBirth: r.dob === null ? [] : [r.dob ?? (rand() < 0.5 ? iso(p.dob) : dayFirst(p.dob))],
-    addresses:
+    birthDate: r.dob === null ? undefined : (r.dob ?? (rand() < 0.5 ? iso(p.dob) : dayFirst(p.dob))),
+    address:
       addressStyle === 'none'
-        ? []
-        : [{ line, city: rand() < 0.2 ? p.town[0].toUpperCase() : p.town[0], postalCode: rand() < 0.5 ? p.postcode.replace(' ', '').toLowerCase() : p.postcode, country: 'GB' }],
+        ? undefined
+        : { line, city: rand() < 0.2 ? p.town[0].toUpperCase() : p.town[0], postalCode: rand() < 0.5 ? p.postcode.replace(' ', '').toLowerCase() : p.postcode, country: 'GB' },
     identifiers: ids,
   };
 }

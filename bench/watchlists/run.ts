@@ -61,14 +61,14 @@ pairs.forEach((p, i) => {
   timings.policy += performance.now() - t;
   decisions.get('policy')!.push(r.strength !== 'none');
   decisions.get('policy_confirmed')!.push(r.strength === 'confirmed');
-  if ((r.strength !== 'none') !== (p.label === 'match')) misses.push(`- ${p.id} (${p.label}, policy said ${r.strength}, score ${r.score}): ${p.note}. ${r.explanation}`);
+  if ((r.strength !== 'none') !== (p.label === 'match')) misses.push(`- ${p.id} (${p.label}, policy said ${r.strength}, score ${r.score}): ${p.note}. ${r.summary}`);
   t = performance.now();
   const names = [p.entry.primaryName, ...(p.entry.aliases ?? []).map((a) => (typeof a === 'string' ? a : a.name))];
   decisions.get('name_only')!.push(names.some((n) => nameEngine.compare(p.subject.name, n, 'person').score >= 0.8));
   timings.name_only += performance.now() - t;
   t = performance.now();
   const engine = ScreeningEngine.build([asListEntity(p, i)], []);
-  const hits = engine.screen({ name: p.subject.name, schema: 'person', birthDate: engineDob(p.subject.datesOfBirth?.[0]), country: p.subject.country });
+  const hits = engine.screen({ name: p.subject.name, schema: 'person', birthDate: engineDob(p.subject.birthDate), country: p.subject.country });
   decisions.get('official_policy')!.push(hits.length > 0);
   timings.official_policy += performance.now() - t;
 });

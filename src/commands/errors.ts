@@ -119,6 +119,10 @@ export class Issues {
   get empty(): boolean {
     return this.list.length === 0;
   }
+  /** The problems collected so far (a copy). */
+  toArray(): ValidationIssue[] {
+    return [...this.list];
+  }
   throwIfAny(): void {
     if (this.list.length > 0) throw new ValidationFailed([...this.list]);
   }

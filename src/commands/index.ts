@@ -8,6 +8,7 @@ import { personCheckEventTypes } from './person-check';
 import { screeningEventTypes } from './screening';
 import { subjectCheckEventTypes } from './subject-check';
 import { webhookEndpointEventTypes } from './webhook-endpoint';
+import { watchlistEventTypes } from './watchlist';
 
 export * as account from './account';
 export * as apiKeys from './api-keys';
@@ -15,6 +16,7 @@ export * as screening from './screening';
 export * as personCheck from './person-check';
 export * as subjectCheck from './subject-check';
 export * as webhookEndpoint from './webhook-endpoint';
+export * as watchlist from './watchlist';
 export * from './errors';
 export * from './decider';
 export * from './plans';
@@ -27,6 +29,7 @@ export const eventTypesByAggregate = {
   personCheck: personCheckEventTypes,
   subjectCheck: subjectCheckEventTypes,
   webhookEndpoint: webhookEndpointEventTypes,
+  watchlist: watchlistEventTypes,
 } as const;
 
 export const allEventTypes: readonly string[] = Object.values(eventTypesByAggregate).flat();
@@ -39,4 +42,5 @@ export const streamPrefixes = {
   personCheck: 'person-check-',
   subjectCheck: 'subject-check-',
   webhookEndpoint: 'webhook-endpoint-',
+  watchlist: 'watchlist-',
 } as const;

@@ -15,6 +15,7 @@
  *   exact name with nothing on either side to compare (a namesake cannot be told apart: an analyst looks);
  * - none: everything else, in particular a namesake whose date of birth or address differs.
  */
+import type { QualifierApplied } from '../model';
 import { addressAgreement, type AddressAgreement, type AddressInput, type AddressLevel } from './address-agreement';
 import { dobAgreement, type DobAgreement, type DobLevel } from './dob-agreement';
 import { identifierAgreements, type IdentifierAgreement, type IdentifierInput, type IdentifierLevel } from './identifier-agreement';
@@ -22,20 +23,31 @@ import { personNameAgreement, type PersonNameAgreement } from './person-name';
 
 export type WatchlistMatchStrength = 'confirmed' | 'potential' | 'none';
 
-/** The screened customer or counterparty, as far as the caller knows it. */
+/**
+ * What we know of the screened subject beyond its name (the fields the internal-list agent fills
+ * from a screening request; the plural ones for callers that hold more than one).
+ */
 export interface WatchlistSubject {
   name: string;
+  /** other names the subject goes by */
   aliases?: readonly string[];
+  /** individual/person, company/organization… */
   entityType?: string;
+  /** YYYY, YYYY-MM or YYYY-MM-DD (also DD/MM/YYYY) */
+  birthDate?: string;
   datesOfBirth?: readonly string[];
+  /** ISO alpha-2 */
+  nationality?: string;
   nationalities?: readonly string[];
-  /** residence or registration country (alpha-2), places a phone number without its code */
+  /** residence or registration country (alpha-2): places a phone number written without its code */
   country?: string;
+  address?: AddressInput;
   addresses?: readonly AddressInput[];
-  identifiers?: readonly IdentifierInput[];
+  /** type: passport, national_id, tax_id, registration_number, imo, phone, email, other */
+  identifiers?: readonly { type: string; value: string; country?: string }[];
 }
 
-/** What the policy reads of an internal-list entry (structurally the watchlist model's entry). */
+/** What the policy reads of an internal-list entry (structurally the model's WatchlistEntry). */
 export interface WatchlistEntryLike {
   primaryName: string;
   aliases?: readonly (string | { name: string })[];
@@ -46,36 +58,46 @@ export interface WatchlistEntryLike {
   identifiers?: readonly IdentifierInput[];
 }
 
-/** The screening matcher's name comparison for this pair, when it ran (its name score before qualifiers). */
-export interface NameMatchInput {
+/** The name comparison the engine made (its name score and the alias that matched). */
+export interface WatchlistNameMatch {
+  /** Name similarity in [0,1] (the engine's nameScore, before its own qualifiers). */
   nameScore: number;
-  matchedName?: string;
+  matchedName: string;
+  /** True when the names are equal after normalisation. */
+  exact?: boolean;
+  /** How the subject's name was varied to find it, e.g. `nickname Bob → Robert`. */
+  variant?: string;
 }
 
 export interface WatchlistFactor {
   kind: 'dob' | 'address' | 'identifier' | 'nationality' | 'entity_type';
+  /** the agreement level (exact, day_month_swapped, same_address, phone_match…) */
+  level: string;
   /** evidence points it adds (agreement) or takes away (disagreement) */
-  effect: number;
+  points: number;
   detail: string;
 }
 
-export interface WatchlistMatchResult {
-  strength: WatchlistMatchStrength;
-  /** in [0,1]: the name score weighted by how much the other attributes support it */
+export interface WatchlistCandidateScore {
+  /**
+   * Final score in [0,1], banded by strength so the list agent's thresholds read it: confirmed
+   * ≥ 0.95 (1.0 for an exact name with nothing differing), potential 0.80–0.94, none below 0.80.
+   */
   score: number;
+  strength: WatchlistMatchStrength;
+  /** one step per factor, `effect` in score units; name weight × name score + Σ effects = score */
+  qualifiers: QualifierApplied[];
+  /** one paragraph in plain words: how the names compared, what agreed, what differed, the verdict */
+  summary: string;
   nameScore: number;
   /** the entry's name or alias that compared best */
   matchedName: string;
+  /** evidence points in total (see EVIDENCE) */
   evidence: number;
-  /** how the names compared, in words */
-  nameDetail: string;
-  /** attributes that agreed (each with its evidence points) */
   agreed: WatchlistFactor[];
   differed: WatchlistFactor[];
   /** attributes one side lacks, so they could not count either way */
   notCompared: string[];
-  /** one paragraph in plain words: what agreed, what differed, and the verdict */
-  explanation: string;
 }
 
 export const EVIDENCE = {
@@ -139,6 +161,7 @@ interface BestName {
   score: number;
   matchedName: string;
   detail: string;
+  exact: boolean;
   person?: PersonNameAgreement;
 }
 
@@ -161,90 +184,112 @@ function describePersonName(subject: string, listed: string, a: PersonNameAgreem
   return `name "${subject}" against "${listed}": ${[...parts, ...missing, ...a.notes].join('; ')} (name score ${round3(a.score)})`;
 }
 
-function bestName(subject: WatchlistSubject, entry: WatchlistEntryLike, nameMatch: NameMatchInput | undefined): BestName {
+function bestName(subject: WatchlistSubject, entry: WatchlistEntryLike, nameMatch: WatchlistNameMatch | undefined): BestName {
   const listedNames = [entry.primaryName, ...(entry.aliases ?? []).map(aliasName)].filter((n) => n && n.trim());
   const subjectNames = [subject.name, ...(subject.aliases ?? [])].filter((n) => n && n.trim());
-  let best: BestName = { score: 0, matchedName: entry.primaryName, detail: `name "${subject.name}" does not resemble "${entry.primaryName}"` };
+  let best: BestName = { score: 0, exact: false, matchedName: entry.primaryName, detail: `name "${subject.name}" does not resemble "${entry.primaryName}"` };
   if (isPerson(subject.entityType) && isPerson(entry.entityType)) {
     for (const s of subjectNames) {
       for (const l of listedNames) {
         const a = personNameAgreement(s, l);
-        if (a.score > best.score) best = { score: a.score, matchedName: l, detail: describePersonName(s, l, a), person: a };
+        if (a.score > best.score) best = { score: a.score, exact: a.score === 1, matchedName: l, detail: describePersonName(s, l, a), person: a };
       }
     }
   }
   if (nameMatch && nameMatch.nameScore > best.score) {
-    const matched = nameMatch.matchedName ?? entry.primaryName;
-    best = { score: nameMatch.nameScore, matchedName: matched, detail: `name "${subject.name}" against "${matched}": the screening matcher's name score ${round3(nameMatch.nameScore)}` };
+    const variant = nameMatch.variant ? ` (found as ${nameMatch.variant})` : '';
+    best = {
+      score: nameMatch.nameScore,
+      exact: nameMatch.exact ?? nameMatch.nameScore >= 1,
+      matchedName: nameMatch.matchedName,
+      detail: `name "${subject.name}" against "${nameMatch.matchedName}"${variant}: the screening matcher's name score ${round3(nameMatch.nameScore)}`,
+    };
   }
   return best;
 }
 
-/** Decide how an internal-list entry relates to a screened subject, with the reasons in words. */
-export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: WatchlistEntryLike, nameMatch?: NameMatchInput): WatchlistMatchResult {
+/** The name's share of the score: a name alone (0.7 at most) stays below the 0.80 hit threshold. */
+export const NAME_WEIGHT = 0.7;
+/** Score units per evidence point in the qualifiers (DOB exact: 3 points = +0.15). */
+export const POINT = 0.05;
+const BANDS: Record<WatchlistMatchStrength, [number, number]> = { confirmed: [0.95, 0.99], potential: [0.8, 0.94], none: [0, 0.79] };
+
+/**
+ * Decide how an internal-list entry relates to a screened subject, with the reasons in words.
+ * `nameMatch` is the screening engine's name comparison when it found the entry; persons' names are
+ * also compared here, nickname-aware, and the better of the two counts.
+ */
+export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: WatchlistEntryLike, nameMatch?: WatchlistNameMatch): WatchlistCandidateScore {
   const name = bestName(subject, entry, nameMatch);
   const agreed: WatchlistFactor[] = [];
   const differed: WatchlistFactor[] = [];
   const notCompared: string[] = [];
-  const push = (f: WatchlistFactor) => (f.effect > 0 ? agreed : differed).push(f);
+  const push = (f: WatchlistFactor) => (f.points > 0 ? agreed : differed).push(f);
   let evidence = 0;
   let lifelongConflict = false;
   let documentMatch = false;
   let comparable = 0;
 
+  const subjectDates = [...(subject.birthDate ? [subject.birthDate] : []), ...(subject.datesOfBirth ?? [])];
+  const subjectAddresses = [...(subject.address ? [subject.address] : []), ...(subject.addresses ?? [])];
+  const subjectNationalities = [...(subject.nationality ? [subject.nationality] : []), ...(subject.nationalities ?? [])];
+  const subjectIds: IdentifierInput[] = (subject.identifiers ?? []).map((i) => ({ kind: i.type, value: i.value, country: i.country }));
+
   const typeConflict =
     !!subject.entityType && !!entry.entityType && subject.entityType !== 'unknown' && entry.entityType !== 'unknown' && isPerson(subject.entityType) !== isPerson(entry.entityType);
-  if (typeConflict) differed.push({ kind: 'entity_type', effect: 0, detail: `the subject is a ${subject.entityType}, the entry a ${entry.entityType}` });
+  if (typeConflict) differed.push({ kind: 'entity_type', level: 'conflict', points: 0, detail: `the subject is a ${subject.entityType}, the entry a ${entry.entityType}` });
 
-  const dob: DobAgreement | undefined = dobAgreement(subject.datesOfBirth ?? [], entry.datesOfBirth ?? []);
+  const dob: DobAgreement | undefined = dobAgreement(subjectDates, entry.datesOfBirth ?? []);
   if (dob) {
     comparable++;
-    const effect = EVIDENCE.dob[dob.level];
-    evidence += effect;
-    push({ kind: 'dob', effect, detail: `date of birth ${dob.subject} ${DOB_WORDS[dob.level]} ${dob.listed}` });
-  } else if (isPerson(entry.entityType)) notCompared.push(`date of birth (${!subject.datesOfBirth?.length ? 'none given for the subject' : 'none on the entry'})`);
+    const points = EVIDENCE.dob[dob.level];
+    evidence += points;
+    push({ kind: 'dob', level: dob.level, points, detail: `date of birth ${dob.subject} ${DOB_WORDS[dob.level]} ${dob.listed}` });
+  } else if (isPerson(entry.entityType)) notCompared.push(`date of birth (${!subjectDates.length ? 'none given for the subject' : 'none on the entry'})`);
 
-  const address: AddressAgreement | undefined = addressAgreement(subject.addresses ?? [], entry.addresses ?? []);
+  const address: AddressAgreement | undefined = addressAgreement(subjectAddresses, entry.addresses ?? []);
   if (address) {
     comparable++;
-    const effect = EVIDENCE.address[address.level];
-    evidence += effect;
-    push({ kind: 'address', effect, detail: `address "${address.subject}" is ${ADDRESS_WORDS[address.level]} "${address.listed}"` });
-  } else notCompared.push(`address (${!subject.addresses?.length ? 'none given for the subject' : !entry.addresses?.length ? 'none on the entry' : 'nothing comparable'})`);
+    const points = EVIDENCE.address[address.level];
+    evidence += points;
+    push({ kind: 'address', level: address.level, points, detail: `address "${address.subject}" is ${ADDRESS_WORDS[address.level]} "${address.listed}"` });
+  } else notCompared.push(`address (${!subjectAddresses.length ? 'none given for the subject' : !entry.addresses?.length ? 'none on the entry' : 'nothing comparable'})`);
 
-  const ids: IdentifierAgreement[] = identifierAgreements(subject.identifiers ?? [], entry.identifiers ?? [], {
-    subject: subject.country ?? subject.addresses?.[0]?.country,
+  const ids: IdentifierAgreement[] = identifierAgreements(subjectIds, entry.identifiers ?? [], {
+    subject: subject.country ?? subjectAddresses[0]?.country ?? subjectNationalities[0],
     listed: entry.addresses?.[0]?.country ?? entry.nationalities?.[0],
   });
   let positives = 0;
   let bestPositive = 0;
   for (const id of ids) {
-    const effect = EVIDENCE.identifier[id.level];
-    if (effect > 0) {
+    const points = EVIDENCE.identifier[id.level];
+    if (points > 0) {
       positives++;
       if (id.level === 'document_match' || id.level === 'document_number_match') documentMatch = true;
-      bestPositive = Math.max(bestPositive, effect);
+      bestPositive = Math.max(bestPositive, points);
     } else {
-      evidence += effect;
+      evidence += points;
       if (id.level === 'document_conflict') lifelongConflict = true;
     }
-    push({ kind: 'identifier', effect, detail: `${id.kind.replace('_', ' ')} ${id.subject} ${IDENTIFIER_WORDS[id.level]} ${id.listed}` });
+    // matches count once (the best, plus a little for each further one): the explanation shows what each would add alone
+    push({ kind: 'identifier', level: id.level, points, detail: `${id.kind.replace(/_/g, ' ')} ${id.subject} ${IDENTIFIER_WORDS[id.level]} ${id.listed}` });
   }
   if (ids.length) comparable++;
   if (positives) evidence += bestPositive + EVIDENCE.extraIdentifier * (positives - 1);
-  if (!ids.length && (!subject.identifiers?.length || !entry.identifiers?.length)) {
-    notCompared.push(`identifiers (${!subject.identifiers?.length ? 'none given for the subject' : 'none on the entry'})`);
+  if (!ids.length && (!subjectIds.length || !entry.identifiers?.length)) {
+    notCompared.push(`identifiers (${!subjectIds.length ? 'none given for the subject' : 'none on the entry'})`);
   }
 
-  const sn = new Set((subject.nationalities ?? []).map((c) => c.toUpperCase()));
+  const sn = new Set(subjectNationalities.map((c) => c.toUpperCase()));
   const ln = (entry.nationalities ?? []).map((c) => c.toUpperCase());
   if (sn.size && ln.length) {
     const shared = ln.filter((c) => sn.has(c));
-    const effect = shared.length ? EVIDENCE.nationalityAgrees : EVIDENCE.nationalityDiffers;
-    evidence += effect;
+    const points = shared.length ? EVIDENCE.nationalityAgrees : EVIDENCE.nationalityDiffers;
+    evidence += points;
     push({
       kind: 'nationality',
-      effect,
+      level: shared.length ? 'agrees' : 'differs',
+      points,
       detail: shared.length ? `nationality ${shared.join(', ')} on both` : `nationality ${[...sn].join(', ')} against listed ${ln.join(', ')}`,
     });
   }
@@ -263,9 +308,40 @@ export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: Watchl
     else if (renamed) strength = 'potential';
     else if (n >= POLICY.exactName && comparable === 0) strength = 'potential';
   }
-  // the name score weighted by the support of the other attributes (a logistic curve centred on 1.5 points)
-  const support = 1 / (1 + Math.exp(-(evidence - 1.5) / 1.2));
-  const score = typeConflict ? 0 : round3(Math.min(1, n * (0.4 + 0.6 * support)));
+
+  // the score: name weight × name score + evidence in score units, held inside the strength's band
+  const qualifiers: QualifierApplied[] = [];
+  if (name.person?.pairs.some((p) => p.how === 'nickname')) {
+    const nick = name.person.pairs.filter((p) => p.how === 'nickname').map((p) => `${p.subject} → ${p.listed}`);
+    qualifiers.push({ kind: 'name_variant', effect: 0, detail: `short form of a given name: ${nick.join(', ')}` });
+  }
+  if (typeConflict) qualifiers.push({ kind: 'entity_type_conflict', effect: 0, detail: differed[0]!.detail });
+  let raw = NAME_WEIGHT * n;
+  const counted = [...agreed, ...differed].filter((f) => f.kind !== 'entity_type');
+  let bestCounted = false;
+  for (const f of counted) {
+    // the best identifier match counts in full, each further one EVIDENCE.extraIdentifier
+    let points = f.points;
+    if (f.kind === 'identifier' && points > 0) {
+      if (points === bestPositive && !bestCounted) bestCounted = true;
+      else points = EVIDENCE.extraIdentifier;
+    }
+    const effect = round3(points * POINT);
+    raw += effect;
+    qualifiers.push({ kind: `${f.kind}_${f.level}`, effect, detail: f.detail });
+  }
+  const [lo, hi] = BANDS[strength];
+  let score = round3(Math.min(hi, Math.max(lo, raw)));
+  if (typeConflict) score = 0;
+  else if (strength === 'confirmed' && name.exact && differed.length === 0) score = 1;
+  const band = round3(score - round3(raw));
+  if (band !== 0) {
+    qualifiers.push({
+      kind: 'policy_band',
+      effect: band,
+      detail: typeConflict ? 'a person never matches an organisation' : `held to the ${strength === 'none' ? 'no-match' : strength} band ${lo}–${strength === 'confirmed' ? 1 : hi} by the internal-list policy`,
+    });
+  }
 
   const verdict =
     strength === 'confirmed'
@@ -279,14 +355,15 @@ export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: Watchl
         : n < POLICY.weakName
           ? 'No match: the names are different.'
           : 'No match: the name alone is not enough for an internal list, and the other details do not support it.';
-  const explanation = [
-    `${name.detail[0].toUpperCase()}${name.detail.slice(1)}.`,
+  const summary = [
+    `${name.detail[0]!.toUpperCase()}${name.detail.slice(1)}.`,
     agreed.length ? `Agreed: ${agreed.map((f) => f.detail).join('; ')}.` : 'Nothing else agreed.',
     differed.length ? `Differed: ${differed.map((f) => f.detail).join('; ')}.` : '',
     notCompared.length ? `Not compared: ${notCompared.join('; ')}.` : '',
     verdict,
+    `Score ${score}.`,
   ]
     .filter(Boolean)
     .join(' ');
-  return { strength, score, nameScore: round3(n), matchedName: name.matchedName, evidence, nameDetail: name.detail, agreed, differed, notCompared, explanation };
+  return { score, strength, qualifiers, summary, nameScore: round3(n), matchedName: name.matchedName, evidence, agreed, differed, notCompared };
 }

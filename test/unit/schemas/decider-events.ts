@@ -283,7 +283,47 @@ function webhookEndpointEvents(): Event[] {
   return s.events;
 }
 
+function watchlistEvents(): Event[] {
+  const ref = { watchlistId: '0b6c2f1e-8d4a-4c1e-9a53-2f6d1b7e4c90', accountId: '42' };
+  const s = new Stream(commands.watchlist.watchlistDecider);
+  const full = {
+    entityType: 'person' as const,
+    primaryName: 'Robert Smith',
+    aliases: [{ name: 'Bob Smith' }, { name: 'Роберт Смит', script: 'Cyrl' }],
+    datesOfBirth: ['1971-04-03', '1971'],
+    nationalities: ['GB'],
+    addresses: [{ line: '12 Baker Street', city: 'London', postalCode: 'NW1 6XE', country: 'GB' }, { city: 'Leeds' }],
+    identifiers: [{ kind: 'passport' as const, value: '123456789', country: 'GB' }, { kind: 'email' as const, value: 'bob@example.test' }],
+    reason: 'exited for card fraud',
+  };
+  const bare = { entityType: 'organization' as const, primaryName: 'Shellco Ltd', aliases: [], datesOfBirth: [], nationalities: [], addresses: [], identifiers: [], reason: '' };
+  s.run('CreateWatchlist', { ...ref, name: 'Exited customers', purpose: 'fraud exits', severity: 'block', owner: 'fincrime@acme.test' });
+  s.run('ChangeWatchlist', { ...ref, name: 'Exited customers (fraud)', severity: 'review' });
+  s.run('AddEntry', { ...ref, entryId: 'e-1', entry: full, addedBy: 'u-owner' });
+  s.run('ChangeEntry', { ...ref, entryId: 'e-1', entry: { ...full, reason: 'exited for card fraud, 2024' } });
+  s.run('ImportEntries', {
+    ...ref,
+    mode: 'replace',
+    rows: [
+      { line: 2, entryId: 'e-2', entry: bare },
+      { line: 3, entryId: 'e-3', entry: { ...bare, primaryName: 'Other Ltd' } },
+    ],
+    source: { fileName: 'exits.csv', sha256: sha('exits'), format: 'csv', bytes: 120 },
+    addedBy: 'key:3',
+  });
+  s.run('ImportEntries', { ...ref, mode: 'add', rows: [{ line: 2, entryId: 'e-3', entry: { ...bare, primaryName: 'Other Limited' } }, { line: 3, entryId: 'e-2', entry: bare }], source: { fileName: 'more.jsonl', sha256: sha('more'), format: 'jsonl', bytes: 80 }, addedBy: 'key:3' });
+  s.run('AddEntry', { ...ref, entryId: 'e-4', entry: bare, addedBy: 'u-owner' });
+  s.run('RemoveEntry', { ...ref, entryId: 'e-4', reason: 'added by mistake' });
+  s.run('RemoveEntry', { ...ref, entryId: 'e-3' });
+  s.run('ArchiveWatchlist', { ...ref, reason: 'superseded' });
+  const other = new Stream(commands.watchlist.watchlistDecider);
+  const ref2 = { ...ref, watchlistId: '1c7d3a2f-9e5b-4d2f-8b64-3a7e2c8f5d01' };
+  other.run('CreateWatchlist', { ...ref2, name: 'Regulator letters', purpose: '', severity: 'note', owner: 'mlro' });
+  other.run('ArchiveWatchlist', ref2);
+  return [...s.events, ...other.events];
+}
+
 /** Every event the scenarios above produce, from the real deciders. */
 export function deciderEvents(): Event[] {
-  return [...accountEvents(), ...apiKeyEvents(), ...screeningEvents(), ...personCheckEvents(), ...subjectCheckEvents(), ...webhookEndpointEvents()];
+  return [...accountEvents(), ...apiKeyEvents(), ...screeningEvents(), ...personCheckEvents(), ...subjectCheckEvents(), ...webhookEndpointEvents(), ...watchlistEvents()];
 }
