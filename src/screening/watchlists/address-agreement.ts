@@ -34,6 +34,7 @@ const WORD_FORMS: Record<string, string> = {
   north: 'n', south: 's', east: 'e', west: 'w', northeast: 'ne', northwest: 'nw', southeast: 'se', southwest: 'sw',
   saint: 'st', first: '1st', second: '2nd', third: '3rd',
 };
+const STREET_WORDS = new Set(Object.values(WORD_FORMS));
 /** Words that introduce a flat/apartment/unit number. */
 const UNIT_WORDS = new Set(['apartment', 'apt', 'flat', 'unit', 'suite', 'ste', 'room', 'rm', 'no', 'number', 'apartement', 'appartement']);
 const FLOOR_WORDS = new Set(['floor', 'fl', 'level']);
@@ -125,10 +126,14 @@ export interface AddressAgreement {
 function streetsAgree(a: string | undefined, b: string | undefined): boolean {
   if (!a || !b) return false;
   if (a === b) return true;
-  // a street type written on one side only ("High St" / "High")
-  const strip = (s: string) => s.split(' ').filter((t) => !Object.values(WORD_FORMS).includes(t) || t === s).join(' ');
-  const sa = strip(a);
-  return sa !== '' && sa === strip(b);
+  // a street type written on one side only ("High St" / "High"), never two different types ("Park Rd" / "Park Ave")
+  const split = (s: string) => {
+    const words = s.split(' ');
+    return { name: words.filter((t) => !STREET_WORDS.has(t)).join(' '), types: words.filter((t) => STREET_WORDS.has(t)).join(' ') };
+  };
+  const sa = split(a);
+  const sb = split(b);
+  return sa.name !== '' && sa.name === sb.name && (!sa.types || !sb.types || sa.types === sb.types);
 }
 
 export function compareAddresses(s: NormalisedAddress, l: NormalisedAddress): AddressLevel | undefined {

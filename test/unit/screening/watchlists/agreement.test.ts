@@ -158,3 +158,12 @@ describe('address agreement: postcodes', () => {
     assert.equal(addressAgreement([{ line: '12 Church Ct', city: 'LEEDS', country: 'GB' }], listed)?.level, 'same_address');
   });
 });
+
+describe('address agreement: street types', () => {
+  it('a street type missing on one side still agrees; two different types are two streets', () => {
+    const listed = [{ line: '12 Kingsway Road', city: 'Leeds', postalCode: 'LS1 4AB', country: 'GB' }];
+    assert.equal(addressAgreement([{ line: '12 Kingsway', city: 'Leeds', postalCode: 'LS1 4AB' }], listed)?.level, 'same_address');
+    assert.equal(addressAgreement([{ line: '12 Kingsway Avenue', city: 'Leeds', postalCode: 'LS1 4AB' }], listed)?.level, 'same_postcode');
+    assert.equal(addressAgreement([{ line: '12 Park Rd', city: 'Leeds', postalCode: 'LS1 4AB' }], [{ line: '12 Park Road', postalCode: 'LS14AB' }])?.level, 'same_address');
+  });
+});
