@@ -94,6 +94,8 @@ import { createPortalAuthenticator } from '../api/portal/auth';
 import { createPortalConsoleRouter } from '../api/portal/console';
 import { createPersonCheckPortalRouter } from '../api/person-checks/router';
 import { monitoringProjection } from '../projections/read-models/monitoring';
+import { watchlistsProjection } from '../projections/read-models/watchlists';
+import { WatchlistService } from './watchlists/watchlist-service';
 import { catchUpLists, MonitoringService, recordMonitoringBaseline, type MonitoringRunResult } from './monitoring/monitoring-service';
 import { AuditTrailService } from './audit/history';
 import { AuditorTokens } from './audit/auditor-token';
@@ -173,6 +175,7 @@ export function readModelProjections(clock: Clock, logger: Logger): Projection[]
     subjectChecksProjection,
     personChecksProjection,
     monitoringProjection,
+    watchlistsProjection,
     createWebhookProjector({ clock, logger }),
   ];
 }
@@ -486,6 +489,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const subjectCheckMonitoring = new SubjectCheckMonitoring({ store, pool, clock, logger });
     const monitoring = new MonitoringService({ store, pool, clock, logger, countryRisk: () => countryRisk, readModelsCaughtUp, subjectChecks: subjectCheckMonitoring });
     const audit = new AuditTrailService({ store });
+    const watchlists = new WatchlistService({ store, pool, clock, readModelsCaughtUp });
     const auditorTokens = new AuditorTokens({ secret: config.JWT_SECRET ?? DEV_JWT_SECRET, clock, accounts });
     let lastMonitoringRuns: MonitoringRunResult[] = [];
     await recordMonitoringBaseline(pool, listRegistry, clock);
@@ -615,13 +619,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             idempotent,
           }),
           createS1MonitoringRouter({ monitoring, audit, auditorTokens }),
-          createS3Router({ keys, limits, screenings, usage, store, clock, idempotent, config: { screeningWaitMs: config.SCREENING_WAIT_MS } }),
+          createS3Router({ keys, limits, screenings, usage, store, clock, idempotent, watchlists, config: { screeningWaitMs: config.SCREENING_WAIT_MS, watchlistImportMaxBytes: config.WATCHLIST_IMPORT_MAX_BYTES } }),
           createS3MonitoringRouter({ monitoring, audit, auditorTokens, screenings, clock }),
           createPortalRouter({ accounts, limits, sessions: portalSessions, webhooks: s3Webhooks, payments, clock, logger, paymentWebhookSecret: config.PAYMENT_WEBHOOK_SECRET }),
           // The portal's console API (/api/portal/*) and person-check form routes, both on the portal JWT.
           createPortalConsoleRouter({
             auth: portalAuth,
             idempotent,
+            watchlists,
+            watchlistImportMaxBytes: config.WATCHLIST_IMPORT_MAX_BYTES,
             accounts,
             keys,
             limits,

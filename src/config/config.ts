@@ -108,6 +108,8 @@ export const configSchema = z.object({
    * queues and latency stay bounded instead of growing with the load. 0 = no limit.
    */
   MAX_INFLIGHT_SCREENINGS: z.coerce.number().int().min(0).max(100_000).default(64),
+  /** Largest internal-watchlist import body (CSV or JSON lines), bytes; past it the import is refused with 413. */
+  WATCHLIST_IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).max(1_073_741_824).default(64 * 1024 * 1024),
   /** Optional OpenAI-compatible chat endpoint for EDD/M&A analysis. */
   LLM_BASE_URL: z.string().url().optional(),
   LLM_API_KEY: z.string().min(1).optional(),

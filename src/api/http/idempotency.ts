@@ -41,6 +41,8 @@ export const IDEMPOTENT_CREATE_ROUTES = [
   '/api/portal/screenings',
   '/api/person-checks',
   '/api/portal/keys',
+  '/api/v1/watchlists',
+  '/api/portal/watchlists',
 ] as const;
 
 /** Response headers replayed with the stored answer (the rest are the replaying request's own). */

@@ -46,6 +46,10 @@ export interface DispositionPort {
 export interface PortalConsoleDeps {
   /** Idempotency-Key handling of the create routes (src/api/http/idempotency.ts); without it the header is ignored. */
   idempotent?: Idempotent;
+  /** Internal watchlists (issue 21) at /api/portal/watchlists…; absent, the routes are not mounted. */
+  watchlists?: import('../../app/watchlists/watchlist-service').WatchlistService;
+  /** Largest watchlist import body in bytes (WATCHLIST_IMPORT_MAX_BYTES). */
+  watchlistImportMaxBytes?: number;
   auth: PortalAuthenticator;
   accounts: AccountService;
   keys: KeyService;

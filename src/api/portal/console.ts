@@ -10,6 +10,10 @@ import { createOverviewRoutes } from './overview-routes';
 import { createScreeningRoutes } from './screening-routes';
 import { createSubjectCheckRoutes } from './subject-check-routes';
 import { createWebhookConsoleRoutes } from './webhook-console-routes';
+import { createWatchlistRoutes } from '../s3/watchlist-routes';
+import { DEFAULT_WATCHLIST_IMPORT_MAX_BYTES } from '../s3/router';
+import { withoutIdempotency } from '../http/idempotency';
+import { portalCommandContext, sendPortalData } from './auth';
 
 export type { PortalConsoleDeps } from './console-deps';
 export { defaultS3MonthlyQuota } from './console-deps';
@@ -23,5 +27,18 @@ export function createPortalConsoleRouter(deps: PortalConsoleDeps): Router {
   router.use(createWebhookConsoleRoutes(deps));
   router.use(createScreeningRoutes(deps));
   router.use(createSubjectCheckRoutes(deps));
+  if (deps.watchlists) {
+    router.use(
+      createWatchlistRoutes({
+        base: '/api/portal/watchlists',
+        watchlists: deps.watchlists,
+        principalOf: (req, res) => deps.auth.require(req, res),
+        commandContext: portalCommandContext,
+        send: (res, status, data) => sendPortalData(res, status, data, deps.clock.now()),
+        idempotent: (deps.idempotent ?? withoutIdempotency)(),
+        maxImportBytes: deps.watchlistImportMaxBytes ?? DEFAULT_WATCHLIST_IMPORT_MAX_BYTES,
+      }),
+    );
+  }
   return router;
 }

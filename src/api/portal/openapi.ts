@@ -14,6 +14,7 @@ import { ListVersionAgeSchema, ListWarningsSchema, S3ErrorSchema, S3ValidationEr
 import { z } from '../openapi/zod';
 import { AuditEventSchema } from '../monitoring/schemas';
 import { HitSchema } from '../s1/schemas';
+import { registerWatchlistPaths } from '../s3/watchlist-openapi';
 import {
   CreatePortalKeySchema,
   PortalDeliveryParamsSchema,
@@ -342,6 +343,8 @@ export const PORTAL_PROGRESS_DESCRIPTION = [
 ].join('\n');
 
 export function registerPortal(registry: OpenAPIRegistry): void {
+  // ---------------------------------------------------------------- internal watchlists (issue 21)
+  registerWatchlistPaths(registry, { base: '/api/portal/watchlists', tag: TAG, security: portalSecurity, surface: 'Portal' });
   // ---------------------------------------------------------------- overview
   registry.registerPath({
     method: 'get',

@@ -24,6 +24,8 @@ import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { entityTypeOmitted, parseInput } from '../http/validation';
 import { createS3Gate, ensureUuidRequestId, s3PrincipalOf, S3_OFFSHORE_CHECKS_PER_MONTH, s3MonthlyRequestQuota, utcMonth } from './gate';
 import { presentKey, presentS3Screening, presentS3ScreeningDetail } from './present';
+import { createWatchlistRoutes } from './watchlist-routes';
+import type { WatchlistService } from '../../app/watchlists/watchlist-service';
 import {
   CreateKeySchema,
   KeyIdParamsSchema,
@@ -42,7 +44,9 @@ export interface S3RouterDeps {
   usage: UsageService;
   store: EventStore;
   clock: Clock;
-  config: { screeningWaitMs: number };
+  config: { screeningWaitMs: number; watchlistImportMaxBytes?: number };
+  /** Internal watchlists (issue 21): /api/v1/watchlists…; absent, the routes are not mounted. */
+  watchlists?: WatchlistService;
 }
 
 /** Sends `{data, meta}`; the request id is the x-request-id header's (a uuid on S3). */
@@ -235,7 +239,25 @@ export function createS3Router(deps: S3RouterDeps): Router {
     }),
   );
 
+  // ---------------------------------------------------------------- internal watchlists
+  if (deps.watchlists) {
+    router.use(
+      createWatchlistRoutes({
+        base: '/api/v1/watchlists',
+        watchlists: deps.watchlists,
+        principalOf: async (_req, res) => s3PrincipalOf(res),
+        commandContext,
+        send,
+        idempotent,
+        maxImportBytes: deps.config.watchlistImportMaxBytes ?? DEFAULT_WATCHLIST_IMPORT_MAX_BYTES,
+      }),
+    );
+  }
+
   return router;
 }
+
+/** Default largest import body (WATCHLIST_IMPORT_MAX_BYTES): 100k typical rows fit with room. */
+export const DEFAULT_WATCHLIST_IMPORT_MAX_BYTES = 64 * 1024 * 1024;
 
 export { createS3Gate, s3MonthlyRequestQuota };
