@@ -3,7 +3,7 @@
  * import (mapping and per-row errors shown before anything is written) and the export.
  * Routes: #/watchlists and #/watchlists/:id. All text goes in as text nodes (dom.ts).
  */
-import { api, download } from '../api';
+import { api, apiText, ApiFailure, download } from '../api';
 import { announce, append, badge, clear, field, h, scrollTable, showFailure } from '../dom';
 import { navigate, type PageContext } from '../router';
 
@@ -51,16 +51,53 @@ interface ImportProblem {
   reason: string;
 }
 interface ImportPreview {
-  format: string;
-  columns: string[];
-  /** column → entry field (or null: not imported) */
-  mapping: Record<string, string | null>;
-  fields: string[];
+  format: 'csv' | 'jsonl';
+  /** column → entry field as it will be applied */
+  mapping: Record<string, string>;
+  unmapped_columns: string[];
   rows: number;
   valid_rows: number;
-  sample: PortalEntry[];
+  sample: (Omit<PortalEntry, 'added_by' | 'added_at'> & { line: number })[];
   errors: ImportProblem[];
+  error_count: number;
 }
+interface ImportResult {
+  import_id: string;
+  rows: number;
+  added: number;
+  changed: number;
+  unchanged: number;
+  removed: number;
+  entry_count: number;
+  version: number;
+}
+
+/** The fields an import column can go to (the service's import targets). */
+const IMPORT_TARGETS: [string, string][] = [
+  ['ignore', 'Not imported'],
+  ['entry_id', 'Entry id (your reference)'],
+  ['full_name', 'Full name'],
+  ['first_name', 'First name'],
+  ['middle_name', 'Middle name'],
+  ['last_name', 'Last name'],
+  ['alias', 'Other name (alias)'],
+  ['entity_type', 'Entity type'],
+  ['date_of_birth', 'Date of birth'],
+  ['nationality', 'Nationality'],
+  ['address_line', 'Address line'],
+  ['city', 'City'],
+  ['postal_code', 'Postcode'],
+  ['country', 'Country'],
+  ['passport', 'Passport'],
+  ['national_id', 'National id'],
+  ['tax_id', 'Tax id'],
+  ['registration_number', 'Registration number'],
+  ['imo', 'IMO number'],
+  ['phone', 'Phone'],
+  ['email', 'E-mail'],
+  ['other_id', 'Other identifier'],
+  ['reason', 'Reason'],
+];
 
 const SEVERITIES: [PortalWatchlist['severity'], string][] = [
   ['block', 'Block: a confirmed hit makes the risk critical'],
@@ -104,7 +141,7 @@ function listFields(w?: PortalWatchlist) {
     name: h('input', { type: 'text', name: 'name', required: true, maxlength: 200, autocomplete: 'off', value: w?.name ?? '' }),
     purpose: h('textarea', { name: 'purpose', rows: 2, maxlength: 2000 }, w?.purpose ?? ''),
     severity: select('severity', SEVERITIES, w?.severity ?? 'review'),
-    owner: h('input', { type: 'text', name: 'owner', maxlength: 200, autocomplete: 'off', value: w?.owner ?? '' }),
+    owner: h('input', { type: 'text', name: 'owner', required: true, maxlength: 200, autocomplete: 'off', value: w?.owner ?? '' }),
   };
 }
 
@@ -121,7 +158,7 @@ export async function renderWatchlists({ main }: PageContext): Promise<void> {
   );
   const tableBox = h('div');
   const error = h('div', { class: 'alert error', role: 'alert', hidden: true });
-  const { data } = await api<{ watchlists: PortalWatchlist[] }>('GET', '/api/portal/watchlists');
+  const { data } = await api<{ watchlists: PortalWatchlist[] }>('GET', '/api/portal/watchlists?limit=100');
   const lists = data.watchlists;
   const renderTable = () => {
     clear(tableBox);
@@ -170,14 +207,14 @@ export async function renderWatchlists({ main }: PageContext): Promise<void> {
         error.hidden = true;
         submit.disabled = true;
         try {
-          const { data } = await api<{ watchlist: PortalWatchlist }>('POST', '/api/portal/watchlists', {
+          const { data: created } = await api<PortalWatchlist>('POST', '/api/portal/watchlists', {
             name: f.name.value.trim(),
             purpose: f.purpose.value.trim(),
             severity: f.severity.value,
             owner: f.owner.value.trim(),
           });
-          announce(`List ${data.watchlist.name} created`);
-          navigate(`#/watchlists/${data.watchlist.id}`);
+          announce(`List ${created.name} created`);
+          navigate(`#/watchlists/${created.id}`);
         } catch (e) {
           showFailure(error, form, e);
         } finally {
@@ -192,7 +229,7 @@ export async function renderWatchlists({ main }: PageContext): Promise<void> {
       { class: 'form-grid' },
       field('List name', f.name, 'For example "Exited for fraud".'),
       field('Severity', f.severity, 'How a confirmed hit counts in the risk level.'),
-      field('Owner (optional)', f.owner, 'The team or person who answers for it.'),
+      field('Owner', f.owner, 'The team or person who answers for it.'),
       field('Purpose (optional)', f.purpose, 'Why the list exists; shown with its hits.', 'wide'),
     ),
     submit,
@@ -204,8 +241,7 @@ export async function renderWatchlists({ main }: PageContext): Promise<void> {
 
 export async function renderWatchlist({ main, params }: PageContext): Promise<void> {
   const id = params.id!;
-  let { data } = await api<{ watchlist: PortalWatchlist }>('GET', `/api/portal/watchlists/${encodeURIComponent(id)}`);
-  let list = data.watchlist;
+  let list = (await api<PortalWatchlist>('GET', `/api/portal/watchlists/${encodeURIComponent(id)}`)).data;
   let entries: PortalEntry[] = [];
 
   const heading = h('h1', null, list.name);
@@ -273,8 +309,7 @@ export async function renderWatchlist({ main, params }: PageContext): Promise<vo
                   onclick: async () => {
                     confirm.disabled = true;
                     try {
-                      ({ data } = await api<{ watchlist: PortalWatchlist }>('POST', `/api/portal/watchlists/${encodeURIComponent(list.id)}/archive`));
-                      list = data.watchlist;
+                      list = (await api<PortalWatchlist>('POST', `/api/portal/watchlists/${encodeURIComponent(list.id)}/archive`, {})).data;
                       renderSummary();
                       showArchive();
                       announce(`List ${list.name} archived`);
@@ -305,13 +340,14 @@ export async function renderWatchlist({ main, params }: PageContext): Promise<vo
           error.hidden = true;
           save.disabled = true;
           try {
-            ({ data } = await api<{ watchlist: PortalWatchlist }>('PATCH', `/api/portal/watchlists/${encodeURIComponent(list.id)}`, {
-              name: f.name.value.trim(),
-              purpose: f.purpose.value.trim(),
-              severity: f.severity.value,
-              owner: f.owner.value.trim(),
-            }));
-            list = data.watchlist;
+            list = (
+              await api<PortalWatchlist>('PATCH', `/api/portal/watchlists/${encodeURIComponent(list.id)}`, {
+                name: f.name.value.trim(),
+                purpose: f.purpose.value.trim(),
+                severity: f.severity.value,
+                owner: f.owner.value.trim(),
+              })
+            ).data;
             renderSummary();
             announce('List saved');
           } catch (e) {
@@ -342,13 +378,12 @@ export async function renderWatchlist({ main, params }: PageContext): Promise<vo
   const entriesError = h('div', { class: 'alert error', role: 'alert', hidden: true });
   const editorBox = h('div');
   const loadEntries = async () => {
-    const res = await api<{ entries: PortalEntry[] }>('GET', `/api/portal/watchlists/${encodeURIComponent(list.id)}/entries?limit=100`);
+    const res = await api<{ entries: PortalEntry[] }>('GET', `/api/portal/watchlists/${encodeURIComponent(list.id)}/entries?limit=200`);
     entries = res.data.entries;
     renderEntries();
   };
   const reloadList = async () => {
-    ({ data } = await api<{ watchlist: PortalWatchlist }>('GET', `/api/portal/watchlists/${encodeURIComponent(list.id)}`));
-    list = data.watchlist;
+    list = (await api<PortalWatchlist>('GET', `/api/portal/watchlists/${encodeURIComponent(list.id)}`)).data;
     renderSummary();
   };
   const renderEntries = () => {
@@ -483,7 +518,9 @@ export async function renderWatchlist({ main, params }: PageContext): Promise<vo
           };
           try {
             const path = `/api/portal/watchlists/${encodeURIComponent(list.id)}/entries`;
-            const res = e ? await api<{ entry: PortalEntry }>('PUT', `${path}/${encodeURIComponent(e.entry_id)}`, body) : await api<{ entry: PortalEntry }>('POST', path, body);
+            const res = e
+              ? await api<{ entry: PortalEntry; watchlist: PortalWatchlist }>('PATCH', `${path}/${encodeURIComponent(e.entry_id)}`, body)
+              : await api<{ entry: PortalEntry; watchlist: PortalWatchlist }>('POST', path, body);
             entries = e ? entries.map((x) => (x.entry_id === e.entry_id ? res.data.entry : x)) : [...entries, res.data.entry];
             await reloadList();
             renderEntries();
@@ -554,53 +591,70 @@ function importSection(current: () => PortalWatchlist, refresh: () => Promise<vo
   const result = h('div', { role: 'status' });
   const previewBox = h('div');
   let content = '';
+  let fileName = '';
   let format: 'csv' | 'jsonl' = 'csv';
-  let mapping: Record<string, string | null> = {};
+  /** the columns as the user set them (sent as the mapping; the service recognises the rest) */
+  let columns: Record<string, string> = {};
 
   const base = () => `/api/portal/watchlists/${encodeURIComponent(current().id)}/imports`;
+  const headers = () => ({
+    'content-type': format === 'csv' ? 'text/csv' : 'application/x-ndjson',
+    'x-file-name': fileName.replace(/[^\x20-\x7e]/g, '_').slice(0, 255) || `upload.${format}`,
+    ...(Object.keys(columns).length ? { 'x-import-mapping': JSON.stringify({ columns }) } : {}),
+  });
 
   const preview = async () => {
     error.hidden = true;
     clear(result);
-    const { data } = await api<{ preview: ImportPreview }>('POST', `${base()}/preview`, { format, content, ...(Object.keys(mapping).length ? { mapping } : {}) });
-    showPreview(data.preview);
+    const { data } = await apiText<ImportPreview>('POST', `${base()}/preview`, content, headers());
+    showPreview(data);
   };
 
   const showPreview = (p: ImportPreview) => {
     clear(previewBox);
-    mapping = { ...p.mapping };
-    const selects = p.columns.map((column) => {
-      const s = select(`mapping.${column}`, [['', 'Not imported'], ...p.fields.map((f): [string, string] => [f, f.replace(/_/g, ' ')])], p.mapping[column] ?? '');
-      s.addEventListener('change', () => (mapping[column] = s.value || null));
+    const all = [...Object.keys(p.mapping), ...p.unmapped_columns.filter((c) => !(c in p.mapping))];
+    const selects = all.map((column) => {
+      const s = select(`mapping.${column}`, IMPORT_TARGETS, p.mapping[column] ?? 'ignore');
+      s.addEventListener('change', () => (columns[column] = s.value));
       return field(`Column "${column}"`, s);
     });
-    const commit = h('button', { type: 'button', class: 'button primary', disabled: p.errors.length > 0 || p.valid_rows === 0 }, `Import ${p.valid_rows} rows`);
+    const commit = h('button', { type: 'button', class: 'button primary', disabled: p.error_count > 0 || p.valid_rows === 0 }, `Import ${p.valid_rows} rows`);
     commit.addEventListener('click', async () => {
       commit.disabled = true;
       error.hidden = true;
       try {
-        const { data } = await api<{ import: { added: number; changed: number; rows: number; version: number } }>('POST', base(), { format, content, mapping });
+        const { data } = await apiText<{ watchlist: PortalWatchlist; import: ImportResult }>('POST', base(), content, headers());
+        const d = data.import;
         clear(previewBox);
-        result.append(h('p', { class: 'alert info' }, `Imported ${data.import.rows} rows: ${data.import.added} added, ${data.import.changed} changed. The list is now at version ${data.import.version}.`));
-        announce(`Imported ${data.import.rows} rows`);
+        result.append(
+          h(
+            'p',
+            { class: 'alert info' },
+            `Imported ${d.rows} rows: ${d.added} added, ${d.changed} changed, ${d.unchanged} unchanged${d.removed ? `, ${d.removed} removed` : ''}. The list holds ${d.entry_count} entries, version ${d.version}.`,
+          ),
+        );
+        announce(`Imported ${d.rows} rows`);
         form.reset();
         content = '';
-        mapping = {};
+        columns = {};
         await refresh();
       } catch (e) {
+        // rows refused at commit (the list changed since the check): show them as a check does
         showFailure(error, form, e);
         commit.disabled = false;
+        if (e instanceof ApiFailure && e.status === 422) await preview().catch(() => undefined);
       }
     });
+    const sampleRows = p.sample.slice(0, 10);
     append(previewBox, [
-      h('h3', { id: 'import-mapping-h' }, 'Detected columns'),
-      h('p', { class: 'muted' }, `${p.rows} rows read, ${p.valid_rows} ready to import. Change a column's field and check again if the detection is wrong.`),
+      h('h3', { id: 'import-mapping-h', tabindex: '-1' }, 'Detected columns'),
+      h('p', { class: 'muted' }, `${p.rows} rows read, ${p.valid_rows} ready to import. If a column is read wrongly, choose its field and check again.`),
       h('div', { class: 'form-grid', role: 'group', 'aria-labelledby': 'import-mapping-h' }, selects),
       h('p', null, h('button', { type: 'button', class: 'button secondary', onclick: () => void preview().catch((e) => showFailure(error, form, e)) }, 'Check again with this mapping')),
-      p.errors.length
+      p.error_count
         ? [
-            h('h3', null, `Rows that cannot be imported (${p.errors.length})`),
-            h('p', null, 'Nothing is imported while any row is wrong: correct the file (or the mapping) and choose it again.'),
+            h('h3', null, `Rows that cannot be imported (${p.error_count})`),
+            h('p', null, 'Nothing is imported while any row is wrong: correct the file (or the mapping) and check it again.'),
             scrollTable(
               h(
                 'table',
@@ -610,9 +664,10 @@ function importSection(current: () => PortalWatchlist, refresh: () => Promise<vo
                 h('tbody', null, p.errors.map((e) => h('tr', null, h('td', null, String(e.line)), h('td', null, e.field), h('td', { class: 'wrap' }, e.reason)))),
               ),
             ),
+            p.error_count > p.errors.length ? h('p', { class: 'muted' }, `The first ${p.errors.length} problems are shown.`) : null,
           ]
         : null,
-      p.sample.length
+      sampleRows.length
         ? [
             h('h3', null, 'First rows as they will be imported'),
             scrollTable(
@@ -620,16 +675,17 @@ function importSection(current: () => PortalWatchlist, refresh: () => Promise<vo
                 'table',
                 { 'data-import-sample': '' },
                 h('caption', { class: 'visually-hidden' }, 'First rows as they will be imported'),
-                h('thead', null, h('tr', null, ['Name', 'Type', 'Date of birth', 'Address', 'Identifiers'].map((c) => h('th', { scope: 'col' }, c)))),
+                h('thead', null, h('tr', null, ['Line', 'Entry id', 'Name', 'Date of birth', 'Address', 'Identifiers'].map((c) => h('th', { scope: 'col' }, c)))),
                 h(
                   'tbody',
                   null,
-                  p.sample.map((e) =>
+                  sampleRows.map((e) =>
                     h(
                       'tr',
                       null,
-                      h('td', { class: 'wrap' }, e.primary_name),
-                      h('td', null, e.entity_type),
+                      h('td', null, String(e.line)),
+                      h('td', null, e.entry_id),
+                      h('td', { class: 'wrap' }, e.primary_name, e.aliases.length ? ` (also ${e.aliases.map((a) => a.name).join('; ')})` : ''),
                       h('td', null, e.dates_of_birth.join(', ') || '—'),
                       h('td', { class: 'wrap' }, e.addresses.map((a) => [a.line, a.postal_code, a.city, a.country].filter(Boolean).join(', ')).join(' · ') || '—'),
                       h('td', { class: 'wrap' }, e.identifiers.map((i) => `${i.kind.replace(/_/g, ' ')} ${i.value}`).join(' · ') || '—'),
@@ -642,9 +698,8 @@ function importSection(current: () => PortalWatchlist, refresh: () => Promise<vo
         : null,
       commit,
     ]);
-    (previewBox.querySelector('h3') as HTMLElement | null)?.setAttribute('tabindex', '-1');
-    (previewBox.querySelector('h3') as HTMLElement | null)?.focus();
-    announce(p.errors.length ? `${p.errors.length} rows cannot be imported` : `${p.valid_rows} rows ready to import`);
+    previewBox.querySelector<HTMLElement>('#import-mapping-h')?.focus();
+    announce(p.error_count ? `${p.error_count} problems: nothing can be imported yet` : `${p.valid_rows} rows ready to import`);
   };
 
   const check = h('button', { type: 'submit', class: 'button primary' }, 'Check the file');
@@ -657,16 +712,18 @@ function importSection(current: () => PortalWatchlist, refresh: () => Promise<vo
         event.preventDefault();
         error.hidden = true;
         clear(previewBox);
+        clear(result);
         const chosen = file.files?.[0];
         if (!chosen) {
-          showFailure(error, form, Object.assign(new Error('Choose a CSV or JSON-lines file first.'), { fields: { file: ['Choose a file.'] } }));
+          showFailure(error, form, new ApiFailure(400, 'Choose a CSV or JSON-lines file first.', { file: ['Choose a file.'] }));
           return;
         }
         check.disabled = true;
         try {
           content = await chosen.text();
+          fileName = chosen.name;
           format = /\.(jsonl|ndjson)$/i.test(chosen.name) ? 'jsonl' : 'csv';
-          mapping = {};
+          columns = {};
           await preview();
         } catch (e) {
           showFailure(error, form, e);
@@ -679,7 +736,7 @@ function importSection(current: () => PortalWatchlist, refresh: () => Promise<vo
     h(
       'p',
       { class: 'muted' },
-      'A CSV with a header row (full name or first/middle/last, date of birth, address lines, country, identifier columns are recognised) or JSON lines. You see how each column is read and every row that cannot be imported before anything is written; the import is all or nothing.',
+      'A CSV with a header row (full name or first/middle/last, date of birth, address lines, city, postcode, country, passport, national id, phone, e-mail… are recognised) or JSON lines. You see how each column is read and every row that cannot be imported before anything is written; the import is all or nothing, and a known entry id is updated rather than added twice.',
     ),
     error,
     field('File', file, 'CSV or JSON lines (.jsonl).'),
