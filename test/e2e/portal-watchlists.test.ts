@@ -198,7 +198,7 @@ test('a customer who goes by a nickname, with the listed date of birth and addre
   await hit.waitFor();
   const hitText = (await hit.textContent()) ?? '';
   assert.match(hitText, /"bob" is a short form of "robert"/);
-  assert.match(hitText, /date of birth 1980-04-03 equals 1980-04-03/);
+  assert.match(hitText, /date of birth 1980-04-03 equals listed 1980-04-03/);
   assert.match(hitText, /same dwelling/);
   assert.match((await page.locator('main').textContent()) ?? '', /internal list: Exited for fraud/);
   assert.match((await page.locator('.gauge').textContent()) ?? '', /critical/i, 'a block list makes a confirmed hit critical');

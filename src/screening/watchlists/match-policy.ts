@@ -11,9 +11,9 @@
  * - potential: a close name with some agreement (≥ 2 points: the same date of birth alone, the same
  *   dwelling, a shared phone or e-mail), a weaker name (≥ 0.65) with strong agreement, the same
  *   document under another name (≥ 0.45: a changed surname), the same given name with another
- *   surname at the same dwelling with the same date of birth (a surname changed by marriage), or an
- *   exact name with nothing on either side to compare (a namesake cannot be told apart: an analyst looks);
- * - none: everything else, in particular a namesake whose date of birth or address differs.
+ *   surname at the same dwelling with the same date of birth (a surname changed by marriage);
+ * - none: everything else: a name alone never alerts (nothing tells the listed person from a
+ *   namesake), nor a namesake whose date of birth or address differs.
  */
 import type { QualifierApplied } from '../model';
 import { addressAgreement, type AddressAgreement, type AddressInput, type AddressLevel } from './address-agreement';
@@ -118,18 +118,17 @@ export const POLICY = {
   closeName: 0.8,
   weakName: 0.65,
   renamedName: 0.45,
-  exactName: 0.99,
   confirmEvidence: 4,
   potentialEvidence: 2,
 } as const;
 
 const DOB_WORDS: Record<DobLevel, string> = {
-  exact: 'equals',
-  day_month_swapped: 'is the listed date with day and month swapped:',
-  typo: 'is one digit away from',
-  partial: 'agrees as far as both go with',
-  same_year_other_date: 'is another day of the same year than',
-  conflict: 'differs from',
+  exact: 'equals listed',
+  day_month_swapped: 'is listed with day and month swapped:',
+  typo: 'is one digit away from listed',
+  partial: 'agrees as far as both go with listed',
+  same_year_other_date: 'is another day of the same year than listed',
+  conflict: 'differs from listed',
 };
 const ADDRESS_WORDS: Record<AddressLevel, string> = {
   same_address: 'the same dwelling as',
@@ -306,7 +305,6 @@ export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: Watchl
     else if (n >= POLICY.weakName && evidence >= POLICY.confirmEvidence) strength = 'potential';
     else if (documentMatch && n >= POLICY.renamedName && !lifelongConflict) strength = 'potential';
     else if (renamed) strength = 'potential';
-    else if (n >= POLICY.exactName && comparable === 0) strength = 'potential';
   }
 
   // the score: name weight × name score + evidence in score units, held inside the strength's band
@@ -347,14 +345,14 @@ export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: Watchl
     strength === 'confirmed'
       ? 'Confirmed match: the name and strong corroborating details agree.'
       : strength === 'potential'
-        ? comparable === 0 && evidence === 0
-          ? 'Potential match: the name agrees and there is nothing else to compare, so a namesake cannot be ruled out.'
-          : renamed && n < POLICY.weakName
+        ? renamed && n < POLICY.weakName
             ? 'Potential match: the given name, date of birth and address agree but the surname differs (changed by marriage?); an analyst should review.'
             : 'Potential match: the name and some details agree; an analyst should review.'
         : n < POLICY.weakName
           ? 'No match: the names are different.'
-          : 'No match: the name alone is not enough for an internal list, and the other details do not support it.';
+          : comparable === 0
+            ? 'No match: a name alone is not enough on an internal list (nothing else to tell the listed person from a namesake).'
+            : 'No match: the name alone is not enough for an internal list, and the other details do not support it.';
   const summary = [
     `${name.detail[0]!.toUpperCase()}${name.detail.slice(1)}.`,
     agreed.length ? `Agreed: ${agreed.map((f) => f.detail).join('; ')}.` : 'Nothing else agreed.',

@@ -22,7 +22,7 @@ describe('internal-list matching policy', () => {
     assert.equal(r.strength, 'confirmed');
     assert.ok(r.score >= 0.9, String(r.score));
     assert.match(r.summary, /"bob" is a short form of "robert"/);
-    assert.match(r.summary, /date of birth 1980-04-03 equals 1980-04-03/);
+    assert.match(r.summary, /date of birth 1980-04-03 equals listed 1980-04-03/);
     assert.match(r.summary, /same dwelling/);
     assert.deepEqual(r.agreed.map((f) => f.kind), ['dob', 'address']);
     assert.equal(r.differed.length, 0);
@@ -35,7 +35,7 @@ describe('internal-list matching policy', () => {
     );
     assert.equal(r.strength, 'none');
     assert.equal(r.nameScore, 1);
-    assert.match(r.summary, /Differed: date of birth 1975-09-21 differs from 1980-04-03/);
+    assert.match(r.summary, /Differed: date of birth 1975-09-21 differs from listed 1980-04-03/);
     assert.ok(r.score < 0.7 * r.nameScore, 'the differing details pull the score below what the name alone gives');
   });
 
@@ -83,10 +83,12 @@ describe('internal-list matching policy', () => {
     assert.match(r.summary, /No match: the names are different/);
   });
 
-  it('an exact name with nothing to compare is potential; a nickname alone is not', () => {
-    const exact = scoreWatchlistCandidate({ name: 'Robert Smith' }, robert);
-    assert.equal(exact.strength, 'potential');
-    assert.match(exact.summary, /namesake cannot be ruled out/);
+  it('a name alone never alerts, exact or by nickname, and the score stays below the hit threshold', () => {
+    const exact = scoreWatchlistCandidate({ name: 'Robert Smith' }, robert, { nameScore: 1, matchedName: 'Robert Smith', exact: true });
+    assert.equal(exact.strength, 'none');
+    assert.equal(exact.score, 0.7);
+    assert.match(exact.summary, /a name alone is not enough on an internal list/);
+    assert.match(exact.summary, /Not compared: date of birth \(none given for the subject\); address \(none given for the subject\); identifiers/);
     assert.equal(scoreWatchlistCandidate({ name: 'Bob Smith' }, robert).strength, 'none');
   });
 
@@ -116,7 +118,7 @@ describe('internal-list matching policy', () => {
     );
     assert.equal(withNumber.strength, 'confirmed');
     const nameOnly = scoreWatchlistCandidate({ name: 'ACME Trading Limited', entityType: 'organization' }, entry, { nameScore: 1, matchedName: 'Acme Trading Ltd' });
-    assert.equal(nameOnly.strength, 'potential');
+    assert.equal(nameOnly.strength, 'none', 'a name alone never alerts, for organisations either');
     const otherNumber = scoreWatchlistCandidate(
       { name: 'ACME Trading Limited', entityType: 'organization', identifiers: [{ type: 'registration_number', value: '99999999', country: 'GB' }] },
       entry,
@@ -146,6 +148,7 @@ describe('internal-list matching policy: the score the list agent reads', () => 
     { name: 'Robert Smith', birthDate: '1975-09-21' },
     { name: 'Robert Smith' },
     { name: 'Jane Smith', address: sameHome },
+    { name: 'Robert Smith', birthDate: '1980-04-03', address: sameHome, identifiers: [{ type: 'national_id', value: 'XX000000A', country: 'GB' }] },
   ];
   it('bands the score by strength: confirmed ≥ 0.95, potential 0.80–0.94, none below 0.80', () => {
     for (const s of cases) {
