@@ -6,6 +6,7 @@
 import type { ReportHit } from '../reports/model';
 import { type Agent, type AgentOutcome, notConfiguredAgent } from './runtime/agent';
 import { createListAgents, type NameScreener } from './lists/list-agents';
+import { withInternalLists, type InternalListSource } from './lists/internal-lists';
 import { toReportHit as sourceHitToReport } from './sources/to-report';
 import type { ExternalSource, SourceSubject } from './sources/types';
 import { countryToIso2 } from './sources/countries';
@@ -77,6 +78,8 @@ export function createAgentCatalog(deps: {
   hasPepList: () => boolean;
   /** SOW corroboration agents read the screening's declaration through this (without it they say "not configured"). */
   loadSowDeclaration?: SowAgentDeps['loadDeclaration'];
+  /** The accounts' internal watchlists (issue 21): the sanctions agent screens them too. */
+  internalLists?: InternalListSource;
 }): Map<string, Agent> {
   const byName = (name: string) => deps.sources.filter((s) => s.name === name);
   const configured = (name: string) => deps.sources.some((s) => s.name === name && s.configured());
@@ -85,7 +88,7 @@ export function createAgentCatalog(deps: {
   const add = (agent: Agent) => catalog.set(agent.name, agent);
 
   const commercial = sourcesAgent('commercial_screening', 'Commercial sanctions/PEP screening API', byName('commercial_screening'));
-  add(withOptionalSource(lists.get('sanctions')!, configured('commercial_screening') ? commercial : undefined));
+  add(withInternalLists(withOptionalSource(lists.get('sanctions')!, configured('commercial_screening') ? commercial : undefined), deps.internalLists));
   const pepLists = lists.get('pep')!;
   add({
     name: 'pep',

@@ -96,6 +96,7 @@ import { createPersonCheckPortalRouter } from '../api/person-checks/router';
 import { monitoringProjection } from '../projections/read-models/monitoring';
 import { watchlistsProjection } from '../projections/read-models/watchlists';
 import { WatchlistService } from './watchlists/watchlist-service';
+import { WatchlistIndexCache } from './watchlists/watchlist-index';
 import { catchUpLists, MonitoringService, recordMonitoringBaseline, type MonitoringRunResult } from './monitoring/monitoring-service';
 import { AuditTrailService } from './audit/history';
 import { AuditorTokens } from './audit/auditor-token';
@@ -320,7 +321,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
     // 4. Agents and the process manager.
     const sources = createExternalSources(env);
+    // The accounts' own lists, read from the watchlists read model and indexed per account (issue 21).
+    const watchlistIndex = new WatchlistIndexCache({ watchlists: new WatchlistService({ store, pool, clock, readModelsCaughtUp: async () => {} }), store, now: () => clock.now() });
     const catalog = createAgentCatalog({
+      internalLists: watchlistIndex,
       screener: () => engine,
       sources,
       hasPepList: () => engine.versions.some((v) => v.source === 'opensanctions_peps'),

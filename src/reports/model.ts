@@ -137,6 +137,12 @@ export interface ReportHit {
   /** Human label of the list, e.g. "OFAC SDN List". */
   sourceLabel?: string;
   /**
+   * A hit on one of the account's own lists (source `internal_list`, issue 21): which list, at
+   * which version, its severity at screening time (the risk scorer counts the hit by it), the entry
+   * and why the firm listed it.
+   */
+  internalList?: { watchlistId: string; name: string; version: number; severity: 'block' | 'review' | 'note'; entryId: string; reason: string };
+  /**
    * The list inside a multi-list file, as the file names it: the CSL `source` column
    * ("Specially Designated Nationals (SDN) - Treasury Department", "Entity List (EL) - Bureau of
    * Industry and Security"), the Enhanced XML's sanctions lists. Decides whether a hit is on a

@@ -35,6 +35,7 @@ import { buildScreeningReport, allHits, type ReportContext } from '../../app/scr
 import type { ListVersionRef, PipelinePhase } from '../../commands/screening';
 import { finalisers, type FinalisationContext } from '../finalisation/finalisers';
 import { runAgent, type Agent, type AgentSubject } from '../runtime/agent';
+import { internalListsOfResult } from '../lists/internal-lists';
 
 export interface ScreeningOrchestratorOptions {
   store: EventStore;
@@ -98,6 +99,7 @@ export class ScreeningOrchestrator {
     if (state.status === 'none') throw new NotFound('screening', stream);
     return {
       workflow: stream,
+      accountId: state.accountId,
       name: state.subject.query,
       entityType: state.subject.entityType,
       ...(state.subject.entityTypeDefaulted ? { entityTypeDefaulted: true } : {}),
@@ -357,6 +359,11 @@ export class ScreeningOrchestrator {
         const riskLevel = riskPayload?.riskLevel ?? riskLevelForScore(riskScore);
         const hits = allHits(report);
         const versions = this.options.engineVersions();
+        // The account's internal-list versions the sanctions agent screened against (issue 21).
+        const internalVersions = history
+          .filter((e) => e.type === 'AgentResultRecorded' && (e.data as { agent?: string }).agent === 'sanctions')
+          .flatMap((e) => internalListsOfResult((e.data as { result?: Record<string, unknown> }).result))
+          .map((v): ListVersionRef => ({ id: v.versionId, source: 'internal_list', contentHash: v.contentHash, loadedAt: v.loadedAt }));
         apply({
           type: 'CompleteScreening',
           data: {
@@ -381,7 +388,7 @@ export class ScreeningOrchestrator {
             })),
             ...(report.verdict.summary ? { summary: report.verdict.summary } : {}),
             ...(report.analysis ? { analysis: report.analysis.markdown } : {}),
-            listVersions: versions.listVersions,
+            listVersions: [...versions.listVersions, ...internalVersions],
             matcherVersion: versions.matcherVersion,
           },
           metadata: meta('complete'),

@@ -192,6 +192,7 @@ export class SubjectCheckOrchestrator {
     const d = started.data;
     const subject: AgentSubject = {
       workflow: stream,
+      accountId: d.accountId,
       name: [d.firstName, d.middleName, d.lastName].filter((part) => part !== undefined && part !== '').join(' '),
       entityType: 'individual',
       ...(d.locations[0]?.country ? { jurisdiction: d.locations[0].country } : {}),

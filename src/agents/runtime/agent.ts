@@ -4,6 +4,15 @@ import type { ReportHit, RegistryRecord } from '../../reports/model';
 export interface AgentSubject {
   /** Stream of the workflow that asked (screening-42, person-check-…, subject-check-7). */
   workflow: string;
+  /** The account the workflow belongs to: the sanctions agent screens that account's own lists (issue 21). */
+  accountId?: string;
+  /**
+   * The account's internal-list versions to screen against (`watchlist-<id>@v<n>`): given when the
+   * run must reproduce an earlier one (audit reproduce); absent, the account's current active lists.
+   */
+  internalListVersions?: string[];
+  /** Postal address, when the caller gave one (internal lists weigh address agreement). */
+  address?: { line?: string; city?: string; postalCode?: string; country?: string };
   name: string;
   entityType: 'individual' | 'company' | 'organization';
   /**

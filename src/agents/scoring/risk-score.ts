@@ -166,7 +166,7 @@ export const UK_REGISTRY_POINTS = {
 
 /** The fields of a hit the scorer reads (ReportHit satisfies it). */
 export type ScorableHit = Pick<ReportHit, 'hitId' | 'category' | 'source' | 'score'> &
-  Partial<Pick<ReportHit, 'listAuthority' | 'investigation' | 'entityName' | 'sourceLabel' | 'sourceList' | 'sources' | 'disposition'>>;
+  Partial<Pick<ReportHit, 'listAuthority' | 'investigation' | 'entityName' | 'sourceLabel' | 'sourceList' | 'sources' | 'disposition' | 'internalList'>>;
 
 export interface ScoringInput {
   hits: Partial<Record<HitCategory, ScorableHit[]>>;
@@ -295,12 +295,45 @@ export const FLOORS = {
     level: 'medium',
     reason: 'confirmed politically exposed person: at least monitor closely (FATF R.12)',
   },
+  internal_block_confirmed: {
+    level: 'critical',
+    reason: "confirmed match on one of the firm's own lists with severity block: do not proceed",
+  },
+  internal_block_potential: {
+    level: 'high',
+    reason: "potential match (score 80-94) on one of the firm's own lists with severity block: enhanced due diligence until an analyst confirms or dismisses it",
+  },
+  internal_review_confirmed: {
+    level: 'high',
+    reason: "confirmed match on one of the firm's own lists with severity review: enhanced due diligence required",
+  },
+  internal_review_potential: {
+    level: 'medium',
+    reason: "potential match (score 80-94) on one of the firm's own lists with severity review: monitor closely until reviewed",
+  },
+  internal_note_confirmed: {
+    level: 'medium',
+    reason: "confirmed match on one of the firm's own lists with severity note: at least monitor closely",
+  },
   fatf_black_list: {
     level: 'high',
     reason: 'subject jurisdiction on the FATF black list (call for action): enhanced due diligence required',
   },
 } as const satisfies Record<string, FloorRule>;
 export type FloorId = keyof typeof FLOORS;
+
+/** Hits on the firm's own lists, per hit, by the list's severity (docs/risk-scoring.md, "Internal lists"). */
+export const INTERNAL_LIST_POINTS: Record<'block' | 'review' | 'note', PointsRow> = {
+  block: { confirmed: 15, potential: 8, reason: "the firm's own list, severity block" },
+  review: { confirmed: 10, potential: 5, reason: "the firm's own list, severity review" },
+  note: { confirmed: 5, potential: 2, reason: "the firm's own list, severity note" },
+};
+/** The floor an internal-list hit sets, by severity and status (a potential "note" hit sets none). */
+export const INTERNAL_LIST_FLOORS: Record<'block' | 'review' | 'note', Record<'confirmed' | 'potential', FloorId | undefined>> = {
+  block: { confirmed: 'internal_block_confirmed', potential: 'internal_block_potential' },
+  review: { confirmed: 'internal_review_confirmed', potential: 'internal_review_potential' },
+  note: { confirmed: 'internal_note_confirmed', potential: undefined },
+};
 
 function dispositionText(d: HitDisposition): string {
   return `by ${d.by}${d.at ? ` on ${d.at.slice(0, 10)}` : ''}${d.note ? ` ("${d.note.slice(0, 120)}")` : ''}`;
@@ -363,6 +396,17 @@ export function computeRiskScore(input: ScoringInput): RiskAssessment {
     [...new Set(sourcesOf(hit).filter(pick).map((s) => s.sourceList ?? s.sourceLabel ?? s.source))].join(', ');
 
   for (const { hit, status, trueMatch } of counted('sanctions')) {
+    if (hit.internalList) {
+      // The firm's own list (issue 21): counted by the list's severity, not as an official designation.
+      const severity = hit.internalList.severity;
+      const row = INTERNAL_LIST_POINTS[severity];
+      const on = `${describe(hit, status)} on internal list "${hit.internalList.name}" (v${hit.internalList.version})`;
+      breakdown.push({ rule: `internal_list.${severity}.${status}`, points: pointsFor(row, status), reason: `${row.reason}: ${on}`, hitIds: [hit.hitId] });
+      flags.push('internal_list_hit');
+      const floor = INTERNAL_LIST_FLOORS[severity][status];
+      if (floor) floors.push({ id: floor, detail: trueMatch ? `${on}, true match ${dispositionText(hit.disposition!)}` : on, hitIds: [hit.hitId] });
+      continue;
+    }
     // Once per issuing authority among the hit's lists: a US entity on three US files is one US hit.
     const authorities = [...new Set(sourcesOf(hit).map((s) => listAuthorityOf(s)))];
     for (const authority of authorities) {

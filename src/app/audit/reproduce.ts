@@ -8,6 +8,10 @@
  */
 import type { ReportHit } from '../../reports/model';
 import { createListAgents } from '../../agents/lists/list-agents';
+import { withInternalLists } from '../../agents/lists/internal-lists';
+import { INTERNAL_LIST_SOURCE, parseWatchlistVersionId } from '../../screening/watchlists/model';
+import { watchlistAtVersion, type WatchlistSnapshot } from '../watchlists/watchlist-service';
+import { buildInternalListIndex, watchlistContentHash } from '../watchlists/watchlist-index';
 import { screeningDecider, type ScreeningCompleted, type ScreeningEvent, type ScreeningRequested } from '../../commands/screening';
 import type { EventStore } from '../../infrastructure/eventstore/port';
 import { MATCHER_VERSION, ScreeningEngine } from '../../screening/engine';
@@ -69,7 +73,9 @@ export async function reproduceScreening(deps: { store: Pick<EventStore, 'readSt
   const entities: ListEntity[] = [];
   const versions: ListVersion[] = [];
   const listVersions: ReproduceReport['listVersions'] = [];
+  const internal = completed.data.listVersions.filter((v) => v.source === INTERNAL_LIST_SOURCE);
   for (const v of completed.data.listVersions) {
+    if (v.source === INTERNAL_LIST_SOURCE) continue;
     const got = await deps.lists.getVersion(v.id);
     listVersions.push({ id: v.id, source: v.source, contentHash: v.contentHash, publishedAt: v.publishedAt ?? null, available: got !== undefined, entities: got?.length ?? 0 });
     if (got) {
@@ -77,6 +83,16 @@ export async function reproduceScreening(deps: { store: Pick<EventStore, 'readSt
       versions.push({ id: v.id, source: v.source as ListVersion['source'], contentHash: v.contentHash, ...(v.publishedAt ? { publishedAt: v.publishedAt } : {}), loadedAt: completed.data.completedAt, entityCount: got.length, files: [] });
     }
   }
+  // The account's own lists at the versions the screening used, rebuilt from their event streams (issue 21).
+  const snapshots: WatchlistSnapshot[] = [];
+  for (const v of internal) {
+    const ref = parseWatchlistVersionId(v.id);
+    const snapshot = ref ? await watchlistAtVersion(deps.store, ref.watchlistId, ref.version) : undefined;
+    const usable = snapshot !== undefined && snapshot.list.accountId === requested.data.accountId && watchlistContentHash(snapshot.entries) === v.contentHash;
+    listVersions.push({ id: v.id, source: v.source, contentHash: v.contentHash, publishedAt: null, available: usable, entities: snapshot?.entries.length ?? 0 });
+    if (usable) snapshots.push(snapshot);
+  }
+  const internalIndex = snapshots.length ? buildInternalListIndex(snapshots, completed.data.completedAt) : undefined;
   const missing = listVersions.filter((v) => !v.available).map((v) => v.id);
   const recorded = completed.data.hits.filter((h) => LIST_CATEGORIES.has(h.category) && !h.entityRecordHash.startsWith('external:'));
   const notReproducible = completed.data.hits.filter((h) => !recorded.includes(h)).map((h) => h.hitId);
@@ -86,9 +102,21 @@ export async function reproduceScreening(deps: { store: Pick<EventStore, 'readSt
   const subject = requested.data.subject;
   const reproduced: ReportHit[] = [];
   const signal = new AbortController().signal;
-  for (const agent of createListAgents(() => engine)) {
+  const agents = createListAgents(() => engine).map((agent) => (agent.name === 'sanctions' && internalIndex ? withInternalLists(agent, { indexFor: async () => internalIndex }) : agent));
+  for (const agent of agents) {
     const outcome = await agent.run(
-      { workflow: `screening-${screeningId}`, name: subject.query, entityType: subject.entityType, ...(subject.jurisdiction ? { jurisdiction: subject.jurisdiction } : {}) },
+      {
+        workflow: `screening-${screeningId}`,
+        accountId: requested.data.accountId,
+        internalListVersions: internal.map((v) => v.id),
+        name: subject.query,
+        entityType: subject.entityType,
+        ...(subject.entityTypeDefaulted ? { entityTypeDefaulted: true } : {}),
+        ...(subject.jurisdiction ? { jurisdiction: subject.jurisdiction } : {}),
+        ...(subject.dateOfBirth ? { birthDate: subject.dateOfBirth } : {}),
+        ...(subject.nationality ? { nationality: subject.nationality } : {}),
+        ...(subject.identifiers?.length ? { identifiers: subject.identifiers } : {}),
+      },
       { signal },
     );
     if (outcome.queried) reproduced.push(...outcome.hits);

@@ -137,6 +137,15 @@ const cases: CreateCase[] = [
     body: { first_name: 'Theodora', last_name: 'Quillfeather', purpose: 'employment', fcra_consent: true },
     other: { first_name: 'Theodora', last_name: 'Quillfeathers', purpose: 'employment', fcra_consent: true },
   },
+  { name: 'S3 watchlist', surface: 's3', path: '/api/v1/watchlists', auth: async () => ({ 'x-api-key': s3Key }), body: { name: 'Exits', severity: 'block', owner: 'fincrime' }, other: { name: 'Exits 2', severity: 'block', owner: 'fincrime' } },
+  {
+    name: 'portal watchlist',
+    surface: 'portal',
+    path: '/api/portal/watchlists',
+    auth: async () => ({ authorization: `Bearer ${portalToken}` }),
+    body: { name: 'Letters', severity: 'note', owner: 'mlro' },
+    other: { name: 'Letters 2', severity: 'note', owner: 'mlro' },
+  },
   { name: 'portal API key', surface: 'portal', path: '/api/portal/keys', auth: async () => ({ authorization: `Bearer ${portalToken}` }), body: { surface: 's1', name: 'ci' }, other: { surface: 's1', name: 'ci 2' } },
 ];
 

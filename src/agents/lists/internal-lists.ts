@@ -1,0 +1,147 @@
+/**
+ * The account's own lists in phase 1 (issue 21): the sanctions agent also screens the subject
+ * against the account's active internal watchlists, indexed with the same engine as the official
+ * lists, and reports hits with source "internal list: <name>".
+ *
+ * Internal lists hold ordinary names, so the engine is asked for name candidates only and
+ * scoreWatchlistCandidate (src/screening/watchlists/match-policy.ts) decides the score from the
+ * name plus date of birth, address and identifier agreement. The subject's given name is also tried
+ * in its nickname forms (Bob ⇒ Robert). The run records which list versions it used
+ * (`data.internalLists`), so replay and `svc audit reproduce` screen against the same entries.
+ */
+import type { ReportHit } from '../../reports/model';
+import type { ListVersion, MatchResult, ScreeningQuery } from '../../screening/model';
+import { scoreWatchlistCandidate, type WatchlistSubject } from '../../screening/watchlists/match-policy';
+import { internalListLabel, INTERNAL_LIST_SOURCE, type Watchlist, type WatchlistEntry } from '../../screening/watchlists/model';
+import { givenNameVariants } from '../person/nicknames';
+import { hitStatus } from '../scoring/risk-score';
+import type { Agent, AgentOutcome, AgentSubject } from '../runtime/agent';
+import { expectedSchema, HIT_THRESHOLD, type NameScreener, toReportHit } from './list-agents';
+
+/** One account's internal lists, indexed: what the agent screens against. */
+export interface InternalListIndex {
+  lists: Pick<Watchlist, 'id' | 'name' | 'severity' | 'version'>[];
+  /** Engine entity id (`internal_list:<watchlistId>:<entryId>`) → its list and entry. */
+  entries: ReadonlyMap<string, { list: Pick<Watchlist, 'id' | 'name' | 'severity' | 'version'>; entry: WatchlistEntry }>;
+  engine: NameScreener;
+  versions: readonly ListVersion[];
+}
+
+/** Where the agent gets an account's index (src/app/watchlists/watchlist-index.ts). */
+export interface InternalListSource {
+  /** The account's active lists now, or exactly the given versions (reproduce). undefined: no lists. */
+  indexFor(accountId: string, versions?: readonly string[]): Promise<InternalListIndex | undefined>;
+}
+
+/** Name candidates the engine returns before the policy weighs the rest (a name alone never reaches a hit). */
+const NAME_CANDIDATE_THRESHOLD = 0.72;
+const HITS_PER_RUN = 25;
+
+/** The subject's names to try: as given, its aliases, and its first given name in nickname forms. */
+export function internalQueryNames(subject: Pick<AgentSubject, 'name' | 'aliases' | 'entityType'>): { name: string; variant?: string }[] {
+  const out: { name: string; variant?: string }[] = [];
+  const seen = new Set<string>();
+  const add = (name: string, variant?: string) => {
+    const k = name.trim().toLowerCase();
+    if (!k || seen.has(k)) return;
+    seen.add(k);
+    out.push({ name, ...(variant ? { variant } : {}) });
+  };
+  add(subject.name);
+  for (const alias of subject.aliases ?? []) add(alias);
+  if (subject.entityType === 'individual') {
+    const tokens = subject.name.trim().split(/\s+/);
+    if (tokens.length >= 2) {
+      for (const variant of givenNameVariants(tokens[0]!).slice(0, 12)) {
+        const cased = variant.charAt(0).toUpperCase() + variant.slice(1);
+        add([cased, ...tokens.slice(1)].join(' '), `nickname ${tokens[0]} → ${cased}`);
+      }
+    }
+  }
+  return out;
+}
+
+function policySubject(subject: AgentSubject): WatchlistSubject {
+  return {
+    name: subject.name,
+    entityType: subject.entityType,
+    ...(subject.birthDate ? { birthDate: subject.birthDate } : {}),
+    ...(subject.nationality ? { nationality: subject.nationality } : {}),
+    ...(subject.address ? { address: subject.address } : {}),
+    ...(subject.identifiers?.length ? { identifiers: subject.identifiers } : {}),
+  };
+}
+
+/** Screens one subject against an account's index: hits (best per entry) with the policy's explanation. */
+export function screenInternalLists(index: InternalListIndex, subject: AgentSubject): ReportHit[] {
+  const { schema, given } = expectedSchema(subject);
+  const best = new Map<string, { result: MatchResult; score: number; summary: string; qualifiers: ReportHit['explanation']['qualifiers'] }>();
+  const who = policySubject(subject);
+  for (const q of internalQueryNames(subject)) {
+    const query: ScreeningQuery = { name: q.name, ...(given ? { schema } : {}) };
+    for (const result of index.engine.screen(query, { threshold: NAME_CANDIDATE_THRESHOLD, limit: 50, sources: [INTERNAL_LIST_SOURCE] })) {
+      const found = index.entries.get(result.entity.id);
+      if (!found) continue;
+      const nameScore = result.explanation.nameScore;
+      const scored = scoreWatchlistCandidate(who, found.entry, {
+        nameScore,
+        matchedName: result.explanation.matchedName,
+        exact: nameScore >= 0.99,
+        ...(q.variant ? { variant: q.variant } : {}),
+      });
+      const previous = best.get(result.entity.id);
+      if (!previous || scored.score > previous.score) best.set(result.entity.id, { result, score: scored.score, summary: scored.summary, qualifiers: scored.qualifiers });
+    }
+  }
+  const hits: ReportHit[] = [];
+  for (const [entityId, b] of [...best].sort((x, y) => y[1].score - x[1].score || x[0].localeCompare(y[0]))) {
+    if (b.score < HIT_THRESHOLD) continue;
+    const { list, entry } = index.entries.get(entityId)!;
+    const base = toReportHit('sanctions', { ...b.result, score: b.score }, { versions: index.versions });
+    const label = internalListLabel(list.name);
+    hits.push({
+      ...base,
+      hitId: `sanctions:${entityId}`,
+      sourceLabel: label,
+      listAuthority: 'other',
+      score: b.score,
+      status: hitStatus(b.score) === 'confirmed' ? 'confirmed' : 'potential',
+      explanation: { summary: `${label} (${list.severity}): ${b.summary}${entry.reason ? ` Listed because: ${entry.reason}` : ''}`, qualifiers: b.qualifiers },
+      internalList: { watchlistId: list.id, name: list.name, version: list.version, severity: list.severity, entryId: entry.entryId, reason: entry.reason },
+      ...(base.sources ? { sources: base.sources.map((s) => ({ ...s, sourceLabel: label, listAuthority: 'other' as const })) } : {}),
+    });
+    if (hits.length >= HITS_PER_RUN) break;
+  }
+  return hits;
+}
+
+/**
+ * The sanctions agent with the account's internal lists beside the official ones. Without an
+ * account (operator tools) or without lists it is the agent unchanged; a failure to read the lists
+ * makes the whole agent answer `queried: false` rather than a silently partial "clean".
+ */
+export function withInternalLists(base: Agent, source: InternalListSource | undefined): Agent {
+  if (!source) return base;
+  return {
+    ...base,
+    label: `${base.label}; the account's internal lists`,
+    async run(subject, context): Promise<AgentOutcome> {
+      if (!subject.accountId) return base.run(subject, context);
+      const [ours, index] = await Promise.all([base.run(subject, context), source.indexFor(subject.accountId, subject.internalListVersions)]);
+      if (!ours.queried || !index) return ours;
+      const hits = screenInternalLists(index, subject);
+      const versions = new Map(index.versions.map((v) => [v.id, v]));
+      const internalLists = index.lists.map((l) => {
+        const v = versions.get(`watchlist-${l.id}@v${l.version}`);
+        return { watchlistId: l.id, name: l.name, version: l.version, severity: l.severity, versionId: v?.id ?? '', contentHash: v?.contentHash ?? '', entityCount: v?.entityCount ?? 0, loadedAt: v?.loadedAt ?? '' };
+      });
+      return { ...ours, hits: [...ours.hits, ...hits], data: { ...(ours.data ?? {}), internalLists } };
+    },
+  };
+}
+
+/** The internal-list versions one recorded sanctions result used (its `internalLists` data). */
+export function internalListsOfResult(result: Record<string, unknown> | undefined): { watchlistId: string; name: string; version: number; severity: string; versionId: string; contentHash: string; entityCount: number; loadedAt: string }[] {
+  const used = result?.internalLists;
+  return Array.isArray(used) ? (used as ReturnType<typeof internalListsOfResult>) : [];
+}
