@@ -15,8 +15,8 @@
  *    service and this client share the process, and the client only streams the file);
  *  - searchable when the import event is written: as soon as the answer arrives (it comes after the
  *    ListImported event is appended and the read model has caught up), the last row of the file is
- *    found by the entries search and by the screening engine built over the account's active lists
- *    (the index the internal-list agent screens).
+ *    found by the entries search, and screened through the internal-list agent's own path (the
+ *    account's index cache and the matching policy) with its date of birth and address.
  */
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -29,8 +29,8 @@ import { createLogger } from '../../src/shared/logger';
 import { parseImport } from '../../src/app/watchlists/import-parser';
 import { WatchlistService } from '../../src/app/watchlists/watchlist-service';
 import { systemClock } from '../../src/shared/clock';
-import { ScreeningEngine } from '../../src/screening/engine';
-import { toListEntity } from '../../src/screening/watchlists/model';
+import { WatchlistIndexCache } from '../../src/app/watchlists/watchlist-index';
+import { screenInternalLists } from '../../src/agents/lists/internal-lists';
 import { accountHelpers } from '../../test/support/service';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -50,7 +50,7 @@ const TOWNS: [string, string][] = [['London', 'SW'], ['Leeds', 'LS'], ['Manchest
 const HEADER = 'Customer Ref,First Name,Last Name,Date of Birth,Address Line 1,City,Postcode,Country,Passport Number,Phone,Reason';
 
 /** Row i, the same every run (a name unique to the row: given + surname + a number-derived middle initial). */
-function row(i: number): { csv: string; name: string } {
+function row(i: number): { csv: string; name: string; dob: string; address: { line: string; city: string; postalCode: string; country: string } } {
   const given = GIVEN[i % GIVEN.length]!;
   const surname = SURNAMES[Math.floor(i / GIVEN.length) % SURNAMES.length]!;
   const middle = String.fromCharCode(65 + (Math.floor(i / (GIVEN.length * SURNAMES.length)) % 26));
@@ -59,16 +59,20 @@ function row(i: number): { csv: string; name: string } {
   const month = (i % 12) + 1;
   const year = 1940 + (i % 62);
   const first = `${given} ${middle}`;
+  const line = `${(i % 200) + 1} ${STREETS[i % STREETS.length]}`;
+  const postalCode = `${pc}${(i % 20) + 1} ${(i % 9) + 1}AB`;
   return {
     name: `${first} ${surname}`,
+    dob: `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`,
+    address: { line, city: town, postalCode, country: 'GB' },
     csv: [
       `C-${String(i).padStart(7, '0')}`,
       first,
       surname,
       `${String(day).padStart(2, '0')}/${String(month).padStart(2, '0')}/${year}`,
-      `${(i % 200) + 1} ${STREETS[i % STREETS.length]}`,
+      line,
       town,
-      `${pc}${(i % 20) + 1} ${(i % 9) + 1}AB`,
+      postalCode,
       'GB',
       i % 3 === 0 ? String(500_000_000 + i) : '',
       i % 4 === 0 ? `07700 ${String(900_000 + (i % 100_000)).padStart(6, '0')}` : '',
@@ -77,15 +81,13 @@ function row(i: number): { csv: string; name: string } {
   };
 }
 
-async function writeCsv(file: string, rows: number): Promise<{ bytes: number; last: string }> {
+async function writeCsv(file: string, rows: number): Promise<{ bytes: number; last: ReturnType<typeof row> }> {
   const out = fs.createWriteStream(file);
   out.write(HEADER + '\n');
-  let last = '';
   for (let i = 0; i < rows; i++) {
-    const r = row(i);
-    last = r.name;
-    if (!out.write(r.csv + '\n')) await once(out, 'drain');
+    if (!out.write(row(i).csv + '\n')) await once(out, 'drain');
   }
+  const last = row(rows - 1);
   out.end();
   await once(out, 'finish');
   return { bytes: fs.statSync(file).size, last };
@@ -189,19 +191,33 @@ async function main() {
     const imported = bigRun.result.body.data.import as { rows: number; added: number; version: number; entry_count: number };
 
     // ---- searchable as soon as the answer is there
-    const q = encodeURIComponent(bigFile.last);
+    const q = encodeURIComponent(bigFile.last.name);
     const found = await fetch(`${base}/api/v1/watchlists/${bigList}/entries?q=${q}`, { headers });
     const foundBody = (await found.json()) as { data: { entries: { primary_name: string; entry_id: string }[] } };
     const entrySearchMs = performance.now() - answeredAt;
+    // the internal-list agent's own path: the account's index (built on the first screening after a
+    // version change) and the policy, for a customer who goes by a short form of the last row's name
     const t0 = performance.now();
-    // the read side the internal-list agent reads: the account's active lists at their current versions
-    const watchlists = new WatchlistService({ store: service.store, pool: service.pool, clock: systemClock, readModelsCaughtUp: async () => undefined });
-    const snapshots = await watchlists.activeSnapshots(account.accountId);
-    const entities = snapshots.flatMap((s) => s.entries.map((e) => toListEntity(s.list, e)));
-    const engine = ScreeningEngine.build(entities, []);
+    const cache = new WatchlistIndexCache({
+      watchlists: new WatchlistService({ store: service.store, pool: service.pool, clock: systemClock, readModelsCaughtUp: async () => undefined }),
+      store: service.store,
+      now: () => new Date(),
+    });
+    const index = await cache.indexFor(account.accountId);
     const indexMs = performance.now() - t0;
-    const hits = engine.screen({ name: bigFile.last, schema: 'person' }, { threshold: 0.8 });
-    const screenHit = hits.find((h) => h.entity.primaryName === bigFile.last);
+    const last = bigFile.last;
+    const t1 = performance.now();
+    const hits = screenInternalLists(index!, {
+      workflow: 'bench',
+      accountId: account.accountId,
+      name: last.name,
+      entityType: 'individual',
+      birthDate: last.dob,
+      address: { ...last.address, line: last.address.line.replace('Street', 'St').replace('Road', 'Rd').replace('Lane', 'Ln') },
+    });
+    const screenMs = performance.now() - t1;
+    const screenHit = hits.find((h) => JSON.stringify(h).includes(last.name));
+    const entities = index!.entries.size;
 
     const cpu = os.cpus();
     log('# Internal-list import benchmark');
@@ -224,8 +240,9 @@ async function main() {
     log(`- Peak RSS grew by ${mb(bigRun.peakRss - bigRun.startRss)} MiB during the import (heap by ${mb(bigRun.peakHeap - bigRun.startHeap)} MiB); the file is ${(bigFile.bytes / 2 ** 20).toFixed(1)} MiB.`);
     log(`- Answer: ${imported.rows} rows, ${imported.added} added, list version ${imported.version}, ${imported.entry_count} entries.`);
     log(
-      `- Searchable when the answer arrives: the last row "${bigFile.last}" found by the entries search ${foundBody.data.entries.some((e) => e.primary_name === bigFile.last) ? 'yes' : 'NO'} (${round(entrySearchMs, 0)} ms after the answer); ` +
-        `by the screening engine over the account's active lists ${screenHit ? `yes (score ${screenHit.score})` : 'NO'} (index of ${entities.length} entries built in ${round(indexMs / 1000, 2)} s).`,
+      `- Searchable when the answer arrives: the last row "${last.name}" found by the entries search ${foundBody.data.entries.some((e) => e.primary_name === last.name) ? 'yes' : 'NO'} (${round(entrySearchMs, 0)} ms after the answer); ` +
+        `screened by the internal-list agent's path (index + policy, address written with abbreviations) ${screenHit ? `yes: ${screenHit.status}, score ${screenHit.score}` : 'NO'} — ` +
+        `the account's index of ${entities} entries (both lists) built in ${round(indexMs / 1000, 2)} s on the first screening after the import (then kept until a list version changes), the screening itself ${round(screenMs, 0)} ms.`,
     );
     fs.writeFileSync(new URL('./RESULTS-import.md', import.meta.url), lines.join('\n') + '\n');
     if (!screenHit || !foundBody.data.entries.length) process.exitCode = 1;
