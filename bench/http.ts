@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../src/config/config';
-import { startService } from '../src/app/composition';
+import { startService } from '../src/bootstrap/service';
 import { createLogger } from '../src/shared/logger';
 import { accountHelpers } from '../test/support/service';
 

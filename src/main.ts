@@ -1,20 +1,20 @@
 #!/usr/bin/env node
 /**
  * `svc`: the one entry point. `svc serve` runs the service (API, agents, projections); every other
- * sub-command is an operator tool. Wiring happens in src/app/composition.ts, never here.
+ * sub-command is an operator tool. Wiring happens in src/bootstrap/ (docs/architecture.md), never here.
  */
 import { Command } from 'commander';
 import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfig, type Config } from './config/config';
 import { createLogger } from './shared/logger';
-import type { RunningService } from './app/composition';
+import type { RunningService } from './bootstrap/service';
 import { systemClock } from './shared/clock';
 import { CliUsageError, registerScreenCommands } from './cli/screen';
 import { registerListCommands } from './cli/lists';
 import { registerAuditCommands } from './cli/audit';
 import { registerReplayCommand } from './cli/replay';
 import { registerDeadLetterCommands } from './cli/deadletters';
-import type { OperatorContext } from './app/operator-context';
+import type { OperatorContext } from './bootstrap/operator-context';
 import { addExamples, OPERATOR_EXAMPLES, UsageError } from './cli/usage';
 import path from 'node:path';
 import { defaultListsConfig } from './screening/lists/config';
@@ -35,7 +35,7 @@ function configOrExit(): Config {
 
 // The wiring of the whole service is loaded only by the commands that start it: an operator command
 // beside a running service must answer in well under a second, and importing every adapter takes two.
-const composition = () => import('./app/composition');
+const composition = () => import('./bootstrap/service');
 
 /** Operator commands log warnings only (their output is the command's answer). */
 function operatorLogger(config: Config) {
@@ -46,10 +46,10 @@ function operatorNotice(line: string): void {
   process.stderr.write(`svc: ${line}\n`);
 }
 
-/** The running service's database (or one started for this command, said on stderr): see src/app/operator-context.ts. */
+/** The running service's database (or one started for this command, said on stderr): see src/bootstrap/operator-context.ts. */
 async function openOperator(): Promise<OperatorContext> {
   const config = configOrExit();
-  const { openOperatorContext } = await import('./app/operator-context');
+  const { openOperatorContext } = await import('./bootstrap/operator-context');
   return openOperatorContext(config, operatorLogger(config), { notice: operatorNotice });
 }
 
@@ -162,7 +162,7 @@ program
   .action(async (name: string) => {
     const config = configOrExit();
     const log = operatorLogger(config);
-    const [{ readModelProjections }, { rebuildProjectionByName }] = await Promise.all([composition(), import('./projections/rebuild')]);
+    const [{ readModelProjections }, { rebuildProjectionByName }] = await Promise.all([import('./bootstrap/read-side'), import('./projections/rebuild')]);
     const projections = readModelProjections(systemClock, log);
     if (!projections.some((p) => p.name === name)) throw new UsageError(`Unknown projection "${name}"; known projections: ${projections.map((p) => p.name).join(', ')}`);
     const ctx = await openOperator();
@@ -176,20 +176,16 @@ program
 
 async function loadScreeningLists(): Promise<{ entities: ListEntity[]; versions: ListVersion[] }> {
   const config = configOrExit();
-  const { loadAllLists } = await import('./screening/lists');
-  const lists = await loadAllLists(
-    defaultListsConfig({ ...process.env, LISTS_DIR: config.LISTS_DIR, ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}) }),
-    { progressBar: Boolean(process.stderr.isTTY) },
-  );
-  for (const failure of lists.failures) process.stderr.write(`list ${failure.source} failed: ${failure.message}\n`);
-  return { entities: lists.entities, versions: lists.versions };
+  const { loadScreeningLists: load } = await import('./bootstrap/operator-cli');
+  return load(config);
 }
 // A batch over several workers takes the entities (each worker builds its engine); otherwise one engine here.
 registerScreenCommands(program, {
   loadLists: loadScreeningLists,
   loadEngine: async () => {
-    const [{ entities, versions }, { ScreeningEngine }] = await Promise.all([loadScreeningLists(), import('./screening/engine')]);
-    return ScreeningEngine.build(entities, versions);
+    const config = configOrExit();
+    const { loadScreeningEngine } = await import('./bootstrap/operator-cli');
+    return loadScreeningEngine(config);
   },
 });
 
@@ -257,7 +253,7 @@ program
 registerReplayCommand(program, {
   open: async () => {
     const ctx = await openOperator();
-    const { readModelProjections } = await composition();
+    const { readModelProjections } = await import('./bootstrap/read-side');
     return { store: ctx.store, pool: ctx.pool, projections: readModelProjections(systemClock, operatorLogger(configOrExit())), stop: () => ctx.stop() };
   },
 });
@@ -266,15 +262,8 @@ registerDeadLetterCommands(program, {
   // Kafka mode: the svc.deadletter topic; embedded default: the dead_letters table of the service's database.
   open: async () => {
     const config = configOrExit();
-    const log = operatorLogger(config);
-    if (config.KAFKA_BROKERS) {
-      const { openOperatorBus } = await composition();
-      const bus = openOperatorBus(config, log);
-      return { kind: 'topic', bus, stop: () => bus.close() };
-    }
-    const [{ openOperatorDatabase }, { PgDeadLetterTable }] = await Promise.all([import('./app/operator-database'), import('./infrastructure/bus/dead-letter-table')]);
-    const db = await openOperatorDatabase(config, log, { notice: operatorNotice });
-    return { kind: 'table', table: new PgDeadLetterTable(db.pool), stop: () => db.stop() };
+    const { openDeadLetterSource } = await import('./bootstrap/operator-cli');
+    return openDeadLetterSource(config, operatorLogger(config), operatorNotice);
   },
 });
 

@@ -8,7 +8,7 @@
  * into the pieces this function takes.
  */
 
-import { computeRiskScore, hitStatus } from '../agents/scoring/risk-score';
+import { computeRiskScore, hitStatus } from './risk-score';
 import { toReportHit } from '../agents/sources/to-report';
 import type { AgentOutcome } from '../agents/sources/types';
 import {

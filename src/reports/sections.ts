@@ -4,7 +4,7 @@
  * once guarantees both carry the same content.
  */
 
-import { toScore100 } from '../agents/scoring/risk-score';
+import { toScore100 } from './risk-score';
 import {
   HIT_CATEGORIES,
   RISK_SCALE,

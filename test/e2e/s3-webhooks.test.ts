@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../src/config/config';
-import { startService, type RunningService } from '../../src/app/composition';
+import { startService, type RunningService } from '../../src/bootstrap/service';
 import { createLogger } from '../../src/shared/logger';
 import { ManualClock } from '../../src/shared/clock';
 import { createTestDatabase, type TestDatabase } from '../support/postgres';

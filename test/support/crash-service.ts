@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/config';
-import { startService } from '../../src/app/composition';
+import { startService } from '../../src/bootstrap/service';
 import { createLogger } from '../../src/shared/logger';
 import { accountHelpers } from './service';
 

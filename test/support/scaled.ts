@@ -335,7 +335,7 @@ export async function provisionS1Keys(
   keysPerAccount = 2,
 ): Promise<ProvisionedKey[]> {
   const { loadConfig } = await import('../../src/config/config');
-  const { startService } = await import('../../src/app/composition');
+  const { startService } = await import('../../src/bootstrap/service');
   const { createLogger } = await import('../../src/shared/logger');
   const { accountHelpers } = await import('./service');
   const dataDir = path.join(cluster.dir, 'data-operator');

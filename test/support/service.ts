@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../src/config/config';
-import { startService, type RunningService } from '../../src/app/composition';
+import { startService, type RunningService } from '../../src/bootstrap/service';
 import { createLogger } from '../../src/shared/logger';
 import type { Clock } from '../../src/shared/clock';
 import type { Plan, KeySurface } from '../../src/app/services';

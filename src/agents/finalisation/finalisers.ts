@@ -5,7 +5,7 @@
  */
 import type { CountryRisk } from '../../screening/model';
 import type { CountryRiskFinding, DataGap, ScreeningReport } from '../../reports/model';
-import { computeRiskScore, type RiskFacts } from '../scoring/risk-score';
+import { computeRiskScore, type RiskFacts } from '../../reports/risk-score';
 import { countryToIso2 } from '../sources/countries';
 import { allHits } from '../../app/screenings/report-builder';
 import { assessSow, type SowAssessment } from '../sow/framework';

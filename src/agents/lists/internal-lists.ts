@@ -14,7 +14,7 @@ import type { ListVersion, MatchResult, ScreeningQuery } from '../../screening/m
 import { scoreWatchlistCandidate, type WatchlistSubject } from '../../screening/watchlists/match-policy';
 import { internalListLabel, INTERNAL_LIST_SOURCE, type Watchlist, type WatchlistEntry } from '../../screening/watchlists/model';
 import { givenNameVariants } from '../person/nicknames';
-import { hitStatus } from '../scoring/risk-score';
+import { hitStatus } from '../../reports/risk-score';
 import type { Agent, AgentOutcome, AgentSubject } from '../runtime/agent';
 import { expectedSchema, HIT_THRESHOLD, type NameScreener, toReportHit } from './list-agents';
 

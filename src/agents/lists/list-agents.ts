@@ -4,7 +4,7 @@ import { compareMatches, groupMatches, mergeFacts, type MatchGroup } from '../..
 import type { EntitySchema, ListEntity, ListTopic, ListVersion, MatchOptions, MatchResult, ScreeningQuery } from '../../screening/model';
 import { inferSchemaFromName } from '../../screening/subject';
 import { authorityOfSource } from '../../screening/lists/authority';
-import { hitStatus } from '../scoring/risk-score';
+import { hitStatus } from '../../reports/risk-score';
 import type { Agent, AgentOutcome, AgentSubject } from '../runtime/agent';
 
 /** The part of the screening engine the list agents need (src/screening/engine.ts). */

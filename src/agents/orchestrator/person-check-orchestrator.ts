@@ -12,7 +12,7 @@
  * - At-least-once safe: command ids derive from the check and the step, and the decider ignores a
  *   result recorded twice, so a redelivered PersonCheckRequested resumes where the last run stopped.
  */
-import { handleCommand, loadAggregate } from '../../app/command-handler';
+import { handleCommand, loadAggregate } from '../../commands/command-handler';
 import {
   personCheckDecider,
   pendingAgents,

@@ -16,10 +16,10 @@
  *   itself propagate so the bus redelivers the message.
  */
 import { randomUUID } from 'node:crypto';
-import { assess, SUBJECT_CHECK_SOURCES, type AgentResultInput } from '../../app/subject-checks/assessment';
-import { investigationIdFor } from '../../app/subject-checks/subject-check-service';
-import { handleCommand, loadAggregate } from '../../app/command-handler';
+import { assess, SUBJECT_CHECK_SOURCES, type AgentResultInput } from '../../commands/subject-check/assessment';
+import { handleCommand, loadAggregate } from '../../commands/command-handler';
 import {
+  investigationIdFor,
   streamName as subjectCheckStream,
   subjectCheckDecider,
   type SubjectCheckAgentResultRecorded,

@@ -29,7 +29,7 @@
 import type { PersonFinding } from '../../commands/person-check';
 import type { RiskLevel } from '../../commands/plans';
 import type { HitCategory, ScoreContribution } from '../../reports/model';
-import { computeRiskScore, type ScorableHit } from '../scoring/risk-score';
+import { computeRiskScore, type ScorableHit } from '../../reports/risk-score';
 
 export const CRITICAL_SOURCES = ['federal_courts', 'sanctions_list'] as const;
 export const MIN_COVERAGE_FOR_CLEAN = 0.5;

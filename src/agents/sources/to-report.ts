@@ -1,4 +1,4 @@
-import { hitStatus } from '../scoring/risk-score';
+import { hitStatus } from '../../reports/risk-score';
 import type { ReportHit } from '../../reports/model';
 import type { SourceHitMatch } from './types';
 

@@ -12,9 +12,7 @@ import type { Request } from 'express';
  */
 export type ApiSurface = 's1' | 's2' | 's2_session' | 's3' | 'portal';
 
-export const S1_KEY_PATTERN = /^svc_[A-Za-z0-9_-]{16,128}$/;
-export const S2_KEY_PATTERN = /^svca_[A-Za-z0-9_-]{16,128}$/;
-export const S3_KEY_PATTERN = /^svcc_live_[0-9a-f]{40}$/;
+export { S1_KEY_PATTERN, S2_KEY_PATTERN, S3_KEY_PATTERN } from '../../commands/api-keys/key-format';
 
 const S3_ONLY_PATHS = [/^\/api\/v1\/keys(\/|$)/, /^\/api\/v1\/usage(\/|$)/, /^\/api\/v1\/screening\/sow(\/|$)/];
 

@@ -17,7 +17,7 @@ import type { AnalystNames } from '../../app/accounts/analyst-names';
 import type { ListFreshness } from '../../screening/lists/freshness';
 import type { Idempotent } from '../http/idempotency';
 
-/** The S3 endpoint service (src/api/portal/s3-webhook-service.ts) as the console uses it. */
+/** The S3 endpoint service (src/app/s3-webhooks/webhook-service.ts) as the console uses it. */
 export interface S3WebhookPort {
   register(principal: Principal, url: string, ctx: CommandContext): Promise<{ signingSecret: string; created: boolean }>;
   reenable(principal: Principal, ctx: CommandContext): Promise<unknown>;

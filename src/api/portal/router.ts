@@ -25,7 +25,7 @@ import { bearerToken, cookieValue } from '../http/surfaces';
 import { parseInput } from '../http/validation';
 import { sendData } from '../s3/router';
 import { SignInSchema, WebhookEndpointSchema } from '../s3/schemas';
-import { S3WebhookService, S3WebhookUrlRejected } from './s3-webhook-service';
+import { S3WebhookService, S3WebhookUrlRejected } from '../../app/s3-webhooks/webhook-service';
 
 import { PORTAL_TOKEN_COOKIE } from './auth';
 export const PORTAL_SESSION_SECONDS = 7 * 86_400;

@@ -17,7 +17,7 @@ import express, { type Request, type Router } from 'express';
 import { apiKeysDecider, streamName as keysStream } from '../../commands/api-keys/decider';
 import { streamName as endpointStream, webhookEndpointDecider } from '../../commands/webhook-endpoint/decider';
 import { NotFound } from '../../commands/errors';
-import { handleCommand, loadAggregate } from '../../app/command-handler';
+import { handleCommand, loadAggregate } from '../../commands/command-handler';
 import { WebhookUrlRejected } from '../../app/subject-checks/webhook-service';
 import type { Principal } from '../../app/services';
 import { enqueue, enqueueTestDelivery, findEndpoint, getDelivery, listDeliveries, deliveryCursor, reenable as reenableOutbox, type EnqueueResult } from '../../webhooks/outbox';

@@ -3,7 +3,7 @@ import { accountDecider, streamName as accountStream } from '../../commands/acco
 import type { EventStore } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import type { Clock } from '../../shared/clock';
-import { handleCommand } from '../command-handler';
+import { handleCommand } from '../../commands/command-handler';
 import { nextId } from '../ids';
 import type { AccountService, CommandContext, Plan, Principal } from '../services';
 import { hashPassword, verifyPassword } from './passwords';

@@ -30,7 +30,7 @@ import type { CountryRisk, ListEntity, ListVersion } from '../../screening/model
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import type { Logger } from '../../shared/logger';
-import { handleCommand } from '../command-handler';
+import { handleCommand } from '../../commands/command-handler';
 import type { CommandContext, Principal } from '../services';
 import { hitsByEntityId, matchDelta, type AlertIntent, type DeltaMatchStats, type ReportedHit } from './delta-matcher';
 import { CachedSubjectIndex, type MonitoredSubject } from './reverse-index';

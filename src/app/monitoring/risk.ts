@@ -6,7 +6,7 @@
  * FATF finding, UK registry facts, high-risk jurisdictions). Screenings recorded before those facts
  * were kept fall back to the report's country risk and registry facts and the current FATF table.
  */
-import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../../agents/scoring/risk-score';
+import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../../reports/risk-score';
 import type { HitState, ScreeningState } from '../../commands/screening';
 import type { RiskLevel } from '../../commands/plans';
 import type { CountryRisk } from '../../screening/model';

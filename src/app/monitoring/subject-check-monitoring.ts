@@ -29,7 +29,7 @@ import { projectionSchema } from '../../projections/projection';
 import type { ListDelta } from '../../screening/delta';
 import type { Clock } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
-import { handleCommand, loadAggregate } from '../command-handler';
+import { handleCommand, loadAggregate } from '../../commands/command-handler';
 import type { CommandContext, Principal } from '../services';
 import { hitsByEntityId, matchDelta, type AlertIntent, type ReportedHit } from './delta-matcher';
 import { CachedSubjectIndex, type MonitoredSubject } from './reverse-index';

@@ -14,7 +14,7 @@ import { isPlan, type Plan } from '../../commands/plans';
 import type { EventStore } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import type { Clock } from '../../shared/clock';
-import { handleCommand, loadAggregate } from '../command-handler';
+import { handleCommand, loadAggregate } from '../../commands/command-handler';
 import type { Mailer } from './mailer';
 
 export interface CheckoutOutcome {

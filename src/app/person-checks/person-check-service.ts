@@ -22,7 +22,7 @@ import type { PersonCheckReport } from '../../reports/model';
 import { renderPersonCheckPdf } from '../../reports/pdf/person-check-report';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
-import { handleCommand } from '../command-handler';
+import { handleCommand } from '../../commands/command-handler';
 import type { CommandContext, Principal, RiskLevel } from '../services';
 import type { ListsInServiceView } from '../services';
 

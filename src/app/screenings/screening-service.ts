@@ -9,7 +9,7 @@ import { HIT_CATEGORIES, type ScreeningReport } from '../../reports/model';
 import { renderScreeningReportPdf } from '../../reports/pdf/screening-report';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
-import { handleCommand } from '../command-handler';
+import { handleCommand } from '../../commands/command-handler';
 import type { IdBlocks } from '../ids';
 import type {
   CommandContext,

@@ -6,20 +6,23 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import {
+  investigationIdFor,
   streamName as subjectCheckStream,
   subjectCheckDecider,
   type SubjectCheckCommand,
   type SubjectCheckStarted,
   type SubjectLocation,
 } from '../../commands/subject-check';
+
+export { investigationIdFor } from '../../commands/subject-check';
 import { NotFound } from '../../commands/errors';
 import type { EventStore } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import type { Clock } from '../../shared/clock';
-import { handleCommand, loadAggregate } from '../command-handler';
+import { handleCommand, loadAggregate } from '../../commands/command-handler';
 import type { IdBlocks } from '../ids';
 import type { CommandContext, Principal } from '../services';
-import { riskOfFindings, SUBJECT_CHECK_SOURCES, type Finding } from './assessment';
+import { riskOfFindings, SUBJECT_CHECK_SOURCES, type Finding } from '../../commands/subject-check/assessment';
 import type { ListsInServiceView } from '../services';
 
 export type SubjectCheckStatus = 'running' | 'needs_review' | 'escalated' | 'completed' | 'failed';
@@ -450,9 +453,6 @@ export class PgSubjectCheckService {
 }
 
 /** Investigation id of a check's (only) escalation: deterministic, so a retried command appends nothing new. */
-export function investigationIdFor(subjectCheckId: string): string {
-  return `INV-${subjectCheckId}`;
-}
 
 function reviewerOf(principal: Principal): string {
   return principal.keyId ? `api_key:${principal.keyId}` : `user:${principal.userId ?? 'unknown'}`;

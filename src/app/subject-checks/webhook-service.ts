@@ -24,7 +24,7 @@ import {
 import { prepareWebhookRegistration } from '../../webhooks/registration';
 import type { SecretBox } from '../../webhooks/secrets';
 import { UrlGuardError, type Resolver } from '../../webhooks/url-guard';
-import { handleCommand, loadAggregate } from '../command-handler';
+import { handleCommand, loadAggregate } from '../../commands/command-handler';
 import type { CommandContext, Principal } from '../services';
 
 export class WebhookUrlRejected extends Error {

@@ -19,7 +19,7 @@ import type { EventStore } from '../../infrastructure/eventstore/port';
 import { projectionSchema, quoteIdent } from '../../projections/projection';
 import type { Watchlist, WatchlistEntry, WatchlistEntryInput, WatchlistSeverity } from '../../screening/watchlists/model';
 import type { Clock } from '../../shared/clock';
-import { handleCommand } from '../command-handler';
+import { handleCommand } from '../../commands/command-handler';
 import type { CommandContext } from '../services';
 
 export interface WatchlistView extends Watchlist {

@@ -32,7 +32,9 @@ import {
   type MonitoredHit,
   type AlertFacts,
   type MonitoredHitState,
+  type MonitoringAlertInput,
   type MonitoringAlertKind,
+  type SubjectCheckStatus,
 } from './monitoring';
 
 export type { MonitoredHit, MonitoredHitState, MonitoringAlertKind } from './monitoring';
@@ -43,8 +45,12 @@ export function streamName(subjectCheckId: string): string {
 }
 export const subjectCheckStreamName = streamName;
 
-export type SubjectCheckStatus = 'running' | 'needs_review' | 'escalated' | 'completed' | 'failed';
-export const subjectCheckStatuses: readonly SubjectCheckStatus[] = ['running', 'needs_review', 'escalated', 'completed', 'failed'];
+/** The investigation an adverse review opens is named after its subject check. */
+export function investigationIdFor(subjectCheckId: string): string {
+  return `INV-${subjectCheckId}`;
+}
+
+export { subjectCheckStatuses, type SubjectCheckStatus } from './monitoring';
 
 /** Tier score thresholds (0-100) at or above which a check is escalated. Other tiers never escalate. */
 export const escalationThresholds: Readonly<Record<string, number>> = { sanctions: 80, pep: 70, adverse_media: 75 };
@@ -127,22 +133,7 @@ export type ResolveReview = Command<
 export type CloseInvestigation = Command<'CloseInvestigation', Id & { outcome: 'clear' | 'adverse'; reviewer: string; note: string }>;
 export type EnrollSubjectCheckInMonitoring = Command<'EnrollInMonitoring', Id>;
 export type UnenrollSubjectCheckFromMonitoring = Command<'UnenrollFromMonitoring', Id>;
-export type RecordSubjectCheckMonitoringAlert = Command<
-  'RecordMonitoringAlert',
-  Id & {
-    kind: MonitoringAlertKind;
-    /** The listed entity (`${source}:${sourceId}`). */
-    entityId: string;
-    /** The list version the change comes from; with entityId it names the alert (one per version and entity). */
-    listVersion: string;
-    /** What changed in the listed record (field → {before, after}), or the new entity. */
-    diff: Record<string, unknown>;
-    /** Hash of the entity record in the new list version (absent for removals). */
-    entityRecordHash?: string;
-    /** What the check would report now: required for a new hit, the new score for a changed one. */
-    hit?: { hitId: string; tier: string; source: string; matchedName: string; score: number };
-  }
->;
+export type RecordSubjectCheckMonitoringAlert = Command<'RecordMonitoringAlert', Id & MonitoringAlertInput>;
 export type SubjectCheckCommand =
   | StartSubjectCheck
   | RecordSubjectCheckAgentResult

@@ -17,7 +17,24 @@
  */
 import { isNonEmptyText } from '../decider';
 import { Issues, NotFound } from '../errors';
-import type { RecordSubjectCheckMonitoringAlert, SubjectCheckStatus } from './decider';
+
+export type SubjectCheckStatus = 'running' | 'needs_review' | 'escalated' | 'completed' | 'failed';
+export const subjectCheckStatuses: readonly SubjectCheckStatus[] = ['running', 'needs_review', 'escalated', 'completed', 'failed'];
+
+/** What a RecordMonitoringAlert command carries besides the check's id. */
+export type MonitoringAlertInput = {
+  kind: MonitoringAlertKind;
+  /** The listed entity (`${source}:${sourceId}`). */
+  entityId: string;
+  /** The list version the change comes from; with entityId it names the alert (one per version and entity). */
+  listVersion: string;
+  /** What changed in the listed record (field → {before, after}), or the new entity. */
+  diff: Record<string, unknown>;
+  /** Hash of the entity record in the new list version (absent for removals). */
+  entityRecordHash?: string;
+  /** What the check would report now: required for a new hit, the new score for a changed one. */
+  hit?: { hitId: string; tier: string; source: string; matchedName: string; score: number };
+};
 
 export type MonitoringAlertKind = 'new_hit' | 'changed_hit' | 'removed_hit';
 export const monitoringAlertKinds: readonly MonitoringAlertKind[] = ['new_hit', 'changed_hit', 'removed_hit'];
@@ -99,7 +116,7 @@ export type AlertFacts = {
 
 /** The alert to raise, or undefined when the rules say this change is not news for this check. */
 export function recordMonitoringAlert(
-  d: RecordSubjectCheckMonitoringAlert['data'],
+  d: MonitoringAlertInput & { subjectCheckId: string },
   hits: Record<string, MonitoredHitState>,
   alertIds: readonly string[],
   now: string,

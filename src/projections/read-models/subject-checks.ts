@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { SubjectCheckEvent } from '../../commands/subject-check';
 import { assertNever, type RecordedEvent } from '../../shared/events';
-import { findingsOf, MalformedAgentResult, riskOfFindings, type Finding } from '../../app/subject-checks/assessment';
+import { findingsOf, MalformedAgentResult, riskOfFindings, type Finding } from '../../commands/subject-check/assessment';
 import { quoteIdent, type Projection } from '../projection';
 
 /**

@@ -7,7 +7,7 @@ import { createGunzip, createGzip } from 'node:zlib';
 import type { CountryRisk, ListEntity, ListSourceId, ListVersion } from '../model';
 import { computeDelta, type ListDelta } from '../delta';
 import type { ListConfig, ListsConfig } from './config';
-import { assemble, loadAllLists, loadList, type LoadedList, type LoadFailure, type LoadOptions, type LoadResult, toFailure } from './index';
+import { assemble, loadAllLists, loadList, type LoadedList, type LoadFailure, type LoadOptions, type LoadResult, toFailure } from './load';
 
 export type ReloadOutcome =
   | { source: ListSourceId; ok: true; version: ListVersion; previous?: ListVersion; delta?: ListDelta; unchanged: boolean }

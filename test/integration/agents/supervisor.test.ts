@@ -9,7 +9,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { handleCommand } from '../../../src/app/command-handler';
+import { handleCommand } from '../../../src/commands/command-handler';
 import { ScreeningOrchestrator } from '../../../src/agents/orchestrator/screening-orchestrator';
 import { WorkSupervisor } from '../../../src/agents/orchestrator/supervisor';
 import { startAgentWorkers } from '../../../src/agents/runtime/worker';

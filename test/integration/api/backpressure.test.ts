@@ -6,7 +6,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { handleCommand } from '../../../src/app/command-handler';
+import { handleCommand } from '../../../src/commands/command-handler';
 import { screeningDecider, streamName } from '../../../src/commands/screening';
 import { projectionSchema } from '../../../src/projections/projection';
 import { startTestService, type TestService } from '../../support/service';

@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { loadConfig } from '../../../src/config/config';
-import { startService, type RunningService } from '../../../src/app/composition';
+import { startService, type RunningService } from '../../../src/bootstrap/service';
 import { createLogger } from '../../../src/shared/logger';
 import type { Clock } from '../../../src/shared/clock';
 import { accountHelpers } from '../../support/service';

@@ -15,7 +15,7 @@ import { DLQ_HEADERS, DLQ_REPLAY_HEADER } from '../../../src/infrastructure/bus/
 import { PgDeadLetterTable } from '../../../src/infrastructure/bus/dead-letter-table';
 import type { ConsumedMessage } from '../../../src/infrastructure/bus/port';
 import { registerDeadLetterCommands } from '../../../src/cli/deadletters';
-import { openOperatorDatabase, runningEmbeddedUrl, type OperatorDatabase } from '../../../src/app/operator-database';
+import { openOperatorDatabase, runningEmbeddedUrl, type OperatorDatabase } from '../../../src/bootstrap/operator-database';
 import { loadConfig } from '../../../src/config/config';
 import { createLogger } from '../../../src/shared/logger';
 import { waitFor } from './contract';

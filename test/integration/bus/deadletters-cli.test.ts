@@ -7,7 +7,7 @@ import { InProcessBus } from '../../../src/infrastructure/bus/inprocess/inproces
 import { DLQ_HEADERS, DLQ_REPLAY_HEADER, DeadLetterCounter } from '../../../src/infrastructure/bus/dead-letter';
 import type { ConsumedMessage } from '../../../src/infrastructure/bus/port';
 import { registerDeadLetterCommands } from '../../../src/cli/deadletters';
-import { openOperatorBus } from '../../../src/app/composition';
+import { openOperatorBus } from '../../../src/bootstrap/service';
 import { loadConfig } from '../../../src/config/config';
 import { createLogger } from '../../../src/shared/logger';
 import { recordingLogger, waitFor } from './contract';

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { startTestService, type TestService } from '../../support/service';
-import { handleCommand } from '../../../src/app/command-handler';
+import { handleCommand } from '../../../src/commands/command-handler';
 import { accountDecider, streamName as accountStream } from '../../../src/commands/account';
 import { hashPassword } from '../../../src/app/accounts/passwords';
 import type { MonitoringRunResult } from '../../../src/app/monitoring/monitoring-service';

@@ -19,7 +19,7 @@ import { call, settled, waitFor, writes } from '../api/s2/support';
 import { ManualClock } from '../../../src/shared/clock';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../../../src/webhooks/dispatcher';
 import { createSecretBox } from '../../../src/webhooks/secrets';
-import { handleCommand } from '../../../src/app/command-handler';
+import { handleCommand } from '../../../src/commands/command-handler';
 import { streamName as subjectCheckStream, subjectCheckDecider } from '../../../src/commands/subject-check';
 import { computeDelta } from '../../../src/screening/delta';
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { startTestService, type TestService } from '../../support/service';
-import { handleCommand } from '../../../src/app/command-handler';
+import { handleCommand } from '../../../src/commands/command-handler';
 import { accountDecider, streamName as accountStream } from '../../../src/commands/account';
 import { hashPassword } from '../../../src/app/accounts/passwords';
 

@@ -13,7 +13,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { computeRiskScore } from '../../../src/agents/scoring/risk-score';
+import { computeRiskScore } from '../../../src/reports/risk-score';
 import { recomputeRisk } from '../../../src/app/monitoring/risk';
 import { screeningDecider, type ScreeningEvent, type ScreeningState } from '../../../src/commands/screening';
 import { emptyHits, riskLevelForScore, type HitCategory, type ReportHit, type RiskLevel } from '../../../src/reports/model';

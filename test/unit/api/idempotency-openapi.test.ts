@@ -17,7 +17,7 @@ import { registerS2 } from '../../../src/api/s2/schemas';
 import { registerS3 } from '../../../src/api/s3/openapi';
 
 describe('OpenAPI: Idempotency-Key', () => {
-  // The same registrations the service serves at /api/v1/openapi.json (src/app/composition.ts).
+  // The same registrations the service serves at /api/v1/openapi.json (src/bootstrap/routers.ts).
   const document: any = buildOpenApiDocument([registerS1, registerS3, registerS2, registerPersonChecks, registerMonitoringS1, registerMonitoringS3, registerMonitoringS2, registerPortal]);
 
   it('stays a valid OpenAPI 3.0 document', async () => {

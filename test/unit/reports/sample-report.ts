@@ -4,7 +4,7 @@
  * Cyrillic, Arabic and Chinese originals to exercise non-Latin rendering.
  */
 
-import { computeRiskScore } from '../../../src/agents/scoring/risk-score';
+import { computeRiskScore } from '../../../src/reports/risk-score';
 import { emptyHits, RISK_SCALE, type ReportHit, type ScreeningReport } from '../../../src/reports/model';
 
 function hit(partial: Partial<ReportHit> & Pick<ReportHit, 'hitId' | 'category' | 'source' | 'entityName' | 'score'>): ReportHit {

@@ -14,7 +14,7 @@ import { Command } from 'commander';
 import { parse } from 'csv-parse/sync';
 import { CliUsageError, registerScreenCommands } from '../../../src/cli/screen';
 import { RESULT_COLUMNS } from '../../../src/app/batch-screening/rows';
-import { computeRiskScore } from '../../../src/agents/scoring/risk-score';
+import { computeRiskScore } from '../../../src/reports/risk-score';
 import { ScreeningEngine } from '../../../src/screening/engine';
 import * as F from './matching/fixtures';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { PostgresEventStore } from '../../../../src/infrastructure/eventstore/postgres/store';
 import { PersonCheckOrchestrator } from '../../../../src/agents/orchestrator/person-check-orchestrator';
-import { handleCommand } from '../../../../src/app/command-handler';
+import { handleCommand } from '../../../../src/commands/command-handler';
 import { personCheckDecider, streamName } from '../../../../src/commands/person-check';
 import { newPersonCheckId, buildPersonCheckView } from '../../../../src/app/person-checks/person-check-service';
 import { createLogger } from '../../../../src/shared/logger';

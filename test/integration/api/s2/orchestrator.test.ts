@@ -5,8 +5,8 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { handleCommand } from '../../../../src/app/command-handler';
-import { assess, findingsOf, MalformedAgentResult } from '../../../../src/app/subject-checks/assessment';
+import { handleCommand } from '../../../../src/commands/command-handler';
+import { assess, findingsOf, MalformedAgentResult } from '../../../../src/commands/subject-check/assessment';
 import { SubjectCheckOrchestrator } from '../../../../src/agents/orchestrator/subject-check-orchestrator';
 import { streamName, subjectCheckDecider } from '../../../../src/commands/subject-check';
 import { AGENT_RESULT, AGENT_TASK, AvroRegistry, EVENT_ENVELOPE, toEventEnvelope, type AgentResult, type AgentTask } from '../../../../src/infrastructure/bus/avro';

@@ -7,7 +7,7 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { computeRiskScore, listRegimeOf, regimeOfHit, type ScorableHit, type ScoringInput } from '../../../../src/agents/scoring/risk-score';
+import { computeRiskScore, listRegimeOf, regimeOfHit, type ScorableHit, type ScoringInput } from '../../../../src/reports/risk-score';
 import { createListAgents, type NameScreener } from '../../../../src/agents/lists/list-agents';
 import { riskLevelForScore, type CountryRiskFinding, type HitCategory, type ReportHit } from '../../../../src/reports/model';
 import { ScreeningEngine } from '../../../../src/screening/engine';

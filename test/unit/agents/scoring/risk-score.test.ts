@@ -7,7 +7,7 @@ import {
   riskLevelFor,
   toScore100,
   type ScorableHit,
-} from '../../../../src/agents/scoring/risk-score';
+} from '../../../../src/reports/risk-score';
 import type { CountryRiskFinding, HitCategory } from '../../../../src/reports/model';
 
 let seq = 0;

@@ -16,7 +16,7 @@ import {
   type SourceRegistryMatch,
   type SourceSubject,
 } from '../../../../src/agents/sources';
-import { computeRiskScore } from '../../../../src/agents/scoring/risk-score';
+import { computeRiskScore } from '../../../../src/reports/risk-score';
 import { FakeServer, json, recordingSleep } from './fake-server';
 
 const server = new FakeServer();

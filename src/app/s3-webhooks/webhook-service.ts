@@ -14,8 +14,8 @@ import { findEndpoint } from '../../webhooks/outbox';
 import { prepareWebhookRegistration } from '../../webhooks/registration';
 import type { SecretBox } from '../../webhooks/secrets';
 import { UrlGuardError, type Resolver } from '../../webhooks/url-guard';
-import { handleCommand, loadAggregate } from '../../app/command-handler';
-import type { CommandContext, Principal } from '../../app/services';
+import { handleCommand, loadAggregate } from '../../commands/command-handler';
+import type { CommandContext, Principal } from '../services';
 
 export class S3WebhookUrlRejected extends Error {
   override readonly name = 'S3WebhookUrlRejected';

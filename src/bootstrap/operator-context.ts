@@ -13,7 +13,7 @@ import type { EventStore } from '../infrastructure/eventstore/port';
 import { PostgresEventStore } from '../infrastructure/eventstore/postgres/store';
 import { ProjectionRunner } from '../projections/runner';
 import type { Projection } from '../projections/projection';
-import type { ListVersionSource } from './audit/reproduce';
+import type { ListVersionSource } from '../app/audit/reproduce';
 import { openOperatorDatabase, type OperatorDatabase } from './operator-database';
 
 export interface OperatorContext {

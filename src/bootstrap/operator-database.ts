@@ -14,6 +14,8 @@ import type { Logger } from '../shared/logger';
 import { isLivePostgres, startEmbeddedPostgres } from '../infrastructure/postgres/embedded';
 import { createPool } from '../infrastructure/postgres/pool';
 import { migrate } from '../infrastructure/postgres/migrate';
+import type { Clock } from '../shared/clock';
+import type { Stops } from './lifecycle';
 
 export interface OperatorDatabase {
   pool: pg.Pool;
@@ -127,4 +129,10 @@ export async function openOperatorDatabase(config: Config, logger: Logger, optio
   options.notice?.(`the service is not running: starting the embedded PostgreSQL under ${dataDir} for this command (a few seconds)`);
   const embedded = await startEmbeddedPostgres({ dataDir, port: config.EMBEDDED_PG_PORT, logger });
   return open(embedded.url('postgres'), 'started', () => embedded.stop());
+}
+
+/** Operator commands beside this process find its database through this file (removed when the process stops). */
+export function publishDiscovery(dataDir: string, databaseUrl: string, httpUrl: string | undefined, clock: Clock, stops: Stops): void {
+  writeDiscoveryFile(dataDir, { pid: process.pid, databaseUrl, ...(httpUrl ? { httpUrl } : {}), startedAt: clock.now().toISOString() });
+  stops.push(async () => removeDiscoveryFile(dataDir));
 }

@@ -1,4 +1,4 @@
-import type { Command, Decider } from '../commands/decider';
+import type { Command, Decider } from './decider';
 import type { EventStore } from '../infrastructure/eventstore/port';
 import { StreamRevisionConflictError } from '../infrastructure/eventstore/port';
 import type { Event, RecordedEvent } from '../shared/events';

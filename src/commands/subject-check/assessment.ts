@@ -19,8 +19,8 @@
  *   on the same hits, floors included, so a subject is critical here exactly when a screening of the
  *   same hits is. Tier scores stay the matcher's evidence per tier (they drive escalation).
  */
-import type { SubjectSummary } from '../../commands/subject-check';
-import { computeRiskScore, type RiskAssessment, type ScorableHit } from '../../agents/scoring/risk-score';
+import type { SubjectSummary } from '.';
+import { computeRiskScore, type RiskAssessment, type ScorableHit } from '../../reports/risk-score';
 import { HIT_CATEGORIES, type HitCategory, type RiskLevel } from '../../reports/model';
 
 export interface SubjectCheckSource {

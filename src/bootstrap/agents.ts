@@ -1,0 +1,142 @@
+/**
+ * Agents and the process managers: the agent workers this process runs, the screening, subject-check
+ * and person-check orchestrators, and the supervisor that closes overdue work.
+ */
+import type pg from 'pg';
+import type { Config } from '../config/config';
+import type { Logger } from '../shared/logger';
+import type { Clock } from '../shared/clock';
+import type { EventStore } from '../infrastructure/eventstore/port';
+import type { MessageBus } from '../infrastructure/bus/port';
+import type { AvroRegistry } from '../infrastructure/bus/avro';
+import { createExternalSources } from '../agents/sources';
+import { createAgentCatalog } from '../agents/catalog';
+import { startAgentWorkers } from '../agents/runtime/worker';
+import { ScreeningOrchestrator } from '../agents/orchestrator/screening-orchestrator';
+import { SubjectCheckOrchestrator } from '../agents/orchestrator/subject-check-orchestrator';
+import { PersonCheckOrchestrator } from '../agents/orchestrator/person-check-orchestrator';
+import { WorkSupervisor } from '../agents/orchestrator/supervisor';
+import { analyseEdd, analyseMa, analyseSow, llmConfigFromEnv } from '../agents/analysis';
+import { createPersonAgents } from '../agents/person/agents';
+import { runningWorkQueries } from '../projections/read-models/running-work';
+import { sowDeclarationLoader } from '../app/sow/sow-view';
+import { WatchlistService } from '../app/watchlists/watchlist-service';
+import { WatchlistIndexCache } from '../app/watchlists/watchlist-index';
+import type { ListsInService } from './lists';
+import type { Stops } from './lifecycle';
+
+export interface AgentsDeps {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  env: NodeJS.ProcessEnv;
+  pool: pg.Pool;
+  store: EventStore;
+  bus: MessageBus;
+  registry: AvroRegistry;
+  lists: ListsInService;
+  stops: Stops;
+}
+
+export type AgentCatalog = ReturnType<typeof createAgentCatalog>;
+
+export interface Agents {
+  catalog: AgentCatalog;
+  sources: ReturnType<typeof createExternalSources>;
+  agentLabels: Record<string, string>;
+  /** Present where this process runs agents. */
+  supervisor: WorkSupervisor | undefined;
+}
+
+/** The agent catalog (always: its labels and configuration show on the portal), and the workers if wanted. */
+export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none' | string[]): Promise<Agents> {
+  const { store, lists, env } = deps;
+  const sources = createExternalSources(env);
+  // The accounts' own lists, read from the watchlists read model and indexed per account (issue 21).
+  const watchlistIndex = new WatchlistIndexCache({ watchlists: new WatchlistService({ store, pool: deps.pool, clock: deps.clock, readModelsCaughtUp: async () => {} }), store, now: () => deps.clock.now() });
+  const catalog = createAgentCatalog({
+    internalLists: watchlistIndex,
+    screener: () => lists.engine(),
+    sources,
+    hasPepList: () => lists.engine().versions.some((v) => v.source === 'opensanctions_peps'),
+    loadSowDeclaration: sowDeclarationLoader(store),
+  });
+  const agentLabels = Object.fromEntries([...catalog.values()].map((a) => [a.name, a.label]));
+  if (wantedAgents === 'none') return { catalog, sources, agentLabels, supervisor: undefined };
+  const wanted = wantedAgents === 'all' ? [...catalog.keys()] : wantedAgents;
+  const unknown = wanted.filter((name) => !catalog.has(name));
+  if (unknown.length) throw new Error(`unknown agents: ${unknown.join(', ')} (known: ${[...catalog.keys()].join(', ')})`);
+  const { bus, registry, clock, logger } = deps;
+  const workers = await startAgentWorkers({ bus, registry, agents: wanted.map((name) => catalog.get(name)!), timeoutMs: deps.config.AGENT_TIMEOUT_MS, clock, logger });
+  deps.stops.push(() => workers.stop());
+  const supervisor = await startOrchestrators(deps, catalog, agentLabels, sources);
+  return { catalog, sources, agentLabels, supervisor };
+}
+
+async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agentLabels: Record<string, string>, sources: Agents['sources']): Promise<WorkSupervisor> {
+  const { config, logger, clock, store, bus, registry, lists, stops, env } = deps;
+  const llm = llmConfigFromEnv(env);
+  const orchestrator = new ScreeningOrchestrator({
+    store,
+    bus,
+    registry,
+    clock,
+    logger,
+    remoteAgents: new Set([...catalog.values()].filter((a) => a.configured?.() !== false).map((a) => a.name)),
+    localAgents: new Map([...catalog.values()].filter((a) => a.configured?.() === false).map((a) => [a.name, a])),
+    finalisation: {
+      countryRisk: () => lists.countryRisk(),
+      sowScreener: () => lists.engine(),
+      analyse: async (kind, report) => {
+        const analyser = kind === 'edd' ? analyseEdd : kind === 'ma' ? analyseMa : analyseSow;
+        const result = await analyser(report, { ...(llm ? { llm } : {}) });
+        return { markdown: result.markdown, generatedBy: result.generatedBy };
+      },
+    },
+    agentLabels,
+    engineVersions: () => lists.engineVersions(),
+    agentTimeoutMs: config.AGENT_TIMEOUT_MS,
+    phaseDeadlineMs: config.PIPELINE_PHASE_DEADLINE_MS,
+    retryBudget: config.PIPELINE_RETRY_BUDGET,
+  });
+  await orchestrator.start();
+  stops.push(() => orchestrator.stop());
+  const subjectCheckOrchestrator = new SubjectCheckOrchestrator({ store, bus, registry, clock, logger, agentTimeoutMs: config.AGENT_TIMEOUT_MS });
+  await subjectCheckOrchestrator.start();
+  stops.push(() => subjectCheckOrchestrator.stop());
+  // Person checks: the seven phases run in this process, beside the engine their list agents use.
+  const personCheckOrchestrator = new PersonCheckOrchestrator({
+    store,
+    bus,
+    registry,
+    clock,
+    logger,
+    agents: createPersonAgents({
+      screener: () => lists.engine(),
+      hasPepList: () => lists.engine().versions.some((v) => v.source === 'opensanctions_peps'),
+      env,
+      newsSource: sources.find((s) => s.name === 'adverse_media_search'),
+    }),
+    agentTimeoutMs: config.AGENT_TIMEOUT_MS,
+    stallDeadlineMs: config.PIPELINE_PHASE_DEADLINE_MS,
+  });
+  await personCheckOrchestrator.start();
+  stops.push(() => personCheckOrchestrator.stop());
+
+  // Nothing in flight stays running: phases past their deadline (recorded in the store) are
+  // re-dispatched or closed with the data gap, after a crash as well as while running.
+  const running = runningWorkQueries(deps.pool);
+  const supervisor = new WorkSupervisor({
+    clock,
+    logger,
+    intervalMs: config.SUPERVISOR_INTERVAL_MS,
+    work: [
+      { kind: 'screening', candidates: running.screenings, minAgeMs: config.PIPELINE_PHASE_DEADLINE_MS, supervise: (id) => orchestrator.supervise(id) },
+      { kind: 'person_check', candidates: running.personChecks, minAgeMs: config.PIPELINE_PHASE_DEADLINE_MS, supervise: (id) => personCheckOrchestrator.supervise(id) },
+      { kind: 'subject_check', candidates: running.subjectChecks, minAgeMs: config.AGENT_TIMEOUT_MS, supervise: (id) => subjectCheckOrchestrator.supervise(id) },
+    ],
+  });
+  supervisor.start();
+  stops.push(() => supervisor.stop());
+  return supervisor;
+}

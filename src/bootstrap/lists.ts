@@ -1,0 +1,109 @@
+/**
+ * Lists and the screening engine: the registry (versions kept under DATA_DIR so auditors can re-run a
+ * screening against them), the engine in service (swapped on reload), and the freshness checks.
+ */
+import path from 'node:path';
+import type { Config } from '../config/config';
+import type { Logger } from '../shared/logger';
+import type { Clock } from '../shared/clock';
+import { ListRegistry } from '../screening/lists/registry';
+import { defaultListsConfig } from '../screening/lists/config';
+import { listsFreshness, ListsStaleError, type FreshnessPolicy, type ListFreshness } from '../screening/lists/freshness';
+import { ScreeningEngine } from '../screening/engine';
+import type { CountryRisk } from '../screening/model';
+import type { ListVersionRef } from '../commands/screening';
+import type { ListsInServiceView } from '../app/services';
+
+/**
+ * Recent queries whose candidates the engine keeps: the four list agents of a screening ask for the
+ * same name in turn, and a few hundred covers every screening in flight.
+ */
+const RECENT_QUERIES = 256;
+
+export type LoadResult = Awaited<ReturnType<ListRegistry['loadAll']>>;
+
+export interface ListsInService {
+  registry: ListRegistry;
+  engine(): ScreeningEngine;
+  countryRisk(): CountryRisk[];
+  /** How old each list is, by the injected clock. */
+  status(): ListFreshness[];
+  /** A stale list refuses new work when LISTS_STALE_POLICY=refuse. */
+  gate: { assertUsable(): void };
+  inService(): ListsInServiceView;
+  engineVersions(): { listVersions: ListVersionRef[]; matcherVersion: string };
+  /** Reloads every list and swaps the engine in service (the caller monitors the deltas). */
+  reload(): Promise<LoadResult>;
+}
+
+/** The lists' registry config: the process environment, with DATA_DIR/LISTS_DIR from the zod config. */
+export function listRegistryFor(config: Config, env: NodeJS.ProcessEnv): ListRegistry {
+  return new ListRegistry(
+    defaultListsConfig({
+      ...env,
+      LISTS_DIR: config.LISTS_DIR,
+      LISTS_DATA_DIR: env.LISTS_DATA_DIR ?? path.resolve(config.DATA_DIR, 'lists'),
+      ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}),
+    }),
+  );
+}
+
+export async function loadLists(config: Config, logger: Logger, clock: Clock, env: NodeJS.ProcessEnv): Promise<ListsInService> {
+  const registry = listRegistryFor(config, env);
+  const loaded = await registry.loadAll({ progressBar: Boolean(process.stdout.isTTY) && config.NODE_ENV !== 'test' });
+  for (const failure of loaded.failures) logger.error({ failure }, 'list failed to load: previous version (if any) stays in service');
+  let engine = ScreeningEngine.build(loaded.entities, loaded.versions, { recentQueries: RECENT_QUERIES });
+  let countryRisk: CountryRisk[] = loaded.countryRisk;
+  logger.info({ entities: loaded.entities.length, lists: loaded.versions.map((v) => v.id) }, 'lists loaded');
+  // A stale list warns (or refuses, LISTS_STALE_POLICY).
+  const freshnessPolicy: FreshnessPolicy = { sanctionsMaxAgeDays: config.LISTS_MAX_AGE_DAYS, perList: config.LISTS_MAX_AGE };
+  const status = () => listsFreshness(engine.versions, clock.now(), freshnessPolicy);
+  return {
+    registry,
+    engine: () => engine,
+    countryRisk: () => countryRisk,
+    status,
+    gate: {
+      assertUsable: () => {
+        if (config.LISTS_STALE_POLICY !== 'refuse') return;
+        const stale = status().filter((f) => f.stale);
+        if (stale.length) throw new ListsStaleError(stale);
+      },
+    },
+    inService: () => {
+      const current = status();
+      return {
+        lists_in_service: current.map((f) => ({ list: f.source, version: f.versionId, published_at: f.publishedAt, age_days: f.ageDays, max_age_days: f.maxAgeDays, stale: f.stale })),
+        list_warnings: current.flatMap((f) => (f.warning ? [f.warning] : [])),
+      };
+    },
+    engineVersions: () => versionRefs(engine, status()),
+    reload: async () => {
+      const result = await registry.loadAll({ progressBar: false });
+      engine = ScreeningEngine.build(result.entities, result.versions, { recentQueries: RECENT_QUERIES });
+      countryRisk = result.countryRisk;
+      return result;
+    },
+  };
+}
+
+function versionRefs(engine: ScreeningEngine, status: ListFreshness[]): { listVersions: ListVersionRef[]; matcherVersion: string } {
+  const fresh = new Map(status.map((f) => [f.versionId, f]));
+  return {
+    listVersions: engine.versions.map((v) => {
+      const f = fresh.get(v.id)!;
+      return {
+        id: v.id,
+        source: v.source,
+        contentHash: v.contentHash,
+        ...(v.publishedAt ? { publishedAt: v.publishedAt } : {}),
+        ...(v.publishedAtSource ? { publishedAtSource: v.publishedAtSource } : {}),
+        loadedAt: v.loadedAt,
+        ...(f.ageDays !== null ? { ageDays: f.ageDays } : {}),
+        ...(f.maxAgeDays !== null ? { maxAgeDays: f.maxAgeDays } : {}),
+        stale: f.stale,
+      };
+    }),
+    matcherVersion: engine.matcherVersion,
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * What the operator commands in src/cli are given by src/main.ts: the lists and engine of `svc screen`,
+ * and the dead letters of `svc deadletters`. Everything heavy is imported when the command runs:
+ * an operator command beside a running service must answer in well under a second.
+ */
+import type { Config } from '../config/config';
+import type { Logger } from '../shared/logger';
+import type { ListEntity, ListVersion } from '../screening/model';
+import type { ScreeningEngine } from '../screening/engine';
+import type { DeadLetterSource } from '../cli/deadletters';
+import { defaultListsConfig } from '../screening/lists/config';
+
+/** Every configured list, loaded for a batch or a single screening (`svc screen`); failures are said on stderr. */
+export async function loadScreeningLists(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<{ entities: ListEntity[]; versions: ListVersion[] }> {
+  const { loadAllLists } = await import('../screening/lists');
+  const lists = await loadAllLists(
+    defaultListsConfig({ ...env, LISTS_DIR: config.LISTS_DIR, ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}) }),
+    { progressBar: Boolean(process.stderr.isTTY) },
+  );
+  for (const failure of lists.failures) process.stderr.write(`list ${failure.source} failed: ${failure.message}\n`);
+  return { entities: lists.entities, versions: lists.versions };
+}
+
+/** One engine over every configured list (a single-process `svc screen`). */
+export async function loadScreeningEngine(config: Config): Promise<ScreeningEngine> {
+  const [{ entities, versions }, { ScreeningEngine }] = await Promise.all([loadScreeningLists(config), import('../screening/engine')]);
+  return ScreeningEngine.build(entities, versions);
+}
+
+/** Kafka mode: the svc.deadletter topic; embedded default: the dead_letters table of the service's database. */
+export async function openDeadLetterSource(config: Config, logger: Logger, notice: (line: string) => void): Promise<DeadLetterSource> {
+  if (config.KAFKA_BROKERS) {
+    const { openOperatorBus } = await import('./bus');
+    const bus = openOperatorBus(config, logger);
+    return { kind: 'topic', bus, stop: () => bus.close() };
+  }
+  const [{ openOperatorDatabase }, { PgDeadLetterTable }] = await Promise.all([import('./operator-database'), import('../infrastructure/bus/dead-letter-table')]);
+  const db = await openOperatorDatabase(config, logger, { notice });
+  return { kind: 'table', table: new PgDeadLetterTable(db.pool), stop: () => db.stop() };
+}

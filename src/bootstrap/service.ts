@@ -1,0 +1,127 @@
+/**
+ * The composition root: the one place where adapters are chosen and everything is wired.
+ * Embedded default: embedded PostgreSQL, PostgreSQL event store, in-process bus, bundled lists.
+ * Scaled: DATABASE_URL, ESDB_URL and KAFKA_BROKERS select the real adapters.
+ * `startService` is the list of wiring steps; each step is one module of src/bootstrap (docs/architecture.md).
+ */
+import type { Server } from 'node:http';
+import type pg from 'pg';
+import type { Config } from '../config/config';
+import type { Logger } from '../shared/logger';
+import { systemClock, type Clock } from '../shared/clock';
+import type { EventStore } from '../infrastructure/eventstore/port';
+import type { MessageBus } from '../infrastructure/bus/port';
+import type { EventRelay } from '../infrastructure/relay/relay';
+import type { ProjectionRunner } from '../projections/runner';
+import type { WebhookDispatcher } from '../webhooks/dispatcher';
+import type { ScreeningEngine } from '../screening/engine';
+import type { PgAccountService } from '../app/accounts/account-service';
+import type { PgKeyService } from '../app/keys/key-service';
+import type { PgScreeningService } from '../app/screenings/screening-service';
+import type { PgLimitService } from '../app/limits';
+import type { PgSubjectCheckService } from '../app/subject-checks/subject-check-service';
+import type { JwtSessionService } from '../app/sessions/session-service';
+import type { PgPersonCheckService } from '../app/person-checks/person-check-service';
+import { Stops } from './lifecycle';
+import { startStorage } from './storage';
+import { startBus, startDeadLetterReplays } from './bus';
+import { loadLists, type LoadResult } from './lists';
+import { startAgents } from './agents';
+import { startReadSide, webhookSecrets } from './read-side';
+import { createApplicationServices } from './services';
+import { startMonitoring, type Monitoring } from './monitoring';
+import { createPortalServices, type PortalServices } from './portal';
+import { startHttp } from './http';
+import { publishDiscovery } from './operator-database';
+
+export { readModelProjections } from './read-side';
+export { openOperatorBus } from './bus';
+
+export interface ServiceOptions {
+  config: Config;
+  logger: Logger;
+  clock?: Clock;
+  env?: NodeJS.ProcessEnv;
+  /** Start the HTTP server (serve) or not (worker). */
+  http: boolean;
+  /** Agents this process runs: 'all', 'none', or names. */
+  agents: 'all' | 'none' | string[];
+  /** Run projections, the relay and the webhook dispatcher here (the API process does). */
+  projections: boolean;
+  /** Extra CA certificates the webhook dispatcher trusts (receivers with private certificates, tests). */
+  webhookCa?: string | Buffer | Array<string | Buffer>;
+}
+
+export interface RunningService {
+  config: Config;
+  pool: pg.Pool;
+  store: EventStore;
+  bus: MessageBus;
+  engine: () => ScreeningEngine;
+  runner: ProjectionRunner | undefined;
+  relay: EventRelay | undefined;
+  dispatcher: WebhookDispatcher | undefined;
+  server: Server | undefined;
+  /** Bound address of the HTTP server. */
+  url: string | undefined;
+  services: {
+    accounts: PgAccountService;
+    keys: PgKeyService;
+    screenings: PgScreeningService;
+    limits: PgLimitService;
+    subjectChecks: PgSubjectCheckService;
+    sessions: JwtSessionService;
+    personChecks: PgPersonCheckService;
+  };
+  /** Reloads every list, swaps the engine in service and runs monitoring on the deltas. */
+  reloadLists(): Promise<LoadResult>;
+  stop(): Promise<void>;
+  /** Ongoing monitoring, dispositions and the auditor's services (docs/monitoring-and-audit.md). */
+  monitoring?: Monitoring;
+  /** S3 and portal services (usage, payments, the S3 webhook endpoint, portal sessions). */
+  s3?: PortalServices;
+}
+
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const { config, logger } = options;
+  const clock = options.clock ?? systemClock;
+  const env = options.env ?? process.env;
+  const stops = new Stops(logger);
+  try {
+    const { pool, store, embedded } = await startStorage(config, logger, stops);
+    const { bus, deadLetters, registry } = startBus(config, logger, pool, stops);
+    const lists = await loadLists(config, logger, clock, env);
+    const secrets = webhookSecrets(config);
+    const base = { config, logger, clock, pool, store, bus, registry, secrets, lists, stops };
+    const agents = await startAgents({ ...base, env }, options.agents);
+    const readSide = await startReadSide({ ...base, ...(options.webhookCa ? { webhookCa: options.webhookCa } : {}) }, options.projections);
+    const { readModelsCaughtUp } = readSide;
+    const services = await createApplicationServices({ ...base, agentLabels: agents.agentLabels, readModelsCaughtUp });
+    const monitoring = await startMonitoring({ ...base, accounts: services.accounts, readModelsCaughtUp }, options.projections);
+    const portal = createPortalServices({ ...base, services, readSide });
+    const http = options.http ? await startHttp({ ...base, deadLetters, agents, readSide, services, monitoring, portal }) : undefined;
+    if (embedded && options.http) publishDiscovery(config.DATA_DIR, embedded.url('postgres'), http?.url, clock, stops);
+    startDeadLetterReplays(config, logger, pool, bus, options.http || options.agents !== 'none', stops);
+    const { accounts, keys, screenings, limits, subjectChecks, sessions, personChecks } = services;
+    return {
+      config,
+      pool,
+      store,
+      bus,
+      engine: () => lists.engine(),
+      runner: readSide.runner,
+      relay: readSide.relay,
+      dispatcher: readSide.dispatcher,
+      server: http?.server,
+      url: http?.url,
+      services: { accounts, keys, screenings, limits, subjectChecks, sessions, personChecks },
+      s3: portal,
+      monitoring,
+      stop: () => stops.stopAll(),
+      reloadLists: () => monitoring.reloadLists(),
+    };
+  } catch (error) {
+    await stops.stopAll();
+    throw error;
+  }
+}
