@@ -24,7 +24,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/config';
-import { startService } from '../../src/app/composition';
+import { startService } from '../../src/bootstrap/service';
 import { createLogger } from '../../src/shared/logger';
 import { parseImport } from '../../src/app/watchlists/import-parser';
 import { WatchlistService } from '../../src/app/watchlists/watchlist-service';
