@@ -23,6 +23,7 @@ import type { Stops } from './lifecycle';
 
 export interface ServicesDeps {
   config: Config;
+  logger?: import('../shared/logger').Logger;
   clock: Clock;
   pool: pg.Pool;
   store: EventStore;
@@ -81,6 +82,6 @@ export async function createApplicationServices(deps: ServicesDeps) {
     listGate,
   });
   // The accounts' own lists (issue 21).
-  const watchlists = new WatchlistService({ store, pool, clock, readModelsCaughtUp });
+  const watchlists = new WatchlistService({ store, pool, clock, readModelsCaughtUp, logger: deps.logger });
   return { limits, accounts, keys, subjectChecks, s2Webhooks, sessions, personChecks, analystNames, admission, screenings, watchlists };
 }

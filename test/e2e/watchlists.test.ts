@@ -69,6 +69,9 @@ async function screen(body: Record<string, unknown>): Promise<any> {
 describe('internal watchlists end to end', () => {
   let listId: string;
   let screeningId: string;
+  let screeningUuid: string;
+  const alerts = async (id: string) =>
+    (await svc.service.store.readStream(`screening-${id}`)).filter((e) => e.type === 'MonitoringAlertRaised').map((e) => e.data as { kind: string; entityId: string; listVersion: string });
 
   it('creates a block list and imports a few hundred entries with a mapping', async () => {
     const created = await rawRequest(svc.url, 'POST', '/api/v1/watchlists', { headers: { 'x-api-key': key }, json: { name: 'Exited customers', purpose: 'fraud exits', severity: 'block', owner: 'fincrime' } });
@@ -88,6 +91,7 @@ describe('internal watchlists end to end', () => {
   it('screens "Bob Smith" born 1971-04-03: one hit on the target (nickname + DOB), none on the namesakes; the list severity sets the risk level', async () => {
     const screening = await screen({ kind: 'cdd', query: 'Bob Smith', entity_type: 'individual', date_of_birth: '1971-04-03', nationality: 'GB' });
     screeningId = String(screening.id);
+    screeningUuid = String(screening.uuid);
     assert.equal(screening.status, 'completed', JSON.stringify(screening));
     const internal = (screening.hits as any[]).filter((h) => String(h.entityId ?? h.entity_id ?? '').startsWith('internal_list:') || h.source === 'internal_list');
     assert.equal(internal.length, 1, JSON.stringify(screening.hits));
@@ -119,12 +123,51 @@ describe('internal watchlists end to end', () => {
     assert.equal(internal?.available, true, JSON.stringify(before));
     assert.ok(before.recordedListHits >= 1 && before.reproducedHits === before.recordedListHits, JSON.stringify(before));
     assert.equal(before.onlyRecorded.length + before.onlyReproduced.length + before.changed.length, 0, JSON.stringify(before));
+    // The screening is monitored: removing the entry flags its hit ("entry removed"), once.
+    const enrolled = await rawRequest(svc.url, 'POST', `/api/v1/screening/${screeningUuid}/monitoring`, { headers: { 'x-api-key': key } });
+    assert.equal(enrolled.status, 200, enrolled.text);
     const removed = await rawRequest(svc.url, 'DELETE', `/api/v1/watchlists/${listId}/entries/TARGET-1`, { headers: { 'x-api-key': key } });
     assert.equal(removed.status, 200, removed.text);
+    assert.deepEqual(
+      (await alerts(screeningId)).map((a) => [a.kind, a.entityId, a.listVersion]),
+      [['removed_hit', `internal_list:${listId}:TARGET-1`, `watchlist-${listId}@v3`]],
+    );
     const afterRemoval = await reproduceScreening({ store: svc.service.store, lists }, id);
     assert.equal(afterRemoval.onlyRecorded.length + afterRemoval.onlyReproduced.length + afterRemoval.changed.length, 0, JSON.stringify(afterRemoval));
     // A new screening uses the new version and no longer finds the removed entry.
     const again = await screen({ kind: 'cdd', query: 'Bob Smith', entity_type: 'individual', date_of_birth: '1971-04-03' });
     assert.deepEqual((again.hits as any[]).filter((h) => JSON.stringify(h).includes('internal list:')), []);
+  });
+
+  it('adding an entry that matches a monitored subject raises a new_hit; an unrelated entry raises nothing; another account is never touched', async () => {
+    const add = (body: Record<string, unknown>) => rawRequest(svc.url, 'POST', `/api/v1/watchlists/${listId}/entries`, { headers: { 'x-api-key': key }, json: body });
+    const unrelated = await add({ entry_id: 'OTHER-1', primary_name: 'Wilhelmina Quarrie', dates_of_birth: ['1950-01-01'] });
+    assert.equal(unrelated.status, 201, unrelated.text);
+    assert.equal((await alerts(screeningId)).length, 1, 'only the earlier removed_hit');
+    const readded = await add({ entry_id: 'TARGET-2', primary_name: 'Robert Smith', dates_of_birth: ['1971-04-03'], reason: 'relisted' });
+    assert.equal(readded.status, 201, readded.text);
+    const after = await alerts(screeningId);
+    assert.deepEqual(after.slice(1).map((a) => [a.kind, a.entityId]), [['new_hit', `internal_list:${listId}:TARGET-2`]]);
+    // Another account's monitored subject with the same name and date of birth: this account's list never reaches it.
+    const other = await svc.createAccount('enterprise');
+    const otherKey = (await svc.createKey(other.accountId, 's3', { userId: other.userId })).key;
+    const otherSignIn = await rawRequest(svc.url, 'POST', '/api/session', { json: { email: other.email, password: other.password } });
+    const otherPortal = { authorization: `Bearer ${otherSignIn.body.data.token}` };
+    const theirs = await rawRequest(svc.url, 'POST', '/api/portal/screenings', { headers: otherPortal, json: { kind: 'cdd', query: 'Bob Smith', entity_type: 'individual', date_of_birth: '1971-04-03' } });
+    assert.equal(theirs.status, 201, theirs.text);
+    const theirId = String(theirs.body.data.screening.id);
+    for (let i = 0; i < 300; i++) {
+      const got = await rawRequest(svc.url, 'GET', `/api/portal/screenings/${theirId}`, { headers: otherPortal });
+      if (got.body.data.screening.status !== 'running') {
+        assert.equal(JSON.stringify(got.body.data.screening.hits).includes('internal list'), false, 'their screening does not see our list');
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const enrolTheirs = await rawRequest(svc.url, 'POST', `/api/v1/screening/${theirs.body.data.screening.uuid}/monitoring`, { headers: { 'x-api-key': otherKey } });
+    assert.equal(enrolTheirs.status, 200, enrolTheirs.text);
+    assert.equal((await add({ entry_id: 'TARGET-3', primary_name: 'Robert Smith', dates_of_birth: ['1971-04-03'], reason: 'second record' })).status, 201);
+    assert.deepEqual((await alerts(screeningId)).slice(2).map((a) => [a.kind, a.entityId]), [['new_hit', `internal_list:${listId}:TARGET-3`]]);
+    assert.deepEqual(await alerts(theirId), []);
   });
 });

@@ -44,7 +44,14 @@ export function registerWatchlistPaths(registry: OpenAPIRegistry, options: { bas
   const { base, tag, security, surface } = options;
   const errors = (extra: Record<number, string> = {}): Record<number, ResponseConfig> => ({
     400: { description: 'Missing or invalid input: `{error, details}` naming each field.', content: json(S3ValidationErrorSchema) },
-    401: { description: surface === 'S3' ? 'Missing or invalid key.' : 'Not signed in, or the session expired.', content: json(S3ErrorSchema) },
+    401:
+      surface === 'S3'
+        ? { description: 'Missing or invalid key.', content: json(S3ErrorSchema) }
+        : {
+            description: 'Not signed in, or the session expired.',
+            headers: { 'WWW-Authenticate': { description: '`Bearer realm="portal"`.', schema: { type: 'string' } } },
+            content: json(S3ErrorSchema),
+          },
     ...((surface === 'S3'
       ? {
           403: { description: 'The plan has no API access (Starter).', content: json(S3ErrorSchema) },

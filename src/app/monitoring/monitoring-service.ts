@@ -190,6 +190,31 @@ export class MonitoringService {
     return hitsByEntityId(rows.map((r): ReportedHit => ({ screeningId: r.screening_id, hitId: r.hit_id, entityId: r.entity_id, status: r.status, entityRecordHash: r.entity_record_hash, category: r.category })));
   }
 
+  /** Live hits of enrolled screenings on these listed entities (internal-list monitoring reads them too). */
+  async liveHitsOn(entityIds: string[]): Promise<Map<string, ReportedHit[]>> {
+    await this.deps.readModelsCaughtUp?.();
+    return this.hitsOn(entityIds);
+  }
+
+  /**
+   * Records alerts worked out elsewhere (an internal-list change, src/app/watchlists/watchlist-monitoring.ts)
+   * exactly as list-update alerts are: same decider rules, dispositions respected, risk recomputed.
+   */
+  async raiseAlerts(intents: readonly AlertIntent[]): Promise<{ alertsRaised: number; reopened: number }> {
+    let alertsRaised = 0;
+    let reopened = 0;
+    for (const intent of intents) {
+      try {
+        const events = await this.raise(intent);
+        alertsRaised += events.filter((e) => e.type === 'MonitoringAlertRaised').length;
+        reopened += events.filter((e) => e.type === 'HitReopened').length;
+      } catch (error) {
+        this.deps.logger?.warn({ err: error, screeningId: intent.screeningId, entityId: intent.entityId }, 'monitoring alert not recorded');
+      }
+    }
+    return { alertsRaised, reopened };
+  }
+
   /** Runs monitoring for one list delta against the engine now in service (built from the new version). */
   async onListUpdate(delta: ListDelta, engine: NameScreener): Promise<MonitoringRunResult> {
     const started = Date.now();

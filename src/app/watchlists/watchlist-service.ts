@@ -19,6 +19,7 @@ import type { EventStore } from '../../infrastructure/eventstore/port';
 import { projectionSchema, quoteIdent } from '../../projections/projection';
 import type { Watchlist, WatchlistEntry, WatchlistEntryInput, WatchlistSeverity } from '../../screening/watchlists/model';
 import type { Clock } from '../../shared/clock';
+import type { Logger } from '../../shared/logger';
 import { handleCommand } from '../../commands/command-handler';
 import type { CommandContext } from '../services';
 
@@ -48,6 +49,7 @@ export interface WatchlistServiceDeps {
   pool: pg.Pool;
   clock: Clock;
   readModelsCaughtUp: (through?: bigint) => Promise<void>;
+  logger?: Pick<Logger, 'error'>;
 }
 
 const table = (name: string) => `${quoteIdent(projectionSchema('watchlists'))}.${name}`;
@@ -91,13 +93,29 @@ export function addedByOf(ctx: CommandContext): string {
   return ctx.actor.userId ?? (ctx.actor.keyId ? `key:${ctx.actor.keyId}` : `${ctx.actor.surface}`);
 }
 
+/** Called after a change is committed (monitoring reverse-matches the changed entries). */
+export type WatchlistChangeListener = (accountId: string, watchlistId: string, events: readonly WatchlistEvent[]) => Promise<unknown>;
+
 export class WatchlistService {
+  private readonly listeners: WatchlistChangeListener[] = [];
   constructor(private readonly deps: WatchlistServiceDeps) {}
+
+  /** Registers a listener; its failure is logged and never undoes or fails the committed change. */
+  onChange(listener: WatchlistChangeListener): void {
+    this.listeners.push(listener);
+  }
 
   private async run(command: Omit<WatchlistCommand, 'metadata'>, ctx: CommandContext, options: { newStream?: boolean } = {}) {
     const full = { ...command, metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, commandId: ctx.commandId, correlationId: ctx.correlationId } } as WatchlistCommand;
     const handled = await handleCommand(this.deps.store, watchlistDecider, streamName(full.data.watchlistId), full, options);
     await this.deps.readModelsCaughtUp(handled.lastGlobalPosition ?? undefined);
+    if (handled.events.length) {
+      for (const listener of this.listeners) {
+        await listener(full.data.accountId, full.data.watchlistId, handled.events).catch((err: unknown) =>
+          this.deps.logger?.error({ err, watchlistId: full.data.watchlistId }, 'watchlist change listener failed (the change is committed)'),
+        );
+      }
+    }
     return handled;
   }
 

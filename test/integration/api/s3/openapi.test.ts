@@ -59,7 +59,7 @@ describe('S3 OpenAPI', () => {
   it('documents every S3 and portal route that is mounted, and nothing else', () => {
     const unused = undefined as never;
     const routes = new Set([
-      ...mounted(createS3Router({ keys: unused, limits: unused, screenings: unused, usage: unused, store: unused, clock: systemClock, config: { screeningWaitMs: 1 } })),
+      ...mounted(createS3Router({ keys: unused, limits: unused, screenings: unused, usage: unused, store: unused, clock: systemClock, watchlists: {} as never, config: { screeningWaitMs: 1 } })),
       ...mounted(createPortalRouter({ accounts: unused, limits: unused, sessions: { lifetimeSeconds: 1 } as never, webhooks: unused, payments: unused, clock: systemClock, logger: unused, paymentWebhookSecret: undefined })),
     ]);
     assert.deepEqual([...documented([registerS3])].sort(), [...routes].sort());
@@ -68,7 +68,7 @@ describe('S3 OpenAPI', () => {
   it('documents every /api/portal route that is mounted (console and auditor history), and nothing else', () => {
     const unused = undefined as never;
     const routes = new Set([
-      ...mounted(createPortalConsoleRouter({ auth: unused, accounts: unused, keys: unused, limits: unused, screenings: unused, store: unused, pool: unused, clock: systemClock, secrets: unused, allowPrivate: false, readModelsCaughtUp: unused, s2Webhooks: unused, s1MonthlyQuota: unused, s3MonthlyQuota: unused })),
+      ...mounted(createPortalConsoleRouter({ auth: unused, watchlists: {} as never, accounts: unused, keys: unused, limits: unused, screenings: unused, store: unused, pool: unused, clock: systemClock, secrets: unused, allowPrivate: false, readModelsCaughtUp: unused, s2Webhooks: unused, s1MonthlyQuota: unused, s3MonthlyQuota: unused })),
       ...mounted(createAuditHistoryRouter({ audit: unused, basePath: PORTAL_AUDIT_BASE_PATH, principalOf: unused })),
     ]);
     assert.ok(routes.size >= 19, `found the mounted portal routes: ${[...routes].join(', ')}`);
