@@ -15,6 +15,8 @@ export interface LabelledPair {
   label: boolean;
   /** For true pairs built from one entity: that entity's id (to measure screening recall). */
   entityId?: string;
+  /** The query's country and the listed entity's countries, when the pair tests a jurisdiction. */
+  listed?: { country: string; countries: string[] };
 }
 
 export function rng(seed: number): () => number {
@@ -238,8 +240,14 @@ export function loadClassPairs(dir: string): LabelledPair[] {
   for (const f of readdirSync(dir).filter((n) => n.endsWith('.tsv')).sort()) {
     for (const line of readFileSync(path.join(dir, f), 'utf8').split('\n').slice(1)) {
       if (!line.trim()) continue;
-      const [category, name1, name2, schema, label] = line.split('\t');
-      out.push({ category, name1, name2, schema, label: label === '1' });
+      const [category, name1, name2, schema, label, , attrs] = line.split('\t');
+      const pair: LabelledPair = { category, name1, name2, schema, label: label === '1' };
+      // optional 7th column: "country=XX;listed=YY,ZZ" (the query's country, the listed entity's countries)
+      if (attrs) {
+        const kv = Object.fromEntries(attrs.split(';').map((x) => x.split('=')));
+        if (kv.country && kv.listed) pair.listed = { country: kv.country, countries: kv.listed.split(',') };
+      }
+      out.push(pair);
     }
   }
   return out;

@@ -156,13 +156,18 @@ export class ScreeningEngine {
   }
 
   /** Score a pair of bare names with the same algorithm (no qualifiers except a schema hint). */
-  compare(name1: string, name2: string, schema?: string): { score: number; explanation: MatchExplanation } {
+  compare(name1: string, name2: string, schema?: string, listed?: { countries?: string[]; country?: string }): { score: number; explanation: MatchExplanation } {
     const s = toEntitySchema(schema);
     const a = prepareName(name1, s);
     const b = prepareName(name2, s);
     const cmp = compareNames(a, b, this.index.rarity);
-    const score = Math.min(finalScore(cmp.score, false, []), cmp.maxScore ?? 1);
-    return { score, explanation: explain({ value: name2, kind: 'primary' }, cmp, cmp.score, [], score) };
+    // the query's country against the listed entity's countries (the only qualifier a pair of bare names can carry)
+    const quals =
+      listed?.country && listed.countries?.length
+        ? qualifiersFor({ name: name1, schema: s, country: listed.country }, { schema: s ?? 'unknown', countries: listed.countries } as ListEntity)
+        : [];
+    const score = Math.min(finalScore(cmp.score, false, quals), cmp.maxScore ?? 1);
+    return { score, explanation: explain({ value: name2, kind: 'primary' }, cmp, cmp.score, quals, score) };
   }
 
   /** Entity by engine id, for callers that keep only ids. */

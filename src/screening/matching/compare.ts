@@ -8,9 +8,12 @@
  */
 import type { TokenAlignment } from '../model';
 import { BUSINESS_WORDS, NAME_VARIANT_HEADS, ORG_STOP_WORDS } from './lexicon';
-import { makeToken, type NameToken, type PreparedName } from './prepare';
+import { acronymWords, makeToken, type NameToken, type PreparedName } from './prepare';
+import { skippedWords } from './acronyms';
+import { relatedEntity } from './discriminators';
 import { editDistance, jaroWinkler } from './similarity';
 import { hebrewMatchesLatin } from './text';
+import { koreanKey } from './korean';
 
 export type AlignHow =
   | 'exact'
@@ -46,6 +49,8 @@ export function tokenSimilarity(q: NameToken, c: NameToken, memo?: SpellingMemo)
   if (q.generic && q.generic === c.generic) return { how: q.norm === c.norm ? 'exact' : 'translated', sim: 1 };
   if (q.norm === c.norm) return { how: q.origin === c.origin ? 'exact' : 'transliterated', sim: 1 };
   if (q.fold === c.fold) return { how: 'transliterated', sim: 0.95 };
+  // One Korean syllable in two romanisations (Gim/Kim, Jeong/Jong/Chung, Eun/Un, Choe/Choi): see korean.ts.
+  if (q.korean && q.korean === c.korean) return { how: 'transliterated', sim: 0.92 };
   if (q.initial || c.initial) {
     return q.norm[0] === c.norm[0] ? { how: 'initial', sim: 0.75 } : NONE;
   }
@@ -190,6 +195,10 @@ export interface NameComparison {
 export const ONE_WORD_BAND = { min: 0.8, max: 0.92, cap: 0.94 } as const;
 /** Final score of an acronym against the name it abbreviates, before qualifiers (capped like one word). */
 export const ACRONYM_SCORE = 0.85;
+/** Final score of an acronym that leaves words out (acronyms.ts): just above the default threshold, never higher. */
+export const SKIP_ACRONYM_SCORE = 0.82;
+/** Highest final score of a vessel's name against a company name (its owner, most likely). */
+export const VESSEL_OWNER_CAP = 0.85;
 /** The engine's factor from name score to final score (engine.ts NAME_ONLY_CAP). */
 const NAME_TO_FINAL = 0.95;
 
@@ -205,6 +214,7 @@ function concatToken(parts: NameToken[]): NameToken {
   // (a joined span is compared for its spelling only: no renderings, which would cost more than the merge)
   const t = makeToken(norm, parts[0].origin, 'name', parts[0].pos, parts.map((p) => p.display).join(' '), false);
   t.common = false;
+  if (parts.every((p) => p.korean)) t.korean = koreanKey(norm);
   return t;
 }
 
@@ -266,11 +276,23 @@ export function compareNames(
     }
   }
   const out = best!;
-  if (bestQ !== q) out.notes.unshift(`the query's former name "${bestQ.raw}" matched (split from "${q.raw}")`);
+  if (bestQ !== q && bestQ.reading) out.notes.unshift(bestQ.reading);
+  else if (bestQ !== q) out.notes.unshift(`the query's former name "${bestQ.raw}" matched (split from "${q.raw}")`);
   else if (q.alternatives?.length) out.notes.unshift(`the query's current name "${q.tokens.map((t) => t.display).join(' ')}" matched; former names split off`);
-  if (bestC !== c) out.notes.unshift(`listed former name "${bestC.raw}" matched (split from "${c.raw}")`);
+  if (bestC !== c && bestC.reading) out.notes.unshift(`listed name: ${bestC.reading}`);
+  else if (bestC !== c) out.notes.unshift(`listed former name "${bestC.raw}" matched (split from "${c.raw}")`);
   out.exact = out.exact && bestQ === q && bestC === c;
   return out;
+}
+
+function oneWordName(toks: NameToken[]): boolean {
+  let n = 0;
+  for (const t of toks) if (t.kind !== 'legal' && t.kind !== 'honorific' && ++n > 1) return false;
+  return n === 1;
+}
+
+function leftWords(toks: NameToken[], used: boolean[]): NameToken[] {
+  return toks.filter((t, i) => !used[i] && (t.kind === 'name' || t.kind === 'stop'));
 }
 
 function nameLike(t: NameToken): boolean {
@@ -284,7 +306,11 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
   if (!qt.length || !ct.length) {
     return { score: 0, alignment: [], notes: ['empty name'], exact: false };
   }
-  const acronym = q.acronyms.length || c.acronyms.length ? acronymMatch(q, c, qt, ct) : undefined;
+  // an acronym needs one side to be a single word (checked without allocating: most pairs are not)
+  const acronym =
+    (q.acronyms.length || c.acronyms.length || q.skipAcronyms || c.skipAcronyms) && (oneWordName(qt) || oneWordName(ct))
+      ? acronymMatch(q, c, qt, ct, rarity)
+      : undefined;
   if (acronym) return acronym;
   const qw = qt.map((t) => tokenWeight(t, rarity));
   const cw = ct.map((t) => tokenWeight(t, rarity));
@@ -388,6 +414,11 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
       oneWordDone = true;
     }
   }
+  if ((q.burmese || c.burmese) && score > 0.75 && !oneWordDone && (qLeft || cLeft)) {
+    // a Burmese name has no surname or middle name: a syllable more or less is another person's name
+    score = Math.min(score, 0.75);
+    notes.push('a Burmese name matched without all its syllables: Burmese names have no surname, each syllable counts');
+  }
   if (oneWordDone) {
     // the caps below are for multi-word queries
   } else if (!anyName) {
@@ -399,6 +430,26 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
   } else if (nameMatches === 1 && (qLeft || cLeft)) {
     score = Math.min(score, 0.75);
     notes.push('a single name part matched; the other name has further parts');
+  }
+
+  // A subsidiary in another place, or a holding company, shares its parent's name (discriminators.ts).
+  // (only for names close enough to matter: below 0.6 no qualifier lifts a pair to the threshold)
+  if ((q.org || c.org) && strong && score >= 0.6 && !oneWordDone && (qLeft || cLeft || q.holding || c.holding)) {
+    const qRest = leftWords(qt, qUsed);
+    const cRest = leftWords(ct, cUsed);
+    // (a place is one to three words; a longer remainder is another name, not a subsidiary's)
+    const d = qRest.length <= 3 && cRest.length <= 3 ? relatedEntity(qRest, cRest) : undefined;
+    if (d) {
+      if (d.factor) score *= d.factor;
+      if (d.cap) maxScore = Math.min(maxScore ?? 1, d.cap);
+      notes.push(d.note);
+    }
+  }
+
+  // A vessel's name carries no legal form: a name with one is a company, such as the vessel's owner.
+  if ((q.vessel || c.vessel) && q.tokens.some((t) => t.kind === 'legal') !== c.tokens.some((t) => t.kind === 'legal')) {
+    maxScore = Math.min(maxScore ?? 1, VESSEL_OWNER_CAP);
+    notes.push('one name has a legal form and the other is a vessel: a vessel and its owner company are different entities; potential, not confirmed');
   }
 
   // Numbers in company and vessel names must agree.
@@ -452,7 +503,7 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
  * One side is a single word of 3–7 letters that spells the initials of the other side's organisation
  * name ("IRGC" / "Islamic Revolutionary Guard Corps"): a potential match, shown as an acronym.
  */
-function acronymMatch(q: PreparedName, c: PreparedName, qt: NameToken[], ct: NameToken[]): NameComparison | undefined {
+function acronymMatch(q: PreparedName, c: PreparedName, qt: NameToken[], ct: NameToken[], rarity: RarityFn): NameComparison | undefined {
   const single = (toks: NameToken[]) => {
     const words = toks.filter((t) => t.kind !== 'legal' && t.kind !== 'honorific');
     return words.length === 1 && words[0].kind === 'name' && words[0].norm.length >= 3 && words[0].norm.length <= 7 ? words[0] : undefined;
@@ -461,8 +512,12 @@ function acronymMatch(q: PreparedName, c: PreparedName, qt: NameToken[], ct: Nam
   const cs = single(ct);
   let short: NameToken | undefined;
   let long: PreparedName | undefined;
+  let skip = false;
   if (qs && !cs && c.acronyms.includes(qs.norm)) [short, long] = [qs, c];
   else if (cs && !qs && q.acronyms.includes(cs.norm)) [short, long] = [cs, q];
+  // an acronym that leaves words out: only when it is distinctive (no word of more than two listed entities)
+  else if (qs && !cs && c.skipAcronyms?.includes(qs.norm) && rarity(qs.fold) >= 1) [short, long, skip] = [qs, c, true];
+  else if (cs && !qs && q.skipAcronyms?.includes(cs.norm) && rarity(cs.fold) >= 1) [short, long, skip] = [cs, q, true];
   if (!short || !long) return undefined;
   if ((q.numbers.join() || '') !== (c.numbers.join() || '')) return undefined;
   const spelled = long.tokens.filter((t) => t.kind !== 'particle' && t.kind !== 'number').map((t) => t.display).join(' ');
@@ -472,6 +527,20 @@ function acronymMatch(q: PreparedName, c: PreparedName, qt: NameToken[], ct: Nam
       ? { query: short.display, candidate: spelled, how: 'acronym', similarity: 1 }
       : { query: spelled, candidate: short.display, how: 'acronym', similarity: 1 },
   ];
+  if (skip) {
+    const left = skippedWords(short.norm, acronymWords(long.tokens));
+    return {
+      score: round(SKIP_ACRONYM_SCORE / NAME_TO_FINAL),
+      alignment,
+      notes: [
+        ...q.notes,
+        ...c.notes,
+        `"${short.display.toUpperCase()}" may be an acronym of "${spelled}" leaving out ${left.map((w) => `"${w}"`).join(', ')}: a weak potential match, not a confirmed one`,
+      ],
+      exact: false,
+      maxScore: SKIP_ACRONYM_SCORE,
+    };
+  }
   return {
     score: round(ACRONYM_SCORE / NAME_TO_FINAL),
     alignment,

@@ -154,7 +154,9 @@ export const TITLES = new Set(
     // religious and traditional
     'sheikh shaikh shaykh sheik shykh cheikh sayyid seyed sayed ayatollah ayatullah hojatoleslam hujjat mullah mulla mawlawi maulavi ' +
     'maulvi maulana mawlana mufti imam qari haji hajji hadji alhaji alhaj hajj rabbi rav reverend rev patriarch ' +
-    'metropolitan archbishop emir dato datuk datin'
+    'metropolitan archbishop emir dato datuk datin ' +
+    // Burmese honorifics before a name (U, Daw; written ဦး, ဒေါ်): never part of the name
+    'u daw sayadaw bogyoke'
   )
     .split(/\s+/)
     .filter(Boolean),
@@ -297,6 +299,17 @@ const NAME_VARIANT_GROUPS = [
   'kang gang',
   'ryu yoo yu',
   'o oh',
+  'rim lim im',
+  'ro roh no noh',
+  'ryang yang',
+  // Burmese syllables in their common Latin spellings (burmese.ts writes the first of each group)
+  'htun tun',
+  'htay htai hte tay',
+  'htoo htu too',
+  'soe so',
+  'aye ay',
+  'kyi gyi',
+  'nyunt nyun',
   // Chinese surnames in pinyin and Wade-Giles
   'zhang chang cheung',
   'zhou chou chow',

@@ -17,7 +17,7 @@ export interface IndexedName {
   prepared: PreparedName;
 }
 
-const KEY_QUALITY: Record<string, number> = { t: 1, p: 0.7, s: 0.7, a: 0.6, z: 0.6 };
+const KEY_QUALITY: Record<string, number> = { t: 1, k: 0.9, p: 0.7, s: 0.7, a: 0.6, z: 0.6 };
 
 function keyable(t: NameToken): boolean {
   return t.kind === 'name' || t.kind === 'stop';
@@ -30,6 +30,7 @@ export function tokenKeys(t: NameToken): string[] {
   if (t.meta[0].length >= 2) keys.push(`p:${t.meta[0]}`);
   if (t.meta[1].length >= 2) keys.push(`p:${t.meta[1]}`);
   if (t.skel.length >= 2) keys.push(`s:${t.skel}`);
+  if (t.korean) keys.push(`k:${t.korean}`);
   const f = t.fold;
   if (f.length >= 5) {
     const k = f.length >= 8 ? 4 : 3;
@@ -92,6 +93,7 @@ export class NameIndex {
           }
           for (const k of joinedKeys(part.tokens)) keys.add(k);
           for (const a of part.acronyms) keys.add(`x:${a}`);
+          if (part.skipAcronyms) for (const a of part.skipAcronyms) keys.add(`x:${a}`);
         }
         for (const k of keys) {
           let l = lists.get(k);
@@ -183,6 +185,13 @@ export class NameIndex {
     // a lone word may be an acronym of a listed name; a long name may be listed under its acronym
     if (toks.length === 1 && toks[0].norm.length >= 3 && toks[0].norm.length <= 7) visit([`x:${toks[0].norm}`], 1);
     for (const a of q.acronyms) visit([`t:${foldToken(a)}`], total);
+    // a spelt-out query may name a listed acronym that leaves words out: only a rare listed word (a few names)
+    if (q.skipAcronyms) {
+      for (const a of q.skipAcronyms) {
+        const key = `t:${foldToken(a)}`;
+        if ((this.postings.get(key)?.length ?? 0) <= 5) visit([key], total);
+      }
+    }
     // joined query tokens may equal one listed token
     for (const k of joinedKeys(q.tokens)) visit([k], 1);
     const min = total * minShare;

@@ -21,6 +21,9 @@ import {
   matchLegalForm,
 } from './lexicon';
 import { splitFormerNames } from './former-names';
+import { hanjaReading, KOREAN_SURNAME_KEYS, koreanKey } from './korean';
+import { westernArmenianFolds } from './armenian';
+import { skipAcronymsOf } from './acronyms';
 import { foldToken, renderingFolds, skeleton, transliterateTokens, type RawToken, type TokenOrigin } from './text';
 
 export type TokenKind = 'name' | 'particle' | 'legal' | 'number' | 'honorific' | 'stop';
@@ -49,6 +52,8 @@ export interface NameToken {
   hebrew?: string;
   /** Folds of this Latin word read as a German/Polish/French/Dutch/Hungarian rendering of a Russian name. */
   renderings?: string[];
+  /** Korean syllable key (korean.ts), set when every name word of the name reads as romanised Korean. */
+  korean?: string;
 }
 
 export interface PreparedName {
@@ -62,10 +67,20 @@ export interface PreparedName {
   org: boolean;
   /** Initials of an organisation name of 3+ words ("Islamic Revolutionary Guard Corps" → irgc), with and without legal forms. */
   acronyms: string[];
+  /** Acronyms that leave out generic words and at most one distinctive word ("MCI"): potential matches only (acronyms.ts). */
+  skipAcronyms?: string[];
   /** What preparing the name did that the explanation must show (titles dropped, abbreviations expanded, …). */
   notes: string[];
   /** Former names written inside the name string ("X (ex-Y)"): each is matched as well (see former-names.ts). */
   alternatives?: PreparedName[];
+  /** Prepared as a vessel's name. */
+  vessel?: boolean;
+  /** Holds a holding-company word ("Holdings", "Holding"), for the holding/operating discriminator. */
+  holding?: boolean;
+  /** Holds a word read from Burmese script (every syllable of a Burmese name must match). */
+  burmese?: boolean;
+  /** Set on an alternative that is another reading of the same written name (Hanja read in Korean), not a former name. */
+  reading?: string;
 }
 
 export type SchemaHint = EntitySchema | undefined;
@@ -148,7 +163,7 @@ export function makeToken(norm: string, origin: TokenOrigin, kind: TokenKind, po
     initial: kind === 'name' && norm.length === 1,
     common: kind === 'name' && (COMMON_GIVEN_NAMES.has(norm) || COMMON_GIVEN_NAMES.has(fold)),
     patronymic: false,
-    renderings: withRenderings && kind === 'name' && origin === 'latin' ? renderingFolds(norm) : undefined,
+    renderings: !withRenderings || kind !== 'name' ? undefined : origin === 'latin' ? renderingFolds(norm) : origin === 'armenian' ? westernArmenianFolds(norm) : undefined,
   };
 }
 
@@ -159,6 +174,10 @@ const COMMON_FOLDS = new Set([...COMMON_GIVEN_NAMES].map(foldToken));
  * organisations). A name string holding former names ("X (ex-Y)") is prepared as X with Y as an alternative.
  */
 export function prepareName(raw: string, schema?: SchemaHint): PreparedName {
+  return withReadings(prepareSplit(raw, schema), raw, schema);
+}
+
+function prepareSplit(raw: string, schema?: SchemaHint): PreparedName {
   const split = splitFormerNames(raw);
   if (!split) return prepareOne(raw, schema);
   const main = prepareOne(split.current, schema);
@@ -166,6 +185,20 @@ export function prepareName(raw: string, schema?: SchemaHint): PreparedName {
   main.raw = raw;
   main.alternatives = split.former.map((f) => prepareOne(f, schema)).filter((p) => p.tokens.length > 0);
   return main;
+}
+
+const RE_HAN_ONLY = /^[\s\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF·・]+$/;
+
+/** A name in Han characters only may be Korean (Hanja): its Korean reading is matched as well. */
+function withReadings(p: PreparedName, raw: string, schema?: SchemaHint): PreparedName {
+  if (schema === 'vessel' || schema === 'aircraft' || !RE_HAN_ONLY.test(raw)) return p;
+  const hangul = hanjaReading(raw);
+  if (!hangul) return p;
+  const alt = prepareOne(hangul, schema);
+  if (!alt.tokens.length) return p;
+  alt.reading = `Han characters "${raw.trim()}" read in Korean (Hanja) as ${hangul} (${alt.tokens.map((t) => t.display).join(' ')})`;
+  p.alternatives = [...(p.alternatives ?? []), alt];
+  return p;
 }
 
 const ARTICLE_FREE = new Set(['of', 'the', 'and', 'for', 'de', 'la', 'el', 'al', 'y', 'du', 'des', 'di', 'da', 'del', 'und', 'et']);
@@ -264,6 +297,7 @@ function prepareOne(raw: string, schema?: SchemaHint): PreparedName {
   }
   // In an organisation name (legal form present), given names are just words.
   if (hasLegal) for (const t of tokens) t.common = false;
+  if (!isOrgLike && !hasLegal) markKorean(tokens);
   const key = tokens
     .filter((t) => t.kind !== 'honorific')
     .map((t) => t.fold)
@@ -271,8 +305,53 @@ function prepareOne(raw: string, schema?: SchemaHint): PreparedName {
     .join(' ');
   const org = !isPerson && (isOrgLike || hasLegal || tokens.some((t) => t.kind === 'stop' && t.norm.length >= 4));
   // Acronyms only of names read as organisations: a person's initials ("John A. Adams" → jaa) are no acronym.
-  return { raw, tokens, numbers, key, org, acronyms: org ? acronymsOf(tokens, raw) : [], notes };
+  const acronyms = org ? acronymsOf(tokens, raw) : [];
+  const prepared: PreparedName = { raw, tokens, numbers, key, org, acronyms, notes };
+  if (schema === 'vessel') prepared.vessel = true;
+  if (tokens.some((t) => t.generic === 'holding')) prepared.holding = true;
+  if (tokens.some((t) => t.origin === 'burmese' && t.kind === 'name')) prepared.burmese = true;
+  if (org && !/^[A-Z]{3,7}$/.test(raw.trim())) {
+    const skip = skipAcronymsOf(acronymWords(tokens), acronyms);
+    if (skip.length) prepared.skipAcronyms = skip;
+  }
+  return prepared;
 }
+
+/**
+ * A name whose every word reads as romanised Korean syllables ("Gim Jeong Eun", "Kim Jong-un", or read
+ * from Hangul) gets Korean syllable keys, so RR, McCune–Reischauer and passport spellings meet. Names
+ * with any other word (John, Smith) get none: the key is too loose for names of other languages.
+ */
+function markKorean(tokens: NameToken[]): void {
+  let names = 0;
+  for (const t of tokens) {
+    if (koreanParticle(t)) continue; // "Du", "Do": Korean syllables here
+    if (t.kind !== 'name') continue;
+    if (t.origin !== 'latin' && t.origin !== 'hangul') return;
+    if (!koreanKey(t.norm) && !KOREAN_SURNAME_FOLDS.has(t.fold)) return;
+    if (!t.initial) names++;
+  }
+  if (names < 2) return;
+  // a Korean name starts or ends with a Korean surname (Kim Jong Un, Jong Un Kim)
+  const words = tokens.filter((t) => t.kind === 'name' && !t.initial);
+  const surname = (t: NameToken) => KOREAN_SURNAME_KEYS.has(koreanKey(t.norm) ?? t.fold) || KOREAN_SURNAME_FOLDS.has(t.fold);
+  if (!surname(words[0]) && !surname(words[words.length - 1])) return;
+  tokens.forEach((t, i) => {
+    if (koreanParticle(t)) {
+      tokens[i] = makeToken(t.norm, t.origin, 'name', t.pos);
+      tokens[i].common = false;
+      t = tokens[i];
+    }
+    if (t.kind !== 'name') return;
+    // a one-letter syllable (우 U, 오 O, 이 I) is a syllable, not an initial
+    if (t.initial && koreanKey(t.norm)) t.initial = false;
+    t.korean = koreanKey(t.norm) ?? t.fold;
+  });
+}
+// the particles de/da/do/du (never bin, al, van) are Korean syllables in a Korean name (Chun Doo-hwan / Jeon Du-hwan)
+const koreanParticle = (t: NameToken) => t.kind === 'particle' && t.origin === 'latin' && t.fold === 'de' && !!koreanKey(t.norm);
+// surnames whose spellings the syllable parse does not read (Park, Yi, Oh, Roh): their variant group's fold is their key
+const KOREAN_SURNAME_FOLDS = new Set(['pak', 'ri', 'o', 'ro']);
 
 /** Word abbreviations in non-person names ("Intl", "Mfg", "Trdg") → the word, from data/business-words.tsv. */
 function expandAbbreviations(raw: RawToken[], isPerson: boolean, notes: string[]): RawToken[] {
@@ -289,8 +368,17 @@ function expandAbbreviations(raw: RawToken[], isPerson: boolean, notes: string[]
 }
 
 /** Initials of a name of 3+ words, with and without its legal form ("Mobile Telecommunication Company of Iran" → mci, mtci). */
+/** The words whose initials make an acronym: names, generic words and legal forms, not articles. */
+export function acronymWords(tokens: NameToken[]): NameToken[] {
+  const words = tokens.filter((t) => t.kind === 'name' || t.kind === 'stop' || t.kind === 'legal');
+  if (words.some((t) => t.kind !== 'legal' && t.norm.length === 1)) return [];
+  return words.filter((t) => !ARTICLE_FREE.has(t.norm));
+}
+
 function acronymsOf(tokens: NameToken[], raw: string): string[] {
   const words = tokens.filter((t) => t.kind === 'name' || t.kind === 'stop' || t.kind === 'legal');
+  // a name of generic words only ("Shipping Management Company") has no distinctive acronym
+  if (!words.some((t) => t.kind === 'name')) return [];
   if (words.length < 3 || words.length > 8 || words.some((t) => t.kind !== 'legal' && t.norm.length === 1)) return [];
   const first = (t: NameToken) => (t.kind === 'legal' ? t.display.split(' ').map((w) => w[0]).join('') : t.norm[0]);
   const all = words.filter((t) => !ARTICLE_FREE.has(t.norm)).map(first).join('');

@@ -17,6 +17,8 @@ export const QUALIFIER_EFFECTS = {
   dobConflict: -0.15,
   countryMatch: 0.03,
   countryConflict: -0.05,
+  /** An organisation registered or located in another country than the query's: likely a namesake, never confirmed. */
+  orgCountryConflict: -0.1,
   identifierMatch: 0.1,
   schemaConflict: -0.25,
 } as const;
@@ -105,6 +107,14 @@ export function countryQualifier(query: ScreeningQuery, entity: ListEntity): Qua
   }
   if (!nat.length && !other.length) return undefined;
   const listed = [...new Set([...nat, ...other])].join(', ');
+  if (entity.schema === 'organization') {
+    return {
+      kind: 'country_conflict',
+      effect: QUALIFIER_EFFECTS.orgCountryConflict,
+      detail: `country ${iso} not among listed ${listed}: a company of the same name in another jurisdiction may be another company`,
+      corroborates: false,
+    };
+  }
   return { kind: 'country_conflict', effect: QUALIFIER_EFFECTS.countryConflict, detail: `country ${iso} not among listed ${listed}`, corroborates: false };
 }
 

@@ -9,9 +9,10 @@
  *    can be compared on ("حسين" → hsn = "Hussein").
  */
 import anyAscii from 'any-ascii';
+import { burmeseSyllables, RE_MYANMAR } from './burmese';
 
 /** Where a token came from; abjad tokens have no written vowels, CJK/Hangul tokens are syllables. */
-export type TokenOrigin = 'latin' | 'cyrillic' | 'greek' | 'abjad' | 'arabic_name' | 'han' | 'hangul' | 'kana' | 'other';
+export type TokenOrigin = 'latin' | 'cyrillic' | 'greek' | 'abjad' | 'arabic_name' | 'han' | 'hangul' | 'kana' | 'burmese' | 'armenian' | 'other';
 
 export interface RawToken {
   norm: string;
@@ -41,6 +42,7 @@ const RE_GREEK = /[\u0370-\u03FF\u1F00-\u1FFF]/;
 const RE_HAN = /[\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF]/;
 const RE_HANGUL = /[\uAC00-\uD7AF\u1100-\u11FF\u3130-\u318F]/;
 const RE_KANA = /[\u3040-\u30FF\u31F0-\u31FF]/;
+const RE_ARMENIAN = /[\u0530-\u058F\uFB13-\uFB17]/;
 const RE_UKRAINIAN = /[іїєґІЇЄҐ]/;
 
 /** ISO 15924 code of the dominant non-Latin script of a string, or Latn. */
@@ -51,6 +53,7 @@ export function detectScript(s: string): string {
   if (RE_GREEK.test(s)) return 'Grek';
   if (RE_HANGUL.test(s)) return 'Hang';
   if (RE_KANA.test(s)) return 'Kana';
+  if (RE_MYANMAR.test(s)) return 'Mymr';
   if (RE_HAN.test(s)) return 'Hani';
   return 'Latn';
 }
@@ -160,6 +163,12 @@ export function transliterateTokens(raw: string): RawToken[] {
       if (latinRun) push(anyAscii(latinRun), RE_KANA.test(latinRun) ? 'kana' : 'latin');
     } else if (RE_GREEK.test(word)) {
       push(anyAscii(word), 'greek');
+    } else if (RE_ARMENIAN.test(word)) {
+      // Eastern Armenian reading; the Western one is added as a rendering (armenian.ts)
+      push(anyAscii(word), 'armenian');
+    } else if (RE_MYANMAR.test(word)) {
+      // one token per syllable, as Latin spellings write Burmese names (burmese.ts)
+      for (const syl of burmeseSyllables(word)) push(syl, 'burmese');
     } else if (RE_KANA.test(word)) {
       push(kanaToHepburn(word), 'kana');
     } else {
