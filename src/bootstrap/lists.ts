@@ -8,7 +8,7 @@ import type { Logger } from '../shared/logger';
 import type { Clock } from '../shared/clock';
 import { ListRegistry } from '../screening/lists/registry';
 import { defaultListsConfig } from '../screening/lists/config';
-import { listsFreshness, ListsStaleError, type FreshnessPolicy, type ListFreshness } from '../screening/lists/freshness';
+import { freshnessByDay, ListsStaleError, type FreshnessPolicy, type ListFreshness } from '../screening/lists/freshness';
 import { ScreeningEngine } from '../screening/engine';
 import type { CountryRisk } from '../screening/model';
 import type { ListVersionRef } from '../commands/screening';
@@ -27,7 +27,7 @@ export interface ListsInService {
   engine(): ScreeningEngine;
   countryRisk(): CountryRisk[];
   /** How old each list is, by the injected clock. */
-  status(): ListFreshness[];
+  status(): readonly ListFreshness[];
   /** A stale list refuses new work when LISTS_STALE_POLICY=refuse. */
   gate: { assertUsable(): void };
   inService(): ListsInServiceView;
@@ -57,7 +57,11 @@ export async function loadLists(config: Config, logger: Logger, clock: Clock, en
   logger.info({ entities: loaded.entities.length, lists: loaded.versions.map((v) => v.id) }, 'lists loaded');
   // A stale list warns (or refuses, LISTS_STALE_POLICY).
   const freshnessPolicy: FreshnessPolicy = { sanctionsMaxAgeDays: config.LISTS_MAX_AGE_DAYS, perList: config.LISTS_MAX_AGE };
-  const status = () => listsFreshness(engine.versions, clock.now(), freshnessPolicy);
+  // Ages are whole days: worked out once per list set and UTC day, not per request and completion.
+  const freshness = freshnessByDay(freshnessPolicy);
+  const status = () => freshness(engine.versions, clock.now());
+  // Recorded by every completed screening: the same until the lists or the day change.
+  let kept: { status: readonly ListFreshness[]; engine: ScreeningEngine; refs: { listVersions: ListVersionRef[]; matcherVersion: string } } | undefined;
   return {
     registry,
     engine: () => engine,
@@ -77,7 +81,11 @@ export async function loadLists(config: Config, logger: Logger, clock: Clock, en
         list_warnings: current.flatMap((f) => (f.warning ? [f.warning] : [])),
       };
     },
-    engineVersions: () => versionRefs(engine, status()),
+    engineVersions: () => {
+      const current = status();
+      if (kept?.status !== current || kept.engine !== engine) kept = { status: current, engine, refs: versionRefs(engine, current) };
+      return kept.refs;
+    },
     reload: async () => {
       const result = await registry.loadAll({ progressBar: false });
       engine = ScreeningEngine.build(result.entities, result.versions, { recentQueries: RECENT_QUERIES });
@@ -87,7 +95,7 @@ export async function loadLists(config: Config, logger: Logger, clock: Clock, en
   };
 }
 
-function versionRefs(engine: ScreeningEngine, status: ListFreshness[]): { listVersions: ListVersionRef[]; matcherVersion: string } {
+function versionRefs(engine: ScreeningEngine, status: readonly ListFreshness[]): { listVersions: ListVersionRef[]; matcherVersion: string } {
   const fresh = new Map(status.map((f) => [f.versionId, f]));
   return {
     listVersions: engine.versions.map((v) => {

@@ -62,7 +62,23 @@ export function unReferences(e: ListEntity): string[] {
   return [...out];
 }
 
-function linkingKeys(e: ListEntity): { key: string; link: GroupLink }[] {
+/**
+ * Every screening groups the rows it matched, and the same listed rows come up screening after
+ * screening: what links a row depends on the row alone (list entities are never changed once
+ * loaded), so it is worked out once per row and kept as long as the row is.
+ */
+const linkingKeysOf = new WeakMap<ListEntity, readonly { key: string; link: GroupLink }[]>();
+
+function linkingKeys(e: ListEntity): readonly { key: string; link: GroupLink }[] {
+  let keys = linkingKeysOf.get(e);
+  if (!keys) {
+    keys = computeLinkingKeys(e);
+    linkingKeysOf.set(e, keys);
+  }
+  return keys;
+}
+
+function computeLinkingKeys(e: ListEntity): { key: string; link: GroupLink }[] {
   const cls = kindClass(e.schema);
   const keys: { key: string; link: GroupLink }[] = [];
   const ofac = ofacEntityNumber(e);
@@ -78,8 +94,22 @@ function linkingKeys(e: ListEntity): { key: string; link: GroupLink }[] {
   return keys;
 }
 
+/** Names folded lately (a name's fold depends on the name alone); emptied when it grows past its size. */
+const foldedNames = new Map<string, string>();
+const FOLDED_NAMES_KEPT = 50_000;
+
 /** The primary name folded for comparison: case, accents, punctuation and word order removed. */
 export function normalisedName(name: string): string {
+  let folded = foldedNames.get(name);
+  if (folded === undefined) {
+    folded = foldName(name);
+    if (foldedNames.size >= FOLDED_NAMES_KEPT) foldedNames.clear();
+    foldedNames.set(name, folded);
+  }
+  return folded;
+}
+
+function foldName(name: string): string {
   return name
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')

@@ -7,7 +7,7 @@ import type { CountryRisk } from '../../screening/model';
 import type { CountryRiskFinding, DataGap, ScreeningReport } from '../../reports/model';
 import { computeRiskScore, type RiskFacts } from '../../reports/risk-score';
 import { countryToIso2 } from '../sources/countries';
-import { allHits } from '../../app/screenings/report-builder';
+import { allHits } from '../../projections/screening-report';
 import { assessSow, type SowAssessment } from '../sow/framework';
 import { readStoredDeclaration } from '../sow/declaration';
 import { corroborateKind, type SowAgentResult } from '../sow/agents';

@@ -106,7 +106,7 @@ export function toReportHit(
   const group: MatchGroup = 'members' in matched ? matched : { best: matched, members: [matched], links: [] };
   const result = group.best;
   const entity: ListEntity = result.entity;
-  const versions = new Map((options.versions ?? []).map((v) => [v.id, v]));
+  const versions = versionsById(options.versions ?? []);
   const facts = mergeFacts(group.members.map((m) => m.entity));
   const qualifiers = [...result.explanation.qualifiers];
   let summary = result.explanation.summary;
@@ -141,7 +141,7 @@ export function toReportHit(
   };
   const list = sourceListOf(entity);
   if (list) hit.sourceList = list;
-  hit.entityRecordHash = entityRecordHash(entity);
+  hit.entityRecordHash = recordHashOf(entity);
   hit.entitySchema = entity.schema;
   hit.sources = group.members.map((m) => hitSource(m.entity, versions));
   if (facts.aliases.length) hit.aliases = facts.aliases.filter((a) => a !== hit.matchedName).slice(0, 50);
@@ -194,15 +194,34 @@ export function screenRows(
       keep(result, !sameKind(expected.schema, result.entity.schema));
     }
     if (expected.given) {
-      const { schema: _typed, ...untyped } = query;
-      for (const result of engine.screen(untyped, { ...matchOptions, threshold: Math.max(TYPE_MISMATCH_THRESHOLD, matchOptions.threshold ?? 0), limit: ROWS_PER_QUERY })) {
-        if (sameKind(expected.schema, result.entity.schema)) continue;
+      for (const result of mismatchedRows(engine, query, expected.schema, matchOptions)) {
         const previous = best.get(result.entity.id);
         if (!previous || previous.score < result.score) keep(result, true);
       }
     }
   }
   return { rows: [...best.values()], mismatched, expected };
+}
+
+const ALL_SCHEMAS: readonly EntitySchema[] = ['person', 'organization', 'vessel', 'aircraft', 'unknown'];
+
+/**
+ * The rows of another kind than the caller gave that match at confirmed strength with the type left
+ * out, in the order of the untyped query (best first, its first ROWS_PER_QUERY rows), other kinds
+ * dropped. Most names have none: the engine is first asked only about entities of the other kinds,
+ * which skips comparing the (many) candidates of the expected kind; only when that finds some is
+ * the untyped query run as such, so rows of the expected kind that rank before them still count
+ * against the row limit exactly as they always did. Same answer as the untyped query, filtered.
+ */
+function mismatchedRows(engine: NameScreener, query: ScreeningQuery, expected: EntitySchema, matchOptions: MatchOptions): MatchResult[] {
+  const { schema: _typed, ...untyped } = query;
+  const options: MatchOptions = { ...matchOptions, threshold: Math.max(TYPE_MISMATCH_THRESHOLD, matchOptions.threshold ?? 0), limit: ROWS_PER_QUERY };
+  const otherKinds = ALL_SCHEMAS.filter((schema) => !sameKind(expected, schema) && (!matchOptions.schemas || matchOptions.schemas.includes(schema)));
+  if (otherKinds.length === 0) return [];
+  // An entity's score does not depend on the other candidates: filtered, the rows of the other
+  // kinds are exactly the untyped query's rows of those kinds (before its row limit).
+  if (engine.screen(untyped, { ...options, schemas: otherKinds, limit: 1 }).length === 0) return [];
+  return engine.screen(untyped, options).filter((result) => !sameKind(expected, result.entity.schema));
 }
 
 /** The list inside a multi-list file (CSL source column, Enhanced XML sanctions lists): the scorer's floors read it. */
@@ -259,6 +278,31 @@ export function createListAgents(screener: () => NameScreener): Agent[] {
       screener,
     ),
   ];
+}
+
+/** The engine's list versions by id, built once per engine (its versions never change). */
+const versionMaps = new WeakMap<readonly ListVersion[], ReadonlyMap<string, ListVersion>>();
+function versionsById(versions: readonly ListVersion[]): ReadonlyMap<string, ListVersion> {
+  let byId = versionMaps.get(versions);
+  if (!byId) {
+    byId = new Map(versions.map((v) => [v.id, v]));
+    versionMaps.set(versions, byId);
+  }
+  return byId;
+}
+
+/**
+ * entityRecordHash of a row the engine returned, hashed once per row: the same rows are reported
+ * screening after screening, and a loaded list row is never changed (a list update loads new rows).
+ */
+const recordHashes = new WeakMap<ListEntity, string>();
+function recordHashOf(entity: ListEntity): string {
+  let hash = recordHashes.get(entity);
+  if (hash === undefined) {
+    hash = entityRecordHash(entity);
+    recordHashes.set(entity, hash);
+  }
+  return hash;
 }
 
 /** Hash of an entity's listed content (not of the list version it came from): changes only when the record does. */

@@ -31,7 +31,7 @@ import { StreamRevisionConflictError, type EventStore } from '../../infrastructu
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import type { Logger } from '../../shared/logger';
-import { buildScreeningReport, allHits, type ReportContext } from '../../app/screenings/report-builder';
+import { buildScreeningReport, allHits, type ReportContext } from '../../projections/screening-report';
 import type { ListVersionRef, PipelinePhase } from '../../commands/screening';
 import { finalisers, type FinalisationContext } from '../finalisation/finalisers';
 import { runAgent, type Agent, type AgentSubject } from '../runtime/agent';

@@ -35,7 +35,13 @@ export function createPortalConsoleRouter(deps: PortalConsoleDeps): Router {
         principalOf: (req, res) => deps.auth.require(req, res),
         commandContext: portalCommandContext,
         send: (res, status, data) => sendPortalData(res, status, data, deps.clock.now()),
-        idempotent: (deps.idempotent ?? withoutIdempotency)(),
+        // The session is checked before the key is looked up (as on the other portal create routes).
+        idempotent: (deps.idempotent ?? withoutIdempotency)({
+          credentialOf: async (req, res) => {
+            const principal = await deps.auth.require(req, res);
+            return { accountId: principal.accountId, credential: `user:${principal.userId ?? 'account'}` };
+          },
+        }),
         maxImportBytes: deps.watchlistImportMaxBytes ?? DEFAULT_WATCHLIST_IMPORT_MAX_BYTES,
       }),
     );

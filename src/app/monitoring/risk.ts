@@ -11,7 +11,7 @@ import type { HitState, ScreeningState } from '../../commands/screening';
 import type { RiskLevel } from '../../commands/plans';
 import type { CountryRisk } from '../../screening/model';
 import type { RecordedEvent } from '../../shared/events';
-import { buildScreeningReport, riskFactsOf } from '../screenings/report-builder';
+import { buildScreeningReport, riskFactsOf } from '../../projections/screening-report';
 
 export function recomputeRisk(
   events: readonly RecordedEvent[],

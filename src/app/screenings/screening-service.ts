@@ -21,8 +21,12 @@ import type {
   ScreeningService,
   ScreeningView,
 } from '../services';
-import { allHits, buildScreeningReport, type ReportContext } from './report-builder';
+import { allHits, buildScreeningReport, finishReport, foldReportEvent, type ReportContext } from '../../projections/screening-report';
+import { readScreeningDetail, type ScreeningDetailRow } from '../../projections/read-models/screening-details';
 import type { AdmissionSlot, ScreeningAdmission } from './admission';
+
+/** Where a read takes a screening's report from: the detail read model (the default) or a fold of its stream. */
+export type DetailSource = 'read_model' | 'stream';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -194,6 +198,7 @@ export class CompletionNotifier {
 
 export class PgScreeningService implements ScreeningService {
   private readonly schema = projectionSchema('screenings');
+  private readonly detailsSchema = projectionSchema('screening_details');
 
   constructor(
     private readonly deps: {
@@ -295,12 +300,44 @@ export class PgScreeningService implements ScreeningService {
     return screeningView(report, surface);
   }
 
-  private async report(accountId: string, id: number | string): Promise<{ report: ScreeningReport; surface: ScreeningView['surface'] } | undefined> {
+  /**
+   * A screening's report: from the detail read model (one query, and the events it has not folded
+   * yet), or with `from: 'stream'` folded from the whole stream as every read did before the read
+   * model; both give the same report (test/integration/projections/screening-details.test.ts).
+   */
+  private async report(accountId: string, id: number | string, from: DetailSource = 'read_model'): Promise<{ report: ScreeningReport; surface: ScreeningView['surface'] } | undefined> {
     const byUuid = typeof id === 'string' && UUID.test(id);
     if (!byUuid && !(typeof id === 'number' ? Number.isSafeInteger(id) && id > 0 : /^[1-9][0-9]{0,15}$/.test(id))) return undefined;
+    if (from === 'stream') return this.foldedReport(accountId, byUuid, String(id));
+    const detail = await this.detailRow(accountId, byUuid ? { uuid: String(id) } : { screeningId: String(id) });
+    if (detail) {
+      // The read model applies events a moment after they commit: whatever it has not folded yet
+      // (usually nothing: an empty read) is folded here, so a read always sees every committed event.
+      const newer = await this.deps.store.readStream(screeningStream(String(detail.fold.report.id)), { fromRevision: detail.position + 1n });
+      for (const event of newer) foldReportEvent(detail.fold, event);
+      const report = finishReport(detail.fold, this.deps.reportContext());
+      if (report.accountId !== accountId) return undefined;
+      return { report, surface: detail.surface as ScreeningView['surface'] };
+    }
+    // Not in the detail read model yet (a screening just requested): folded from its stream.
+    return this.foldedReport(accountId, byUuid, String(id));
+  }
+
+  /** The screening's row of the detail read model; undefined when it has none (or the read model is not set up in this database yet). */
+  private async detailRow(accountId: string, id: { uuid: string } | { screeningId: string }): Promise<ScreeningDetailRow | undefined> {
+    try {
+      return await readScreeningDetail(this.deps.pool, `${this.detailsSchema}.screening_details`, accountId, id);
+    } catch (error) {
+      if ((error as { code?: string }).code === '42P01') return undefined; // undefined_table
+      throw error;
+    }
+  }
+
+  /** The report folded from the whole stream (what every read did before the detail read model). */
+  private async foldedReport(accountId: string, byUuid: boolean, id: string): Promise<{ report: ScreeningReport; surface: ScreeningView['surface'] } | undefined> {
     const { rows } = await this.deps.pool.query<{ screening_id: string; surface: ScreeningView['surface'] }>(
       `SELECT screening_id::text, surface FROM ${this.schema}.screenings WHERE account_id = $1 AND ${byUuid ? 'uuid = $2' : 'screening_id = $2'}`,
-      [accountId, String(id)],
+      [accountId, id],
     );
     const row = rows[0];
     if (!row) return undefined;
@@ -343,8 +380,8 @@ export class PgScreeningService implements ScreeningService {
     }
   }
 
-  async get(accountId: string, id: number | string): Promise<ScreeningDetailView | undefined> {
-    const found = await this.report(accountId, id);
+  async get(accountId: string, id: number | string, options: { from?: DetailSource } = {}): Promise<ScreeningDetailView | undefined> {
+    const found = await this.report(accountId, id, options.from);
     return found ? detailView(found.report, found.surface) : undefined;
   }
 
@@ -403,8 +440,8 @@ export class PgScreeningService implements ScreeningService {
     return { items, total: Number(total.rows[0]!.n) };
   }
 
-  async reportPdf(accountId: string, id: number | string): Promise<Buffer | undefined> {
-    const found = await this.report(accountId, id);
+  async reportPdf(accountId: string, id: number | string, options: { from?: DetailSource } = {}): Promise<Buffer | undefined> {
+    const found = await this.report(accountId, id, options.from);
     if (!found) return undefined;
     if (this.deps.analystNames) {
       const decided = HIT_CATEGORIES.flatMap((c) => found.report.hits[c]).filter((h) => h.disposition);
@@ -417,8 +454,8 @@ export class PgScreeningService implements ScreeningService {
     });
   }
 
-  async reportJson(accountId: string, id: number | string): Promise<unknown | undefined> {
-    const found = await this.report(accountId, id);
+  async reportJson(accountId: string, id: number | string, options: { from?: DetailSource } = {}): Promise<unknown | undefined> {
+    const found = await this.report(accountId, id, options.from);
     return found ? buildJsonReport(found.report, { generatedAt: this.deps.clock.now() }) : undefined;
   }
 }

@@ -81,6 +81,20 @@ export function listsFreshness(versions: ListVersion[], now: Date, policy: Fresh
   return versions.map((v) => listFreshness(v, now, policy));
 }
 
+/**
+ * listsFreshness worked out once per set of list versions and UTC day, for a service that answers it
+ * on every request: ages are whole days counted from midnight UTC, so for one set of versions the
+ * answer changes only when the day does. The same array is returned until then: do not change it.
+ */
+export function freshnessByDay(policy: FreshnessPolicy): (versions: ListVersion[], now: Date) => readonly ListFreshness[] {
+  let kept: { versions: ListVersion[]; day: number; freshness: readonly ListFreshness[] } | undefined;
+  return (versions, now) => {
+    const day = Math.floor(now.getTime() / DAY_MS);
+    if (kept?.versions !== versions || kept.day !== day) kept = { versions, day, freshness: listsFreshness(versions, now, policy) };
+    return kept.freshness;
+  };
+}
+
 /** The error a refusing service raises (mapped to 503 `lists_stale` in each surface's envelope). */
 export class ListsStaleError extends Error {
   readonly code = 'lists_stale';

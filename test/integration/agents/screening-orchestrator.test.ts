@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { handleCommand } from '../../../src/commands/command-handler';
 import { ScreeningOrchestrator } from '../../../src/agents/orchestrator/screening-orchestrator';
-import { buildScreeningReport } from '../../../src/app/screenings/report-builder';
+import { buildScreeningReport } from '../../../src/projections/screening-report';
 import type { Agent } from '../../../src/agents/runtime/agent';
 import { screeningDecider, type ScreeningRequested, streamName } from '../../../src/commands/screening';
 import { AvroRegistry, type AgentResult } from '../../../src/infrastructure/bus/avro';

@@ -23,7 +23,7 @@ import { ProjectionRunner } from '../../../src/projections/runner';
 import { projectionSchema } from '../../../src/projections/projection';
 import { screeningsProjection } from '../../../src/projections/read-models/screenings';
 import { runningWorkQueries } from '../../../src/projections/read-models/running-work';
-import { buildScreeningReport } from '../../../src/app/screenings/report-builder';
+import { buildScreeningReport } from '../../../src/projections/screening-report';
 import { verifyHashChain } from '../../../src/infrastructure/eventstore/hashChain';
 import { systemClock } from '../../../src/shared/clock';
 import { createLogger } from '../../../src/shared/logger';

@@ -233,3 +233,28 @@ test('event history: auditors only, through an auditor token; foreign streams lo
   // A token is bound to its account: presented with another account's key it is refused.
   assert.equal((await call('GET', `/api/v1/screening/${foreign.body.screening.id}/events`, undefined, { 'x-auditor-token': token }, otherKey)).status, 403);
 });
+
+test('the screening-detail read model answers as the fold of each stream (dispositions, re-opening, monitoring alerts, re-scores)', async () => {
+  await svc.service.runner!.caughtUp();
+  const screenings = svc.service.services.screenings;
+  const { rows } = await svc.service.pool.query<{ screening_id: string; stream_position: string }>(
+    'SELECT screening_id::text, stream_position::text FROM proj_screening_details.screening_details WHERE account_id = $1 ORDER BY screening_id',
+    [accountId],
+  );
+  assert.ok(rows.length >= 4, `${rows.length} screenings`);
+  const kinds = new Set<string>();
+  for (const row of rows) {
+    const events = await svc.service.store.readStream(`screening-${row.screening_id}`);
+    for (const e of events) kinds.add(e.type);
+    // The read model has folded the whole stream: the answer below is the stored fold's, not a fold of the stream.
+    assert.equal(row.stream_position, String(events.length - 1));
+    const id = Number(row.screening_id);
+    assert.equal(JSON.stringify(await screenings.get(accountId, id)), JSON.stringify(await screenings.get(accountId, id, { from: 'stream' })), `detail of ${id}`);
+    // The JSON report (S3, portal) too, but for the time it was generated at.
+    const report = async (from: 'read_model' | 'stream') => JSON.stringify({ ...((await screenings.reportJson(accountId, id, { from })) as object), generated_at: null });
+    assert.equal(await report('read_model'), await report('stream'), `report of ${id}`);
+  }
+  for (const type of ['HitDispositioned', 'HitReopened', 'MonitoringAlertRaised', 'RiskRecomputed']) assert.ok(kinds.has(type), `the set includes ${type}`);
+  // Another account's screening stays unfound through the read model.
+  assert.equal(await screenings.get('999999', Number(rows[0]!.screening_id)), undefined);
+});

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildScreeningReport } from '../../../src/app/screenings/report-builder';
+import { buildScreeningReport } from '../../../src/projections/screening-report';
 import { type RequestScreening, screeningDecider, type ScreeningEvent } from '../../../src/commands/screening';
 import type { RecordedEvent } from '../../../src/shared/events';
 import { meta, NOW } from '../commands/helpers';

@@ -1,7 +1,7 @@
 /** List age and staleness: pure functions of a version, a time and the configured maxima. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ageInDays, listFreshness, ListsStaleError, maxAgeFor } from '../../../../src/screening/lists/freshness';
+import { ageInDays, freshnessByDay, listFreshness, listsFreshness, ListsStaleError, maxAgeFor } from '../../../../src/screening/lists/freshness';
 import { loadConfig } from '../../../../src/config/config';
 import { renderScreeningReportPdf } from '../../../../src/reports/pdf/screening-report';
 import { buildJsonReport } from '../../../../src/reports/json-report';
@@ -92,4 +92,20 @@ test('the PDF cover and the JSON report carry a stale list\'s warning and the au
   assert.ok(flat.includes('937 days old, over the 7-day maximum: STALE'), 'age in the audit trail');
   // A fresh report has none.
   assert.deepEqual(buildJsonReport(base, { generatedAt: '2026-11-26T08:00:00Z' }).list_warnings, []);
+});
+
+test('freshness kept for the day: the same answer as worked out afresh, anew when the day or the lists change', () => {
+  const versions = [
+    { ...sdn, contentHash: 'x', entityCount: 1, files: [] },
+    { id: 'un_sc@abc', source: 'un_sc', publishedAt: '2026-11-20T10:00:00Z', loadedAt: '2026-11-26T06:00:00.000Z', contentHash: 'y', entityCount: 1, files: [] },
+  ];
+  const kept = freshnessByDay({ sanctionsMaxAgeDays: 6 });
+  const times = ['2026-11-26T00:00:00Z', '2026-11-26T13:30:00Z', '2026-11-26T23:59:59.999Z', '2026-11-27T00:00:00Z', '2026-11-27T18:00:00Z'];
+  for (const t of times) assert.deepEqual(kept(versions, new Date(t)), listsFreshness(versions, new Date(t), { sanctionsMaxAgeDays: 6 }), t);
+  assert.equal(kept(versions, new Date('2026-11-26T01:00:00Z')), kept(versions, new Date('2026-11-26T22:00:00Z')), 'one day, one answer');
+  // un_sc: 6 days old on the 26th, 7 (stale) on the 27th
+  assert.equal(kept(versions, new Date('2026-11-26T23:59:59Z'))[1]!.stale, false);
+  assert.equal(kept(versions, new Date('2026-11-27T00:00:00Z'))[1]!.stale, true);
+  const others = versions.slice(0, 1);
+  assert.equal(kept(others, new Date('2026-11-27T00:00:00Z')).length, 1, 'another list set is worked out anew');
 });
