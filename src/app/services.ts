@@ -3,6 +3,7 @@
  * deciders (src/commands), the event store and the read models (src/projections); the routers in
  * src/api/* depend only on these interfaces, so each surface is tested against the real wiring.
  */
+import type { IdempotencyBinding } from './idempotency/binding';
 import type { Actor } from '../shared/events';
 
 export type Plan = 'starter' | 'essentials' | 'professional' | 'enterprise';
@@ -28,6 +29,8 @@ export interface CommandContext {
   correlationId: string;
   /** Idempotency: the same commandId twice appends nothing the second time. */
   commandId: string;
+  /** The request's Idempotency-Key binding: a create draws its ids through it (idempotency/binding.ts). */
+  idempotency?: IdempotencyBinding;
 }
 
 export interface ApiKeyView {

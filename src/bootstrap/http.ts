@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createHttpApp } from '../api/http/app';
 import { createIdempotency } from '../api/http/idempotency';
 import { PgIdempotencyStore } from '../app/idempotency/idempotency-store';
+import { BatchJobService } from '../app/batch-jobs/batch-job-service';
 import { createS1Gate } from '../api/s1/router';
 import { createS3Gate } from '../api/s3/router';
 import { createPaymentWebhookBodyReader } from '../api/portal/router';
@@ -25,6 +26,20 @@ export async function startHttp(deps: HttpDeps): Promise<{ server: Server; url: 
   }, 3_600_000);
   idempotencySweep.unref();
   stops.push(async () => clearInterval(idempotencySweep));
+  // Asynchronous batch screening jobs (S3 POST /api/v1/batches): the batch engine of `svc screen --file`.
+  const batchJobs = new BatchJobService({
+    pool: deps.pool,
+    clock,
+    logger,
+    dataDir: config.DATA_DIR,
+    maxBytes: config.BATCH_MAX_BYTES,
+    maxQueued: config.BATCH_MAX_QUEUED,
+    workers: config.BATCH_WORKERS,
+    engine: () => deps.lists.engine(),
+    lists: () => deps.lists.entities(),
+  });
+  await batchJobs.start();
+  stops.push(() => batchJobs.stop());
   const app = createHttpApp({
     logger,
     // The portal's built assets (web/dist: `npm run build:web`, run by `npm start` and the tests).
@@ -33,7 +48,7 @@ export async function startHttp(deps: HttpDeps): Promise<{ server: Server; url: 
     beforeBody: [createS1Gate({ keys, limits }), createS3Gate({ keys, limits, clock }), createPaymentWebhookBodyReader(), createS2Gate({ keys, sessions, accounts })],
     metrics: () => metricsText(deps),
     health: healthChecks(deps),
-    routers: surfaceRouters(deps, idempotent),
+    routers: surfaceRouters(deps, idempotent, batchJobs),
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));

@@ -10,7 +10,7 @@ import { ListRegistry } from '../screening/lists/registry';
 import { defaultListsConfig } from '../screening/lists/config';
 import { freshnessByDay, ListsStaleError, type FreshnessPolicy, type ListFreshness } from '../screening/lists/freshness';
 import { ScreeningEngine } from '../screening/engine';
-import type { CountryRisk } from '../screening/model';
+import type { CountryRisk, ListEntity, ListVersion } from '../screening/model';
 import type { ListVersionRef } from '../commands/screening';
 import type { ListsInServiceView } from '../app/services';
 
@@ -25,6 +25,8 @@ export type LoadResult = Awaited<ReturnType<ListRegistry['loadAll']>>;
 export interface ListsInService {
   registry: ListRegistry;
   engine(): ScreeningEngine;
+  /** The lists the engine in service was built from (a batch job's worker threads build their engines from them). */
+  entities(): { entities: ListEntity[]; versions: ListVersion[] };
   countryRisk(): CountryRisk[];
   /** How old each list is, by the injected clock. */
   status(): readonly ListFreshness[];
@@ -53,6 +55,7 @@ export async function loadLists(config: Config, logger: Logger, clock: Clock, en
   const loaded = await registry.loadAll({ progressBar: Boolean(process.stdout.isTTY) && config.NODE_ENV !== 'test' });
   for (const failure of loaded.failures) logger.error({ failure }, 'list failed to load: previous version (if any) stays in service');
   let engine = ScreeningEngine.build(loaded.entities, loaded.versions, { recentQueries: RECENT_QUERIES });
+  let built = { entities: loaded.entities, versions: loaded.versions };
   let countryRisk: CountryRisk[] = loaded.countryRisk;
   logger.info({ entities: loaded.entities.length, lists: loaded.versions.map((v) => v.id) }, 'lists loaded');
   // A stale list warns (or refuses, LISTS_STALE_POLICY).
@@ -65,6 +68,7 @@ export async function loadLists(config: Config, logger: Logger, clock: Clock, en
   return {
     registry,
     engine: () => engine,
+    entities: () => built,
     countryRisk: () => countryRisk,
     status,
     gate: {
@@ -89,6 +93,7 @@ export async function loadLists(config: Config, logger: Logger, clock: Clock, en
     reload: async () => {
       const result = await registry.loadAll({ progressBar: false });
       engine = ScreeningEngine.build(result.entities, result.versions, { recentQueries: RECENT_QUERIES });
+      built = { entities: result.entities, versions: result.versions };
       countryRisk = result.countryRisk;
       return result;
     },

@@ -20,7 +20,7 @@ interface ProbeDeps {
   services: ApplicationServices;
 }
 
-export async function metricsText({ readSide: { runner, relay }, lists, deadLetters, agents: { supervisor }, services: { admission } }: ProbeDeps): Promise<string> {
+export async function metricsText({ readSide: { runner, relay }, lists, deadLetters, agents: { supervisor }, services: { admission, personCheckAdmission, subjectCheckAdmission } }: ProbeDeps): Promise<string> {
   const lines: string[] = [
     '# HELP svc_projection_lag_events Events committed to the store that a read model has not processed yet.',
     '# TYPE svc_projection_lag_events gauge',
@@ -40,6 +40,13 @@ export async function metricsText({ readSide: { runner, relay }, lists, deadLett
     `svc_screenings_in_flight ${admission.inFlight}`,
     '# TYPE svc_screenings_in_flight_limit gauge',
     `svc_screenings_in_flight_limit ${admission.limit}`,
+    '# HELP svc_checks_in_flight Person and subject checks this process accepted whose pipeline has not ended (refused past svc_checks_in_flight_limit).',
+    '# TYPE svc_checks_in_flight gauge',
+    `svc_checks_in_flight{kind="person_check"} ${personCheckAdmission.inFlight}`,
+    `svc_checks_in_flight{kind="subject_check"} ${subjectCheckAdmission.inFlight}`,
+    '# TYPE svc_checks_in_flight_limit gauge',
+    `svc_checks_in_flight_limit{kind="person_check"} ${personCheckAdmission.limit}`,
+    `svc_checks_in_flight_limit{kind="subject_check"} ${subjectCheckAdmission.limit}`,
   );
   const memory = process.memoryUsage();
   lines.push(

@@ -5,6 +5,7 @@ import { buildOpenApiDocument } from '../api/openapi/registry';
 import { registerOperations } from '../api/http/operations-openapi';
 import { registerS1 } from '../api/s1/schemas';
 import { createS3Router } from '../api/s3/router';
+import type { BatchJobService } from '../app/batch-jobs/batch-job-service';
 import { s3MonthlyRequestQuota } from '../api/s3/gate';
 import { registerS3 } from '../api/s3/openapi';
 import { createPortalRouter } from '../api/portal/router';
@@ -59,7 +60,7 @@ export interface HttpDeps {
   stops: Stops;
 }
 
-export function surfaceRouters(deps: HttpDeps, idempotent: Idempotent): Router[] {
+export function surfaceRouters(deps: HttpDeps, idempotent: Idempotent, batchJobs?: BatchJobService): Router[] {
   const { config, clock, logger, store, monitoring: m, portal } = deps;
   const { keys, limits, screenings, accounts, sessions, subjectChecks, s2Webhooks, personChecks } = deps.services;
   const openApi = (() => {
@@ -72,7 +73,18 @@ export function surfaceRouters(deps: HttpDeps, idempotent: Idempotent): Router[]
   return [
     createS1Router({ keys, limits, screenings, clock, config: { screeningWaitMs: waitMs, monthlyQuota: defaultS1MonthlyQuota }, openApiDocument: openApi, idempotent }),
     createS1MonitoringRouter({ monitoring: m.service, audit, auditorTokens }),
-    createS3Router({ keys, limits, screenings, usage: portal.usage, store, clock, idempotent, watchlists: deps.services.watchlists, config: { screeningWaitMs: waitMs, watchlistImportMaxBytes: config.WATCHLIST_IMPORT_MAX_BYTES } }),
+    createS3Router({
+      keys,
+      limits,
+      screenings,
+      usage: portal.usage,
+      store,
+      clock,
+      idempotent,
+      watchlists: deps.services.watchlists,
+      config: { screeningWaitMs: waitMs, watchlistImportMaxBytes: config.WATCHLIST_IMPORT_MAX_BYTES },
+      ...(batchJobs ? { batches: { service: batchJobs, maxBytes: config.BATCH_MAX_BYTES } } : {}),
+    }),
     createS3MonitoringRouter({ monitoring: m.service, audit, auditorTokens, screenings, clock }),
     createPortalRouter({ accounts, limits, sessions: portal.portalSessions, webhooks: portal.webhooks, payments: portal.payments, clock, logger, paymentWebhookSecret: config.PAYMENT_WEBHOOK_SECRET }),
     // The portal's console API (/api/portal/*) and person-check form routes, both on the portal JWT.

@@ -14,9 +14,9 @@ import { CompletionNotifier, PgScreeningService } from '../app/screenings/screen
 import { ScreeningAdmission } from '../app/screenings/admission';
 import { pgAnalystNames } from '../app/accounts/analyst-names';
 import { IdBlocks } from '../app/ids';
-import { PgSubjectCheckService } from '../app/subject-checks/subject-check-service';
+import { PgSubjectCheckService, SUBJECT_CHECK_PIPELINE_ENDS } from '../app/subject-checks/subject-check-service';
 import { S2WebhookService } from '../app/subject-checks/webhook-service';
-import { PgPersonCheckService } from '../app/person-checks/person-check-service';
+import { PERSON_CHECK_ENDS, PgPersonCheckService } from '../app/person-checks/person-check-service';
 import { WatchlistService } from '../app/watchlists/watchlist-service';
 import type { ListsInService } from './lists';
 import type { Stops } from './lifecycle';
@@ -60,11 +60,16 @@ export async function createApplicationServices(deps: ServicesDeps) {
   const ids = new IdBlocks(pool);
   const listGate = lists.gate;
   const listsInService = () => lists.inService();
-  const subjectChecks = new PgSubjectCheckService({ store, pool, clock, readModelsCaughtUp, ids, listGate, listsInService });
+  // Backpressure for checks, like screenings below: a slot per check in flight, freed when its pipeline ends.
+  const subjectCheckAdmission = new ScreeningAdmission({ limit: config.MAX_INFLIGHT_SUBJECT_CHECKS, clock, noun: 'subject checks' });
+  notifier.onEvents(SUBJECT_CHECK_PIPELINE_ENDS, (stream) => subjectCheckAdmission.ended(stream));
+  const personCheckAdmission = new ScreeningAdmission({ limit: config.MAX_INFLIGHT_PERSON_CHECKS, clock, noun: 'person checks' });
+  notifier.onEvents(PERSON_CHECK_ENDS, (stream) => personCheckAdmission.ended(stream));
+  const subjectChecks = new PgSubjectCheckService({ store, pool, clock, readModelsCaughtUp, ids, listGate, listsInService, admission: subjectCheckAdmission });
   const s2Webhooks = new S2WebhookService({ store, pool, clock, secrets, allowPrivate, readModelsCaughtUp });
   // S2 session cookies (auth_token): 12 h.
   const sessions = new JwtSessionService({ pool, clock, secret: config.JWT_SECRET ?? DEV_JWT_SECRET, audience: 's2_session', lifetimeSeconds: 12 * 3600 });
-  const personChecks = new PgPersonCheckService({ store, pool, clock, readModelsCaughtUp, listGate, listsInService });
+  const personChecks = new PgPersonCheckService({ store, pool, clock, readModelsCaughtUp, listGate, listsInService, admission: personCheckAdmission });
   const analystNames = pgAnalystNames(pool);
   // Backpressure: a bounded number of screenings in flight per process (MAX_INFLIGHT_SCREENINGS).
   const admission = new ScreeningAdmission({ limit: config.MAX_INFLIGHT_SCREENINGS, clock });
@@ -83,5 +88,5 @@ export async function createApplicationServices(deps: ServicesDeps) {
   });
   // The accounts' own lists (issue 21).
   const watchlists = new WatchlistService({ store, pool, clock, readModelsCaughtUp, logger: deps.logger });
-  return { limits, accounts, keys, subjectChecks, s2Webhooks, sessions, personChecks, analystNames, admission, screenings, watchlists };
+  return { limits, accounts, keys, subjectChecks, s2Webhooks, sessions, personChecks, analystNames, admission, personCheckAdmission, subjectCheckAdmission, screenings, watchlists };
 }

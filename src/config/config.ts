@@ -108,6 +108,19 @@ export const configSchema = z.object({
    * queues and latency stay bounded instead of growing with the load. 0 = no limit.
    */
   MAX_INFLIGHT_SCREENINGS: z.coerce.number().int().min(0).max(100_000).default(64),
+  /** The same bound for person checks (S1 and portal): past it, 503 with Retry-After, nothing written. 0 = no limit. */
+  MAX_INFLIGHT_PERSON_CHECKS: z.coerce.number().int().min(0).max(100_000).default(64),
+  /**
+   * The same bound for S2 subject checks (a check holds its slot until its pipeline ends: completed,
+   * needs review, escalated or failed). A batch needs a slot for each valid subject or is refused whole.
+   */
+  MAX_INFLIGHT_SUBJECT_CHECKS: z.coerce.number().int().min(0).max(100_000).default(128),
+  /** Largest CSV accepted by S3 POST /api/v1/batches (bytes; streamed to DATA_DIR/batches, never held in memory). */
+  BATCH_MAX_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 ** 3).default(100 * 1024 ** 2),
+  /** Worker threads a batch job screens with (each builds its own engine from the lists); 0 = in the server's thread. */
+  BATCH_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
+  /** Batch jobs queued or running per process past which a new upload is refused (503 with Retry-After). */
+  BATCH_MAX_QUEUED: z.coerce.number().int().min(1).max(1000).default(4),
   /** Largest internal-watchlist import body (CSV or JSON lines), bytes; past it the import is refused with 413. */
   WATCHLIST_IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).max(1_073_741_824).default(64 * 1024 * 1024),
   /** Optional OpenAI-compatible chat endpoint for EDD/M&A analysis. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import type { IdempotencyBinding } from '../../app/idempotency/binding';
 import type { Logger } from '../../shared/logger';
 import { surfaceOf, type ApiSurface } from './surfaces';
 
@@ -11,6 +12,8 @@ export interface RequestContext {
   log: Logger;
   /** Filled by the surface's authentication middleware. */
   auth?: AuthenticatedPrincipal;
+  /** Set by the Idempotency-Key middleware when the request carries a key (handed to the commands). */
+  idempotency?: IdempotencyBinding;
 }
 
 export interface AuthenticatedPrincipal {
@@ -45,6 +48,12 @@ export function requestContext(logger: Logger) {
     });
     next();
   };
+}
+
+/** The request's Idempotency-Key binding, spread into a CommandContext (nothing when no key was sent). */
+export function idempotencyOf(res: Response): { idempotency?: IdempotencyBinding } {
+  const binding = ctxOf(res).idempotency;
+  return binding ? { idempotency: binding } : {};
 }
 
 export function ctxOf(res: Response): RequestContext {

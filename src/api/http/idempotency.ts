@@ -32,6 +32,7 @@ export const IDEMPOTENT_CREATE_ROUTES = [
   '/api/v1/screening/edd',
   '/api/v1/screening/ma',
   '/api/v1/screening/sow',
+  '/api/v1/batches',
   '/api/v1/person-checks',
   '/api/v1/keys',
   '/api/v1/compliance/subject-checks',
@@ -113,16 +114,22 @@ export function createIdempotency(deps: IdempotencyDeps | undefined): Idempotent
         const owner = await credentialOf(req, res);
         if (!owner) return true; // unauthenticated: the route answers 401 itself, nothing is reserved
         const scope = `${ctxOf(res).surface}:${owner.accountId}:${owner.credential}`;
-        const requestHash = createHash('sha256')
-          .update(`${req.method} ${req.baseUrl}${req.path}\n${canonicalJson(req.body)}`)
-          .digest('hex');
+        // A streamed body (a batch upload) is not parsed here: its type and length stand for it, and the
+        // route binds the upload's own SHA-256 to the key (see BatchJobService.create).
+        const body = req.body !== undefined ? canonicalJson(req.body) : `stream ${String(req.headers['content-type'] ?? '')} ${String(req.headers['content-length'] ?? '')}`;
+        const requestHash = createHash('sha256').update(`${req.method} ${req.baseUrl}${req.path}\n${body}`).digest('hex');
         const started = Date.now();
         let pause = 25;
         for (;;) {
           const outcome = await deps.store.begin({ scope, key, requestHash, now: deps.clock.now(), leaseMs: deps.leaseMs });
           switch (outcome.kind) {
             case 'started':
-              captureAnswer(res, deps.store, { scope, key, ownerToken: outcome.ownerToken });
+              // The commands bind the ids they draw to the key before they append (CommandContext.idempotency).
+              ctxOf(res).idempotency = {
+                bindingId: outcome.bindingId,
+                bind: (names, draw) => deps.store.bind({ scope, key, names, draw }),
+              };
+              captureAnswer(res, deps, { scope, key, ownerToken: outcome.ownerToken });
               return true;
             case 'replay':
               replay(res, outcome.response);
@@ -164,7 +171,8 @@ function replay(res: Response, stored: StoredResponse): void {
  * Every answer of a create route (its handler's and the error handler's) goes through res.json: the 2xx
  * one is stored before it is sent, so a retry that arrives after the client saw it always replays it.
  */
-function captureAnswer(res: Response, store: IdempotencyStore, reservation: { scope: string; key: string; ownerToken: string }): void {
+function captureAnswer(res: Response, deps: IdempotencyDeps, reservation: { scope: string; key: string; ownerToken: string }): void {
+  const { store } = deps;
   const send = res.json.bind(res);
   let settled = false;
   res.json = ((body: unknown) => {
@@ -177,7 +185,7 @@ function captureAnswer(res: Response, store: IdempotencyStore, reservation: { sc
       if (value !== undefined) headers[name] = String(value);
     }
     const recorded =
-      status >= 200 && status < 300 ? store.complete({ ...reservation, response: { status, headers, body } }) : store.release(reservation);
+      status >= 200 && status < 300 ? store.complete({ ...reservation, response: { status, headers, body } }) : store.release({ ...reservation, now: deps.clock.now() });
     recorded
       .catch((err: unknown) => ctxOf(res).log.error({ err }, 'idempotency record failed; the reservation expires with its lease'))
       .finally(() => send(body));

@@ -102,7 +102,7 @@ const IDEMPOTENCY_PARAMETER: Json = {
   in: 'header',
   required: false,
   description:
-    'Makes a retried create safe: the same key with the same request within 24 h answers the first response again (`Idempotent-Replayed: true`) and creates nothing. 1-255 printable ASCII characters without spaces, e.g. a UUID.',
+    'Makes a retried create safe: the same key with the same request within 24 h answers the first response again (`Idempotent-Replayed: true`) and creates nothing. The resource is bound to the key before it is created, so even when the service stopped after creating it and before recording the answer, a retry with the key answers that same resource (its current state) rather than creating another; an API key is the exception: its secret is shown only once, so that retry gets 409 naming the key to revoke. 1-255 printable ASCII characters without spaces, e.g. a UUID.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]{1,255}$' },
 };
 

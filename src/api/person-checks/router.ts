@@ -11,7 +11,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { PersonCheckRequestInput, PersonCheckService, PersonCheckView } from '../../app/person-checks/person-check-service';
 import type { CommandContext, Principal } from '../../app/services';
 import { handle } from '../http/app';
-import { ctxOf } from '../http/context';
+import { ctxOf, idempotencyOf } from '../http/context';
 import { ApiError } from '../http/errors';
 import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { parseInput } from '../http/validation';
@@ -31,6 +31,7 @@ function commandContext(res: Response, principal: Principal, surface: 's1' | 'po
     },
     correlationId: ctx.correlationId,
     commandId: randomUUID(),
+    ...idempotencyOf(res),
   };
 }
 

@@ -259,6 +259,7 @@ export function registerPersonChecks(registry: OpenAPIRegistry): void {
       400: s1Error('invalid_request: not JSON, a required field (full_name, purpose, fcra_consent) missing, a wrong JSON type or an unknown field.'),
       422: s1Error('validation_failed: fcra_consent false, unknown purpose, a date of birth that is not a real past date, a location that is neither a state nor a country, a domain that is not a hostname, characters a name cannot hold.'),
       ...s1Auth,
+      503: s1Error('service_unavailable: the service is at capacity (too many person checks in progress, MAX_INFLIGHT_PERSON_CHECKS per process); nothing was created. Retry after the Retry-After delay.', retryAfterHeader),
     },
   });
   registry.registerPath({
@@ -300,6 +301,11 @@ export function registerPersonChecks(registry: OpenAPIRegistry): void {
       201: { description: 'The completed check (202 while still running).', content: json(z.object({ person_check: PortalPersonCheckSchema })) },
       400: { description: 'Invalid input, including fcra_consent not true; nothing is recorded.', content: json(S3ValidationErrorSchema) },
       ...portalErrors,
+      503: {
+        description: 'The service is at capacity (too many person checks in progress, MAX_INFLIGHT_PERSON_CHECKS per process); nothing was created. Retry after the Retry-After delay.',
+        headers: retryAfterHeader as ResponseConfig['headers'],
+        content: json(S3ErrorSchema),
+      },
     },
   });
   registry.registerPath({

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { AccountService, CommandContext, Principal } from '../../app/services';
 import type { Session, SessionFailure } from '../../app/sessions/session-service';
-import { ctxOf } from '../http/context';
+import { ctxOf, idempotencyOf } from '../http/context';
 import { ApiError } from '../http/errors';
 import { bearerToken, cookieValue } from '../http/surfaces';
 
@@ -67,6 +67,7 @@ export function portalCommandContext(res: Response, principal: Principal): Comma
     actor: { accountId: principal.accountId, ...(principal.userId ? { userId: principal.userId } : {}), surface: 'portal' },
     correlationId: ctxOf(res).correlationId,
     commandId: randomUUID(),
+    ...idempotencyOf(res),
   };
 }
 

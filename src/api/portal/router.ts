@@ -19,7 +19,7 @@ import { verifyStripeSignature } from '../../app/payments/stripe-signature';
 import type { Clock } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import { handle } from '../http/app';
-import { ctxOf } from '../http/context';
+import { ctxOf, idempotencyOf } from '../http/context';
 import { ApiError } from '../http/errors';
 import { bearerToken, cookieValue } from '../http/surfaces';
 import { parseInput } from '../http/validation';
@@ -91,6 +91,7 @@ export function createPortalRouter(deps: PortalRouterDeps): Router {
     actor: { accountId: principal.accountId, ...(principal.userId ? { userId: principal.userId } : {}), surface: 'portal' },
     correlationId: ctxOf(res).correlationId,
     commandId: randomUUID(),
+    ...idempotencyOf(res),
   });
 
   // ---------------------------------------------------------------- session

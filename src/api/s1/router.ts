@@ -13,7 +13,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { CommandContext, KeyService, LimitService, Plan, Principal, ScreeningKind, ScreeningRequestInput, ScreeningService } from '../../app/services';
 import type { Clock } from '../../shared/clock';
 import { handle } from '../http/app';
-import { ctxOf } from '../http/context';
+import { ctxOf, idempotencyOf } from '../http/context';
 import { ApiError } from '../http/errors';
 import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { entityTypeOmitted, parseInput } from '../http/validation';
@@ -136,6 +136,7 @@ function commandContext(req: Request, res: Response, principal: Principal): Comm
     actor: { accountId: principal.accountId, keyId: principal.keyId, surface: 's1' },
     correlationId: ctx.correlationId,
     commandId: randomUUID(),
+    ...idempotencyOf(res),
   };
 }
 

@@ -26,7 +26,8 @@ import { WebhookUrlRejected, type S2WebhookService } from '../../app/subject-che
 import type { DeliveryView } from '../../webhooks/outbox';
 import type { Clock } from '../../shared/clock';
 import { handle } from '../http/app';
-import { ctxOf } from '../http/context';
+import { boundId } from '../../app/idempotency/binding';
+import { ctxOf, idempotencyOf } from '../http/context';
 import { ApiError } from '../http/errors';
 import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { bearerToken, cookieValue } from '../http/surfaces';
@@ -213,7 +214,7 @@ export function createS2Router(deps: S2Deps): Router {
   router.use((_req, res, next) => (ctxOf(res).surface === 's2' ? next() : next('router')));
   router.use(createS2Gate(deps));
 
-  const context = (res: Response, principal: Principal) => newCommandContext(principal, ctxOf(res).correlationId);
+  const context = (res: Response, principal: Principal) => ({ ...newCommandContext(principal, ctxOf(res).correlationId), ...idempotencyOf(res) });
   const idempotent = (deps.idempotent ?? withoutIdempotency)();
 
   router.post(
@@ -222,9 +223,13 @@ export function createS2Router(deps: S2Deps): Router {
     handle(async (req, res) => {
       const principal = bearerPrincipal(res);
       const input = toInput(parseS2(SubjectCheckRequestSchema, req.body));
-      const decision = await deps.limits.consume(subjectCheckRateBucket(principal.accountId), S2_SUBJECT_CHECKS_PER_HOUR, S2_SUBJECT_CHECK_WINDOW_SECONDS);
-      if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds ?? 1);
-      const view = await deps.subjectChecks.start(principal, input, context(res, principal));
+      const view = await deps.subjectChecks.start(principal, input, context(res, principal), {
+        // Counted when the check is created, not when a retried request finds it created (Idempotency-Key).
+        admit: async () => {
+          const decision = await deps.limits.consume(subjectCheckRateBucket(principal.accountId), S2_SUBJECT_CHECKS_PER_HOUR, S2_SUBJECT_CHECK_WINDOW_SECONDS);
+          if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds ?? 1);
+        },
+      });
       const url = checkUrl(view.subject_check_id);
       res.setHeader('Location', url);
       res.status(201).json({ success: true, subject_check_id: view.subject_check_id, status: view.status, url, subject_check: view });
@@ -248,27 +253,46 @@ export function createS2Router(deps: S2Deps): Router {
       if (room.remaining < valid.length) {
         throw rateLimited(Math.max(1, room.resetAt - Math.floor(deps.clock.now().getTime() / 1000)));
       }
-      const batchId = randomUUID();
+      // Backpressure: a slot for every valid subject at once, or 503 with nothing created.
+      const slots = deps.subjectChecks.reserveSlots(valid.length);
+      // With an Idempotency-Key the batch id and each item's check id are bound to the key before they are
+      // used, so a retry after a crash mid-batch finds the checks already created and starts only the rest.
+      const batchId = await boundId(ctxOf(res).idempotency, 'batch', async () => randomUUID()).catch((error: unknown) => {
+        for (const slot of slots ?? []) slot.release();
+        throw error;
+      });
       const results: object[] = [];
       for (const { index, checked: result } of checked) {
         if (!result.ok) {
           results.push({ index, status: 'rejected', error: { code: 'invalid_payload', message: 'This subject is invalid', errors: result.errors } });
           continue;
         }
-        const decision = await deps.limits.consume(bucket, S2_SUBJECT_CHECKS_PER_HOUR, S2_SUBJECT_CHECK_WINDOW_SECONDS);
-        if (!decision.allowed) {
-          results.push({ index, status: 'rejected', error: { code: 'rate_limited', message: 'Subject-check rate limit reached while the batch was being started' } });
-          continue;
-        }
+        let limited = false;
         try {
           const view: SubjectCheckView = await deps.subjectChecks.start(
             principal,
             toInput(SubjectCheckRequestSchema.parse(subjects[index])),
             context(res, principal),
-            { batchId, waitForReadModel: false },
+            {
+              batchId,
+              waitForReadModel: false,
+              bindAs: `subject:${index}`,
+              ...(slots ? { slot: slots.shift()! } : {}),
+              admit: async () => {
+                const decision = await deps.limits.consume(bucket, S2_SUBJECT_CHECKS_PER_HOUR, S2_SUBJECT_CHECK_WINDOW_SECONDS);
+                if (!decision.allowed) {
+                  limited = true;
+                  throw new Error('rate limited');
+                }
+              },
+            },
           );
           results.push({ index, status: 'created', subject_check_id: view.subject_check_id });
         } catch (error) {
+          if (limited) {
+            results.push({ index, status: 'rejected', error: { code: 'rate_limited', message: 'Subject-check rate limit reached while the batch was being started' } });
+            continue;
+          }
           // Each check is its own stream: one that could not start leaves the others as they are.
           ctxOf(res).log.error({ err: error, index }, 'batch item could not be started');
           results.push({ index, status: 'rejected', error: { code: 'internal_error', message: `Internal error (request ${ctxOf(res).requestId})` } });
@@ -505,6 +529,7 @@ export function createS2AccountRouter(deps: S2Deps): Router {
     actor: { accountId: principal.accountId, ...(principal.userId ? { userId: principal.userId } : {}), surface: 's2' as const },
     correlationId: ctxOf(res).correlationId,
     commandId: randomUUID(),
+    ...idempotencyOf(res),
   });
 
   router.post(

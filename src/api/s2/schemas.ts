@@ -442,6 +442,7 @@ export function registerS2(registry: OpenAPIRegistry): void {
       400: payloadError,
       429: err('rate_limited: more than 60 subject checks in the current hour (sandbox calls do not count).', retryAfterHeader as ResponseConfig['headers']),
       ...bearerErrors,
+      503: err('service_unavailable: the service is at capacity (too many subject checks in progress, MAX_INFLIGHT_SUBJECT_CHECKS per process); nothing was started. Retry after the Retry-After delay.', retryAfterHeader as ResponseConfig['headers']),
     },
   });
   registry.registerPath({
@@ -458,6 +459,7 @@ export function registerS2(registry: OpenAPIRegistry): void {
       400: payloadError,
       429: err('rate_limited: the hour\'s remaining allowance is smaller than the number of valid subjects; nothing was started.', retryAfterHeader as ResponseConfig['headers']),
       ...bearerErrors,
+      503: err('service_unavailable: fewer free in-flight slots than valid subjects (MAX_INFLIGHT_SUBJECT_CHECKS per process); nothing was started. Retry after the Retry-After delay.', retryAfterHeader as ResponseConfig['headers']),
     },
   });
   registry.registerPath({

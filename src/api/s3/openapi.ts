@@ -6,6 +6,7 @@
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { ListVersionAgeSchema, ListWarningsSchema, retryAfterHeader, S3ErrorSchema, S3RateLimitErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
 import { s3Schemas } from '../../webhooks/payloads';
+import { registerS3Batches } from './batch-openapi';
 import { registerWatchlistPaths } from './watchlist-openapi';
 import { z } from '../openapi/zod';
 import {
@@ -119,6 +120,7 @@ const portalSecurity: Record<string, string[]>[] = [{ [securitySchemes.s3PortalB
 
 export function registerS3(registry: OpenAPIRegistry): void {
   registry.register('S3Screening', S3ScreeningSchema);
+  registerS3Batches(registry);
   registerWatchlistPaths(registry, { base: '/api/v1/watchlists', tag: 'S3 watchlists', security: s3Security, surface: 'S3' });
   const screening = (kind: string, schema: z.ZodType, description: string) =>
     registry.registerPath({

@@ -17,12 +17,14 @@ import type { Clock } from '../../shared/clock';
 import { toStoredDeclaration } from '../../agents/sow/declaration';
 import { loadSowAssessment } from '../../app/sow/sow-view';
 import type { UsageService } from '../../app/usage/usage-service';
+import type { BatchJobService } from '../../app/batch-jobs/batch-job-service';
 import { handle } from '../http/app';
-import { ctxOf } from '../http/context';
+import { ctxOf, idempotencyOf } from '../http/context';
 import { ApiError } from '../http/errors';
 import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { entityTypeOmitted, parseInput } from '../http/validation';
 import { createS3Gate, ensureUuidRequestId, s3PrincipalOf, S3_OFFSHORE_CHECKS_PER_MONTH, s3MonthlyRequestQuota, utcMonth } from './gate';
+import { mountBatchRoutes } from './batch-routes';
 import { presentKey, presentS3Screening, presentS3ScreeningDetail } from './present';
 import { createWatchlistRoutes } from './watchlist-routes';
 import type { WatchlistService } from '../../app/watchlists/watchlist-service';
@@ -45,6 +47,8 @@ export interface S3RouterDeps {
   store: EventStore;
   clock: Clock;
   config: { screeningWaitMs: number; watchlistImportMaxBytes?: number };
+  /** Asynchronous batch screening jobs (POST /api/v1/batches …); without it the routes are not mounted. */
+  batches?: { service: BatchJobService; maxBytes: number };
   /** Internal watchlists (issue 21): /api/v1/watchlists…; absent, the routes are not mounted. */
   watchlists?: WatchlistService;
 }
@@ -60,6 +64,7 @@ function commandContext(res: Response, principal: Principal): CommandContext {
     actor: { accountId: principal.accountId, ...(principal.keyId ? { keyId: principal.keyId } : {}), ...(principal.userId ? { userId: principal.userId } : {}), surface: 's3' },
     correlationId: ctxOf(res).correlationId,
     commandId: randomUUID(),
+    ...idempotencyOf(res),
   };
 }
 
@@ -194,6 +199,9 @@ export function createS3Router(deps: S3RouterDeps): Router {
   router.post('/api/v1/screening/edd', idempotent, create('edd'));
   router.post('/api/v1/screening/ma', idempotent, create('ma'));
   router.post('/api/v1/screening/sow', idempotent, create('sow'));
+
+  // ---------------------------------------------------------------- batch jobs
+  if (deps.batches) mountBatchRoutes(router, { batches: deps.batches.service, maxBytes: deps.batches.maxBytes, idempotent, send, commandContext });
 
   router.get(
     '/api/v1/screening/:id',

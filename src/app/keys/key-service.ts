@@ -1,13 +1,14 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 import { apiKeysDecider, streamName as keysStream, type KeySurface } from '../../commands/api-keys';
-import { NotFound } from '../../commands/errors';
+import { Conflict, NotFound } from '../../commands/errors';
 import type { EventStore } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import type { Clock } from '../../shared/clock';
 import type { SecretBox } from '../../webhooks/secrets';
 import { S1_KEY_PATTERN, S2_KEY_PATTERN, S3_KEY_PATTERN } from '../../commands/api-keys/key-format';
 import { handleCommand } from '../../commands/command-handler';
+import { boundId } from '../idempotency/binding';
 import { nextId } from '../ids';
 import { countInWindowSql, limitWindowAt, settleCount } from '../limits';
 import type { ApiKeyView, AuthFailure, CommandContext, KeyCountedLimit, KeyService, LimitDecision, Plan, Principal } from '../services';
@@ -164,7 +165,16 @@ export class PgKeyService implements KeyService {
 
   async create(principal: Principal, input: { surface: KeySurface; name: string; expiresAt?: string; webhookUrl?: string }, ctx: CommandContext) {
     const { plaintext, prefix } = mintKey(input.surface);
-    const keyId = await nextId(this.deps.pool, 'api_key_id_seq');
+    // With an Idempotency-Key the id is bound to the key before the append. A retry after a crash between
+    // the append and the recorded answer finds the key created; its secret existed only in the answer that
+    // was never recorded (keys are stored as hashes), so it cannot be shown again: 409, nothing created.
+    const keyId = await boundId(ctx.idempotency, 'api-key', () => nextId(this.deps.pool, 'api_key_id_seq'));
+    if (ctx.idempotency && (await this.keyExists(principal.accountId, keyId))) {
+      throw new Conflict(
+        `This Idempotency-Key already created API key ${keyId}, whose secret is shown only in the first answer and is not stored: revoke key ${keyId} and create a new key with a new Idempotency-Key`,
+        { keyId },
+      );
+    }
     let webhookSecret: string | undefined;
     let webhook;
     if (input.webhookUrl !== undefined) {
@@ -191,6 +201,12 @@ export class PgKeyService implements KeyService {
     await this.deps.readModelsCaughtUp();
     const key = await this.byId(principal.accountId, keyId);
     return { key: key!, plaintext, ...(webhookSecret ? { webhookSecret } : {}) };
+  }
+
+  /** From the account's key stream, not the read model (which may lag behind the append). */
+  private async keyExists(accountId: string, keyId: string): Promise<boolean> {
+    const events = await this.deps.store.readStream(keysStream(accountId));
+    return events.some((e) => e.type === 'ApiKeyCreated' && (e.data as { keyId?: string }).keyId === keyId);
   }
 
   private async byId(accountId: string, keyId: string): Promise<ApiKeyView | undefined> {

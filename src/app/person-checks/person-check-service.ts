@@ -22,7 +22,10 @@ import type { PersonCheckReport } from '../../reports/model';
 import { renderPersonCheckPdf } from '../../reports/pdf/person-check-report';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
+import { NotFound } from '../../commands/errors';
 import { handleCommand } from '../../commands/command-handler';
+import { boundId } from '../idempotency/binding';
+import type { AdmissionSlot, ScreeningAdmission } from '../screenings/admission';
 import type { CommandContext, Principal, RiskLevel } from '../services';
 import type { ListsInServiceView } from '../services';
 
@@ -122,6 +125,9 @@ export interface PersonCheckService {
   list(accountId: string, filter: PersonCheckListFilter): Promise<{ items: PersonCheckSummaryView[]; total: number }>;
   pdf(accountId: string, id: string): Promise<Buffer | undefined>;
 }
+
+/** The events that end a person check's pipeline (its in-flight slot is then free). */
+export const PERSON_CHECK_ENDS = ['PersonCheckCompleted', 'PersonCheckFailed'] as const;
 
 export function newPersonCheckId(): string {
   return `SVC-${randomBytes(4).toString('hex')}-P`;
@@ -286,6 +292,8 @@ export class PgPersonCheckService implements PersonCheckService {
       readModelsCaughtUp?: () => Promise<void>;
       /** Throws ListsStaleError when LISTS_STALE_POLICY=refuse and a list is too old (before anything is written). */
       listGate?: { assertUsable(): void };
+      /** Backpressure: a slot per person check in flight (MAX_INFLIGHT_PERSON_CHECKS); none = no limit. */
+      admission?: ScreeningAdmission;
       /** The lists in service with their ages, added to every check read (docs/lists.md). */
       listsInService?: () => ListsInServiceView;
     },
@@ -293,7 +301,28 @@ export class PgPersonCheckService implements PersonCheckService {
 
   async request(principal: Principal, input: PersonCheckRequestInput, ctx: CommandContext): Promise<PersonCheckView> {
     this.deps.listGate?.assertUsable();
-    const personCheckId = newPersonCheckId();
+    const slot = this.deps.admission?.acquire(); // throws Overloaded at capacity, before anything is written
+    try {
+      return await this.requestAdmitted(principal, input, ctx, slot);
+    } catch (error) {
+      slot?.release();
+      throw error;
+    }
+  }
+
+  private async requestAdmitted(principal: Principal, input: PersonCheckRequestInput, ctx: CommandContext, slot: AdmissionSlot | undefined): Promise<PersonCheckView> {
+    // With an Idempotency-Key the id is bound to the key before the append (a retry after a crash finds it).
+    const personCheckId = await boundId(ctx.idempotency, 'person-check', async () => newPersonCheckId());
+    if (ctx.idempotency) {
+      const existing = await this.deps.store.readStream(streamName(personCheckId));
+      if (existing.length > 0) {
+        slot?.release();
+        const view = buildPersonCheckView(existing);
+        if (!view || view.accountId !== principal.accountId) throw new NotFound('person check', personCheckId);
+        return view;
+      }
+    }
+    slot?.bind(streamName(personCheckId)); // before the append: its end cannot be seen earlier
     const surface = principal.surface === 's1' ? 's1' : 'portal';
     const handled = await handleCommand(this.deps.store, personCheckDecider, streamName(personCheckId), {
       type: 'RequestPersonCheck',

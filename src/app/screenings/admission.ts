@@ -1,5 +1,5 @@
 /**
- * Backpressure for screening requests. Every screening this process accepts holds a slot until the
+ * Backpressure for screening requests (and, one instance each, person checks and subject checks). Every screening this process accepts holds a slot until the
  * process sees it complete or fail (CompletionNotifier, which follows the store). With all slots
  * held, a new request is refused at once (Overloaded: 503 with Retry-After in the caller's
  * envelope) instead of queueing work the pipeline cannot absorb, so latency and memory stay
@@ -34,6 +34,8 @@ export interface ScreeningAdmissionOptions {
   retryAfterSeconds?: number;
   /** A held slot is given back after this long even if its end was not seen (default 15 min). */
   maxHoldMs?: number;
+  /** What is in flight, for the refusal's message (default "screenings"). */
+  noun?: string;
 }
 
 export class ScreeningAdmission {
@@ -52,14 +54,23 @@ export class ScreeningAdmission {
 
   /** Takes a slot or throws Overloaded. */
   acquire(): AdmissionSlot {
+    return this.acquireMany(1)[0]!;
+  }
+
+  /** Takes `count` slots at once (a batch) or, when fewer are free, none: throws Overloaded. */
+  acquireMany(count: number): AdmissionSlot[] {
     const now = this.options.clock.now().getTime();
     this.expire(now);
-    if (this.options.limit > 0 && this.held.size >= this.options.limit) {
+    if (this.options.limit > 0 && this.held.size + count > this.options.limit) {
       throw new Overloaded(
-        `The service is at capacity (${this.options.limit} screenings in progress); retry after the Retry-After delay`,
+        `The service is at capacity (${this.options.limit} ${this.options.noun ?? 'screenings'} in progress${count > 1 ? `; ${count} asked for, ${Math.max(0, this.options.limit - this.held.size)} free` : ''}); retry after the Retry-After delay`,
         this.options.retryAfterSeconds ?? 2,
       );
     }
+    return Array.from({ length: count }, () => this.slot(now));
+  }
+
+  private slot(now: number): AdmissionSlot {
     let key: object | string = {};
     this.held.set(key, now);
     return {

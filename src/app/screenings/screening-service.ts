@@ -9,7 +9,9 @@ import { HIT_CATEGORIES, type ScreeningReport } from '../../reports/model';
 import { renderScreeningReportPdf } from '../../reports/pdf/screening-report';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
+import { NotFound } from '../../commands/errors';
 import { handleCommand } from '../../commands/command-handler';
+import { boundId } from '../idempotency/binding';
 import type { IdBlocks } from '../ids';
 import type {
   CommandContext,
@@ -138,6 +140,8 @@ export class CompletionNotifier {
   private readonly recentEnds = new Map<string, bigint>();
   private subscription: Subscription | undefined;
   private readonly endListeners: ((stream: string) => void)[] = [];
+  /** Listeners for other event types (the ends of person and subject checks, for their admission). */
+  private readonly typeListeners = new Map<string, ((stream: string) => void)[]>();
 
   constructor(private readonly store: EventStore & { headPosition?: () => Promise<bigint> }) {}
 
@@ -146,10 +150,17 @@ export class CompletionNotifier {
     this.endListeners.push(listener);
   }
 
+  /** Called with the stream name of every event of these types from now on. */
+  onEvents(types: readonly string[], listener: (stream: string) => void): void {
+    for (const type of types) this.typeListeners.set(type, [...(this.typeListeners.get(type) ?? []), listener]);
+  }
+
   async start(): Promise<void> {
     const head = this.store.headPosition ? await this.store.headPosition() : undefined;
     this.subscription = this.store.subscribeToAll(
       async (event: RecordedEvent) => {
+        const others = this.typeListeners.get(event.type);
+        if (others) for (const listener of others) listener(event.streamName);
         if (event.type !== 'ScreeningCompleted' && event.type !== 'ScreeningFailed') return;
         this.recentEnds.set(event.streamName, event.globalPosition);
         for (const listener of this.endListeners) listener(event.streamName);
@@ -222,17 +233,41 @@ export class PgScreeningService implements ScreeningService {
 
   async request(principal: Principal, input: ScreeningRequestInput, ctx: CommandContext): Promise<ScreeningView> {
     this.deps.listGate?.assertUsable();
+    // With an Idempotency-Key the id is bound to the key before the append: a retry after a crash
+    // between the append and the recorded answer finds its screening here and answers it.
+    // (Admitted first, so a refusal at capacity binds nothing and the key stays free.)
     const slot = this.deps.admission?.acquire(); // throws Overloaded at capacity, before anything is written
     try {
-      return await this.requestAdmitted(principal, input, ctx, slot);
+      const screeningId = await boundId(ctx.idempotency, 'screening', () => this.deps.ids.next('screening_id_seq'));
+      const existing = ctx.idempotency ? await this.existing(principal, screeningId) : undefined;
+      if (existing) {
+        slot?.release();
+        return existing;
+      }
+      return await this.requestAdmitted(principal, input, ctx, slot, screeningId);
     } catch (error) {
       slot?.release();
       throw error;
     }
   }
 
-  private async requestAdmitted(principal: Principal, input: ScreeningRequestInput, ctx: CommandContext, slot: AdmissionSlot | undefined): Promise<ScreeningView> {
-    const screeningId = await this.deps.ids.next('screening_id_seq');
+  /** The screening this request already created under its bound id (undefined: not created yet). */
+  private async existing(principal: Principal, screeningId: string): Promise<ScreeningView | undefined> {
+    const events = await this.deps.store.readStream(screeningStream(screeningId));
+    if (events.length === 0) return undefined;
+    const report = buildScreeningReport(events, this.deps.reportContext());
+    // The binding is scoped to the account and credential, so this is never another tenant's; refuse if it were.
+    if (!report || report.accountId !== principal.accountId) throw new NotFound('screening', screeningId);
+    return screeningView(report, (events[0]!.data as { surface: ScreeningView['surface'] }).surface);
+  }
+
+  private async requestAdmitted(
+    principal: Principal,
+    input: ScreeningRequestInput,
+    ctx: CommandContext,
+    slot: AdmissionSlot | undefined,
+    screeningId: string,
+  ): Promise<ScreeningView> {
     slot?.bind(screeningStream(screeningId)); // before the append: its end cannot be seen earlier
     const surface = principal.surface === 's1' || principal.surface === 's3' ? principal.surface : 'portal';
     const declared = input.declared ?? {};

@@ -20,6 +20,8 @@ import type { EventStore } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import type { Clock } from '../../shared/clock';
 import { handleCommand, loadAggregate } from '../../commands/command-handler';
+import { boundId } from '../idempotency/binding';
+import type { AdmissionSlot, ScreeningAdmission } from '../screenings/admission';
 import type { IdBlocks } from '../ids';
 import type { CommandContext, Principal } from '../services';
 import { riskOfFindings, SUBJECT_CHECK_SOURCES, type Finding } from '../../commands/subject-check/assessment';
@@ -322,6 +324,8 @@ export class PgSubjectCheckService {
       ids: IdBlocks;
       /** Throws ListsStaleError when LISTS_STALE_POLICY=refuse and a list is too old (before anything is written). */
       listGate?: { assertUsable(): void };
+      /** Backpressure: a slot per subject check in flight (MAX_INFLIGHT_SUBJECT_CHECKS); none = no limit. */
+      admission?: ScreeningAdmission;
       /** The lists in service with their ages, added to every check read (docs/lists.md). */
       listsInService?: () => ListsInServiceView;
     },
@@ -332,9 +336,57 @@ export class PgSubjectCheckService {
   }
 
   /** Appends SubjectCheckStarted; the pipeline runs asynchronously. Returns the running check at once. */
-  async start(principal: Principal, input: SubjectCheckInput, ctx: CommandContext, options: { batchId?: string; waitForReadModel?: boolean } = {}): Promise<SubjectCheckView> {
-    this.deps.listGate?.assertUsable();
-    const subjectCheckId = await this.deps.ids.next('subject_check_id_seq');
+  async start(
+    principal: Principal,
+    input: SubjectCheckInput,
+    ctx: CommandContext,
+    options: {
+      batchId?: string;
+      waitForReadModel?: boolean;
+      /** The name the id is bound under for the request's Idempotency-Key (a batch: one per item). */
+      bindAs?: string;
+      /** Runs just before the check is created (limits), not when a retry finds it already created. */
+      admit?: () => Promise<void>;
+      /** A slot the caller took for it (a batch takes all its slots at once: reserveSlots). */
+      slot?: AdmissionSlot;
+    } = {},
+  ): Promise<SubjectCheckView> {
+    const slot = options.slot ?? this.deps.admission?.acquire(); // throws Overloaded at capacity, before anything is written
+    try {
+      this.deps.listGate?.assertUsable();
+      return await this.startAdmitted(principal, input, ctx, options, slot);
+    } catch (error) {
+      slot?.release();
+      throw error;
+    }
+  }
+
+  /** Slots for a batch of `count` checks, all or none (Overloaded: nothing is created). */
+  reserveSlots(count: number): AdmissionSlot[] | undefined {
+    return this.deps.admission?.acquireMany(count);
+  }
+
+  private async startAdmitted(
+    principal: Principal,
+    input: SubjectCheckInput,
+    ctx: CommandContext,
+    options: { batchId?: string; waitForReadModel?: boolean; bindAs?: string; admit?: () => Promise<void> },
+    slot: AdmissionSlot | undefined,
+  ): Promise<SubjectCheckView> {
+    // With an Idempotency-Key the id is bound to the key before the append: a retry after a crash
+    // between the append and the recorded answer finds its check here and answers it.
+    const subjectCheckId = await boundId(ctx.idempotency, options.bindAs ?? 'subject-check', () => this.deps.ids.next('subject_check_id_seq'));
+    if (ctx.idempotency) {
+      const existing = await this.deps.store.readStream(subjectCheckStream(subjectCheckId));
+      if (existing.length > 0) {
+        slot?.release();
+        const started = existing[0] as unknown as SubjectCheckStarted;
+        if (started.type !== 'SubjectCheckStarted' || started.data.accountId !== principal.accountId) throw new NotFound('subject check', subjectCheckId);
+        return startedView(started);
+      }
+    }
+    await options.admit?.();
+    slot?.bind(subjectCheckStream(subjectCheckId)); // before the append: its end cannot be seen earlier
     const handled = await handleCommand(this.deps.store, subjectCheckDecider, subjectCheckStream(subjectCheckId), {
       type: 'StartSubjectCheck',
       data: {
@@ -451,6 +503,9 @@ export class PgSubjectCheckService {
     return view;
   }
 }
+
+/** The events that end a subject check's pipeline (review, escalation, completion, failure): its in-flight slot is then free. */
+export const SUBJECT_CHECK_PIPELINE_ENDS = ['SubjectCheckReviewRequired', 'SubjectCheckEscalated', 'SubjectCheckCompleted', 'SubjectCheckFailed'] as const;
 
 /** Investigation id of a check's (only) escalation: deterministic, so a retried command appends nothing new. */
 

@@ -6,7 +6,7 @@
  */
 import type pg from 'pg';
 import { NotFound } from '../../commands/errors';
-import { streamName as endpointStream, webhookEndpointDecider, type WebhookEndpointRegistered } from '../../commands/webhook-endpoint';
+import { streamName as endpointStream, webhookEndpointDecider, type WebhookEndpointRegistered, type WebhookEndpointUpdated } from '../../commands/webhook-endpoint';
 import type { EventStore } from '../../infrastructure/eventstore/port';
 import type { Clock } from '../../shared/clock';
 import {
@@ -25,6 +25,7 @@ import { prepareWebhookRegistration } from '../../webhooks/registration';
 import type { SecretBox } from '../../webhooks/secrets';
 import { UrlGuardError, type Resolver } from '../../webhooks/url-guard';
 import { handleCommand, loadAggregate } from '../../commands/command-handler';
+import { boundId } from '../idempotency/binding';
 import type { CommandContext, Principal } from '../services';
 
 export class WebhookUrlRejected extends Error {
@@ -71,7 +72,26 @@ export class S2WebhookService {
     });
     if (!prepared.ok) throw new WebhookUrlRejected(prepared.error);
     const stream = endpointStream('s2', principal.accountId);
-    const { state } = await loadAggregate(this.deps.store, webhookEndpointDecider, stream);
+    // With an Idempotency-Key the command's id is bound to the key before the append: a retry after a
+    // crash between the append and the recorded answer finds that registration and answers it (its
+    // signing secret is kept sealed, so the same secret is shown), instead of registering a new secret.
+    const commandId = await boundId(ctx.idempotency, 'webhook-registration', async () => ctx.commandId);
+    const { state, events } = await loadAggregate(this.deps.store, webhookEndpointDecider, stream);
+    if (ctx.idempotency) {
+      const done = events.find(
+        (e) => e.metadata.causationId === commandId && (e.type === 'WebhookEndpointRegistered' || e.type === 'WebhookEndpointUpdated'),
+      ) as unknown as WebhookEndpointRegistered | WebhookEndpointUpdated | undefined;
+      if (done) {
+        const registered = events.find((e) => e.type === 'WebhookEndpointRegistered') as unknown as WebhookEndpointRegistered | undefined;
+        return {
+          id: Number(done.data.endpointId),
+          url: done.data.url,
+          signingSecret: this.deps.secrets.open(done.data.secretCiphertext),
+          createdAt: registered?.data.registeredAt ?? this.deps.clock.now().toISOString(),
+          created: done.type === 'WebhookEndpointRegistered',
+        };
+      }
+    }
     const endpointId =
       state.status === 'none'
         ? (await this.deps.pool.query<{ id: string }>(`SELECT nextval('webhook_endpoint_id_seq')::text AS id`)).rows[0]!.id
@@ -86,7 +106,7 @@ export class S2WebhookService {
         secretCiphertext: prepared.secretCiphertext,
         secretHash: prepared.secretHash,
       },
-      metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, commandId: ctx.commandId, correlationId: ctx.correlationId },
+      metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, commandId, correlationId: ctx.correlationId },
     });
     // Deliveries and test sends need the endpoint row the projector writes.
     await this.deps.readModelsCaughtUp();

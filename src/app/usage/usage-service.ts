@@ -1,6 +1,7 @@
 /**
  * S3 usage record (GET /api/v1/usage): per key, today (UTC) and this UTC month, screening requests by
- * endpoint and by screening type (from the usage projection, i.e. the event history), plus the
+ * endpoint and by screening type (from the usage projection, i.e. the event history, and the names screened
+ * by completed batch jobs, one each, endpoint `POST /api/v1/batches`, type `BATCH`), plus the
  * account's monthly quotas (request quota and offshore-leak checks) read from the live counters.
  */
 import type pg from 'pg';
@@ -70,6 +71,17 @@ export class PgUsageService implements UsageService {
          FROM ${this.schema}.usage_daily WHERE account_id = $1 AND day >= $2::date AND day <= $3::date`,
       [principal.accountId, monthStart, date],
     );
+    // Names screened by the account's completed batch jobs (POST /api/v1/batches), each counted as one,
+    // on the day the job finished (table batch_jobs; not an event, so not in the usage projection).
+    const batches = await this.deps.pool.query<{ key_id: string; day: string; count: number }>(
+      `SELECT key_id, to_char((finished_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, sum(screened)::int AS count
+         FROM batch_jobs
+        WHERE account_id = $1 AND status = 'completed' AND key_id IS NOT NULL
+          AND finished_at >= $2::date AND finished_at < $3::date + 1
+        GROUP BY 1, 2`,
+      [principal.accountId, monthStart, date],
+    );
+    for (const b of batches.rows) rows.push({ key_id: b.key_id, day: b.day, endpoint: 'POST /api/v1/batches', screening_type: 'BATCH', count: b.count });
     const quota = this.deps.monthlyQuota(principal.plan);
     const requests = await this.deps.limits.peek(`s3:requests:${principal.accountId}:${month}`, quota, 31 * 86_400, { align: 'utc_month' });
     const offshoreLimit = this.deps.offshoreChecksPerMonth(principal.plan);

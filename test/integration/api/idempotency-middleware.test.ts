@@ -204,6 +204,39 @@ describe('Idempotency-Key middleware', () => {
     assert.deepEqual((await post('key-crashed', { name: 'mu' })).body, taken.body);
   });
 
+  it('binds ids to the key: kept when a lease is taken over, kept when a bound request fails, fresh after 24 h', async () => {
+    const store = new PgIdempotencyStore(db.pool);
+    const scope = 's1:acct-bind:key:k1';
+    let draws = 0;
+    const draw = async (count: number) => Array.from({ length: count }, () => `id-${++draws}`);
+    const first = await store.begin({ scope, key: 'key-bind', requestHash: 'h1', now: clock.now(), leaseMs: LEASE_MS });
+    assert.equal(first.kind, 'started');
+    assert.deepEqual(await store.bind({ scope, key: 'key-bind', names: ['a', 'b'], draw }), ['id-1', 'id-2']);
+    assert.deepEqual(await store.bind({ scope, key: 'key-bind', names: ['b', 'c'], draw }), ['id-2', 'id-3'], 'bound names keep their ids; only c is drawn');
+    // The process dies here; after the lease the same request takes the key over with the same binding.
+    clock.advance(LEASE_MS);
+    const retry = await store.begin({ scope, key: 'key-bind', requestHash: 'h1', now: clock.now(), leaseMs: LEASE_MS });
+    assert.equal(retry.kind, 'started');
+    assert.equal(retry.kind === 'started' && first.kind === 'started' && retry.bindingId === first.bindingId, true, 'same binding after the take-over');
+    assert.deepEqual(await store.bind({ scope, key: 'key-bind', names: ['a', 'b', 'c'], draw }), ['id-1', 'id-2', 'id-3']);
+    assert.equal(draws, 3, 'nothing drawn again');
+    // A failure after binding ends the lease instead of forgetting the key (the command may have appended).
+    await store.release({ scope, key: 'key-bind', ownerToken: retry.kind === 'started' ? retry.ownerToken : '', now: clock.now() });
+    assert.equal((await store.begin({ scope, key: 'key-bind', requestHash: 'h2', now: clock.now(), leaseMs: LEASE_MS })).kind, 'mismatch', 'the key stays tied to its request');
+    const third = await store.begin({ scope, key: 'key-bind', requestHash: 'h1', now: clock.now(), leaseMs: LEASE_MS });
+    assert.equal(third.kind, 'started', 'the same request takes it over at once');
+    assert.deepEqual(await store.bind({ scope, key: 'key-bind', names: ['a'], draw }), ['id-1']);
+    // Nothing bound: a failed request forgets its key (the client may correct the body).
+    const unbound = await store.begin({ scope, key: 'key-unbound', requestHash: 'h1', now: clock.now(), leaseMs: LEASE_MS });
+    await store.release({ scope, key: 'key-unbound', ownerToken: unbound.kind === 'started' ? unbound.ownerToken : '', now: clock.now() });
+    assert.equal((await store.begin({ scope, key: 'key-unbound', requestHash: 'h2', now: clock.now(), leaseMs: LEASE_MS })).kind, 'started');
+    // 24 h later the key is a new request: a new binding, nothing bound.
+    clock.advance(24 * 3600_000);
+    const later = await store.begin({ scope, key: 'key-bind', requestHash: 'h1', now: clock.now(), leaseMs: LEASE_MS });
+    assert.equal(later.kind === 'started' && first.kind === 'started' && later.bindingId !== first.bindingId, true, 'a new binding');
+    assert.deepEqual(await store.bind({ scope, key: 'key-bind', names: ['a'], draw }), ['id-4']);
+  });
+
   it('forgets a key after 24 hours: the same request then creates again', async () => {
     const first = await post('key-expiry', { name: 'nu' });
     clock.advance(24 * 3600_000 - 1);

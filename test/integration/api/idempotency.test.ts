@@ -9,6 +9,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { loadConfig } from '../../../src/config/config';
 import { startService, type RunningService } from '../../../src/bootstrap/service';
 import { createLogger } from '../../../src/shared/logger';
@@ -28,6 +31,7 @@ let service: RunningService;
 let url: string;
 const receivers: Record<'s1' | 's2' | 's3', HttpsReceiver> = {} as never;
 let helpers: ReturnType<typeof accountHelpers>;
+const dataDir = mkdtempSync(path.join(tmpdir(), 'idempotency-'));
 let s1Key: string;
 let s2Key: string;
 let s3Key: string;
@@ -51,6 +55,10 @@ interface CreateCase {
   auth(): Promise<Record<string, string>>;
   body: unknown;
   other: unknown;
+  /** A body sent as is with this Content-Type (a batch upload), instead of JSON. */
+  contentType?: string;
+  /** What one creation adds to (default: the events appended on behalf of callers). */
+  created?: () => Promise<number>;
   /** The created resource's id in the answer, and the webhook that each resource sends once. */
   webhook?: { receiver: 's1' | 's2' | 's3'; event: string; idOfAnswer(body: any): unknown; idOfDelivery(json: any): unknown };
 }
@@ -137,6 +145,16 @@ const cases: CreateCase[] = [
     body: { first_name: 'Theodora', last_name: 'Quillfeather', purpose: 'employment', fcra_consent: true },
     other: { first_name: 'Theodora', last_name: 'Quillfeathers', purpose: 'employment', fcra_consent: true },
   },
+  {
+    name: 'S3 batch job',
+    surface: 's3',
+    path: '/api/v1/batches',
+    auth: async () => ({ 'x-api-key': s3Key }),
+    contentType: 'text/csv',
+    body: 'name,country\nMargaret Thistlewood,GB\n',
+    other: 'name,country\nMargaret Thistlewood,FR\nAda Quill,GB\n',
+    created: async () => (await service.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM batch_jobs')).rows[0]!.n,
+  },
   { name: 'S3 watchlist', surface: 's3', path: '/api/v1/watchlists', auth: async () => ({ 'x-api-key': s3Key }), body: { name: 'Exits', severity: 'block', owner: 'fincrime' }, other: { name: 'Exits 2', severity: 'block', owner: 'fincrime' } },
   {
     name: 'portal watchlist',
@@ -155,6 +173,7 @@ async function callerEvents(): Promise<number> {
 }
 
 function post(c: CreateCase, headers: Record<string, string>, key: string, body: unknown): Promise<RawAnswer> {
+  if (c.contentType) return rawRequest(url, 'POST', c.path, { headers: { ...headers, 'idempotency-key': key, 'content-type': c.contentType }, body: body as string });
   return rawRequest(url, 'POST', c.path, { headers: { ...headers, 'idempotency-key': key }, json: body });
 }
 
@@ -196,6 +215,8 @@ before(async () => {
     LISTS_DIR: 'test/fixtures/lists',
     WEBHOOK_ALLOW_PRIVATE: 'true',
     SECRETS_KEY: 'idempotency-test-secrets-key-0123456789abcdef',
+    // Batch uploads are stored under DATA_DIR/batches.
+    DATA_DIR: dataDir,
   };
   const config = loadConfig(env);
   service = await startService({
@@ -232,6 +253,7 @@ after(async () => {
   await service?.stop();
   for (const r of Object.values(receivers)) await r?.close();
   await db?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('coverage', () => {
@@ -250,29 +272,32 @@ for (const c of cases) {
 
     it('a retried create gives one resource and the first answer again', async () => {
       headers = await c.auth();
-      const before = await callerEvents();
+      const count = c.created ?? callerEvents;
+      const before = await count();
       first = await post(c, headers, key, c.body);
       assert.ok(isCreated(first.status), first.text);
-      oneCreation = (await callerEvents()) - before;
+      oneCreation = (await count()) - before;
       assert.ok(oneCreation > 0, 'the first request created something');
       const retried = await post(c, headers, key, c.body);
       assert.equal(retried.status, first.status);
       assert.deepEqual(retried.body, first.body);
       assert.equal(retried.headers['idempotent-replayed'], 'true');
-      assert.equal(await callerEvents(), before + oneCreation, 'the retry created nothing');
+      assert.equal(await count(), before + oneCreation, 'the retry created nothing');
       if (c.webhook) createdIds.push(c.webhook.idOfAnswer(first.body));
     });
 
     it('the same key with another body is refused in the envelope, nothing written', async () => {
-      const before = await callerEvents();
+      const count = c.created ?? callerEvents;
+      const before = await count();
       assertEnvelope(c.surface, await post(c, headers, key, c.other), 422, 'idempotency_key_reused');
-      assert.equal(await callerEvents(), before);
+      assert.equal(await count(), before);
     });
 
     it('concurrent duplicates create one resource', async () => {
       const concurrentKey = `idem-${randomUUID()}`;
       const own = c.name === 'S2 webhook endpoint' ? await c.auth() : headers;
-      const before = await callerEvents();
+      const count = c.created ?? callerEvents;
+      const before = await count();
       const answers = await Promise.all([0, 1, 2].map(() => post(c, own, concurrentKey, c.body)));
       const succeeded = answers.filter((a) => isCreated(a.status));
       assert.ok(succeeded.length >= 1, answers.map((a) => a.text).join('\n'));
@@ -280,7 +305,7 @@ for (const c of cases) {
         if (isCreated(a.status)) assert.deepEqual(a.body, succeeded[0]!.body);
         else assertEnvelope(c.surface, a, 409, 'idempotency_key_in_progress');
       }
-      assert.equal((await callerEvents()) - before, oneCreation, 'one creation for three requests');
+      assert.equal((await count()) - before, oneCreation, 'one creation for three requests');
       if (c.webhook) createdIds.push(c.webhook.idOfAnswer(succeeded[0]!.body));
     });
 
@@ -322,11 +347,12 @@ describe('24 hours later the keys are forgotten (injected clock)', () => {
       const { key, first } = keys.get(c)!;
       assert.ok(isCreated(first.status), `${c.name}: ${first.text}`);
       const headers = c.surface === 's2_session' ? { cookie: `auth_token=${await signInS2()}` } : keys.get(c)!.headers;
-      const before = await callerEvents();
+      const count = c.created ?? callerEvents;
+      const before = await count();
       const again = await post(c, headers, key, c.body);
       assert.ok(isCreated(again.status), `${c.name}: ${again.text}`);
       assert.equal(again.headers['idempotent-replayed'], undefined, c.name);
-      assert.ok((await callerEvents()) > before, `${c.name}: created again`);
+      assert.ok((await count()) > before, `${c.name}: created again`);
     }
   });
 });

@@ -59,7 +59,7 @@ describe('S3 OpenAPI', () => {
   it('documents every S3 and portal route that is mounted, and nothing else', () => {
     const unused = undefined as never;
     const routes = new Set([
-      ...mounted(createS3Router({ keys: unused, limits: unused, screenings: unused, usage: unused, store: unused, clock: systemClock, watchlists: {} as never, config: { screeningWaitMs: 1 } })),
+      ...mounted(createS3Router({ keys: unused, limits: unused, screenings: unused, usage: unused, store: unused, clock: systemClock, config: { screeningWaitMs: 1 }, batches: { service: unused, maxBytes: 1 }, watchlists: {} as never })),
       ...mounted(createPortalRouter({ accounts: unused, limits: unused, sessions: { lifetimeSeconds: 1 } as never, webhooks: unused, payments: unused, clock: systemClock, logger: unused, paymentWebhookSecret: undefined })),
     ]);
     assert.deepEqual([...documented([registerS3])].sort(), [...routes].sort());
