@@ -114,6 +114,8 @@ export interface ScreeningRequestInput {
   dateOfBirth?: string;
   nationality?: string;
   identifiers?: { type: string; value: string }[];
+  /** Postal address (weighed by the account's internal lists). */
+  address?: { line?: string; city?: string; postalCode?: string; country?: string };
   /** EDD declared fields, M&A deal fields, SOW fields: kept verbatim. */
   declared?: Record<string, string | number | boolean | undefined>;
   monitor?: boolean;

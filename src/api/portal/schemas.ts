@@ -121,6 +121,22 @@ export const PortalScreeningRequestSchema = z
       .max(10)
       .optional()
       .openapi({ description: 'Passport, national id, tax id, registration number, IMO, LEI: an agreeing identifier confirms a match, a different one separates a namesake.' }),
+    address: z
+      .object({
+        line: text(1, 300).optional(),
+        city: text(1, 100).optional(),
+        postal_code: text(1, 20).optional(),
+        country: z
+          .string()
+          .trim()
+          .toUpperCase()
+          .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code')
+          .optional(),
+      })
+      .strict()
+      .refine((a) => a.line !== undefined || a.city !== undefined || a.postal_code !== undefined || a.country !== undefined, 'needs at least one of line, city, postal_code, country')
+      .optional()
+      .openapi({ description: "The subject's postal address. The account's internal lists weigh it (the same dwelling corroborates a match, another place counts against it); the official lists do not use it." }),
     /** EDD declarations or M&A deal fields (the S1 EDD / M&A request fields), by kind. */
     declared: z
       .object({

@@ -208,6 +208,7 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
           ...(input.date_of_birth ? { dateOfBirth: input.date_of_birth } : {}),
           ...(input.nationality ? { nationality: input.nationality } : {}),
           ...(input.identifiers?.length ? { identifiers: input.identifiers } : {}),
+          ...(input.address ? { address: { ...(input.address.line ? { line: input.address.line } : {}), ...(input.address.city ? { city: input.address.city } : {}), ...(input.address.postal_code ? { postalCode: input.address.postal_code } : {}), ...(input.address.country ? { country: input.address.country } : {}) } } : {}),
           ...(Object.keys(declared).length ? { declared } : {}),
         },
         portalCommandContext(res, principal),

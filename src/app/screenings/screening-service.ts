@@ -306,6 +306,7 @@ export class PgScreeningService implements ScreeningService {
           ...(input.dateOfBirth ? { dateOfBirth: input.dateOfBirth } : {}),
           ...(input.nationality ? { nationality: input.nationality } : {}),
           ...(input.identifiers?.length ? { identifiers: input.identifiers } : {}),
+          ...(input.address ? { address: input.address } : {}),
         },
         ...(input.kind === 'edd'
           ? {

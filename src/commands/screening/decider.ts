@@ -50,6 +50,15 @@ export interface ScreeningSubject {
   nationality?: string;
   /** Passport, national id, tax id, registration number, IMO… */
   identifiers?: SubjectIdentifier[];
+  /** Postal address, when the caller gave it: the account's internal lists weigh address agreement (issue 21). */
+  address?: SubjectAddress;
+}
+export interface SubjectAddress {
+  line?: string;
+  city?: string;
+  postalCode?: string;
+  /** ISO 3166-1 alpha-2. */
+  country?: string;
 }
 export interface SubjectIdentifier {
   type: string;
@@ -559,6 +568,15 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
       issues.check(typeof id?.value === 'string' && /^[\p{L}\p{N}][\p{L}\p{N} ./-]{0,63}$/u.test(id.value.trim()), `identifiers[${i}].value`, 'must be 1-64 letters, digits, spaces, dots, slashes or dashes');
     }
   }
+  if (subject?.address !== undefined) {
+    const a = subject.address;
+    const given = a && typeof a === 'object' ? [a.line, a.city, a.postalCode, a.country].filter((v) => v !== undefined) : [];
+    issues.check(given.length > 0, 'address', 'needs at least one of line, city, postal_code, country');
+    optionalText(issues, a?.line, 'address.line', 300);
+    optionalText(issues, a?.city, 'address.city', 100);
+    optionalText(issues, a?.postalCode, 'address.postal_code', 20);
+    if (a?.country !== undefined) issues.check(typeof a.country === 'string' && ISO2.test(a.country), 'address.country', 'must be an ISO 3166-1 alpha-2 code');
+  }
   for (const [field, value] of Object.entries(d.edd ?? {})) optionalText(issues, value, field, 10_000);
   if (d.ma) {
     const { dealType, ...texts } = d.ma;
@@ -587,6 +605,14 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
   if (subject.dateOfBirth !== undefined) subjectOut.dateOfBirth = subject.dateOfBirth;
   if (subject.nationality !== undefined) subjectOut.nationality = subject.nationality;
   if (subject.identifiers?.length) subjectOut.identifiers = subject.identifiers.map((id) => ({ type: id.type, value: id.value.trim() }));
+  if (subject.address) {
+    const a: SubjectAddress = {};
+    for (const key of ['line', 'city', 'postalCode', 'country'] as const) {
+      const v = subject.address[key]?.trim();
+      if (v) a[key] = v;
+    }
+    if (Object.keys(a).length) subjectOut.address = a;
+  }
   return stamp<ScreeningEvent>(command, [
     {
       type: 'ScreeningRequested',

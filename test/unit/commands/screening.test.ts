@@ -144,6 +144,13 @@ describe('screening: request', () => {
     spec.given([]).when(request({ subject: { ...subject, dateOfBirth: '1952-10' } })).thenTypes(['ScreeningRequested']);
   });
 
+  it('records the subject\'s address, trimmed, without empty parts (the internal lists weigh it)', () => {
+    const subject = { query: 'Bob Smith', entityType: 'individual' as const, address: { line: ' 12 High St. ', city: 'London', postalCode: ' ', country: 'GB' } };
+    const { events } = spec.given([]).when(request({ subject })).thenTypes(['ScreeningRequested']);
+    const data = events[0]!.data as Extract<ScreeningEvent, { type: 'ScreeningRequested' }>['data'];
+    assert.deepEqual(data.subject.address, { line: '12 High St.', city: 'London', country: 'GB' });
+  });
+
   it('refuses an impossible or future date of birth, a nationality that is no ISO code, and malformed identifiers', () => {
     const base = { query: 'Vladimir Putin', entityType: 'individual' as const };
     const fields = (over: object) => spec.given([]).when(request({ subject: { ...base, ...over } as never })).thenThrows(ValidationFailed).issues.map((i) => i.field);
@@ -157,6 +164,8 @@ describe('screening: request', () => {
     assert.deepEqual(fields({ identifiers: [{ type: 'dna', value: 'x' }] }), ['identifiers[0].type']);
     assert.deepEqual(fields({ identifiers: [{ type: 'passport', value: '<script>' }] }), ['identifiers[0].value']);
     assert.deepEqual(fields({ identifiers: Array.from({ length: 11 }, () => ({ type: 'other', value: '1' })) }), ['identifiers']);
+    assert.deepEqual(fields({ address: {} }), ['address'], 'an address names at least one part');
+    assert.deepEqual(fields({ address: { country: 'United Kingdom', line: 'x'.repeat(301) } }), ['address.line', 'address.country']);
     spec.given([]).when(request({ subject: { ...base, dateOfBirth: '2026-03-01' } })).thenTypes(['ScreeningRequested']);
   });
 

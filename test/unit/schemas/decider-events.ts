@@ -169,6 +169,7 @@ function screeningEvents(): Event[] {
       dateOfBirth: '1961-04',
       nationality: 'RU',
       identifiers: [{ type: 'passport', value: '75 1234567' }],
+      address: { line: '12 Tverskaya St', city: 'Moscow', postalCode: '125009', country: 'RU' },
     },
     edd: { sourceOfWealth: 'salary', sourceOfFunds: 'savings', purposeOfRelationship: 'investment', beneficialOwnership: 'self', pepRelationships: 'none' },
   });
