@@ -94,7 +94,7 @@ export function addedByOf(ctx: CommandContext): string {
 }
 
 /** Called after a change is committed (monitoring reverse-matches the changed entries). */
-export type WatchlistChangeListener = (accountId: string, watchlistId: string, events: readonly WatchlistEvent[]) => Promise<unknown>;
+export type WatchlistChangeListener = (accountId: string, watchlistId: string, events: readonly WatchlistEvent[], position: bigint | undefined) => Promise<unknown>;
 
 export class WatchlistService {
   private readonly listeners: WatchlistChangeListener[] = [];
@@ -111,7 +111,7 @@ export class WatchlistService {
     await this.deps.readModelsCaughtUp(handled.lastGlobalPosition ?? undefined);
     if (handled.events.length) {
       for (const listener of this.listeners) {
-        await listener(full.data.accountId, full.data.watchlistId, handled.events).catch((err: unknown) =>
+        await listener(full.data.accountId, full.data.watchlistId, handled.events, handled.lastGlobalPosition ?? undefined).catch((err: unknown) =>
           this.deps.logger?.error({ err, watchlistId: full.data.watchlistId }, 'watchlist change listener failed (the change is committed)'),
         );
       }
