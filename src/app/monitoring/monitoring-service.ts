@@ -284,7 +284,19 @@ export class MonitoringService {
           diff: intent.diff,
           listVersion: intent.listVersion,
           ...(intent.entityRecordHash ? { entityRecordHash: intent.entityRecordHash } : {}),
-          ...(fresh ? { hit: { hitId, category: fresh.category, source: fresh.source, matchedName: fresh.matchedName, score: fresh.score, listVersion: intent.listVersion } } : {}),
+          ...(fresh
+            ? {
+                hit: {
+                  hitId,
+                  category: fresh.category,
+                  source: fresh.source,
+                  matchedName: fresh.matchedName,
+                  score: fresh.score,
+                  listVersion: intent.listVersion,
+                  ...(fresh.internalList ? { internalList: fresh.internalList } : {}),
+                },
+              }
+            : {}),
         },
         metadata: { now: this.deps.clock.now().toISOString(), actor: { surface: 'system' }, commandId, correlationId: commandId },
       };

@@ -3,7 +3,8 @@
  * manager that follows the event store from its own checkpoint. A change whose monitoring step
  * fails (fault injected in the alert recording) is committed and answered; after a restart on the
  * same database the change is caught up with exactly one alert, and replaying the log from the
- * start (checkpoint reset) raises nothing twice.
+ * start (checkpoint reset) raises nothing twice. The alert's hit carries its list and severity, so
+ * the scorer counts it by the list's severity at once.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +15,8 @@ import { loadConfig } from '../../../src/config/config';
 import { startService, type RunningService } from '../../../src/bootstrap/service';
 import { createLogger } from '../../../src/shared/logger';
 import { readProcessCheckpoint, WATCHLIST_MONITORING_PROCESS } from '../../../src/app/watchlists/watchlist-monitoring-process';
+import { buildScreeningReport } from '../../../src/projections/screening-report';
+import { computeRiskScore } from '../../../src/reports/risk-score';
 import { accountHelpers } from '../../support/service';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres';
 import { rawRequest } from '../../support/raw-http';
@@ -47,7 +50,7 @@ after(async () => {
 });
 
 const alertsOf = async (svc: RunningService, screeningId: string) =>
-  (await svc.store.readStream(`screening-${screeningId}`)).filter((e) => e.type === 'MonitoringAlertRaised').map((e) => e.data as { alertId: string; kind: string; entityId: string; hit?: Record<string, unknown> });
+  (await svc.store.readStream(`screening-${screeningId}`)).filter((e) => e.type === 'MonitoringAlertRaised').map((e) => e.data as { alertId: string; kind: string; entityId: string; internalList?: Record<string, unknown> });
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -105,6 +108,17 @@ describe('watchlist monitoring across a failure and a restart', () => {
       caught.map((a) => [a.kind, a.entityId, a.alertId]),
       [['new_hit', `internal_list:${listId}:TARGET-1`, `watchlist-${listId}@v2:new_hit:internal_list:${listId}:TARGET-1`]],
     );
+    // The alert's hit carries its list (severity block): the scorer counts it as an internal-list hit at once.
+    assert.deepEqual(caught[0]!.internalList, { watchlistId: listId, name: 'Fraud exits', version: 2, severity: 'block', entryId: 'TARGET-1', reason: 'card fraud' });
+    const events = await service.store.readStream(`screening-${screeningId}`);
+    const report = buildScreeningReport(events, { agentLabels: {} })!;
+    const reported = report.hits.sanctions.find((h) => h.entityId === `internal_list:${listId}:TARGET-1`)!;
+    assert.equal(reported.sourceLabel, 'internal list: Fraud exits');
+    const rules = computeRiskScore({ hits: report.hits }).breakdown.map((c) => c.rule);
+    assert.ok(rules.some((r) => r.startsWith('internal_list.block.')), JSON.stringify(rules));
+    assert.ok(!rules.some((r) => r.startsWith('sanctions.')), JSON.stringify(rules));
+    const recomputed = events.filter((e) => e.type === 'RiskRecomputed').at(-1)!.data as { riskLevel: string };
+    assert.equal(recomputed.riskLevel, 'high', 'a potential hit on a block list sets the level high (floor)');
     await until('the checkpoint', async () => ((await readProcessCheckpoint(svc2.pool, WATCHLIST_MONITORING_PROCESS)) >= changePosition ? true : undefined));
 
     // Replaying the whole log (checkpoint reset, restart) raises nothing twice.
