@@ -18,6 +18,7 @@ import type { OperatorContext } from './bootstrap/operator-context';
 import { addExamples, OPERATOR_EXAMPLES, UsageError } from './cli/usage';
 import path from 'node:path';
 import { defaultListsConfig } from './screening/lists/config';
+import { screeningListsConfig } from './bootstrap/operator-cli';
 import type { ListEntity, ListVersion } from './screening/model';
 import { plans, type Plan } from './commands/plans';
 
@@ -182,6 +183,7 @@ async function loadScreeningLists(): Promise<{ entities: ListEntity[]; versions:
 // A batch over several workers takes the entities (each worker builds its engine); otherwise one engine here.
 registerScreenCommands(program, {
   loadLists: loadScreeningLists,
+  listsConfig: () => screeningListsConfig(configOrExit()),
   loadEngine: async () => {
     const config = configOrExit();
     const { loadScreeningEngine } = await import('./bootstrap/operator-cli');

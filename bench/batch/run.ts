@@ -6,6 +6,11 @@
  * worker per core, each in its own process so peak RSS is each run's own. Reports wall time (lists
  * loaded and engine built included), screening names/s, peak RSS, and checks that both runs wrote
  * identical results. Writes bench/batch/RESULTS.md.
+ *
+ * `--baseline <dir>`: also runs the CLI of another checkout of this repository (e.g. the commit
+ * before a speed change, `git archive <commit> | tar -x -C <dir>` plus a node_modules link) on the
+ * same input with one worker per core, in the same run, and checks its results are identical.
+ * `--sample <n>`: rows of the in-process pool comparison (default 2000; 0 skips it).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,14 +19,17 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { Readable, Writable } from 'node:stream';
 import { inProcessScreener, runBatch, startWorkerPool, type ChunkScreener } from '../../src/app/batch-screening/batch';
-import { screenChunk, type BatchRow } from '../../src/app/batch-screening/rows';
 import { ScreeningEngine } from '../../src/screening/engine';
 import { loadAllLists } from '../../src/screening/lists';
 import { defaultListsConfig } from '../../src/screening/lists/config';
 import { parseScreeningInput } from '../../src/screening/query-input';
 import { batchInput } from './input';
 
-const rows = Number(process.argv[2] ?? process.env.BATCH_ROWS ?? 50_000);
+const argv = process.argv.slice(2);
+const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const rows = Number(argv.find((a, i) => /^\d+$/.test(a) && !argv[i - 1]?.startsWith('--')) ?? process.env.BATCH_ROWS ?? 50_000);
+const baselineDir = flag('--baseline') ? path.resolve(flag('--baseline')!) : undefined;
+const sampleRows = Number(flag('--sample') ?? 2000);
 const cores = os.availableParallelism();
 const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-batch-'));
 const input = path.join(dir, 'input.csv');
@@ -29,6 +37,8 @@ writeFileSync(input, batchInput(rows));
 
 interface Run {
   workers: number;
+  /** CPU seconds of the whole run, every thread (user + system). */
+  cpuS: number;
   wallS: number;
   loadS: number;
   screenS: number;
@@ -39,12 +49,14 @@ interface Run {
   out: string;
 }
 
-function run(workers: number): Run {
-  const out = path.join(dir, `out-${workers}.csv`);
+function run(workers: number, repo = '.'): Run {
+  const out = path.join(dir, `out-${workers}${repo === '.' ? '' : '-baseline'}.csv`);
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'screen', '--file', input, '--out', out, '--workers', String(workers)], {
+  // /usr/bin/time gives the run's CPU time (all threads), steadier than wall time on a shared machine
+  const r = spawnSync('/usr/bin/time', ['-f', 'cpu-seconds %U %S', process.execPath, '--import', 'tsx', 'src/main.ts', 'screen', '--file', input, '--out', out, '--workers', String(workers)], {
     encoding: 'utf8',
-    env: { ...process.env, LOG_LEVEL: 'warn' },
+    cwd: repo,
+    env: { ...process.env, LOG_LEVEL: 'warn', LISTS_DIR: path.resolve('lists') },
   });
   const wallS = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`workers=${workers} failed (${r.status}): ${r.stderr}`);
@@ -53,8 +65,10 @@ function run(workers: number): Run {
   const screened = Number(m[1]);
   if (screened !== rows) throw new Error(`screened ${screened} of ${rows}`);
   const namesPerS = Number(m[5]);
+  const cpu = /cpu-seconds ([\d.]+) ([\d.]+)/.exec(r.stderr);
   return {
     workers,
+    cpuS: cpu ? Number(cpu[1]) + Number(cpu[2]) : NaN,
     wallS,
     loadS: Number(m[7]) * (m[8] === 'min' ? 60 : 1),
     screenS: screened / namesPerS,
@@ -68,11 +82,8 @@ function run(workers: number): Run {
 
 /**
  * In one process, on one set of loaded lists, alternated so the shared machine's drift hits both
- * sides alike: (a) per-name work in one thread, the previous batch loop (every row screened at 0.5
- * with limit 1, to print a top score for non-matches) against the current one (screenChunk: at the
- * threshold, every hit, risk and explanation); (b) runBatch with 1 worker against the pool of one
- * worker per core, with the CPU time the process got, so "the machine did not give us the cores"
- * can be told from "the pool does not scale".
+ * sides alike: runBatch with 1 worker against the pool of one worker per core, with the CPU time
+ * the process got, so "the machine did not give us the cores" can be told from "the pool does not scale".
  */
 async function inProcess(sample: number, rounds: number) {
   const lists = await loadAllLists(defaultListsConfig({ ...process.env, LISTS_DIR: 'lists' }), { progressBar: false });
@@ -81,10 +92,9 @@ async function inProcess(sample: number, rounds: number) {
   const lines = readFileSync(input, 'utf8').split('\n');
   const sampleCsv = `${lines.slice(0, sample + 1).join('\n')}\n`;
   const records = (parse(sampleCsv, { columns: true }) as Record<string, string>[]);
-  const rowsIn: BatchRow[] = records.map((r, i) => {
+  records.forEach((r, i) => {
     const p = parseScreeningInput({ name: r.name, dob: r.dob, country: r.country, type: r.entity_type }, today);
     if (!p.ok) throw new Error(`bench input row ${i + 2} is invalid`);
-    return { line: i + 2, input: { name: r.name, entity_type: r.entity_type, dob: r.dob, country: r.country }, query: p.query };
   });
   const options = { threshold: engine.defaultThreshold, jsonl: false };
   const pool = await startWorkerPool({ entities: lists.entities, versions: lists.versions, options, workers: cores });
@@ -98,13 +108,11 @@ async function inProcess(sample: number, rounds: number) {
     return { ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 };
   };
   const batch = (screener: ChunkScreener) => () => runBatch({ input: Readable.from([sampleCsv]), screener, results: sink(), errors: sink(), today });
-  const acc = { previous: 0, current: 0, one: { ms: 0, cpuMs: 0 }, all: { ms: 0, cpuMs: 0 } };
+  const acc = { one: { ms: 0, cpuMs: 0 }, all: { ms: 0, cpuMs: 0 } };
   // one unmeasured round each: every worker thread compiles the matcher's hot code for itself
   await batch(single)();
   await batch(pool)();
   for (let i = 0; i < rounds; i++) {
-    acc.previous += (await timed(() => rowsIn.forEach((row) => engine.screen(row.query, { threshold: 0.5, limit: 1 })))).ms;
-    acc.current += (await timed(() => screenChunk(engine, rowsIn, options))).ms;
     for (const [key, screener] of [['one', single], ['all', pool]] as const) {
       const t = await timed(batch(screener));
       acc[key].ms += t.ms;
@@ -116,7 +124,6 @@ async function inProcess(sample: number, rounds: number) {
   return {
     sample,
     rounds,
-    perName: { previousNamesPerS: rate(acc.previous), currentNamesPerS: rate(acc.current), ratio: Number((acc.previous / acc.current).toFixed(2)) },
     pool: {
       oneWorkerNamesPerS: rate(acc.one.ms),
       allWorkersNamesPerS: rate(acc.all.ms),
@@ -130,46 +137,56 @@ async function inProcess(sample: number, rounds: number) {
 }
 
 const load = os.loadavg();
-const measured = await inProcess(Math.min(rows, 2000), 2);
-const perName = measured.perName;
+const measured = sampleRows > 0 ? await inProcess(Math.min(rows, sampleRows), 2) : undefined;
 const single = run(1);
 const parallel = run(cores);
+const baseline = baselineDir ? run(cores, baselineDir) : undefined;
 const identical = readFileSync(single.out, 'utf8') === readFileSync(parallel.out, 'utf8');
-const machine = `${os.cpus()[0]?.model ?? 'cpu'}, ${cores} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, load average at start ${load.map((l) => l.toFixed(1)).join(' / ')}`;
+const baselineIdentical = baseline ? readFileSync(baseline.out, 'utf8') === readFileSync(parallel.out, 'utf8') : undefined;
+const machine = `${os.cpus()[0]?.model ?? 'cpu'}, ${cores} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, load average at start ${load.map((l) => l.toFixed(1)).join(' / ')}, at end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}`;
+const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
 const result = {
   rows,
   machine,
   single: { ...single, out: undefined },
   parallel: { ...parallel, out: undefined },
+  baseline: baseline ? { dir: baselineDir, ...baseline, out: undefined } : undefined,
   inProcess: measured,
-  screeningSpeedup: Number((parallel.namesPerS / single.namesPerS).toFixed(2)),
-  wallSpeedup: Number((single.wallS / parallel.wallS).toFixed(2)),
+  screeningSpeedup: ratio(parallel.namesPerS, single.namesPerS),
+  wallSpeedup: ratio(single.wallS, parallel.wallS),
   identicalResults: identical,
+  vsBaseline: baseline
+    ? { wall: ratio(baseline.wallS, parallel.wallS), cpu: ratio(baseline.cpuS, parallel.cpuS), screening: ratio(parallel.namesPerS, baseline.namesPerS), loading: ratio(baseline.loadS, parallel.loadS), identical: baselineIdentical }
+    : undefined,
 };
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 
-const row = (r: Run) =>
-  `| ${r.workers} | ${r.wallS.toFixed(1)} | ${r.loadS.toFixed(1)} | ${r.screenS.toFixed(1)} | ${r.namesPerS} | ${r.endToEndNamesPerS} | ${r.peakRssMb} |`;
+const row = (r: Run, label = String(r.workers)) =>
+  `| ${label} | ${r.wallS.toFixed(1)} | ${r.cpuS.toFixed(1)} | ${r.loadS.toFixed(1)} | ${r.screenS.toFixed(1)} | ${r.namesPerS} | ${r.endToEndNamesPerS} | ${r.peakRssMb} |`;
+const vs = result.vsBaseline;
 writeFileSync(
   'bench/batch/RESULTS.md',
   `# Batch screening throughput (\`svc screen --file\`)
 
-Reproduce: \`node --import tsx bench/batch/run.ts ${rows}\` (input: bench/batch/input.ts, ${rows.toLocaleString('en')} rows, seed 20:
+Reproduce: \`node --import tsx bench/batch/run.ts ${rows}${baselineDir ? ' --baseline <checkout of the previous code>' : ''}\` (input: bench/batch/input.ts, ${rows.toLocaleString('en')} rows, seed 20:
 about 1 in 10 names from the OFAC SDN list, some with a typo, the rest US given names and surnames; 30 % with a DOB, 30 % a country).
 
 Machine: ${machine}.
 **Shared machine**: other jobs were running; absolute times are noisy, compare the ratios of this one run.
+CPU s is the whole run's CPU time over all threads (/usr/bin/time), steadier than wall time when the cores are shared.
 
-| workers | wall s (all) | loading s (lists + engine) | screening s | screening names/s | end-to-end names/s | peak RSS MB |
-|---|---|---|---|---|---|---|
+| workers | wall s (all) | CPU s | loading s (lists + engine) | screening s | screening names/s | end-to-end names/s | peak RSS MB |
+|---|---|---|---|---|---|---|---|
 ${row(single)}
 ${row(parallel)}
-
+${baseline ? `${row(baseline, `${cores}, previous code`)}\n` : ''}
 - Screening speed-up with ${cores} workers: **${result.screeningSpeedup}x**; wall-clock speed-up: **${result.wallSpeedup}x**.
 - Results identical between the two runs: **${identical ? 'yes' : 'NO'}** (${single.flagged} rows flagged).
-- Alternated in one process (first ${measured.sample} rows, ${measured.rounds} rounds, lists loaded once): runBatch with 1 worker ${measured.pool.oneWorkerNamesPerS} names/s, with ${cores} workers ${measured.pool.allWorkersNamesPerS} names/s: **${measured.pool.speedup}x**. Cores the process actually got: ${measured.pool.coresObtainedOne} with 1 worker, ${measured.pool.coresObtainedAll} with ${cores} (CPU time / wall time); names per CPU-second ${measured.pool.namesPerCpuSecondOne} vs ${measured.pool.namesPerCpuSecondAll} (the pool's overhead: equal figures mean it scales with the cores it is given).
-- Per-name work in one thread, first ${measured.sample} rows, same engine, alternated: the previous batch loop (every row screened at 0.5, limit 1, to show a top score for non-matches) ${perName.previousNamesPerS} names/s; the current one (screened at the threshold, every hit, risk level and explanation) ${perName.currentNamesPerS} names/s: **${perName.ratio}x**.
-- 1 worker screens in the main thread (the baseline); ${cores} workers each build their own engine, in parallel, from the lists the main thread loaded once, so peak RSS grows by about one engine per worker.
+${vs ? `- Against the previous code (${cores} workers each, same input, same run): wall **${vs.wall}x** faster, CPU time **${vs.cpu}x** less, screening **${vs.screening}x**, loading **${vs.loading}x**; results identical: **${vs.identical ? 'yes' : 'NO'}**.\n` : ''}${
+    measured
+      ? `- Alternated in one process (first ${measured.sample} rows, ${measured.rounds} rounds, lists loaded once): runBatch with 1 worker ${measured.pool.oneWorkerNamesPerS} names/s, with ${cores} workers ${measured.pool.allWorkersNamesPerS} names/s: **${measured.pool.speedup}x**. Cores the process actually got: ${measured.pool.coresObtainedOne} with 1 worker, ${measured.pool.coresObtainedAll} with ${cores} (CPU time / wall time); names per CPU-second ${measured.pool.namesPerCpuSecondOne} vs ${measured.pool.namesPerCpuSecondAll} (the pool's overhead: equal figures mean it scales with the cores it is given).\n`
+      : ''
+  }- 1 worker loads, builds and screens in the main thread (the baseline); with ${cores} workers the lists are shared out among the workers (largest first), each worker parses its share and passes it to the others through shared memory, and each builds its own engine from all of them, so peak RSS grows by about one engine per worker.
 `,
 );
-if (!identical) process.exitCode = 1;
+if (!identical || baselineIdentical === false) process.exitCode = 1;

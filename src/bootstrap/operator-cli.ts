@@ -8,15 +8,17 @@ import type { Logger } from '../shared/logger';
 import type { ListEntity, ListVersion } from '../screening/model';
 import type { ScreeningEngine } from '../screening/engine';
 import type { DeadLetterSource } from '../cli/deadletters';
-import { defaultListsConfig } from '../screening/lists/config';
+import { defaultListsConfig, type ListsConfig } from '../screening/lists/config';
+
+/** The lists `svc screen` loads (a batch's workers load them themselves from this). */
+export function screeningListsConfig(config: Config, env: NodeJS.ProcessEnv = process.env): ListsConfig {
+  return defaultListsConfig({ ...env, LISTS_DIR: config.LISTS_DIR, ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}) });
+}
 
 /** Every configured list, loaded for a batch or a single screening (`svc screen`); failures are said on stderr. */
 export async function loadScreeningLists(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<{ entities: ListEntity[]; versions: ListVersion[] }> {
   const { loadAllLists } = await import('../screening/lists');
-  const lists = await loadAllLists(
-    defaultListsConfig({ ...env, LISTS_DIR: config.LISTS_DIR, ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}) }),
-    { progressBar: Boolean(process.stderr.isTTY) },
-  );
+  const lists = await loadAllLists(screeningListsConfig(config, env), { progressBar: Boolean(process.stderr.isTTY) });
   for (const failure of lists.failures) process.stderr.write(`list ${failure.source} failed: ${failure.message}\n`);
   return { entities: lists.entities, versions: lists.versions };
 }

@@ -17,6 +17,7 @@ import { parse } from 'csv-parse/sync';
 import { BatchInputError, defaultWorkerCount, inProcessScreener, runBatch, startWorkerPool, type BatchProgress, type ChunkScreener } from '../app/batch-screening/batch';
 import { csvField as rfc4180Field } from '../app/batch-screening/rows';
 import type { ScreeningEngine } from '../screening/engine';
+import type { ListsConfig } from '../screening/lists/config';
 import type { ListEntity, ListTopic, ListVersion, MatchResult, ScreeningQuery } from '../screening/model';
 import { parseScreeningInput, parseThresholdValue, type InputProblem } from '../screening/query-input';
 
@@ -27,6 +28,11 @@ export interface ScreenCommandDeps {
    * engine from them). Without it a batch runs in this thread on loadEngine().
    */
   loadLists?: () => Promise<{ entities: ListEntity[]; versions: ListVersion[] }>;
+  /**
+   * The lists to load, for a batch over several worker threads: each worker reads them itself, in
+   * parallel (faster than loading here and copying). Preferred over loadLists when given.
+   */
+  listsConfig?: () => ListsConfig;
   /** Where human output goes (default process.stdout). */
   stdout?: Writable;
   /** Where progress goes (default process.stderr); a bar is drawn only when it is a TTY. */
@@ -226,11 +232,18 @@ async function screenFile(a: {
   const t0 = clock();
   let screener: ChunkScreener;
   let threshold: number;
-  if (a.workers > 1 && a.deps.loadLists) {
+  if (a.workers > 1 && (a.deps.listsConfig || a.deps.loadLists)) {
     const { DEFAULT_THRESHOLD } = await import('../screening/engine');
     threshold = a.threshold ?? DEFAULT_THRESHOLD;
-    // no binding kept: once the workers have their copies, this thread can let the entities go
-    screener = await startWorkerPool({ ...(await a.deps.loadLists()), workers: a.workers, options: { threshold, ...a.filters, jsonl: !!a.jsonl } });
+    const options = { threshold, ...a.filters, jsonl: !!a.jsonl };
+    if (a.deps.listsConfig) {
+      const pool = await startWorkerPool({ lists: a.deps.listsConfig(), workers: a.workers, options });
+      for (const failure of pool.listFailures) a.stderr.write(`list ${failure.source} failed: ${failure.message}\n`);
+      screener = pool;
+    } else {
+      // no binding kept: once the workers have their copies, this thread can let the entities go
+      screener = await startWorkerPool({ ...(await a.deps.loadLists!()), workers: a.workers, options });
+    }
   } else {
     const engine = await a.deps.loadEngine();
     threshold = a.threshold ?? engine.defaultThreshold;

@@ -49,9 +49,10 @@ interface PreparedQuery {
   q: PreparedName;
   qPerson: PreparedName;
   candidates: readonly Candidate[];
-  /** Spelling similarities of q's and qPerson's tokens, shared by the screens of this query. */
-  memo: SpellingMemo;
 }
+
+/** Entries the engine's spelling memo may hold before it starts afresh (about 100 bytes each). */
+const SPELLING_MEMO_MAX = 400_000;
 
 export interface EngineStats {
   entities: number;
@@ -71,6 +72,16 @@ export class ScreeningEngine {
   private readonly buildMs: number;
   private byId?: Map<string, ListEntity>;
   private readonly recentQueries = new Map<string, PreparedQuery>();
+  /**
+   * Spelling similarities of query words against listed words, kept across queries: a customer book
+   * repeats its surnames and given names, and a word pair's similarity never changes.
+   */
+  private memo: SpellingMemo = new Map();
+  private memoChecked = 0;
+  /** Comparisons of this query with each distinct prepared name (slot preparedId·2 + read as a person), by generation. */
+  private compared: (NameComparison | undefined)[] = [];
+  private comparedGen = new Int32Array(0);
+  private comparisonGen = 0;
 
   private constructor(entities: ListEntity[], versions: ListVersion[], index: NameIndex, buildMs: number, private readonly keepRecent: number) {
     this.entities = entities;
@@ -84,6 +95,11 @@ export class ScreeningEngine {
     const t0 = performance.now();
     const index = NameIndex.build(entities);
     return new ScreeningEngine(entities, versions, index, performance.now() - t0, options.recentQueries ?? 0);
+  }
+
+  /** Every entity in service (read-only: counting programme designations, src/screening/lists/country-sanctions.ts). */
+  listedEntities(): readonly ListEntity[] {
+    return this.entities;
   }
 
   stats(): EngineStats {
@@ -102,13 +118,24 @@ export class ScreeningEngine {
     const threshold = options.threshold ?? this.defaultThreshold;
     const limit = options.limit ?? 10;
     if (!query.name?.trim()) return [];
-    const { q, qPerson, candidates, memo } = this.prepareQuery(query.name, query.schema, threshold >= 0.6 ? 0.5 : 0.25);
+    const { q, qPerson, candidates } = this.prepareQuery(query.name, query.schema, threshold >= 0.6 ? 0.5 : 0.25);
+    const memo = this.spellingMemo();
     const best = new Map<number, { cmp: NameComparison; nameIndex: number; nameScore: number }>();
+    // A name listed by several lists (or entities) is prepared once and compared once per query.
+    const gen = this.nextComparisonGeneration();
     for (const c of candidates) {
       const named = this.index.names[c.nameIndex];
       const entity = this.entities[named.entityIndex];
       if (!this.passesFilters(entity, options)) continue;
-      const cmp = compareNames(entity.schema === 'person' ? qPerson : q, named.prepared, this.index.rarity, false, memo);
+      const asPerson = entity.schema === 'person' && qPerson !== q;
+      const slot = named.preparedId * 2 + (asPerson ? 1 : 0);
+      let cmp: NameComparison;
+      if (this.comparedGen[slot] === gen) cmp = this.compared[slot]!;
+      else {
+        cmp = compareNames(asPerson ? qPerson : q, named.prepared, this.index.rarity, false, memo);
+        this.comparedGen[slot] = gen;
+        this.compared[slot] = cmp;
+      }
       const nameScore = cmp.score * ALIAS_FACTOR[named.record.kind];
       const prev = best.get(named.entityIndex);
       if (!prev || nameScore > prev.nameScore) best.set(named.entityIndex, { cmp, nameIndex: c.nameIndex, nameScore });
@@ -133,6 +160,30 @@ export class ScreeningEngine {
     });
   }
 
+  private spellingMemo(): SpellingMemo {
+    // counting the memo's entries costs a pass over it: done every 2,000 queries
+    if (++this.memoChecked >= 2000) {
+      this.memoChecked = 0;
+      let entries = 0;
+      for (const m of this.memo.values()) entries += m.size;
+      if (entries > SPELLING_MEMO_MAX) this.memo = new Map();
+    }
+    return this.memo;
+  }
+
+  private nextComparisonGeneration(): number {
+    if (this.comparedGen.length !== this.index.preparedCount * 2) {
+      this.comparedGen = new Int32Array(this.index.preparedCount * 2);
+      this.compared = new Array(this.index.preparedCount * 2);
+      this.comparisonGen = 0;
+    }
+    if (this.comparisonGen >= 0x7fffffff) {
+      this.comparedGen.fill(0);
+      this.comparisonGen = 0;
+    }
+    return ++this.comparisonGen;
+  }
+
   /**
    * The prepared name and its candidates, kept for the last few queries: the list agents of one
    * screening (sanctions, PEP, leaks, debarment) screen the same name one after another, each
@@ -148,7 +199,7 @@ export class ScreeningEngine {
     // With no entity type, listed persons are compared with the query read as a person name
     // (no legal forms), everything else with the query read as it comes.
     const qPerson = !schema || schema === 'unknown' ? prepareName(name, 'person') : q;
-    const prepared: PreparedQuery = { q, qPerson, candidates: this.index.candidates(q, 150, minShare), memo: new Map() };
+    const prepared: PreparedQuery = { q, qPerson, candidates: this.index.candidates(q, 150, minShare) };
     if (this.keepRecent === 0) return prepared;
     this.recentQueries.set(key, prepared);
     if (this.recentQueries.size > this.keepRecent) this.recentQueries.delete(this.recentQueries.keys().next().value!);

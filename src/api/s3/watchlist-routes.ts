@@ -10,6 +10,7 @@
  * `X-Import-Mapping` header or the `mapping` query parameter.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { csvCell } from '../../shared/csv';
 import express, { type Request, type Response, type Router } from 'express';
 import { ImportRejected, MAX_IMPORT_ROWS } from '../../commands/watchlist';
 import type { CommandContext, Principal } from '../../app/services';
@@ -99,12 +100,6 @@ async function readImport(req: Request, options: WatchlistRoutesOptions, mapping
     if (error instanceof ImportUnreadable) throw new ApiError('bad_request', `body: ${error.message}`, { fields: { body: [error.message] } });
     throw error;
   }
-}
-
-/** RFC 4180 cell; a cell a spreadsheet would run as a formula is prefixed with ' (CSV injection). */
-function csvCell(value: string): string {
-  const safe = /^[=@\t\r]/.test(value) || /^[+-][^0-9 (]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 export const EXPORT_COLUMNS = [

@@ -6,11 +6,14 @@
  * Rows that cannot be read (no name, a DOB that is not a date, an unknown country or entity type,
  * broken CSV quoting) go to the errors CSV with their line number and the batch carries on.
  */
+import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { parse } from 'csv-parse';
 import { ScreeningEngine } from '../../screening/engine';
+import type { ListsConfig } from '../../screening/lists/config';
 import type { ListEntity, ListVersion } from '../../screening/model';
 import { parseScreeningInput } from '../../screening/query-input';
 import { csvLine, RESULT_COLUMNS, screenChunk, type BatchRow, type BatchScreenOptions, type ChunkResult } from './rows';
@@ -37,15 +40,37 @@ export function defaultWorkerCount(): number {
   return availableParallelism();
 }
 
+/** Where a pool's workers get the listed entities: copied from this thread, or read from the list files by each worker. */
+export type WorkerListSource = { entities: ListEntity[]; versions: ListVersion[] } | { lists: ListsConfig };
+
 /**
- * A pool of `workers` threads, each building its own engine from `entities` (in parallel: the
- * build is paid once in wall time). Resolves when every worker is ready.
+ * A pool of `workers` threads, each building its own engine (in parallel: the build is paid once in
+ * wall time) from the entities given or from the list files (each worker loads them, in parallel:
+ * no copy, and this thread never holds them). Resolves when every worker is ready; `listFailures`
+ * are the lists a worker could not load (the others are screened).
  */
-export async function startWorkerPool(args: { entities: ListEntity[]; versions: ListVersion[]; options: BatchScreenOptions; workers: number }): Promise<ChunkScreener> {
-  const init: WorkerInit = { entities: args.entities, versions: args.versions, options: args.options };
+export async function startWorkerPool(
+  args: WorkerListSource & { options: BatchScreenOptions; workers: number },
+): Promise<ChunkScreener & { listFailures: { source: string; message: string }[] }> {
+  const init: WorkerInit = 'lists' in args ? { lists: args.lists, options: args.options } : { entities: args.entities, versions: args.versions, options: args.options };
+  const listFailures: { source: string; message: string }[] = [];
+  // Lists handed out to the workers that ask, largest first (the longest parse starts first).
+  const toLoad = 'lists' in args ? largestFirst(args.lists) : [];
+  let loadedLists = 0;
   const url = new URL('./worker-entry.mjs', import.meta.url);
   type Pending = { resolve: (r: ChunkResult) => void; reject: (e: Error) => void };
-  const slots = Array.from({ length: args.workers }, () => {
+  const slots: { worker: Worker }[] = [];
+  const onLoadMessage = (from: Worker, m: WorkerReply) => {
+    if (m.type === 'next') {
+      const index = toLoad.shift();
+      if (index !== undefined) from.postMessage({ type: 'load', index } satisfies WorkerRequest);
+    } else if (m.type === 'loaded') {
+      if (m.list.failure) listFailures.push(m.list.failure);
+      for (const s of slots) if (s.worker !== from) s.worker.postMessage({ type: 'list', list: m.list } satisfies WorkerRequest);
+      if (++loadedLists === ('lists' in args ? args.lists.lists.length : 0)) for (const s of slots) s.worker.postMessage({ type: 'build' } satisfies WorkerRequest);
+    }
+  };
+  const started = Array.from({ length: args.workers }, () => {
     const worker = new Worker(url, { workerData: init });
     const pending = new Map<number, Pending>();
     const slot = { worker, pending, ready: undefined as unknown as Promise<void> };
@@ -58,6 +83,7 @@ export async function startWorkerPool(args: { entities: ListEntity[]; versions: 
     slot.ready = new Promise<void>((resolve, reject) => {
       worker.on('message', (m: WorkerReply) => {
         if (m.type === 'ready') return resolve();
+        if (m.type === 'next' || m.type === 'loaded') return onLoadMessage(worker, m);
         const p = pending.get(m.seq);
         if (!p) return;
         pending.delete(m.seq);
@@ -76,30 +102,54 @@ export async function startWorkerPool(args: { entities: ListEntity[]; versions: 
     });
     return Object.assign(slot, { isFailed: () => failed });
   });
+  slots.push(...started);
+  if ('lists' in args && args.lists.lists.length === 0) for (const s of slots) s.worker.postMessage({ type: 'build' } satisfies WorkerRequest);
   try {
-    await Promise.all(slots.map((s) => s.ready));
+    await Promise.all(started.map((s) => s.ready));
   } catch (error) {
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    await Promise.all(started.map((s) => s.worker.terminate()));
     throw error;
   }
   let seq = 0;
   return {
+    listFailures,
     workers: args.workers,
     screen(rows) {
       // the least busy worker takes the chunk
-      const slot = slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+      const slot = started.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
       const failed = slot.isFailed();
       if (failed) return Promise.reject(failed);
       const id = seq++;
       return new Promise<ChunkResult>((resolve, reject) => {
         slot.pending.set(id, { resolve, reject });
-        slot.worker.postMessage({ seq: id, rows } satisfies WorkerRequest);
+        slot.worker.postMessage({ type: 'screen', seq: id, rows } satisfies WorkerRequest);
       });
     },
     async close() {
-      await Promise.all(slots.map((s) => s.worker.terminate()));
+      await Promise.all(started.map((s) => s.worker.terminate()));
     },
   };
+}
+
+/** Indexes of the configured lists, the largest (bytes on disk) first. */
+function largestFirst(config: ListsConfig): number[] {
+  const size = (dir: string, files?: string[]) => {
+    let total = 0;
+    try {
+      for (const f of files ?? readdirSync(dir)) {
+        try {
+          total += statSync(path.join(dir, f)).size;
+        } catch {
+          // a file that is not there is reported by the worker that loads the list
+        }
+      }
+    } catch {
+      // idem for a directory
+    }
+    return total;
+  };
+  const sizes = config.lists.map((l) => size(l.dir, l.files));
+  return config.lists.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
 }
 
 export interface BatchProgress {

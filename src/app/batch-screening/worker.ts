@@ -1,35 +1,114 @@
 /**
- * Worker thread of the batch pool: builds its own read-only ScreeningEngine from the entities the
- * main thread loaded once (the index has per-query scratch arrays, so each thread keeps one), then
- * screens the chunks it is sent with screenChunk, exactly as the single-thread path does.
+ * Worker thread of the batch pool: builds its own read-only ScreeningEngine (the index has
+ * per-query scratch arrays, so each thread keeps one), then screens the chunks it is sent with
+ * screenChunk, exactly as the single-thread path does.
+ *
+ * The engine's entities come either from the main thread (`entities`, cloned into this thread) or
+ * from the list files (`lists`), loaded by the pool together: the main thread hands the lists out
+ * one at a time (largest first) to whichever worker asks, each worker parses the ones it gets and
+ * shares them (serialised once into shared memory, read by each other worker), then every worker
+ * builds its engine from all of them in the configured order (the order loadAllLists gives).
+ * Loading is split across the cores instead of paid by the main thread alone and copied.
  */
+import { deserialize, serialize } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ScreeningEngine } from '../../screening/engine';
+import type { ListsConfig } from '../../screening/lists/config';
 import type { ListEntity, ListVersion } from '../../screening/model';
 import { screenChunk, type BatchRow, type BatchScreenOptions } from './rows';
 
-export interface WorkerInit {
-  entities: ListEntity[];
-  versions: ListVersion[];
-  options: BatchScreenOptions;
-}
-export type WorkerRequest = { seq: number; rows: BatchRow[] };
+export type WorkerInit = { options: BatchScreenOptions } & (
+  | { entities: ListEntity[]; versions: ListVersion[]; lists?: undefined }
+  | { lists: ListsConfig; entities?: undefined; versions?: undefined }
+);
+/** A list loaded by one worker: its entities and version, serialised (v8) in shared memory. */
+export type SharedList = { index: number; data?: SharedArrayBuffer; failure?: { source: string; message: string } };
+export type WorkerRequest =
+  | { type: 'screen'; seq: number; rows: BatchRow[] }
+  | { type: 'load'; index: number }
+  | { type: 'list'; list: SharedList }
+  | { type: 'build' };
 export type WorkerReply =
+  | { type: 'next' }
+  | { type: 'loaded'; list: SharedList }
   | { type: 'ready'; buildMs: number }
   | { type: 'done'; seq: number; csv: string; jsonl: string; screened: number; flagged: number }
   | { type: 'failed'; seq: number; message: string };
 
 const init = workerData as WorkerInit;
-const t0 = performance.now();
-const engine = ScreeningEngine.build(init.entities, init.versions);
-// The entities now live in the engine; drop the init copy's references.
-(init as Partial<WorkerInit>).entities = undefined;
 const port = parentPort!;
-port.postMessage({ type: 'ready', buildMs: Math.round(performance.now() - t0) } satisfies WorkerReply);
-port.on('message', (req: WorkerRequest) => {
+const t0 = performance.now();
+let engine: ScreeningEngine | undefined;
+const lists = new Map<number, { entities: ListEntity[]; version: ListVersion } | SharedArrayBuffer | undefined>();
+
+function build(entities: ListEntity[], versions: ListVersion[]): void {
+  engine = ScreeningEngine.build(entities, versions);
+  port.postMessage({ type: 'ready', buildMs: Math.round(performance.now() - t0) } satisfies WorkerReply);
+}
+
+async function loadOne(index: number): Promise<void> {
+  const { loadList, toFailure } = await import('../../screening/lists/index');
+  const cfg = init.lists!.lists[index];
+  let list: SharedList;
   try {
-    port.postMessage({ type: 'done', seq: req.seq, ...screenChunk(engine, req.rows, init.options) } satisfies WorkerReply);
+    const loaded = await loadList(cfg, {});
+    const own = { entities: loaded.entities, version: loaded.version };
+    lists.set(index, own);
+    const bytes = serialize(own);
+    const data = new SharedArrayBuffer(bytes.length);
+    new Uint8Array(data).set(bytes);
+    list = { index, data };
   } catch (error) {
-    port.postMessage({ type: 'failed', seq: req.seq, message: error instanceof Error ? error.message : String(error) } satisfies WorkerReply);
+    const f = toFailure(cfg.source, error);
+    lists.set(index, undefined);
+    list = { index, failure: { source: f.source, message: f.message } };
+  }
+  port.postMessage({ type: 'loaded', list } satisfies WorkerReply);
+  port.postMessage({ type: 'next' } satisfies WorkerReply);
+}
+
+function buildFromLists(): void {
+  const entities: ListEntity[] = [];
+  const versions: ListVersion[] = [];
+  for (let i = 0; i < init.lists!.lists.length; i++) {
+    let l = lists.get(i);
+    if (l instanceof SharedArrayBuffer) l = deserialize(new Uint8Array(l)) as { entities: ListEntity[]; version: ListVersion };
+    if (!l) continue;
+    for (const e of l.entities) entities.push(e);
+    versions.push(l.version);
+  }
+  lists.clear();
+  build(entities, versions);
+}
+
+port.on('message', (req: WorkerRequest) => {
+  switch (req.type) {
+    case 'screen':
+      try {
+        port.postMessage({ type: 'done', seq: req.seq, ...screenChunk(engine!, req.rows, init.options) } satisfies WorkerReply);
+      } catch (error) {
+        port.postMessage({ type: 'failed', seq: req.seq, message: error instanceof Error ? error.message : String(error) } satisfies WorkerReply);
+      }
+      return;
+    case 'load':
+      void loadOne(req.index);
+      return;
+    case 'list':
+      lists.set(req.list.index, req.list.data);
+      return;
+    case 'build':
+      buildFromLists();
+      return;
+    default: {
+      const never: never = req;
+      throw new Error(`unknown request ${JSON.stringify(never)}`);
+    }
   }
 });
+
+if (init.lists) port.postMessage({ type: 'next' } satisfies WorkerReply);
+else {
+  build(init.entities, init.versions);
+  // The entities now live in the engine; drop the init copy's references.
+  (init as { entities?: ListEntity[] }).entities = undefined;
+}

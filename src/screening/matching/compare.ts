@@ -95,21 +95,45 @@ export function tokenSimilarity(q: NameToken, c: NameToken, memo?: SpellingMemo)
 }
 
 /**
- * Spelling similarities already worked out for a query's tokens. spellingSimilarity is the costly
- * step (two edit distances and Jaro-Winkler) and reads only the two words' spellings, and a query's
- * candidates share many words (Hassan, Trading): the engine keeps one of these per prepared query.
+ * Spelling similarities already worked out. spellingSimilarity is the costly step (two edit
+ * distances and Jaro-Winkler) and reads only the two words' spellings, and a query's candidates
+ * share many words (Hassan, Trading), as do the queries of a batch: the engine keeps one of these.
+ * Keyed by the first word's spelling id, then the second's (spellingId).
  */
-export type SpellingMemo = Map<NameToken, Map<string, TokenSim>>;
+export type SpellingMemo = Map<number, Map<number, TokenSim>>;
+
+// Spelling ids: one number per distinct (norm, fold, skel, metaphone codes), exactly what
+// spellingSimilarity reads of a candidate word. Ids only grow: when the table is cleared (to bound
+// memory in a long-running service) a spelling seen again gets a new id, never another word's.
+const spellingIds = new Map<string, number>();
+let nextSpellingId = 1;
+const SPELLING_ID = Symbol('spellingId');
+type WithSpellingId = NameToken & { [SPELLING_ID]?: number };
+
+/** The id of a token's spelling (assigned on first use; tokens are not changed after they are compared). */
+export function spellingId(t: NameToken): number {
+  const known = (t as WithSpellingId)[SPELLING_ID];
+  if (known !== undefined) return known;
+  const key = `${t.norm}\u0000${t.fold}\u0000${t.skel}\u0000${t.meta[0]}\u0000${t.meta[1]}`;
+  let id = spellingIds.get(key);
+  if (id === undefined) {
+    if (spellingIds.size >= 500_000) spellingIds.clear();
+    id = nextSpellingId++;
+    spellingIds.set(key, id);
+  }
+  (t as WithSpellingId)[SPELLING_ID] = id;
+  return id;
+}
 
 function spellingOf(q: NameToken, c: NameToken, memo: SpellingMemo | undefined): TokenSim {
   if (!memo) return spellingSimilarity(q, c);
-  let known = memo.get(q);
+  const qId = spellingId(q);
+  let known = memo.get(qId);
   if (!known) {
     known = new Map();
-    memo.set(q, known);
+    memo.set(qId, known);
   }
-  // Exactly what spellingSimilarity reads of the candidate word.
-  const key = `${c.norm}\u0000${c.fold}\u0000${c.skel}\u0000${c.meta[0]}\u0000${c.meta[1]}`;
+  const key = spellingId(c);
   let sim = known.get(key);
   if (sim === undefined) {
     sim = spellingSimilarity(q, c);
@@ -218,28 +242,75 @@ function concatToken(parts: NameToken[]): NameToken {
   return t;
 }
 
+/**
+ * What compareOne needs of one side, worked out once per prepared name (a listed name is compared
+ * with thousands of queries, a query with all its candidates): the tokens without numbers, their
+ * weights for this rarity function, and the joined spans tryMerge tries (made on first use).
+ */
+interface Side {
+  rarity: RarityFn;
+  toks: NameToken[];
+  w: number[];
+  total: number;
+  spans: (NameToken | undefined)[];
+}
+const sides = new WeakMap<PreparedName, Side>();
+
+function sideOf(p: PreparedName, rarity: RarityFn): Side {
+  const known = sides.get(p);
+  if (known && known.rarity === rarity) return known;
+  const toks = p.tokens.filter((t) => t.kind !== 'number');
+  const w = toks.map((t) => tokenWeight(t, rarity));
+  const side: Side = { rarity, toks, w, total: w.reduce((a, b) => a + b, 0) || 1, spans: [] };
+  sides.set(p, side);
+  return side;
+}
+
+/** The joined token of side.toks[j .. j+len-1] (len 2 or 3), made once per side. */
+function spanToken(side: Side, j: number, len: number): NameToken {
+  const k = j * 2 + len - 2;
+  return (side.spans[k] ??= concatToken(side.toks.slice(j, j + len)));
+}
+
 /** Words split or joined differently ("Abdul Rahman"/"Abdulrahman", "Xi Jin Ping"/"Xi Jinping"). */
-function tryMerge(one: NameToken[], oneUsed: boolean[], many: NameToken[], manyUsed: boolean[], oneIsQuery: boolean, pairs: Pair[]): void {
+function tryMerge(one: NameToken[], oneUsed: boolean[], manySide: Side, manyUsed: boolean[], oneIsQuery: boolean, pairs: Pair[], memo?: SpellingMemo): void {
+  const many = manySide.toks;
   for (let i = 0; i < one.length; i++) {
     if (oneUsed[i] || one[i].kind !== 'name') continue;
-    let best: { idx: number[]; s: TokenSim } | undefined;
+    let bestJ = -1;
+    let bestLen = 0;
+    let bestS: TokenSim | undefined;
     for (let j = 0; j + 1 < many.length; j++) {
-      for (const len of [2, 3]) {
+      for (let len = 2; len <= 3; len++) {
         if (j + len > many.length) continue;
-        const span = many.slice(j, j + len);
-        if (span.some((t, k) => manyUsed[j + k] || (t.kind !== 'name' && t.kind !== 'particle'))) continue;
+        let eligible = true;
         let spanLen = 0;
-        for (const t of span) spanLen += t.norm.length;
-        if (Math.abs(spanLen - one[i].norm.length) > 3) continue;
-        const s = tokenSimilarity(one[i], concatToken(span));
-        if (s.sim >= 0.85 && (!best || s.sim > best.s.sim)) best = { idx: span.map((_, k) => j + k), s };
+        for (let k = j; k < j + len; k++) {
+          const t = many[k];
+          if (manyUsed[k] || (t.kind !== 'name' && t.kind !== 'particle')) {
+            eligible = false;
+            break;
+          }
+          spanLen += t.norm.length;
+        }
+        if (!eligible || Math.abs(spanLen - one[i].norm.length) > 3) continue;
+        const s = tokenSimilarity(one[i], spanToken(manySide, j, len), memo);
+        if (s.sim >= 0.85 && (!bestS || s.sim > bestS.sim)) {
+          bestJ = j;
+          bestLen = len;
+          bestS = s;
+        }
       }
     }
-    if (best) {
+    if (bestS) {
       oneUsed[i] = true;
-      for (const k of best.idx) manyUsed[k] = true;
+      const idx: number[] = [];
+      for (let k = bestJ; k < bestJ + bestLen; k++) {
+        manyUsed[k] = true;
+        idx.push(k);
+      }
       const how: AlignHow = 'merged';
-      pairs.push(oneIsQuery ? { qi: [i], ci: best.idx, how, sim: best.s.sim } : { qi: best.idx, ci: [i], how, sim: best.s.sim });
+      pairs.push(oneIsQuery ? { qi: [i], ci: idx, how, sim: bestS.sim } : { qi: idx, ci: [i], how, sim: bestS.sim });
     }
   }
 }
@@ -299,9 +370,18 @@ function nameLike(t: NameToken): boolean {
   return t.kind === 'name' || t.kind === 'stop';
 }
 
+// Scratch for compareOne's greedy alignment (reused: compareOne never runs inside itself).
+let candI = new Int32Array(64);
+let candJ = new Int32Array(64);
+let candV = new Float64Array(64);
+let candS: TokenSim[] = [];
+let candOrder = new Int32Array(64);
+
 function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlignment: boolean, memo?: SpellingMemo): NameComparison {
-  const qt = q.tokens.filter((t) => t.kind !== 'number');
-  const ct = c.tokens.filter((t) => t.kind !== 'number');
+  const qSide = sideOf(q, rarity);
+  const cSide = sideOf(c, rarity);
+  const qt = qSide.toks;
+  const ct = cSide.toks;
   const notes: string[] = q.notes.length || c.notes.length ? [...q.notes, ...c.notes] : [];
   if (!qt.length || !ct.length) {
     return { score: 0, alignment: [], notes: ['empty name'], exact: false };
@@ -312,30 +392,54 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
       ? acronymMatch(q, c, qt, ct, rarity)
       : undefined;
   if (acronym) return acronym;
-  const qw = qt.map((t) => tokenWeight(t, rarity));
-  const cw = ct.map((t) => tokenWeight(t, rarity));
+  const qw = qSide.w;
+  const cw = cSide.w;
 
-  // Greedy one-to-one alignment on weighted similarity.
-  const cands: { i: number; j: number; s: TokenSim; v: number }[] = [];
+  // Greedy one-to-one alignment on weighted similarity: the pairs by value, best first (ties in
+  // the order they were found), each taken unless one of its tokens is taken already.
+  const most = qt.length * ct.length;
+  if (most > candI.length) {
+    candI = new Int32Array(most);
+    candJ = new Int32Array(most);
+    candV = new Float64Array(most);
+    candOrder = new Int32Array(most);
+  }
+  let n = 0;
   for (let i = 0; i < qt.length; i++) {
     for (let j = 0; j < ct.length; j++) {
       const s = tokenSimilarity(qt[i], ct[j], memo);
-      if (s.sim > 0) cands.push({ i, j, s, v: s.sim * (qw[i] + cw[j]) + s.sim * 1e-3 - Math.abs(i - j) * 1e-6 });
+      if (s.sim > 0) {
+        candI[n] = i;
+        candJ[n] = j;
+        candS[n] = s;
+        candV[n] = s.sim * (qw[i] + cw[j]) + s.sim * 1e-3 - Math.abs(i - j) * 1e-6;
+        // insertion sort, stable: after every entry of a greater or equal value
+        let k = n;
+        while (k > 0 && candV[candOrder[k - 1]] < candV[n]) {
+          candOrder[k] = candOrder[k - 1];
+          k--;
+        }
+        candOrder[k] = n;
+        n++;
+      }
     }
   }
-  cands.sort((x, y) => y.v - x.v);
   const qUsed = new Array<boolean>(qt.length).fill(false);
   const cUsed = new Array<boolean>(ct.length).fill(false);
   const pairs: Pair[] = [];
-  for (const x of cands) {
-    if (qUsed[x.i] || cUsed[x.j]) continue;
-    qUsed[x.i] = cUsed[x.j] = true;
-    pairs.push({ qi: [x.i], ci: [x.j], how: x.s.how, sim: x.s.sim });
+  for (let k = 0; k < n; k++) {
+    const x = candOrder[k];
+    const i = candI[x];
+    const j = candJ[x];
+    if (qUsed[i] || cUsed[j]) continue;
+    qUsed[i] = cUsed[j] = true;
+    pairs.push({ qi: [i], ci: [j], how: candS[x].how, sim: candS[x].sim });
   }
+  candS.length = 0;
 
   if (qUsed.includes(false) && cUsed.includes(false)) {
-    tryMerge(qt, qUsed, ct, cUsed, true, pairs);
-    tryMerge(ct, cUsed, qt, qUsed, false, pairs);
+    tryMerge(qt, qUsed, cSide, cUsed, true, pairs, memo);
+    tryMerge(ct, cUsed, qSide, qUsed, false, pairs, memo);
   }
 
   // In an organisation or vessel name, a short word one letter away from another word that the lists
@@ -351,8 +455,8 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
       }
     }
   }
-  const qTotal = qw.reduce((a, b) => a + b, 0) || 1;
-  const cTotal = cw.reduce((a, b) => a + b, 0) || 1;
+  const qTotal = qSide.total;
+  const cTotal = cSide.total;
   let qCov = 0;
   let cCov = 0;
   let strong = false;

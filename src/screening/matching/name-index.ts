@@ -14,7 +14,10 @@ import { prepareName, type NameToken, type PreparedName } from './prepare';
 export interface IndexedName {
   entityIndex: number;
   record: NameRecord;
+  /** Shared by every listed name with the same spelling and schema (the lists repeat one another). */
   prepared: PreparedName;
+  /** Number of `prepared` among the index's distinct prepared names: a comparison with it holds for all of them. */
+  preparedId: number;
 }
 
 const KEY_QUALITY: Record<string, number> = { t: 1, k: 0.9, p: 0.7, s: 0.7, a: 0.6, z: 0.6 };
@@ -60,6 +63,8 @@ export interface Candidate {
 
 export class NameIndex {
   readonly names: IndexedName[] = [];
+  /** How many distinct prepared names `names` share (preparedId < preparedCount). */
+  preparedCount = 0;
   private readonly postings = new Map<string, Int32Array>();
   /** Number of entities whose names contain each folded token. */
   private readonly df = new Map<string, number>();
@@ -67,10 +72,13 @@ export class NameIndex {
   private acc = new Float64Array(0);
   private stamp = new Int32Array(0);
   private stampGen = 0;
+  private passing = new Int32Array(0);
 
   static build(entities: ListEntity[]): NameIndex {
     const idx = new NameIndex();
     const lists = new Map<string, number[]>();
+    // One name string of one schema is prepared once: SDN names recur in the consolidated lists.
+    const preparedOnce = new Map<string, { prepared: PreparedName; id: number }>();
     idx.entityCount = entities.length;
     entities.forEach((entity, entityIndex) => {
       const seenNames = new Set<string>();
@@ -78,11 +86,17 @@ export class NameIndex {
       const records = entity.names?.length ? entity.names : [{ value: entity.primaryName, kind: 'primary' as const }];
       for (const record of records) {
         if (!record.value?.trim()) continue;
-        const prepared = prepareName(record.value, entity.schema);
+        const onceKey = `${entity.schema}\u0000${record.value}`;
+        let once = preparedOnce.get(onceKey);
+        if (!once) {
+          once = { prepared: prepareName(record.value, entity.schema), id: preparedOnce.size };
+          preparedOnce.set(onceKey, once);
+        }
+        const prepared = once.prepared;
         if (!prepared.tokens.length || seenNames.has(prepared.key + '|' + prepared.numbers.join(','))) continue;
         seenNames.add(prepared.key + '|' + prepared.numbers.join(','));
         const nameIndex = idx.names.length;
-        idx.names.push({ entityIndex, record, prepared });
+        idx.names.push({ entityIndex, record, prepared, preparedId: once.id });
         const keys = new Set<string>();
         // a name string with former names inside ("X (ex-Y)") is found through every part
         for (const part of [prepared, ...(prepared.alternatives ?? [])]) {
@@ -103,6 +117,7 @@ export class NameIndex {
       }
       for (const f of seenTokens) idx.df.set(f, (idx.df.get(f) ?? 0) + 1);
     });
+    idx.preparedCount = preparedOnce.size;
     for (const [k, l] of lists) idx.postings.set(k, Int32Array.from(l));
     idx.acc = new Float64Array(idx.names.length);
     idx.stamp = new Int32Array(idx.names.length).fill(-1);
@@ -195,15 +210,48 @@ export class NameIndex {
     // joined query tokens may equal one listed token
     for (const k of joinedKeys(q.tokens)) visit([k], 1);
     const min = total * minShare;
-    let out: Candidate[] = [];
-    for (const n of touched) if (this.acc[n] >= min) out.push({ nameIndex: n, weight: this.acc[n] });
-    if (out.length > limit) {
-      // ties (a common token shared by many names): prefer names as long as the query
-      const qn = q.tokens.length;
-      const lenGap = (c: Candidate) => Math.abs(this.names[c.nameIndex].prepared.tokens.length - qn);
-      out.sort((a, b) => b.weight - a.weight || lenGap(a) - lenGap(b));
-      out = out.slice(0, limit);
+    let count = 0;
+    if (this.passing.length < touched.length) this.passing = new Int32Array(touched.length);
+    const passing = this.passing;
+    for (const n of touched) if (this.acc[n] >= min) passing[count++] = n;
+    if (count <= limit) {
+      const out: Candidate[] = new Array(count);
+      for (let k = 0; k < count; k++) out[k] = { nameIndex: passing[k], weight: this.acc[passing[k]] };
+      return out;
     }
-    return out;
+    return this.best(passing, count, limit, q.tokens.length);
+  }
+
+  /**
+   * `limit` of the `count` names in `passing` (in the order they were found), as a stable sort would
+   * put them first: by weight, best first, then among equal weights (a common token shared by many
+   * names) names as long as the query first. A common word can bring thousands of names: only those
+   * above the limit-th weight are sorted; those at it are taken by length gap in one pass.
+   */
+  private best(passing: Int32Array, count: number, limit: number, queryLength: number): Candidate[] {
+    const weights = new Float64Array(count);
+    for (let k = 0; k < count; k++) weights[k] = this.acc[passing[k]];
+    weights.sort();
+    const cut = weights[count - limit];
+    const lenGap = (n: number) => Math.abs(this.names[n].prepared.tokens.length - queryLength);
+    const above: Candidate[] = [];
+    const atCut: number[] = [];
+    let maxGap = 0;
+    for (let k = 0; k < count; k++) {
+      const n = passing[k];
+      const w = this.acc[n];
+      if (w > cut) above.push({ nameIndex: n, weight: w });
+      else if (w === cut) {
+        atCut.push(n);
+        maxGap = Math.max(maxGap, lenGap(n));
+      }
+    }
+    above.sort((a, b) => b.weight - a.weight || lenGap(a.nameIndex) - lenGap(b.nameIndex));
+    for (let gap = 0; gap <= maxGap && above.length < limit; gap++) {
+      for (let k = 0; k < atCut.length && above.length < limit; k++) {
+        if (lenGap(atCut[k]) === gap) above.push({ nameIndex: atCut[k], weight: cut });
+      }
+    }
+    return above;
   }
 }
