@@ -54,11 +54,11 @@ export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none'
   const { bus, registry, clock, logger } = deps;
   const workers = await startAgentWorkers({ bus, registry, agents: wanted.map((name) => catalog.get(name)!), timeoutMs: deps.config.AGENT_TIMEOUT_MS, clock, logger });
   deps.stops.push(() => workers.stop());
-  const supervisor = await startOrchestrators(deps, catalog, agentLabels, sources);
+  const supervisor = await startOrchestrators(deps, catalog, agentLabels, sources, watchlistIndex);
   return { catalog, sources, agentLabels, supervisor };
 }
 
-async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agentLabels: Record<string, string>, sources: Agents['sources']): Promise<WorkSupervisor> {
+async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agentLabels: Record<string, string>, sources: Agents['sources'], internalLists: WatchlistIndexCache): Promise<WorkSupervisor> {
   const { config, logger, clock, store, bus, registry, lists, stops } = deps;
   const env = sourceSettings(config);
   const llm = llmConfigFromEnv(env);
@@ -103,6 +103,7 @@ async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agent
       hasPepList: () => lists.engine().versions.some((v) => v.source === 'opensanctions_peps'),
       env,
       newsSource: sources.find((s) => s.name === 'adverse_media_search'),
+      internalLists,
     }),
     agentTimeoutMs: config.AGENT_TIMEOUT_MS,
     stallDeadlineMs: config.PIPELINE_PHASE_DEADLINE_MS,

@@ -60,6 +60,8 @@ export type VerdictFinding = Pick<PersonFinding, 'severity' | 'corroboration' | 
   dobConflict?: boolean;
   /** The list inside a multi-list file (CSL source column). */
   sourceList?: string;
+  /** A record on one of the account's internal lists (issue 21): counted by the list's severity. */
+  internalList?: ScorableHit['internalList'];
 };
 
 const LIST_CATEGORIES: ReadonlySet<string> = new Set<HitCategory>(['sanctions', 'debarment', 'pep', 'offshore_leaks']);
@@ -110,6 +112,7 @@ export function assessPersonRisk(findings: readonly VerdictFinding[]) {
       ...(f.sourceList ? { sourceList: f.sourceList } : {}),
       ...(f.matchedName ? { entityName: f.matchedName } : {}),
       ...(f.category === 'offshore_leaks' && f.title ? { investigation: f.title } : {}),
+      ...(f.internalList ? { internalList: f.internalList } : {}),
     });
   });
   return computeRiskScore({ hits, additional });

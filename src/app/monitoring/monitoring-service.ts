@@ -23,7 +23,7 @@ import {
   type ScreeningEvent,
   type ScreeningState,
 } from '../../commands/screening';
-import { NotFound, ValidationFailed } from '../../commands/errors';
+import { DomainError, NotFound, ValidationFailed } from '../../commands/errors';
 import type { NameScreener } from '../../agents/lists/list-agents';
 import { projectionSchema } from '../../projections/projection';
 import { computeDelta, type ListDelta } from '../../screening/delta';
@@ -203,9 +203,15 @@ export class MonitoringService {
    * Records alerts worked out elsewhere (an internal-list change, src/app/watchlists/watchlist-monitoring.ts)
    * exactly as list-update alerts are: same decider rules, dispositions respected, risk recomputed.
    */
-  async raiseAlerts(intents: readonly AlertIntent[]): Promise<{ alertsRaised: number; reopened: number }> {
+  /**
+   * Records each intent's alert (idempotent: the alert id is recorded once). One screening's refusal
+   * (a domain error) never stops the others. With `failOnError`, any other failure (the store) is
+   * thrown once every intent was tried, so a durable caller retries the lot (watchlist monitoring).
+   */
+  async raiseAlerts(intents: readonly AlertIntent[], options: { failOnError?: boolean } = {}): Promise<{ alertsRaised: number; reopened: number }> {
     let alertsRaised = 0;
     let reopened = 0;
+    const failures: unknown[] = [];
     for (const intent of intents) {
       try {
         const events = await this.raise(intent);
@@ -214,8 +220,10 @@ export class MonitoringService {
       } catch (error) {
         // One screening's problem (e.g. unenrolled meanwhile) never stops the others' alerts.
         this.deps.logger?.warn({ err: error, screeningId: intent.screeningId, entityId: intent.entityId }, 'monitoring alert not recorded');
+        if (!(error instanceof DomainError)) failures.push(error);
       }
     }
+    if (options.failOnError && failures.length > 0) throw new AggregateError(failures, `${failures.length} monitoring alert(s) not recorded`);
     return { alertsRaised, reopened };
   }
 
@@ -269,7 +277,19 @@ export class MonitoringService {
           diff: intent.diff,
           listVersion: intent.listVersion,
           ...(intent.entityRecordHash ? { entityRecordHash: intent.entityRecordHash } : {}),
-          ...(fresh ? { hit: { hitId, category: fresh.category, source: fresh.source, matchedName: fresh.matchedName, score: fresh.score, listVersion: intent.listVersion } } : {}),
+          ...(fresh
+            ? {
+                hit: {
+                  hitId,
+                  category: fresh.category,
+                  source: fresh.source,
+                  matchedName: fresh.matchedName,
+                  score: fresh.score,
+                  listVersion: intent.listVersion,
+                  ...(fresh.internalList ? { internalList: fresh.internalList } : {}),
+                },
+              }
+            : {}),
         },
         metadata: { now: this.deps.clock.now().toISOString(), actor: { surface: 'system' }, commandId, correlationId: commandId },
       };

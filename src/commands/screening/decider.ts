@@ -111,6 +111,18 @@ export interface ScreeningHit {
   listVersion?: string;
   /** Hash of the listed entity's record when matched: monitoring compares it to detect changes. */
   entityRecordHash: string;
+  /** A hit on one of the account's own lists (issue 21): which list, version, severity and entry. */
+  internalList?: InternalListRef;
+}
+
+/** As ReportHit.internalList: the scorer counts such a hit by the list's severity. */
+export interface InternalListRef {
+  watchlistId: string;
+  name: string;
+  version: number;
+  severity: 'block' | 'review' | 'note';
+  entryId: string;
+  reason: string;
 }
 
 export interface HitCounts {
@@ -391,6 +403,8 @@ export type MonitoringAlertRaised = Event<
     listVersion: string;
     entityRecordHash?: string;
     raisedAt: string;
+    /** The hit is on an internal list (new or changed hit): counted by the list's severity at once. */
+    internalList?: InternalListRef;
   }
 >;
 export type HitReopened = Event<
@@ -920,7 +934,13 @@ function recordMonitoringAlert(
     .check(isNonEmptyText(d.entityId, 500), 'entity_id', 'is required')
     .check(isNonEmptyText(d.listVersion, 200), 'list_version', 'is required')
     .check(typeof d.diff === 'object' && d.diff !== null, 'diff', 'must be an object')
-    .check(d.kind === 'removed_hit' || isNonEmptyText(d.entityRecordHash, 200), 'entity_record_hash', 'is required unless the entity was removed');
+    .check(d.kind === 'removed_hit' || isNonEmptyText(d.entityRecordHash, 200), 'entity_record_hash', 'is required unless the entity was removed')
+    .check(
+      d.hit?.internalList === undefined ||
+        (isNonEmptyText(d.hit.internalList.watchlistId, 100) && ['block', 'review', 'note'].includes(d.hit.internalList.severity) && Number.isInteger(d.hit.internalList.version)),
+      'hit.internal_list',
+      'must name the list, its version and a severity of block, review or note',
+    );
   if (d.risk) validateRisk(issues, d.risk.riskScore, d.risk.riskLevel);
   issues.throwIfAny();
   if (s.alertIds.includes(d.alertId)) return [];
@@ -981,6 +1001,7 @@ function recordMonitoringAlert(
       listVersion: d.listVersion,
       ...(d.entityRecordHash !== undefined ? { entityRecordHash: d.entityRecordHash } : {}),
       raisedAt: now,
+      ...(d.kind !== 'removed_hit' && d.hit?.internalList ? { internalList: d.hit.internalList } : {}),
     },
   });
   if (d.risk && (d.risk.riskScore !== s.riskScore || d.risk.riskLevel !== s.riskLevel)) {
