@@ -16,6 +16,9 @@ import type { PgAccountService } from '../app/accounts/account-service';
 import type { ListRegistry } from '../screening/lists/registry';
 import type { ListsInService, LoadResult } from './lists';
 import type { Stops } from './lifecycle';
+import { WatchlistMonitoringProcess } from '../app/watchlists/watchlist-monitoring-process';
+import { WatchlistMonitoring } from '../app/watchlists/watchlist-monitoring';
+import type { WatchlistService } from '../app/watchlists/watchlist-service';
 
 export interface MonitoringDeps {
   config: Config;
@@ -80,4 +83,26 @@ export async function startMonitoring(deps: MonitoringDeps, catchUpAtStart: bool
     }
   };
   return { service, subjectChecks, audit, auditorTokens, lists: lists.registry, lastRuns: () => lastRuns, catchUp, reloadLists };
+}
+
+/**
+ * A change to an account's own list reverse-matches that account's monitored subjects (issue 21): a
+ * process manager on the store, where the read side runs; the API waits for it (bounded) after a change.
+ */
+export async function startWatchlistMonitoring(
+  deps: Pick<MonitoringDeps, 'logger' | 'clock' | 'pool' | 'store' | 'readModelsCaughtUp' | 'stops'>,
+  monitoring: MonitoringService,
+  watchlists: WatchlistService,
+): Promise<void> {
+  const { logger, clock, pool, store, readModelsCaughtUp, stops } = deps;
+  const process = new WatchlistMonitoringProcess({
+    store,
+    pool,
+    monitoring: new WatchlistMonitoring({ store, monitoring, now: () => clock.now() }),
+    readModelsCaughtUp,
+    logger,
+  });
+  await process.start();
+  stops.push(() => process.stop());
+  watchlists.onChange((_accountId, _watchlistId, _events, position) => process.caughtUp(position));
 }

@@ -29,9 +29,7 @@ import { loadLists, type LoadResult } from './lists';
 import { startAgents } from './agents';
 import { startReadSide, webhookSecrets } from './read-side';
 import { createApplicationServices } from './services';
-import { startMonitoring, type Monitoring } from './monitoring';
-import { WatchlistMonitoringProcess } from '../app/watchlists/watchlist-monitoring-process';
-import { WatchlistMonitoring } from '../app/watchlists/watchlist-monitoring';
+import { startMonitoring, startWatchlistMonitoring, type Monitoring } from './monitoring';
 import { createPortalServices, type PortalServices } from './portal';
 import { startHttp } from './http';
 import { publishDiscovery } from './operator-database';
@@ -103,20 +101,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const { readModelsCaughtUp } = readSide;
     const services = await createApplicationServices({ ...base, agentLabels: agents.agentLabels, readModelsCaughtUp });
     const monitoring = await startMonitoring({ ...base, accounts: services.accounts, readModelsCaughtUp }, options.projections);
-    // A change to an account's own list reverse-matches that account's monitored subjects (issue 21):
-    // a process manager on the store where the read side runs; the API waits for it (bounded).
-    if (options.projections) {
-      const watchlistMonitoring = new WatchlistMonitoringProcess({
-        store,
-        pool,
-        monitoring: new WatchlistMonitoring({ store, monitoring: monitoring.service, now: () => clock.now() }),
-        readModelsCaughtUp,
-        logger,
-      });
-      await watchlistMonitoring.start();
-      stops.push(() => watchlistMonitoring.stop());
-      services.watchlists.onChange((_accountId, _watchlistId, _events, position) => watchlistMonitoring.caughtUp(position));
-    }
+    if (options.projections) await startWatchlistMonitoring({ ...base, readModelsCaughtUp }, monitoring.service, services.watchlists);
     const portal = createPortalServices({ ...base, services, readSide });
     const http = options.http ? await startHttp({ ...base, deadLetters, agents, readSide, services, monitoring, portal }) : undefined;
     if (embedded && options.http) publishDiscovery(config.DATA_DIR, embedded.url('postgres'), http?.url, clock, stops);

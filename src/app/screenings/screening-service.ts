@@ -1,3 +1,8 @@
+/**
+ * Over 500 lines on purpose: the one application service behind S1, S3 and the portal's screenings
+ * (start with admission and idempotency binding, read from the detail read model, dispositions,
+ * assignment, reports); the rules live in the decider and the report fold, what stays here is I/O.
+ */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { AnalystNames } from '../accounts/analyst-names';

@@ -1,4 +1,7 @@
 /**
+ * Over 500 lines on purpose: S2 has one resource with single, batch, sandbox, read, list and review
+ * operations; they share the admission, idempotency binding and read-model queries kept here.
+ *
  * S2 subject checks: starting one (the agent pipeline then runs it: src/agents/orchestrator/
  * subject-check-orchestrator.ts), reading and listing from the read model, the reviewers' commands,
  * and the sandbox verdict, which is computed without touching the store or the read model.

@@ -1,4 +1,9 @@
 /**
+ * Over 500 lines: one aggregate's decide and evolve (lifecycle, agent results, hits and dispositions,
+ * assignment, monitoring). Splitting it by concern into sibling modules is the next architecture
+ * step (docs/architecture.md); until then the file reads in marked sections: commands, events,
+ * state, decide, evolve.
+ *
  * Screening aggregate (S1/S3 CDD, EDD, M&A and S3 SOW share it), stream `screening-<id>`
  * with the numeric id; the S3 uuid is carried in ScreeningRequested.
  *

@@ -1,4 +1,8 @@
 /**
+ * Over 500 lines on purpose: the comparison is the matcher's hot loop; token similarity, alignment
+ * and the score's qualifiers stay in one module so the per-candidate path is read (and profiled) in
+ * one place. Script readings, acronyms and discriminators live in their own modules beside it.
+ *
  * Name-to-name comparison: token similarity, alignment and the name score in [0,1].
  *
  * The score is order-insensitive. Each side's tokens are weighted (rarity over the indexed names,
