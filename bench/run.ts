@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 
-const scripts = ['bench/screening/run.ts', 'bench/batch/run.ts', 'bench/eventstore.ts', 'bench/bus.ts', 'bench/http.ts'];
+const scripts = ['bench/screening/run.ts', 'bench/watchlists/run.ts', 'bench/batch/run.ts', 'bench/eventstore.ts', 'bench/bus.ts', 'bench/http.ts'];
 let failed = 0;
 for (const script of scripts) {
   process.stdout.write(`\n=== ${script}\n`);

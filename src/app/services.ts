@@ -114,6 +114,8 @@ export interface ScreeningRequestInput {
   dateOfBirth?: string;
   nationality?: string;
   identifiers?: { type: string; value: string }[];
+  /** Postal address (weighed by the account's internal lists). */
+  address?: { line?: string; city?: string; postalCode?: string; country?: string };
   /** EDD declared fields, M&A deal fields, SOW fields: kept verbatim. */
   declared?: Record<string, string | number | boolean | undefined>;
   monitor?: boolean;
@@ -188,7 +190,8 @@ export interface HitView {
   qualifiers: { kind: string; effect: number; detail: string }[];
   programs: string[];
   source_url: string | null;
-  disposition: { status: 'true_match' | 'false_positive'; reason: string; analyst: string; at: string } | null;
+  /** The latest decision; needs_more_information leaves the hit undecided (counted, still in the queue). */
+  disposition: { status: 'true_match' | 'false_positive' | 'needs_more_information'; reason: string; analyst: string; at: string } | null;
   /** Every list row of this real-world entity (one hit per entity), the primary first. */
   sources?: { list: string; list_label: string | null; entity_id: string | null; list_version: string | null; list_published_at: string | null }[];
   date_of_birth?: string[];
@@ -203,7 +206,25 @@ export interface ScreeningDetailView extends ScreeningView {
   subject: { date_of_birth: string | null; nationality: string | null; identifiers: { type: string; value: string }[] };
   hits: HitView[];
   sources: { agent: string; phase: string; queried: boolean; error: string | null; duration_ms: number | null }[];
-  country_risk: { country: string; status: string; as_of: string } | null;
+  country_risk: {
+    country: string;
+    status: string;
+    as_of: string;
+    sanctions_scope?: 'comprehensive' | 'sectoral' | 'targeted' | 'none';
+    sanctions_programmes?: {
+      authority: 'us' | 'uk' | 'un';
+      programme: string;
+      scope: 'comprehensive' | 'sectoral' | 'targeted';
+      region?: string;
+      basis: string;
+      in_force_since: string;
+      reviewed_as_of: string;
+      source_url: string;
+      list?: string;
+      list_published_at?: string;
+      designations?: number;
+    }[];
+  } | null;
   list_versions: ListVersionView[];
   list_warnings: string[];
   matcher_version: string | null;

@@ -86,6 +86,7 @@ async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agent
     localAgents: new Map([...catalog.values()].filter((a) => a.configured?.() === false).map((a) => [a.name, a])),
     finalisation: {
       countryRisk: () => lists.countryRisk(),
+      countrySanctions: (iso2) => lists.countrySanctions(iso2),
       sowScreener: () => lists.engine(),
       analyse: async (kind, report) => {
         const analyser = kind === 'edd' ? analyseEdd : kind === 'ma' ? analyseMa : analyseSow;

@@ -11,6 +11,7 @@ import { defaultListsConfig } from '../screening/lists/config';
 import { freshnessByDay, ListsStaleError, type FreshnessPolicy, type ListFreshness } from '../screening/lists/freshness';
 import { ScreeningEngine } from '../screening/engine';
 import type { CountryRisk, ListEntity, ListVersion } from '../screening/model';
+import { CountrySanctions, loadCountrySanctions, type SanctionsProgrammeFinding } from '../screening/lists/country-sanctions';
 import type { ListVersionRef } from '../commands/screening';
 import type { ListsInServiceView } from '../app/services';
 
@@ -28,6 +29,8 @@ export interface ListsInService {
   /** The lists the engine in service was built from (a batch job's worker threads build their engines from them). */
   entities(): { entities: ListEntity[]; versions: ListVersion[] };
   countryRisk(): CountryRisk[];
+  /** Sanctions programmes targeting a country (reviewed classification), their designations counted on the engine in service. */
+  countrySanctions(iso2: string): SanctionsProgrammeFinding[];
   /** How old each list is, by the injected clock. */
   status(): readonly ListFreshness[];
   /** A stale list refuses new work when LISTS_STALE_POLICY=refuse. */
@@ -57,6 +60,7 @@ export async function loadLists(config: Config, logger: Logger, clock: Clock, en
   let engine = ScreeningEngine.build(loaded.entities, loaded.versions, { recentQueries: RECENT_QUERIES });
   let built = { entities: loaded.entities, versions: loaded.versions };
   let countryRisk: CountryRisk[] = loaded.countryRisk;
+  const countrySanctions = new CountrySanctions(loadCountrySanctions());
   logger.info({ entities: loaded.entities.length, lists: loaded.versions.map((v) => v.id) }, 'lists loaded');
   // A stale list warns (or refuses, LISTS_STALE_POLICY).
   const freshnessPolicy: FreshnessPolicy = { sanctionsMaxAgeDays: config.LISTS_MAX_AGE_DAYS, perList: config.LISTS_MAX_AGE };
@@ -70,6 +74,7 @@ export async function loadLists(config: Config, logger: Logger, clock: Clock, en
     engine: () => engine,
     entities: () => built,
     countryRisk: () => countryRisk,
+    countrySanctions: (iso2) => countrySanctions.programmesFor(iso2, engine),
     status,
     gate: {
       assertUsable: () => {

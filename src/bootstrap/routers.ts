@@ -25,6 +25,7 @@ import { registerMonitoringS2 } from '../api/monitoring/s2-openapi';
 import { PORTAL_AUDIT_BASE_PATH, registerPortal } from '../api/portal/openapi';
 import type { createIdempotency } from '../api/http/idempotency';
 import { PgWorkQueue } from '../app/screenings/work-queue';
+import { CaseDesk } from '../app/screenings/case-desk';
 import type pg from 'pg';
 import type { Config } from '../config/config';
 import type { Logger } from '../shared/logger';
@@ -122,6 +123,7 @@ function portalConsoleRouter(deps: HttpDeps, idempotent: Idempotent, auth: Retur
     subjectChecks,
     personChecks: true,
     workQueue: new PgWorkQueue(pool),
+    caseDesk: new CaseDesk({ store, pool, clock }),
     sourceStatus: {
       lists: () => lists.status().map((f) => ({ ...f, entityCount: lists.engine().versions.find((v) => v.id === f.versionId)?.entityCount ?? 0 })),
       agents: () =>

@@ -12,6 +12,7 @@
  */
 
 import type { NameRecord, QualifierApplied } from '../screening/model';
+import type { SanctionsProgrammeFinding } from '../screening/lists/country-sanctions';
 
 export type ScreeningKind = 'cdd' | 'edd' | 'ma' | 'sow';
 export type EntityType = 'individual' | 'company' | 'organization';
@@ -121,7 +122,8 @@ export interface ReportVerdict {
 
 /** An analyst's decision on a hit, when one was recorded. */
 export interface HitDisposition {
-  decision: 'true_match' | 'false_positive' | 'needs_review';
+  /** needs_more_information: asked for more before deciding; the hit stays undecided (and counted). */
+  decision: 'true_match' | 'false_positive' | 'needs_more_information';
   by: string;
   at: string;
   note?: string;
@@ -229,6 +231,14 @@ export interface CountryRiskFinding {
   asOf: string;
   /** Why this country was assessed: `subject_jurisdiction`, `registry_controller`, `hit_country`. */
   basis: string;
+  /**
+   * Sanctions programmes targeting the country (US OFAC, UK, UN), broadest first, each with its
+   * scope, legal basis, dates and its designations on the list in service
+   * (src/screening/lists/country-sanctions.ts). Absent in screenings recorded before they were kept.
+   */
+  sanctions?: SanctionsProgrammeFinding[];
+  /** The broadest scope over the whole country: a comprehensive embargo is never `none`. */
+  sanctionsScope?: 'comprehensive' | 'sectoral' | 'targeted' | 'none';
 }
 
 /** UK Companies House facts the scoring rules use (spec part 1). */

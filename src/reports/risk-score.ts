@@ -319,6 +319,14 @@ export const FLOORS = {
     level: 'high',
     reason: 'subject jurisdiction on the FATF black list (call for action): enhanced due diligence required',
   },
+  comprehensive_sanctions_jurisdiction: {
+    level: 'high',
+    reason: 'subject jurisdiction under a comprehensive sanctions embargo: most dealings with it are prohibited without a licence, enhanced due diligence required',
+  },
+  sectoral_sanctions_jurisdiction: {
+    level: 'medium',
+    reason: 'subject jurisdiction under sectoral sanctions: whole sectors are restricted, monitor closely',
+  },
 } as const satisfies Record<string, FloorRule>;
 export type FloorId = keyof typeof FLOORS;
 
@@ -385,6 +393,15 @@ export function computeRiskScore(input: ScoringInput): RiskAssessment {
         continue;
       }
       const status = hitStatus(hit.score);
+      if (d?.decision === 'needs_more_information') {
+        // Not a decision: the hit counts exactly as an undecided one (a potential match stays potential).
+        breakdown.push({
+          rule: `disposition.needs_more_information`,
+          points: 0,
+          reason: `${describe(hit, status === 'confirmed' ? 'confirmed' : 'potential')} awaiting more information ${dispositionText(d)}: still undecided, counted as it stands`,
+          hitIds: [hit.hitId],
+        });
+      }
       if (status === 'no_match') belowThreshold.push(hit.hitId);
       else out.push({ hit, status, trueMatch: false });
     }
@@ -495,6 +512,22 @@ export function computeRiskScore(input: ScoringInput): RiskAssessment {
       points: FATF_POINTS.increased_monitoring.points,
       reason: `${FATF_POINTS.increased_monitoring.reason}: ${chosen.jurisdiction} (${chosen.iso2}), FATF statement of ${chosen.asOf}`,
     });
+  }
+
+  // Sanctions programmes targeting the subject's jurisdiction: floors only (the spec's points table
+  // has no row for them), so a comprehensively sanctioned jurisdiction never reads "no significant flags".
+  const programmesOf = (c: CountryRiskFinding) =>
+    (c.sanctions ?? [])
+      .filter((p) => p.scope === c.sanctionsScope || (c.sanctionsScope === 'sectoral' && p.scope === 'comprehensive'))
+      .map((p) => `${p.programme}${p.region ? ` (${p.region})` : ''}`)
+      .join('; ');
+  const embargoed = countryRisk.find((c) => c.sanctionsScope === 'comprehensive');
+  const sectoral = countryRisk.find((c) => c.sanctionsScope === 'sectoral');
+  if (embargoed) {
+    flags.push('comprehensive_sanctions_jurisdiction');
+    floors.push({ id: 'comprehensive_sanctions_jurisdiction', detail: `${embargoed.jurisdiction} (${embargoed.iso2}): ${programmesOf(embargoed)}` });
+  } else if (sectoral) {
+    floors.push({ id: 'sectoral_sanctions_jurisdiction', detail: `${sectoral.jurisdiction} (${sectoral.iso2}): ${programmesOf(sectoral)}` });
   }
 
   const uk = input.ukRegistry;

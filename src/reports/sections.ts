@@ -14,6 +14,7 @@ import {
   type ScreeningKind,
   type ScreeningReport,
 } from './model';
+import type { SanctionsProgrammeFinding } from '../screening/lists/country-sanctions';
 
 export const SECTION_TITLES = [
   'Cover and verdict',
@@ -122,7 +123,17 @@ export interface ReportSections {
   offshore_leaks: HitsSection;
   debarment: HitsSection;
   country_risk: {
-    countries: { iso2: string; jurisdiction: string; fatf_status: string; measure?: string; as_of: string; basis: string }[];
+    countries: {
+      iso2: string;
+      jurisdiction: string;
+      fatf_status: string;
+      measure?: string;
+      as_of: string;
+      basis: string;
+      /** The broadest sanctions scope over the whole country (absent on older screenings). */
+      sanctions_scope?: 'comprehensive' | 'sectoral' | 'targeted' | 'none';
+      sanctions_programmes?: ReturnType<typeof programmeView>[];
+    }[];
   };
   registry: {
     canonical_name?: string;
@@ -347,6 +358,8 @@ export function buildReportSections(report: ScreeningReport): ReportSections {
         ...(c.measure ? { measure: c.measure } : {}),
         as_of: c.asOf,
         basis: c.basis,
+        ...(c.sanctionsScope ? { sanctions_scope: c.sanctionsScope } : {}),
+        ...(c.sanctions ? { sanctions_programmes: c.sanctions.map(programmeView) } : {}),
       })),
     },
     registry: {
@@ -421,5 +434,22 @@ export function buildReportSections(report: ScreeningReport): ReportSections {
         match_count: a.matchCount,
       })),
     },
+  };
+}
+
+/** A sanctions programme as the APIs show it (snake case). */
+export function programmeView(p: SanctionsProgrammeFinding) {
+  return {
+    authority: p.authority,
+    programme: p.programme,
+    scope: p.scope,
+    ...(p.region ? { region: p.region } : {}),
+    basis: p.basis,
+    in_force_since: p.inForceSince,
+    reviewed_as_of: p.reviewedAsOf,
+    source_url: p.sourceUrl,
+    ...(p.list ? { list: p.list } : {}),
+    ...(p.listPublishedAt ? { list_published_at: p.listPublishedAt } : {}),
+    ...(p.designations !== undefined ? { designations: p.designations } : {}),
   };
 }

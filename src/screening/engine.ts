@@ -99,6 +99,11 @@ export class ScreeningEngine {
     return new ScreeningEngine(entities, versions, index, performance.now() - t0, options.recentQueries ?? 0);
   }
 
+  /** Every entity in service (read-only: counting programme designations, src/screening/lists/country-sanctions.ts). */
+  listedEntities(): readonly ListEntity[] {
+    return this.entities;
+  }
+
   stats(): EngineStats {
     return {
       entities: this.entities.length,

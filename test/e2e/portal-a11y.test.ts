@@ -127,6 +127,21 @@ test('every main portal page passes axe-core WCAG 2.1 A/AA with no serious or cr
   assert.ok((await page.locator('article.hit').count()) >= 1, 'the report shows hits');
   reportHash = new URL(page.url()).hash;
   found.push(...(await audit(t, 'report with hits')));
+  assert.ok((await page.locator('section.country-risk table.programmes tbody tr').count()) >= 1, 'country risk lists the programmes targeting KP');
+
+  // ---- the case desk: assigned to the signed-in user, one hit waiting for more information
+  await page.getByLabel('Assigned to').selectOption(account.email);
+  await page.getByRole('button', { name: 'Assign' }).click();
+  await page.locator('.timeline li[data-kind="assigned"]').waitFor();
+  const first = page.locator('article.hit').first();
+  await first.getByLabel('Decision', { exact: true }).selectOption('needs_more_information');
+  await first.getByLabel('Comment (required)').fill('Ask for the date of birth');
+  await first.getByRole('button', { name: 'Record decision' }).click();
+  await page.locator('article.hit').first().locator('dd.decision.waiting').waitFor();
+  found.push(...(await audit(t, 'report (assigned, a hit waiting for more information)')));
+  await nav('Work queue').click();
+  await page.locator('table tbody tr td.assignee').filter({ hasText: account.email }).waitFor();
+  found.push(...(await audit(t, 'work queue (an assigned case, a hit waiting for more information)')));
 
   // ---- history, with results
   await nav('History').click();

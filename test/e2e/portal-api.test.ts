@@ -515,6 +515,117 @@ test('sources: each list with its publication date and age, each outside source 
   assert.equal((await call(undefined, 'GET', '/api/portal/sources')).status, 401);
 });
 
+test('needs more information: the hit stays undecided (risk unchanged, still in the queue, marked and filterable), then a decision closes it; the history names each step by e-mail', async () => {
+  const c = await svc.createAccount('enterprise');
+  const analyst = { accountId: c.accountId, token: await signIn(c.email, c.password) };
+  const started = await call(analyst.token, 'POST', '/api/portal/screenings', { query: 'Kim Jong Un', entity_type: 'individual' });
+  const id = started.body.data.screening.id;
+  let screening: any;
+  for (let i = 0; i < 100; i++) {
+    screening = (await call(analyst.token, 'GET', `/api/portal/screenings/${id}`)).body.data.screening;
+    if (screening.status !== 'running') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const hit = screening.hits[0];
+  const levelBefore = screening.risk_level;
+  const path = `/api/portal/screenings/${id}/hits/${encodeURIComponent(hit.hit_id)}/disposition`;
+
+  // A comment is mandatory, an unknown status is refused in the portal's 400 shape; nothing is written.
+  for (const bad of [{ status: 'needs_more_information', reason: '  ' }, { status: 'maybe', reason: 'x' }, { status: 'needs_more_information' }]) {
+    const res = await call(analyst.token, 'POST', path, bad);
+    assert.equal(res.status, 400, JSON.stringify(bad));
+    assert.equal(typeof res.body.error, 'string');
+  }
+  const asked = await call(analyst.token, 'POST', path, { status: 'needs_more_information', reason: 'Ask the client for a passport copy' });
+  assert.equal(asked.status, 200);
+  const waiting = asked.body.data.screening;
+  assert.equal(waiting.hits.find((h: any) => h.hit_id === hit.hit_id).disposition.status, 'needs_more_information');
+  assert.equal(waiting.risk_level, levelBefore, 'asking for information does not lower the risk');
+  const askedEntry = waiting.case_history.find((e: any) => e.kind === 'disposition');
+  assert.deepEqual([askedEntry.decision, askedEntry.by, askedEntry.reason], ['needs_more_information', c.email, 'Ask the client for a passport copy']);
+
+  const queue = await call(analyst.token, 'GET', '/api/portal/queue');
+  const item = queue.body.data.items.find((i: any) => i.screening_id === id);
+  assert.ok(item, 'the case stays in the queue');
+  assert.equal(item.needs_more_information_hits, 1);
+  assert.equal(item.open_hits, screening.hits.length);
+  assert.deepEqual((await call(analyst.token, 'GET', '/api/portal/queue?needs_more_information=true')).body.data.items.map((i: any) => i.screening_id), [id]);
+  assert.equal((await call(analyst.token, 'GET', '/api/portal/queue?needs_more_information=maybe')).status, 400);
+
+  // Then decided: the history has both steps in order, each by e-mail.
+  const decided = await call(analyst.token, 'POST', path, { status: 'false_positive', reason: 'Passport differs' });
+  assert.equal(decided.status, 200);
+  const steps = decided.body.data.screening.case_history.filter((e: any) => e.kind === 'disposition');
+  assert.deepEqual(
+    steps.map((e: any) => [e.decision, e.previous ?? null, e.by]),
+    [
+      ['needs_more_information', null, c.email],
+      ['false_positive', 'needs_more_information', c.email],
+    ],
+  );
+  assert.ok(!JSON.stringify(decided.body.data.screening.case_history).match(/"user:u\d+"/), 'no internal id in the history');
+});
+
+test('assignment: a case goes to a user of the same account (by e-mail), the queue shows and filters by assignee; another account\'s user is refused', async () => {
+  const c = await svc.createAccount('enterprise');
+  const ownerToken = await signIn(c.email, c.password);
+  const colleague = await svc.addUser(c.accountId, 'analyst');
+  const stranger = await svc.createAccount('enterprise');
+  const ids: number[] = [];
+  for (const query of ['Kim Jong Un', 'Vladimir Putin']) ids.push((await call(ownerToken, 'POST', '/api/portal/screenings', { query })).body.data.screening.id);
+  for (const id of ids) {
+    for (let i = 0; i < 100; i++) {
+      if ((await call(ownerToken, 'GET', `/api/portal/screenings/${id}`)).body.data.screening.status !== 'running') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const people = await call(ownerToken, 'GET', '/api/portal/assignees');
+  assert.equal(people.status, 200);
+  assert.deepEqual(people.body.data.assignees.map((u: any) => u.email).sort(), [c.email, colleague.email].sort(), 'only the account\'s users');
+  assert.ok(!JSON.stringify(people.body).includes(colleague.userId), 'never an internal id');
+
+  // Another account's user, an unknown e-mail, a malformed one: 400 on the field, nothing written.
+  for (const assignee of [stranger.email, 'nobody@example.test', 'not-an-email']) {
+    const res = await call(ownerToken, 'PUT', `/api/portal/screenings/${ids[0]}/assignee`, { assignee });
+    assert.equal(res.status, 400, assignee);
+    assert.ok(JSON.stringify(res.body.details ?? res.body).includes('assignee'), assignee);
+  }
+  // Another account cannot assign this account's case (404: it does not exist for them).
+  const strangerToken = await signIn(stranger.email, stranger.password);
+  assert.equal((await call(strangerToken, 'PUT', `/api/portal/screenings/${ids[0]}/assignee`, { assignee: stranger.email })).status, 404);
+
+  const mine = await call(ownerToken, 'PUT', `/api/portal/screenings/${ids[0]}/assignee`, { assignee: c.email });
+  assert.equal(mine.status, 200);
+  assert.deepEqual(mine.body.data.screening.assignee, { email: c.email, me: true });
+  const theirs = await call(ownerToken, 'PUT', `/api/portal/screenings/${ids[1]}/assignee`, { assignee: colleague.email.toUpperCase() });
+  assert.deepEqual(theirs.body.data.screening.assignee, { email: colleague.email, me: false });
+
+  const queue = (await call(ownerToken, 'GET', '/api/portal/queue')).body.data;
+  assert.deepEqual(Object.fromEntries(queue.items.map((i: any) => [i.screening_id, i.assignee?.email])), { [ids[0]!]: c.email, [ids[1]!]: colleague.email });
+  assert.deepEqual((await call(ownerToken, 'GET', '/api/portal/queue?assignee=me')).body.data.items.map((i: any) => i.screening_id), [ids[0]]);
+  assert.deepEqual((await call(ownerToken, 'GET', `/api/portal/queue?assignee=${encodeURIComponent(colleague.email)}`)).body.data.items.map((i: any) => i.screening_id), [ids[1]]);
+  assert.deepEqual((await call(ownerToken, 'GET', '/api/portal/queue?assignee=unassigned')).body.data.items, []);
+  // The colleague sees the same case as theirs.
+  const colleagueToken = await signIn(colleague.email, colleague.password);
+  assert.deepEqual((await call(colleagueToken, 'GET', '/api/portal/queue?assignee=me')).body.data.items.map((i: any) => i.screening_id), [ids[1]]);
+
+  // Reassigned, then unassigned: the history says who did what, by e-mail.
+  await call(colleagueToken, 'PUT', `/api/portal/screenings/${ids[1]}/assignee`, { assignee: c.email });
+  const cleared = await call(ownerToken, 'PUT', `/api/portal/screenings/${ids[1]}/assignee`, { assignee: null });
+  assert.equal(cleared.body.data.screening.assignee, null);
+  const history = cleared.body.data.screening.case_history.filter((e: any) => e.kind === 'assigned' || e.kind === 'unassigned');
+  assert.deepEqual(
+    history.map((e: any) => [e.kind, e.assignee ?? null, e.previous_assignee ?? null, e.by]),
+    [
+      ['assigned', colleague.email, null, c.email],
+      ['assigned', c.email, colleague.email, colleague.email],
+      ['unassigned', null, c.email, c.email],
+    ],
+  );
+  assert.deepEqual((await call(ownerToken, 'GET', '/api/portal/queue?assignee=unassigned')).body.data.items.map((i: any) => i.screening_id), [ids[1]]);
+  assert.equal((await call(ownerToken, 'GET', '/api/portal/queue?assignee=someone')).status, 400);
+});
+
 test('every console answer above is documented in the served OpenAPI document: route, status and body shape', async () => {
   const document = (await (await fetch(`${svc.url}/api/v1/openapi.json`)).json()) as Record<string, any>;
   assert.ok(answers.length >= 60, `answers recorded: ${answers.length}`);

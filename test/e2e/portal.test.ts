@@ -339,6 +339,130 @@ test('the work queue: open cases by severity, a case decided hit by hit with com
   assert.equal(await page.locator('table tbody tr').filter({ hasText: 'Vladimir Putin' }).count(), 1);
 });
 
+test('the analyst\'s desk: assign a case to yourself and filter by assignee, ask for more information, then decide a true match and see the risk rise; country risk names the programmes', async () => {
+  const { page } = browser;
+  // A fresh account: its S1 key screened a name on OFAC's non-SDN Palestinian Legislative Council list
+  // (a restriction, not a full freeze: "high" while undecided) and one on the SDN.
+  const analyst = await svc.createAccount('enterprise');
+  const colleague = await svc.addUser(analyst.accountId, 'analyst');
+  const key = await svc.createKey(analyst.accountId, 's1');
+  for (const query of ['Aziz Dweik', 'Kim Jong Un']) {
+    const res = await fetch(`${svc.url}/api/v1/screening/cdd`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query, entity_type: 'individual' }),
+    });
+    assert.equal(res.status, 201, await res.text());
+  }
+  await page.goto(`${svc.url}/#/signin`);
+  await page.getByLabel('E-mail').fill(analyst.email);
+  await page.getByLabel('Password').fill(analyst.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: /^2 open cases$/ }).waitFor();
+  const rows = page.locator('table tbody tr');
+  assert.match((await rows.filter({ hasText: 'Aziz Dweik' }).locator('td.assignee').textContent()) ?? '', /Unassigned/);
+
+  // Open the case and assign it to yourself from the keyboard: Tab to the control, choose, Enter.
+  await page.getByRole('link', { name: 'Aziz Dweik' }).click();
+  await page.getByRole('heading', { name: 'Case history' }).waitFor();
+  const assignee = page.getByLabel('Assigned to');
+  await assignee.locator(`option[value="${analyst.email}"]`).waitFor({ state: 'attached' });
+  await assignee.focus();
+  await assignee.selectOption(analyst.email);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate('document.activeElement.textContent'), 'Assign', 'the Assign button is the next stop');
+  await page.keyboard.press('Enter');
+  await page.locator('.timeline li[data-kind="assigned"]').waitFor();
+  assert.ok(((await page.locator('.timeline li[data-kind="assigned"]').textContent()) ?? '').endsWith(` ${analyst.email} assigned the case to ${analyst.email}`), 'who assigned it and to whom, by e-mail');
+  assert.equal(await assignee.inputValue(), analyst.email);
+
+  // The queue shows who holds each case (by e-mail) and filters by assignee.
+  await nav('Work queue').click();
+  await page.getByRole('heading', { name: /^2 open cases$/ }).waitFor();
+  assert.equal((await rows.filter({ hasText: 'Aziz Dweik' }).locator('td.assignee').textContent())?.trim(), `${analyst.email} (you)`);
+  await page.getByLabel('Assigned to').selectOption('me');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.waitForURL(/assignee=me/);
+  await page.getByRole('heading', { name: /^1 open case matching the filters$/ }).waitFor();
+  assert.deepEqual((await page.locator('table tbody tr th a').allTextContents()).map((t) => t.trim()), ['Aziz Dweik']);
+  await page.getByLabel('Assigned to').selectOption('unassigned');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.waitForURL(/assignee=unassigned/);
+  await page.locator('table tbody tr').filter({ hasText: 'Kim Jong Un' }).waitFor();
+  assert.equal(await page.locator('table tbody tr').count(), 1);
+  // A named colleague is a choice too (by e-mail); nobody holds a case of theirs yet.
+  await page.getByLabel('Assigned to').selectOption(colleague.email);
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.getByText('No open case matches these filters.').waitFor();
+  await browser.screenshot('13-queue-by-assignee');
+
+  // Back to the case: "needs more information" with a comment, attributed to the user by e-mail.
+  await page.goto(`${svc.url}/#/`);
+  await page.getByRole('link', { name: 'Aziz Dweik' }).click();
+  await page.getByRole('heading', { name: 'Case history' }).waitFor();
+  const levelBefore = (await page.locator('.gauge').getAttribute('aria-label')) ?? '';
+  assert.match(levelBefore, /high risk$/, 'a confirmed hit on a non-blocking sanctions list: EDD required');
+  const hit = page.locator('article.hit').first();
+  await hit.getByLabel('Decision', { exact: true }).selectOption('needs_more_information');
+  await hit.getByLabel('Comment (required)').fill('Ask the client for a passport copy and the place of birth');
+  await hit.getByRole('button', { name: 'Record decision' }).click();
+  await page.locator('article.hit').first().locator('dd.decision.waiting').waitFor();
+  const waiting = page.locator('.timeline li[data-kind="disposition"]');
+  assert.match((await waiting.textContent()) ?? '', new RegExp(`${analyst.email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} marked .* needs more information: Ask the client for a passport copy`));
+  assert.doesNotMatch((await page.locator('.timeline').textContent()) ?? '', /\bu\d+\b|user:/, 'never an internal id');
+  assert.equal((await page.locator('.gauge').getAttribute('aria-label')) ?? '', levelBefore, 'asking for information changes no risk');
+  await browser.screenshot('14-case-needs-more-information');
+  // It stays in the queue, marked, and the "waiting" filter finds it.
+  await nav('Work queue').click();
+  await page.getByLabel('Hit status').selectOption('true');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.waitForURL(/needs_more_information=true/);
+  const marked = page.locator('table tbody tr').filter({ hasText: 'Aziz Dweik' });
+  await marked.waitFor();
+  assert.match((await marked.textContent()) ?? '', /1 needs more information/);
+
+  // Then decided a true match: the risk rises to critical, and the history has both steps.
+  await marked.getByRole('link', { name: 'Aziz Dweik' }).click();
+  await page.getByRole('heading', { name: 'Case history' }).waitFor();
+  const again = page.locator('article.hit').first();
+  await again.getByLabel('Decision', { exact: true }).selectOption('true_match');
+  await again.getByLabel('Comment (required)').fill('Passport copy matches the list record');
+  await again.getByRole('button', { name: 'Record decision' }).click();
+  await page.locator('article.hit').first().locator('.badge', { hasText: 'True match' }).waitFor();
+  const levelAfter = (await page.locator('.gauge').getAttribute('aria-label')) ?? '';
+  assert.notEqual(levelAfter, levelBefore, 'the decision changed the risk');
+  assert.match(levelAfter, /critical risk$/);
+  const steps = await page.locator('.timeline li[data-kind="disposition"]').allTextContents();
+  assert.equal(steps.length, 2);
+  assert.match(steps[1]!, /a true match \(after asking for more information\): Passport copy matches/);
+  assert.ok(steps.every((step) => step.includes(analyst.email)));
+  await page.locator('.timeline li[data-kind="risk_changed"]').filter({ hasText: /to critical/ }).waitFor();
+  await browser.screenshot('15-case-true-match');
+});
+
+test('country risk of a subject in Iran shows the sanctions programmes targeting it, with their basis and dates', async () => {
+  const { page } = browser;
+  await nav('New screening').click();
+  await page.getByLabel('Name to screen').fill('Kestrel Zorriban');
+  await page.getByLabel('Jurisdiction (optional)').fill('Iran');
+  await page.getByRole('button', { name: 'Run screening' }).click();
+  await page.getByRole('link', { name: 'Open the report' }).click();
+  const section = page.locator('section.country-risk');
+  await section.waitFor();
+  assert.equal((await section.locator('h2').textContent())?.trim(), 'Country risk: IR');
+  assert.match((await section.locator('.sanctions-scope').textContent()) ?? '', /Comprehensive embargo/);
+  assert.match((await section.textContent()) ?? '', /FATF black list/);
+  const programmes = section.locator('table.programmes tbody tr');
+  assert.ok((await programmes.count()) >= 3, 'US, UK and UN programmes');
+  const us = programmes.filter({ hasText: 'OFAC Iran sanctions' });
+  assert.match((await us.textContent()) ?? '', /comprehensive.*31 CFR part 560.*1995-05-06.*reviewed 2026-11-26.*\d+ \(list of 2024-05-03\)/);
+  assert.equal(await us.getByRole('link', { name: 'OFAC Iran sanctions' }).getAttribute('href'), 'https://ofac.treasury.gov/sanctions-programs-and-country-information/iran-sanctions');
+  assert.match((await programmes.filter({ hasText: 'UN Security Council' }).textContent()) ?? '', /sectoral/);
+  // The shared scorer: a comprehensively embargoed jurisdiction is never "no significant flags".
+  assert.doesNotMatch((await page.locator('.gauge').getAttribute('aria-label')) ?? '', /low risk$/);
+  await browser.screenshot('16-country-risk-iran');
+});
+
 test('the new-screening form takes date of birth, nationality and an identifier, and says what is wrong next to each field', async () => {
   const { page } = browser;
   await nav('New screening').click();

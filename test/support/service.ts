@@ -9,6 +9,9 @@ import { createLogger } from '../../src/shared/logger';
 import type { Clock } from '../../src/shared/clock';
 import type { Plan, KeySurface } from '../../src/app/services';
 import { createTestDatabase, type TestDatabase } from './postgres';
+import { handleCommand } from '../../src/commands/command-handler';
+import { accountDecider, streamName as accountStream } from '../../src/commands/account';
+import { hashPassword } from '../../src/app/accounts/passwords';
 
 export interface TestService {
   service: RunningService;
@@ -16,6 +19,8 @@ export interface TestService {
   db: TestDatabase;
   /** Creates an account (owner user) and returns its ids. */
   createAccount(plan?: Plan, email?: string): Promise<{ accountId: string; userId: string; email: string; password: string }>;
+  /** Adds a user (role analyst unless given) to an account, as its operator would; waits for the read model. */
+  addUser(accountId: string, role?: 'owner' | 'analyst' | 'auditor', email?: string): Promise<{ userId: string; email: string; password: string }>;
   /** Creates an API key for an account; returns the plaintext once. */
   createKey(accountId: string, surface: KeySurface, options?: { webhookUrl?: string; userId?: string }): Promise<{ id: string; key: string; webhookSecret?: string }>;
   stop(): Promise<void>;
@@ -58,13 +63,28 @@ export async function startTestService(
 }
 
 /** Accounts and keys made through the application services, as an operator would (tests, benches). */
-export function accountHelpers(service: RunningService): Pick<TestService, 'createAccount' | 'createKey'> {
+export function accountHelpers(service: RunningService): Pick<TestService, 'createAccount' | 'createKey' | 'addUser'> {
   const system = () => ({ actor: { surface: 'system' as const }, correlationId: randomUUID(), commandId: randomUUID() });
   return {
     async createAccount(plan = 'enterprise', email = `owner-${randomUUID()}@example.test`) {
       const password = `pw-${randomUUID()}`;
       const created = await service.services.accounts.create({ name: `Account ${email}`, email, password, plan }, system());
       return { ...created, email, password };
+    },
+    async addUser(accountId, role = 'analyst', email = `${role}-${randomUUID()}@example.test`) {
+      const password = `pw-${randomUUID()}`;
+      const userId = `u${Date.now()}${Math.floor(Math.random() * 1000)}`;
+      await handleCommand(service.store, accountDecider, accountStream(accountId), {
+        type: 'AddUser',
+        data: { accountId, userId, email, role, passwordHash: await hashPassword(password) },
+        metadata: { now: new Date().toISOString(), ...system() },
+      });
+      for (let i = 0; i < 200; i++) {
+        const { rowCount } = await service.pool.query('SELECT 1 FROM proj_accounts.users WHERE user_id = $1', [userId]);
+        if (rowCount) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      return { userId, email, password };
     },
     async createKey(accountId, surface, keyOptions = {}) {
       const account = await service.services.accounts.get(accountId);

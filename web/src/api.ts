@@ -77,6 +77,22 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
   return { data: json as T, meta: {} };
 }
 
+/**
+ * A request whose body is a file's text (an import), with its own content type and headers;
+ * unwraps the envelope like `api`.
+ */
+export async function apiText<T = any>(method: string, path: string, body: string, headers: Record<string, string>): Promise<{ data: T; meta: any }> {
+  const res = await fetch(path, { method, credentials: 'same-origin', headers: { accept: 'application/json', ...headers, ...authHeaders() }, body });
+  if (res.status === 401) {
+    setToken(null);
+    onUnauthenticated();
+  }
+  if (!res.ok) throw await failureOf(res);
+  const json = (await res.json()) as any;
+  if (json && typeof json === 'object' && 'data' in json && 'meta' in json) return { data: json.data as T, meta: json.meta };
+  return { data: json as T, meta: {} };
+}
+
 /** Downloads a file through fetch (so the bearer token is sent) and hands it to the browser. */
 export async function download(path: string, filename: string): Promise<void> {
   const res = await fetch(path, { credentials: 'same-origin', headers: authHeaders() });

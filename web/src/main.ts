@@ -16,6 +16,7 @@ import { renderReport } from './pages/report';
 import { renderHistory } from './pages/history';
 import { renderPersonCheckForm, renderPersonCheck } from './pages/person-check';
 import { renderSubjectCheck } from './pages/subject-check';
+import { renderWatchlist, renderWatchlists } from './pages/watchlists';
 import { session, loadSession, resetSession } from './session';
 import { navigate, type Cleanup, type PageContext } from './router';
 
@@ -42,6 +43,8 @@ const routes: Route[] = [
   { pattern: /^\/subject-checks\/([^/]+)$/, names: ['id'], page: renderSubjectCheck, title: 'Subject check' },
   { pattern: /^\/person-check$/, names: [], page: renderPersonCheckForm, title: 'Person check' },
   { pattern: /^\/person-checks\/([^/]+)$/, names: ['id'], page: renderPersonCheck, title: 'Person check result' },
+  { pattern: /^\/watchlists$/, names: [], page: renderWatchlists, title: 'Internal lists' },
+  { pattern: /^\/watchlists\/([^/]+)$/, names: ['id'], page: renderWatchlist, title: 'Internal list' },
 ];
 
 const navItems = [
@@ -51,6 +54,7 @@ const navItems = [
   { href: '#/screen', label: 'New screening', match: /^\/screen$/ },
   { href: '#/history', label: 'History', match: /^\/(history|screenings|subject-checks)/ },
   { href: '#/person-check', label: 'Person check', match: /^\/person-check/, feature: 'person_checks' as const },
+  { href: '#/watchlists', label: 'Internal lists', match: /^\/watchlists/ },
   { href: '#/sources', label: 'Sources', match: /^\/sources$/ },
   { href: '#/account', label: 'Account', match: /^\/account$/ },
 ];

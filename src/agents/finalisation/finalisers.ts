@@ -13,10 +13,13 @@ import { readStoredDeclaration } from '../sow/declaration';
 import { corroborateKind, type SowAgentResult } from '../sow/agents';
 import { SOW_AGENT_SOURCES } from '../sow/corroboration';
 import type { NameScreener } from '../lists/list-agents';
+import { countryScope, type SanctionsProgrammeFinding } from '../../screening/lists/country-sanctions';
 
 export interface FinalisationContext {
   /** FATF country risk, latest statement per country. */
   countryRisk: () => CountryRisk[];
+  /** Sanctions programmes targeting a country, with their designations on the lists in service; unwired: FATF only. */
+  countrySanctions?: (iso2: string) => SanctionsProgrammeFinding[];
   /** EDD / M&A / SOW analysis (rules, or the configured LLM with fallback to rules). */
   analyse: (kind: 'edd' | 'ma' | 'sow', report: ScreeningReport) => Promise<{ markdown: string; generatedBy: string }>;
   /** SOW steps: our lists, to screen the declared counterparties (as the phase-2 SOW agents did). */
@@ -25,12 +28,13 @@ export interface FinalisationContext {
 
 export type FinalisationStep = (report: ScreeningReport, ctx: FinalisationContext) => Promise<{ queried: boolean; error?: string; result: Record<string, unknown> }>;
 
-function fatfFinding(iso2: string, basis: string, table: CountryRisk[], jurisdiction: string): CountryRiskFinding {
+function fatfFinding(iso2: string, basis: string, table: CountryRisk[], jurisdiction: string, sanctions?: SanctionsProgrammeFinding[]): CountryRiskFinding {
   const entries = table.filter((c) => c.iso2 === iso2).sort((a, b) => b.asOf.localeCompare(a.asOf));
   const latestAsOf = table.reduce((max, c) => (c.asOf > max ? c.asOf : max), '');
   const current = entries.find((e) => e.asOf === latestAsOf);
-  if (!current) return { iso2, jurisdiction, fatfStatus: 'none', asOf: latestAsOf, basis };
-  return { iso2, jurisdiction: current.jurisdiction, fatfStatus: current.list, ...(current.measure ? { measure: current.measure } : {}), asOf: current.asOf, basis };
+  const programmes = sanctions ? { sanctions, sanctionsScope: countryScope(sanctions) } : {};
+  if (!current) return { iso2, jurisdiction, fatfStatus: 'none', asOf: latestAsOf, basis, ...programmes };
+  return { iso2, jurisdiction: current.jurisdiction, fatfStatus: current.list, ...(current.measure ? { measure: current.measure } : {}), asOf: current.asOf, basis, ...programmes };
 }
 
 export const finalisers: Record<string, FinalisationStep> = {
@@ -39,7 +43,7 @@ export const finalisers: Record<string, FinalisationStep> = {
     if (table.length === 0) return { queried: false, error: 'FATF lists not loaded', result: {} };
     const findings: CountryRiskFinding[] = [];
     const iso2 = countryToIso2(report.subject.jurisdiction);
-    if (iso2) findings.push(fatfFinding(iso2, 'subject_jurisdiction', table, report.subject.jurisdiction ?? iso2));
+    if (iso2) findings.push(fatfFinding(iso2, 'subject_jurisdiction', table, report.subject.jurisdiction ?? iso2, ctx.countrySanctions?.(iso2)));
     // Countries of confirmed sanctions/PEP hits matter too: an FATF-listed nexus is context for the analyst.
     for (const hit of allHits(report)) {
       if (hit.status !== 'confirmed') continue;

@@ -107,6 +107,7 @@ export class ScreeningOrchestrator {
       ...(state.subject.dateOfBirth ? { birthDate: state.subject.dateOfBirth } : {}),
       ...(state.subject.nationality ? { nationality: state.subject.nationality } : {}),
       ...(state.subject.identifiers?.length ? { identifiers: state.subject.identifiers } : {}),
+      ...(state.subject.address ? { address: state.subject.address } : {}),
     };
   }
 

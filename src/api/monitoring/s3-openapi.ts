@@ -30,7 +30,7 @@ const S3DispositionSchema = z
     id: z.string().uuid(),
     screening_number: z.number().int(),
     hit_id: z.string(),
-    disposition: z.enum(['true_match', 'false_positive']),
+    disposition: z.enum(['true_match', 'false_positive', 'needs_more_information']),
     analyst: z.string().openapi({ description: '`user:<id>` of the key\'s user, else `key:<key id>`; never a body field.' }),
     risk_score: z.number().int(),
     risk_level: z.enum(['low', 'medium', 'high', 'critical']),
@@ -70,9 +70,9 @@ export function registerMonitoringS3(registry: OpenAPIRegistry): void {
     method: 'post',
     path: '/api/v1/screening/{id}/hits/{hitId}/disposition',
     tags: ['S3 monitoring'],
-    summary: 'S3: an analyst\'s disposition of a hit (true match or false positive)',
+    summary: 'S3: an analyst\'s disposition of a hit (true match, false positive, or needs more information)',
     description:
-      'Recorded as HitDispositioned with the reason and the key\'s user as analyst; risk is recomputed from the hits that still count (RiskRecomputed). A false positive does not alert again unless the listed record changes. `hitId` is a hit_id of GET /api/v1/screening/{id}, URL-encoded.',
+      'Recorded as HitDispositioned with the reason and the key\'s user as analyst; risk is recomputed from the hits that still count (RiskRecomputed). `needs_more_information` leaves the hit undecided (still counted, the level does not drop) until a true_match or false_positive is recorded. A false positive does not alert again unless the listed record changes. `hitId` is a hit_id of GET /api/v1/screening/{id}, URL-encoded.',
     security: s3Security,
     request: {
       params: ScreeningUuidParamsSchema.extend({ hitId: z.string().min(1).max(200) }),

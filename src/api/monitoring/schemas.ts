@@ -13,7 +13,10 @@ export const HitParams = z.object({ id: z.string().regex(/^[1-9][0-9]{0,15}$/), 
 
 export const DispositionRequestSchema = z
   .object({
-    disposition: z.enum(['true_match', 'false_positive']).openapi({ description: 'The analyst\'s decision.' }),
+    disposition: z.enum(['true_match', 'false_positive', 'needs_more_information']).openapi({
+      description:
+        "The analyst's decision: `true_match`, `false_positive`, or `needs_more_information` (not a verdict: the hit stays undecided, still counts toward risk as it stands and stays in the work queue until decided true match or false positive; the reason says what is missing).",
+    }),
     reason: z
       .string()
       .trim()
@@ -30,7 +33,7 @@ export const DispositionResponseSchema = z
     success: z.literal(true),
     screening_id: z.number().int(),
     hit_id: z.string(),
-    disposition: z.enum(['true_match', 'false_positive']),
+    disposition: z.enum(['true_match', 'false_positive', 'needs_more_information']),
     analyst: z.string().openapi({ description: 'Who decided: the authenticated identity (S1: `user:<id>` of the key\'s user, else `key:<key id>`), never a body field.' }),
     risk_score: z.number().int(),
     risk_level: z.enum(['low', 'medium', 'high', 'critical']),
@@ -123,9 +126,9 @@ export function registerMonitoringS1(registry: OpenAPIRegistry): void {
     method: 'post',
     path: '/api/v1/screening/{id}/hits/{hitId}/disposition',
     tags: ['S1 monitoring'],
-    summary: 'S1: an analyst\'s disposition of a hit (true match or false positive)',
+    summary: 'S1: an analyst\'s disposition of a hit (true match, false positive, or needs more information)',
     description:
-      'Recorded as HitDispositioned with the reason and the authenticated identity; risk score and level are recomputed from the hits that still count (open and true matches) and the change is recorded as RiskRecomputed. A false positive does not alert again unless the listed record changes (then HitReopened with the diff). `hitId` is the hit_id of GET /api/v1/screening/{id}, URL-encoded.',
+      'Recorded as HitDispositioned with the reason and the authenticated identity; risk score and level are recomputed from the hits that still count (open and true matches) and the change is recorded as RiskRecomputed. `needs_more_information` records the question (who, when, reason) and leaves the hit undecided: it still counts (a potential match stays potential), so the risk level does not drop; decide it later with true_match or false_positive. A false positive does not alert again unless the listed record changes (then HitReopened with the diff). `hitId` is the hit_id of GET /api/v1/screening/{id}, URL-encoded.',
     security: s1Security,
     request: { params: HitParams, body: { required: true, content: json(DispositionRequestSchema) } },
     responses: {

@@ -13,6 +13,7 @@ import type { SubjectCheckDetailView, SubjectCheckStatus, SubjectCheckView } fro
 import type { Resolver } from '../../webhooks/url-guard';
 import type { PortalAuthenticator } from './auth';
 import type { WorkQueuePort } from '../../app/screenings/work-queue';
+import type { AccountUser, CaseFile } from '../../app/screenings/case-desk';
 import type { AnalystNames } from '../../app/accounts/analyst-names';
 import type { ListFreshness } from '../../screening/lists/freshness';
 import type { Idempotent } from '../http/idempotency';
@@ -34,13 +35,20 @@ export interface SubjectCheckReadPort {
   get(accountId: string, subjectCheckId: number): Promise<SubjectCheckDetailView | undefined>;
 }
 
-/** Hit dispositions (true match / false positive), when the service that records them is wired. */
+/** Hit dispositions (true match / false positive / needs more information), when the service that records them is wired. */
 export interface DispositionPort {
   disposition(
     principal: Principal,
-    input: { screeningId: string; hitId: string; status: 'true_match' | 'false_positive'; reason: string },
+    input: { screeningId: string; hitId: string; status: 'true_match' | 'false_positive' | 'needs_more_information'; reason: string },
     ctx: CommandContext,
   ): Promise<unknown>;
+}
+
+/** Case assignment and history (src/app/screenings/case-desk.ts), when wired. */
+export interface CaseDeskPort {
+  users(accountId: string): Promise<AccountUser[]>;
+  caseFile(accountId: string, screeningId: string): Promise<CaseFile>;
+  assign(principal: Principal, screeningId: string, assigneeEmail: string | null, ctx: CommandContext): Promise<unknown>;
 }
 
 export interface PortalConsoleDeps {
@@ -66,6 +74,8 @@ export interface PortalConsoleDeps {
   s2Webhooks: S2WebhookPort;
   s3Webhooks?: S3WebhookPort;
   dispositions?: DispositionPort;
+  /** Case assignment and the case history; unwired: the assignment routes answer 404 and the case view has no history beyond its hits. */
+  caseDesk?: CaseDeskPort;
   /** E-mails and key names of the analysts shown in the case view (raw identities when unwired). */
   analystNames?: AnalystNames;
   /** The lists in service and the outside sources, for the sources page (GET /api/portal/sources). */

@@ -13,7 +13,7 @@ import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-ope
 import { ListVersionAgeSchema, ListWarningsSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
 import { z } from '../openapi/zod';
 import { AuditEventSchema } from '../monitoring/schemas';
-import { HitSchema } from '../s1/schemas';
+import { CountryRiskSchema, HitSchema } from '../s1/schemas';
 import { registerWatchlistPaths } from '../s3/watchlist-openapi';
 import {
   CreatePortalKeySchema,
@@ -21,6 +21,7 @@ import {
   PortalDeliveryQuerySchema,
   PortalDispositionSchema,
   PortalKeyIdParamsSchema,
+  PortalAssignmentSchema,
   PortalQueueQuerySchema,
   PortalScreeningListSchema,
   PortalScreeningParamsSchema,
@@ -181,7 +182,7 @@ const PortalHitSchema = z
     source_url: z.string().nullable(),
     disposition: z
       .object({
-        status: z.enum(['true_match', 'false_positive']),
+        status: z.enum(['true_match', 'false_positive', 'needs_more_information']),
         reason: z.string(),
         analyst: z.string().openapi({ description: 'The stable identity recorded with the decision (`user:<id>`, `key:<id>`).' }),
         analyst_name: z.string().openapi({ description: 'Who that is, as people know them: the user\'s e-mail or the API key\'s name (the identity when neither is known).' }),
@@ -198,6 +199,31 @@ const PortalHitSchema = z
   })
   .openapi('PortalHit');
 
+const PortalAssigneeSchema = z
+  .object({ email: z.string(), me: z.boolean().openapi({ description: 'The signed-in user holds it.' }) })
+  .openapi('PortalAssignee');
+
+const PortalCaseHistoryEntrySchema = z
+  .object({
+    at: z.string(),
+    kind: z.enum(['requested', 'completed', 'failed', 'disposition', 'assigned', 'unassigned', 'risk_changed', 'monitoring_alert', 'reopened']),
+    by: z.string().optional().openapi({ description: 'Who did it: an e-mail or an API key\'s name.' }),
+    hit_id: z.string().optional(),
+    decision: z.enum(['true_match', 'false_positive', 'needs_more_information']).optional(),
+    previous: z.enum(['true_match', 'false_positive', 'needs_more_information']).optional().openapi({ description: 'The hit\'s disposition before this one.' }),
+    reason: z.string().optional().openapi({ description: 'The analyst\'s comment, or why a screening failed.' }),
+    assignee: z.string().optional(),
+    previous_assignee: z.string().optional(),
+    risk_level: z.string().optional(),
+    from: z.string().optional(),
+    to: z.string().optional(),
+    risk_score: z.number().int().optional(),
+    alert: z.string().optional().openapi({ description: 'new_hit, changed_hit or removed_hit.' }),
+    list_version: z.string().optional(),
+  })
+  .strict()
+  .openapi('PortalCaseHistoryEntry');
+
 const PortalScreeningDetailSchema = z
   .object({
     ...PortalScreeningSchema.shape,
@@ -208,10 +234,17 @@ const PortalScreeningDetailSchema = z
     sources: z
       .array(z.object({ agent: z.string(), phase: z.string(), queried: z.boolean(), error: z.string().nullable(), duration_ms: z.number().int().nullable() }))
       .openapi({ description: 'Every source of the pipeline, searched or not and why.' }),
-    country_risk: z.object({ country: z.string(), status: z.string(), as_of: z.string() }).nullable(),
+    country_risk: CountryRiskSchema.nullable(),
     list_versions: z.array(ListVersionAgeSchema),
     list_warnings: ListWarningsSchema.optional(),
     matcher_version: z.string().nullable(),
+    assignee: PortalAssigneeSchema.nullable()
+      .optional()
+      .openapi({ description: 'Who holds the case (a user of the account, by e-mail); null when nobody does. Absent while running.' }),
+    case_history: z
+      .array(PortalCaseHistoryEntrySchema)
+      .optional()
+      .openapi({ description: 'The case\'s timeline, oldest first: requested, completed, every disposition (needs more information included), risk level changes, assignments, monitoring alerts. People by e-mail (or API key name), never an internal id. Absent while running.' }),
   })
   .openapi('PortalScreeningDetail');
 
@@ -563,7 +596,7 @@ export function registerPortal(registry: OpenAPIRegistry): void {
     tags: [TAG],
     summary: 'Portal: the work queue, completed screenings with undecided hits, most severe first, then oldest',
     description:
-      'A screening is in the queue while at least one of its hits is undecided: from the pipeline, or added or re-opened by a monitoring alert. `counts` are open cases per risk level before the level filter; `lists` the lists among undecided hits (choices of the list filter).',
+      'A screening is in the queue while at least one of its hits is undecided: from the pipeline, or added or re-opened by a monitoring alert; a hit marked "needs more information" is still undecided (counted in `needs_more_information_hits`, filter `needs_more_information=true`). Filter `assignee`: me, unassigned, or a user\'s e-mail. `counts` are open cases per risk level before the level filter; `lists` the lists among undecided hits (choices of the list filter).',
     security: portalSecurity,
     request: { query: PortalQueueQuerySchema },
     responses: {
@@ -579,7 +612,9 @@ export function registerPortal(registry: OpenAPIRegistry): void {
               surface: z.string(),
               risk_level: z.string().nullable(),
               risk_score: z.number().int().nullable(),
-              open_hits: z.number().int().openapi({ description: 'Hits nobody has decided yet.' }),
+              open_hits: z.number().int().openapi({ description: 'Hits nobody has decided yet (waiting for more information included).' }),
+              needs_more_information_hits: z.number().int().openapi({ description: 'Of those, hits an analyst marked "needs more information".' }),
+              assignee: PortalAssigneeSchema.nullable().openapi({ description: 'Who holds the case, by e-mail; null when nobody does.' }),
               lists: z.array(z.string()).openapi({ description: 'Lists those hits come from.' }),
               monitoring: z.boolean(),
               completed_at: z.string(),
@@ -588,9 +623,10 @@ export function registerPortal(registry: OpenAPIRegistry): void {
           ),
           counts: z.object({ critical: z.number().int(), high: z.number().int(), medium: z.number().int(), low: z.number().int() }),
           lists: z.array(z.string()),
+          assignees: z.array(PortalAssigneeSchema).openapi({ description: 'The account\'s users (choices of the assignee filter).' }),
         }),
       ),
-      ...errors({ 400: 'Invalid query (unknown parameter, page or limit out of range, unknown level, surface or list id).' }),
+      ...errors({ 400: 'Invalid query (unknown parameter, page or limit out of range, unknown level, surface or list id, assignee neither me, unassigned nor an e-mail).' }),
     },
   });
   registry.registerPath({
@@ -665,8 +701,9 @@ export function registerPortal(registry: OpenAPIRegistry): void {
     method: 'post',
     path: '/api/portal/screenings/{id}/hits/{hitId}/disposition',
     tags: [TAG],
-    summary: 'Portal: record a hit as true match or false positive, with a reason',
-    description: 'The signed-in user is the analyst; the risk is recomputed and the updated screening answered.',
+    summary: 'Portal: record a hit as true match, false positive or needs more information, with a mandatory comment',
+    description:
+      'The signed-in user is the analyst; the risk is recomputed and the updated screening answered. `needs_more_information` leaves the hit undecided: it still counts toward risk (the level does not drop) and the case stays in the work queue until the hit is decided true match or false positive.',
     security: portalSecurity,
     request: {
       params: PortalScreeningParamsSchema.extend({ hitId: z.string().openapi({ description: 'A hit_id of the screening.' }) }),
@@ -675,6 +712,37 @@ export function registerPortal(registry: OpenAPIRegistry): void {
     responses: {
       200: ok('The screening after the disposition.', z.object({ screening: PortalScreeningDetailSchema })),
       ...errors({ 400: 'Invalid id or body.', 404: 'No such screening or hit, or dispositions are not available on this deployment.', 409: 'The screening has not completed, or the hit was removed by monitoring.' }),
+      ...bodyErrors,
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/api/portal/assignees',
+    tags: [TAG],
+    summary: 'Portal: the users of the account a case can be assigned to',
+    security: portalSecurity,
+    responses: {
+      200: ok('The account\'s users by e-mail (never an id).', z.object({
+          assignees: z.array(
+            z.object({ email: z.string(), role: z.string().openapi({ description: 'owner, analyst or auditor.' }), me: z.boolean().openapi({ description: 'The signed-in user.' }) }).openapi('PortalAccountUser'),
+          ),
+        })),
+      ...errors({ 404: 'Case assignment is not available on this deployment.' }),
+    },
+  });
+  registry.registerPath({
+    method: 'put',
+    path: '/api/portal/screenings/{id}/assignee',
+    tags: [TAG],
+    summary: 'Portal: assign a case to a user of the account, reassign it, or unassign it (null)',
+    description:
+      'Recorded on the screening stream as CaseAssigned / CaseUnassigned with who (the signed-in user) and when. Only users of the same account can be assignees: any other e-mail is a 400 on `assignee`, and nothing is written. Assigning the current assignee again records nothing.',
+    security: portalSecurity,
+    request: { params: PortalScreeningParamsSchema, body: { required: true, content: json(PortalAssignmentSchema) } },
+    responses: {
+      200: ok('The screening after the assignment.', z.object({ screening: PortalScreeningDetailSchema })),
+      ...errors({ 400: 'Invalid id or body, or the assignee is not a user of this account.', 404: 'No such screening, or another account\'s; or assignment is not available.', 409: 'The screening has not completed.' }),
       ...bodyErrors,
     },
   });

@@ -121,6 +121,22 @@ export const PortalScreeningRequestSchema = z
       .max(10)
       .optional()
       .openapi({ description: 'Passport, national id, tax id, registration number, IMO, LEI: an agreeing identifier confirms a match, a different one separates a namesake.' }),
+    address: z
+      .object({
+        line: text(1, 300).optional(),
+        city: text(1, 100).optional(),
+        postal_code: text(1, 20).optional(),
+        country: z
+          .string()
+          .trim()
+          .toUpperCase()
+          .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code')
+          .optional(),
+      })
+      .strict()
+      .refine((a) => a.line !== undefined || a.city !== undefined || a.postal_code !== undefined || a.country !== undefined, 'needs at least one of line, city, postal_code, country')
+      .optional()
+      .openapi({ description: "The subject's postal address. The account's internal lists weigh it (the same dwelling corroborates a match, another place counts against it); the official lists do not use it." }),
     /** EDD declarations or M&A deal fields (the S1 EDD / M&A request fields), by kind. */
     declared: z
       .object({
@@ -171,8 +187,31 @@ export const PortalQueueQuerySchema = z
       .optional()
       .or(z.literal('').transform(() => undefined))
       .openapi({ description: 'A list id (e.g. ofac_sdn): only cases with an undecided hit from it.' }),
+    needs_more_information: z
+      .enum(['true', 'false'])
+      .optional()
+      .or(z.literal('').transform(() => undefined))
+      .openapi({ description: 'true: only cases with a hit an analyst marked "needs more information".' }),
+    assignee: z
+      .union([z.enum(['me', 'unassigned']), z.string().trim().toLowerCase().email().max(320)])
+      .optional()
+      .or(z.literal('').transform(() => undefined))
+      .openapi({ description: '`me` (the signed-in user), `unassigned`, or the e-mail of a user of the account.' }),
   })
   .strict();
+
+export const PortalAssignmentSchema = z
+  .object({
+    assignee: z
+      .string()
+      .trim()
+      .email('must be an e-mail address')
+      .max(320)
+      .nullable()
+      .openapi({ description: 'The e-mail of a user of this account, or null to unassign. Another account\'s user is refused (400).' }),
+  })
+  .strict()
+  .openapi('PortalAssignmentRequest');
 
 /** What the screening routes accept as `:id` (numeric id or uuid, any case); checked in the route, 400 otherwise. No regex flags: the OpenAPI pattern is this source. */
 export const PORTAL_SCREENING_ID = /^([1-9][0-9]{0,15}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
@@ -183,8 +222,10 @@ export const PortalScreeningParamsSchema = z.object({
 
 export const PortalDispositionSchema = z
   .object({
-    status: z.enum(['true_match', 'false_positive']),
-    reason: z.string().trim().min(1, 'is required').max(2000),
+    status: z.enum(['true_match', 'false_positive', 'needs_more_information']).openapi({
+      description: 'true_match or false_positive decide the hit; needs_more_information records what is missing and leaves it undecided (still counted, still in the queue, marked).',
+    }),
+    reason: z.string().trim().min(1, 'is required').max(2000).openapi({ description: 'Mandatory comment: why, or what information is needed.' }),
   })
   .strict()
   .openapi('PortalDispositionRequest');

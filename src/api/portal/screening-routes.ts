@@ -21,7 +21,8 @@ import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { entityTypeOmitted, parseInput } from '../http/validation';
 import { portalCommandContext, sendPortalData } from './auth';
 import type { PortalConsoleDeps } from './console-deps';
-import { PORTAL_SCREENING_ID, PortalDispositionSchema as DispositionSchema, PortalQueueQuerySchema, PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
+import { identitiesIn } from '../../app/screenings/case-desk';
+import { PORTAL_SCREENING_ID, PortalAssignmentSchema, PortalDispositionSchema as DispositionSchema, PortalQueueQuerySchema, PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
 
 export { PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
 
@@ -148,13 +149,30 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
     return screening;
   }
 
-  /** The case view names who decided each hit (e-mail or key name), never only an internal id. */
+  /**
+   * The case view names who decided each hit (e-mail or key name), never only an internal id; with the
+   * case desk wired, also who holds the case and its history (every decision, assignment and alert).
+   */
   async function withAnalystNames(principal: Principal, screening: ScreeningDetailView) {
     const decided = screening.hits.filter((h) => h.disposition);
-    const names = deps.analystNames ? await deps.analystNames(principal.accountId, decided.map((h) => h.disposition!.analyst)) : new Map<string, string>();
+    const file = deps.caseDesk && screening.status !== 'running' ? await deps.caseDesk.caseFile(principal.accountId, String(screening.id)) : undefined;
+    const identities = [...decided.map((h) => h.disposition!.analyst), ...(file ? identitiesIn(file.history) : [])];
+    const names = deps.analystNames ? await deps.analystNames(principal.accountId, identities) : new Map<string, string>();
+    const name = (identity: string) => names.get(identity) ?? identity;
     return {
       ...screening,
-      hits: screening.hits.map((h) => (h.disposition ? { ...h, disposition: { ...h.disposition, analyst_name: names.get(h.disposition.analyst) ?? h.disposition.analyst } } : h)),
+      hits: screening.hits.map((h) => (h.disposition ? { ...h, disposition: { ...h.disposition, analyst_name: name(h.disposition.analyst) } } : h)),
+      ...(file
+        ? {
+            assignee: file.assignee ? { email: file.assignee.email, me: file.assignee.userId === principal.userId } : null,
+            case_history: file.history.map((entry) => ({
+              ...entry,
+              ...('by' in entry ? { by: name(entry.by) } : {}),
+              ...('assignee' in entry ? { assignee: name(entry.assignee) } : {}),
+              ...('previous_assignee' in entry && entry.previous_assignee ? { previous_assignee: name(entry.previous_assignee) } : {}),
+            })),
+          }
+        : {}),
     };
   }
 
@@ -190,6 +208,7 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
           ...(input.date_of_birth ? { dateOfBirth: input.date_of_birth } : {}),
           ...(input.nationality ? { nationality: input.nationality } : {}),
           ...(input.identifiers?.length ? { identifiers: input.identifiers } : {}),
+          ...(input.address ? { address: { ...(input.address.line ? { line: input.address.line } : {}), ...(input.address.city ? { city: input.address.city } : {}), ...(input.address.postal_code ? { postalCode: input.address.postal_code } : {}), ...(input.address.country ? { country: input.address.country } : {}) } } : {}),
           ...(Object.keys(declared).length ? { declared } : {}),
         },
         portalCommandContext(res, principal),
@@ -210,11 +229,19 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
       await deps.readModelsCaughtUp();
       const now = deps.clock.now();
       const queue = await deps.workQueue.list(
-        principal.accountId,
-        { page: query.page, limit: query.limit, ...(query.level ? { level: query.level } : {}), ...(query.surface ? { surface: query.surface } : {}), ...(query.list ? { list: query.list } : {}) },
+        { accountId: principal.accountId, ...(principal.userId ? { userId: principal.userId } : {}) },
+        {
+          page: query.page,
+          limit: query.limit,
+          ...(query.level ? { level: query.level } : {}),
+          ...(query.surface ? { surface: query.surface } : {}),
+          ...(query.list ? { list: query.list } : {}),
+          ...(query.needs_more_information === 'true' ? { needsMoreInformation: true } : {}),
+          ...(query.assignee ? { assignee: query.assignee } : {}),
+        },
         now,
       );
-      sendPortalData(res, 200, { items: queue.items, counts: queue.counts, lists: queue.lists }, now, {
+      sendPortalData(res, 200, { items: queue.items, counts: queue.counts, lists: queue.lists, assignees: queue.assignees }, now, {
         pagination: { page: query.page, limit: query.limit, total: queue.total, pages: Math.max(1, Math.ceil(queue.total / query.limit)) },
       });
     }),
@@ -275,6 +302,29 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
       if (!screening.hits.some((h) => h.hit_id === hitId)) throw new ApiError('not_found', `Hit ${hitId} not found`);
       const input = parseInput(DispositionSchema, req.body);
       await deps.dispositions.disposition(principal, { screeningId: String(screening.id), hitId, status: input.status, reason: input.reason }, portalCommandContext(res, principal));
+      sendPortalData(res, 200, { screening: await withAnalystNames(principal, await own(principal, String(screening.id))) }, deps.clock.now());
+    }),
+  );
+
+  // The people a case can be assigned to: the users of the signed-in account, by e-mail.
+  router.get(
+    '/api/portal/assignees',
+    handle(async (req, res) => {
+      const principal = await deps.auth.require(req, res);
+      if (!deps.caseDesk) throw new ApiError('not_found', 'Case assignment is not available on this deployment');
+      const users = await deps.caseDesk.users(principal.accountId);
+      sendPortalData(res, 200, { assignees: users.map((u) => ({ email: u.email, role: u.role, me: u.userId === principal.userId })) }, deps.clock.now());
+    }),
+  );
+
+  router.put(
+    '/api/portal/screenings/:id/assignee',
+    handle(async (req, res) => {
+      const principal = await deps.auth.require(req, res);
+      if (!deps.caseDesk) throw new ApiError('not_found', 'Case assignment is not available on this deployment');
+      const screening = await own(principal, idOf(req));
+      const input = parseInput(PortalAssignmentSchema, req.body);
+      await deps.caseDesk.assign(principal, String(screening.id), input.assignee, portalCommandContext(res, principal));
       sendPortalData(res, 200, { screening: await withAnalystNames(principal, await own(principal, String(screening.id))) }, deps.clock.now());
     }),
   );

@@ -146,13 +146,13 @@ export const HitSchema = z
     source_url: z.string().nullable(),
     disposition: z
       .object({
-        status: z.enum(['true_match', 'false_positive']),
+        status: z.enum(['true_match', 'false_positive', 'needs_more_information']),
         reason: z.string(),
         analyst: z.string(),
         at: z.string(),
       })
       .nullable()
-      .openapi({ description: 'An analyst\'s decision on this hit, when one was recorded.' }),
+      .openapi({ description: 'An analyst\'s latest disposition of this hit, when one was recorded. `needs_more_information` is not a decision: the hit is still undecided and counts toward risk.' }),
     sources: z
       .array(
         z.object({
@@ -182,6 +182,36 @@ export const HitSchema = z
   })
   .openapi('S1Hit');
 
+
+/** A jurisdiction's risk as every surface shows it: FATF and the sanctions programmes targeting it. */
+export const CountryRiskSchema = z
+  .object({
+    country: z.string().openapi({ description: 'ISO alpha-2.' }),
+    status: z.string().openapi({ description: 'FATF status: high_risk_call_for_action, increased_monitoring or none.' }),
+    as_of: z.string().openapi({ description: 'Date of the FATF statement used.' }),
+    sanctions_scope: z
+      .enum(['comprehensive', 'sectoral', 'targeted', 'none'])
+      .optional()
+      .openapi({ description: 'The broadest sanctions scope over the whole country (a regional embargo such as Crimea\'s counts as sectoral). Absent on screenings recorded before it was kept.' }),
+    sanctions_programmes: z
+      .array(
+        z.object({
+          authority: z.enum(['us', 'uk', 'un']),
+          programme: z.string(),
+          scope: z.enum(['comprehensive', 'sectoral', 'targeted']),
+          region: z.string().optional().openapi({ description: 'When the measures cover only part of the country.' }),
+          basis: z.string().openapi({ description: 'The legal instruments.' }),
+          in_force_since: z.string(),
+          reviewed_as_of: z.string().openapi({ description: 'When the classification was last reviewed (lists/country_sanctions).' }),
+          source_url: z.string().openapi({ description: 'The issuer\'s page for the programme.' }),
+          list: z.string().optional().openapi({ description: 'The list in service whose designations were counted.' }),
+          list_published_at: z.string().optional(),
+          designations: z.number().int().optional().openapi({ description: 'Designations of the programme on that list.' }),
+        }),
+      )
+      .optional(),
+  });
+
 export const ScreeningDetailSchema = ScreeningSchema.extend({
   hits: z
     .object({
@@ -203,10 +233,9 @@ export const ScreeningDetailSchema = ScreeningSchema.extend({
       }),
     )
     .openapi({ description: 'Every source the pipeline ran; queried:false with an error when it could not be searched.' }),
-  country_risk: z
-    .object({ country: z.string(), status: z.string(), as_of: z.string() })
-    .nullable()
-    .openapi({ description: 'FATF status of the jurisdiction, when it is listed.' }),
+  country_risk: CountryRiskSchema.nullable().openapi({
+    description: 'The jurisdiction\'s risk: FATF status (`none` when on neither FATF list) and the sanctions programmes targeting it, with their basis and dates.',
+  }),
   list_versions: z.array(ListVersionAgeSchema).openapi({ description: 'Every list the screening used, with its publication date and age at completion.' }),
   list_warnings: ListWarningsSchema.optional(),
   matcher_version: z.string().nullable(),

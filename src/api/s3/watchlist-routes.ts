@@ -9,6 +9,7 @@
  * arrive and the request is refused with 413 past the limit. The mapping comes as JSON in the
  * `X-Import-Mapping` header or the `mapping` query parameter.
  */
+import { csvCell } from '../../shared/csv';
 import express, { type Request, type Response, type Router } from 'express';
 import { ImportRejected, MAX_IMPORT_ROWS } from '../../commands/watchlist';
 import type { CommandContext, Principal } from '../../app/services';
@@ -97,12 +98,6 @@ async function readImport(req: Request, options: WatchlistRoutesOptions, mapping
     if (error instanceof ImportUnreadable) throw new ApiError('bad_request', `body: ${error.message}`, { fields: { body: [error.message] } });
     throw error;
   }
-}
-
-/** RFC 4180 cell; a cell a spreadsheet would run as a formula is prefixed with ' (CSV injection). */
-function csvCell(value: string): string {
-  const safe = /^[=@\t\r]/.test(value) || /^[+-][^0-9 (]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 export const EXPORT_COLUMNS = [

@@ -13,6 +13,7 @@
  *   explanation  the best hit's one-sentence explanation
  * JSON lines (optional), one line per flagged row with every hit and its full explanation.
  */
+import { csvCell } from '../../shared/csv';
 import { computeRiskScore, type ScorableHit } from '../../agents/scoring/risk-score';
 import type { HitCategory } from '../../reports/model';
 import type { ScreeningEngine } from '../../screening/engine';
@@ -62,10 +63,8 @@ export const RESULT_COLUMNS = [
 ] as const;
 
 /** RFC 4180 field: quoted when it holds a comma, quote or line break. */
-export function csvField(v: unknown): string {
-  const s = v === undefined || v === null ? '' : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+/** A CSV cell, quoted per RFC 4180 and guarded against spreadsheet formulas (src/shared/csv.ts). */
+export const csvField = csvCell;
 
 export function csvLine(values: readonly unknown[]): string {
   let out = '';

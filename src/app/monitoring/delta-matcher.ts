@@ -17,7 +17,7 @@ import type { ListDelta } from '../../screening/delta';
 import type { ListEntity, ListTopic } from '../../screening/model';
 import type { Agent } from '../../agents/runtime/agent';
 import { createListAgents, entityRecordHash, HIT_THRESHOLD, type NameScreener } from '../../agents/lists/list-agents';
-import type { MonitoringAlertKind } from '../../commands/screening';
+import type { HitStatus, MonitoringAlertKind } from '../../commands/screening';
 import type { MonitoredSubject, SubjectIndex } from './reverse-index';
 import { compareNames, type RarityFn } from '../../screening/matching/compare';
 import type { PreparedName } from '../../screening/matching/prepare';
@@ -28,7 +28,7 @@ export interface ReportedHit {
   screeningId: string;
   hitId: string;
   entityId: string;
-  status: 'open' | 'true_match' | 'false_positive' | 'removed';
+  status: HitStatus;
   entityRecordHash: string;
   category?: string;
 }

@@ -18,6 +18,7 @@ import {
   streamName as screeningStream,
   type Disposition,
   type DispositionHit,
+  isDisposition,
   type RecordMonitoringAlert,
   type ScreeningEvent,
   type ScreeningState,
@@ -364,6 +365,6 @@ export async function recordMonitoringBaseline(pool: pg.Pool, lists: Pick<Monito
 
 /** Parses an S1/S3 disposition body value. */
 export function parseDisposition(value: unknown): Disposition {
-  if (value === 'true_match' || value === 'false_positive') return value;
-  throw new ValidationFailed([{ field: 'disposition', message: 'must be true_match or false_positive' }]);
+  if (isDisposition(value)) return value;
+  throw new ValidationFailed([{ field: 'disposition', message: 'must be true_match, false_positive or needs_more_information' }]);
 }

@@ -7,7 +7,7 @@
  * were kept fall back to the report's country risk and registry facts and the current FATF table.
  */
 import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../../reports/risk-score';
-import type { HitState, ScreeningState } from '../../commands/screening';
+import { countsTowardRisk, type HitState, type ScreeningState } from '../../commands/screening';
 import type { RiskLevel } from '../../commands/plans';
 import type { CountryRisk } from '../../screening/model';
 import type { RecordedEvent } from '../../shared/events';
@@ -19,7 +19,7 @@ export function recomputeRisk(
   options: { countryRisk?: () => CountryRisk[] } = {},
 ): { riskScore: number; riskLevel: RiskLevel; countingHitIds: string[]; assessment?: RiskAssessment } {
   if (state.status === 'none') return { riskScore: 0, riskLevel: 'low', countingHitIds: [] };
-  const counting = Object.values(state.hits).filter((h: HitState) => h.status === 'open' || h.status === 'true_match');
+  const counting = Object.values(state.hits).filter((h: HitState) => countsTowardRisk(h.status));
   const report = buildScreeningReport(events, { agentLabels: {} });
   if (!report) return { riskScore: 0, riskLevel: 'low', countingHitIds: counting.map((h) => h.hitId) };
   const recorded = riskFactsOf(events);

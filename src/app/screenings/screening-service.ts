@@ -26,6 +26,7 @@ import type {
 import { allHits, buildScreeningReport, finishReport, foldReportEvent, type ReportContext } from '../../projections/screening-report';
 import { readScreeningDetail, type ScreeningDetailRow } from '../../projections/read-models/screening-details';
 import type { AdmissionSlot, ScreeningAdmission } from './admission';
+import { programmeView } from '../../reports/sections';
 
 /** Where a read takes a screening's report from: the detail read model (the default) or a fold of its stream. */
 export type DetailSource = 'read_model' | 'stream';
@@ -84,7 +85,7 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
     programs: h.programs,
     source_url: h.sourceUrl ?? null,
     disposition:
-      h.disposition && h.disposition.decision !== 'needs_review'
+      h.disposition
         ? { status: h.disposition.decision, reason: h.disposition.note ?? '', analyst: h.disposition.by, at: h.disposition.at }
         : null,
     ...(h.sources?.length
@@ -110,7 +111,15 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
     subject: { date_of_birth: report.subject.dateOfBirth ?? null, nationality: report.subject.nationality ?? null, identifiers: report.subject.identifiers ?? [] },
     hits,
     sources: report.agents.map((a) => ({ agent: a.agent, phase: a.phase, queried: a.queried, error: a.error ?? null, duration_ms: a.durationMs })),
-    country_risk: subjectCountry ? { country: subjectCountry.iso2, status: subjectCountry.fatfStatus, as_of: subjectCountry.asOf } : null,
+    country_risk: subjectCountry
+      ? {
+          country: subjectCountry.iso2,
+          status: subjectCountry.fatfStatus,
+          as_of: subjectCountry.asOf,
+          ...(subjectCountry.sanctionsScope ? { sanctions_scope: subjectCountry.sanctionsScope } : {}),
+          ...(subjectCountry.sanctions ? { sanctions_programmes: subjectCountry.sanctions.map(programmeView) } : {}),
+        }
+      : null,
     list_versions: report.audit.listVersions.map((v) => ({
       list: v.source,
       version: v.versionId,
@@ -297,6 +306,7 @@ export class PgScreeningService implements ScreeningService {
           ...(input.dateOfBirth ? { dateOfBirth: input.dateOfBirth } : {}),
           ...(input.nationality ? { nationality: input.nationality } : {}),
           ...(input.identifiers?.length ? { identifiers: input.identifiers } : {}),
+          ...(input.address ? { address: input.address } : {}),
         },
         ...(input.kind === 'edd'
           ? {

@@ -3,6 +3,10 @@
  * the pipeline, or re-opened and added by monitoring alerts), most severe first, then oldest first,
  * so what needs a decision soonest is on top. Read from the screenings and monitoring read models in
  * one statement; every row is the account's own.
+ *
+ * A hit marked "needs more information" is still undecided: its case stays in the queue, counted in
+ * `open_hits` and marked by `needs_more_information_hits`. A case's assignee is a user of the account
+ * (CaseAssigned), shown by e-mail, never by id.
  */
 import type pg from 'pg';
 import { projectionSchema } from '../../projections/projection';
@@ -16,8 +20,25 @@ export interface WorkQueueFilter {
   surface?: string;
   /** A list (source id, e.g. ofac_sdn) at least one undecided hit comes from. */
   list?: string;
+  /** Only cases with at least one hit waiting for more information. */
+  needsMoreInformation?: boolean;
+  /** `me` (the reader), `unassigned`, or the e-mail of a user of the account. */
+  assignee?: string;
   page: number;
   limit: number;
+}
+
+/** Whom the filter `assignee=me` means. */
+export interface QueueReader {
+  accountId: string;
+  userId?: string;
+}
+
+/** The assignee of a case, as people know them. */
+export interface QueueAssignee {
+  email: string;
+  /** The reader holds the case. */
+  me: boolean;
 }
 
 export interface WorkQueueItem {
@@ -28,8 +49,12 @@ export interface WorkQueueItem {
   surface: string;
   risk_level: string | null;
   risk_score: number | null;
-  /** Hits nobody has decided yet. */
+  /** Hits nobody has decided yet (waiting for more information included). */
   open_hits: number;
+  /** Of those, hits an analyst marked "needs more information". */
+  needs_more_information_hits: number;
+  /** Who holds the case; null when nobody does. */
+  assignee: QueueAssignee | null;
   /** The lists those hits come from. */
   lists: string[];
   /** Enrolled in ongoing monitoring (its alerts land here as re-opened or new hits). */
@@ -46,31 +71,51 @@ export interface WorkQueuePage {
   counts: Record<QueueLevel, number>;
   /** Lists seen among open hits (the list filter's choices). */
   lists: string[];
+  /** The account's users (the assignee filter's choices), by e-mail. */
+  assignees: QueueAssignee[];
 }
 
 export interface WorkQueuePort {
-  list(accountId: string, filter: WorkQueueFilter, now: Date): Promise<WorkQueuePage>;
+  list(reader: QueueReader, filter: WorkQueueFilter, now: Date): Promise<WorkQueuePage>;
 }
 
 export class PgWorkQueue implements WorkQueuePort {
   constructor(private readonly pool: pg.Pool) {}
 
-  async list(accountId: string, filter: WorkQueueFilter, now: Date): Promise<WorkQueuePage> {
+  async list(reader: QueueReader, filter: WorkQueueFilter, now: Date): Promise<WorkQueuePage> {
+    const accountId = reader.accountId;
     const screenings = projectionSchema('screenings');
     const monitoring = projectionSchema('monitoring');
+    const accounts = projectionSchema('accounts');
     // The list of a hit is the part of its entity id before the first colon (`ofac_sdn:12345`).
-    const { rows } = await this.pool.query<
-      Omit<WorkQueueItem, 'screening_id' | 'completed_at' | 'age_days'> & { screening_id: string; completed_at: Date }
-    >(
-      `SELECT s.screening_id::text, s.search_query, s.entity_type, s.kind, s.surface, s.risk_level, s.risk_score, s.monitoring,
-              s.completed_at, count(*)::int AS open_hits,
-              array_agg(DISTINCT split_part(h.entity_id, ':', 1) ORDER BY split_part(h.entity_id, ':', 1)) AS lists
-         FROM ${screenings}.screenings s
-         JOIN ${monitoring}.hits h ON h.screening_id = s.screening_id AND h.status = 'open'
-        WHERE s.account_id = $1 AND s.status = 'completed'
-        GROUP BY s.screening_id`,
-      [accountId],
-    );
+    // The assignee's e-mail comes from the account's own users only (a join on account_id too).
+    const [{ rows }, users] = await Promise.all([
+      this.pool.query<
+        Omit<WorkQueueItem, 'screening_id' | 'completed_at' | 'age_days' | 'assignee'> & {
+          screening_id: string;
+          completed_at: Date;
+          assignee_user_id: string | null;
+          assignee_email: string | null;
+        }
+      >(
+        `SELECT s.screening_id::text, s.search_query, s.entity_type, s.kind, s.surface, s.risk_level, s.risk_score, s.monitoring,
+                s.completed_at, count(*)::int AS open_hits,
+                (count(*) FILTER (WHERE h.status = 'needs_more_information'))::int AS needs_more_information_hits,
+                array_agg(DISTINCT split_part(h.entity_id, ':', 1) ORDER BY split_part(h.entity_id, ':', 1)) AS lists,
+                s.assignee_user_id, u.email AS assignee_email
+           FROM ${screenings}.screenings s
+           JOIN ${monitoring}.hits h ON h.screening_id = s.screening_id AND h.status IN ('open', 'needs_more_information')
+           LEFT JOIN ${accounts}.users u ON u.user_id = s.assignee_user_id AND u.account_id = s.account_id
+          WHERE s.account_id = $1 AND s.status = 'completed'
+          GROUP BY s.screening_id, u.email`,
+        [accountId],
+      ),
+      this.pool.query<{ user_id: string; email: string }>(`SELECT user_id, email FROM ${accounts}.users WHERE account_id = $1 ORDER BY lower(email)`, [accountId]),
+    ]);
+    const wanted = filter.assignee?.toLowerCase();
+    const assigneeMatches = (r: { assignee_user_id: string | null; assignee_email: string | null }) =>
+      wanted === undefined ||
+      (wanted === 'unassigned' ? r.assignee_user_id === null : wanted === 'me' ? r.assignee_user_id !== null && r.assignee_user_id === reader.userId : r.assignee_email?.toLowerCase() === wanted);
     const rank = (level: string | null) => (level ? QUEUE_LEVELS.indexOf(level as QueueLevel) : QUEUE_LEVELS.length);
     const counts: Record<QueueLevel, number> = { critical: 0, high: 0, medium: 0, low: 0 };
     const lists = new Set<string>();
@@ -79,13 +124,21 @@ export class PgWorkQueue implements WorkQueuePort {
       for (const l of r.lists) lists.add(l);
     }
     const matching = rows
-      .filter((r) => (!filter.level || r.risk_level === filter.level) && (!filter.surface || r.surface === filter.surface) && (!filter.list || r.lists.includes(filter.list)))
+      .filter(
+        (r) =>
+          (!filter.level || r.risk_level === filter.level) &&
+          (!filter.surface || r.surface === filter.surface) &&
+          (!filter.list || r.lists.includes(filter.list)) &&
+          (!filter.needsMoreInformation || r.needs_more_information_hits > 0) &&
+          assigneeMatches(r),
+      )
       .sort((a, b) => rank(a.risk_level) - rank(b.risk_level) || a.completed_at.getTime() - b.completed_at.getTime() || Number(a.screening_id) - Number(b.screening_id));
     const start = (filter.page - 1) * filter.limit;
     return {
       total: matching.length,
       counts,
       lists: [...lists].sort(),
+      assignees: users.rows.map((u) => ({ email: u.email, me: u.user_id === reader.userId })),
       items: matching.slice(start, start + filter.limit).map((r) => ({
         screening_id: Number(r.screening_id),
         search_query: r.search_query,
@@ -95,6 +148,8 @@ export class PgWorkQueue implements WorkQueuePort {
         risk_level: r.risk_level,
         risk_score: r.risk_score,
         open_hits: r.open_hits,
+        needs_more_information_hits: r.needs_more_information_hits,
+        assignee: r.assignee_email !== null ? { email: r.assignee_email, me: r.assignee_user_id === reader.userId } : null,
         lists: r.lists,
         monitoring: r.monitoring,
         completed_at: r.completed_at.toISOString(),

@@ -50,6 +50,15 @@ export interface ScreeningSubject {
   nationality?: string;
   /** Passport, national id, tax id, registration number, IMO… */
   identifiers?: SubjectIdentifier[];
+  /** Postal address, when the caller gave it: the account's internal lists weigh address agreement (issue 21). */
+  address?: SubjectAddress;
+}
+export interface SubjectAddress {
+  line?: string;
+  city?: string;
+  postalCode?: string;
+  /** ISO 3166-1 alpha-2. */
+  country?: string;
 }
 export interface SubjectIdentifier {
   type: string;
@@ -128,7 +137,18 @@ export interface ListVersionRef {
   stale?: boolean;
 }
 
-export type Disposition = 'true_match' | 'false_positive';
+/**
+ * An analyst's decision on a hit. `needs_more_information` is not a verdict: the hit stays
+ * undecided (it counts toward risk as it did while open, and stays in the work queue, marked) until
+ * a true match or false positive is recorded. It carries a comment and who/when like the others.
+ */
+export const dispositions = ['true_match', 'false_positive', 'needs_more_information'] as const;
+export type Disposition = (typeof dispositions)[number];
+/** The dispositions that close a hit. */
+export type FinalDisposition = Exclude<Disposition, 'needs_more_information'>;
+export function isDisposition(value: unknown): value is Disposition {
+  return typeof value === 'string' && (dispositions as readonly string[]).includes(value);
+}
 export type MonitoringAlertKind = 'new_hit' | 'changed_hit' | 'removed_hit';
 
 // ---- commands ----
@@ -232,6 +252,13 @@ export type DispositionHit = Command<
     riskLevel: RiskLevel;
   }
 >;
+/**
+ * Assigns the case (a completed screening, with its monitoring alerts) to a user of the account, or
+ * reassigns it. The handler checks that the assignee is a user of the screening's account (tenant
+ * isolation); the decider records who assigned it (`assignedBy`, the signed-in user) and when.
+ */
+export type AssignCase = Command<'AssignCase', Meta & { assigneeUserId: string; assignedBy: string }>;
+export type UnassignCase = Command<'UnassignCase', Meta & { unassignedBy: string }>;
 export type EnrollInMonitoring = Command<'EnrollInMonitoring', Meta>;
 export type UnenrollFromMonitoring = Command<'UnenrollFromMonitoring', Meta>;
 export type RecordMonitoringAlert = Command<
@@ -260,6 +287,8 @@ export type ScreeningCommand =
   | CompleteScreening
   | FailScreening
   | DispositionHit
+  | AssignCase
+  | UnassignCase
   | EnrollInMonitoring
   | UnenrollFromMonitoring
   | RecordMonitoringAlert;
@@ -354,12 +383,19 @@ export type RiskRecomputed = Event<
     previousRiskLevel: RiskLevel;
     riskScore: number;
     riskLevel: RiskLevel;
-    /** Hits that still count toward risk (open or true match). */
+    /** Hits that still count toward risk (open, needing more information, or true match). */
     countingHitIds: string[];
     cause: 'disposition' | 'monitoring_alert';
     recomputedAt: string;
   }
 >;
+/** The case was assigned (or reassigned) to a user of the account. */
+export type CaseAssigned = Event<
+  'CaseAssigned',
+  Ids & { assigneeUserId: string; previousAssigneeUserId?: string; assignedBy: string; assignedAt: string }
+>;
+/** The case's assignee was removed: nobody holds it. */
+export type CaseUnassigned = Event<'CaseUnassigned', Ids & { previousAssigneeUserId: string; unassignedBy: string; unassignedAt: string }>;
 export type MonitoringEnrolled = Event<'MonitoringEnrolled', Ids & { subject: ScreeningSubject; enrolledAt: string }>;
 export type MonitoringUnenrolled = Event<'MonitoringUnenrolled', Ids & { unenrolledAt: string }>;
 export type MonitoringAlertRaised = Event<
@@ -394,6 +430,8 @@ export type ScreeningEvent =
   | ScreeningFailed
   | HitDispositioned
   | RiskRecomputed
+  | CaseAssigned
+  | CaseUnassigned
   | MonitoringEnrolled
   | MonitoringUnenrolled
   | MonitoringAlertRaised
@@ -409,6 +447,8 @@ export const screeningEventTypes = [
   'ScreeningFailed',
   'HitDispositioned',
   'RiskRecomputed',
+  'CaseAssigned',
+  'CaseUnassigned',
   'MonitoringEnrolled',
   'MonitoringUnenrolled',
   'MonitoringAlertRaised',
@@ -416,7 +456,15 @@ export const screeningEventTypes = [
 ] as const;
 
 // ---- state ----
-export type HitStatus = 'open' | 'true_match' | 'false_positive' | 'removed';
+export type HitStatus = 'open' | 'needs_more_information' | 'true_match' | 'false_positive' | 'removed';
+/** Hits still to be decided: open ones and those waiting for more information. */
+export function isUndecided(status: HitStatus): boolean {
+  return status === 'open' || status === 'needs_more_information';
+}
+/** Hits that count toward risk: undecided ones and true matches (a false positive or a removal does not). */
+export function countsTowardRisk(status: HitStatus): boolean {
+  return isUndecided(status) || status === 'true_match';
+}
 export interface HitState extends ScreeningHit {
   status: HitStatus;
   /** Entity hash the analyst cleared (false positives re-open only when the record changes). */
@@ -443,6 +491,8 @@ export interface RequestedScreening {
   hits: Record<string, HitState>;
   monitoring: boolean;
   alertIds: string[];
+  /** The user the case is assigned to (CaseAssigned); absent when nobody holds it. */
+  assigneeUserId?: string;
 }
 export type ScreeningState = { status: 'none' } | RequestedScreening;
 
@@ -466,10 +516,10 @@ export function nextStep(state: ScreeningState): PipelineStep {
   return nextPipelineStep(state);
 }
 
-/** Hits that count toward risk after dispositions and monitoring: open and true matches. */
+/** Hits that count toward risk after dispositions and monitoring: open, needing more information, true matches. */
 export function hitsCountingTowardRisk(state: ScreeningState): HitState[] {
   if (state.status === 'none') return [];
-  return Object.values(state.hits).filter((h) => h.status === 'open' || h.status === 'true_match');
+  return Object.values(state.hits).filter((h) => countsTowardRisk(h.status));
 }
 
 // ---- decide ----
@@ -518,6 +568,15 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
       issues.check(typeof id?.value === 'string' && /^[\p{L}\p{N}][\p{L}\p{N} ./-]{0,63}$/u.test(id.value.trim()), `identifiers[${i}].value`, 'must be 1-64 letters, digits, spaces, dots, slashes or dashes');
     }
   }
+  if (subject?.address !== undefined) {
+    const a = subject.address;
+    const given = a && typeof a === 'object' ? [a.line, a.city, a.postalCode, a.country].filter((v) => v !== undefined) : [];
+    issues.check(given.length > 0, 'address', 'needs at least one of line, city, postal_code, country');
+    optionalText(issues, a?.line, 'address.line', 300);
+    optionalText(issues, a?.city, 'address.city', 100);
+    optionalText(issues, a?.postalCode, 'address.postal_code', 20);
+    if (a?.country !== undefined) issues.check(typeof a.country === 'string' && ISO2.test(a.country), 'address.country', 'must be an ISO 3166-1 alpha-2 code');
+  }
   for (const [field, value] of Object.entries(d.edd ?? {})) optionalText(issues, value, field, 10_000);
   if (d.ma) {
     const { dealType, ...texts } = d.ma;
@@ -546,6 +605,14 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
   if (subject.dateOfBirth !== undefined) subjectOut.dateOfBirth = subject.dateOfBirth;
   if (subject.nationality !== undefined) subjectOut.nationality = subject.nationality;
   if (subject.identifiers?.length) subjectOut.identifiers = subject.identifiers.map((id) => ({ type: id.type, value: id.value.trim() }));
+  if (subject.address) {
+    const a: SubjectAddress = {};
+    for (const key of ['line', 'city', 'postalCode', 'country'] as const) {
+      const v = subject.address[key]?.trim();
+      if (v) a[key] = v;
+    }
+    if (Object.keys(a).length) subjectOut.address = a;
+  }
   return stamp<ScreeningEvent>(command, [
     {
       type: 'ScreeningRequested',
@@ -756,7 +823,7 @@ export function decide(command: ScreeningCommand, state: ScreeningState): Screen
       const hit = s.hits[d.hitId];
       if (!hit) throw new NotFound('hit', d.hitId);
       const issues = new Issues()
-        .check(d.disposition === 'true_match' || d.disposition === 'false_positive', 'disposition', 'must be true_match or false_positive')
+        .check(isDisposition(d.disposition), 'disposition', 'must be true_match, false_positive or needs_more_information')
         .check(isNonEmptyText(d.reason, 2000), 'reason', 'must be 1-2000 characters')
         .check(isNonEmptyText(d.analyst, 200), 'analyst', 'is required');
       validateRisk(issues, d.riskScore, d.riskLevel);
@@ -771,7 +838,7 @@ export function decide(command: ScreeningCommand, state: ScreeningState): Screen
             hitId: hit.hitId,
             entityId: hit.entityId,
             disposition: d.disposition,
-            ...(hit.status !== 'open' ? { previousDisposition: hit.status } : {}),
+            ...(hit.status !== 'open' ? { previousDisposition: hit.status as Disposition } : {}),
             reason: d.reason,
             analyst: d.analyst,
             entityRecordHash: hit.entityRecordHash,
@@ -779,6 +846,35 @@ export function decide(command: ScreeningCommand, state: ScreeningState): Screen
           },
         },
         riskRecomputed(s, ids, d.riskScore, d.riskLevel, 'disposition', now, { [hit.hitId]: d.disposition }),
+      ]);
+    }
+    case 'AssignCase': {
+      requireCompleted(command, s);
+      const d = command.data;
+      new Issues()
+        .check(isNonEmptyText(d.assigneeUserId, 200), 'assignee', 'is required')
+        .check(isNonEmptyText(d.assignedBy, 200), 'assigned_by', 'is required')
+        .throwIfAny();
+      if (s.assigneeUserId === d.assigneeUserId) return [];
+      return stamp<ScreeningEvent>(command, [
+        {
+          type: 'CaseAssigned',
+          data: {
+            ...ids,
+            assigneeUserId: d.assigneeUserId,
+            ...(s.assigneeUserId !== undefined ? { previousAssigneeUserId: s.assigneeUserId } : {}),
+            assignedBy: d.assignedBy,
+            assignedAt: now,
+          },
+        },
+      ]);
+    }
+    case 'UnassignCase': {
+      requireCompleted(command, s);
+      new Issues().check(isNonEmptyText(command.data.unassignedBy, 200), 'unassigned_by', 'is required').throwIfAny();
+      if (s.assigneeUserId === undefined) return [];
+      return stamp<ScreeningEvent>(command, [
+        { type: 'CaseUnassigned', data: { ...ids, previousAssigneeUserId: s.assigneeUserId, unassignedBy: command.data.unassignedBy, unassignedAt: now } },
       ]);
     }
     case 'EnrollInMonitoring':
@@ -808,7 +904,7 @@ function riskRecomputed(
 ): { type: 'RiskRecomputed'; data: RiskRecomputed['data'] } {
   const counting = Object.values(s.hits)
     .map((h) => ({ id: h.hitId, status: statusOverride[h.hitId] ?? h.status }))
-    .filter((h) => h.status === 'open' || h.status === 'true_match')
+    .filter((h) => countsTowardRisk(h.status))
     .map((h) => h.id);
   return {
     type: 'RiskRecomputed',
@@ -1061,6 +1157,12 @@ export function evolve(state: ScreeningState, event: ScreeningEvent): ScreeningS
     }
     case 'RiskRecomputed':
       return { ...state, riskScore: event.data.riskScore, riskLevel: event.data.riskLevel };
+    case 'CaseAssigned':
+      return { ...state, assigneeUserId: event.data.assigneeUserId };
+    case 'CaseUnassigned': {
+      const { assigneeUserId: _gone, ...rest } = state;
+      return rest;
+    }
     case 'MonitoringEnrolled':
       return { ...state, monitoring: true };
     case 'MonitoringUnenrolled':

@@ -77,8 +77,9 @@ export const screeningsProjection: Projection = {
   name: 'screenings',
   // v2: the current phase is no longer kept here (the portal reads progress from the stream);
   // applying seven PhaseStarted per screening cost a transaction each.
-  version: 2,
-  handles: ['ScreeningRequested', 'ScreeningCompleted', 'ScreeningFailed', 'RiskRecomputed', 'MonitoringEnrolled', 'MonitoringUnenrolled'],
+  // v3: the case's assignee (CaseAssigned / CaseUnassigned), for the work queue's assignee filter.
+  version: 3,
+  handles: ['ScreeningRequested', 'ScreeningCompleted', 'ScreeningFailed', 'RiskRecomputed', 'CaseAssigned', 'CaseUnassigned', 'MonitoringEnrolled', 'MonitoringUnenrolled'],
   async setup(client, schema) {
     const s = quoteIdent(schema);
     await client.query(`
@@ -104,6 +105,8 @@ export const screeningsProjection: Projection = {
         analysis text,
         sow_screening_id text,
         monitoring boolean NOT NULL DEFAULT false,
+        assignee_user_id text,
+        assigned_at timestamptz,
         failure_reason text,
         created_at timestamptz NOT NULL,
         completed_at timestamptz,
@@ -133,6 +136,12 @@ export const screeningsProjection: Projection = {
         return;
       case 'RiskRecomputed':
         await update('risk_score = $3, risk_level = $4', [event.data.riskScore, event.data.riskLevel]);
+        return;
+      case 'CaseAssigned':
+        await update('assignee_user_id = $3, assigned_at = $4', [event.data.assigneeUserId, event.data.assignedAt]);
+        return;
+      case 'CaseUnassigned':
+        await update('assignee_user_id = NULL, assigned_at = NULL', []);
         return;
       case 'MonitoringEnrolled':
         await update('monitoring = true', []);

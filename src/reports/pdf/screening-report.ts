@@ -150,6 +150,22 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
           ? 'FATF grey list: jurisdiction under increased monitoring'
           : 'Not on an FATF list';
     w.bullet(`**${e(c.jurisdiction)} (${e(c.iso2)})**: ${e(status)}. FATF statement as of ${e(c.as_of)}; assessed as ${e(c.basis.replace(/_/g, ' '))}.`);
+    if (c.sanctions_programmes) {
+      const programmes = c.sanctions_programmes;
+      w.paragraph(
+        programmes.length === 0
+          ? `Sanctions: no US, UK or UN programme targets ${c.jurisdiction}.`
+          : `Sanctions: ${SCOPE_WORDS[c.sanctions_scope ?? 'none'] ?? c.sanctions_scope}. ${programmes.length} programme${programmes.length === 1 ? '' : 's'} target${programmes.length === 1 ? 's' : ''} ${c.jurisdiction}:`,
+        { indent: 14 },
+      );
+      for (const p of programmes) {
+        const listed = p.designations !== undefined ? ` ${p.designations} designation${p.designations === 1 ? '' : 's'} on the ${p.list_published_at ? `list of ${p.list_published_at}` : 'list in service'}.` : '';
+        w.bullet(
+          `**${e(p.programme)}** (${AUTHORITY_WORDS[p.authority]}, ${p.scope}${p.region ? `, ${e(p.region)} only` : ''}): ${e(p.basis)}. In force since ${p.in_force_since}; classification reviewed ${p.reviewed_as_of}.${listed} Source: ${p.source_url}`,
+          1,
+        );
+      }
+    }
   }
 
   // 10. Registry and enrichment
@@ -249,6 +265,11 @@ function signOff(w: PdfWriter, s: ReturnType<typeof buildReportSections>): void 
       w.field('Reviewer', h.disposition.by, 14);
       w.field('Date', h.disposition.at, 14);
       w.field('Comment', h.disposition.note ?? 'none recorded', 14);
+      if (h.disposition.decision === 'needs_more_information') {
+        // Asked for more information: still undecided, so the final decision is left to sign.
+        w.paragraph('Final decision: true match / false positive (circle one)', { indent: 14 });
+        w.paragraph('Reviewer: ______________________   Date: ____________   Signature: ______________________', { indent: 14 });
+      }
     } else {
       w.paragraph('Undecided. Decision: true match / false positive / needs more information (circle one)', { indent: 14 });
       w.paragraph('Reviewer: ______________________   Date: ____________   Signature: ______________________', { indent: 14 });
@@ -266,10 +287,18 @@ function signOff(w: PdfWriter, s: ReturnType<typeof buildReportSections>): void 
   w.paragraph('Signature: ______________________________');
 }
 
+const SCOPE_WORDS: Record<string, string> = {
+  comprehensive: 'under a comprehensive embargo',
+  sectoral: 'under sectoral sanctions',
+  targeted: 'targeted sanctions only (listed persons)',
+  none: 'no programme',
+};
+const AUTHORITY_WORDS: Record<string, string> = { us: 'United States, OFAC', uk: 'United Kingdom', un: 'UN Security Council' };
+
 const DECISION_WORDS: Record<string, string> = {
   true_match: 'true match',
   false_positive: 'false positive',
-  needs_review: 'needs more information',
+  needs_more_information: 'needs more information (undecided)',
 };
 
 function shorten(text: string, max: number): string {

@@ -1,30 +1,61 @@
 /**
- * How a name match against an internal-list entry becomes a hit score (issue 21).
+ * The matching policy for the firm's own lists (issue 21). Internal lists hold ordinary names, so a
+ * name alone says little: "Robert Smith" on a fraud list must not alert on every Robert Smith, and
+ * must alert on "Bob Smith" born the same day at the same address. The name opens the door (the
+ * engine's name score, or a nickname-aware comparison of person names); dates of birth, addresses
+ * and identifiers decide. Pure: no I/O, no clock.
  *
- * Internal lists hold ordinary names ("Robert Smith" exited for fraud), so the name alone must not
- * alert: it is capped below the hit threshold (0.80), and agreement on date of birth, address and
- * identifiers (passport, national id, phone, e-mail…) lifts it; a conflicting date of birth or
- * identifier pushes it down. Every step is a qualifier in the explanation.
- *
- * This is the first, simple version; the tuned policy (nickname-aware names, day/month swaps,
- * address normalisation, phone/e-mail canonical forms, measured on a development set in bench/)
- * replaces the body of `scoreWatchlistCandidate`. Keep its signature: the internal-list agent,
- * monitoring and `svc audit reproduce` all call it.
+ * Evidence points (see EVIDENCE): agreement adds, disagreement subtracts. Strength:
+ * - confirmed: a close name (≥ 0.8) with strong agreement (≥ 4 points: e.g. the same date of birth
+ *   and the same address, or the same document), and no lifelong-id conflict;
+ * - potential: a close name with some agreement (≥ 2 points: the same date of birth alone, the same
+ *   dwelling, a shared phone or e-mail), a weaker name (≥ 0.65) with strong agreement, the same
+ *   document under another name (≥ 0.45: a changed surname), the same given name with another
+ *   surname at the same dwelling with the same date of birth (a surname changed by marriage);
+ * - none: everything else: a name alone never alerts (nothing tells the listed person from a
+ *   namesake), nor a namesake whose date of birth or address differs.
  */
 import type { QualifierApplied } from '../model';
-import type { WatchlistAddress, WatchlistEntry } from './model';
+import { addressAgreement, type AddressAgreement, type AddressInput, type AddressLevel } from './address-agreement';
+import { dobAgreement, type DobAgreement, type DobLevel } from './dob-agreement';
+import { identifierAgreements, type IdentifierAgreement, type IdentifierInput, type IdentifierLevel } from './identifier-agreement';
+import { personNameAgreement, type PersonNameAgreement } from './person-name';
 
-/** What we know of the screened subject beyond its name. */
+export type WatchlistMatchStrength = 'confirmed' | 'potential' | 'none';
+
+/**
+ * What we know of the screened subject beyond its name (the fields the internal-list agent fills
+ * from a screening request; the plural ones for callers that hold more than one).
+ */
 export interface WatchlistSubject {
   name: string;
-  entityType?: 'individual' | 'company' | 'organization';
-  /** YYYY, YYYY-MM or YYYY-MM-DD. */
+  /** other names the subject goes by */
+  aliases?: readonly string[];
+  /** individual/person, company/organization… */
+  entityType?: string;
+  /** YYYY, YYYY-MM or YYYY-MM-DD (also DD/MM/YYYY) */
   birthDate?: string;
-  /** ISO alpha-2. */
+  datesOfBirth?: readonly string[];
+  /** ISO alpha-2 */
   nationality?: string;
-  address?: WatchlistAddress;
-  /** type: passport, national_id, tax_id, registration_number, imo, phone, email, other. */
-  identifiers?: { type: string; value: string }[];
+  nationalities?: readonly string[];
+  /** residence or registration country (alpha-2): places a phone number written without its code */
+  country?: string;
+  address?: AddressInput;
+  addresses?: readonly AddressInput[];
+  /** type: passport, national_id, tax_id, registration_number, imo, phone, email, other */
+  identifiers?: readonly { type: string; value: string; country?: string }[];
+}
+
+/** What the policy reads of an internal-list entry (structurally the model's WatchlistEntry). */
+export interface WatchlistEntryLike {
+  primaryName: string;
+  aliases?: readonly (string | { name: string })[];
+  entityType?: string;
+  datesOfBirth?: readonly string[];
+  nationalities?: readonly string[];
+  addresses?: readonly AddressInput[];
+  identifiers?: readonly IdentifierInput[];
 }
 
 /** The name comparison the engine made (its name score and the alias that matched). */
@@ -33,117 +64,304 @@ export interface WatchlistNameMatch {
   nameScore: number;
   matchedName: string;
   /** True when the names are equal after normalisation. */
-  exact: boolean;
+  exact?: boolean;
   /** How the subject's name was varied to find it, e.g. `nickname Bob → Robert`. */
   variant?: string;
 }
 
-export interface WatchlistCandidateScore {
-  /** Final score in [0,1]; the list agent reports ≥ 0.80 as a hit, ≥ 0.95 confirmed. */
-  score: number;
-  qualifiers: QualifierApplied[];
-  summary: string;
+export interface WatchlistFactor {
+  kind: 'dob' | 'address' | 'identifier' | 'nationality' | 'entity_type';
+  /** the agreement level (exact, day_month_swapped, same_address, phone_match…) */
+  level: string;
+  /** evidence points it adds (agreement) or takes away (disagreement) */
+  points: number;
+  detail: string;
 }
 
-/** The first version's weights (documented in docs/watchlists.md). */
-export const WATCHLIST_POLICY = {
-  /** A name alone reaches at most 0.70: below the 0.80 hit threshold. */
-  nameWeight: 0.7,
-  dobExact: 0.17,
-  dobPartial: 0.08,
-  dobConflict: -0.3,
-  addressStrong: 0.13,
-  addressWeak: 0.04,
-  identifierMatch: 0.27,
-  identifierConflict: -0.15,
-  nationalityMatch: 0.02,
+export interface WatchlistCandidateScore {
+  /**
+   * Final score in [0,1], banded by strength so the list agent's thresholds read it: confirmed
+   * ≥ 0.95 (1.0 for an exact name with nothing differing), potential 0.80–0.94, none below 0.80.
+   */
+  score: number;
+  strength: WatchlistMatchStrength;
+  /** one step per factor, `effect` in score units; name weight × name score + Σ effects = score */
+  qualifiers: QualifierApplied[];
+  /** one paragraph in plain words: how the names compared, what agreed, what differed, the verdict */
+  summary: string;
+  nameScore: number;
+  /** the entry's name or alias that compared best */
+  matchedName: string;
+  /** evidence points in total (see EVIDENCE) */
+  evidence: number;
+  agreed: WatchlistFactor[];
+  differed: WatchlistFactor[];
+  /** attributes one side lacks, so they could not count either way */
+  notCompared: string[];
+}
+
+export const EVIDENCE = {
+  dob: { exact: 3, day_month_swapped: 2, typo: 1.5, partial: 1, same_year_other_date: -2, conflict: -3.5 } satisfies Record<DobLevel, number>,
+  address: {
+    same_address: 2.5, same_building_other_unit: 1.5, same_street: 1.2, same_postcode: 0.8, same_city: 0.3, different: -0.5, other_country: -0.8,
+  } satisfies Record<AddressLevel, number>,
+  identifier: {
+    document_match: 4, document_number_match: 3, phone_match: 2.5, email_match: 2.5, phone_probable_match: 1.5, passport_differs: -0.5, document_conflict: -4,
+  } satisfies Record<IdentifierLevel, number>,
+  /** each further independent contact match (phone and e-mail both) */
+  extraIdentifier: 0.5,
+  nationalityAgrees: 0.3,
+  nationalityDiffers: -0.5,
 } as const;
 
-const round = (x: number) => Math.round(x * 1000) / 1000;
+export const POLICY = {
+  closeName: 0.8,
+  weakName: 0.65,
+  renamedName: 0.45,
+  confirmEvidence: 4,
+  potentialEvidence: 2,
+} as const;
 
-function fold(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9@.+]+/g, ' ')
-    .trim();
+const DOB_WORDS: Record<DobLevel, string> = {
+  exact: 'equals listed',
+  day_month_swapped: 'is listed with day and month swapped:',
+  typo: 'is one digit away from listed',
+  partial: 'agrees as far as both go with listed',
+  same_year_other_date: 'is another day of the same year than listed',
+  conflict: 'differs from listed',
+};
+const ADDRESS_WORDS: Record<AddressLevel, string> = {
+  same_address: 'the same dwelling as',
+  same_building_other_unit: 'the same building, another flat, as',
+  same_street: 'the same street (another or no house number) as',
+  same_postcode: 'the same postcode as',
+  same_city: 'the same city as',
+  different: 'another place than',
+  other_country: 'another country than',
+};
+const IDENTIFIER_WORDS: Record<IdentifierLevel, string> = {
+  document_match: 'equals listed',
+  document_number_match: 'has the number of listed',
+  phone_match: 'is the same number as listed',
+  phone_probable_match: 'ends in the same nine digits as listed (country code unknown)',
+  email_match: 'is the same address as listed',
+  passport_differs: 'is another passport of the same country than listed',
+  document_conflict: 'is another number of the same kind and country than listed',
+};
+
+const aliasName = (a: string | { name: string }) => (typeof a === 'string' ? a : a.name);
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+function isPerson(t: string | undefined): boolean {
+  return !t || t === 'person' || t === 'individual' || t === 'unknown';
 }
 
-/** Identifier values compared without spaces, dashes and case; phones by their digits. */
-function canonicalIdentifier(type: string, value: string): string {
-  if (type === 'phone') return value.replace(/\D/g, '').replace(/^00/, '');
-  if (type === 'email') return value.trim().toLowerCase();
-  return value.replace(/[\s./-]/g, '').toUpperCase();
+interface BestName {
+  score: number;
+  matchedName: string;
+  detail: string;
+  exact: boolean;
+  person?: PersonNameAgreement;
 }
 
-function dobRelation(subject: string, listed: string): 'exact' | 'partial' | 'conflict' {
-  const [sy, sm, sd] = subject.split('-');
-  const [ly, lm, ld] = listed.split('-');
-  if (sy !== ly) return 'conflict';
-  if (!sm || !lm) return 'partial';
-  if (sm !== lm) return 'conflict';
-  if (!sd || !ld) return 'partial';
-  return sd === ld ? 'exact' : 'conflict';
+function describePersonName(subject: string, listed: string, a: PersonNameAgreement): string {
+  const parts = a.pairs.map((p) => {
+    switch (p.how) {
+      case 'exact':
+        return `"${p.subject}" exact`;
+      case 'nickname':
+        return `"${p.subject}" is a short form of "${p.listed}"`;
+      case 'initial':
+        return `"${p.subject}" / "${p.listed}" by initial`;
+      case 'spelling':
+        return `"${p.subject}" is spelt one or two letters from "${p.listed}"`;
+      case 'sounds_alike':
+        return `"${p.subject}" sounds like "${p.listed}"`;
+    }
+  });
+  const missing = [...a.unmatched.subject.map((w) => `"${w}" only on the subject`), ...a.unmatched.listed.map((w) => `"${w}" only on the list`)];
+  return `name "${subject}" against "${listed}": ${[...parts, ...missing, ...a.notes].join('; ')} (name score ${round3(a.score)})`;
 }
 
-function addressRelation(subject: WatchlistAddress, listed: WatchlistAddress): 'strong' | 'weak' | undefined {
-  const postal = (p?: string) => (p ? p.replace(/\s/g, '').toUpperCase() : undefined);
-  const samePostal = postal(subject.postalCode) !== undefined && postal(subject.postalCode) === postal(listed.postalCode);
-  const sameLine = subject.line !== undefined && listed.line !== undefined && fold(subject.line) === fold(listed.line);
-  const sameCity = subject.city !== undefined && listed.city !== undefined && fold(subject.city) === fold(listed.city);
-  if (sameLine && (samePostal || sameCity)) return 'strong';
-  if (samePostal || sameLine || sameCity) return 'weak';
-  return undefined;
-}
-
-export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: WatchlistEntry, nameMatch: WatchlistNameMatch): WatchlistCandidateScore {
-  const p = WATCHLIST_POLICY;
-  const qualifiers: QualifierApplied[] = [];
-  if (nameMatch.variant) qualifiers.push({ kind: 'name_variant', effect: 0, detail: nameMatch.variant });
-
-  if (subject.birthDate && entry.datesOfBirth.length) {
-    const relations = entry.datesOfBirth.map((d) => ({ d, rel: dobRelation(subject.birthDate!, d) }));
-    const best = relations.find((r) => r.rel === 'exact') ?? relations.find((r) => r.rel === 'partial') ?? relations[0]!;
-    if (best.rel === 'exact') qualifiers.push({ kind: 'dob_match', effect: p.dobExact, detail: `date of birth ${subject.birthDate} equals listed ${best.d}` });
-    else if (best.rel === 'partial') qualifiers.push({ kind: 'dob_partial', effect: p.dobPartial, detail: `date of birth ${subject.birthDate} agrees with listed ${best.d} as far as both go` });
-    else qualifiers.push({ kind: 'dob_conflict', effect: p.dobConflict, detail: `date of birth ${subject.birthDate} differs from listed ${entry.datesOfBirth.join(', ')}` });
-  }
-
-  if (subject.address && entry.addresses.length) {
-    const rels = entry.addresses.map((a) => ({ a, rel: addressRelation(subject.address!, a) }));
-    const best = rels.find((r) => r.rel === 'strong') ?? rels.find((r) => r.rel === 'weak');
-    const text = (a: WatchlistAddress) => [a.line, a.city, a.postalCode, a.country].filter(Boolean).join(', ');
-    if (best?.rel === 'strong') qualifiers.push({ kind: 'address_match', effect: p.addressStrong, detail: `address ${text(subject.address)} matches listed ${text(best.a)}` });
-    else if (best?.rel === 'weak') qualifiers.push({ kind: 'address_partial', effect: p.addressWeak, detail: `address ${text(subject.address)} shares a part with listed ${text(best.a)}` });
-  }
-
-  if (subject.identifiers?.length && entry.identifiers.length) {
-    let matched: string | undefined;
-    let conflicted: string | undefined;
-    for (const s of subject.identifiers) {
-      for (const l of entry.identifiers) {
-        if (s.type !== l.kind) continue;
-        if (canonicalIdentifier(s.type, s.value) === canonicalIdentifier(l.kind, l.value)) matched ??= `${l.kind} ${l.value}`;
-        else if (l.kind !== 'phone' && l.kind !== 'email') conflicted ??= `${l.kind} ${s.value} ≠ listed ${l.value}`;
+function bestName(subject: WatchlistSubject, entry: WatchlistEntryLike, nameMatch: WatchlistNameMatch | undefined): BestName {
+  const listedNames = [entry.primaryName, ...(entry.aliases ?? []).map(aliasName)].filter((n) => n && n.trim());
+  const subjectNames = [subject.name, ...(subject.aliases ?? [])].filter((n) => n && n.trim());
+  let best: BestName = { score: 0, exact: false, matchedName: entry.primaryName, detail: `name "${subject.name}" does not resemble "${entry.primaryName}"` };
+  if (isPerson(subject.entityType) && isPerson(entry.entityType)) {
+    for (const s of subjectNames) {
+      for (const l of listedNames) {
+        const a = personNameAgreement(s, l);
+        if (a.score > best.score) best = { score: a.score, exact: a.score === 1, matchedName: l, detail: describePersonName(s, l, a), person: a };
       }
     }
-    if (matched) qualifiers.push({ kind: 'identifier_match', effect: p.identifierMatch, detail: `same ${matched}` });
-    else if (conflicted) qualifiers.push({ kind: 'identifier_conflict', effect: p.identifierConflict, detail: conflicted });
+  }
+  if (nameMatch && nameMatch.nameScore > best.score) {
+    const variant = nameMatch.variant ? ` (found as ${nameMatch.variant})` : '';
+    best = {
+      score: nameMatch.nameScore,
+      exact: nameMatch.exact ?? nameMatch.nameScore >= 1,
+      matchedName: nameMatch.matchedName,
+      detail: `name "${subject.name}" against "${nameMatch.matchedName}"${variant}: the screening matcher's name score ${round3(nameMatch.nameScore)}`,
+    };
+  }
+  return best;
+}
+
+/** The name's share of the score: a name alone (0.7 at most) stays below the 0.80 hit threshold. */
+export const NAME_WEIGHT = 0.7;
+/** Score units per evidence point in the qualifiers (DOB exact: 3 points = +0.15). */
+export const POINT = 0.05;
+const BANDS: Record<WatchlistMatchStrength, [number, number]> = { confirmed: [0.95, 0.99], potential: [0.8, 0.94], none: [0, 0.79] };
+
+/**
+ * Decide how an internal-list entry relates to a screened subject, with the reasons in words.
+ * `nameMatch` is the screening engine's name comparison when it found the entry; persons' names are
+ * also compared here, nickname-aware, and the better of the two counts.
+ */
+export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: WatchlistEntryLike, nameMatch?: WatchlistNameMatch): WatchlistCandidateScore {
+  const name = bestName(subject, entry, nameMatch);
+  const agreed: WatchlistFactor[] = [];
+  const differed: WatchlistFactor[] = [];
+  const notCompared: string[] = [];
+  const push = (f: WatchlistFactor) => (f.points > 0 ? agreed : differed).push(f);
+  let evidence = 0;
+  let lifelongConflict = false;
+  let documentMatch = false;
+  let comparable = 0;
+
+  const subjectDates = [...(subject.birthDate ? [subject.birthDate] : []), ...(subject.datesOfBirth ?? [])];
+  const subjectAddresses = [...(subject.address ? [subject.address] : []), ...(subject.addresses ?? [])];
+  const subjectNationalities = [...(subject.nationality ? [subject.nationality] : []), ...(subject.nationalities ?? [])];
+  const subjectIds: IdentifierInput[] = (subject.identifiers ?? []).map((i) => ({ kind: i.type, value: i.value, country: i.country }));
+
+  const typeConflict =
+    !!subject.entityType && !!entry.entityType && subject.entityType !== 'unknown' && entry.entityType !== 'unknown' && isPerson(subject.entityType) !== isPerson(entry.entityType);
+  if (typeConflict) differed.push({ kind: 'entity_type', level: 'conflict', points: 0, detail: `the subject is a ${subject.entityType}, the entry a ${entry.entityType}` });
+
+  const dob: DobAgreement | undefined = dobAgreement(subjectDates, entry.datesOfBirth ?? []);
+  if (dob) {
+    comparable++;
+    const points = EVIDENCE.dob[dob.level];
+    evidence += points;
+    push({ kind: 'dob', level: dob.level, points, detail: `date of birth ${dob.subject} ${DOB_WORDS[dob.level]} ${dob.listed}` });
+  } else if (isPerson(entry.entityType)) notCompared.push(`date of birth (${!subjectDates.length ? 'none given for the subject' : 'none on the entry'})`);
+
+  const address: AddressAgreement | undefined = addressAgreement(subjectAddresses, entry.addresses ?? []);
+  if (address) {
+    comparable++;
+    const points = EVIDENCE.address[address.level];
+    evidence += points;
+    push({ kind: 'address', level: address.level, points, detail: `address "${address.subject}" is ${ADDRESS_WORDS[address.level]} "${address.listed}"` });
+  } else notCompared.push(`address (${!subjectAddresses.length ? 'none given for the subject' : !entry.addresses?.length ? 'none on the entry' : 'nothing comparable'})`);
+
+  const ids: IdentifierAgreement[] = identifierAgreements(subjectIds, entry.identifiers ?? [], {
+    subject: subject.country ?? subjectAddresses[0]?.country ?? subjectNationalities[0],
+    listed: entry.addresses?.[0]?.country ?? entry.nationalities?.[0],
+  });
+  let positives = 0;
+  let bestPositive = 0;
+  for (const id of ids) {
+    const points = EVIDENCE.identifier[id.level];
+    if (points > 0) {
+      positives++;
+      if (id.level === 'document_match' || id.level === 'document_number_match') documentMatch = true;
+      bestPositive = Math.max(bestPositive, points);
+    } else {
+      evidence += points;
+      if (id.level === 'document_conflict') lifelongConflict = true;
+    }
+    // matches count once (the best, plus a little for each further one): the explanation shows what each would add alone
+    push({ kind: 'identifier', level: id.level, points, detail: `${id.kind.replace(/_/g, ' ')} ${id.subject} ${IDENTIFIER_WORDS[id.level]} ${id.listed}` });
+  }
+  if (ids.length) comparable++;
+  if (positives) evidence += bestPositive + EVIDENCE.extraIdentifier * (positives - 1);
+  if (!ids.length && (!subjectIds.length || !entry.identifiers?.length)) {
+    notCompared.push(`identifiers (${!subjectIds.length ? 'none given for the subject' : 'none on the entry'})`);
   }
 
-  if (subject.nationality && entry.nationalities.includes(subject.nationality)) {
-    qualifiers.push({ kind: 'nationality_match', effect: p.nationalityMatch, detail: `nationality ${subject.nationality} is listed` });
+  const sn = new Set(subjectNationalities.map((c) => c.toUpperCase()));
+  const ln = (entry.nationalities ?? []).map((c) => c.toUpperCase());
+  if (sn.size && ln.length) {
+    const shared = ln.filter((c) => sn.has(c));
+    const points = shared.length ? EVIDENCE.nationalityAgrees : EVIDENCE.nationalityDiffers;
+    evidence += points;
+    push({
+      kind: 'nationality',
+      level: shared.length ? 'agrees' : 'differs',
+      points,
+      detail: shared.length ? `nationality ${shared.join(', ')} on both` : `nationality ${[...sn].join(', ')} against listed ${ln.join(', ')}`,
+    });
+  }
+  evidence = round3(evidence);
+
+  const n = name.score;
+  // a changed surname: the given name agrees, the surname does not, and the birth date and dwelling are the same
+  const renamed =
+    !!name.person && name.person.givenAgrees && !name.person.surnameAgrees && dob?.level === 'exact' && address?.level === 'same_address' && !lifelongConflict;
+  let strength: WatchlistMatchStrength = 'none';
+  if (!typeConflict) {
+    if (n >= POLICY.closeName && evidence >= POLICY.confirmEvidence && !lifelongConflict) strength = 'confirmed';
+    else if (n >= POLICY.closeName && evidence >= POLICY.potentialEvidence) strength = 'potential';
+    else if (n >= POLICY.weakName && evidence >= POLICY.confirmEvidence) strength = 'potential';
+    else if (documentMatch && n >= POLICY.renamedName && !lifelongConflict) strength = 'potential';
+    else if (renamed) strength = 'potential';
   }
 
-  let score = p.nameWeight * nameMatch.nameScore;
-  for (const q of qualifiers) score += q.effect;
-  score = round(Math.max(0, Math.min(0.99, score)));
-  const corroborated = qualifiers.some((q) => q.kind === 'identifier_match') || (qualifiers.some((q) => q.kind === 'dob_match') && qualifiers.some((q) => q.kind === 'address_match'));
-  if (nameMatch.exact && corroborated && !qualifiers.some((q) => q.effect < 0)) score = 1;
-  const because = qualifiers.filter((q) => q.effect !== 0).map((q) => q.detail);
-  const summary =
-    `${nameMatch.exact ? 'Exact' : 'Partial'} name match on "${nameMatch.matchedName}" (name ${round(nameMatch.nameScore)}${nameMatch.variant ? `, ${nameMatch.variant}` : ''})` +
-    `${because.length ? `; ${because.join('; ')}` : '; nothing beyond the name agrees (internal lists need more than a name)'}; score ${score}.`;
-  return { score, qualifiers, summary };
+  // the score: name weight × name score + evidence in score units, held inside the strength's band
+  const qualifiers: QualifierApplied[] = [];
+  if (name.person?.pairs.some((p) => p.how === 'nickname')) {
+    const nick = name.person.pairs.filter((p) => p.how === 'nickname').map((p) => `${p.subject} → ${p.listed}`);
+    qualifiers.push({ kind: 'name_variant', effect: 0, detail: `short form of a given name: ${nick.join(', ')}` });
+  }
+  if (typeConflict) qualifiers.push({ kind: 'entity_type_conflict', effect: 0, detail: differed[0]!.detail });
+  let raw = NAME_WEIGHT * n;
+  const counted = [...agreed, ...differed].filter((f) => f.kind !== 'entity_type');
+  let bestCounted = false;
+  for (const f of counted) {
+    // the best identifier match counts in full, each further one EVIDENCE.extraIdentifier
+    let points = f.points;
+    if (f.kind === 'identifier' && points > 0) {
+      if (points === bestPositive && !bestCounted) bestCounted = true;
+      else points = EVIDENCE.extraIdentifier;
+    }
+    const effect = round3(points * POINT);
+    raw += effect;
+    qualifiers.push({ kind: `${f.kind}_${f.level}`, effect, detail: f.detail });
+  }
+  const [lo, hi] = BANDS[strength];
+  let score = round3(Math.min(hi, Math.max(lo, raw)));
+  if (typeConflict) score = 0;
+  else if (strength === 'confirmed' && name.exact && differed.length === 0) score = 1;
+  const band = round3(score - round3(raw));
+  if (band !== 0) {
+    qualifiers.push({
+      kind: 'policy_band',
+      effect: band,
+      detail: typeConflict ? 'a person never matches an organisation' : `held to the ${strength === 'none' ? 'no-match' : strength} band ${lo}–${strength === 'confirmed' ? 1 : hi} by the internal-list policy`,
+    });
+  }
+
+  const verdict =
+    strength === 'confirmed'
+      ? 'Confirmed match: the name and strong corroborating details agree.'
+      : strength === 'potential'
+        ? renamed && n < POLICY.weakName
+            ? 'Potential match: the given name, date of birth and address agree but the surname differs (changed by marriage?); an analyst should review.'
+            : 'Potential match: the name and some details agree; an analyst should review.'
+        : n < POLICY.weakName
+          ? 'No match: the names are different.'
+          : comparable === 0
+            ? 'No match: a name alone is not enough on an internal list (nothing else to tell the listed person from a namesake).'
+            : 'No match: the name alone is not enough for an internal list, and the other details do not support it.';
+  const summary = [
+    `${name.detail[0]!.toUpperCase()}${name.detail.slice(1)}.`,
+    agreed.length ? `Agreed: ${agreed.map((f) => f.detail).join('; ')}.` : 'Nothing else agreed.',
+    differed.length ? `Differed: ${differed.map((f) => f.detail).join('; ')}.` : '',
+    notCompared.length ? `Not compared: ${notCompared.join('; ')}.` : '',
+    verdict,
+    `Score ${score}.`,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return { score, strength, qualifiers, summary, nameScore: round3(n), matchedName: name.matchedName, evidence, agreed, differed, notCompared };
 }

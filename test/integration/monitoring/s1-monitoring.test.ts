@@ -106,6 +106,10 @@ test('enrol, disposition with recomputed risk, and alerts after a list update (n
   const bad = await call('POST', `/api/v1/screening/${banco.id}/hits/${encodeURIComponent(hit.hit_id)}/disposition`, { disposition: 'maybe', reason: 'x' });
   assert.equal(bad.status, 422);
   assert.equal((await call('POST', `/api/v1/screening/${banco.id}/hits/nope/disposition`, { disposition: 'false_positive', reason: 'x' })).status, 404);
+  // Needs more information first: recorded, the hit still counts (same level), then decided.
+  const asked = await call('POST', `/api/v1/screening/${banco.id}/hits/${encodeURIComponent(hit.hit_id)}/disposition`, { disposition: 'needs_more_information', reason: 'Which branch is the customer?' });
+  assert.equal(asked.status, 200, JSON.stringify(asked.body));
+  assert.deepEqual([asked.body.disposition, asked.body.changed, asked.body.risk_level], ['needs_more_information', true, banco.risk_level]);
   const cleared = await call('POST', `/api/v1/screening/${banco.id}/hits/${encodeURIComponent(hit.hit_id)}/disposition`, {
     disposition: 'false_positive',
     reason: 'Different entity: our customer is the Havana branch office',
@@ -118,10 +122,11 @@ test('enrol, disposition with recomputed risk, and alerts after a list update (n
   const again = await call('POST', `/api/v1/screening/${banco.id}/hits/${encodeURIComponent(hit.hit_id)}/disposition`, { disposition: 'false_positive', reason: 'again' });
   assert.equal(again.body.changed, false);
   const bancoEvents = await svc.service.store.readStream(`screening-${banco.id}`);
-  const dispositioned = bancoEvents.find((e) => e.type === 'HitDispositioned')!;
+  const dispositioned = bancoEvents.filter((e) => e.type === 'HitDispositioned').at(-1)!;
   assert.equal((dispositioned.data as any).analyst, cleared.body.analyst);
   assert.equal((dispositioned.data as any).reason, 'Different entity: our customer is the Havana branch office');
-  assert.equal(bancoEvents.filter((e) => e.type === 'RiskRecomputed').length, 1);
+  assert.equal((dispositioned.data as any).previousDisposition, 'needs_more_information');
+  assert.equal(bancoEvents.filter((e) => e.type === 'RiskRecomputed').length, 2, 'one per disposition');
   await svc.service.runner!.caughtUp();
   const shown = await call('GET', `/api/v1/screening/${banco.id}`);
   assert.equal(shown.body.screening.risk_score, cleared.body.risk_score);

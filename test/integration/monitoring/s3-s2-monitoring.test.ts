@@ -132,14 +132,21 @@ test('S3: enrol/unenrol by uuid, the monitor flag, a disposition with recomputed
   assert.equal((await s3('POST', `/api/v1/screening/${banco.id}/hits/nope/disposition`, { disposition: 'false_positive', reason: 'x' })).status, 404);
   assert.equal((await s3('POST', url, { disposition: 'false_positive', reason: 'x' }, {}, s3OtherKey)).status, 404);
   assert.equal((await s3('POST', `/api/v1/screening/not-a-uuid/hits/x/disposition`, { disposition: 'false_positive', reason: 'x' })).status, 400);
+  // Needs more information: a comment is required; accepted, the hit stays undecided and the level does not drop.
+  assert.equal((await s3('POST', url, { disposition: 'needs_more_information', reason: ' ' })).status, 400);
+  const asked = data(await s3('POST', url, { disposition: 'needs_more_information', reason: 'Which branch is the customer?' }));
+  assert.deepEqual([asked.disposition, asked.changed, asked.risk_level], ['needs_more_information', true, banco.risk_level]);
+  const askedEvent = (await svc.service.store.readStream(`screening-${banco.screening_number}`)).filter((e) => e.type === 'HitDispositioned').at(-1)!;
+  assert.deepEqual([(askedEvent.data as any).disposition, (askedEvent.data as any).reason], ['needs_more_information', 'Which branch is the customer?']);
   const cleared = data(await s3('POST', url, { disposition: 'false_positive', reason: 'Different entity: the Havana branch office' }));
   assert.equal(cleared.id, banco.id);
   assert.equal(cleared.changed, true);
   assert.match(cleared.analyst, /^user:/);
   assert.ok(cleared.risk_score < banco.risk_score, `risk ${banco.risk_score} → ${cleared.risk_score}`);
   const events = await svc.service.store.readStream(`screening-${banco.screening_number}`);
-  const recorded = events.find((e) => e.type === 'HitDispositioned')!;
+  const recorded = events.filter((e) => e.type === 'HitDispositioned').at(-1)!;
   assert.equal((recorded.data as any).analyst, cleared.analyst);
+  assert.equal((recorded.data as any).previousDisposition, 'needs_more_information');
   assert.equal((recorded.metadata.actor as any).surface, 's3');
   assert.equal(data(await s3('POST', url, { disposition: 'false_positive', reason: 'again' })).changed, false);
 });

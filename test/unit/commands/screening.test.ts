@@ -144,6 +144,13 @@ describe('screening: request', () => {
     spec.given([]).when(request({ subject: { ...subject, dateOfBirth: '1952-10' } })).thenTypes(['ScreeningRequested']);
   });
 
+  it('records the subject\'s address, trimmed, without empty parts (the internal lists weigh it)', () => {
+    const subject = { query: 'Bob Smith', entityType: 'individual' as const, address: { line: ' 12 High St. ', city: 'London', postalCode: ' ', country: 'GB' } };
+    const { events } = spec.given([]).when(request({ subject })).thenTypes(['ScreeningRequested']);
+    const data = events[0]!.data as Extract<ScreeningEvent, { type: 'ScreeningRequested' }>['data'];
+    assert.deepEqual(data.subject.address, { line: '12 High St.', city: 'London', country: 'GB' });
+  });
+
   it('refuses an impossible or future date of birth, a nationality that is no ISO code, and malformed identifiers', () => {
     const base = { query: 'Vladimir Putin', entityType: 'individual' as const };
     const fields = (over: object) => spec.given([]).when(request({ subject: { ...base, ...over } as never })).thenThrows(ValidationFailed).issues.map((i) => i.field);
@@ -157,6 +164,8 @@ describe('screening: request', () => {
     assert.deepEqual(fields({ identifiers: [{ type: 'dna', value: 'x' }] }), ['identifiers[0].type']);
     assert.deepEqual(fields({ identifiers: [{ type: 'passport', value: '<script>' }] }), ['identifiers[0].value']);
     assert.deepEqual(fields({ identifiers: Array.from({ length: 11 }, () => ({ type: 'other', value: '1' })) }), ['identifiers']);
+    assert.deepEqual(fields({ address: {} }), ['address'], 'an address names at least one part');
+    assert.deepEqual(fields({ address: { country: 'United Kingdom', line: 'x'.repeat(301) } }), ['address.line', 'address.country']);
     spec.given([]).when(request({ subject: { ...base, dateOfBirth: '2026-03-01' } })).thenTypes(['ScreeningRequested']);
   });
 
@@ -558,6 +567,117 @@ describe('screening: dispositions', () => {
       .given(asGiven(history))
       .when({ ...dispose('h1', 'true_match', 30, 'medium'), data: { ...dispose('h1', 'true_match', 30, 'medium').data, reason: '' } })
       .thenThrows(ValidationFailed);
+  });
+});
+
+describe('screening: needs more information', () => {
+  const dispose = (hitId: string, disposition: 'true_match' | 'false_positive' | 'needs_more_information', riskScore: number, riskLevel: 'low' | 'medium' | 'high', reason = 'ask the client for a passport copy') =>
+    ({
+      type: 'DispositionHit',
+      data: { screeningId: '501', hitId, disposition, reason, analyst: 'user:u7', riskScore, riskLevel },
+      metadata: meta(),
+    }) as const;
+
+  it('given an open hit, when marked needs_more_information, then it is recorded with the comment and the hit still counts toward risk', () => {
+    const { stateAfter } = spec
+      .given(asGiven(completedHistory()))
+      .when(dispose('h2', 'needs_more_information', 30, 'medium'))
+      .then([
+        {
+          type: 'HitDispositioned',
+          data: {
+            ...ids,
+            hitId: 'h2',
+            entityId: 'opensanctions_peps:Q1',
+            disposition: 'needs_more_information',
+            reason: 'ask the client for a passport copy',
+            analyst: 'user:u7',
+            entityRecordHash: 'rec-b',
+            dispositionedAt: NOW,
+          },
+        },
+        {
+          type: 'RiskRecomputed',
+          data: { ...ids, previousRiskScore: 30, previousRiskLevel: 'medium', riskScore: 30, riskLevel: 'medium', countingHitIds: ['h1', 'h2'], cause: 'disposition', recomputedAt: NOW },
+        },
+      ]);
+    assert.deepEqual(hitsCountingTowardRisk(stateAfter).map((h) => h.hitId), ['h1', 'h2']);
+    assert.equal(stateAfter.status === 'completed' && stateAfter.hits.h2!.status, 'needs_more_information');
+  });
+
+  it('given a hit waiting for information, when decided true match, then the previous disposition is needs_more_information', () => {
+    const history = completedHistory();
+    const asked = screeningDecider.decide(dispose('h2', 'needs_more_information', 30, 'medium'), foldEvents(screeningDecider, history));
+    const { events } = spec.given(asGiven([...history, ...asked])).when(dispose('h2', 'true_match', 45, 'high', 'passport matches')).thenTypes(['HitDispositioned', 'RiskRecomputed']);
+    const decided = events[0] as Extract<ScreeningEvent, { type: 'HitDispositioned' }>;
+    assert.equal(decided.data.disposition, 'true_match');
+    assert.equal(decided.data.previousDisposition, 'needs_more_information');
+    spec.given(asGiven([...history, ...asked])).when(dispose('h2', 'false_positive', 15, 'low', 'other DOB')).thenTypes(['HitDispositioned', 'RiskRecomputed']);
+  });
+
+  it('given a hit waiting for information, when asked again, then nothing; without a comment it is refused; an unknown decision is refused', () => {
+    const history = completedHistory();
+    const asked = screeningDecider.decide(dispose('h2', 'needs_more_information', 30, 'medium'), foldEvents(screeningDecider, history));
+    spec.given(asGiven([...history, ...asked])).when(dispose('h2', 'needs_more_information', 30, 'medium')).thenNothing();
+    spec.given(asGiven(history)).when(dispose('h2', 'needs_more_information', 30, 'medium', '   ')).thenThrows(ValidationFailed);
+    spec
+      .given(asGiven(history))
+      .when({ ...dispose('h2', 'true_match', 30, 'medium'), data: { ...dispose('h2', 'true_match', 30, 'medium').data, disposition: 'maybe' as never } })
+      .thenThrows(ValidationFailed);
+  });
+
+  it('given a monitoring change of a hit waiting for information, then it stays waiting (only a false positive is re-opened)', () => {
+    const history = completedHistory();
+    const withMonitoring = [...history, ...screeningDecider.decide({ type: 'EnrollInMonitoring', data: { screeningId: '501' }, metadata: meta() }, foldEvents(screeningDecider, history))];
+    const asked = screeningDecider.decide(dispose('h2', 'needs_more_information', 30, 'medium'), foldEvents(screeningDecider, withMonitoring));
+    const { stateAfter } = spec
+      .given(asGiven([...withMonitoring, ...asked]))
+      .when({
+        type: 'RecordMonitoringAlert',
+        data: { screeningId: '501', alertId: 'a9', kind: 'changed_hit', entityId: 'opensanctions_peps:Q1', diff: { x: 1 }, listVersion: 'peps@2', entityRecordHash: 'rec-b2' },
+        metadata: meta(),
+      })
+      .thenTypes(['MonitoringAlertRaised']);
+    assert.equal(stateAfter.status === 'completed' && stateAfter.hits.h2!.status, 'needs_more_information');
+  });
+});
+
+describe('screening: case assignment', () => {
+  const assign = (assigneeUserId: string, assignedBy = 'u1') => ({ type: 'AssignCase', data: { screeningId: '501', assigneeUserId, assignedBy }, metadata: meta() }) as const;
+  const unassign = (unassignedBy = 'u1') => ({ type: 'UnassignCase', data: { screeningId: '501', unassignedBy }, metadata: meta() }) as const;
+
+  it('given a completed screening, when assigned, then CaseAssigned with who and when, and the state holds the assignee', () => {
+    const { stateAfter } = spec
+      .given(asGiven(completedHistory()))
+      .when(assign('u7'))
+      .then([{ type: 'CaseAssigned', data: { ...ids, assigneeUserId: 'u7', assignedBy: 'u1', assignedAt: NOW } }]);
+    assert.equal(stateAfter.status === 'completed' && stateAfter.assigneeUserId, 'u7');
+  });
+
+  it('given an assigned case, when reassigned, then the previous assignee is recorded; assigning the same user again records nothing', () => {
+    const history = completedHistory();
+    const first = screeningDecider.decide(assign('u7'), foldEvents(screeningDecider, history));
+    spec.given(asGiven([...history, ...first])).when(assign('u7', 'u9')).thenNothing();
+    spec
+      .given(asGiven([...history, ...first]))
+      .when(assign('u8', 'u9'))
+      .then([{ type: 'CaseAssigned', data: { ...ids, assigneeUserId: 'u8', previousAssigneeUserId: 'u7', assignedBy: 'u9', assignedAt: NOW } }]);
+  });
+
+  it('given an assigned case, when unassigned, then nobody holds it; unassigning an unassigned case records nothing', () => {
+    const history = completedHistory();
+    const first = screeningDecider.decide(assign('u7'), foldEvents(screeningDecider, history));
+    const { stateAfter } = spec
+      .given(asGiven([...history, ...first]))
+      .when(unassign())
+      .then([{ type: 'CaseUnassigned', data: { ...ids, previousAssigneeUserId: 'u7', unassignedBy: 'u1', unassignedAt: NOW } }]);
+    assert.equal(stateAfter.status === 'completed' && stateAfter.assigneeUserId, undefined);
+    spec.given(asGiven(history)).when(unassign()).thenNothing();
+  });
+
+  it('a running screening cannot be assigned; an empty assignee is refused', () => {
+    spec.given(asGiven(finishedPipeline())).when(assign('u7')).thenThrows(IllegalTransition);
+    spec.given(asGiven(completedHistory())).when(assign('')).thenThrows(ValidationFailed);
   });
 });
 

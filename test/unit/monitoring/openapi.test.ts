@@ -12,7 +12,7 @@ test('the monitoring, disposition and audit endpoints are documented in a valid 
   assert.deepEqual(Object.keys(document.paths['/api/v1/screening/{id}/monitoring']).sort(), ['delete', 'post']);
   const disposition = document.paths['/api/v1/screening/{id}/hits/{hitId}/disposition'].post;
   assert.deepEqual(disposition.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/S1DispositionRequest' });
-  assert.deepEqual(document.components.schemas.S1DispositionRequest.properties.disposition.enum, ['true_match', 'false_positive']);
+  assert.deepEqual(document.components.schemas.S1DispositionRequest.properties.disposition.enum, ['true_match', 'false_positive', 'needs_more_information']);
   const events = document.paths['/api/v1/screening/{id}/events'].get;
   assert.ok(events.parameters.some((p: any) => p.in === 'header' && p.name === 'x-auditor-token'));
   assert.ok(document.paths['/api/v1/audit/streams/{stream}/events'].get);

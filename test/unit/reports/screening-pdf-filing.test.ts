@@ -64,6 +64,43 @@ describe('screening PDF an officer files', () => {
     assert.ok(fs.existsSync(savePageOnePng(pdf, 'report-sanctioned')));
   });
 
+  it('a hit waiting for more information: the question with reviewer and comment, and still a line to sign the final decision; country risk names the programmes', async () => {
+    const report = sampleReport();
+    const [first, ...rest] = report.hits.sanctions;
+    report.hits.sanctions = [
+      { ...first!, disposition: { decision: 'needs_more_information', by: 'ann@acme.test', at: '2026-11-25T09:30:00.000Z', note: 'Ask for the passport copy' } },
+      ...rest,
+    ];
+    report.countryRisk = [
+      {
+        ...report.countryRisk[0]!,
+        iso2: 'IR',
+        jurisdiction: 'Iran',
+        sanctionsScope: 'comprehensive',
+        sanctions: [
+          {
+            authority: 'us',
+            programme: 'OFAC Iran sanctions',
+            scope: 'comprehensive',
+            basis: 'Iranian Transactions and Sanctions Regulations, 31 CFR part 560',
+            inForceSince: '1995-05-06',
+            reviewedAsOf: '2026-11-26',
+            sourceUrl: 'https://ofac.treasury.gov/sanctions-programs-and-country-information/iran-sanctions',
+            list: 'ofac_sdn',
+            listPublishedAt: '2024-05-03',
+            designations: 2812,
+          },
+        ],
+      },
+    ];
+    const pdf = await renderScreeningReportPdf(report, { generatedAt });
+    const flat = checkFileable(report, pdfPages(pdf, 'needs-more-information.pdf'));
+    assert.ok(flat.includes('Decision: needs more information (undecided) Reviewer: ann@acme.test Date: 2026-11-25T09:30:00.000Z Comment: Ask for the passport copy'), flat);
+    assert.ok(flat.includes('Final decision: true match / false positive (circle one)'));
+    assert.ok(flat.includes('Sanctions: under a comprehensive embargo. 1 programme targets Iran:'));
+    assert.ok(flat.includes('OFAC Iran sanctions (United States, OFAC, comprehensive): Iranian Transactions and Sanctions Regulations, 31 CFR part 560. In force since 1995-05-06; classification reviewed 2026-11-26. 2812 designations on the list of 2024-05-03.'), flat.slice(flat.indexOf('Country risk'), flat.indexOf('Country risk') + 900));
+  });
+
   it('clean subject: no hit to review, the sources not searched once', async () => {
     const report = cleanSampleReport('Eleanor Whitfield-Crane');
     const pdf = await renderScreeningReportPdf(report, { generatedAt });

@@ -140,7 +140,11 @@ function screeningEvents(): Event[] {
   // CDD with monitoring: completion, dispositions, alerts, re-opening, unenrolment.
   const cdd = runScreening({ ...base, screeningId: '501', kind: 'cdd', plan: 'essentials', monitor: true }, { overduePhases: ['1', '1b'] });
   cdd.run('CompleteScreening', completion('501', { summary: 'One sanctions hit, one PEP hit.' }));
+  cdd.run('AssignCase', { screeningId: '501', assigneeUserId: 'u-owner', assignedBy: 'u-owner' });
+  cdd.run('AssignCase', { screeningId: '501', assigneeUserId: 'u-ann', assignedBy: 'u-owner' });
+  cdd.run('DispositionHit', { screeningId: '501', hitId: 'h2', disposition: 'needs_more_information', reason: 'ask for a passport copy', analyst: 'ann@acme.test', riskScore: 30, riskLevel: 'medium' });
   cdd.run('DispositionHit', { screeningId: '501', hitId: 'h2', disposition: 'true_match', reason: 'same DOB', analyst: 'ann@acme.test', riskScore: 30, riskLevel: 'medium' });
+  cdd.run('UnassignCase', { screeningId: '501', unassignedBy: 'u-owner' });
   cdd.run('DispositionHit', { screeningId: '501', hitId: 'h2', disposition: 'false_positive', reason: 'different DOB', analyst: 'ann@acme.test', riskScore: 15, riskLevel: 'low' });
   cdd.run('RecordMonitoringAlert', {
     screeningId: '501', alertId: 'a1', kind: 'changed_hit', entityId: 'opensanctions_peps:Q1',
@@ -165,6 +169,7 @@ function screeningEvents(): Event[] {
       dateOfBirth: '1961-04',
       nationality: 'RU',
       identifiers: [{ type: 'passport', value: '75 1234567' }],
+      address: { line: '12 Tverskaya St', city: 'Moscow', postalCode: '125009', country: 'RU' },
     },
     edd: { sourceOfWealth: 'salary', sourceOfFunds: 'savings', purposeOfRelationship: 'investment', beneficialOwnership: 'self', pepRelationships: 'none' },
   });

@@ -45,6 +45,11 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
     ].map(([v, label]) => h('option', { value: v! }, label)),
   );
   const identifierValue = h('input', { type: 'text', name: 'identifiers.0.value', maxlength: 64, autocomplete: 'off' });
+  // The address: the firm's own lists (internal watchlists) weigh it; the official lists do not.
+  const addressLine = h('input', { type: 'text', name: 'address.line', maxlength: 300, autocomplete: 'off' });
+  const addressCity = h('input', { type: 'text', name: 'address.city', maxlength: 100, autocomplete: 'off' });
+  const addressPostcode = h('input', { type: 'text', name: 'address.postal_code', maxlength: 20, autocomplete: 'off' });
+  const addressCountry = h('input', { type: 'text', name: 'address.country', list: 'country-options', maxlength: 80, autocomplete: 'off', placeholder: 'Type to search' });
   /** "Russia (RU)", "RU" or "russia": the ISO code, or undefined when it names no country. */
   const countryCode = (raw: string): string | undefined => {
     const text = raw.trim();
@@ -79,6 +84,21 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
     setFieldError(nationality, ok ? '' : 'Choose a country from the list (or type its two-letter code).');
     return ok;
   };
+  const checkAddressCountry = (): boolean => {
+    const ok = !addressCountry.value.trim() || countryCode(addressCountry.value) !== undefined;
+    setFieldError(addressCountry, ok ? '' : 'Choose a country from the list (or type its two-letter code).');
+    return ok;
+  };
+  const addressBody = () => {
+    const parts = {
+      line: addressLine.value.trim(),
+      city: addressCity.value.trim(),
+      postal_code: addressPostcode.value.trim(),
+      country: countryCode(addressCountry.value) ?? '',
+    };
+    const given = Object.fromEntries(Object.entries(parts).filter(([, v]) => v));
+    return Object.keys(given).length ? { address: given } : {};
+  };
   const checkIdentifier = (): boolean => {
     const v = identifierValue.value.trim();
     const ok = !v || /^[\p{L}\p{N}][\p{L}\p{N} ./-]{0,63}$/u.test(v);
@@ -88,6 +108,7 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
   dateOfBirth.addEventListener('blur', checkDob);
   nationality.addEventListener('blur', checkNationality);
   identifierValue.addEventListener('blur', checkIdentifier);
+  addressCountry.addEventListener('blur', checkAddressCountry);
   const kind = h(
     'select',
     { name: 'kind' },
@@ -151,7 +172,7 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
         event.preventDefault();
         error.hidden = true;
         // Every field checked at once; the first wrong one gets the focus, nothing is sent.
-        const valid = [checkDob(), checkNationality(), checkIdentifier()];
+        const valid = [checkDob(), checkNationality(), checkIdentifier(), checkAddressCountry()];
         if (valid.includes(false)) {
           form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
           return;
@@ -168,6 +189,7 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
             ...(dateOfBirth.value.trim() ? { date_of_birth: dateOfBirth.value.trim() } : {}),
             ...(countryCode(nationality.value) ? { nationality: countryCode(nationality.value) } : {}),
             ...(identifierValue.value.trim() ? { identifiers: [{ type: identifierType.value, value: identifierValue.value.trim() }] } : {}),
+            ...addressBody(),
             ...(Object.keys(declared).length ? { declared } : {}),
           });
           await follow(data.screening.id, data.screening.search_query);
@@ -194,6 +216,10 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
         field('Nationality', nationality, 'Search by country name.'),
         field('Identifier type', identifierType),
         field('Identifier', identifierValue, 'Passport, national id, registration or IMO number.'),
+        field('Address line', addressLine, 'Checked against your internal lists.'),
+        field('City', addressCity),
+        field('Postcode', addressPostcode),
+        field('Country of address', addressCountry, 'Search by country name.'),
       ),
       countryList,
     ),

@@ -11,10 +11,17 @@ interface QueueItem {
   risk_level: string | null;
   risk_score: number | null;
   open_hits: number;
+  needs_more_information_hits: number;
+  assignee: Assignee | null;
   lists: string[];
   monitoring: boolean;
   completed_at: string;
   age_days: number;
+}
+
+interface Assignee {
+  email: string;
+  me: boolean;
 }
 
 const LEVELS = ['critical', 'high', 'medium', 'low'] as const;
@@ -22,12 +29,15 @@ const SURFACES: Record<string, string> = { s1: 'S1 API', s3: 'S3 API', portal: '
 
 /**
  * Home: the work queue. Screenings with undecided hits, most severe first, then oldest; counts per
- * level (each a link that filters), filters by level, surface and list, one click into the case.
+ * level (each a link that filters), filters by level, surface, list, assignee (me, unassigned, a
+ * named user) and hits waiting for more information, one click into the case.
  */
 export async function renderQueue({ main, query }: PageContext): Promise<void> {
   const level = query.get('level') ?? '';
   const surface = query.get('surface') ?? '';
   const list = query.get('list') ?? '';
+  const assignee = query.get('assignee') ?? '';
+  const waiting = query.get('needs_more_information') === 'true' ? 'true' : '';
   const page = Math.max(1, Number(query.get('page') ?? '1') || 1);
   const limit = 25;
 
@@ -35,13 +45,15 @@ export async function renderQueue({ main, query }: PageContext): Promise<void> {
   if (level) params.set('level', level);
   if (surface) params.set('surface', surface);
   if (list) params.set('list', list);
-  const { data, meta } = await api<{ items: QueueItem[]; counts: Record<string, number>; lists: string[] }>('GET', `/api/portal/queue?${params}`);
+  if (assignee) params.set('assignee', assignee);
+  if (waiting) params.set('needs_more_information', 'true');
+  const { data, meta } = await api<{ items: QueueItem[]; counts: Record<string, number>; lists: string[]; assignees: Assignee[] }>('GET', `/api/portal/queue?${params}`);
   const total = meta.pagination?.total ?? data.items.length;
   const pages = Math.max(1, Math.ceil(total / limit));
 
   const hashFor = (over: Record<string, string>, p = 1) => {
     const next = new URLSearchParams();
-    const merged = { level, surface, list, ...over };
+    const merged = { level, surface, list, assignee, needs_more_information: waiting, ...over };
     for (const [k, v] of Object.entries(merged)) if (v) next.set(k, v);
     if (p > 1) next.set('page', String(p));
     const qs = next.toString();
@@ -54,6 +66,18 @@ export async function renderQueue({ main, query }: PageContext): Promise<void> {
   surfaceSelect.value = surface;
   const listSelect = h('select', { name: 'list' }, h('option', { value: '' }, 'Any'), data.lists.map((l) => h('option', { value: l }, l)));
   listSelect.value = list;
+  const assigneeSelect = h(
+    'select',
+    { name: 'assignee' },
+    h('option', { value: '' }, 'Anyone'),
+    h('option', { value: 'me' }, 'Me'),
+    h('option', { value: 'unassigned' }, 'Unassigned'),
+    data.assignees.filter((a) => !a.me).map((a) => h('option', { value: a.email }, a.email)),
+  );
+  assigneeSelect.value = assignee;
+  const waitingSelect = h('select', { name: 'needs_more_information' }, h('option', { value: '' }, 'Any'), h('option', { value: 'true' }, 'Waiting for more information'));
+  waitingSelect.value = waiting;
+  const filtered = Boolean(level || surface || list || assignee || waiting);
 
   const totalOpen = LEVELS.reduce((n, l) => n + (data.counts[l] ?? 0), 0);
   main.append(
@@ -78,26 +102,28 @@ export async function renderQueue({ main, query }: PageContext): Promise<void> {
         'aria-label': 'Filter the work queue',
         onsubmit: (e: Event) => {
           e.preventDefault();
-          navigate(hashFor({ level: levelSelect.value, surface: surfaceSelect.value, list: listSelect.value }));
+          navigate(hashFor({ level: levelSelect.value, surface: surfaceSelect.value, list: listSelect.value, assignee: assigneeSelect.value, needs_more_information: waitingSelect.value }));
         },
       },
       field('Risk level', levelSelect),
       field('Requested through', surfaceSelect),
       field('List', listSelect),
+      field('Assigned to', assigneeSelect),
+      field('Hit status', waitingSelect),
       h('button', { type: 'submit', class: 'button primary' }, 'Filter'),
     ),
     h(
       'section',
       { class: 'card', 'aria-labelledby': 'queue-h' },
-      h('h2', { id: 'queue-h' }, `${total} open case${total === 1 ? '' : 's'}${level || surface || list ? ' matching the filters' : ''}`),
+      h('h2', { id: 'queue-h' }, `${total} open case${total === 1 ? '' : 's'}${filtered ? ' matching the filters' : ''}`),
       data.items.length === 0
-        ? h('p', null, level || surface || list ? 'No open case matches these filters.' : 'No open case. New screenings with hits and monitoring alerts appear here.')
+        ? h('p', null, filtered ? 'No open case matches these filters.' : 'No open case. New screenings with hits and monitoring alerts appear here.')
         : scrollTable(
             h(
               'table',
               null,
               h('caption', { class: 'visually-hidden' }, 'Open cases'),
-              h('thead', null, h('tr', null, ['Subject', 'Risk', 'Undecided hits', 'Lists', 'Waiting', 'Requested through'].map((c) => h('th', { scope: 'col' }, c)))),
+              h('thead', null, h('tr', null, ['Subject', 'Risk', 'Undecided hits', 'Assigned to', 'Lists', 'Waiting', 'Requested through'].map((c) => h('th', { scope: 'col' }, c)))),
               h(
                 'tbody',
                 null,
@@ -112,7 +138,13 @@ export async function renderQueue({ main, query }: PageContext): Promise<void> {
                       h('div', { class: 'muted small' }, `${item.kind === 'ma' ? 'M&A' : item.kind.toUpperCase()} · ${item.entity_type}${item.monitoring ? ' · monitored' : ''}`),
                     ),
                     h('td', null, item.risk_level ? badge(`${item.risk_level}${item.risk_score !== null ? ` · ${item.risk_score}` : ''}`, riskTone(item.risk_level)) : '—'),
-                    h('td', null, String(item.open_hits)),
+                    h(
+                      'td',
+                      null,
+                      String(item.open_hits),
+                      item.needs_more_information_hits > 0 ? h('div', null, badge(`${item.needs_more_information_hits} need${item.needs_more_information_hits === 1 ? 's' : ''} more information`, 'medium')) : null,
+                    ),
+                    h('td', { class: 'assignee' }, item.assignee ? `${item.assignee.email}${item.assignee.me ? ' (you)' : ''}` : h('span', { class: 'muted' }, 'Unassigned')),
                     h('td', null, item.lists.join(', ')),
                     h('td', { title: formatDate(item.completed_at) }, item.age_days === 0 ? 'today' : `${item.age_days} day${item.age_days === 1 ? '' : 's'}`),
                     h('td', null, SURFACES[item.surface] ?? item.surface),

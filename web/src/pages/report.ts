@@ -44,14 +44,118 @@ interface Screening {
   completed_at: string | null;
   hits: Hit[];
   sources: { agent: string; phase: string; queried: boolean; error: string | null; duration_ms: number | null }[];
-  country_risk: { country: string; status: string; as_of: string } | null;
+  country_risk: CountryRiskView | null;
   list_versions: { list: string; version: string; content_hash: string; published_at: string | null; age_days?: number | null; max_age_days?: number | null; stale?: boolean }[];
   /** One per list older than its maximum age when the screening ran (docs/lists.md). */
   list_warnings?: string[];
   matcher_version: string | null;
+  /** Who holds the case (absent while running or when the deployment has no case desk). */
+  assignee?: { email: string; me: boolean } | null;
+  case_history?: HistoryEntry[];
   edd_analysis: string | null;
   ma_analysis: string | null;
 }
+
+interface Programme {
+  authority: 'us' | 'uk' | 'un';
+  programme: string;
+  scope: 'comprehensive' | 'sectoral' | 'targeted';
+  region?: string;
+  basis: string;
+  in_force_since: string;
+  reviewed_as_of: string;
+  source_url: string;
+  list?: string;
+  list_published_at?: string;
+  designations?: number;
+}
+
+interface CountryRiskView {
+  country: string;
+  status: string;
+  as_of: string;
+  sanctions_scope?: 'comprehensive' | 'sectoral' | 'targeted' | 'none';
+  sanctions_programmes?: Programme[];
+}
+
+const FATF_WORDS: Record<string, string> = {
+  high_risk_call_for_action: 'FATF black list (high-risk jurisdiction, call for action)',
+  increased_monitoring: 'FATF grey list (increased monitoring)',
+  none: 'not on an FATF list',
+};
+const SCOPE_WORDS: Record<string, string> = {
+  comprehensive: 'Comprehensive embargo',
+  sectoral: 'Sectoral sanctions',
+  targeted: 'Targeted sanctions (listed persons)',
+  none: 'No sanctions programme',
+};
+const AUTHORITY_WORDS: Record<string, string> = { us: 'US (OFAC)', uk: 'UK', un: 'UN Security Council' };
+
+/** The jurisdiction's risk with its real basis: FATF, and every sanctions programme targeting it with its basis and dates. */
+function countryRiskSection(c: CountryRiskView): HTMLElement {
+  const programmes = c.sanctions_programmes;
+  const scope = c.sanctions_scope ?? (programmes ? 'none' : undefined);
+  return h(
+    'section',
+    { class: 'card country-risk', 'aria-labelledby': 'country-h' },
+    h('h2', { id: 'country-h' }, `Country risk: ${c.country}`),
+    h(
+      'dl',
+      { class: 'facts' },
+      h('dt', null, 'FATF'),
+      h('dd', null, `${FATF_WORDS[c.status] ?? c.status} (statement of ${c.as_of})`),
+      scope ? [h('dt', null, 'Sanctions'), h('dd', { class: 'sanctions-scope' }, badge(SCOPE_WORDS[scope] ?? scope, scope === 'comprehensive' ? 'critical' : scope === 'sectoral' ? 'high' : scope === 'targeted' ? 'medium' : 'neutral'))] : null,
+    ),
+    programmes && programmes.length > 0
+      ? scrollTable(
+          h(
+            'table',
+            { class: 'programmes' },
+            h('caption', { class: 'visually-hidden' }, `Sanctions programmes targeting ${c.country}`),
+            h('thead', null, h('tr', null, ['Programme', 'Scope', 'Basis', 'Since', 'Designations'].map((t) => h('th', { scope: 'col' }, t)))),
+            h(
+              'tbody',
+              null,
+              programmes.map((p) =>
+                h(
+                  'tr',
+                  null,
+                  h('th', { scope: 'row' }, h('a', { href: p.source_url, target: '_blank', rel: 'noopener noreferrer' }, p.programme), h('div', { class: 'muted small' }, AUTHORITY_WORDS[p.authority] ?? p.authority)),
+                  h('td', null, `${p.scope}${p.region ? ` (${p.region} only)` : ''}`),
+                  h('td', null, p.basis),
+                  h('td', null, p.in_force_since, h('div', { class: 'muted small' }, `reviewed ${p.reviewed_as_of}`)),
+                  h('td', null, p.designations !== undefined ? `${p.designations}${p.list_published_at ? ` (list of ${p.list_published_at})` : ''}` : 'list not in service'),
+                ),
+              ),
+            ),
+          ),
+        )
+      : null,
+  );
+}
+
+interface HistoryEntry {
+  at: string;
+  kind: string;
+  by?: string;
+  hit_id?: string;
+  decision?: string;
+  previous?: string;
+  reason?: string;
+  assignee?: string;
+  previous_assignee?: string;
+  risk_level?: string;
+  from?: string;
+  to?: string;
+  risk_score?: number;
+  alert?: string;
+  list_version?: string;
+}
+
+/** A disposition in words, as the badge, the decision line and the timeline say it. */
+const DECISION_WORDS: Record<string, string> = { true_match: 'True match', false_positive: 'False positive', needs_more_information: 'Needs more information' };
+const decisionWords = (status: string) => DECISION_WORDS[status] ?? status;
+const decisionTone = (status: string) => (status === 'true_match' ? 'critical' : status === 'needs_more_information' ? 'medium' : 'neutral');
 
 const categoryNames: Record<string, string> = { sanctions: 'Sanctions', pep: 'PEP', adverse_media: 'Adverse media', offshore_leaks: 'Offshore leaks', debarment: 'Debarment' };
 
@@ -140,6 +244,7 @@ function render(main: HTMLElement, s: Screening, dispositionsEnabled: boolean): 
           s.completed_at ? ` · completed ${formatDate(s.completed_at)}` : '',
         ),
         h('p', null, badge(s.status, s.status === 'completed' ? 'low' : s.status === 'failed' ? 'critical' : 'medium')),
+        s.assignee !== undefined && s.status === 'completed' ? assignmentForm(s, (updated) => render(main, updated, dispositionsEnabled)) : null,
         // The subject's own facts, to hold against each hit's list record below.
         h(
           'dl',
@@ -194,13 +299,13 @@ function render(main: HTMLElement, s: Screening, dispositionsEnabled: boolean): 
           )
         : null,
     ),
+    s.country_risk ? countryRiskSection(s.country_risk) : null,
     timeline(s),
     s.edd_analysis || s.ma_analysis ? h('section', { class: 'card' }, h('h2', null, 'Analysis'), h('pre', { class: 'analysis' }, s.edd_analysis ?? s.ma_analysis ?? '')) : null,
     h(
       'section',
       { class: 'card', 'aria-labelledby': 'audit-h' },
       h('h2', { id: 'audit-h' }, 'Audit'),
-      s.country_risk ? h('p', null, `Country risk ${s.country_risk.country}: ${s.country_risk.status} (as of ${s.country_risk.as_of})`) : null,
       h('p', null, `Matcher ${s.matcher_version ?? '—'}`),
       h('h3', null, 'Lists used'),
       h(
@@ -220,15 +325,53 @@ function render(main: HTMLElement, s: Screening, dispositionsEnabled: boolean): 
   ]);
 }
 
-/** The case's history, oldest first: requested, completed, then every decision with who took it. */
+/** One step of the case's history in words; people by e-mail (the server resolves them). */
+function historyText(s: Screening, e: HistoryEntry): string {
+  const hit = s.hits.find((x) => x.hit_id === e.hit_id);
+  const what = hit ? `“${hit.entity_name}” (${hit.list})` : `hit ${e.hit_id ?? ''}`.trim();
+  switch (e.kind) {
+    case 'requested':
+      return `${s.kind.toUpperCase()} screening requested`;
+    case 'completed':
+      return `Completed: ${s.hits.length} hit${s.hits.length === 1 ? '' : 's'}, risk ${e.risk_level ?? 'not scored'}`;
+    case 'failed':
+      return `Failed: ${e.reason ?? ''}`;
+    case 'disposition':
+      return e.decision === 'needs_more_information'
+        ? `${e.by} marked ${what} needs more information: ${e.reason}`
+        : `${e.by} marked ${what} ${e.decision === 'true_match' ? 'a true match' : 'a false positive'}${e.previous === 'needs_more_information' ? ' (after asking for more information)' : ''}: ${e.reason}`;
+    case 'risk_changed':
+      return `Risk level changed from ${e.from} to ${e.to} (score ${e.risk_score})`;
+    case 'assigned':
+      return `${e.by} assigned the case to ${e.assignee}${e.previous_assignee ? ` (was ${e.previous_assignee})` : ''}`;
+    case 'unassigned':
+      return `${e.by} unassigned the case (was ${e.previous_assignee})`;
+    case 'monitoring_alert':
+      return `Monitoring alert (${(e.alert ?? '').replace(/_/g, ' ')}) on ${what}, list version ${e.list_version}`;
+    case 'reopened':
+      return `${what} re-opened: its list record changed`;
+    default:
+      return e.kind;
+  }
+}
+
+/** The case's history, oldest first: requested, completed, every decision, assignment and alert with who took it. */
 function timeline(s: Screening): HTMLElement {
+  if (s.case_history) {
+    return h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'timeline-h' },
+      h('h2', { id: 'timeline-h' }, 'Case history'),
+      h('ol', { class: 'timeline' }, s.case_history.map((e) => h('li', { 'data-kind': e.kind }, h('time', { datetime: e.at }, formatDate(e.at)), ' ', historyText(s, e)))),
+    );
+  }
   const entries: { at: string; text: string }[] = [{ at: s.created_at, text: `${s.kind.toUpperCase()} screening requested` }];
   if (s.completed_at) entries.push({ at: s.completed_at, text: `Completed: ${s.hits.length} hit${s.hits.length === 1 ? '' : 's'}, risk ${s.risk_level ?? 'not scored'}${s.risk_score !== null ? ` (${s.risk_score})` : ''}` });
   for (const hit of s.hits) {
     if (!hit.disposition) continue;
     entries.push({
       at: hit.disposition.at,
-      text: `${hit.disposition.analyst_name} marked “${hit.entity_name}” (${hit.list}) ${hit.disposition.status === 'true_match' ? 'a true match' : 'a false positive'}: ${hit.disposition.reason}`,
+      text: `${hit.disposition.analyst_name} marked “${hit.entity_name}” (${hit.list}) ${hit.disposition.status === 'true_match' ? 'a true match' : hit.disposition.status === 'false_positive' ? 'a false positive' : 'needs more information'}: ${hit.disposition.reason}`,
     });
   }
   entries.sort((a, b) => a.at.localeCompare(b.at));
@@ -288,7 +431,7 @@ function hitCard(s: Screening, hit: Hit, dispositionsEnabled: boolean, onUpdated
       h('h4', null, hit.entity_name),
       h('span', { class: 'score' }, `${Math.round(hit.score * 100)}%`),
       badge(hit.match_strength, hit.match_strength === 'confirmed' ? 'critical' : 'medium'),
-      hit.disposition ? badge(hit.disposition.status === 'true_match' ? 'True match' : 'False positive', hit.disposition.status === 'true_match' ? 'critical' : 'neutral') : null,
+      hit.disposition ? badge(decisionWords(hit.disposition.status), decisionTone(hit.disposition.status)) : null,
     ),
     sideBySide(s, hit),
     h(
@@ -313,8 +456,12 @@ function hitCard(s: Screening, hit: Hit, dispositionsEnabled: boolean, onUpdated
       h('dd', null, `${hit.entity_type} · ${hit.entity_id}`, hit.source_url ? [' · ', h('a', { href: hit.source_url, target: '_blank', rel: 'noopener noreferrer' }, 'source record')] : null),
       hit.disposition
         ? [
-            h('dt', null, 'Decision'),
-            h('dd', { class: 'decision' }, `${hit.disposition.status === 'true_match' ? 'True match' : 'False positive'} by ${hit.disposition.analyst_name} on ${formatDate(hit.disposition.at)}: ${hit.disposition.reason}`),
+            h('dt', null, hit.disposition.status === 'needs_more_information' ? 'Waiting for' : 'Decision'),
+            h(
+              'dd',
+              { class: hit.disposition.status === 'needs_more_information' ? 'decision waiting' : 'decision' },
+              `${decisionWords(hit.disposition.status)}${hit.disposition.status === 'needs_more_information' ? ' (still undecided)' : ''} by ${hit.disposition.analyst_name} on ${formatDate(hit.disposition.at)}: ${hit.disposition.reason}`,
+            ),
           ]
         : null,
     ),
@@ -323,8 +470,61 @@ function hitCard(s: Screening, hit: Hit, dispositionsEnabled: boolean, onUpdated
   return card;
 }
 
+/**
+ * Who holds the case: the account's users by e-mail (never an id), "Unassigned" to release it. A
+ * native select and button, so it is reachable and operable from the keyboard.
+ */
+function assignmentForm(s: Screening, onUpdated: (s: Screening) => void): HTMLElement {
+  const select = h('select', { name: 'assignee' }, h('option', { value: '' }, 'Unassigned'));
+  const current = s.assignee?.email ?? '';
+  if (current) select.append(h('option', { value: current }, `${current}${s.assignee?.me ? ' (you)' : ''}`));
+  select.value = current;
+  const error = h('div', { class: 'alert error', role: 'alert', hidden: true });
+  const submit = h('button', { type: 'submit', class: 'button secondary' }, 'Assign');
+  // The choices: every user of the account, fetched once the form is on the page.
+  void api<{ assignees: { email: string; me: boolean }[] }>('GET', '/api/portal/assignees')
+    .then(({ data }) => {
+      for (const a of data.assignees) {
+        if (a.email === current) continue;
+        select.append(h('option', { value: a.email }, `${a.email}${a.me ? ' (you)' : ''}`));
+      }
+    })
+    .catch(() => undefined);
+  return h(
+    'form',
+    {
+      class: 'inline-form assignment',
+      'aria-label': 'Assign this case',
+      onsubmit: async (e: Event) => {
+        e.preventDefault();
+        error.hidden = true;
+        submit.disabled = true;
+        try {
+          const { data } = await api<{ screening: Screening }>('PUT', `/api/portal/screenings/${s.id}/assignee`, { assignee: select.value || null });
+          announce(data.screening.assignee ? `Assigned to ${data.screening.assignee.email}` : 'Case unassigned');
+          onUpdated(data.screening);
+        } catch (err) {
+          error.textContent = (err as Error).message;
+          error.hidden = false;
+        } finally {
+          submit.disabled = false;
+        }
+      },
+    },
+    field('Assigned to', select),
+    submit,
+    error,
+  );
+}
+
 function dispositionForm(s: Screening, hit: Hit, onUpdated: (s: Screening) => void): HTMLElement {
-  const status = h('select', { name: 'status' }, h('option', { value: 'true_match' }, 'True match'), h('option', { value: 'false_positive' }, 'False positive'));
+  const status = h(
+    'select',
+    { name: 'status' },
+    h('option', { value: 'true_match' }, 'True match'),
+    h('option', { value: 'false_positive' }, 'False positive'),
+    h('option', { value: 'needs_more_information' }, 'Needs more information'),
+  );
   // A decision without a written reason cannot be audited: the comment is mandatory (browser and server).
   const reason = h('textarea', { name: 'reason', required: true, rows: 2, maxlength: 2000 });
   const error = h('div', { class: 'alert error', role: 'alert', hidden: true });

@@ -173,6 +173,21 @@ describe('analyst dispositions', () => {
     assert.equal(rows.length, 2);
     assert.ok(rows.every((r) => r.points === 0 && /false positive by analyst@bank\.test/.test(r.reason)));
   });
+  it('given a potential SDN hit marked "needs more information", then it still counts as potential: same score and floor as undecided', () => {
+    const undecided = given({ hits: { sanctions: [hit('sanctions', 'ofac_sdn', 0.85)] } }).result;
+    const h = hit('sanctions', 'ofac_sdn', 0.85, { disposition: { decision: 'needs_more_information', ...by, note: 'ask for the passport' } });
+    const { result, floorRows } = given({ hits: { sanctions: [h] } });
+    assert.deepEqual([result.riskScore, result.riskLevel], [undecided.riskScore, undecided.riskLevel]);
+    assert.equal(result.riskLevel, 'high');
+    assert.equal(floorRows[0]!.rule, 'floor.sanctions_potential');
+    const row = result.breakdown.find((c) => c.rule === 'disposition.needs_more_information');
+    assert.ok(row && row.points === 0 && /awaiting more information by analyst@bank\.test on 2026-11-20/.test(row.reason), JSON.stringify(row));
+  });
+  it('given a true match sent back for more information, then it counts by its matcher score again, not as a true match', () => {
+    const h = hit('sanctions', 'ofac_sdn', 0.85, { disposition: { decision: 'needs_more_information', ...by } });
+    const { floorRows } = given({ hits: { sanctions: [h] } });
+    assert.ok(!floorRows.some((r) => r.rule === 'floor.sanctions_true_match'));
+  });
   it('given one of two hits dismissed, then the other still decides', () => {
     const dismissed = hit('sanctions', 'ofac_sdn', 1, { disposition: { decision: 'false_positive', ...by } });
     const { result } = given({ hits: { sanctions: [dismissed, hit('sanctions', 'ofac_sdn', 0.85)] } });
