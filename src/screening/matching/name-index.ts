@@ -255,16 +255,21 @@ export class NameIndex {
     const order = visits.map((_, v) => v).sort((a, b) => visits[b].w - visits[a].w);
     let rest = 0;
     for (const v of visits) rest += v.w;
+    // how many of the heaviest visits can bring a name that passes
+    // (a margin for the rounding of the sums: pruning a little less is still exact)
+    let keep = 0;
+    for (; keep < order.length && rest >= min - 1e-9; keep++) rest -= visits[order[keep]].w;
+    // worth it only when the skipped visits walk more names than the kept ones
+    const walk = (from: number, to: number) => {
+      let n = 0;
+      for (let k = from; k < to; k++) for (const key of visits[order[k]].keys) n += this.list(key)?.length ?? 0;
+      return n;
+    };
+    if (keep === order.length || walk(keep, order.length) <= walk(0, keep)) return this.lookupAll(visits);
     const gen = ++this.stampGen;
     const set: number[] = [];
-    let pruned = false;
-    for (const v of order) {
-      // (a margin for the rounding of the sums: pruning a little less is still exact)
-      if (rest < min - 1e-9) {
-        pruned = true;
-        break;
-      }
-      rest -= visits[v].w;
+    for (let k = 0; k < keep; k++) {
+      const v = order[k];
       for (const key of visits[v].keys) {
         const list = this.list(key);
         if (!list) continue;
@@ -277,7 +282,6 @@ export class NameIndex {
         }
       }
     }
-    if (!pruned) return this.lookupAll(visits);
     this.prunedLookups++;
     set.sort((a, b) => a - b);
     // step 2: stamp[n] is gen (in the set, not reached yet) or a later generation (reached)
