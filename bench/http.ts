@@ -140,7 +140,7 @@ async function main() {
   fs.chmodSync(dataDir, 0o755); // the embedded PostgreSQL runs as an unprivileged user when we are root
   const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SCREENING_WAIT_MS: '20000' };
   const config = loadConfig(env);
-  const service = await startService({ config, logger: createLogger({ level: 'silent' }), env: { ...process.env, ...env }, http: true, agents: 'all', projections: true });
+  const service = await startService({ config, logger: createLogger({ level: 'silent' }), http: true, agents: 'all', projections: true });
   // A fresh DATA_DIR: the service persists the bundled list versions (gzip) in the background
   // after starting. Measure only once that one-time work is done and the process is quiet.
   await service.monitoring?.lists.flush();

@@ -34,7 +34,7 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-detail-'));
   fs.chmodSync(dataDir, 0o755); // the embedded PostgreSQL runs as an unprivileged user when we are root
   const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SCREENING_WAIT_MS: '20000' };
-  const service = await startService({ config: loadConfig(env), logger: createLogger({ level: 'silent' }), env: { ...process.env, ...env }, http: true, agents: 'all', projections: true });
+  const service = await startService({ config: loadConfig(env), logger: createLogger({ level: 'silent' }), http: true, agents: 'all', projections: true });
   try {
     await service.monitoring?.lists.flush();
     const { createAccount, createKey } = accountHelpers(service);

@@ -16,8 +16,7 @@ import { registerReplayCommand } from './cli/replay';
 import { registerDeadLetterCommands } from './cli/deadletters';
 import type { OperatorContext } from './bootstrap/operator-context';
 import { addExamples, OPERATOR_EXAMPLES, UsageError } from './cli/usage';
-import path from 'node:path';
-import { defaultListsConfig } from './screening/lists/config';
+import { listsConfigFor, listsDownloadDir } from './bootstrap/lists-config';
 import { screeningListsConfig } from './bootstrap/operator-cli';
 import type { ListEntity, ListVersion } from './screening/model';
 import { plans, type Plan } from './commands/plans';
@@ -130,7 +129,7 @@ accounts
   .option('--plan <plan>', `one of ${plans.join(', ')}`, 'enterprise')
   .option('--json', 'print JSON')
   .action(async (opts: { name: string; email: string; password?: string; plan: string; json?: boolean }) => {
-    const password = opts.password ?? process.env.SVC_PASSWORD;
+    const password = opts.password ?? configOrExit().SVC_PASSWORD;
     if (!password || password.length < 12) throw new UsageError('a password of at least 12 characters is required (--password or SVC_PASSWORD)');
     if (!(plans as readonly string[]).includes(opts.plan)) throw new UsageError(`--plan must be one of ${plans.join(', ')}`);
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(opts.email)) throw new UsageError('--email must be an e-mail address');
@@ -192,15 +191,8 @@ registerScreenCommands(program, {
 });
 
 registerListCommands(program, {
-  loadConfig: () => {
-    const config = configOrExit();
-    return defaultListsConfig({
-      ...process.env,
-      LISTS_DIR: config.LISTS_DIR,
-      LISTS_DATA_DIR: process.env.LISTS_DATA_DIR ?? path.join(config.DATA_DIR, 'lists'),
-      ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}),
-    });
-  },
+  loadConfig: () => listsConfigFor(configOrExit(), { persist: true }),
+  downloadDir: () => listsDownloadDir(configOrExit()),
   freshness: () => {
     const config = configOrExit();
     return { sanctionsMaxAgeDays: config.LISTS_MAX_AGE_DAYS, perList: config.LISTS_MAX_AGE };

@@ -21,7 +21,8 @@ import { Readable, Writable } from 'node:stream';
 import { inProcessScreener, runBatch, startWorkerPool, type ChunkScreener } from '../../src/app/batch-screening/batch';
 import { ScreeningEngine } from '../../src/screening/engine';
 import { loadAllLists } from '../../src/screening/lists';
-import { defaultListsConfig } from '../../src/screening/lists/config';
+import { loadConfig } from '../../src/config/config';
+import { listsConfigFor } from '../../src/bootstrap/lists-config';
 import { parseScreeningInput } from '../../src/screening/query-input';
 import { batchInput } from './input';
 
@@ -86,7 +87,7 @@ function run(workers: number, repo = '.'): Run {
  * the process got, so "the machine did not give us the cores" can be told from "the pool does not scale".
  */
 async function inProcess(sample: number, rounds: number) {
-  const lists = await loadAllLists(defaultListsConfig({ ...process.env, LISTS_DIR: 'lists' }), { progressBar: false });
+  const lists = await loadAllLists(listsConfigFor(loadConfig({ ...process.env, LISTS_DIR: 'lists' }), { persist: false }), { progressBar: false });
   const engine = ScreeningEngine.build(lists.entities, lists.versions);
   const today = new Date().toISOString().slice(0, 10);
   const lines = readFileSync(input, 'utf8').split('\n');

@@ -2,13 +2,7 @@
  * Agents and the process managers: the agent workers this process runs, the screening, subject-check
  * and person-check orchestrators, and the supervisor that closes overdue work.
  */
-import type pg from 'pg';
-import type { Config } from '../config/config';
-import type { Logger } from '../shared/logger';
-import type { Clock } from '../shared/clock';
-import type { EventStore } from '../infrastructure/eventstore/port';
-import type { MessageBus } from '../infrastructure/bus/port';
-import type { AvroRegistry } from '../infrastructure/bus/avro';
+import { sourceSettings } from '../config/config';
 import { createExternalSources } from '../agents/sources';
 import { createAgentCatalog } from '../agents/catalog';
 import { startAgentWorkers } from '../agents/runtime/worker';
@@ -23,19 +17,10 @@ import { sowDeclarationLoader } from '../app/sow/sow-view';
 import { WatchlistService } from '../app/watchlists/watchlist-service';
 import { WatchlistIndexCache } from '../app/watchlists/watchlist-index';
 import type { ListsInService } from './lists';
-import type { Stops } from './lifecycle';
+import type { CoreDeps } from './lifecycle';
 
-export interface AgentsDeps {
-  config: Config;
-  logger: Logger;
-  clock: Clock;
-  env: NodeJS.ProcessEnv;
-  pool: pg.Pool;
-  store: EventStore;
-  bus: MessageBus;
-  registry: AvroRegistry;
+export interface AgentsDeps extends CoreDeps {
   lists: ListsInService;
-  stops: Stops;
 }
 
 export type AgentCatalog = ReturnType<typeof createAgentCatalog>;
@@ -50,8 +35,8 @@ export interface Agents {
 
 /** The agent catalog (always: its labels and configuration show on the portal), and the workers if wanted. */
 export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none' | string[]): Promise<Agents> {
-  const { store, lists, env } = deps;
-  const sources = createExternalSources(env);
+  const { store, lists } = deps;
+  const sources = createExternalSources(sourceSettings(deps.config));
   // The accounts' own lists, read from the watchlists read model and indexed per account (issue 21).
   const watchlistIndex = new WatchlistIndexCache({ watchlists: new WatchlistService({ store, pool: deps.pool, clock: deps.clock, readModelsCaughtUp: async () => {} }), store, now: () => deps.clock.now() });
   const catalog = createAgentCatalog({
@@ -69,12 +54,13 @@ export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none'
   const { bus, registry, clock, logger } = deps;
   const workers = await startAgentWorkers({ bus, registry, agents: wanted.map((name) => catalog.get(name)!), timeoutMs: deps.config.AGENT_TIMEOUT_MS, clock, logger });
   deps.stops.push(() => workers.stop());
-  const supervisor = await startOrchestrators(deps, catalog, agentLabels, sources);
+  const supervisor = await startOrchestrators(deps, catalog, agentLabels, sources, watchlistIndex);
   return { catalog, sources, agentLabels, supervisor };
 }
 
-async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agentLabels: Record<string, string>, sources: Agents['sources']): Promise<WorkSupervisor> {
-  const { config, logger, clock, store, bus, registry, lists, stops, env } = deps;
+async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agentLabels: Record<string, string>, sources: Agents['sources'], internalLists: WatchlistIndexCache): Promise<WorkSupervisor> {
+  const { config, logger, clock, store, bus, registry, lists, stops } = deps;
+  const env = sourceSettings(config);
   const llm = llmConfigFromEnv(env);
   const orchestrator = new ScreeningOrchestrator({
     store,
@@ -117,6 +103,7 @@ async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agent
       hasPepList: () => lists.engine().versions.some((v) => v.source === 'opensanctions_peps'),
       env,
       newsSource: sources.find((s) => s.name === 'adverse_media_search'),
+      internalLists,
     }),
     agentTimeoutMs: config.AGENT_TIMEOUT_MS,
     stallDeadlineMs: config.PIPELINE_PHASE_DEADLINE_MS,

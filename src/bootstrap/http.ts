@@ -9,7 +9,7 @@ import { createS1Gate } from '../api/s1/router';
 import { createS3Gate } from '../api/s3/router';
 import { createPaymentWebhookBodyReader } from '../api/portal/router';
 import { createS2Gate } from '../api/s2/router';
-import { healthChecks, metricsText } from './probes';
+import { healthChecks, serviceMetrics } from './probes';
 import { surfaceRouters, type HttpDeps } from './routers';
 
 
@@ -46,7 +46,7 @@ export async function startHttp(deps: HttpDeps): Promise<{ server: Server; url: 
     staticDir: fileURLToPath(new URL('../../web/dist', import.meta.url)),
     // Authenticate and rate-limit S1 before the body is parsed: a broken or huge body still counts.
     beforeBody: [createS1Gate({ keys, limits }), createS3Gate({ keys, limits, clock }), createPaymentWebhookBodyReader(), createS2Gate({ keys, sessions, accounts })],
-    metrics: () => metricsText(deps),
+    metrics: serviceMetrics(deps),
     health: healthChecks(deps),
     routers: surfaceRouters(deps, idempotent, batchJobs),
   });

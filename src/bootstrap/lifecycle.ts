@@ -1,4 +1,10 @@
 /** What a started process has to stop, in reverse order of starting; shared by every wiring step. */
+import type pg from 'pg';
+import type { Config } from '../config/config';
+import type { AvroRegistry } from '../infrastructure/bus/avro';
+import type { MessageBus } from '../infrastructure/bus/port';
+import type { EventStore } from '../infrastructure/eventstore/port';
+import type { Clock } from '../shared/clock';
 import type { Logger } from '../shared/logger';
 
 export class Stops {
@@ -19,4 +25,16 @@ export class Stops {
       }
     }
   }
+}
+
+/** What every wiring step after storage and bus is given (service.ts's `base`). */
+export interface CoreDeps {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  pool: pg.Pool;
+  store: EventStore;
+  bus: MessageBus;
+  registry: AvroRegistry;
+  stops: Stops;
 }

@@ -2,12 +2,11 @@
  * Lists and the screening engine: the registry (versions kept under DATA_DIR so auditors can re-run a
  * screening against them), the engine in service (swapped on reload), and the freshness checks.
  */
-import path from 'node:path';
 import type { Config } from '../config/config';
 import type { Logger } from '../shared/logger';
 import type { Clock } from '../shared/clock';
 import { ListRegistry } from '../screening/lists/registry';
-import { defaultListsConfig } from '../screening/lists/config';
+import { listsConfigFor } from './lists-config';
 import { freshnessByDay, ListsStaleError, type FreshnessPolicy, type ListFreshness } from '../screening/lists/freshness';
 import { ScreeningEngine } from '../screening/engine';
 import type { CountryRisk, ListEntity, ListVersion } from '../screening/model';
@@ -41,20 +40,8 @@ export interface ListsInService {
   reload(): Promise<LoadResult>;
 }
 
-/** The lists' registry config: the process environment, with DATA_DIR/LISTS_DIR from the zod config. */
-export function listRegistryFor(config: Config, env: NodeJS.ProcessEnv): ListRegistry {
-  return new ListRegistry(
-    defaultListsConfig({
-      ...env,
-      LISTS_DIR: config.LISTS_DIR,
-      LISTS_DATA_DIR: env.LISTS_DATA_DIR ?? path.resolve(config.DATA_DIR, 'lists'),
-      ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}),
-    }),
-  );
-}
-
-export async function loadLists(config: Config, logger: Logger, clock: Clock, env: NodeJS.ProcessEnv): Promise<ListsInService> {
-  const registry = listRegistryFor(config, env);
+export async function loadLists(config: Config, logger: Logger, clock: Clock): Promise<ListsInService> {
+  const registry = new ListRegistry(listsConfigFor(config, { persist: true }));
   const loaded = await registry.loadAll({ progressBar: Boolean(process.stdout.isTTY) && config.NODE_ENV !== 'test' });
   for (const failure of loaded.failures) logger.error({ failure }, 'list failed to load: previous version (if any) stays in service');
   let engine = ScreeningEngine.build(loaded.entities, loaded.versions, { recentQueries: RECENT_QUERIES });

@@ -8,17 +8,18 @@ import type { Logger } from '../shared/logger';
 import type { ListEntity, ListVersion } from '../screening/model';
 import type { ScreeningEngine } from '../screening/engine';
 import type { DeadLetterSource } from '../cli/deadletters';
-import { defaultListsConfig, type ListsConfig } from '../screening/lists/config';
+import type { ListsConfig } from '../screening/lists/config';
+import { listsConfigFor } from './lists-config';
 
-/** The lists `svc screen` loads (a batch's workers load them themselves from this). */
-export function screeningListsConfig(config: Config, env: NodeJS.ProcessEnv = process.env): ListsConfig {
-  return defaultListsConfig({ ...env, LISTS_DIR: config.LISTS_DIR, ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}) });
+/** The lists `svc screen` loads (a batch's workers load them themselves from this); kept only with LISTS_DATA_DIR. */
+export function screeningListsConfig(config: Config): ListsConfig {
+  return listsConfigFor(config, { persist: false });
 }
 
 /** Every configured list, loaded for a batch or a single screening (`svc screen`); failures are said on stderr. */
-export async function loadScreeningLists(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<{ entities: ListEntity[]; versions: ListVersion[] }> {
+export async function loadScreeningLists(config: Config): Promise<{ entities: ListEntity[]; versions: ListVersion[] }> {
   const { loadAllLists } = await import('../screening/lists');
-  const lists = await loadAllLists(screeningListsConfig(config, env), { progressBar: Boolean(process.stderr.isTTY) });
+  const lists = await loadAllLists(screeningListsConfig(config), { progressBar: Boolean(process.stderr.isTTY) });
   for (const failure of lists.failures) process.stderr.write(`list ${failure.source} failed: ${failure.message}\n`);
   return { entities: lists.entities, versions: lists.versions };
 }

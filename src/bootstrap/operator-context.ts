@@ -5,7 +5,6 @@
  * list loading: a command that only appends an event or reads the history returns in well under a
  * second beside a running service instead of starting a second one.
  */
-import path from 'node:path';
 import type pg from 'pg';
 import type { Config } from '../config/config';
 import type { Logger } from '../shared/logger';
@@ -35,7 +34,6 @@ export interface OperatorContext {
 
 export interface OperatorContextOptions {
   notice?: (line: string) => void;
-  env?: NodeJS.ProcessEnv;
 }
 
 export async function openOperatorContext(config: Config, logger: Logger, options: OperatorContextOptions = {}): Promise<OperatorContext> {
@@ -44,7 +42,6 @@ export async function openOperatorContext(config: Config, logger: Logger, option
   const store: EventStore = config.ESDB_URL
     ? new (await import('../infrastructure/eventstore/esdb/store')).EsdbEventStore({ connectionString: config.ESDB_URL, logger })
     : new PostgresEventStore({ pool: db.pool, listenConnectionString: db.connectionString, pollIntervalMs: 500, logger });
-  const env = options.env ?? process.env;
   return {
     pool: db.pool,
     connectionString: db.connectionString,
@@ -63,15 +60,8 @@ export async function openOperatorContext(config: Config, logger: Logger, option
     // The list parsers load only when a kept version is read (svc audit reproduce), not for every command.
     listVersions: () => {
       const registry = (async () => {
-        const [{ ListRegistry }, { defaultListsConfig }] = await Promise.all([import('../screening/lists/registry'), import('../screening/lists/config')]);
-        return new ListRegistry(
-          defaultListsConfig({
-            ...env,
-            LISTS_DIR: config.LISTS_DIR,
-            LISTS_DATA_DIR: env.LISTS_DATA_DIR ?? path.resolve(config.DATA_DIR, 'lists'),
-            ...(config.OPENSANCTIONS_DIR ? { OPENSANCTIONS_DIR: config.OPENSANCTIONS_DIR } : {}),
-          }),
-        );
+        const [{ ListRegistry }, { listsConfigFor }] = await Promise.all([import('../screening/lists/registry'), import('./lists-config')]);
+        return new ListRegistry(listsConfigFor(config, { persist: true }));
       })();
       return { getVersion: async (versionId) => (await registry).getVersion(versionId) };
     },

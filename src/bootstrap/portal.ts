@@ -1,4 +1,5 @@
 /** S3 (X-API-Key) and portal services: usage, portal sessions (JWT, 7 days), the S3 webhook endpoint and payment-provider events. */
+import { countsOffshoreChecks } from '../commands/plans';
 import type pg from 'pg';
 import type { Config } from '../config/config';
 import type { Clock } from '../shared/clock';
@@ -40,7 +41,7 @@ export function createPortalServices(deps: PortalDeps): PortalServices {
     keys: deps.services.keys,
     limits: deps.services.limits,
     monthlyQuota: s3MonthlyRequestQuota,
-    offshoreChecksPerMonth: (plan) => (plan === 'enterprise' ? S3_OFFSHORE_CHECKS_PER_MONTH : null),
+    offshoreChecksPerMonth: (plan) => (countsOffshoreChecks(plan) ? S3_OFFSHORE_CHECKS_PER_MONTH : null),
     readModelsCaughtUp,
   });
   const portalSessions = new JwtSessionService({ pool, clock, secret: config.JWT_SECRET ?? DEV_JWT_SECRET, audience: 'portal', lifetimeSeconds: PORTAL_SESSION_SECONDS });

@@ -1,5 +1,6 @@
-/** /metrics (Prometheus text) and the health probes (/healthz, /readyz, the lists' freshness). */
+/** /metrics (Prometheus text, prom-client) and the health probes (/healthz, /readyz, the lists' freshness). */
 import type pg from 'pg';
+import { Gauge, Registry } from 'prom-client';
 import type { Config } from '../config/config';
 import type { EventStore } from '../infrastructure/eventstore/port';
 import type { DeadLetterCounter } from '../infrastructure/bus/dead-letter';
@@ -20,48 +21,79 @@ interface ProbeDeps {
   services: ApplicationServices;
 }
 
-export async function metricsText({ readSide: { runner, relay }, lists, deadLetters, agents: { supervisor }, services: { admission, personCheckAdmission, subjectCheckAdmission } }: ProbeDeps): Promise<string> {
-  const lines: string[] = [
-    '# HELP svc_projection_lag_events Events committed to the store that a read model has not processed yet.',
-    '# TYPE svc_projection_lag_events gauge',
-  ];
-  for (const lag of runner ? await runner.lag() : []) {
-    lines.push(`svc_projection_lag_events{projection="${lag.name}",status="${lag.status}"} ${lag.lag}`);
-  }
-  lines.push('# HELP svc_relay_position Global position of the last event the relay published to the bus.', '# TYPE svc_relay_position gauge');
-  lines.push(`svc_relay_position ${relay ? relay.position : 0n}`);
-  lines.push('# HELP svc_list_entities Entities loaded per list version.', '# TYPE svc_list_entities gauge');
-  for (const v of lists.engine().versions) lines.push(`svc_list_entities{list="${v.source}",version="${v.id}"} ${v.entityCount}`);
-  lines.push(...deadLetters.metricLines());
-  if (supervisor) lines.push(...supervisor.metricLines());
-  lines.push(
-    '# HELP svc_screenings_in_flight Screenings this process accepted that have not completed or failed yet (refused past svc_screenings_in_flight_limit).',
-    '# TYPE svc_screenings_in_flight gauge',
-    `svc_screenings_in_flight ${admission.inFlight}`,
-    '# TYPE svc_screenings_in_flight_limit gauge',
-    `svc_screenings_in_flight_limit ${admission.limit}`,
-    '# HELP svc_checks_in_flight Person and subject checks this process accepted whose pipeline has not ended (refused past svc_checks_in_flight_limit).',
-    '# TYPE svc_checks_in_flight gauge',
-    `svc_checks_in_flight{kind="person_check"} ${personCheckAdmission.inFlight}`,
-    `svc_checks_in_flight{kind="subject_check"} ${subjectCheckAdmission.inFlight}`,
-    '# TYPE svc_checks_in_flight_limit gauge',
-    `svc_checks_in_flight_limit{kind="person_check"} ${personCheckAdmission.limit}`,
-    `svc_checks_in_flight_limit{kind="subject_check"} ${subjectCheckAdmission.limit}`,
-  );
-  const memory = process.memoryUsage();
-  lines.push(
-    '# HELP process_resident_memory_bytes Resident set size of the service process.',
-    '# TYPE process_resident_memory_bytes gauge',
-    `process_resident_memory_bytes ${memory.rss}`,
-    '# HELP nodejs_heap_used_bytes V8 heap in use (live objects and not yet collected garbage).',
-    '# TYPE nodejs_heap_used_bytes gauge',
-    `nodejs_heap_used_bytes ${memory.heapUsed}`,
-    '# TYPE nodejs_heap_total_bytes gauge',
-    `nodejs_heap_total_bytes ${memory.heapTotal}`,
-    '# TYPE nodejs_external_memory_bytes gauge',
-    `nodejs_external_memory_bytes ${memory.external + memory.arrayBuffers}`,
-  );
-  return `${lines.join('\n')}\n`;
+/**
+ * GET /metrics: one prom-client registry per service (tests run several in one process), every value
+ * read from the live parts at scrape time. No default process metrics: the names below are the ones
+ * dashboards use.
+ */
+export function serviceMetrics({ readSide: { runner, relay }, lists, deadLetters, agents: { supervisor }, services: { admission, personCheckAdmission, subjectCheckAdmission } }: ProbeDeps): () => Promise<string> {
+  const registry = new Registry();
+  const registers = [registry];
+  new Gauge({
+    name: 'svc_projection_lag_events',
+    help: 'Events committed to the store that a read model has not processed yet.',
+    labelNames: ['projection', 'status'],
+    registers,
+    async collect() {
+      this.reset();
+      for (const lag of runner ? await runner.lag() : []) this.set({ projection: lag.name, status: lag.status }, Number(lag.lag));
+    },
+  });
+  gauge(registers, 'svc_relay_position', 'Global position of the last event the relay published to the bus.', () => Number(relay ? relay.position : 0n));
+  new Gauge({
+    name: 'svc_list_entities',
+    help: 'Entities loaded per list version.',
+    labelNames: ['list', 'version'],
+    registers,
+    collect() {
+      this.reset();
+      for (const v of lists.engine().versions) this.set({ list: v.source, version: v.id }, v.entityCount);
+    },
+  });
+  deadLetters.registerMetrics(registry);
+  supervisor?.registerMetrics(registry);
+  const inFlight = 'Screenings this process accepted that have not completed or failed yet (refused past svc_screenings_in_flight_limit).';
+  gauge(registers, 'svc_screenings_in_flight', inFlight, () => admission.inFlight);
+  gauge(registers, 'svc_screenings_in_flight_limit', 'Screenings accepted in flight before new ones are refused (MAX_INFLIGHT_SCREENINGS, 0 = no limit).', () => admission.limit);
+  const checks = { person_check: personCheckAdmission, subject_check: subjectCheckAdmission };
+  new Gauge({
+    name: 'svc_checks_in_flight',
+    help: 'Person and subject checks this process accepted whose pipeline has not ended (refused past svc_checks_in_flight_limit).',
+    labelNames: ['kind'],
+    registers,
+    collect() {
+      for (const [kind, admitted] of Object.entries(checks)) this.set({ kind }, admitted.inFlight);
+    },
+  });
+  new Gauge({
+    name: 'svc_checks_in_flight_limit',
+    help: 'Person and subject checks accepted in flight before new ones are refused (0 = no limit).',
+    labelNames: ['kind'],
+    registers,
+    collect() {
+      for (const [kind, admitted] of Object.entries(checks)) this.set({ kind }, admitted.limit);
+    },
+  });
+  gauge(registers, 'process_resident_memory_bytes', 'Resident set size of the service process.', () => process.memoryUsage.rss());
+  gauge(registers, 'nodejs_heap_used_bytes', 'V8 heap in use (live objects and not yet collected garbage).', () => process.memoryUsage().heapUsed);
+  gauge(registers, 'nodejs_heap_total_bytes', 'V8 heap reserved.', () => process.memoryUsage().heapTotal);
+  gauge(registers, 'nodejs_external_memory_bytes', 'Memory of C++ objects bound to JavaScript objects, array buffers included.', () => {
+    const memory = process.memoryUsage();
+    return memory.external + memory.arrayBuffers;
+  });
+  return () => registry.metrics();
+}
+
+/** An unlabelled gauge whose value is read at each scrape. */
+function gauge(registers: Registry[], name: string, help: string, read: () => number): void {
+  new Gauge({
+    name,
+    help,
+    registers,
+    collect() {
+      this.set(read());
+    },
+  });
 }
 
 export function healthChecks({ config, pool, store, lists, readSide: { runner }, agents: { supervisor } }: ProbeDeps) {

@@ -1,11 +1,7 @@
 /** The read side (the API process): the relay to the bus, the read models' runner and the webhook dispatcher. */
-import type pg from 'pg';
 import type { Config } from '../config/config';
 import type { Logger } from '../shared/logger';
 import type { Clock } from '../shared/clock';
-import type { EventStore } from '../infrastructure/eventstore/port';
-import type { MessageBus } from '../infrastructure/bus/port';
-import type { AvroRegistry } from '../infrastructure/bus/avro';
 import { EventRelay } from '../infrastructure/relay/relay';
 import { ProjectionRunner } from '../projections/runner';
 import type { Projection } from '../projections/projection';
@@ -21,7 +17,7 @@ import { watchlistsProjection } from '../projections/read-models/watchlists';
 import { createWebhookProjector } from '../webhooks/projector';
 import { createWebhookDispatcher, type DeliveryFinished, type WebhookDispatcher } from '../webhooks/dispatcher';
 import { createSecretBox, type SecretBox } from '../webhooks/secrets';
-import type { Stops } from './lifecycle';
+import type { CoreDeps } from './lifecycle';
 
 /** Every read model the API process keeps, in one list (the runner and `svc projections rebuild` share it). */
 export function readModelProjections(clock: Clock, logger: Logger): Projection[] {
@@ -46,17 +42,9 @@ export function webhookSecrets(config: Config): SecretBox {
   return createSecretBox(config.SECRETS_KEY ?? devSecret);
 }
 
-export interface ReadSideDeps {
-  config: Config;
-  logger: Logger;
-  clock: Clock;
-  pool: pg.Pool;
-  store: EventStore;
-  bus: MessageBus;
-  registry: AvroRegistry;
+export interface ReadSideDeps extends CoreDeps {
   secrets: SecretBox;
   webhookCa?: string | Buffer | Array<string | Buffer>;
-  stops: Stops;
 }
 
 export interface ReadSide {

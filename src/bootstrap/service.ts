@@ -30,6 +30,7 @@ import { startAgents } from './agents';
 import { startReadSide, webhookSecrets } from './read-side';
 import { createApplicationServices } from './services';
 import { startMonitoring, type Monitoring } from './monitoring';
+import { WatchlistMonitoringProcess } from '../app/watchlists/watchlist-monitoring-process';
 import { WatchlistMonitoring } from '../app/watchlists/watchlist-monitoring';
 import { createPortalServices, type PortalServices } from './portal';
 import { startHttp } from './http';
@@ -42,6 +43,10 @@ export interface ServiceOptions {
   config: Config;
   logger: Logger;
   clock?: Clock;
+  /**
+   * @deprecated Ignored: every setting comes from `config` (loadConfig validates the environment once).
+   * Kept only so callers written before issue 17 still compile; pass the variables to loadConfig.
+   */
   env?: NodeJS.ProcessEnv;
   /** Start the HTTP server (serve) or not (worker). */
   http: boolean;
@@ -86,22 +91,32 @@ export interface RunningService {
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
-  const env = options.env ?? process.env;
   const stops = new Stops(logger);
   try {
     const { pool, store, embedded } = await startStorage(config, logger, stops);
     const { bus, deadLetters, registry } = startBus(config, logger, pool, stops);
-    const lists = await loadLists(config, logger, clock, env);
+    const lists = await loadLists(config, logger, clock);
     const secrets = webhookSecrets(config);
     const base = { config, logger, clock, pool, store, bus, registry, secrets, lists, stops };
-    const agents = await startAgents({ ...base, env }, options.agents);
+    const agents = await startAgents(base, options.agents);
     const readSide = await startReadSide({ ...base, ...(options.webhookCa ? { webhookCa: options.webhookCa } : {}) }, options.projections);
     const { readModelsCaughtUp } = readSide;
     const services = await createApplicationServices({ ...base, agentLabels: agents.agentLabels, readModelsCaughtUp });
     const monitoring = await startMonitoring({ ...base, accounts: services.accounts, readModelsCaughtUp }, options.projections);
-    // A change to an account's own list reverse-matches that account's monitored subjects (issue 21).
-    const watchlistMonitoring = new WatchlistMonitoring({ store, monitoring: monitoring.service, now: () => clock.now() });
-    services.watchlists.onChange((accountId, watchlistId, events) => watchlistMonitoring.onChange(accountId, watchlistId, events));
+    // A change to an account's own list reverse-matches that account's monitored subjects (issue 21):
+    // a process manager on the store where the read side runs; the API waits for it (bounded).
+    if (options.projections) {
+      const watchlistMonitoring = new WatchlistMonitoringProcess({
+        store,
+        pool,
+        monitoring: new WatchlistMonitoring({ store, monitoring: monitoring.service, now: () => clock.now() }),
+        readModelsCaughtUp,
+        logger,
+      });
+      await watchlistMonitoring.start();
+      stops.push(() => watchlistMonitoring.stop());
+      services.watchlists.onChange((_accountId, _watchlistId, _events, position) => watchlistMonitoring.caughtUp(position));
+    }
     const portal = createPortalServices({ ...base, services, readSide });
     const http = options.http ? await startHttp({ ...base, deadLetters, agents, readSide, services, monitoring, portal }) : undefined;
     if (embedded && options.http) publishDiscovery(config.DATA_DIR, embedded.url('postgres'), http?.url, clock, stops);

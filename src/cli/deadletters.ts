@@ -23,17 +23,11 @@ import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { BusMessage, ConsumedMessage, MessageBus } from '../infrastructure/bus/port';
 import { DEAD_LETTER_TOPIC, DLQ_HEADERS, replayedMessage } from '../infrastructure/bus/dead-letter';
-import type { PgDeadLetterTable, StoredDeadLetter } from '../infrastructure/bus/dead-letter-table';
+import type { DeadLetterOrigin, PgDeadLetterTable, StoredDeadLetter } from '../infrastructure/bus/dead-letter-table';
 
-export interface DeadLetter {
+export interface DeadLetter extends DeadLetterOrigin {
   /** `<partition>:<offset>` in the dead-letter topic: what replay takes. */
   id: string;
-  originalTopic: string;
-  originalPartition: number;
-  originalOffset: string;
-  key: string;
-  group: string;
-  attempts: number;
   error: string;
   deadLetteredAt: string;
   bytes: number;

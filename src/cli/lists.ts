@@ -12,15 +12,15 @@ import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { ListEntity } from '../screening/model';
 import { ListRegistry, LIST_DEFINITIONS, listFreshness, type FreshnessPolicy, type LoadResult } from '../screening/lists';
-import { defaultListsConfig, preferDownloads, type ListsConfig } from '../screening/lists/config';
+import { listsConfig, preferDownloads, type ListsConfig } from '../screening/lists/config';
 import { summariseDelta } from '../screening/delta';
 import { updateLists, type DownloadOptions, type UpdateOutcome } from '../screening/download';
 
 export interface ListCommandDeps {
-  /** The lists to show / update (default: defaultListsConfig(process.env)). */
+  /** The lists to show / update (src/main.ts: from the zod config; default: the bundled snapshot). */
   loadConfig?: () => ListsConfig;
-  /** Where downloads go (default: LISTS_DOWNLOAD_DIR, else ~/.svc/lists-downloads). */
-  downloadDir?: string;
+  /** Where downloads go (src/main.ts: LISTS_DOWNLOAD_DIR, else ~/.svc/lists-downloads); read when a command runs. */
+  downloadDir?: string | (() => string);
   /** Extra downloader options (tests inject short timeouts). */
   download?: DownloadOptions;
   stdout?: Writable;
@@ -31,9 +31,7 @@ export interface ListCommandDeps {
   now?: () => Date;
 }
 
-export function defaultDownloadDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.LISTS_DOWNLOAD_DIR ? path.resolve(env.LISTS_DOWNLOAD_DIR) : path.join(os.homedir(), '.svc', 'lists-downloads');
-}
+const DEFAULT_DOWNLOAD_DIR = path.join(os.homedir(), '.svc', 'lists-downloads');
 
 function pad(s: string, n: number): string {
   return s.length >= n ? `${s} ` : s + ' '.repeat(n - s.length);
@@ -109,10 +107,10 @@ function updateReport(outcomes: UpdateOutcome[], skipped: string[], show: number
 export function registerListCommands(program: Command, deps: ListCommandDeps = {}): Command {
   const stdout = deps.stdout ?? process.stdout;
   const stderr = deps.stderr ?? process.stderr;
-  const downloadDir = deps.downloadDir ?? defaultDownloadDir();
+  const downloadDir = (): string => (typeof deps.downloadDir === 'function' ? deps.downloadDir() : (deps.downloadDir ?? DEFAULT_DOWNLOAD_DIR));
   const config = (): ListsConfig => {
-    const c = deps.loadConfig?.() ?? defaultListsConfig();
-    return { ...c, lists: preferDownloads(c.lists, downloadDir) };
+    const c = deps.loadConfig?.() ?? listsConfig();
+    return { ...c, lists: preferDownloads(c.lists, downloadDir()) };
   };
   const lists = program.command('lists').description('watch lists: versions and updates');
 
@@ -138,13 +136,14 @@ export function registerListCommands(program: Command, deps: ListCommandDeps = {
     .command('update')
     .description('download each list from its official URL (conditional GET), reload it and print the delta')
     .option('--list <sources>', 'comma-separated list sources (default: every configured list with a download URL)')
-    .option('--dir <dir>', 'download directory', downloadDir)
+    .option('--dir <dir>', 'download directory (default: LISTS_DOWNLOAD_DIR, else ~/.svc/lists-downloads)')
     .option('--timeout <ms>', 'per-attempt timeout in ms', (v) => Number(v))
     .option('--retries <n>', 'retries after the first attempt', (v) => Number(v))
     .option('--show <n>', 'how many added/removed/changed entities to list', (v) => Number(v), 10)
     .option('--json', 'print JSON')
-    .action(async (opts: { list?: string; dir: string; timeout?: number; retries?: number; show: number; json?: boolean }) => {
+    .action(async (opts: { list?: string; dir?: string; timeout?: number; retries?: number; show: number; json?: boolean }) => {
       const cfg = config();
+      const dir = opts.dir ?? downloadDir();
       const wanted = opts.list ? new Set(opts.list.split(',').map((s) => s.trim())) : undefined;
       if (wanted) {
         const unknown = [...wanted].filter((s) => !LIST_DEFINITIONS.some((d) => d.source === s));
@@ -152,14 +151,14 @@ export function registerListCommands(program: Command, deps: ListCommandDeps = {
       }
       const selected = cfg.lists.filter((l) => !wanted || wanted.has(l.source));
       if (wanted) {
-        for (const s of wanted) if (!selected.some((l) => l.source === s)) selected.push({ source: s, dir: path.join(opts.dir, LIST_DEFINITIONS.find((d) => d.source === s)!.defaultSubdir) });
+        for (const s of wanted) if (!selected.some((l) => l.source === s)) selected.push({ source: s, dir: path.join(dir, LIST_DEFINITIONS.find((d) => d.source === s)!.defaultSubdir) });
       }
       const downloadable = selected.filter((l) => LIST_DEFINITIONS.find((d) => d.source === l.source)?.downloads.length);
       const skipped = selected.filter((l) => !downloadable.includes(l)).map((l) => l.source);
       const registry = new ListRegistry({ ...cfg, lists: selected });
       const current = await registry.loadAll({ progressBar: false });
       for (const f of current.failures) stderr.write(`current ${f.source} did not load: ${f.message}\n`);
-      const outcomes = await updateLists(registry, downloadable, path.resolve(opts.dir), {
+      const outcomes = await updateLists(registry, downloadable, path.resolve(dir), {
         ...deps.download,
         ...(opts.timeout ? { timeoutMs: opts.timeout } : {}),
         ...(opts.retries !== undefined ? { retries: opts.retries } : {}),

@@ -88,3 +88,14 @@ export function addHours(iso: string, hours: number): string {
 export function isInteger(value: unknown, min: number, max: number): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 }
+
+/** One agent's answer in a pipeline phase: the fields a RecordAgentResult command carries and its event records. */
+export type AgentAnswer<Phase> = {
+  phase: Phase;
+  agent: string;
+  queried: boolean;
+  error?: string;
+  result: Record<string, unknown>;
+  startedAt: string;
+  finishedAt: string;
+};

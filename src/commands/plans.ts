@@ -21,6 +21,54 @@ export function plansFrom(minimum: Plan): Plan[] {
   return plans.filter((p) => planAtLeast(p, minimum));
 }
 
+/**
+ * The plan policy: every gate a surface or a decider applies, in one table. The pipeline's per-agent
+ * tier gates (commands/screening/pipeline.ts) use planAtLeast with the minimum each agent declares.
+ */
+export type PlanFeature = 'api_access' | 'edd' | 'sow' | 'ma';
+
+const minimumPlanFor: Record<PlanFeature, Plan> = {
+  /** S1/S3 API keys and API requests: Starter is portal-only. */
+  api_access: 'essentials',
+  edd: 'professional',
+  sow: 'professional',
+  ma: 'enterprise',
+};
+
+export function minimumPlan(feature: PlanFeature): Plan {
+  return minimumPlanFor[feature];
+}
+
+export function planAllows(plan: Plan, feature: PlanFeature): boolean {
+  return planAtLeast(plan, minimumPlanFor[feature]);
+}
+
+const kindLabel = { edd: 'EDD', sow: 'SOW', ma: 'M&A' } as const;
+const planName = (p: Plan) => p.charAt(0).toUpperCase() + p.slice(1);
+
+/**
+ * Why this plan may not request a screening of this kind ("EDD screenings need the Professional or
+ * Enterprise plan"), or undefined when it may. The surfaces answer it as plan_required in their envelope.
+ */
+export function screeningKindRefusal(plan: Plan, kind: string): string | undefined {
+  if (kind !== 'edd' && kind !== 'sow' && kind !== 'ma') return undefined;
+  if (planAllows(plan, kind)) return undefined;
+  return `${kindLabel[kind]} screenings need the ${plansFrom(minimumPlanFor[kind]).map(planName).join(' or ')} plan`;
+}
+
+/** Monthly quotas by plan (spec part 8): S1 screening creations (null = unlimited) and S3 requests. */
+export const monthlyQuotas: { s1Screenings: Record<Plan, number | null>; s3Requests: Record<Plan, number> } = {
+  // Enterprise is unlimited; Professional 250 mirrors the S3 Professional request quota; Essentials 100 sits below.
+  s1Screenings: { starter: 0, essentials: 100, professional: 250, enterprise: null },
+  // Enterprise 1,000 requests a month, Professional 250, Starter none; Essentials sits between.
+  s3Requests: { starter: 0, essentials: 100, professional: 250, enterprise: 1000 },
+};
+
+/** On the S3 API, Enterprise screenings each use one of the month's offshore-leak checks. */
+export function countsOffshoreChecks(plan: Plan): boolean {
+  return plan === 'enterprise';
+}
+
 /** The S1 risk scale (low 0-19, medium 20-44, high 45-69, critical 70-100): one definition, in the reports model. */
 export type { RiskLevel } from '../reports/model';
 export { riskLevelForScore } from '../reports/model';

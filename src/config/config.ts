@@ -131,9 +131,55 @@ export const configSchema = z.object({
   PAYMENT_WEBHOOK_SECRET: z.string().min(1).optional(),
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().email().default('receipts@svc.example'),
+  /** Timeout of one LLM call (ms); the rules-based analysis answers past it. */
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(20_000),
+
+  // The lists (docs/lists.md).
+  /** Only these lists are loaded: `ofac_sdn,un_sc`. Unset: every list of the snapshot. */
+  LISTS_ONLY: z
+    .string()
+    .regex(/^\s*[a-z0-9_]+\s*(,\s*[a-z0-9_]+\s*)*$/, 'comma-separated list names')
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()))),
+  /** Where loaded list versions are kept for audit re-runs (default: DATA_DIR/lists). */
+  LISTS_DATA_DIR: z.string().min(1).optional(),
+  /** Lists downloaded by `svc lists update` (default ~/.svc/lists-downloads); a complete download wins over the snapshot. */
+  LISTS_DOWNLOAD_DIR: z.string().min(1).optional(),
+  /**
+   * Download URL overrides, one variable each: LIST_URL_<SOURCE>_<FILE> (e.g.
+   * LIST_URL_UN_SC_UN_CONSOLIDATED_XML). loadConfig gathers every LIST_URL_* variable here.
+   */
+  LIST_URLS: z.record(z.string().regex(/^LIST_URL_[A-Z0-9_]+$/), z.string().url()).default({}),
+
+  // The outside sources (docs/sources.md, docs/person-checks.md): each is off until its variables are set.
+  SCREENING_API_URL: z.string().url().optional(),
+  SCREENING_API_KEY: z.string().min(1).optional(),
+  SCREENING_API_DATASET: z.string().min(1).optional(),
+  NEWS_SEARCH_URL: z.string().url().optional(),
+  NEWS_SEARCH_API_KEY: z.string().min(1).optional(),
+  NEWS_SEARCH_QUERY_TEMPLATE: z.string().min(1).optional(),
+  NEWS_SEARCH_QUERY_PARAM: z.string().min(1).optional(),
+  NEWS_SEARCH_EXTRA_PARAMS: z.string().min(1).optional(),
+  NEWS_SEARCH_AUTH_HEADER: z.string().min(1).optional(),
+  ICIJ_RECONCILE_URL: z.string().url().optional(),
+  ICIJ_INVESTIGATIONS: z.string().min(1).optional(),
+  OPENCORPORATES_API_URL: z.string().url().optional(),
+  OPENCORPORATES_API_TOKEN: z.string().min(1).optional(),
+  COMPANIES_HOUSE_API_URL: z.string().url().optional(),
+  COMPANIES_HOUSE_API_KEY: z.string().min(1).optional(),
+  GLEIF_API_URL: z.string().url().optional(),
+  COURTLISTENER_API_URL: z.string().url().optional(),
+  COURTLISTENER_API_TOKEN: z.string().min(1).optional(),
+  PERSON_CHECK_RDAP_URL: z.string().url().optional(),
+  PERSON_CHECK_ENCYCLOPEDIA_URL: z.string().url().optional(),
+
+  /** Password of the owner made by `svc accounts create` when --password is not given. */
+  SVC_PASSWORD: z.string().min(1).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+const LIST_URL_PREFIX = 'LIST_URL_';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -141,15 +187,18 @@ export class ConfigError extends Error {
 
 /** Validates the environment; the message is one line per bad variable, naming it. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const relevant: Record<string, string> = {};
+  const relevant: Record<string, unknown> = {};
   for (const key of Object.keys(configSchema.shape)) {
     const value = env[key];
     if (value !== undefined && value !== '') relevant[key] = value;
   }
+  const listUrls = Object.entries(env).filter(([key, value]) => key.startsWith(LIST_URL_PREFIX) && value !== undefined && value !== '');
+  relevant.LIST_URLS = Object.fromEntries(listUrls);
   const parsed = configSchema.safeParse(relevant);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
-      const name = issue.path.join('.') || '(environment)';
+      // A LIST_URL_* variable is named as itself, not as a key of LIST_URLS.
+      const name = (issue.path[0] === 'LIST_URLS' && issue.path.length > 1 ? String(issue.path[1]) : issue.path.join('.')) || '(environment)';
       return `invalid configuration: ${name}: ${issue.message}`;
     });
     throw new ConfigError(lines.join('\n'));
@@ -163,5 +212,48 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return config;
 }
 
-/** Names of every variable the service reads (used by the docker-compose test). */
-export const knownConfigVariables: readonly string[] = Object.keys(configSchema.shape);
+/** Names of every variable the service reads (used by the docker-compose test); LIST_URL_* are matched by prefix. */
+export const knownConfigVariables: readonly string[] = Object.keys(configSchema.shape).filter((key) => key !== 'LIST_URLS');
+
+/** Whether `name` is a variable the service reads (a known name, or a LIST_URL_* override). */
+export function isConfigVariable(name: string): boolean {
+  return knownConfigVariables.includes(name) || name.startsWith(LIST_URL_PREFIX);
+}
+
+/** The variables of the outside sources and the LLM, as the source adapters take them (docs/sources.md). */
+const SOURCE_VARIABLES = [
+  'SCREENING_API_URL',
+  'SCREENING_API_KEY',
+  'SCREENING_API_DATASET',
+  'NEWS_SEARCH_URL',
+  'NEWS_SEARCH_API_KEY',
+  'NEWS_SEARCH_QUERY_TEMPLATE',
+  'NEWS_SEARCH_QUERY_PARAM',
+  'NEWS_SEARCH_EXTRA_PARAMS',
+  'NEWS_SEARCH_AUTH_HEADER',
+  'ICIJ_RECONCILE_URL',
+  'ICIJ_INVESTIGATIONS',
+  'OPENCORPORATES_API_URL',
+  'OPENCORPORATES_API_TOKEN',
+  'COMPANIES_HOUSE_API_URL',
+  'COMPANIES_HOUSE_API_KEY',
+  'GLEIF_API_URL',
+  'COURTLISTENER_API_URL',
+  'COURTLISTENER_API_TOKEN',
+  'PERSON_CHECK_RDAP_URL',
+  'PERSON_CHECK_ENCYCLOPEDIA_URL',
+  'LLM_BASE_URL',
+  'LLM_API_KEY',
+  'LLM_MODEL',
+  'LLM_TIMEOUT_MS',
+] as const satisfies readonly (keyof Config)[];
+
+/** The validated source settings, by variable name (what the adapters in src/agents/sources read). */
+export function sourceSettings(config: Config): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const key of SOURCE_VARIABLES) {
+    const value = config[key];
+    if (value !== undefined) out[key] = String(value);
+  }
+  return out;
+}

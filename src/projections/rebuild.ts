@@ -6,6 +6,7 @@
  *    apply whatever was appended meanwhile, rename live → old, fresh → live, drop old, and set the
  *    checkpoint (and version) to the rebuilt position. The runner then skips what the rebuild applied.
  */
+import { stopwatch, type Timer } from '../shared/clock';
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { EventStore } from '../infrastructure/eventstore/port';
@@ -20,6 +21,8 @@ export interface RebuildOptions {
   /** Events read per batch/transaction (default 1000). */
   batchSize?: number;
   logger?: InfraLogger;
+  /** Measures how long the rebuild took (default: the system's monotonic time). */
+  timer?: Timer;
 }
 
 export interface RebuildResult {
@@ -40,7 +43,7 @@ export async function rebuildProjection(options: RebuildOptions): Promise<Rebuil
   const fresh = `${live}__rebuild_${suffix}`;
   const retired = `${live}__old_${suffix}`;
   const handles = new Set(projection.handles);
-  const started = Date.now();
+  const elapsed = stopwatch(options.timer);
   let position = 0n;
   let applied = 0;
 
@@ -106,7 +109,7 @@ export async function rebuildProjection(options: RebuildOptions): Promise<Rebuil
     await pool.query(`DROP SCHEMA IF EXISTS ${quoteIdent(fresh)} CASCADE`).catch(() => undefined);
     throw err;
   }
-  const result = { schema: live, position, applied, ms: Date.now() - started };
+  const result = { schema: live, position, applied, ms: elapsed() };
   logger.info({ projection: projection.name, ...result, position: String(position) }, 'projection rebuilt and swapped in');
   return result;
 }

@@ -13,6 +13,7 @@
 import type { RecordedEvent } from '../shared/events';
 import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../reports/risk-score';
 import type { ScreeningEvent, ScreeningRequested } from '../commands/screening';
+import { internalListLabel } from '../screening/watchlists/model';
 import { listLabel, staleWarning } from '../screening/lists/freshness';
 import {
   type AgentAuditEntry,
@@ -220,6 +221,7 @@ export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEve
         hit.status = d.score >= 0.95 ? 'confirmed' : 'potential';
         hit.explanation = { ...hit.explanation, summary: `${hit.explanation.summary} ${summary}.` };
         if (d.entityRecordHash) hit.entityRecordHash = d.entityRecordHash;
+        if (d.internalList) hit.internalList = d.internalList;
       } else {
         list.push({
           hitId: d.hitId,
@@ -233,6 +235,8 @@ export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEve
           explanation: { summary: `${summary}.`, qualifiers: [] },
           programs: [],
           ...(d.entityRecordHash ? { entityRecordHash: d.entityRecordHash } : {}),
+          // An internal-list hit counts by its list's severity at once (not as an unattributed sanctions hit).
+          ...(d.internalList ? { internalList: d.internalList, sourceLabel: internalListLabel(d.internalList.name), listAuthority: 'other' as const } : {}),
         });
       }
       break;

@@ -1,4 +1,7 @@
 /**
+ * Over 500 lines on purpose: the scoring rules are one table of contributions and floors with the
+ * reason each one states; splitting them would hide how the floors interact with the sum.
+ *
  * Risk score: a pure function from a screening's findings to `risk_score` (0–100 integer),
  * `risk_level` (S1 scale) and the breakdown of every contribution with its reason.
  *

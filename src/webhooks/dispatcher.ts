@@ -7,6 +7,7 @@
  * move a ManualClock instead of sleeping. Retries are rows, so they survive a restart; a row whose
  * dispatcher died mid-attempt becomes claimable again when its lease expires.
  */
+import { backoffDelay } from '../shared/backoff';
 import { withTransaction } from '../infrastructure/postgres/pool';
 import type pg from 'pg';
 import type { Clock } from '../shared/clock';
@@ -236,7 +237,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     const snippet = done.result.kind === 'response' ? done.result.snippet : null;
     const canRetry = done.verdict === 'retryable' && row.attempt_count < row.max_attempts;
     const next = done.verdict === 'succeeded' ? 'succeeded' : canRetry ? 'retry' : 'gave_up';
-    const delay = policy.delaysMs[row.attempt_count - 1] ?? policy.delaysMs[policy.delaysMs.length - 1] ?? 0;
+    const delay = backoffDelay({ scheduleMs: policy.delaysMs }, row.attempt_count);
 
     return transaction(async (client) => {
       await client.query(

@@ -1,4 +1,7 @@
 /**
+ * Over 500 lines on purpose: one case per event that yields a callback, for the three surfaces; the
+ * payload builders are in payloads.ts, what stays here is which event enqueues what.
+ *
  * The webhook projector: an async projection (own checkpoint, see src/projections/runner.ts) that
  * turns domain events into outbox rows in the same transaction as its checkpoint, so a webhook is
  * enqueued exactly when its fact is projected: no dual writes, and nothing on the request path.

@@ -38,7 +38,7 @@ before(async () => {
   receiver = await startHttpsReceiver({ surface: 's3', secret: 'not-yet-registered' });
   const env = { NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', WEBHOOK_ALLOW_PRIVATE: 'true' };
   const config = loadConfig(env);
-  service = await startService({ config, logger: createLogger({ level: config.LOG_LEVEL }), env: { ...process.env, ...env }, http: true, agents: 'all', projections: true, clock, webhookCa: receiver.ca });
+  service = await startService({ config, logger: createLogger({ level: config.LOG_LEVEL }), http: true, agents: 'all', projections: true, clock, webhookCa: receiver.ca });
   url = service.url!;
   const system = () => ({ actor: { surface: 'system' as const }, correlationId: randomUUID(), commandId: randomUUID() });
   const email = `owner-${randomUUID()}@example.test`;

@@ -11,7 +11,7 @@ import { startTestService, type TestService } from '../support/service';
 import { rawRequest } from '../support/raw-http';
 import { reproduceScreening } from '../../src/app/audit/reproduce';
 import { ListRegistry } from '../../src/screening/lists/registry';
-import { defaultListsConfig } from '../../src/screening/lists/config';
+import { listsConfig } from '../../src/screening/lists/config';
 import path from 'node:path';
 
 let svc: TestService;
@@ -116,7 +116,7 @@ describe('internal watchlists end to end', () => {
 
   it('svc audit reproduce gives the same hits from the recorded list version, also after the entry is removed', async () => {
     const config = svc.service.config;
-    const lists = new ListRegistry(defaultListsConfig({ ...process.env, LISTS_DIR: config.LISTS_DIR, LISTS_DATA_DIR: path.resolve(config.DATA_DIR, 'lists') }));
+    const lists = new ListRegistry(listsConfig({ listsDir: config.LISTS_DIR, dataDir: path.resolve(config.DATA_DIR, 'lists') }));
     const id = screeningId;
     const before = await reproduceScreening({ store: svc.service.store, lists }, id);
     const internal = before.listVersions.find((v) => v.source === 'internal_list');

@@ -15,7 +15,7 @@ import { accountHelpers } from './service';
 
 const config = loadConfig(process.env);
 const logger = createLogger({ level: config.LOG_LEVEL });
-const service = await startService({ config, logger, env: process.env, http: true, agents: 'all', projections: true });
+const service = await startService({ config, logger, http: true, agents: 'all', projections: true });
 const keyFile = path.resolve(config.DATA_DIR, 'crash-test-key.json');
 // TEST_SERVICE_KEYS: how many S1 keys to make (each has its own 60/minute limit; bench/soak.ts uses many).
 let keys: string[];

@@ -342,7 +342,7 @@ export async function provisionS1Keys(
   fs.mkdirSync(dataDir, { recursive: true });
   const env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: cluster.databaseUrl, DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE: 'true' };
   const config = loadConfig(env);
-  const service = await startService({ config, logger: createLogger({ level: 'silent' }), env: { ...process.env, ...env }, http: false, agents: 'none', projections: false });
+  const service = await startService({ config, logger: createLogger({ level: 'silent' }), http: false, agents: 'none', projections: false });
   try {
     const helpers = accountHelpers(service);
     const keys: ProvisionedKey[] = [];

@@ -44,7 +44,6 @@ export async function startTestService(
   const service = await startService({
     config,
     logger,
-    env: { ...process.env, ...env },
     http: true,
     agents: options.agents ?? 'all',
     projections: true,

@@ -130,14 +130,18 @@ export function withInternalLists(base: Agent, source: InternalListSource | unde
       const [ours, index] = await Promise.all([base.run(subject, context), source.indexFor(subject.accountId, subject.internalListVersions)]);
       if (!ours.queried || !index) return ours;
       const hits = screenInternalLists(index, subject);
-      const versions = new Map(index.versions.map((v) => [v.id, v]));
-      const internalLists = index.lists.map((l) => {
-        const v = versions.get(`watchlist-${l.id}@v${l.version}`);
-        return { watchlistId: l.id, name: l.name, version: l.version, severity: l.severity, versionId: v?.id ?? '', contentHash: v?.contentHash ?? '', entityCount: v?.entityCount ?? 0, loadedAt: v?.loadedAt ?? '' };
-      });
-      return { ...ours, hits: [...ours.hits, ...hits], data: { ...(ours.data ?? {}), internalLists } };
+      return { ...ours, hits: [...ours.hits, ...hits], data: { ...(ours.data ?? {}), internalLists: internalListsUsed(index) } };
     },
   };
+}
+
+/** The list versions a run screened against, as recorded in its result (`data.internalLists`): replay and reproduce read them back. */
+export function internalListsUsed(index: InternalListIndex): ReturnType<typeof internalListsOfResult> {
+  const versions = new Map(index.versions.map((v) => [v.id, v]));
+  return index.lists.map((l) => {
+    const v = versions.get(`watchlist-${l.id}@v${l.version}`);
+    return { watchlistId: l.id, name: l.name, version: l.version, severity: l.severity, versionId: v?.id ?? '', contentHash: v?.contentHash ?? '', entityCount: v?.entityCount ?? 0, loadedAt: v?.loadedAt ?? '' };
+  });
 }
 
 /** The internal-list versions one recorded sanctions result used (its `internalLists` data). */

@@ -23,7 +23,8 @@ const ROWS_PER_QUERY = 80;
 /** Entities (merged hits) kept per agent. */
 const HITS_PER_AGENT = 25;
 
-const sourceLabels: Record<string, string> = {
+/** The lists' display names, by source id. */
+export const listSourceLabels: Readonly<Record<string, string>> = {
   ofac_sdn: 'OFAC SDN List',
   ofac_cons: 'OFAC Consolidated (non-SDN) List',
   ofac_enhanced: 'OFAC Consolidated (Enhanced XML)',
@@ -74,7 +75,7 @@ export function queriesFor(subject: AgentSubject): ScreeningQuery[] {
 }
 
 function listLabel(entity: ListEntity): string {
-  const label = sourceLabels[entity.source] ?? entity.source;
+  const label = listSourceLabels[entity.source] ?? entity.source;
   // the CSL aggregates many lists: name the one the row comes from
   return entity.source === 'us_csl' && entity.extra?.list ? `${label}: ${entity.extra.list}` : label;
 }
@@ -127,7 +128,7 @@ export function toReportHit(
     hitId: `${category}:${entity.id}`,
     category,
     source: entity.source,
-    sourceLabel: sourceLabels[entity.source] ?? entity.source,
+    sourceLabel: listSourceLabels[entity.source] ?? entity.source,
     listAuthority: listAuthority(entity.source),
     entityId: entity.id,
     entityName: entity.primaryName,

@@ -177,7 +177,7 @@ export class PersonCheckOrchestrator {
     );
   }
 
-  private async runAgent(agent: PersonAgent, subject: PersonSubject): Promise<{ outcome: PersonAgentOutcome; started: string; durationMs: number }> {
+  private async runAgent(agent: PersonAgent, subject: PersonSubject, accountId: string): Promise<{ outcome: PersonAgentOutcome; started: string; durationMs: number }> {
     const started = this.options.clock.now().toISOString();
     const t0 = performance.now();
     const controller = new AbortController();
@@ -190,7 +190,7 @@ export class PersonCheckOrchestrator {
     });
     let outcome: PersonAgentOutcome;
     try {
-      outcome = await Promise.race([agent.run(subject, { signal: controller.signal, now: () => this.options.clock.now() }), timeout]);
+      outcome = await Promise.race([agent.run(subject, { signal: controller.signal, now: () => this.options.clock.now(), accountId }), timeout]);
     } catch (error) {
       outcome = { queried: false, error: error instanceof Error ? error.message : String(error) };
     } finally {
@@ -253,7 +253,7 @@ export class PersonCheckOrchestrator {
         names.map(async (name) => {
           const agent = this.agents.get(name);
           if (!agent) return { name, outcome: { queried: false, error: `no agent serves ${name} in this deployment` } as PersonAgentOutcome, started: this.options.clock.now().toISOString(), durationMs: 0, label: name };
-          const run = await this.runAgent(agent, subject);
+          const run = await this.runAgent(agent, subject, requested.data.accountId);
           return { name, ...run, label: agent.label };
         }),
       );

@@ -13,6 +13,7 @@
  * so the work completes with the data gap shown. Running it in several processes at once is safe:
  * every append carries the expected revision and a command id derived from the step.
  */
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 
@@ -110,17 +111,36 @@ export class WorkSupervisor {
     return { ...this.lastOverdue };
   }
 
-  /** Prometheus text lines for GET /metrics. */
-  metricLines(): string[] {
-    const lines = [
-      '# HELP svc_overdue_work Running screenings, person checks and subject checks found past their deadline at the supervisor\'s last pass.',
-      '# TYPE svc_overdue_work gauge',
-      ...supervisedKinds.map((kind) => `svc_overdue_work{kind="${kind}"} ${this.lastOverdue[kind]}`),
-      '# HELP svc_supervisor_actions_total Overdue work the supervisor acted on: re-dispatched, given up (agents recorded as not queried) or resumed.',
-      '# TYPE svc_supervisor_actions_total counter',
-    ];
-    for (const kind of supervisedKinds) for (const action of ACTIONS) lines.push(`svc_supervisor_actions_total{kind="${kind}",action="${action}"} ${this.actions.get(`${kind}/${action}`) ?? 0}`);
-    lines.push('# HELP svc_supervisor_passes_total Supervisor passes completed.', '# TYPE svc_supervisor_passes_total counter', `svc_supervisor_passes_total ${this.passes}`);
-    return lines;
+  /** Registers this supervisor's metrics for GET /metrics (read at each scrape). */
+  registerMetrics(registry: Registry): void {
+    const supervisor = this;
+    new Gauge({
+      name: 'svc_overdue_work',
+      help: "Running screenings, person checks and subject checks found past their deadline at the supervisor's last pass.",
+      labelNames: ['kind'],
+      registers: [registry],
+      collect() {
+        for (const kind of supervisedKinds) this.set({ kind }, supervisor.lastOverdue[kind]);
+      },
+    });
+    new Counter({
+      name: 'svc_supervisor_actions_total',
+      help: 'Overdue work the supervisor acted on: re-dispatched, given up (agents recorded as not queried) or resumed.',
+      labelNames: ['kind', 'action'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const kind of supervisedKinds) for (const action of ACTIONS) this.inc({ kind, action }, supervisor.actions.get(`${kind}/${action}`) ?? 0);
+      },
+    });
+    new Counter({
+      name: 'svc_supervisor_passes_total',
+      help: 'Supervisor passes completed.',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(supervisor.passes);
+      },
+    });
   }
 }

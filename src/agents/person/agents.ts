@@ -7,7 +7,7 @@
  * | 2 | identity_verification | OpenCorporates officer search | not configured |
  * | 2 | whois | RDAP (only with associated_domain) | not configured |
  * | 3 | federal_courts | CourtListener dockets and opinions | not configured |
- * | 3 | sanctions_list | our sanctions, debarment, export-control lists | searched |
+ * | 3 | sanctions_list | our sanctions, debarment, export-control lists; the account's internal lists | searched |
  * | 3 | state_court_portals | links to the state courts of the location history | links only (not searched) |
  * | 4 | sex_offender_registry | none: NSOPW has no public API | not searched (link) |
  * | 4 | professional_licences | none configured | not searched |
@@ -23,6 +23,8 @@
 import { httpJson, type HttpJson } from '../sources/http';
 import type { ExternalSource } from '../sources/types';
 import type { NameScreener } from '../lists/list-agents';
+import type { InternalListSource } from '../lists/internal-lists';
+import { withPersonInternalLists } from './internal-lists';
 import { lookupDomain, searchCourtListener, searchNews, searchOfficers, type Env } from './adapters';
 import { searchEncyclopedia } from './encyclopedia';
 import { createPersonListAgent } from './list-agents';
@@ -38,6 +40,8 @@ export interface PersonAgentDeps {
   newsSource?: ExternalSource;
   /** Injected in tests. */
   http?: HttpJson;
+  /** The accounts' internal watchlists (issue 21): the sanctions_list agent screens them too. */
+  internalLists?: InternalListSource;
 }
 
 function agent(name: string, phase: number, label: string, run: PersonAgent['run']): PersonAgent {
@@ -76,14 +80,17 @@ export function createPersonAgents(deps: PersonAgentDeps): PersonAgent[] {
     agent('federal_courts', 3, 'Federal dockets and opinions (CourtListener)', (s, c) =>
       searchCourtListener(s, 'criminal_and_civil', { env: deps.env, http, signal: c.signal, retrievedAt: at(c.now) }),
     ),
-    createPersonListAgent(
-      {
-        name: 'sanctions_list',
-        phase: 3,
-        label: 'Sanctions, debarment and export-control lists (OFAC, UN, US CSL, BIS; EU and UK when loaded)',
-        groups: [{ topics: ['sanctions', 'debarment', 'export_control'], category: 'sanctions' }],
-      },
-      deps.screener,
+    withPersonInternalLists(
+      createPersonListAgent(
+        {
+          name: 'sanctions_list',
+          phase: 3,
+          label: 'Sanctions, debarment and export-control lists (OFAC, UN, US CSL, BIS; EU and UK when loaded)',
+          groups: [{ topics: ['sanctions', 'debarment', 'export_control'], category: 'sanctions' }],
+        },
+        deps.screener,
+      ),
+      deps.internalLists,
     ),
     agent('state_court_portals', 3, 'State and county court portals', async (s) => {
       const links = stateCourtLinks(s);

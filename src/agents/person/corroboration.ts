@@ -17,11 +17,15 @@
  * - pep, offshore_leaks, civil, bankruptcy: corroborated → warning; name_only → info;
  * - adverse_media: adverse text and corroborated → warning; otherwise info;
  * - licence, corporate_role, web_presence, domain: info.
+ * - a record on one of the account's internal lists (issue 21) goes by the list's severity: block →
+ *   red_flag, review → warning, note → info (its match policy already needs more than the name).
  */
 import type { Corroboration, FindingSeverity, PersonFinding } from '../../commands/person-check';
 import type { SourceRecord } from './types';
 
 export const CONFIRMED_NAME_SCORE = 0.95;
+
+const INTERNAL_LIST_SEVERITY: Record<NonNullable<SourceRecord['internalList']>['severity'], FindingSeverity> = { block: 'red_flag', review: 'warning', note: 'info' };
 
 export function corroborationOf(record: Pick<SourceRecord, 'dob' | 'location'>): Corroboration {
   if (record.dob === 'match' || record.dob === 'year_match') return 'name_dob';
@@ -31,6 +35,7 @@ export function corroborationOf(record: Pick<SourceRecord, 'dob' | 'location'>):
 
 export function severityOf(record: SourceRecord, corroboration: Corroboration): FindingSeverity {
   const corroborated = corroboration !== 'name_only';
+  if (record.internalList) return INTERNAL_LIST_SEVERITY[record.internalList.severity];
   switch (record.category) {
     case 'sanctions':
     case 'debarment':
@@ -80,6 +85,8 @@ export interface FindingWithId extends PersonFinding {
   sourceList?: string;
   /** The record's date of birth contradicts the subject's (not counted toward risk). */
   dobConflict?: boolean;
+  /** A record on one of the account's internal lists: the scorer counts it by the list's severity. */
+  internalList?: SourceRecord['internalList'];
 }
 
 /**
@@ -121,6 +128,7 @@ export function buildFindings(records: SourceRecord[], nameOrigins: Record<strin
       nameScore: record.nameScore,
       ...(record.sourceList ? { sourceList: record.sourceList } : {}),
       ...(record.dob === 'conflict' ? { dobConflict: true } : {}),
+      ...(record.internalList ? { internalList: record.internalList } : {}),
     };
     return finding;
   });

@@ -9,25 +9,14 @@
  * record with the matcher's own qualifier rules, and the matcher's explanation is kept.
  */
 import type { NameScreener } from '../lists/list-agents';
-import { HIT_THRESHOLD, sourceListOf } from '../lists/list-agents';
+import { HIT_THRESHOLD, listSourceLabels, sourceListOf } from '../lists/list-agents';
 import { groupMatches, type MatchGroup } from '../../screening/grouping';
 import { countryQualifier, dobQualifier, QUALIFIER_EFFECTS } from '../../screening/matching/qualifiers';
 import type { ListEntity, ListTopic, MatchResult } from '../../screening/model';
 import type { DobRelation, LocationRelation, PersonAgent, PersonSubject, RecordCategory, SourceRecord } from './types';
 
-const LIST_LABELS: Record<string, string> = {
-  ofac_sdn: 'OFAC SDN List',
-  ofac_cons: 'OFAC Consolidated (non-SDN) List',
-  ofac_enhanced: 'OFAC Consolidated (Enhanced XML)',
-  un_sc: 'UN Security Council Consolidated List',
-  us_csl: 'US Consolidated Screening List',
-  us_dpl: 'BIS Denied Persons List',
-  eu_fsf: 'EU Financial Sanctions Files',
-  uk_sanctions: 'UK Sanctions List',
-  opensanctions_peps: 'OpenSanctions PEPs',
-  opensanctions_ftm: 'OpenSanctions',
-  icij_offshore: 'ICIJ Offshore Leaks Database',
-};
+/** The screening agents' list names; person-check records name the FollowTheMoney data plainly. */
+const LIST_LABELS: Record<string, string> = { ...listSourceLabels, opensanctions_ftm: 'OpenSanctions' };
 
 export function dobRelation(subject: PersonSubject, entity: ListEntity): { dob: DobRelation; dobDetail?: string } {
   if (!subject.dateOfBirth) return { dob: 'unknown' };

@@ -73,6 +73,8 @@ export interface SourceRecord {
   detail?: string;
   /** Media and web records: the text itself reports wrongdoing (adverse terms). */
   adverse?: boolean;
+  /** A record on one of the account's own lists (issue 21): its finding's severity and risk follow the list's severity. */
+  internalList?: { watchlistId: string; name: string; version: number; severity: 'block' | 'review' | 'note'; entryId: string; reason: string };
 }
 
 /** A place to search by hand (state court portals, county assessors): not a search. */
@@ -88,6 +90,8 @@ export type PersonAgentOutcome =
 export interface PersonAgentContext {
   signal: AbortSignal;
   now: () => Date;
+  /** The account the check belongs to: the list agent also screens that account's internal lists. */
+  accountId?: string;
 }
 
 export interface PersonAgent {

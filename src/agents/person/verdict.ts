@@ -26,7 +26,7 @@
  * so). The person check adds its own contributions for what screenings do not search: per red flag
  * 50 (criminal, sex offender) or 45 (other), per warning 15 when corroborated, 8 when name-only.
  */
-import type { PersonFinding } from '../../commands/person-check';
+import type { PersonCheckOutcome, PersonFinding } from '../../commands/person-check';
 import type { RiskLevel } from '../../commands/plans';
 import type { HitCategory, ScoreContribution } from '../../reports/model';
 import { computeRiskScore, type ScorableHit } from '../../reports/risk-score';
@@ -40,15 +40,7 @@ export interface SourceCoverage {
   searched: boolean;
 }
 
-export interface Verdict {
-  result: 'clean' | 'adverse_found' | 'inconclusive';
-  confidence: 'high' | 'medium' | 'low';
-  riskScore: number;
-  riskLevel: RiskLevel;
-  redFlagCount: number;
-  warningCount: number;
-  sourcesChecked: number;
-  sourcesTotal: number;
+export interface Verdict extends PersonCheckOutcome {
   coverage: number;
   /** The rule steps that decided, in words, for the report and the auditors. */
   reasons: string[];
@@ -68,6 +60,8 @@ export type VerdictFinding = Pick<PersonFinding, 'severity' | 'corroboration' | 
   dobConflict?: boolean;
   /** The list inside a multi-list file (CSL source column). */
   sourceList?: string;
+  /** A record on one of the account's internal lists (issue 21): counted by the list's severity. */
+  internalList?: ScorableHit['internalList'];
 };
 
 const LIST_CATEGORIES: ReadonlySet<string> = new Set<HitCategory>(['sanctions', 'debarment', 'pep', 'offshore_leaks']);
@@ -118,6 +112,7 @@ export function assessPersonRisk(findings: readonly VerdictFinding[]) {
       ...(f.sourceList ? { sourceList: f.sourceList } : {}),
       ...(f.matchedName ? { entityName: f.matchedName } : {}),
       ...(f.category === 'offshore_leaks' && f.title ? { investigation: f.title } : {}),
+      ...(f.internalList ? { internalList: f.internalList } : {}),
     });
   });
   return computeRiskScore({ hits, additional });

@@ -14,9 +14,9 @@
  * `language=en&pageSize=50`).
  */
 
-import { HttpSource, missing, nameTokens } from './base';
+import { HttpSource, nameTokens } from './base';
 import type { HttpJson } from './http';
-import type { Env, SourceHitMatch, SourceMatch, SourceSubject } from './types';
+import type { SourceHitMatch, SourceMatch, SourceSubject } from './types';
 
 /** The search query; `{name}` is replaced by the subject's name (double quotes removed). */
 export const DEFAULT_QUERY_TEMPLATE = '"{name}" AND (fraud OR "money laundering" OR sanctions OR bribery OR corruption OR convicted OR charged)';
@@ -109,16 +109,7 @@ export class AdverseMediaSearchSource extends HttpSource {
   readonly phase = '1' as const;
   readonly tier = 'all' as const;
 
-  constructor(
-    private readonly env: Env,
-    private readonly timeoutMs = 10_000,
-  ) {
-    super();
-  }
-
-  protected missingSettings(): string[] {
-    return missing(this.env, 'NEWS_SEARCH_URL', 'NEWS_SEARCH_API_KEY');
-  }
+  protected readonly required = ['NEWS_SEARCH_URL', 'NEWS_SEARCH_API_KEY'];
 
   protected async search(subject: SourceSubject, http: HttpJson, signal?: AbortSignal): Promise<{ matches: SourceMatch[] }> {
     const url = new URL(this.env.NEWS_SEARCH_URL!);

@@ -11,6 +11,7 @@ import { httpJson, type HttpJson } from './http';
 import {
   notQueried,
   type AgentOutcome,
+  type Env,
   type ExternalSource,
   type PipelinePhase,
   type SourceContext,
@@ -25,9 +26,22 @@ export abstract class HttpSource implements ExternalSource {
   abstract readonly enableWith: string;
   abstract readonly phase: PipelinePhase;
   abstract readonly tier: SourceTier;
+  /** The settings (variables of the zod config) without which the source is not configured. */
+  protected abstract readonly required: readonly string[];
 
-  /** Environment variables that are required but missing (empty list: configured). */
-  protected abstract missingSettings(): string[];
+  constructor(
+    /** The source settings (sourceSettings of the zod config), by variable name. */
+    protected readonly env: Env,
+    /** Per-attempt HTTP timeout. */
+    protected readonly timeoutMs = 10_000,
+    /** Matches kept per query (registries). */
+    protected readonly maxResults = 5,
+  ) {}
+
+  /** Required settings that are missing (empty list: configured). */
+  protected missingSettings(): string[] {
+    return missing(this.env, ...this.required);
+  }
   /** A reason when the source does not apply to this subject (e.g. a company registry for a person). */
   protected notApplicable(_subject: SourceSubject): string | undefined {
     return undefined;

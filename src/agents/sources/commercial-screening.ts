@@ -9,9 +9,9 @@
 
 import { z } from 'zod';
 import type { HitCategory, ListAuthority } from '../../reports/model';
-import { HttpSource, missing, MIN_SOURCE_MATCH, parseResponse, trimSlash } from './base';
+import { HttpSource, MIN_SOURCE_MATCH, parseResponse, trimSlash } from './base';
 import type { HttpJson } from './http';
-import type { Env, SourceHitMatch, SourceMatch, SourceSubject } from './types';
+import type { SourceHitMatch, SourceMatch, SourceSubject } from './types';
 
 const resultSchema = z.object({
   id: z.string(),
@@ -62,16 +62,7 @@ export class CommercialScreeningSource extends HttpSource {
   readonly phase = '1' as const;
   readonly tier = 'all' as const;
 
-  constructor(
-    private readonly env: Env,
-    private readonly timeoutMs = 10_000,
-  ) {
-    super();
-  }
-
-  protected missingSettings(): string[] {
-    return missing(this.env, 'SCREENING_API_URL', 'SCREENING_API_KEY');
-  }
+  protected readonly required = ['SCREENING_API_URL', 'SCREENING_API_KEY'];
 
   protected async search(subject: SourceSubject, http: HttpJson, signal?: AbortSignal): Promise<{ matches: SourceMatch[] }> {
     const dataset = this.env.SCREENING_API_DATASET || 'default';

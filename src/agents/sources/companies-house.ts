@@ -13,10 +13,10 @@
 
 import { z } from 'zod';
 import type { UkRegistryFacts } from '../../reports/model';
-import { HttpSource, missing, nameSimilarity, parseResponse, trimSlash } from './base';
+import { HttpSource, nameSimilarity, parseResponse, trimSlash } from './base';
 import { countryToIso2 } from './countries';
 import type { HttpJson } from './http';
-import type { Env, SourceMatch, SourceRegistryMatch, SourceSubject } from './types';
+import type { SourceMatch, SourceRegistryMatch, SourceSubject } from './types';
 
 const searchSchema = z.object({
   items: z
@@ -66,16 +66,7 @@ export class CompaniesHouseSource extends HttpSource {
   readonly phase = '1b' as const;
   readonly tier = 'essentials' as const;
 
-  constructor(
-    private readonly env: Env,
-    private readonly timeoutMs = 10_000,
-  ) {
-    super();
-  }
-
-  protected missingSettings(): string[] {
-    return missing(this.env, 'COMPANIES_HOUSE_API_KEY');
-  }
+  protected readonly required = ['COMPANIES_HOUSE_API_KEY'];
 
   protected override notApplicable(subject: SourceSubject): string | undefined {
     if (subject.entityType === 'individual') return 'Companies House is searched for companies only';

@@ -7,9 +7,9 @@
  */
 
 import { z } from 'zod';
-import { HttpSource, missing, nameSimilarity, parseResponse, trimSlash } from './base';
+import { HttpSource, nameSimilarity, parseResponse, trimSlash } from './base';
 import type { HttpJson } from './http';
-import type { Env, SourceMatch, SourceSubject } from './types';
+import type { SourceMatch, SourceSubject } from './types';
 
 export const GLEIF_PUBLIC_URL = 'https://api.gleif.org/api/v1';
 
@@ -43,16 +43,10 @@ export class GleifSource extends HttpSource {
   readonly phase = '1b' as const;
   readonly tier = 'essentials' as const;
 
-  constructor(
-    private readonly env: Env,
-    private readonly timeoutMs = 10_000,
-    private readonly maxResults = 5,
-  ) {
-    super();
-  }
+  protected readonly required = ['GLEIF_API_URL'];
 
-  protected missingSettings(): string[] {
-    return missing(this.env, 'GLEIF_API_URL').map((v) => `${v} (public API: ${GLEIF_PUBLIC_URL})`);
+  protected override missingSettings(): string[] {
+    return super.missingSettings().map((v) => `${v} (public API: ${GLEIF_PUBLIC_URL})`);
   }
 
   protected override notApplicable(subject: SourceSubject): string | undefined {

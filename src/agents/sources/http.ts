@@ -6,6 +6,7 @@
  * retried on 5xx, 429, 403, connection reset and timeout. Everything else (4xx, DNS failure,
  * connection refused, invalid JSON) fails at once. `sleep` is injected so tests never wait.
  */
+import { backoffDelay } from '../../shared/backoff';
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -85,7 +86,7 @@ function networkCode(err: unknown): string | undefined {
 function delayFor(options: HttpJsonOptions, retry: number, retryAfterMs?: number): number {
   const cap = options.maxBackoffMs ?? MAX_BACKOFF_MS;
   const backoff = options.backoff ?? DEFAULT_BACKOFF_MS;
-  let base = typeof backoff === 'function' ? backoff(retry) : backoff[Math.min(retry, backoff.length - 1)] ?? 0;
+  let base = typeof backoff === 'function' ? backoff(retry) : backoffDelay({ scheduleMs: backoff }, retry + 1);
   if (retryAfterMs !== undefined && retryAfterMs > base) base = retryAfterMs;
   return Math.max(0, Math.min(cap, base));
 }

@@ -16,7 +16,7 @@
  */
 
 import { z } from 'zod';
-import { HttpSource, missing, MIN_SOURCE_MATCH, nameSimilarity, parseResponse, trimSlash } from './base';
+import { HttpSource, MIN_SOURCE_MATCH, nameSimilarity, parseResponse, trimSlash } from './base';
 import type { HttpJson } from './http';
 import type { Env, SourceHitMatch, SourceMatch, SourceSubject } from './types';
 
@@ -53,17 +53,19 @@ export class IcijOffshoreSource extends HttpSource {
   readonly phase = '1' as const;
   readonly tier = 'all' as const;
 
+  protected readonly required = ['ICIJ_RECONCILE_URL'];
+
   constructor(
-    private readonly env: Env,
-    private readonly timeoutMs = 5_000,
+    env: Env,
+    timeoutMs = 5_000,
     /** One retry only: 5 s + 1.5 s + 5 s stays well inside the 30 s agent timeout. */
     private readonly retries = 1,
   ) {
-    super();
+    super(env, timeoutMs);
   }
 
-  protected missingSettings(): string[] {
-    return missing(this.env, 'ICIJ_RECONCILE_URL').map((v) => `${v} (public API: ${ICIJ_PUBLIC_URL})`);
+  protected override missingSettings(): string[] {
+    return super.missingSettings().map((v) => `${v} (public API: ${ICIJ_PUBLIC_URL})`);
   }
 
   protected async search(subject: SourceSubject, http: HttpJson, signal?: AbortSignal): Promise<{ matches: SourceMatch[]; warnings?: string[] }> {

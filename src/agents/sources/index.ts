@@ -1,6 +1,6 @@
 /**
  * The outside sources, built from the environment (see docs/sources.md). The composition root
- * calls `createExternalSources(process.env)` once and hands the list to the pipeline's agents.
+ * calls `createExternalSources(sourceSettings(config))` once (the validated variables of the zod config) and hands the list to the pipeline's agents.
  */
 
 import { AdverseMediaSearchSource } from './adverse-media';

@@ -7,9 +7,9 @@
  */
 
 import { z } from 'zod';
-import { HttpSource, missing, nameSimilarity, parseResponse, trimSlash } from './base';
+import { HttpSource, nameSimilarity, parseResponse, trimSlash } from './base';
 import type { HttpJson } from './http';
-import type { Env, SourceMatch, SourceSubject } from './types';
+import type { SourceMatch, SourceSubject } from './types';
 
 const companySchema = z.object({
   name: z.string(),
@@ -40,17 +40,7 @@ export class OpenCorporatesSource extends HttpSource {
   readonly phase = '1b' as const;
   readonly tier = 'essentials' as const;
 
-  constructor(
-    private readonly env: Env,
-    private readonly timeoutMs = 10_000,
-    private readonly maxResults = 5,
-  ) {
-    super();
-  }
-
-  protected missingSettings(): string[] {
-    return missing(this.env, 'OPENCORPORATES_API_TOKEN');
-  }
+  protected readonly required = ['OPENCORPORATES_API_TOKEN'];
 
   protected override notApplicable(subject: SourceSubject): string | undefined {
     return subject.entityType === 'individual' ? 'company registries are searched for companies and organisations only' : undefined;

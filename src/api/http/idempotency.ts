@@ -44,6 +44,8 @@ export const IDEMPOTENT_CREATE_ROUTES = [
   '/api/portal/keys',
   '/api/v1/watchlists',
   '/api/portal/watchlists',
+  '/api/v1/watchlists/{id}/imports',
+  '/api/portal/watchlists/{id}/imports',
 ] as const;
 
 /** Response headers replayed with the stored answer (the rest are the replaying request's own). */
@@ -114,9 +116,11 @@ export function createIdempotency(deps: IdempotencyDeps | undefined): Idempotent
         const owner = await credentialOf(req, res);
         if (!owner) return true; // unauthenticated: the route answers 401 itself, nothing is reserved
         const scope = `${ctxOf(res).surface}:${owner.accountId}:${owner.credential}`;
-        // A streamed body (a batch upload) is not parsed here: its type and length stand for it, and the
-        // route binds the upload's own SHA-256 to the key (see BatchJobService.create).
-        const body = req.body !== undefined ? canonicalJson(req.body) : `stream ${String(req.headers['content-type'] ?? '')} ${String(req.headers['content-length'] ?? '')}`;
+        // A streamed body (a batch upload, a watchlist import) is not parsed here: its type, length and the
+        // query (the upload's options) stand for it, and the route binds the upload's own SHA-256 to the
+        // key (see BatchJobService.create, the watchlist import route).
+        const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+        const body = req.body !== undefined ? canonicalJson(req.body) : `stream ${String(req.headers['content-type'] ?? '')} ${String(req.headers['content-length'] ?? '')} ${query}`;
         const requestHash = createHash('sha256').update(`${req.method} ${req.baseUrl}${req.path}\n${body}`).digest('hex');
         const started = Date.now();
         let pause = 25;

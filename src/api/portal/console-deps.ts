@@ -3,14 +3,11 @@
  * delivery log, screenings with live progress) need from the composition root. Everything is
  * injected: the routes hold no state of their own.
  */
-import type pg from 'pg';
-import type { EventStore } from '../../infrastructure/eventstore/port';
+import type { WebhookServiceDeps } from '../../app/webhook-deps';
+import { monthlyQuotas } from '../../commands/plans';
 import type { AccountService, CommandContext, KeyService, LimitService, Plan, Principal, ScreeningService } from '../../app/services';
-import type { Clock } from '../../shared/clock';
-import type { SecretBox } from '../../webhooks/secrets';
 import type { RegisteredWebhook } from '../../app/subject-checks/webhook-service';
 import type { SubjectCheckDetailView, SubjectCheckStatus, SubjectCheckView } from '../../app/subject-checks/subject-check-service';
-import type { Resolver } from '../../webhooks/url-guard';
 import type { PortalAuthenticator } from './auth';
 import type { WorkQueuePort } from '../../app/screenings/work-queue';
 import type { AccountUser, CaseFile } from '../../app/screenings/case-desk';
@@ -51,7 +48,7 @@ export interface CaseDeskPort {
   assign(principal: Principal, screeningId: string, assigneeEmail: string | null, ctx: CommandContext): Promise<unknown>;
 }
 
-export interface PortalConsoleDeps {
+export interface PortalConsoleDeps extends WebhookServiceDeps {
   /** Idempotency-Key handling of the create routes (src/api/http/idempotency.ts); without it the header is ignored. */
   idempotent?: Idempotent;
   /** Internal watchlists (issue 21) at /api/portal/watchlists…; absent, the routes are not mounted. */
@@ -63,14 +60,6 @@ export interface PortalConsoleDeps {
   keys: KeyService;
   limits: LimitService;
   screenings: ScreeningService;
-  store: EventStore;
-  pool: pg.Pool;
-  clock: Clock;
-  secrets: SecretBox;
-  /** WEBHOOK_ALLOW_PRIVATE: lets local receivers through the SSRF guard (tests, development). */
-  allowPrivate: boolean;
-  resolver?: Resolver;
-  readModelsCaughtUp: () => Promise<void>;
   s2Webhooks: S2WebhookPort;
   s3Webhooks?: S3WebhookPort;
   dispositions?: DispositionPort;
@@ -104,14 +93,5 @@ export interface PortalConsoleDeps {
 
 /** Spec part 8: Enterprise 1,000 requests a month, Professional 250, Starter none; Essentials sits between. */
 export function defaultS3MonthlyQuota(plan: Plan): number {
-  switch (plan) {
-    case 'enterprise':
-      return 1000;
-    case 'professional':
-      return 250;
-    case 'essentials':
-      return 100;
-    case 'starter':
-      return 0;
-  }
+  return monthlyQuotas.s3Requests[plan];
 }

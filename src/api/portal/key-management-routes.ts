@@ -6,6 +6,7 @@
  * Caps are the deciders' (S1 10 active per account, S3 5 active per user); the S1 webhook URL goes
  * through the SSRF guard before anything is recorded.
  */
+import { planAllows } from '../../commands/plans';
 import express, { type Router } from 'express';
 import { activeKeyLimits } from '../../commands/api-keys/decider';
 import type { ApiKeyView, KeySurface } from '../../app/services';
@@ -77,7 +78,7 @@ export function createKeyManagementRoutes(deps: PortalConsoleDeps): Router {
         });
       }
       // Starter has no API access on any surface (spec part 8: no S3 quota, S1 quota 0).
-      if (principal.plan === 'starter') throw new ApiError('plan_required', 'The Starter plan has no API access: upgrade to create API keys');
+      if (!planAllows(principal.plan, 'api_access')) throw new ApiError('plan_required', 'The Starter plan has no API access: upgrade to create API keys');
       let webhookUrl: string | undefined;
       if (input.webhook_url !== undefined && input.webhook_url.trim() !== '') {
         const checked = await checkWebhookUrl(input.webhook_url.trim(), { allowPrivate: deps.allowPrivate, ...(deps.resolver ? { resolver: deps.resolver } : {}) });

@@ -1,4 +1,7 @@
 /**
+ * Over 500 lines on purpose: the OpenAPI registration of every portal route (declarations only, one
+ * block per route), kept in one file so the portal's document reads in route order.
+ *
  * registerPortal: the portal's console API (/api/portal/*, portal JWT) in the one OpenAPI document:
  * overview, keys of every surface, webhooks and their delivery log, screenings (with the
  * server-sent-events progress stream, the PDF and dispositions) and the auditor's event history.

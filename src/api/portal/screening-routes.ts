@@ -11,6 +11,7 @@
  * then follows it by polling the stream until ScreeningCompleted/ScreeningFailed, so a page opened
  * late, or reconnecting, sees every phase in order.
  */
+import { screeningKindRefusal } from '../../commands/plans';
 import express, { type Request, type Response, type Router } from 'express';
 import { streamName as screeningStream } from '../../commands/screening/decider';
 import type { Principal, ScreeningDetailView, ScreeningKind } from '../../app/services';
@@ -176,11 +177,9 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
     };
   }
 
-  function planAllows(principal: Principal, kind: ScreeningKind): void {
-    if (kind === 'edd' && principal.plan !== 'professional' && principal.plan !== 'enterprise') {
-      throw new ApiError('plan_required', 'EDD screenings need the Professional or Enterprise plan');
-    }
-    if (kind === 'ma' && principal.plan !== 'enterprise') throw new ApiError('plan_required', 'M&A screenings need the Enterprise plan');
+  function kindAllowed(principal: Principal, kind: ScreeningKind): void {
+    const refusal = screeningKindRefusal(principal.plan, kind);
+    if (refusal) throw new ApiError('plan_required', refusal);
   }
 
   router.post(
@@ -194,7 +193,7 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
     handle(async (req, res) => {
       const principal = await deps.auth.require(req, res);
       const input = parseInput(PortalScreeningRequestSchema, req.body);
-      planAllows(principal, input.kind);
+      kindAllowed(principal, input.kind);
       const declared = Object.fromEntries(Object.entries(input.declared ?? {}).filter(([, v]) => typeof v === 'string' && v !== '')) as Record<string, string>;
       const screening = await deps.screenings.request(
         principal,

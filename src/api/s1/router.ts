@@ -8,6 +8,7 @@
  * answer) → plan has API access (Starter: 403) → route: plan feature (403) → body/params (400/422) →
  * monthly quota (402, creation only) → command. Nothing is appended before the last step.
  */
+import { monthlyQuotas, planAllows, screeningKindRefusal } from '../../commands/plans';
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { CommandContext, KeyService, LimitService, Plan, Principal, ScreeningKind, ScreeningRequestInput, ScreeningService } from '../../app/services';
@@ -33,16 +34,7 @@ export const OPENAPI_PATH = '/api/v1/openapi.json';
  * Essentials 100 sits below it. Starter has no API access at all.
  */
 export function defaultS1MonthlyQuota(plan: Plan): number | null {
-  switch (plan) {
-    case 'enterprise':
-      return null;
-    case 'professional':
-      return 250;
-    case 'essentials':
-      return 100;
-    case 'starter':
-      return 0;
-  }
+  return monthlyQuotas.s1Screenings[plan];
 }
 
 export interface S1RouterDeps {
@@ -106,7 +98,7 @@ export function createS1Gate(deps: S1GateDeps): RequestHandler {
         });
       }
       ctx.auth = { accountId: principal.accountId, plan: principal.plan, keyId: principal.keyId, roles: principal.roles, surface: 's1' };
-      if (principal.plan === 'starter') {
+      if (!planAllows(principal.plan, 'api_access')) {
         throw new ApiError('plan_required', 'The Starter plan has no API access; upgrade to Essentials or higher');
       }
       // Only a request that passed every check is marked, so a second gate never lets a refused one through.
@@ -190,13 +182,9 @@ export function createS1Router(deps: S1RouterDeps): Router {
   router.use((req, res, next) => (ctxOf(res).surface === 's1' ? next() : next('router')));
   router.use(createS1Gate(deps));
 
-  async function planAllows(principal: Principal, kind: ScreeningKind): Promise<void> {
-    if (kind === 'edd' && principal.plan !== 'professional' && principal.plan !== 'enterprise') {
-      throw new ApiError('plan_required', 'EDD screenings need the Professional or Enterprise plan');
-    }
-    if (kind === 'ma' && principal.plan !== 'enterprise') {
-      throw new ApiError('plan_required', 'M&A screenings need the Enterprise plan');
-    }
+  async function kindAllowed(principal: Principal, kind: ScreeningKind): Promise<void> {
+    const refusal = screeningKindRefusal(principal.plan, kind);
+    if (refusal) throw new ApiError('plan_required', refusal);
   }
 
   async function consumeQuota(principal: Principal): Promise<void> {
@@ -213,7 +201,7 @@ export function createS1Router(deps: S1RouterDeps): Router {
   function create(kind: 'cdd' | 'edd' | 'ma') {
     return handle(async (req, res) => {
       const principal = s1PrincipalOf(res);
-      await planAllows(principal, kind);
+      await kindAllowed(principal, kind);
       const input = toRequestInput(kind, req.body);
       await consumeQuota(principal);
       const requested = await deps.screenings.request(principal, input, commandContext(req, res, principal));

@@ -1,4 +1,7 @@
 /**
+ * Over 500 lines on purpose: every S2 route in one place, in the order of the spec's S2 rows, so the
+ * gate, the error envelope and the route table can be read together (the behaviour is in src/app).
+ *
  * S2 subject-check API (spec parts 2-9, S2 rows): subject checks (single, batch, sandbox, read, list,
  * reviewer decisions), in-place key rotation, webhook registration, test and retry-now deliveries and
  * the delivery log, all under /api/v1/compliance with `Authorization: Bearer svca_…`; and the

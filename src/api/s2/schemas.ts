@@ -1,4 +1,7 @@
 /**
+ * Over 500 lines on purpose: one zod schema per S2 request and response, documented beside it;
+ * they are declarations, read one at a time, and splitting them would only scatter the OpenAPI names.
+ *
  * S2 request and response schemas. The S2 routers validate with these (src/api/s2/validation.ts turns
  * zod issues into the `errors` list of 400 invalid_payload) and registerS2 documents the same objects.
  */

@@ -6,6 +6,7 @@
  *   quota (429 {message}), with `ratelimit-*` headers from here on → route.
  * Nothing is appended by the gate; counters live in limit_counters (atomic under concurrency).
  */
+import { monthlyQuotas, planAllows } from '../../commands/plans';
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { KeyService, LimitService, Plan, Principal } from '../../app/services';
@@ -26,16 +27,7 @@ export const S3_OFFSHORE_CHECKS_PER_MONTH = 100;
  * same number); Starter has no API access (403 before any quota).
  */
 export function s3MonthlyRequestQuota(plan: Plan): number {
-  switch (plan) {
-    case 'enterprise':
-      return 1000;
-    case 'professional':
-      return 250;
-    case 'essentials':
-      return 100;
-    case 'starter':
-      return 0;
-  }
+  return monthlyQuotas.s3Requests[plan];
 }
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -107,7 +99,7 @@ export function createS3Gate(deps: S3GateDeps): RequestHandler {
       }
       const principal = auth.principal;
       ctx.auth = { accountId: principal.accountId, plan: principal.plan, ...(principal.keyId ? { keyId: principal.keyId } : {}), ...(principal.userId ? { userId: principal.userId } : {}), roles: principal.roles, surface: 's3' };
-      if (principal.plan === 'starter') {
+      if (!planAllows(principal.plan, 'api_access')) {
         throw new ApiError('plan_required', 'The Starter plan has no API access; upgrade to Professional or Enterprise');
       }
       const quota = quotaOf(principal.plan);

@@ -7,6 +7,7 @@
  * Identifiers: S3 names a screening by its uuid (`id`); `screening_number` is the numeric id S1
  * uses for the same screening; SOW screenings also carry `sow_screening_id` (`SVC-<8>-SOW`).
  */
+import { countsOffshoreChecks, screeningKindRefusal } from '../../commands/plans';
 import { cddRequestInput, eddRequestInput } from '../s1/router';
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
@@ -161,7 +162,7 @@ export function createS3Router(deps: S3RouterDeps): Router {
 
   async function consumeOffshoreCheck(principal: Principal): Promise<void> {
     // Every pipeline runs the offshore-leak check: on the Enterprise API each screening uses one of 100 a month.
-    if (principal.plan !== 'enterprise') return;
+    if (!countsOffshoreChecks(principal.plan)) return;
     const decision = await deps.limits.consume(`s3:offshore:${principal.accountId}:${utcMonth(deps.clock.now())}`, S3_OFFSHORE_CHECKS_PER_MONTH, 31 * 86_400, { align: 'utc_month' });
     if (!decision.allowed) {
       throw new ApiError('quota_exceeded', `Monthly offshore-leak check quota of ${S3_OFFSHORE_CHECKS_PER_MONTH} reached (every screening runs one); it resets at ${new Date(decision.resetAt * 1000).toISOString()}`, {
@@ -173,10 +174,8 @@ export function createS3Router(deps: S3RouterDeps): Router {
   function create(kind: ScreeningKind) {
     return handle(async (req, res) => {
       const principal = s3PrincipalOf(res);
-      if ((kind === 'edd' || kind === 'sow') && principal.plan !== 'professional' && principal.plan !== 'enterprise') {
-        throw new ApiError('plan_required', `${kind.toUpperCase()} screenings need the Professional or Enterprise plan`);
-      }
-      if (kind === 'ma' && principal.plan !== 'enterprise') throw new ApiError('plan_required', 'M&A screenings need the Enterprise plan');
+      const refusal = screeningKindRefusal(principal.plan, kind);
+      if (refusal) throw new ApiError('plan_required', refusal);
       const input = toRequestInput(kind, req.body);
       await consumeOffshoreCheck(principal);
       const requested = await deps.screenings.request(principal, input, commandContext(res, principal));

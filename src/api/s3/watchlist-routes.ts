@@ -9,6 +9,7 @@
  * arrive and the request is refused with 413 past the limit. The mapping comes as JSON in the
  * `X-Import-Mapping` header or the `mapping` query parameter.
  */
+import { createHash, randomUUID } from 'node:crypto';
 import { csvCell } from '../../shared/csv';
 import express, { type Request, type Response, type Router } from 'express';
 import { ImportRejected, MAX_IMPORT_ROWS } from '../../commands/watchlist';
@@ -18,6 +19,7 @@ import type { WatchlistService } from '../../app/watchlists/watchlist-service';
 import type { WatchlistEntry } from '../../screening/watchlists/model';
 import { handle } from '../http/app';
 import { ApiError } from '../http/errors';
+import { canonicalJson } from '../http/idempotency';
 import type { RequestHandler } from 'express';
 import { parseInput } from '../http/validation';
 import {
@@ -319,6 +321,7 @@ export function createWatchlistRoutes(options: WatchlistRoutesOptions): Router {
   );
   router.post(
     `${base}/:id/imports`,
+    options.idempotent,
     handle(async (req, res) => {
       const principal = await options.principalOf(req, res);
       const id = listId(req);
@@ -333,12 +336,21 @@ export function createWatchlistRoutes(options: WatchlistRoutesOptions): Router {
       if (parsed.errors.length) return refuse(parsed.errors);
       const fileNameHeader = req.headers['x-file-name'];
       const fileName = query.file_name ?? (typeof fileNameHeader === 'string' && fileNameHeader.trim() ? fileNameHeader.trim().slice(0, 255) : `upload.${parsed.format}`);
+      let ctx = options.commandContext(res, principal);
+      if (ctx.idempotency) {
+        // The streamed file is not in the key's request hash: its SHA-256 (with the mode, mapping and
+        // file name) is bound to the key, and so is the import id, so a retry imports nothing twice.
+        const request = createHash('sha256').update(`${parsed.sha256}\n${query.mode}\n${fileName}\n${canonicalJson(mapping)}`).digest('hex');
+        const [importId, bound] = await ctx.idempotency.bind(['watchlist-import', 'watchlist-import-request'], async () => [randomUUID(), request]);
+        if (bound !== request) throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with a different file or import options; use a new key for a new import');
+        ctx = { ...ctx, commandId: importId! };
+      }
       try {
         const { list: after, imported } = await service.importEntries(
           principal.accountId,
           id,
           { mode: query.mode, rows: parsed.rows, source: { fileName, sha256: parsed.sha256, format: parsed.format, bytes: parsed.bytes } },
-          options.commandContext(res, principal),
+          ctx,
         );
         const d = imported as { importId: string; rows: number; added: number; changed: number; unchanged: number; removed: number; entryCount: number; version: number };
         send(res, 201, {

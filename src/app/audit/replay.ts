@@ -5,6 +5,7 @@
  * models and checkpoints are not touched. Projections with side effects (the webhook outbox) must not
  * be passed in.
  */
+import { stopwatch, type Timer } from '../../shared/clock';
 import type pg from 'pg';
 import type { EventStore } from '../../infrastructure/eventstore/port';
 import { withTransaction } from '../../infrastructure/postgres/pool';
@@ -35,8 +36,9 @@ export async function replayReadModels(deps: {
   /** Replace schemas of an earlier replay to the same moment (default: refuse). */
   replace?: boolean;
   batchSize?: number;
+  timer?: Timer;
 }): Promise<ReplayResult> {
-  const started = Date.now();
+  const elapsed = stopwatch(deps.timer);
   if (Number.isNaN(deps.to.getTime())) throw new RangeError('replay: --to must be a valid ISO 8601 timestamp');
   const batchSize = deps.batchSize ?? 1000;
   const schemas: Record<string, string> = {};
@@ -73,5 +75,5 @@ export async function replayReadModels(deps: {
     after = batch[batch.length - 1]!.globalPosition;
     if (batch.length < batchSize) break;
   }
-  return { to: deps.to.toISOString(), schemas, events, applied, position: position.toString(), ms: Date.now() - started };
+  return { to: deps.to.toISOString(), schemas, events, applied, position: position.toString(), ms: elapsed() };
 }

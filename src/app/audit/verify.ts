@@ -11,6 +11,7 @@
  * - reordered: in global order, a stream's positions do not increase (an event was moved).
  * Each problem names the stream and the 0-based stream position, and the global position when known.
  */
+import { stopwatch, type Timer } from '../../shared/clock';
 import type pg from 'pg';
 import { computeEventHash, GENESIS_HASH } from '../../infrastructure/eventstore/hashChain';
 import type { EventStore } from '../../infrastructure/eventstore/port';
@@ -42,8 +43,8 @@ interface Seen {
   contentOk: boolean;
 }
 
-export async function verifyStore(deps: { store: Pick<EventStore, 'readAll'>; pool?: pg.Pool; batchSize?: number }): Promise<VerifyReport> {
-  const started = Date.now();
+export async function verifyStore(deps: { store: Pick<EventStore, 'readAll'>; pool?: pg.Pool; batchSize?: number; timer?: Timer }): Promise<VerifyReport> {
+  const elapsed = stopwatch(deps.timer);
   const batchSize = deps.batchSize ?? 2000;
   const streams = new Map<string, Seen[]>();
   const problems: IntegrityProblem[] = [];
@@ -126,5 +127,5 @@ export async function verifyStore(deps: { store: Pick<EventStore, 'readAll'>; po
   }
 
   problems.sort((a, b) => a.stream.localeCompare(b.stream) || a.position - b.position);
-  return { ok: problems.length === 0, events, streams: streams.size, problems, ms: Date.now() - started };
+  return { ok: problems.length === 0, events, streams: streams.size, problems, ms: elapsed() };
 }

@@ -1,10 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type pg from 'pg';
+import type { StoreServiceDeps } from '../webhook-deps';
 import { apiKeysDecider, streamName as keysStream, type KeySurface } from '../../commands/api-keys';
 import { Conflict, NotFound } from '../../commands/errors';
-import type { EventStore } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
-import type { Clock } from '../../shared/clock';
 import type { SecretBox } from '../../webhooks/secrets';
 import { S1_KEY_PATTERN, S2_KEY_PATTERN, S3_KEY_PATTERN } from '../../commands/api-keys/key-format';
 import { handleCommand } from '../../commands/command-handler';
@@ -81,12 +79,8 @@ export class PgKeyService implements KeyService {
   private readonly accounts = projectionSchema('accounts');
 
   constructor(
-    private readonly deps: {
-      store: EventStore;
-      pool: pg.Pool;
-      clock: Clock;
+    private readonly deps: StoreServiceDeps & {
       secrets: SecretBox;
-      readModelsCaughtUp: () => Promise<void>;
       /** Checks a webhook URL against SSRF rules before it is stored (throws a typed error). */
       checkWebhookUrl: (url: string) => Promise<void>;
     },

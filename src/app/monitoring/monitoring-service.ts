@@ -23,12 +23,12 @@ import {
   type ScreeningEvent,
   type ScreeningState,
 } from '../../commands/screening';
-import { NotFound, ValidationFailed } from '../../commands/errors';
+import { DomainError, NotFound, ValidationFailed } from '../../commands/errors';
 import type { NameScreener } from '../../agents/lists/list-agents';
 import { projectionSchema } from '../../projections/projection';
 import { computeDelta, type ListDelta } from '../../screening/delta';
 import type { CountryRisk, ListEntity, ListVersion } from '../../screening/model';
-import type { Clock } from '../../shared/clock';
+import { stopwatch, type Clock, type Timer } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import type { Logger } from '../../shared/logger';
 import { handleCommand } from '../../commands/command-handler';
@@ -73,6 +73,8 @@ export interface MonitoringServiceDeps {
   store: EventStore;
   pool: pg.Pool;
   clock: Clock;
+  /** Measures how long a run took (default: the system's monotonic time). */
+  timer?: Timer;
   logger?: Logger;
   /** The FATF table of the lists in service (for the UK controller rule when risk is recomputed). */
   countryRisk?: () => CountryRisk[];
@@ -201,31 +203,15 @@ export class MonitoringService {
    * Records alerts worked out elsewhere (an internal-list change, src/app/watchlists/watchlist-monitoring.ts)
    * exactly as list-update alerts are: same decider rules, dispositions respected, risk recomputed.
    */
-  async raiseAlerts(intents: readonly AlertIntent[]): Promise<{ alertsRaised: number; reopened: number }> {
+  /**
+   * Records each intent's alert (idempotent: the alert id is recorded once). One screening's refusal
+   * (a domain error) never stops the others. With `failOnError`, any other failure (the store) is
+   * thrown once every intent was tried, so a durable caller retries the lot (watchlist monitoring).
+   */
+  async raiseAlerts(intents: readonly AlertIntent[], options: { failOnError?: boolean } = {}): Promise<{ alertsRaised: number; reopened: number }> {
     let alertsRaised = 0;
     let reopened = 0;
-    for (const intent of intents) {
-      try {
-        const events = await this.raise(intent);
-        alertsRaised += events.filter((e) => e.type === 'MonitoringAlertRaised').length;
-        reopened += events.filter((e) => e.type === 'HitReopened').length;
-      } catch (error) {
-        this.deps.logger?.warn({ err: error, screeningId: intent.screeningId, entityId: intent.entityId }, 'monitoring alert not recorded');
-      }
-    }
-    return { alertsRaised, reopened };
-  }
-
-  /** Runs monitoring for one list delta against the engine now in service (built from the new version). */
-  async onListUpdate(delta: ListDelta, engine: NameScreener): Promise<MonitoringRunResult> {
-    const started = Date.now();
-    await this.deps.readModelsCaughtUp?.();
-    const subjects = await this.enrolledSubjects();
-    const index = this.subjectIndex.for(subjects);
-    const hitsByEntity = await this.hitsOn([...delta.removed.map((e) => e.id), ...delta.changed.map((c) => c.id)]);
-    const { intents, stats } = await matchDelta({ delta, engine, index, hitsByEntity });
-    let alertsRaised = 0;
-    let reopened = 0;
+    const failures: unknown[] = [];
     for (const intent of intents) {
       try {
         const events = await this.raise(intent);
@@ -234,8 +220,22 @@ export class MonitoringService {
       } catch (error) {
         // One screening's problem (e.g. unenrolled meanwhile) never stops the others' alerts.
         this.deps.logger?.warn({ err: error, screeningId: intent.screeningId, entityId: intent.entityId }, 'monitoring alert not recorded');
+        if (!(error instanceof DomainError)) failures.push(error);
       }
     }
+    if (options.failOnError && failures.length > 0) throw new AggregateError(failures, `${failures.length} monitoring alert(s) not recorded`);
+    return { alertsRaised, reopened };
+  }
+
+  /** Runs monitoring for one list delta against the engine now in service (built from the new version). */
+  async onListUpdate(delta: ListDelta, engine: NameScreener): Promise<MonitoringRunResult> {
+    const elapsed = stopwatch(this.deps.timer);
+    await this.deps.readModelsCaughtUp?.();
+    const subjects = await this.enrolledSubjects();
+    const index = this.subjectIndex.for(subjects);
+    const hitsByEntity = await this.hitsOn([...delta.removed.map((e) => e.id), ...delta.changed.map((c) => c.id)]);
+    const { intents, stats } = await matchDelta({ delta, engine, index, hitsByEntity });
+    const { alertsRaised, reopened } = await this.raiseAlerts(intents);
     const checks = await this.deps.subjectChecks?.onListUpdate(delta, engine);
     const result: MonitoringRunResult = {
       ...stats,
@@ -249,7 +249,7 @@ export class MonitoringService {
       ...(checks ? { subjectChecks: checks } : {}),
       alertsRaised: alertsRaised + (checks?.alertsRaised ?? 0),
       reopened,
-      ms: Date.now() - started,
+      ms: elapsed(),
     };
     this.deps.logger?.info({ ...result }, 'monitoring run for a list update');
     return result;
@@ -277,7 +277,19 @@ export class MonitoringService {
           diff: intent.diff,
           listVersion: intent.listVersion,
           ...(intent.entityRecordHash ? { entityRecordHash: intent.entityRecordHash } : {}),
-          ...(fresh ? { hit: { hitId, category: fresh.category, source: fresh.source, matchedName: fresh.matchedName, score: fresh.score, listVersion: intent.listVersion } } : {}),
+          ...(fresh
+            ? {
+                hit: {
+                  hitId,
+                  category: fresh.category,
+                  source: fresh.source,
+                  matchedName: fresh.matchedName,
+                  score: fresh.score,
+                  listVersion: intent.listVersion,
+                  ...(fresh.internalList ? { internalList: fresh.internalList } : {}),
+                },
+              }
+            : {}),
         },
         metadata: { now: this.deps.clock.now().toISOString(), actor: { surface: 'system' }, commandId, correlationId: commandId },
       };

@@ -8,12 +8,10 @@
  * Each step is idempotent on its own, so a delivery that failed half-way is completed by the
  * provider's retry and a duplicate delivery does nothing at all.
  */
-import type pg from 'pg';
+import type { StoreServiceDeps } from '../webhook-deps';
 import { accountDecider, streamName as accountStream } from '../../commands/account';
 import { isPlan, type Plan } from '../../commands/plans';
-import type { EventStore } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
-import type { Clock } from '../../shared/clock';
 import { handleCommand, loadAggregate } from '../../commands/command-handler';
 import type { Mailer } from './mailer';
 
@@ -39,12 +37,8 @@ export class PaymentService {
   private readonly accounts = projectionSchema('accounts');
 
   constructor(
-    private readonly deps: {
-      store: EventStore;
-      pool: pg.Pool;
-      clock: Clock;
+    private readonly deps: StoreServiceDeps & {
       mailer: Mailer;
-      readModelsCaughtUp: () => Promise<void>;
       provider?: string;
     },
   ) {}

@@ -14,13 +14,14 @@ import {
   streamName,
   type PersonCheckCompleted,
   type PersonCheckPurpose,
+  type PersonCheckRequestFields,
   type PersonCheckRequested,
 } from '../../commands/person-check';
 import type { EventStore } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import type { PersonCheckReport } from '../../reports/model';
 import { renderPersonCheckPdf } from '../../reports/pdf/person-check-report';
-import type { Clock } from '../../shared/clock';
+import { systemTimer, type Clock, type Timer } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import { NotFound } from '../../commands/errors';
 import { handleCommand } from '../../commands/command-handler';
@@ -31,20 +32,8 @@ import type { ListsInServiceView } from '../services';
 
 export type PersonCheckResult = 'clean' | 'adverse_found' | 'inconclusive';
 
-export interface PersonCheckRequestInput {
-  fullName: string;
-  firstName?: string;
-  middleName?: string;
-  lastName?: string;
-  purpose: PersonCheckPurpose;
-  /** Passed through untouched: the decider refuses anything but literally `true`. */
-  fcraConsent: unknown;
-  dateOfBirth?: string;
-  locations?: string[];
-  aliases?: string[];
-  associatedDomain?: string;
-  identifiers?: { type: string; value: string }[];
-}
+/** The request as the surfaces pass it (the decider validates it). */
+export type PersonCheckRequestInput = PersonCheckRequestFields;
 
 export interface PersonCheckFindingView {
   id: string;
@@ -286,6 +275,8 @@ export class PgPersonCheckService implements PersonCheckService {
       store: EventStore;
       pool: pg.Pool;
       clock: Clock;
+      /** Elapsed time for the deadline of waitForCompletion (default: the system's monotonic time). */
+      timer?: Timer;
       unicodeFontPath?: string;
       pollIntervalMs?: number;
       /** Resolves once the read models have applied everything appended so far (read-your-writes for the list). */
@@ -365,7 +356,8 @@ export class PgPersonCheckService implements PersonCheckService {
   }
 
   async waitForCompletion(accountId: string, id: string, timeoutMs: number): Promise<PersonCheckView | undefined> {
-    const deadline = Date.now() + timeoutMs;
+    const timer = this.deps.timer ?? systemTimer;
+    const deadline = timer.nowMs() + timeoutMs;
     const interval = this.deps.pollIntervalMs ?? 100;
     for (;;) {
       const view = await this.get(accountId, id);
@@ -375,7 +367,7 @@ export class PgPersonCheckService implements PersonCheckService {
         await this.deps.readModelsCaughtUp?.();
         return view;
       }
-      const remaining = deadline - Date.now();
+      const remaining = deadline - timer.nowMs();
       if (remaining <= 0) return undefined;
       await new Promise((resolve) => setTimeout(resolve, Math.min(interval, remaining)));
     }

@@ -4,18 +4,15 @@
  * and feed the dispatcher's per-delivery outcomes into the endpoint aggregate so the streak and the
  * auto-disable after 10 consecutive failures are events (WebhookDeliveryFailed, WebhookEndpointDisabled).
  */
-import type pg from 'pg';
 import { streamName as endpointStream, webhookEndpointDecider, type WebhookEndpointEvent } from '../../commands/webhook-endpoint';
-import type { EventStore } from '../../infrastructure/eventstore/port';
-import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import type { DeliveryFinished } from '../../webhooks/dispatcher';
 import { findEndpoint } from '../../webhooks/outbox';
 import { prepareWebhookRegistration } from '../../webhooks/registration';
-import type { SecretBox } from '../../webhooks/secrets';
-import { UrlGuardError, type Resolver } from '../../webhooks/url-guard';
+import { UrlGuardError } from '../../webhooks/url-guard';
 import { handleCommand, loadAggregate } from '../../commands/command-handler';
 import type { CommandContext, Principal } from '../services';
+import type { WebhookServiceDeps } from '../webhook-deps';
 
 export class S3WebhookUrlRejected extends Error {
   override readonly name = 'S3WebhookUrlRejected';
@@ -37,15 +34,7 @@ export interface S3EndpointState {
 
 export class S3WebhookService {
   constructor(
-    private readonly deps: {
-      store: EventStore;
-      pool: pg.Pool;
-      clock: Clock;
-      secrets: SecretBox;
-      allowPrivate: boolean;
-      resolver?: Resolver;
-      readModelsCaughtUp: () => Promise<void>;
-    },
+    private readonly deps: WebhookServiceDeps,
   ) {}
 
   private meta(ctx: CommandContext) {

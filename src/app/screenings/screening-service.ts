@@ -7,7 +7,7 @@ import { projectionSchema } from '../../projections/projection';
 import { buildJsonReport } from '../../reports/json-report';
 import { HIT_CATEGORIES, type ScreeningReport } from '../../reports/model';
 import { renderScreeningReportPdf } from '../../reports/pdf/screening-report';
-import type { Clock } from '../../shared/clock';
+import { systemTimer, type Clock, type Timer } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import { NotFound } from '../../commands/errors';
 import { handleCommand } from '../../commands/command-handler';
@@ -225,6 +225,8 @@ export class PgScreeningService implements ScreeningService {
       store: EventStore;
       pool: pg.Pool;
       clock: Clock;
+      /** Elapsed time for the deadline of waitForCompletion (default: the system's monotonic time). */
+      timer?: Timer;
       notifier: CompletionNotifier;
       ids: IdBlocks;
       reportContext: () => ReportContext;
@@ -394,8 +396,9 @@ export class PgScreeningService implements ScreeningService {
   async waitForCompletion(accountId: string, screeningId: number, timeoutMs: number): Promise<ScreeningView | undefined> {
     const stream = screeningStream(String(screeningId));
     const { notifier } = this.deps;
-    const deadline = Date.now() + timeoutMs;
-    const nextWake = () => notifier.wait(stream, Math.max(0, Math.min(deadline - Date.now(), 1000)));
+    const timer = this.deps.timer ?? systemTimer;
+    const deadline = timer.nowMs() + timeoutMs;
+    const nextWake = () => notifier.wait(stream, Math.max(0, Math.min(deadline - timer.nowMs(), 1000)));
     // The stream is read when the notifier says it ended (or saw it end before we came), and once a
     // second besides: a notifier that lags or missed the end never leaves a caller hanging.
     let wake = nextWake();
@@ -416,7 +419,7 @@ export class PgScreeningService implements ScreeningService {
           return screeningView(report, (events[0]!.data as { surface: ScreeningView['surface'] }).surface);
         }
         if (events.some((e) => e.type === 'ScreeningFailed')) return undefined;
-        if (Date.now() >= deadline) return undefined;
+        if (timer.nowMs() >= deadline) return undefined;
         await wake.promise;
       }
     } finally {

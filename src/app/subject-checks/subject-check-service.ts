@@ -12,6 +12,7 @@ import {
   type SubjectCheckCommand,
   type SubjectCheckStarted,
   type SubjectLocation,
+  type SubjectOfCheck,
 } from '../../commands/subject-check';
 
 export { investigationIdFor } from '../../commands/subject-check';
@@ -29,13 +30,7 @@ import type { ListsInServiceView } from '../services';
 
 export type SubjectCheckStatus = 'running' | 'needs_review' | 'escalated' | 'completed' | 'failed';
 
-export interface SubjectCheckInput {
-  firstName: string;
-  lastName: string;
-  middleName?: string;
-  dateOfBirth?: string;
-  locations: SubjectLocation[];
-  purpose: string;
+export interface SubjectCheckInput extends SubjectOfCheck {
   consent: { certified: true; statement?: string };
   /** Enrol in ongoing monitoring when the check concludes. */
   monitor?: boolean;

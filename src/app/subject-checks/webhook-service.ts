@@ -4,11 +4,8 @@
  * outbox (retry-now → subject_check.retry, test delivery → webhook.test) and the delivery log.
  * Lifecycle callbacks themselves are produced by the webhook projector from the check's events.
  */
-import type pg from 'pg';
 import { NotFound } from '../../commands/errors';
 import { streamName as endpointStream, webhookEndpointDecider, type WebhookEndpointRegistered, type WebhookEndpointUpdated } from '../../commands/webhook-endpoint';
-import type { EventStore } from '../../infrastructure/eventstore/port';
-import type { Clock } from '../../shared/clock';
 import {
   deliveryCursor,
   enqueueTestDelivery,
@@ -22,11 +19,11 @@ import {
   type RetryNowResult,
 } from '../../webhooks/outbox';
 import { prepareWebhookRegistration } from '../../webhooks/registration';
-import type { SecretBox } from '../../webhooks/secrets';
-import { UrlGuardError, type Resolver } from '../../webhooks/url-guard';
+import { UrlGuardError } from '../../webhooks/url-guard';
 import { handleCommand, loadAggregate } from '../../commands/command-handler';
 import { boundId } from '../idempotency/binding';
 import type { CommandContext, Principal } from '../services';
+import type { WebhookServiceDeps } from '../webhook-deps';
 
 export class WebhookUrlRejected extends Error {
   override readonly name = 'WebhookUrlRejected';
@@ -50,15 +47,7 @@ export interface DeliveryLogPage {
 
 export class S2WebhookService {
   constructor(
-    private readonly deps: {
-      store: EventStore;
-      pool: pg.Pool;
-      clock: Clock;
-      secrets: SecretBox;
-      allowPrivate: boolean;
-      resolver?: Resolver;
-      readModelsCaughtUp: () => Promise<void>;
-    },
+    private readonly deps: WebhookServiceDeps,
   ) {}
 
   /** Register or update; throws WebhookUrlRejected for a URL the SSRF guard refuses. */

@@ -126,7 +126,7 @@ export class WatchlistMonitoring {
         }
       }
     }
-    const raised = intents.length ? await this.deps.monitoring.raiseAlerts(intents) : { alertsRaised: 0, reopened: 0 };
+    const raised = intents.length ? await this.deps.monitoring.raiseAlerts(intents, { failOnError: true }) : { alertsRaised: 0, reopened: 0 };
     return { subjects: subjects.length, intents: intents.length, ...raised };
   }
 }

@@ -94,7 +94,7 @@ export function addedByOf(ctx: CommandContext): string {
 }
 
 /** Called after a change is committed (monitoring reverse-matches the changed entries). */
-export type WatchlistChangeListener = (accountId: string, watchlistId: string, events: readonly WatchlistEvent[]) => Promise<unknown>;
+export type WatchlistChangeListener = (accountId: string, watchlistId: string, events: readonly WatchlistEvent[], position: bigint | undefined) => Promise<unknown>;
 
 export class WatchlistService {
   private readonly listeners: WatchlistChangeListener[] = [];
@@ -111,7 +111,7 @@ export class WatchlistService {
     await this.deps.readModelsCaughtUp(handled.lastGlobalPosition ?? undefined);
     if (handled.events.length) {
       for (const listener of this.listeners) {
-        await listener(full.data.accountId, full.data.watchlistId, handled.events).catch((err: unknown) =>
+        await listener(full.data.accountId, full.data.watchlistId, handled.events, handled.lastGlobalPosition ?? undefined).catch((err: unknown) =>
           this.deps.logger?.error({ err, watchlistId: full.data.watchlistId }, 'watchlist change listener failed (the change is committed)'),
         );
       }
@@ -155,8 +155,21 @@ export class WatchlistService {
     return (await this.get(accountId, watchlistId))!;
   }
 
-  /** All-or-nothing: the decider checks every row; the handler appends all the events in one append. */
+  /**
+   * All-or-nothing: the decider checks every row; the handler appends all the events in one append.
+   * Under an Idempotency-Key the command id (the import id) is bound to the key: a retry that takes
+   * over a request that died after its append finds that import in the stream and answers it.
+   */
   async importEntries(accountId: string, watchlistId: string, data: Omit<ImportEntries['data'], 'watchlistId' | 'accountId' | 'addedBy'>, ctx: CommandContext): Promise<{ list: WatchlistView; imported: Record<string, unknown> }> {
+    if (ctx.idempotency) {
+      const earlier = (await this.deps.store.readStream(streamName(watchlistId))).find((e) => e.type === 'ListImported' && (e.data as { importId?: string }).importId === ctx.commandId);
+      if (earlier) {
+        await this.deps.readModelsCaughtUp(earlier.globalPosition);
+        const list = await this.get(accountId, watchlistId);
+        if (!list) throw new NotFound('watchlist', watchlistId);
+        return { list, imported: earlier.data as Record<string, unknown> };
+      }
+    }
     const handled = await this.run({ type: 'ImportEntries', data: { watchlistId, accountId, ...data, addedBy: addedByOf(ctx) } }, ctx);
     const last = handled.events[handled.events.length - 1];
     const imported = last?.type === 'ListImported' ? (last.data as unknown as Record<string, unknown>) : {};

@@ -16,17 +16,19 @@ export function streamName(accountId: string): string {
 export const accountStreamName = streamName;
 
 // ---- commands ----
+/** The account and its owner: the CreateAccount command's fields, recorded by AccountCreated. */
+type NewAccount = {
+  accountId: string;
+  name: string;
+  ownerUserId: string;
+  ownerEmail: string;
+  /** scrypt/argon2 hash computed by the handler; never the password. */
+  passwordHash: string;
+  plan: Plan;
+};
 export type CreateAccount = Command<
   'CreateAccount',
-  {
-    accountId: string;
-    name: string;
-    ownerUserId: string;
-    ownerEmail: string;
-    /** scrypt/argon2 hash computed by the handler; never the password. */
-    passwordHash: string;
-    plan: Plan;
-  }
+  NewAccount
 >;
 export type ChangePlan = Command<
   'ChangePlan',
@@ -48,13 +50,7 @@ export type AccountCommand = CreateAccount | ChangePlan | AddUser | ChangeUserRo
 // ---- events ----
 export type AccountCreated = Event<
   'AccountCreated',
-  {
-    accountId: string;
-    name: string;
-    ownerUserId: string;
-    ownerEmail: string;
-    passwordHash: string;
-    plan: Plan;
+  NewAccount & {
     createdAt: string;
   }
 >;

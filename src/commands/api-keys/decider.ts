@@ -42,42 +42,27 @@ export interface KeyWebhook {
 }
 
 // ---- commands ----
-export type CreateApiKey = Command<
-  'CreateApiKey',
-  {
-    accountId: string;
-    keyId: string;
-    surface: KeySurface;
-    name: string;
-    keyHash: string;
-    prefix: string;
-    /** Owner of the key; required for S3 (limit per user). */
-    userId?: string;
-    expiresAt?: string;
-    webhook?: KeyWebhook;
-  }
->;
+/** A new key as CreateApiKey carries it and ApiKeyCreated records it (the hash, never the key). */
+type NewApiKey = {
+  accountId: string;
+  keyId: string;
+  surface: KeySurface;
+  name: string;
+  keyHash: string;
+  prefix: string;
+  /** Owner of the key; required for S3 (limit per user). */
+  userId?: string;
+  expiresAt?: string;
+  webhook?: KeyWebhook;
+};
+export type CreateApiKey = Command<'CreateApiKey', NewApiKey>;
 export type RevokeApiKey = Command<'RevokeApiKey', { accountId: string; keyId: string }>;
 export type RotateApiKey = Command<'RotateApiKey', { accountId: string; keyId: string; keyHash: string; prefix: string }>;
 export type ConfigureKeyWebhook = Command<'ConfigureKeyWebhook', { accountId: string; keyId: string; webhook: KeyWebhook }>;
 export type ApiKeyCommand = CreateApiKey | RevokeApiKey | RotateApiKey | ConfigureKeyWebhook;
 
 // ---- events ----
-export type ApiKeyCreated = Event<
-  'ApiKeyCreated',
-  {
-    accountId: string;
-    keyId: string;
-    surface: KeySurface;
-    name: string;
-    keyHash: string;
-    prefix: string;
-    userId?: string;
-    expiresAt?: string;
-    webhook?: KeyWebhook;
-    createdAt: string;
-  }
->;
+export type ApiKeyCreated = Event<'ApiKeyCreated', NewApiKey & { createdAt: string }>;
 export type ApiKeyRevoked = Event<'ApiKeyRevoked', { accountId: string; keyId: string; surface: KeySurface; keyHash: string; revokedAt: string }>;
 export type ApiKeyRotated = Event<
   'ApiKeyRotated',
@@ -97,17 +82,9 @@ export type ApiKeyEvent = ApiKeyCreated | ApiKeyRevoked | ApiKeyRotated | ApiKey
 export const apiKeyEventTypes = ['ApiKeyCreated', 'ApiKeyRevoked', 'ApiKeyRotated', 'ApiKeyWebhookConfigured'] as const;
 
 // ---- state ----
-export interface ApiKeyRecord {
-  keyId: string;
-  surface: KeySurface;
-  name: string;
-  keyHash: string;
-  prefix: string;
-  userId?: string;
+export interface ApiKeyRecord extends Omit<NewApiKey, 'accountId'> {
   createdAt: string;
-  expiresAt?: string;
   revokedAt?: string;
-  webhook?: KeyWebhook;
 }
 export interface ApiKeysState {
   accountId?: string;

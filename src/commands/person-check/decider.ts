@@ -8,7 +8,7 @@
  * national id never enters the store.
  */
 import { assertNever, type Event } from '../../shared/events';
-import { type Command, type Decider, isCalendarDate, isInteger, isIsoInstant, isNonEmptyText, NUMERIC_ID, stamp } from '../decider';
+import { type AgentAnswer, type Command, type Decider, isCalendarDate, isInteger, isIsoInstant, isNonEmptyText, NUMERIC_ID, stamp } from '../decider';
 import { IllegalTransition, Issues, NotFound, ValidationFailed } from '../errors';
 import { type RiskLevel, riskLevelForScore } from '../plans';
 
@@ -56,55 +56,36 @@ export interface MaskedIdentifier {
 }
 
 // ---- commands ----
-export type RequestPersonCheck = Command<
-  'RequestPersonCheck',
-  {
-    personCheckId: string;
-    accountId: string;
-    surface: 's1' | 'portal';
-    fullName: string;
-    firstName?: string;
-    middleName?: string;
-    lastName?: string;
-    purpose: PersonCheckPurpose;
-    /** Must be literally `true`. Typed `unknown` because the decider is the last line of defence. */
-    fcraConsent: unknown;
-    dateOfBirth?: string;
-    locations?: string[];
-    aliases?: string[];
-    associatedDomain?: string;
-    /** Raw identifiers from the request: only the last four characters are kept. */
-    identifiers?: { type: string; value: string }[];
-  }
->;
-export type RecordPersonCheckAgentResult = Command<
-  'RecordAgentResult',
-  {
-    personCheckId: string;
-    phase: number;
-    agent: string;
-    queried: boolean;
-    error?: string;
-    result: Record<string, unknown>;
-    startedAt: string;
-    finishedAt: string;
-  }
->;
-export type CompletePersonCheck = Command<
-  'CompletePersonCheck',
-  {
-    personCheckId: string;
-    result: 'clean' | 'adverse_found' | 'inconclusive';
-    confidence: 'high' | 'medium' | 'low';
-    riskScore: number;
-    riskLevel: RiskLevel;
-    redFlagCount: number;
-    warningCount: number;
-    sourcesChecked: number;
-    sourcesTotal: number;
-    findings: PersonFinding[];
-  }
->;
+/** What a person check is asked with: the request input of the application service and the command's fields. */
+export type PersonCheckRequestFields = {
+  fullName: string;
+  firstName?: string;
+  middleName?: string;
+  lastName?: string;
+  purpose: PersonCheckPurpose;
+  /** Must be literally `true`. Typed `unknown` because the decider is the last line of defence. */
+  fcraConsent: unknown;
+  dateOfBirth?: string;
+  locations?: string[];
+  aliases?: string[];
+  associatedDomain?: string;
+  /** Raw identifiers from the request: only the last four characters are kept. */
+  identifiers?: { type: string; value: string }[];
+};
+export type RequestPersonCheck = Command<'RequestPersonCheck', { personCheckId: string; accountId: string; surface: 's1' | 'portal' } & PersonCheckRequestFields>;
+/** The verdict as the command carries it and the event records it (agents/person/verdict.ts computes it). */
+export type PersonCheckOutcome = {
+  result: 'clean' | 'adverse_found' | 'inconclusive';
+  confidence: 'high' | 'medium' | 'low';
+  riskScore: number;
+  riskLevel: RiskLevel;
+  redFlagCount: number;
+  warningCount: number;
+  sourcesChecked: number;
+  sourcesTotal: number;
+};
+export type RecordPersonCheckAgentResult = Command<'RecordAgentResult', { personCheckId: string } & AgentAnswer<number>>;
+export type CompletePersonCheck = Command<'CompletePersonCheck', { personCheckId: string; findings: PersonFinding[] } & PersonCheckOutcome>;
 export type FailPersonCheck = Command<'FailPersonCheck', { personCheckId: string; reason: string }>;
 export type PersonCheckCommand = RequestPersonCheck | RecordPersonCheckAgentResult | CompletePersonCheck | FailPersonCheck;
 
@@ -130,34 +111,16 @@ export type PersonCheckRequested = Event<
     requestedAt: string;
   }
 >;
-export type PersonCheckAgentResultRecorded = Event<
-  'PersonCheckAgentResultRecorded',
-  Ids & {
-    phase: number;
-    agent: string;
-    queried: boolean;
-    error?: string;
-    result: Record<string, unknown>;
-    startedAt: string;
-    finishedAt: string;
-  }
->;
+export type PersonCheckAgentResultRecorded = Event<'PersonCheckAgentResultRecorded', Ids & AgentAnswer<number>>;
 export type PersonCheckCompleted = Event<
   'PersonCheckCompleted',
-  Ids & {
-    surface: 's1' | 'portal';
-    result: 'clean' | 'adverse_found' | 'inconclusive';
-    confidence: 'high' | 'medium' | 'low';
-    riskScore: number;
-    riskLevel: RiskLevel;
-    redFlagCount: number;
-    warningCount: number;
-    findingsCount: number;
-    sourcesChecked: number;
-    sourcesTotal: number;
-    findings: PersonFinding[];
-    completedAt: string;
-  }
+  Ids &
+    PersonCheckOutcome & {
+      surface: 's1' | 'portal';
+      findingsCount: number;
+      findings: PersonFinding[];
+      completedAt: string;
+    }
 >;
 export type PersonCheckFailed = Event<'PersonCheckFailed', Ids & { reason: string; failedAt: string }>;
 export type PersonCheckEvent = PersonCheckRequested | PersonCheckAgentResultRecorded | PersonCheckCompleted | PersonCheckFailed;

@@ -9,9 +9,9 @@
  * See docs/domain.md for every rule.
  */
 import { assertNever, type Event } from '../../shared/events';
-import { type Command, type Decider, isInteger, isNonEmptyText, isIsoInstant, NUMERIC_ID, stamp, UUID } from '../decider';
+import { type AgentAnswer, type Command, type Decider, isInteger, isNonEmptyText, isIsoInstant, NUMERIC_ID, stamp, UUID } from '../decider';
 import { Conflict, IllegalTransition, Issues, NotFound, PlanRequired, ValidationFailed } from '../errors';
-import { isPlan, type Plan, planAtLeast, plansFrom, type RiskLevel, riskLevelForScore } from '../plans';
+import { isPlan, minimumPlan, type Plan, planAllows, plansFrom, type RiskLevel, riskLevelForScore } from '../plans';
 import {
   type EntityType,
   entityTypes,
@@ -111,6 +111,18 @@ export interface ScreeningHit {
   listVersion?: string;
   /** Hash of the listed entity's record when matched: monitoring compares it to detect changes. */
   entityRecordHash: string;
+  /** A hit on one of the account's own lists (issue 21): which list, version, severity and entry. */
+  internalList?: InternalListRef;
+}
+
+/** As ReportHit.internalList: the scorer counts such a hit by the list's severity. */
+export interface InternalListRef {
+  watchlistId: string;
+  name: string;
+  version: number;
+  severity: 'block' | 'review' | 'note';
+  entryId: string;
+  reason: string;
 }
 
 export interface HitCounts {
@@ -212,18 +224,7 @@ export type ExpirePhase = Command<
     retryDeadline: string;
   }
 >;
-export type RecordAgentResult = Command<
-  'RecordAgentResult',
-  Meta & {
-    phase: PipelinePhase;
-    agent: string;
-    queried: boolean;
-    error?: string;
-    result: Record<string, unknown>;
-    startedAt: string;
-    finishedAt: string;
-  }
->;
+export type RecordAgentResult = Command<'RecordAgentResult', Meta & AgentAnswer<PipelinePhase>>;
 export type CompletePhase = Command<'CompletePhase', Meta & { phase: PipelinePhase }>;
 export type CompleteScreening = Command<
   'CompleteScreening',
@@ -327,18 +328,7 @@ export type PhaseRetried = Event<
  * with its reason, in plan order.
  */
 export type PhaseSkipped = Event<'PhaseSkipped', Ids & { phase: PipelinePhase; notQueried: SourceNotQueried[]; skippedAt: string }>;
-export type AgentResultRecorded = Event<
-  'AgentResultRecorded',
-  Ids & {
-    phase: PipelinePhase;
-    agent: string;
-    queried: boolean;
-    error?: string;
-    result: Record<string, unknown>;
-    startedAt: string;
-    finishedAt: string;
-  }
->;
+export type AgentResultRecorded = Event<'AgentResultRecorded', Ids & AgentAnswer<PipelinePhase>>;
 export type PhaseCompleted = Event<
   'PhaseCompleted',
   Ids & { phase: PipelinePhase; agentsQueried: string[]; agentsNotQueried: string[]; completedAt: string }
@@ -413,6 +403,8 @@ export type MonitoringAlertRaised = Event<
     listVersion: string;
     entityRecordHash?: string;
     raisedAt: string;
+    /** The hit is on an internal list (new or changed hit): counted by the list's severity at once. */
+    internalList?: InternalListRef;
   }
 >;
 export type HitReopened = Event<
@@ -594,9 +586,8 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
   issues.throwIfAny();
 
   // Plan rules: Starter has no API access; EDD and SOW need Professional+; M&A needs Enterprise.
-  if (d.surface !== 'portal' && !planAtLeast(d.plan, 'essentials')) throw new PlanRequired('api_access', plansFrom('essentials'), d.plan);
-  if ((d.kind === 'edd' || d.kind === 'sow') && !planAtLeast(d.plan, 'professional')) throw new PlanRequired(d.kind, plansFrom('professional'), d.plan);
-  if (d.kind === 'ma' && d.plan !== 'enterprise') throw new PlanRequired('ma', ['enterprise'], d.plan);
+  if (d.surface !== 'portal' && !planAllows(d.plan, 'api_access')) throw new PlanRequired('api_access', plansFrom(minimumPlan('api_access')), d.plan);
+  if ((d.kind === 'edd' || d.kind === 'sow' || d.kind === 'ma') && !planAllows(d.plan, d.kind)) throw new PlanRequired(d.kind, plansFrom(minimumPlan(d.kind)), d.plan);
 
   if (state.status !== 'none') throw new Conflict(`screening ${d.screeningId} already exists`);
   const subjectOut: ScreeningSubject = { query: subject.query.trim(), entityType: subject.entityType };
@@ -943,7 +934,13 @@ function recordMonitoringAlert(
     .check(isNonEmptyText(d.entityId, 500), 'entity_id', 'is required')
     .check(isNonEmptyText(d.listVersion, 200), 'list_version', 'is required')
     .check(typeof d.diff === 'object' && d.diff !== null, 'diff', 'must be an object')
-    .check(d.kind === 'removed_hit' || isNonEmptyText(d.entityRecordHash, 200), 'entity_record_hash', 'is required unless the entity was removed');
+    .check(d.kind === 'removed_hit' || isNonEmptyText(d.entityRecordHash, 200), 'entity_record_hash', 'is required unless the entity was removed')
+    .check(
+      d.hit?.internalList === undefined ||
+        (isNonEmptyText(d.hit.internalList.watchlistId, 100) && ['block', 'review', 'note'].includes(d.hit.internalList.severity) && Number.isInteger(d.hit.internalList.version)),
+      'hit.internal_list',
+      'must name the list, its version and a severity of block, review or note',
+    );
   if (d.risk) validateRisk(issues, d.risk.riskScore, d.risk.riskLevel);
   issues.throwIfAny();
   if (s.alertIds.includes(d.alertId)) return [];
@@ -1004,6 +1001,7 @@ function recordMonitoringAlert(
       listVersion: d.listVersion,
       ...(d.entityRecordHash !== undefined ? { entityRecordHash: d.entityRecordHash } : {}),
       raisedAt: now,
+      ...(d.kind !== 'removed_hit' && d.hit?.internalList ? { internalList: d.hit.internalList } : {}),
     },
   });
   if (d.risk && (d.risk.riskScore !== s.riskScore || d.risk.riskLevel !== s.riskLevel)) {

@@ -1,4 +1,7 @@
 /**
+ * Over 500 lines on purpose: one aggregate's commands, events, state and its whole transition table;
+ * monitoring's share is already in monitoring.ts and the assessment in assessment.ts.
+ *
  * S2 subject check, stream `subject-check-<id>` (numeric id).
  *
  *   (none) --StartSubjectCheck--> running
@@ -94,16 +97,20 @@ export type SubjectSummary = {
 
 // ---- commands ----
 type Id = { subjectCheckId: string };
+/** Who is checked and why: the request's, the command's and the started event's fields. */
+export type SubjectOfCheck = {
+  firstName: string;
+  lastName: string;
+  middleName?: string;
+  dateOfBirth?: string;
+  locations: SubjectLocation[];
+  purpose: string;
+};
 export type StartSubjectCheck = Command<
   'StartSubjectCheck',
-  Id & {
+  Id &
+    SubjectOfCheck & {
     accountId: string;
-    firstName: string;
-    lastName: string;
-    middleName?: string;
-    dateOfBirth?: string;
-    locations: SubjectLocation[];
-    purpose: string;
     consent: SubjectConsent;
     batchId?: string;
     /** Enrol in ongoing monitoring as soon as the check concludes (needs_review, escalated or completed). */
@@ -160,14 +167,9 @@ export const subjectCheckCommandTypes = [...subjectCheckLifecycleCommandTypes, .
 type Ids = { subjectCheckId: string; accountId: string };
 export type SubjectCheckStarted = Event<
   'SubjectCheckStarted',
-  Ids & {
+  Ids &
+    SubjectOfCheck & {
     status: 'running';
-    firstName: string;
-    lastName: string;
-    middleName?: string;
-    dateOfBirth?: string;
-    locations: SubjectLocation[];
-    purpose: string;
     consent: SubjectConsent & { certified: true; certifiedAt: string };
     batchId?: string;
     /** Present (true) when the request asked for monitoring from the conclusion on. */

@@ -98,16 +98,10 @@ export function liveHits(hits: Record<string, MonitoredHitState>): MonitoredHit[
     .sort((a, b) => (a.entityId < b.entityId ? -1 : a.entityId > b.entityId ? 1 : 0));
 }
 
-export type AlertFacts = {
+export type AlertFacts = Pick<MonitoredHit, 'hitId' | 'entityId' | 'tier' | 'source' | 'matchedName' | 'score'> & {
   /** `${listVersion}:${entityId}`: one alert per list version and listed entity. */
   alertId: string;
   kind: MonitoringAlertKind;
-  hitId: string;
-  entityId: string;
-  tier: string;
-  source: string;
-  matchedName: string;
-  score: number;
   diff: Record<string, unknown>;
   listVersion: string;
   entityRecordHash?: string;

@@ -16,15 +16,19 @@ import { describeError, type BusLogger } from './logger';
 import { DLQ_HEADERS, replayedMessage, type DeadLetterSink } from './dead-letter';
 import type { BusMessage, MessageBus } from './port';
 
-export interface StoredDeadLetter {
-  /** Row id (decimal string): what `svc deadletters replay` takes in the embedded default. */
-  id: string;
+/** Where a dead letter came from and how often it was tried: the table's and the topic's. */
+export interface DeadLetterOrigin {
   originalTopic: string;
   originalPartition: number;
   originalOffset: string;
   key: string;
   group: string;
   attempts: number;
+}
+
+export interface StoredDeadLetter extends DeadLetterOrigin {
+  /** Row id (decimal string): what `svc deadletters replay` takes in the embedded default. */
+  id: string;
   errorName: string | null;
   error: string;
   /** The dead letter's headers: the original message's own plus the x-dlq-* ones. */

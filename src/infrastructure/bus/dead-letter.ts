@@ -18,6 +18,7 @@
  * table, ./dead-letter-table.ts): an in-memory topic would be lost on restart and unreadable from
  * another process.
  */
+import { Counter, type Registry } from 'prom-client';
 import { isTransient } from '../eventstore/postgres/subscription';
 import { backoffDelay, describeError, type BusLogger, type RedeliveryBackoff } from './logger';
 import type { BusMessage, ConsumedMessage } from './port';
@@ -168,17 +169,19 @@ export class DeadLetterCounter {
     return sum;
   }
 
-  /** Prometheus text lines (HELP, TYPE and one sample per group and topic). */
-  metricLines(): string[] {
-    const escape = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
-    const lines = [
-      '# HELP svc_bus_dead_letters_total Messages a consumer group gave up on and published to the dead-letter topic.',
-      '# TYPE svc_bus_dead_letters_total counter',
-    ];
-    for (const e of [...this.counts.values()].sort((a, b) => a.group.localeCompare(b.group) || a.topic.localeCompare(b.topic))) {
-      lines.push(`svc_bus_dead_letters_total{group="${escape(e.group)}",topic="${escape(e.topic)}"} ${e.count}`);
-    }
-    return lines;
+  /** Registers svc_bus_dead_letters_total (one sample per group and topic, read at each scrape). */
+  registerMetrics(registry: Registry): void {
+    const counts = this.counts;
+    new Counter({
+      name: 'svc_bus_dead_letters_total',
+      help: 'Messages a consumer group gave up on and published to the dead-letter topic.',
+      labelNames: ['group', 'topic'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const e of [...counts.values()].sort((a, b) => a.group.localeCompare(b.group) || a.topic.localeCompare(b.topic))) this.inc({ group: e.group, topic: e.topic }, e.count);
+      },
+    });
   }
 }
 

@@ -16,9 +16,8 @@ export interface RedeliveryBackoff {
 
 export const defaultRedeliveryBackoff: RedeliveryBackoff = { initialMs: 100, maxMs: 5_000 };
 
-export function backoffDelay(backoff: RedeliveryBackoff, attempt: number): number {
-  return Math.min(backoff.maxMs, backoff.initialMs * 2 ** Math.max(0, attempt - 1));
-}
+/** The delay before redelivery `attempt` (doubling from initialMs, capped): the shared retry schedule. */
+export { backoffDelay } from '../../shared/backoff';
 
 export function describeError(error: unknown): { message: string; stack?: string; name?: string } {
   if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };

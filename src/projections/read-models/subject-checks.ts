@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { SubjectCheckEvent } from '../../commands/subject-check';
+import { subjectCheckEventTypes, type SubjectCheckEvent } from '../../commands/subject-check';
 import { assertNever, type RecordedEvent } from '../../shared/events';
 import { findingsOf, MalformedAgentResult, riskOfFindings, type Finding } from '../../commands/subject-check/assessment';
 import { quoteIdent, type Projection } from '../projection';
@@ -13,19 +13,8 @@ import { quoteIdent, type Projection } from '../projection';
 export const subjectChecksProjection: Projection = {
   name: 'subject_checks',
   version: 2,
-  handles: [
-    'SubjectCheckStarted',
-    'SubjectCheckAgentResultRecorded',
-    'SubjectCheckReviewRequired',
-    'SubjectCheckEscalated',
-    'SubjectCheckCompleted',
-    'SubjectCheckFailed',
-    'SubjectCheckReviewResolved',
-    'SubjectCheckInvestigationClosed',
-    'SubjectCheckMonitoringEnrolled',
-    'SubjectCheckMonitoringUnenrolled',
-    'SubjectCheckMonitoringAlertRaised',
-  ],
+  // Every event of a subject check.
+  handles: [...subjectCheckEventTypes],
   async setup(client, schema) {
     const s = quoteIdent(schema);
     await client.query(`

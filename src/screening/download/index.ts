@@ -1,4 +1,6 @@
 import { createWriteStream, promises as fsp } from 'node:fs';
+import { fileExists } from '../../shared/files';
+import { backoffDelay } from '../../shared/backoff';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -66,14 +68,6 @@ export interface PendingFile {
   finalize: () => Promise<void>;
 }
 
-async function exists(p: string): Promise<boolean> {
-  try {
-    await fsp.access(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const noop = async () => {};
 
@@ -111,7 +105,7 @@ export async function fetchToTemp(
   let lastReason = '';
   for (let attempt = 1; attempt <= retries + 1; attempt++) {
     if (attempt > 1) {
-      const delayMs = backoffMs * 2 ** (attempt - 2);
+      const delayMs = backoffDelay({ initialMs: backoffMs }, attempt - 1);
       opts.onRetry?.({ url, attempt, delayMs, reason: lastReason });
       await sleep(delayMs);
     }
@@ -160,10 +154,10 @@ export async function fetchToTemp(
       return {
         result: { file: path.basename(dest), url, status: 'downloaded', bytes: size, attempts: attempt },
         commit: async () => {
-          hadPrevious = await exists(dest);
+          hadPrevious = await fileExists(dest);
           if (hadPrevious) {
             await fsp.rename(dest, prevPath(dest));
-            if (await exists(metaPath(dest))) await fsp.rename(metaPath(dest), prevPath(metaPath(dest)));
+            if (await fileExists(metaPath(dest))) await fsp.rename(metaPath(dest), prevPath(metaPath(dest)));
           }
           await fsp.rename(tmp, dest);
           const mtmp = `${metaPath(dest)}.tmp`;
@@ -174,7 +168,7 @@ export async function fetchToTemp(
         rollback: async () => {
           if (hadPrevious) {
             await fsp.rename(prevPath(dest), dest);
-            if (await exists(prevPath(metaPath(dest)))) await fsp.rename(prevPath(metaPath(dest)), metaPath(dest));
+            if (await fileExists(prevPath(metaPath(dest)))) await fsp.rename(prevPath(metaPath(dest)), metaPath(dest));
             else await fsp.rm(metaPath(dest), { force: true });
           } else {
             await fsp.rm(dest, { force: true });

@@ -1,4 +1,5 @@
 import { promises as fsp } from 'node:fs';
+import { fileExists } from '../../shared/files';
 import path from 'node:path';
 import type { ListSourceId, ListTopic } from '../model';
 import { ListParseError, type ParseContext, type ParsedList } from './common';
@@ -35,32 +36,24 @@ export interface ListDefinition {
   licence: string;
 }
 
-async function exists(p: string): Promise<boolean> {
-  try {
-    await fsp.access(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Fixed file names; optional ones are skipped when absent, required ones fail the list. */
 function fixedFiles(required: string[], optional: string[] = []) {
   return async (dir: string, names?: string[]): Promise<string[]> => {
     if (names?.length) {
       const files = names.map((n) => path.resolve(dir, n));
-      for (const f of files) if (!(await exists(f))) throw new ListParseError(f, 'file not found');
+      for (const f of files) if (!(await fileExists(f))) throw new ListParseError(f, 'file not found');
       return files;
     }
     const out: string[] = [];
     for (const n of required) {
       const f = path.join(dir, n);
-      if (!(await exists(f))) throw new ListParseError(f, 'file not found');
+      if (!(await fileExists(f))) throw new ListParseError(f, 'file not found');
       out.push(f);
     }
     for (const n of optional) {
       const f = path.join(dir, n);
-      if (await exists(f)) out.push(f);
+      if (await fileExists(f)) out.push(f);
     }
     return out;
   };
@@ -86,7 +79,7 @@ export function matchingFiles(pattern: RegExp, what: string) {
 function oneOf(...candidates: string[]) {
   return async (dir: string, names?: string[]): Promise<string[]> => {
     if (names?.length) return fixedFiles(names)(dir);
-    for (const c of candidates) if (await exists(path.join(dir, c))) return [path.join(dir, c)];
+    for (const c of candidates) if (await fileExists(path.join(dir, c))) return [path.join(dir, c)];
     throw new ListParseError(path.join(dir, candidates[0]), `file not found (looked for ${candidates.join(', ')})`);
   };
 }

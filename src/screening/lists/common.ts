@@ -196,3 +196,38 @@ export function maxDate(a: string | undefined, b: string | undefined): string | 
   if (!b) return a;
   return a > b ? a : b;
 }
+
+/** The OFAC-style entity type (`Individual`, `Entity`, `Vessel`, `Aircraft`) as an entity schema. */
+export function schemaOfOfacType(t: string | undefined): EntitySchema {
+  switch ((t ?? '').trim().toLowerCase()) {
+    case 'individual':
+      return 'person';
+    case 'entity':
+      return 'organization';
+    case 'vessel':
+      return 'vessel';
+    case 'aircraft':
+      return 'aircraft';
+    default:
+      return 'unknown';
+  }
+}
+
+/** Adds a structured address (its parts that are present, and a `full` line) and its country. */
+export function addAddress(
+  e: ListEntity,
+  parts: { street?: string; city?: string; region?: string; postalCode?: string; country?: string; countryName?: string },
+  fallbackFull?: string,
+): void {
+  const { street, city, region, postalCode, country, countryName } = parts;
+  e.addresses.push({
+    full: [street, city, region, postalCode, countryName].filter(Boolean).join(', ') || (fallbackFull ?? ''),
+    ...(street ? { street } : {}),
+    ...(city ? { city } : {}),
+    ...(region ? { region } : {}),
+    ...(postalCode ? { postalCode } : {}),
+    ...(country ? { country } : {}),
+    ...(countryName ? { countryName } : {}),
+  });
+  pushUnique(e.countries, country);
+}

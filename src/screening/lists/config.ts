@@ -53,35 +53,54 @@ export function listsFromRoot(root: string, opts: { includeOptIn?: boolean } = {
   );
 }
 
+/** Where the lists come from: the validated settings (LISTS_* of the zod config, passed down by src/bootstrap). */
+export interface ListsSettings {
+  /** Snapshot root (LISTS_DIR); default the bundled lists/. */
+  listsDir?: string;
+  /** OpenSanctions data directory (OPENSANCTIONS_DIR): opt-in, CC BY-NC data is never bundled. */
+  opensanctionsDir?: string;
+  /** Only these lists (LISTS_ONLY). */
+  only?: readonly string[];
+  /** Download URL overrides keyed LIST_URL_<SOURCE>_<FILE> (upper case, non-alphanumerics as _). */
+  urls?: Readonly<Record<string, string>>;
+  /** Lists downloaded by `svc lists update` (LISTS_DOWNLOAD_DIR) win over the snapshot. */
+  downloadDir?: string;
+  /** Version persistence for audit re-runs (LISTS_DATA_DIR). */
+  dataDir?: string;
+}
+
 /**
- * Default configuration: the bundled snapshot in lists/ (or LISTS_DIR), plus OpenSanctions only when
- * OPENSANCTIONS_DIR is set (CC BY-NC data is never bundled). Per-list URL overrides come from
- * LIST_URL_<SOURCE>_<FILE> env variables (e.g. LIST_URL_UN_SC_UN_CONSOLIDATED_XML).
- * LISTS_ONLY=ofac_sdn,un_sc restricts the set; LISTS_DATA_DIR enables version persistence;
- * LISTS_DOWNLOAD_DIR makes lists downloaded by `svc lists update` win over the bundled snapshot.
+ * The lists to load: the bundled snapshot in lists/ (or listsDir), plus OpenSanctions only when
+ * opensanctionsDir is set; `only` restricts the set; `urls` override download URLs; a complete
+ * download under downloadDir wins over the snapshot; dataDir enables version persistence.
  */
-export function defaultListsConfig(env: NodeJS.ProcessEnv = process.env): ListsConfig {
-  const root = env.LISTS_DIR ? path.resolve(env.LISTS_DIR) : BUNDLED_LISTS_DIR;
+export function listsConfig(settings: ListsSettings = {}): ListsConfig {
+  const root = settings.listsDir ? path.resolve(settings.listsDir) : BUNDLED_LISTS_DIR;
   let lists = listsFromRoot(root);
-  if (env.OPENSANCTIONS_DIR) {
-    const dir = path.resolve(env.OPENSANCTIONS_DIR);
+  if (settings.opensanctionsDir) {
+    const dir = path.resolve(settings.opensanctionsDir);
     for (const d of LIST_DEFINITIONS.filter((x) => x.optIn && x.defaultSubdir === 'opensanctions')) {
       lists.push({ source: d.source, dir });
     }
   }
-  if (env.LISTS_ONLY) {
-    const only = new Set(env.LISTS_ONLY.split(',').map((s) => s.trim()));
+  if (settings.only) {
+    const only = new Set(settings.only);
     lists = lists.filter((l) => only.has(l.source));
   }
   for (const l of lists) {
     const def = LIST_DEFINITIONS.find((d) => d.source === l.source)!;
     for (const dl of def.downloads) {
-      const key = `LIST_URL_${l.source}_${dl.file}`.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
-      if (env[key]) (l.urls ??= {})[dl.file] = env[key]!;
+      const url = settings.urls?.[listUrlVariable(l.source, dl.file)];
+      if (url) (l.urls ??= {})[dl.file] = url;
     }
   }
-  if (env.LISTS_DOWNLOAD_DIR) lists = preferDownloads(lists, path.resolve(env.LISTS_DOWNLOAD_DIR));
-  return { lists, ...(env.LISTS_DATA_DIR ? { dataDir: path.resolve(env.LISTS_DATA_DIR) } : {}) };
+  if (settings.downloadDir) lists = preferDownloads(lists, path.resolve(settings.downloadDir));
+  return { lists, ...(settings.dataDir ? { dataDir: path.resolve(settings.dataDir) } : {}) };
+}
+
+/** The variable overriding one download URL: LIST_URL_<SOURCE>_<FILE>, e.g. LIST_URL_UN_SC_UN_CONSOLIDATED_XML. */
+export function listUrlVariable(source: string, file: string): string {
+  return `LIST_URL_${source}_${file}`.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
 }
 
 /**

@@ -35,15 +35,7 @@ export interface CountrySanctionsRow {
 }
 
 /** A programme as a screening reports it: the reviewed row, with its designations on the list in service. */
-export interface SanctionsProgrammeFinding {
-  authority: SanctionsAuthority;
-  programme: string;
-  scope: SanctionsScope;
-  region?: string;
-  basis: string;
-  inForceSince: string;
-  reviewedAsOf: string;
-  sourceUrl: string;
+export interface SanctionsProgrammeFinding extends Omit<CountrySanctionsRow, 'iso2' | 'jurisdiction' | 'listProgrammes'> {
   /** The list whose designations were counted (ofac_sdn, uk_sanctions, un_sc) and its publication date. */
   list?: string;
   listPublishedAt?: string;

@@ -1,6 +1,6 @@
 export { ListParseError, type ProgressEvent } from './common';
 export { LIST_DEFINITIONS, listDefinition, type ListDefinition } from './catalog';
-export { defaultListsConfig, listsFromRoot, BUNDLED_LISTS_DIR, REPO_ROOT, type ListConfig, type ListsConfig } from './config';
+export { listsConfig, listsFromRoot, BUNDLED_LISTS_DIR, REPO_ROOT, type ListConfig, type ListsConfig, type ListsSettings } from './config';
 export { toIso2, countryInfo, iso3ToIso2 } from './countries';
 export { extractRemarks, parseOfacDob } from './ofac-remarks';
 export { ListRegistry, type ReloadOutcome } from './registry';

@@ -1,27 +1,14 @@
 import path from 'node:path';
 import yauzl from 'yauzl';
-import type { BirthDate, EntitySchema, ListEntity } from '../model';
+import type { BirthDate, ListEntity } from '../model';
 import { toIso2 } from './countries';
-import { addName, ListParseError, newEntity, type ParseContext, type ParsedList, pushUnique } from './common';
+import { addAddress, addName, ListParseError, schemaOfOfacType, newEntity, type ParseContext, type ParsedList, pushUnique } from './common';
 import { idTypeFor } from './ofac-remarks';
 import { at, child, children, text, type XNode, streamXmlRecords } from './xml';
 
 const SOURCE = 'ofac_enhanced';
 
-function schemaOf(t: string | undefined): EntitySchema {
-  switch ((t ?? '').toLowerCase()) {
-    case 'individual':
-      return 'person';
-    case 'entity':
-      return 'organization';
-    case 'vessel':
-      return 'vessel';
-    case 'aircraft':
-      return 'aircraft';
-    default:
-      return 'unknown';
-  }
-}
+const schemaOf = schemaOfOfacType;
 
 const SCRIPTS: Record<string, string> = {
   latin: 'Latn',
@@ -130,17 +117,7 @@ function toEntity(n: XNode, file: string): ListEntity {
     const region = parts['STATE/PROVINCE'];
     const postalCode = parts['POSTAL CODE'];
     if (!street && !city && !region && !countryName) continue;
-    const country = toIso2(countryName);
-    e.addresses.push({
-      full: [street, city, region, postalCode, countryName].filter(Boolean).join(', '),
-      ...(street ? { street } : {}),
-      ...(city ? { city } : {}),
-      ...(region ? { region } : {}),
-      ...(postalCode ? { postalCode } : {}),
-      ...(country ? { country } : {}),
-      ...(countryName ? { countryName } : {}),
-    });
-    pushUnique(e.countries, country);
+    addAddress(e, { street, city, region, postalCode, country: toIso2(countryName), countryName });
   }
 
   for (const f of children(at(n, 'features'), 'feature')) {

@@ -1,6 +1,6 @@
 import type { BirthDate, ListEntity } from '../model';
 import { toIso2 } from './countries';
-import { addName, ListParseError, newEntity, type ParseContext, type ParsedList, parseLooseDate, pushUnique } from './common';
+import { addAddress, addName, ListParseError, newEntity, type ParseContext, type ParsedList, parseLooseDate, pushUnique } from './common';
 import { children, text, type XNode, streamXmlRecords } from './xml';
 
 const UN_URL = 'https://scsanctions.un.org/resources/xml/en/consolidated.xml';
@@ -108,17 +108,7 @@ function toEntity(n: XNode, file: string): ListEntity {
     const countryName = text(a, 'COUNTRY');
     const note = text(a, 'NOTE');
     if (!street && !city && !region && !countryName && !note) continue;
-    const country = toIso2(countryName);
-    e.addresses.push({
-      full: [street, city, region, postalCode, countryName].filter(Boolean).join(', ') || note,
-      ...(street ? { street } : {}),
-      ...(city ? { city } : {}),
-      ...(region ? { region } : {}),
-      ...(postalCode ? { postalCode } : {}),
-      ...(country ? { country } : {}),
-      ...(countryName ? { countryName } : {}),
-    });
-    pushUnique(e.countries, country);
+    addAddress(e, { street, city, region, postalCode, country: toIso2(countryName), countryName }, note);
   }
   for (const d of children(n, 'INDIVIDUAL_DOCUMENT')) {
     const number = text(d, 'NUMBER');

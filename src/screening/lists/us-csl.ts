@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createGunzip } from 'node:zlib';
-import type { EntitySchema, ListEntity, ListTopic } from '../model';
+import type { ListEntity, ListTopic } from '../model';
 import { toIso2 } from './countries';
-import { addName, ListParseError, newEntity, type ParseContext, type ParsedList, pushUnique } from './common';
+import { addName, ListParseError, schemaOfOfacType, newEntity, type ParseContext, type ParsedList, pushUnique } from './common';
 import { readCsvWithHeader, splitMulti } from './csv';
 import { idTypeFor, parseOfacDob } from './ofac-remarks';
 
@@ -22,20 +22,7 @@ function topicsFor(source: string): ListTopic[] {
   return ['sanctions'];
 }
 
-function schemaOf(t: string): EntitySchema {
-  switch (t.trim().toLowerCase()) {
-    case 'individual':
-      return 'person';
-    case 'entity':
-      return 'organization';
-    case 'vessel':
-      return 'vessel';
-    case 'aircraft':
-      return 'aircraft';
-    default:
-      return 'unknown';
-  }
-}
+const schemaOf = schemaOfOfacType;
 
 /** "MX, BASA841003MJCRHN07, C.U.R.P." / "IMO 8767953, Vessel Registration Identification" / "Female, Gender". */
 function applyIds(e: ListEntity, ids: string) {

@@ -6,6 +6,7 @@
  * agents that still did not answer as not queried with an error, so the screening completes with
  * the data gap shown. Real PostgreSQL event store and read model, real in-process bus and worker.
  */
+import { Registry } from 'prom-client';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -165,8 +166,12 @@ describe('supervisor: a screening whose agent tasks were lost', () => {
       assert.deepEqual(await supervisor.pass(), { screening: 0, person_check: 0, subject_check: 0 });
       const row = await db.pool.query(`SELECT status FROM ${projectionSchema('screenings')}.screenings WHERE screening_id = $1`, [id]);
       assert.equal(row.rows[0]?.status, 'completed');
-      assert.match(supervisor.metricLines().join('\n'), /svc_supervisor_actions_total\{kind="screening",action="retried"\} 1/);
-      assert.match(supervisor.metricLines().join('\n'), /svc_supervisor_actions_total\{kind="screening",action="gave_up"\} 1/);
+      // What GET /metrics shows of the supervisor.
+      const registry = new Registry();
+      supervisor.registerMetrics(registry);
+      const metrics = await registry.metrics();
+      assert.match(metrics, /svc_supervisor_actions_total\{kind="screening",action="retried"\} 1/);
+      assert.match(metrics, /svc_supervisor_actions_total\{kind="screening",action="gave_up"\} 1/);
     } finally {
       await supervisor.stop();
       await workers.stop();

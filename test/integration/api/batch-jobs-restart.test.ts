@@ -31,7 +31,7 @@ async function start(): Promise<RunningService> {
     BATCH_WORKERS: '1',
   };
   const config = loadConfig(env);
-  return startService({ config, logger: createLogger({ level: config.LOG_LEVEL }), env: { ...process.env, ...env }, http: true, agents: 'none', projections: true });
+  return startService({ config, logger: createLogger({ level: config.LOG_LEVEL }), http: true, agents: 'none', projections: true });
 }
 
 before(async () => {

@@ -252,7 +252,7 @@ before(async () => {
   // No agents and no wait: a valid create answers 202 at once (the fuzzing is about the edge, not the pipeline).
   const env = { NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', LISTS_DIR: 'test/fixtures/lists', SCREENING_WAIT_MS: '0' };
   const config = loadConfig(env);
-  service = await startService({ config, logger: createLogger({ level: config.LOG_LEVEL }), env: { ...process.env, ...env }, http: true, agents: 'none', projections: true, clock });
+  service = await startService({ config, logger: createLogger({ level: config.LOG_LEVEL }), http: true, agents: 'none', projections: true, clock });
   url = service.url!;
   const helpers = accountHelpers(service);
   const account = await helpers.createAccount('enterprise');

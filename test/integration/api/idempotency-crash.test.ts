@@ -157,7 +157,6 @@ before(async () => {
   service = await startService({
     config,
     logger: createLogger({ level: config.LOG_LEVEL }),
-    env: { ...process.env, ...env },
     http: true,
     agents: 'all',
     projections: true,

@@ -36,6 +36,8 @@ let s1Key: string;
 let s2Key: string;
 let s3Key: string;
 let portalToken: string;
+/** The lists the import cases import into (created in before()). */
+const importLists = { s3: '', portal: '' };
 let sessionCookie: string;
 let owner: { email: string; password: string };
 
@@ -57,6 +59,8 @@ interface CreateCase {
   other: unknown;
   /** A body sent as is with this Content-Type (a batch upload), instead of JSON. */
   contentType?: string;
+  /** The URL to post to when `path` is a template (`/api/v1/watchlists/{id}/imports`). */
+  url?: () => string;
   /** What one creation adds to (default: the events appended on behalf of callers). */
   created?: () => Promise<number>;
   /** The created resource's id in the answer, and the webhook that each resource sends once. */
@@ -164,8 +168,37 @@ const cases: CreateCase[] = [
     body: { name: 'Letters', severity: 'note', owner: 'mlro' },
     other: { name: 'Letters 2', severity: 'note', owner: 'mlro' },
   },
+  {
+    // The file is streamed: the key's request hash sees its type and length, and the route binds its
+    // SHA-256 with the import options to the key. One creation = one recorded import (ListImported).
+    name: 'S3 watchlist import',
+    surface: 's3',
+    path: '/api/v1/watchlists/{id}/imports',
+    url: () => `/api/v1/watchlists/${importLists.s3}/imports?file_name=exits.csv`,
+    auth: async () => ({ 'x-api-key': s3Key }),
+    contentType: 'text/csv',
+    body: 'full_name,date_of_birth\nMargaret Thistlewood,1971-04-03\n',
+    other: 'full_name,date_of_birth\nMargaret Thistlewood,1971-04-03\nAda Quill,1980-02-01\n',
+    created: () => importsInto(importLists.s3),
+  },
+  {
+    name: 'portal watchlist import',
+    surface: 'portal',
+    path: '/api/portal/watchlists/{id}/imports',
+    url: () => `/api/portal/watchlists/${importLists.portal}/imports`,
+    auth: async () => ({ authorization: `Bearer ${portalToken}` }),
+    contentType: 'application/x-ndjson',
+    body: '{"full_name":"Ada Quill","date_of_birth":"1980-02-01"}\n',
+    other: '{"full_name":"Ada Quill","date_of_birth":"1980-02-01","nationality":"GB"}\n',
+    created: () => importsInto(importLists.portal),
+  },
   { name: 'portal API key', surface: 'portal', path: '/api/portal/keys', auth: async () => ({ authorization: `Bearer ${portalToken}` }), body: { surface: 's1', name: 'ci' }, other: { surface: 's1', name: 'ci 2' } },
 ];
+
+/** Imports recorded on a list (ListImported events). */
+async function importsInto(listId: string): Promise<number> {
+  return (await service.store.readStream(`watchlist-${listId}`)).filter((e) => e.type === 'ListImported').length;
+}
 
 /** Events appended on behalf of callers (the pipeline's own, actor system, keep arriving and are left out). */
 async function callerEvents(): Promise<number> {
@@ -173,8 +206,9 @@ async function callerEvents(): Promise<number> {
 }
 
 function post(c: CreateCase, headers: Record<string, string>, key: string, body: unknown): Promise<RawAnswer> {
-  if (c.contentType) return rawRequest(url, 'POST', c.path, { headers: { ...headers, 'idempotency-key': key, 'content-type': c.contentType }, body: body as string });
-  return rawRequest(url, 'POST', c.path, { headers: { ...headers, 'idempotency-key': key }, json: body });
+  const target = c.url?.() ?? c.path;
+  if (c.contentType) return rawRequest(url, 'POST', target, { headers: { ...headers, 'idempotency-key': key, 'content-type': c.contentType }, body: body as string });
+  return rawRequest(url, 'POST', target, { headers: { ...headers, 'idempotency-key': key }, json: body });
 }
 
 /** The refusal in the surface's own envelope, with the stable code where the envelope has codes. */
@@ -222,7 +256,6 @@ before(async () => {
   service = await startService({
     config,
     logger: createLogger({ level: config.LOG_LEVEL }),
-    env: { ...process.env, ...env },
     http: true,
     agents: 'all',
     projections: true,
@@ -243,6 +276,12 @@ before(async () => {
   const signIn = await rawRequest(url, 'POST', '/api/session', { json: { email: account.email, password: account.password } });
   assert.equal(signIn.status, 200, signIn.text);
   portalToken = signIn.body.data.token;
+  const s3List = await rawRequest(url, 'POST', '/api/v1/watchlists', { headers: { 'x-api-key': s3Key }, json: { name: 'Import target', severity: 'review', owner: 'fincrime' } });
+  assert.equal(s3List.status, 201, s3List.text);
+  importLists.s3 = s3List.body.data.id;
+  const portalList = await rawRequest(url, 'POST', '/api/portal/watchlists', { headers: { authorization: `Bearer ${portalToken}` }, json: { name: 'Portal import target', severity: 'note', owner: 'mlro' } });
+  assert.equal(portalList.status, 201, portalList.text);
+  importLists.portal = portalList.body.data.id;
   const s3Hook = await rawRequest(url, 'PUT', '/api/webhook-endpoint', { headers: { authorization: `Bearer ${portalToken}` }, json: { url: receivers.s3.url } });
   assert.equal(s3Hook.status, 201, s3Hook.text);
   receivers.s3.setSecret(s3Hook.body.data.signing_secret);

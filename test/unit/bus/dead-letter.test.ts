@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Registry } from 'prom-client';
 import { describe, it } from 'node:test';
 import {
   DLQ_HEADERS,
@@ -70,15 +71,21 @@ describe('dead letters', () => {
     assert.equal(letter.headers[DLQ_HEADERS.at], '2026-01-02T03:04:05.000Z');
   });
 
-  it('are counted per group and topic in Prometheus text', () => {
+  it('are counted per group and topic in Prometheus text', async () => {
     const counter = new DeadLetterCounter();
-    assert.deepEqual(counter.metricLines().slice(2), []);
+    // What GET /metrics shows of this counter (its own registry each time).
+    const metricLines = async () => {
+      const registry = new Registry();
+      counter.registerMetrics(registry);
+      return (await registry.metrics()).trimEnd().split('\n');
+    };
+    assert.deepEqual((await metricLines()).slice(2), []);
     counter.record({ groupId: 'g2', topic: 't' });
     counter.record({ groupId: 'g1', topic: 't"x' });
     counter.record({ groupId: 'g2', topic: 't' });
     assert.equal(counter.total(), 3);
     assert.equal(counter.total({ group: 'g2' }), 2);
-    const lines = counter.metricLines();
+    const lines = await metricLines();
     assert.match(lines[0]!, /^# HELP svc_bus_dead_letters_total /);
     assert.equal(lines[1], '# TYPE svc_bus_dead_letters_total counter');
     assert.deepEqual(lines.slice(2), ['svc_bus_dead_letters_total{group="g1",topic="t\\"x"} 1', 'svc_bus_dead_letters_total{group="g2",topic="t"} 2']);

@@ -156,6 +156,14 @@ function screeningEvents(): Event[] {
     screeningId: '501', alertId: 'a3', kind: 'new_hit', entityId: 'ofac_sdn:999', diff: { name: 'ROSNEFT TRADING' }, listVersion: 'ofac_sdn@def',
     entityRecordHash: 'rec-z', hit: { hitId: 'h3', category: 'sanctions', source: 'ofac_sdn', matchedName: 'ROSNEFT TRADING', score: 0.9 },
   });
+  cdd.run('RecordMonitoringAlert', {
+    screeningId: '501', alertId: 'a4', kind: 'new_hit', entityId: 'internal_list:6f1c0f7e-1b7a-4c59-9a53-0d7c8e2f4a10:C-1', diff: { added: { entryId: 'C-1' } },
+    listVersion: 'watchlist-6f1c0f7e-1b7a-4c59-9a53-0d7c8e2f4a10@v2', entityRecordHash: 'rec-w',
+    hit: {
+      hitId: 'h4', category: 'sanctions', source: 'internal_list', matchedName: 'Robert Smith', score: 0.87,
+      internalList: { watchlistId: '6f1c0f7e-1b7a-4c59-9a53-0d7c8e2f4a10', name: 'Fraud exits', version: 2, severity: 'block', entryId: 'C-1', reason: 'card fraud' },
+    },
+  });
   cdd.run('UnenrollFromMonitoring', { screeningId: '501' });
 
   // EDD and M&A carry their declarations; enrolment after completion.

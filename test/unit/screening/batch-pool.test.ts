@@ -9,9 +9,9 @@ import { startWorkerPool } from '../../../src/app/batch-screening/batch';
 import { screenChunk, type BatchRow } from '../../../src/app/batch-screening/rows';
 import { ScreeningEngine } from '../../../src/screening/engine';
 import { loadAllLists } from '../../../src/screening/lists/index';
-import { defaultListsConfig, type ListsConfig } from '../../../src/screening/lists/config';
+import { listsConfig, type ListsConfig } from '../../../src/screening/lists/config';
 
-const bundled = defaultListsConfig({});
+const bundled = listsConfig();
 const pick = (source: string) => bundled.lists.find((l) => l.source === source)!;
 // small bundled lists, and one whose directory does not exist
 const config: ListsConfig = {

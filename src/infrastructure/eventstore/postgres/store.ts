@@ -1,4 +1,7 @@
 /**
+ * Over 500 lines on purpose: the append, the ordered read fence and the subscriptions share one
+ * connection discipline and one set of invariants (no skipped events); split, each half would need the other's.
+ *
  * The PostgreSQL event store (the default adapter).
  *
  * Global order without skipped events, while appends stay concurrent (so their commits share fsyncs):

@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '../../../shared/events';
+import { backoffDelay } from '../../../shared/backoff';
 import type { InfraLogger } from '../../postgres/log';
 import type { EventBatchHandler, EventHandler, Subscription } from '../port';
 
@@ -90,7 +91,7 @@ export class PgAllSubscription implements Subscription {
             { err: { message: (err as Error).message }, attempt: this.readFailures },
             'event subscription read failed; retrying',
           );
-          await this.sleep(Math.min(this.options.pollIntervalMs * 2 ** this.readFailures, 5000));
+          await this.sleep(backoffDelay({ initialMs: 2 * this.options.pollIntervalMs, maxMs: 5000 }, this.readFailures));
           continue;
         }
         if (this.options.batchHandler) {

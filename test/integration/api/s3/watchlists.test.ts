@@ -310,3 +310,62 @@ describe('portal watchlists', () => {
     assert.equal(noSession.status, 401);
   });
 });
+
+describe('S3 watchlists: Idempotency-Key on imports', () => {
+  const csv = 'full_name,date_of_birth\nTheodora Quillfeather,1971-04-03\n';
+  const post = (id: string, body: string, idem: string, query = '') =>
+    rawRequest(svc.url, 'POST', `/api/v1/watchlists/${id}/imports${query}`, { headers: { 'x-api-key': key, 'content-type': 'text/csv', 'idempotency-key': idem }, body });
+  /** A chunked upload (no Content-Length). */
+  const chunked = async (id: string, body: string, idem: string) => {
+    const res = await fetch(`${svc.url}/api/v1/watchlists/${id}/imports`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'text/csv', 'idempotency-key': idem },
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(body));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+  };
+  const imports = async (id: string) => (await svc.service.store.readStream(`watchlist-${id}`)).filter((e) => e.type === 'ListImported').length;
+
+  it('a retried import answers the first one again and records one import', async () => {
+    const list = await newList('Idempotent imports');
+    const first = await post(list.id, csv, 'import-key-1');
+    assert.equal(first.status, 201, first.text);
+    const again = await post(list.id, csv, 'import-key-1');
+    assert.equal(again.status, 201, again.text);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(again.body, first.body);
+    assert.equal(await imports(list.id), 1);
+    // Without the key the same file is another (empty) import: a new key is a new request.
+    const fresh = await post(list.id, csv, 'import-key-2');
+    assert.equal(fresh.status, 201, fresh.text);
+    assert.deepEqual([fresh.body.data.import.unchanged, fresh.body.data.import.version], [1, 3]);
+    assert.equal(await imports(list.id), 2);
+  });
+
+  it('the same key with other import options or another length is 422 idempotency_key_reused; a same-looking file replays the first answer; nothing imported twice', async () => {
+    const list = await newList('Key reuse');
+    assert.equal((await post(list.id, csv, 'reuse-key')).status, 201);
+    const otherMode = await post(list.id, csv, 'reuse-key', '?mode=replace');
+    assert.equal(otherMode.status, 422, otherMode.text);
+    assert.equal(typeof otherMode.body.error, 'string');
+    const first = await chunked(list.id, csv, 'chunked-key');
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    const replayed = await chunked(list.id, csv, 'chunked-key');
+    assert.equal(replayed.headers.get('idempotent-replayed'), 'true');
+    const longer = await post(list.id, `${csv}Ada Quill,1980-02-01\n`, 'reuse-key');
+    assert.equal(longer.status, 422, longer.text);
+    // The key's request hash sees the body's type, length and query, not its bytes (it is streamed):
+    // another file that looks the same gets the first answer again, whose sha256 names the file imported.
+    const other = await chunked(list.id, csv.replace('Theodora', 'Theodore'), 'chunked-key');
+    assert.equal(other.headers.get('idempotent-replayed'), 'true');
+    assert.equal(other.body.data.import.sha256, first.body.data.import.sha256);
+    assert.equal(await imports(list.id), 2, 'one import per key');
+    assert.equal((await svc.service.store.readStream(`watchlist-${list.id}`)).some((e) => JSON.stringify(e.data).includes('Theodore')), false);
+  });
+});
