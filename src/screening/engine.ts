@@ -52,7 +52,7 @@ interface PreparedQuery {
 }
 
 /** Entries the engine's spelling memo may hold before it starts afresh (about 100 bytes each). */
-const SPELLING_MEMO_MAX = 400_000;
+const SPELLING_MEMO_MAX = 150_000;
 
 export interface EngineStats {
   entities: number;
@@ -82,6 +82,8 @@ export class ScreeningEngine {
   private compared: (NameComparison | undefined)[] = [];
   private comparedGen = new Int32Array(0);
   private comparisonGen = 0;
+  /** Slots of `compared` the last query filled: emptied at the next, so no comparison outlives its query. */
+  private comparedSlots: number[] = [];
 
   private constructor(entities: ListEntity[], versions: ListVersion[], index: NameIndex, buildMs: number, private readonly keepRecent: number) {
     this.entities = entities;
@@ -135,6 +137,7 @@ export class ScreeningEngine {
         cmp = compareNames(asPerson ? qPerson : q, named.prepared, this.index.rarity, false, memo);
         this.comparedGen[slot] = gen;
         this.compared[slot] = cmp;
+        this.comparedSlots.push(slot);
       }
       const nameScore = cmp.score * ALIAS_FACTOR[named.record.kind];
       const prev = best.get(named.entityIndex);
@@ -172,6 +175,8 @@ export class ScreeningEngine {
   }
 
   private nextComparisonGeneration(): number {
+    for (const slot of this.comparedSlots) this.compared[slot] = undefined;
+    this.comparedSlots.length = 0;
     if (this.comparedGen.length !== this.index.preparedCount * 2) {
       this.comparedGen = new Int32Array(this.index.preparedCount * 2);
       this.compared = new Array(this.index.preparedCount * 2);

@@ -21,6 +21,7 @@ export interface IndexedName {
 }
 
 const KEY_QUALITY: Record<string, number> = { t: 1, k: 0.9, p: 0.7, s: 0.7, a: 0.6, z: 0.6 };
+const BIG_POSTING = 600;
 
 function keyable(t: NameToken): boolean {
   return t.kind === 'name' || t.kind === 'stop';
@@ -73,6 +74,11 @@ export class NameIndex {
   private stamp = new Int32Array(0);
   private stampGen = 0;
   private passing = new Int32Array(0);
+  private credit = new Int32Array(0);
+  /** Skip the names that cannot reach the candidate share (lookupPruned); off only to check it is exact. */
+  pruneLookup = true;
+  /** Lookups that skipped names (for tests and benches). */
+  prunedLookups = 0;
 
   static build(entities: ListEntity[]): NameIndex {
     const idx = new NameIndex();
@@ -165,19 +171,60 @@ export class NameIndex {
   private candidatesOf(q: PreparedName, limit: number, minShare: number): Candidate[] {
     const toks = q.tokens.filter(keyable);
     if (!toks.length) return [];
+    // The lookups ("visits") in the order the weights are summed: each token's keys (best first),
+    // then the acronym, spelt-out acronym and joined-token keys. A visit credits a name at most once.
+    const visits: { keys: string[]; w: number }[] = [];
+    let total = 0;
+    for (const t of toks) {
+      const w = t.common ? 0.4 : t.kind === 'stop' ? 0.35 : t.initial ? 0.3 : 1;
+      total += w;
+      // other languages' renderings of a Russian name (Poetin, Jewgeni) are looked up as spellings
+      visits.push({ keys: t.renderings?.length ? [...tokenKeys(t), ...t.renderings.map((r) => `t:${r}`)] : tokenKeys(t), w });
+    }
+    // a lone word may be an acronym of a listed name; a long name may be listed under its acronym
+    if (toks.length === 1 && toks[0].norm.length >= 3 && toks[0].norm.length <= 7) visits.push({ keys: [`x:${toks[0].norm}`], w: 1 });
+    for (const a of q.acronyms) visits.push({ keys: [`t:${foldToken(a)}`], w: total });
+    // a spelt-out query may name a listed acronym that leaves words out: only a rare listed word (a few names)
+    if (q.skipAcronyms) {
+      for (const a of q.skipAcronyms) {
+        const key = `t:${foldToken(a)}`;
+        if ((this.postings.get(key)?.length ?? 0) <= 5) visits.push({ keys: [key], w: total });
+      }
+    }
+    // joined query tokens may equal one listed token
+    for (const k of joinedKeys(q.tokens)) visits.push({ keys: [k], w: 1 });
+    const min = total * minShare;
+    const touched = this.pruneLookup ? this.lookupPruned(visits, min) : this.lookupAll(visits);
+    let count = 0;
+    if (this.passing.length < touched.length) this.passing = new Int32Array(touched.length);
+    const passing = this.passing;
+    for (const n of touched) if (this.acc[n] >= min) passing[count++] = n;
+    if (count <= limit) {
+      const out: Candidate[] = new Array(count);
+      for (let k = 0; k < count; k++) out[k] = { nameIndex: passing[k], weight: this.acc[passing[k]] };
+      return out;
+    }
+    return this.best(passing, count, limit, q.tokens.length);
+  }
+
+  /** Weak keys (phonetic, skeleton, prefix/suffix) shared by very many names add cost, not recall (bench). */
+  private list(key: string): Int32Array | undefined {
+    const list = this.postings.get(key);
+    if (!list) return undefined;
+    if ((KEY_QUALITY[key[0]] ?? 0.5) < 1 && list.length > BIG_POSTING) return undefined;
+    return list;
+  }
+
+  /** Every name any visit reaches, with its summed weight in acc, in the order first reached. */
+  private lookupAll(visits: { keys: string[]; w: number }[]): number[] {
     const gen = ++this.stampGen;
     const touched: number[] = [];
-    let total = 0;
-    // Weak keys (phonetic, skeleton, prefix/suffix) shared by very many names add cost, not recall (bench).
-    const bigPosting = 600;
-    const visit = (keys: string[], w: number) => {
+    for (const { keys, w } of visits) {
       const tokenGen = ++this.stampGen;
       for (const key of keys) {
-        const list = this.postings.get(key);
+        const list = this.list(key);
         if (!list) continue;
-        const quality = KEY_QUALITY[key[0]] ?? 0.5;
-        if (quality < 1 && list.length > bigPosting) continue;
-        const add = w * quality;
+        const add = w * (KEY_QUALITY[key[0]] ?? 0.5);
         for (let i = 0; i < list.length; i++) {
           const n = list[i];
           const s = this.stamp[n];
@@ -190,36 +237,95 @@ export class NameIndex {
           this.acc[n] += add;
         }
       }
-    };
-    for (const t of toks) {
-      const w = t.common ? 0.4 : t.kind === 'stop' ? 0.35 : t.initial ? 0.3 : 1;
-      total += w;
-      // other languages' renderings of a Russian name (Poetin, Jewgeni) are looked up as spellings
-      visit(t.renderings?.length ? [...tokenKeys(t), ...t.renderings.map((r) => `t:${r}`)] : tokenKeys(t), w);
     }
-    // a lone word may be an acronym of a listed name; a long name may be listed under its acronym
-    if (toks.length === 1 && toks[0].norm.length >= 3 && toks[0].norm.length <= 7) visit([`x:${toks[0].norm}`], 1);
-    for (const a of q.acronyms) visit([`t:${foldToken(a)}`], total);
-    // a spelt-out query may name a listed acronym that leaves words out: only a rare listed word (a few names)
-    if (q.skipAcronyms) {
-      for (const a of q.skipAcronyms) {
-        const key = `t:${foldToken(a)}`;
-        if ((this.postings.get(key)?.length ?? 0) <= 5) visit([key], total);
+    return touched;
+  }
+
+  /**
+   * What lookupAll gives for every name that can reach `min` (the others never pass), without walking
+   * the long postings of common words. A name's weight is a sum of at most one credit per visit, each
+   * at most the visit's w; so a name none of the heaviest visits reach, whose w sum to R, weighs at most
+   * the rest (total − R). Step 1 takes the names of the heaviest visits until the rest falls below
+   * `min` (those are all the names that can pass). Step 2 sums their weights visit by visit in the
+   * original order (same credits, same floating-point sums, same first-reached order as lookupAll),
+   * walking a short posting and looking the few names up by binary search in a long one (postings
+   * are sorted by name number). Exact: test/unit/screening/matching/speed-invariants.test.ts.
+   */
+  private lookupPruned(visits: { keys: string[]; w: number }[], min: number): number[] {
+    const order = visits.map((_, v) => v).sort((a, b) => visits[b].w - visits[a].w);
+    let rest = 0;
+    for (const v of visits) rest += v.w;
+    // how many of the heaviest visits can bring a name that passes
+    // (a margin for the rounding of the sums: pruning a little less is still exact)
+    let keep = 0;
+    for (; keep < order.length && rest >= min - 1e-9; keep++) rest -= visits[order[keep]].w;
+    // worth it only when the skipped visits walk more names than the kept ones
+    const walk = (from: number, to: number) => {
+      let n = 0;
+      for (let k = from; k < to; k++) for (const key of visits[order[k]].keys) n += this.list(key)?.length ?? 0;
+      return n;
+    };
+    if (keep === order.length || walk(keep, order.length) <= walk(0, keep)) return this.lookupAll(visits);
+    const gen = ++this.stampGen;
+    const set: number[] = [];
+    for (let k = 0; k < keep; k++) {
+      const v = order[k];
+      for (const key of visits[v].keys) {
+        const list = this.list(key);
+        if (!list) continue;
+        for (let i = 0; i < list.length; i++) {
+          const n = list[i];
+          if (this.stamp[n] !== gen) {
+            this.stamp[n] = gen;
+            set.push(n);
+          }
+        }
       }
     }
-    // joined query tokens may equal one listed token
-    for (const k of joinedKeys(q.tokens)) visit([k], 1);
-    const min = total * minShare;
-    let count = 0;
-    if (this.passing.length < touched.length) this.passing = new Int32Array(touched.length);
-    const passing = this.passing;
-    for (const n of touched) if (this.acc[n] >= min) passing[count++] = n;
-    if (count <= limit) {
-      const out: Candidate[] = new Array(count);
-      for (let k = 0; k < count; k++) out[k] = { nameIndex: passing[k], weight: this.acc[passing[k]] };
-      return out;
+    this.prunedLookups++;
+    set.sort((a, b) => a - b);
+    // step 2: stamp[n] is gen (in the set, not reached yet) or a later generation (reached)
+    const reached = ++this.stampGen;
+    if (this.credit.length < this.stamp.length) this.credit = new Int32Array(this.stamp.length);
+    const touched: number[] = [];
+    for (const { keys, w } of visits) {
+      const visitGen = ++this.stampGen;
+      for (const key of keys) {
+        const list = this.list(key);
+        if (!list) continue;
+        const add = w * (KEY_QUALITY[key[0]] ?? 0.5);
+        const credit = (n: number) => {
+          if (this.credit[n] === visitGen) return;
+          this.credit[n] = visitGen;
+          if (this.stamp[n] === gen) {
+            this.stamp[n] = reached;
+            this.acc[n] = 0;
+            touched.push(n);
+          }
+          this.acc[n] += add;
+        };
+        if (list.length <= set.length * 8) {
+          for (let i = 0; i < list.length; i++) {
+            const n = list[i];
+            if (this.stamp[n] === gen || this.stamp[n] === reached) credit(n);
+          }
+        } else {
+          let lo = 0;
+          for (const n of set) {
+            // names ascend, so each search starts where the last ended
+            let hi = list.length;
+            while (lo < hi) {
+              const mid = (lo + hi) >> 1;
+              if (list[mid] < n) lo = mid + 1;
+              else hi = mid;
+            }
+            if (lo === list.length) break;
+            if (list[lo] === n) credit(n);
+          }
+        }
+      }
     }
-    return this.best(passing, count, limit, q.tokens.length);
+    return touched;
   }
 
   /**

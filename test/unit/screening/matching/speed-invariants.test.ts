@@ -90,4 +90,28 @@ describe('matcher speed invariants', () => {
     }
     assert.ok(memo.size >= 7);
   });
+
+  it('finds the same candidates, weights and order when the lookup skips names that cannot reach the share', () => {
+    const index = NameIndex.build([...garcias(), ...F.ALL]);
+    const queries = [
+      'Garcia', 'Jose Garcia', 'Garcia Jose', 'Maria Garcia Perez', 'Perez Maria Garcia', 'Juan Carlos Garcia', 'Ana Garcia Lopez Torres',
+      'Garcia Diaz', 'Jose Xyzzy', 'Xyzzy Garcia', 'Garsia Lopes', 'J. Garcia Ortiz', 'Maria Jose Garcia Rojas Silva', 'Vladimir Putin',
+      'Putin Vladimir Vladimirovich', 'Poetin', 'Kim Jong Un', 'Kimjong Un', 'Sea Star 2', 'Islamic Resistance Movement', 'Hamas',
+      'Osama bin Laden', 'Abdulrahman Garcia', 'Juan Garcia (ex-Pedro Castro)', 'Emma Daniels', 'Daniels Emma',
+    ];
+    for (const query of queries) {
+      for (const schema of ['person', 'organization', undefined] as const) {
+        const q = prepareName(query, schema);
+        for (const [limit, share] of [[150, 0.5], [150, 0.25], [5, 0.5], [40, 0.35]] as const) {
+          index.pruneLookup = false;
+          const full = index.candidates(q, limit, share);
+          index.pruneLookup = true;
+          const fast = index.candidates(q, limit, share);
+          assert.deepEqual(fast, full, `${query} / ${schema} / ${limit} / ${share}`);
+        }
+      }
+    }
+    const pruned = index.prunedLookups;
+    assert.ok(pruned >= 10, `the lookup skipped names in ${pruned} lookups`);
+  });
 });
