@@ -355,7 +355,7 @@ export class ScreeningOrchestrator {
         const riskPayload = history
           .filter((e) => e.type === 'AgentResultRecorded' && (e.data as { agent?: string }).agent === 'risk_score')
           .map((e) => ((e.data as { result: { assessment?: { riskScore: number; riskLevel: RiskLevel } } }).result.assessment))[0];
-        // Score and level both come from the scorer (src/agents/scoring/risk-score.ts), never re-derived here.
+        // Score and level both come from the scorer (src/reports/risk-score.ts), never re-derived here.
         const riskScore = riskPayload?.riskScore ?? 0;
         const riskLevel = riskPayload?.riskLevel ?? riskLevelForScore(riskScore);
         const hits = allHits(report);

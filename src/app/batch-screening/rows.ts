@@ -14,7 +14,7 @@
  * JSON lines (optional), one line per flagged row with every hit and its full explanation.
  */
 import { csvCell } from '../../shared/csv';
-import { computeRiskScore, type ScorableHit } from '../../agents/scoring/risk-score';
+import { computeRiskScore, type ScorableHit } from '../../reports/risk-score';
 import type { HitCategory } from '../../reports/model';
 import type { ScreeningEngine } from '../../screening/engine';
 import type { ListEntity, ListTopic, MatchResult, ScreeningQuery } from '../../screening/model';
