@@ -21,6 +21,7 @@ import { accountHelpers } from '../../support/service';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres';
 import { startHttpsReceiver, type HttpsReceiver } from '../../support/https-receiver';
 import { rawRequest, type RawAnswer } from '../../support/raw-http';
+import { enrolOnEverySurface } from '../../support/surface-enrolment';
 
 /** Real time plus an offset the test moves (everything in the service reads this clock). */
 let offsetMs = 0;
@@ -263,29 +264,15 @@ before(async () => {
     webhookCa: [receivers.s1.ca, receivers.s2.ca, receivers.s3.ca],
   });
   url = service.url!;
-  helpers = accountHelpers(service);
-  const account = await helpers.createAccount('enterprise');
-  const s1 = await helpers.createKey(account.accountId, 's1', { webhookUrl: receivers.s1.url });
-  s1Key = s1.key;
-  receivers.s1.setSecret(s1.webhookSecret!);
-  s3Key = (await helpers.createKey(account.accountId, 's3', { userId: account.userId })).key;
-  s2Key = (await helpers.createKey(account.accountId, 's2')).key;
-  const s2Hook = await rawRequest(url, 'POST', '/api/v1/compliance/webhooks', { headers: { authorization: `Bearer ${s2Key}` }, json: { url: receivers.s2.url } });
-  assert.equal(s2Hook.status, 201, s2Hook.text);
-  receivers.s2.setSecret(s2Hook.body.signing_secret);
-  const signIn = await rawRequest(url, 'POST', '/api/session', { json: { email: account.email, password: account.password } });
-  assert.equal(signIn.status, 200, signIn.text);
-  portalToken = signIn.body.data.token;
+  const enrolled = await enrolOnEverySurface(service, receivers);
+  ({ helpers, s1Key, s2Key, s3Key, portalToken } = enrolled);
   const s3List = await rawRequest(url, 'POST', '/api/v1/watchlists', { headers: { 'x-api-key': s3Key }, json: { name: 'Import target', severity: 'review', owner: 'fincrime' } });
   assert.equal(s3List.status, 201, s3List.text);
   importLists.s3 = s3List.body.data.id;
   const portalList = await rawRequest(url, 'POST', '/api/portal/watchlists', { headers: { authorization: `Bearer ${portalToken}` }, json: { name: 'Portal import target', severity: 'note', owner: 'mlro' } });
   assert.equal(portalList.status, 201, portalList.text);
   importLists.portal = portalList.body.data.id;
-  const s3Hook = await rawRequest(url, 'PUT', '/api/webhook-endpoint', { headers: { authorization: `Bearer ${portalToken}` }, json: { url: receivers.s3.url } });
-  assert.equal(s3Hook.status, 201, s3Hook.text);
-  receivers.s3.setSecret(s3Hook.body.data.signing_secret);
-  owner = account;
+  owner = enrolled.account;
   sessionCookie = await signInS2();
 });
 after(async () => {
