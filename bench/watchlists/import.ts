@@ -145,7 +145,7 @@ async function main() {
   fs.chmodSync(dataDir, 0o755); // the embedded PostgreSQL runs as an unprivileged user when we are root
   const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', WATCHLIST_IMPORT_MAX_BYTES: String(256 * 2 ** 20) };
   const config = loadConfig(env);
-  const service = await startService({ config, logger: createLogger({ level: 'silent' }), env: { ...process.env, ...env }, http: true, agents: 'all', projections: true });
+  const service = await startService({ config, logger: createLogger({ level: 'silent' }), http: true, agents: 'all', projections: true });
   const lines: string[] = [];
   const log = (s = '') => {
     lines.push(s);

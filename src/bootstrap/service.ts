@@ -41,11 +41,6 @@ export interface ServiceOptions {
   config: Config;
   logger: Logger;
   clock?: Clock;
-  /**
-   * @deprecated Ignored: every setting comes from `config` (loadConfig validates the environment once).
-   * Kept only so callers written before issue 17 still compile; pass the variables to loadConfig.
-   */
-  env?: NodeJS.ProcessEnv;
   /** Start the HTTP server (serve) or not (worker). */
   http: boolean;
   /** Agents this process runs: 'all', 'none', or names. */

@@ -36,7 +36,7 @@ async function start(): Promise<RunningService> {
     DATA_DIR: dataDir,
   };
   const config = loadConfig(env);
-  return startService({ config, logger: createLogger({ level: config.LOG_LEVEL }), env: { ...process.env, ...env }, http: true, agents: 'all', projections: true });
+  return startService({ config, logger: createLogger({ level: config.LOG_LEVEL }), http: true, agents: 'all', projections: true });
 }
 
 before(async () => {
