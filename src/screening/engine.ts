@@ -17,7 +17,7 @@ import type {
   QualifierApplied,
   ScreeningQuery,
 } from './model';
-import { compareNames, round, type NameComparison, type SpellingMemo } from './matching/compare';
+import { compareNames, round, SimilarityMemo, type NameComparison } from './matching/compare';
 import { NameIndex, type Candidate } from './matching/name-index';
 import { prepareName, type PreparedName } from './matching/prepare';
 import { qualifiersFor, type Qualified } from './matching/qualifiers';
@@ -51,9 +51,6 @@ interface PreparedQuery {
   candidates: readonly Candidate[];
 }
 
-/** Entries the engine's spelling memo may hold before it starts afresh (about 100 bytes each). */
-const SPELLING_MEMO_MAX = 150_000;
-
 export interface EngineStats {
   entities: number;
   names: number;
@@ -73,11 +70,11 @@ export class ScreeningEngine {
   private byId?: Map<string, ListEntity>;
   private readonly recentQueries = new Map<string, PreparedQuery>();
   /**
-   * Spelling similarities of query words against listed words, kept across queries: a customer book
-   * repeats its surnames and given names, and a word pair's similarity never changes.
+   * Similarities of query words against listed words, kept across queries: a customer book repeats
+   * its surnames and given names, and a word pair's similarity never changes. Made at the first
+   * screening (a fixed 10 MiB table that bounds itself: similarity-memo.ts).
    */
-  private memo: SpellingMemo = new Map();
-  private memoChecked = 0;
+  private memo?: SimilarityMemo;
   /** Comparisons of this query with each distinct prepared name (slot preparedId·2 + read as a person), by generation. */
   private compared: (NameComparison | undefined)[] = [];
   private comparedGen = new Int32Array(0);
@@ -163,15 +160,8 @@ export class ScreeningEngine {
     });
   }
 
-  private spellingMemo(): SpellingMemo {
-    // counting the memo's entries costs a pass over it: done every 2,000 queries
-    if (++this.memoChecked >= 2000) {
-      this.memoChecked = 0;
-      let entries = 0;
-      for (const m of this.memo.values()) entries += m.size;
-      if (entries > SPELLING_MEMO_MAX) this.memo = new Map();
-    }
-    return this.memo;
+  private spellingMemo(): SimilarityMemo {
+    return (this.memo ??= new SimilarityMemo());
   }
 
   private nextComparisonGeneration(): number {
