@@ -266,7 +266,7 @@ interface Pair {
   sim: number;
 }
 
-/** Which tokens of a side are aligned already (1) or not (0), indexed like the side's tokens. */
+/** Which tokens of a side are aligned already (1) or not (0), indexed like the side's tokens (a scratch buffer: may be longer). */
 type Used = Uint8Array;
 
 function concatToken(parts: NameToken[]): NameToken {
@@ -289,7 +289,7 @@ interface Side {
   w: number[];
   total: number;
   /** tokenClassId of each of toks. */
-  ids: Int32Array;
+  ids: number[];
   spans: (NameToken | undefined)[];
   spanIds: number[];
 }
@@ -311,7 +311,7 @@ function sideOf(p: PreparedName, rarity: RarityFn): Side {
   if (!side || side.rarity !== rarity) {
     const toks = p.tokens.filter(notNumber);
     const w = new Array<number>(toks.length);
-    const ids = new Int32Array(toks.length);
+    const ids = new Array<number>(toks.length);
     let total = 0;
     for (let i = 0; i < toks.length; i++) {
       w[i] = tokenWeight(toks[i], rarity);
@@ -438,6 +438,9 @@ function nameLike(t: NameToken): boolean {
   return t.kind === 'name' || t.kind === 'stop';
 }
 
+/** The alignment of a comparison made without one (shared, so frozen). */
+const NO_ALIGNMENT: TokenAlignment[] = Object.freeze([]) as unknown as TokenAlignment[];
+
 // Scratch for compareOne's greedy alignment (reused: compareOne never runs inside itself).
 let candI = new Int32Array(64);
 let candJ = new Int32Array(64);
@@ -507,7 +510,7 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
   }
   candS.length = 0;
 
-  if (qUsed.includes(0) && cUsed.includes(0)) {
+  if (anyUnused(qUsed, qt.length) && anyUnused(cUsed, ct.length)) {
     tryMerge(qSide, qUsed, cSide, cUsed, true, pairs, memo);
     tryMerge(cSide, cUsed, qSide, qUsed, false, pairs, memo);
   }
@@ -653,7 +656,7 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
     pairs.every(identicalPair);
   if (exact) score = 1;
   score = round(Math.max(0, Math.min(1, score)));
-  if (!withAlignment) return { score, alignment: [], notes, exact, maxScore };
+  if (!withAlignment) return { score, alignment: NO_ALIGNMENT, notes, exact, maxScore };
 
   const alignment: TokenAlignment[] = [];
   const allPairs = [...pairs].sort((a, b) => a.q0 - b.q0);
@@ -681,14 +684,20 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
 
 
 // Scratch for the `used` marks of compareOne's two sides (reused: compareOne never runs inside itself).
-const usedBufs = [new Uint8Array(16), new Uint8Array(16)];
+// Only the first `length` marks of a buffer are the side's; the rest is left over from other names.
+const usedBufs = [new Uint8Array(64), new Uint8Array(64)];
 
-/** A zeroed view of `length` marks on scratch buffer `which`. */
+/** Buffer `which` with its first `length` marks cleared. */
 function usedScratch(which: 0 | 1, length: number): Used {
   if (usedBufs[which].length < length) usedBufs[which] = new Uint8Array(length * 2);
-  const used = usedBufs[which].subarray(0, length);
-  used.fill(0);
+  const used = usedBufs[which];
+  used.fill(0, 0, length);
   return used;
+}
+
+function anyUnused(used: Used, length: number): boolean {
+  for (let i = 0; i < length; i++) if (!used[i]) return true;
+  return false;
 }
 
 function allNameLike(toks: NameToken[], from: number, count: number): boolean {
