@@ -25,7 +25,7 @@ export type InputItem =
 /** The input's header (CSV) cannot be used at all: the whole batch is refused. */
 export class BatchInputError extends Error {}
 
-/** Longest JSON line read (a longer one is reported unreadable and skipped, never held whole). */
+/** Longest JSON line read, in characters (a longer one is reported unreadable and skipped, never held whole). */
 export const MAX_JSON_LINE_BYTES = 1024 * 1024;
 
 /** The format a file name says (`.jsonl`, `.ndjson` → JSON lines; anything else CSV). */
@@ -114,7 +114,7 @@ async function* jsonLines(input: Readable): AsyncGenerator<InputItem> {
     line++;
     if (overlong) {
       overlong = false;
-      return { line, problems: [{ field: 'row', value: '', message: `unreadable JSON line: longer than ${MAX_JSON_LINE_BYTES} bytes` }] };
+      return { line, problems: [{ field: 'row', value: '', message: `unreadable JSON line: longer than ${MAX_JSON_LINE_BYTES} characters` }] };
     }
     const body = (line === 1 ? text.replace(/^\uFEFF/, '') : text).replace(/\r$/, '');
     return body.trim() ? jsonRow(line, body) : undefined;
@@ -123,6 +123,7 @@ async function* jsonLines(input: Readable): AsyncGenerator<InputItem> {
     const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
     let from = 0;
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+      if (pending.length + nl - from > MAX_JSON_LINE_BYTES) overlong = true;
       const item = finish(overlong ? '' : pending + text.slice(from, nl));
       pending = '';
       from = nl + 1;

@@ -379,5 +379,10 @@ describe('S3 batch jobs', () => {
     assertS3Error(await cancel(jobId), 409, /already completed/);
     assertS3Error(await cancel(randomUUID()), 404, /not found/i);
     assertS3Error(await cancel('not-a-uuid'), 400, /uuid/);
+    // The names in a cancelled job's files count in the key's usage, as a completed job's do.
+    const jobs = (await get('/api/v1/batches?limit=100')).body.data as { status: string; progress: { screened: number } }[];
+    const delivered = jobs.filter((j) => j.status === 'completed' || j.status === 'cancelled').reduce((sum, j) => sum + j.progress.screened, 0);
+    const usage = (await get('/api/v1/usage')).body.data.keys as { today: { by_endpoint: Record<string, number> } }[];
+    assert.equal(usage.reduce((sum, k) => sum + (k.today.by_endpoint['POST /api/v1/batches'] ?? 0), 0), delivered);
   });
 });
