@@ -5,10 +5,12 @@
  * and its files end byte-identical to an uninterrupted run (nothing doubled, nothing lost). A job whose
  * instance stops is released and finished by the other; a cancel on one instance stops the run on the
  * other, whose files then hold exactly the rows up to the checkpoint; an instance that lost its lease
- * stops without touching the job.
+ * stops without touching the job; a service process killed mid-job (SIGKILL) is taken over once its
+ * heartbeat expires.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -31,7 +33,7 @@ let db: TestDatabase;
 let dataDir: string;
 const services: BatchJobService[] = [];
 
-function instance(name: string): BatchJobService {
+function instance(name: string, overrides: { heartbeatTimeoutMs?: number } = {}): BatchJobService {
   const s = new BatchJobService({
     pool: db.pool,
     clock: systemClock,
@@ -46,6 +48,7 @@ function instance(name: string): BatchJobService {
     heartbeatEveryMs: 3_600_000,
     checkpointEveryMs: 0,
     instanceId: name,
+    ...overrides,
   });
   services.push(s);
   return s;
@@ -233,5 +236,44 @@ describe('S3 batch jobs: resume, lease, cancel across instances', () => {
     assert.equal(await diskSize(created.id), onDisk, 'the old owner stopped writing its files');
     assert.equal(taken.status, 'running');
     assert.equal(taken.owner, 'instance-elsewhere');
+    // (the owner named here never runs: cancel the job so later sweeps do not take it up)
+    await db.pool.query(`UPDATE batch_jobs SET status = 'cancelled' WHERE job_id = $1`, [created.id]);
+  });
+
+  it('a job whose process is killed (SIGKILL) mid-run is claimed once its heartbeat expires and finished, files identical to an uninterrupted run', async () => {
+    const input = path.join(dataDir, 'kill-input.csv');
+    await writeFile(input, CSV);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/batch-job-process.ts'], {
+      env: { ...process.env, BATCH_DATABASE_URL: db.url, BATCH_DATA_DIR: dataDir, BATCH_INPUT: input, BATCH_ACCOUNT: principal.accountId },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      const id = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout!.on('data', (d) => {
+          out += d;
+          const m = /JOB (\S+)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`the job process exited (${code}) before accepting the job`)));
+      });
+      await until('a checkpoint of the killed process', async () => (await row(id)).checkpoint_line > 1);
+      child.kill('SIGKILL');
+      await exited;
+      const dead = await row(id);
+      assert.equal(dead.status, 'running', 'the killed process left it running');
+      assert.ok(dead.checkpoint_line < ROWS + 1, 'killed mid-file');
+      const survivor = instance('survivor', { heartbeatTimeoutMs: 2000 });
+      assert.equal(await survivor.sweep(), 0, 'not claimed while its heartbeat is fresh');
+      await new Promise((r) => setTimeout(r, 2100));
+      assert.equal(await survivor.sweep(), 1);
+      const job = await finished(survivor, id);
+      assert.equal(job.status, 'completed', JSON.stringify(job));
+      assert.equal(job.resumes, 1);
+      assert.deepEqual(await files(survivor, id), expected);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });
