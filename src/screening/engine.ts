@@ -17,7 +17,7 @@ import type {
   QualifierApplied,
   ScreeningQuery,
 } from './model';
-import { compareNames, round, SimilarityMemo, type NameComparison } from './matching/compare';
+import { compareNames, round, SimilarityMemo, type NameComparison, type SpellingMemo } from './matching/compare';
 import { NameIndex, type Candidate } from './matching/name-index';
 import { prepareName, type PreparedName } from './matching/prepare';
 import { qualifiersFor, type Qualified } from './matching/qualifiers';
@@ -74,7 +74,7 @@ export class ScreeningEngine {
    * its surnames and given names, and a word pair's similarity never changes. Made at the first
    * screening (a fixed 10 MiB table that bounds itself: similarity-memo.ts).
    */
-  private memo?: SimilarityMemo;
+  private memo?: SpellingMemo;
   /** Comparisons of this query with each distinct prepared name (slot preparedId·2 + read as a person), by generation. */
   private compared: (NameComparison | undefined)[] = [];
   private comparedGen = new Int32Array(0);
@@ -190,7 +190,7 @@ export class ScreeningEngine {
     });
   }
 
-  private spellingMemo(): SimilarityMemo {
+  private spellingMemo(): SpellingMemo {
     return (this.memo ??= new SimilarityMemo());
   }
 

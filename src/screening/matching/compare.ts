@@ -114,7 +114,7 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
  * the order tokenSimilarity was called with them. A query's candidates share many words (Hassan,
  * Trading), and so do the queries of a batch: the engine keeps one across queries.
  */
-export type SpellingMemo = SimilarityMemo;
+export type SpellingMemo = SimilarityMemo<TokenSim>;
 export { SimilarityMemo };
 
 // Token class ids: one number per distinct combination of every field tokenSimilarity (and the

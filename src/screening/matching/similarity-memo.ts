@@ -8,11 +8,15 @@
  * memory is fixed when it is made (10 bytes a slot); once it is 60 % full it starts afresh (a class
  * pair seen again is worked out again, the same).
  */
-import type { TokenSim } from './compare';
-
 const MAX_LOAD = 0.6;
 
-export class SimilarityMemo {
+/** What is memoised: compare.ts's TokenSim (a kind of match and a similarity; never changed once made). */
+export interface MemoSim {
+  readonly how: string;
+  readonly sim: number;
+}
+
+export class SimilarityMemo<V extends MemoSim = MemoSim> {
   private readonly first: Int32Array;
   private readonly second: Int32Array;
   /** 0 = empty slot, else 1 + the index of the value in `values`. */
@@ -20,7 +24,7 @@ export class SimilarityMemo {
   private readonly mask: number;
   private readonly limit: number;
   /** The distinct similarities stored (a handful: how × a few values), shared by every entry. */
-  private values: TokenSim[] = [];
+  private values: V[] = [];
   private valueIndex = new Map<string, number>();
   private used = 0;
   /** How many times the table filled up and started afresh. */
@@ -40,7 +44,7 @@ export class SimilarityMemo {
     return this.used;
   }
 
-  get(a: number, b: number): TokenSim | undefined {
+  get(a: number, b: number): V | undefined {
     const mask = this.mask;
     let i = hash(a, b) & mask;
     for (;;) {
@@ -51,7 +55,7 @@ export class SimilarityMemo {
     }
   }
 
-  set(a: number, b: number, sim: TokenSim): void {
+  set(a: number, b: number, sim: V): void {
     const value = this.valueOf(sim);
     if (this.used >= this.limit) this.restart();
     const mask = this.mask;
@@ -66,7 +70,7 @@ export class SimilarityMemo {
     this.slot[i] = value;
   }
 
-  private valueOf(sim: TokenSim): number {
+  private valueOf(sim: V): number {
     const key = `${sim.how}\u0000${sim.sim}`;
     let v = this.valueIndex.get(key);
     if (v === undefined) {
@@ -77,7 +81,7 @@ export class SimilarityMemo {
         this.values = [];
         this.valueIndex.clear();
       }
-      this.values.push({ how: sim.how, sim: sim.sim });
+      this.values.push(sim);
       v = this.values.length;
       this.valueIndex.set(key, v);
     }
