@@ -137,10 +137,6 @@ export class ScreeningEngine {
     const met = this.metEntities;
     met.length = 0;
     const filtered = !!(options.schemas?.length || options.sources?.length || options.topics?.length);
-    // Below this name score no entity can reach the threshold (the bound below: 0.95 · nameScore +
-    // 0.2 < threshold; the 1e-9 keeps that strict through rounding), so the comparison may stop at an
-    // upper bound under it (compareNames' floor).
-    const floor = (threshold - 0.2) / NAME_ONLY_CAP - 1e-9;
     // A name listed by several lists (or entities) is prepared once and compared once per query.
     for (const c of candidates) {
       const named = this.index.names[c.nameIndex];
@@ -152,7 +148,7 @@ export class ScreeningEngine {
       let cmp: NameComparison;
       if (this.comparedGen[slot] === gen) cmp = this.compared[slot]!;
       else {
-        cmp = compareNames(asPerson ? qPerson : q, named.prepared, this.index.rarity, false, memo, floor);
+        cmp = compareNames(asPerson ? qPerson : q, named.prepared, this.index.rarity, false, memo);
         this.comparedGen[slot] = gen;
         this.compared[slot] = cmp;
         this.comparedSlots.push(slot);

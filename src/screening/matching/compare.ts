@@ -240,12 +240,6 @@ export interface NameComparison {
    * acronym is a potential match (below 0.95, never confirmed).
    */
   maxScore?: number;
-  /**
-   * Set when the caller gave a `floor` and the name score was shown to be below it without being
-   * worked out: `score` is then an upper bound of the name score (still below the floor), not the
-   * score itself, and there are no notes.
-   */
-  belowFloor?: boolean;
 }
 
 /** Final-score band of a one-word query found as a whole word of a longer listed name (issue 16 §4). */
@@ -407,16 +401,10 @@ export function compareNames(
   c: PreparedName,
   rarity: RarityFn = () => 1,
   withAlignment = true,
-  /** Kept by the caller across queries (see SpellingMemo). */
+  /** Kept by the caller for q's tokens (see SpellingMemo). */
   memo?: SpellingMemo,
-  /**
-   * The caller needs no score below this: a comparison whose score provably stays below it may stop
-   * early and give an upper bound instead (see NameComparison.belowFloor). Names with former names
-   * are always worked out in full.
-   */
-  floor?: number,
 ): NameComparison {
-  if (!q.alternatives?.length && !c.alternatives?.length) return compareOne(q, c, rarity, withAlignment, memo, floor);
+  if (!q.alternatives?.length && !c.alternatives?.length) return compareOne(q, c, rarity, withAlignment, memo);
   let best: NameComparison | undefined;
   let bestQ = q;
   let bestC = c;
@@ -450,115 +438,6 @@ function nameLike(t: NameToken): boolean {
   return t.kind === 'name' || t.kind === 'stop';
 }
 
-/**
- * An upper bound of the name score compareOne would give, from the greedy one-to-one pairs alone
- * (Infinity when it cannot tell). Every step after the greedy pairs is covered:
- *  - tryMerge pairs a name still unaligned on one side with a run of 2–3 adjacent names or particles
- *    still unaligned on the other whose joined length is within 3 letters of it, at a similarity ≤ 1
- *    (tokens only ever become aligned, so "unaligned after the greedy pairs" covers both calls):
- *    every token in such a name/run pair counts as matched at 1, whatever the spellings;
- *  - the short-word rule only lowers a pair's similarity;
- *  - 0.7·max + 0.3·min of the two coverages (each capped at 1) grows with each coverage;
- *  - when no merge is possible the greedy pairs are final, so the name caps (only common names, a
- *    single name part, only particles) are taken as compareOne takes them;
- *  - the name caps (Burmese, common names, single name part, one-word near miss) take a minimum, and
- *    the subsidiary (0.8) and number (0.55, 0.9) factors are at most 1 on a score ≥ 0;
- *  - only two steps can raise the score above its coverage: the one-word query band (a query with
- *    exactly one name word: no bound) and an exact match (every token aligned at similarity 1 by the
- *    greedy pairs, as an exact match must be, since a merge is never exact: no bound);
- *  - the final rounding to 4 decimals is monotone: the bound is rounded the same way, after a 1e-9
- *    margin for the order of the floating-point sums.
- */
-function scoreBound(
-  qt: NameToken[],
-  qw: number[],
-  qTotal: number,
-  qUsed: Used,
-  ct: NameToken[],
-  cw: number[],
-  cTotal: number,
-  cUsed: Used,
-  pairs: Pair[],
-): number {
-  let words = 0;
-  let word: NameToken | undefined;
-  for (const t of qt) if (nameLike(t) && ++words === 1) word = t;
-  if (words === 1 && word!.kind === 'name' && !word!.initial) return Infinity;
-  let allExact = true;
-  let qCov = 0;
-  let cCov = 0;
-  for (const p of pairs) {
-    // (greedy pairs: one token each side)
-    qCov += p.sim * qw[p.q0];
-    cCov += p.sim * cw[p.c0];
-    if (p.sim !== 1) allExact = false;
-  }
-  for (let i = 0; i < qt.length; i++) if (!qUsed[i] && qt[i].kind !== 'honorific') allExact = false;
-  for (let j = 0; j < ct.length; j++) if (!cUsed[j] && ct[j].kind !== 'honorific') allExact = false;
-  if (allExact) return Infinity;
-  const qMerge = usedScratch(2, qt.length);
-  const cMerge = usedScratch(3, ct.length);
-  mergeable(qt, qUsed, qMerge, ct, cUsed, cMerge);
-  mergeable(ct, cUsed, cMerge, qt, qUsed, qMerge);
-  let merges = false;
-  for (let i = 0; i < qt.length; i++) {
-    if (qMerge[i]) {
-      qCov += qw[i];
-      merges = true;
-    }
-  }
-  for (let j = 0; j < ct.length; j++) {
-    if (cMerge[j]) {
-      cCov += cw[j];
-      merges = true;
-    }
-  }
-  const qc = Math.min(1, qCov / qTotal);
-  const cc = Math.min(1, cCov / cTotal);
-  let bound = 0.7 * Math.max(qc, cc) + 0.3 * Math.min(qc, cc);
-  if (!merges) {
-    // No merge can happen: the greedy pairs are the final ones (the short-word rule may still lower a
-    // similarity, which can only turn `strong` off and so take a lower cap). The name caps as compareOne
-    // takes them (no one-word query here).
-    let strong = false;
-    let anyName = false;
-    let nameMatches = 0;
-    for (const p of pairs) {
-      if (!nameLike(qt[p.q0]) || !nameLike(ct[p.c0])) continue;
-      anyName = true;
-      nameMatches++;
-      if (p.sim >= 0.75 && !qt[p.q0].common && !qt[p.q0].initial && !ct[p.c0].common && !ct[p.c0].initial) strong = true;
-    }
-    const left = unmatchedName(qt, qUsed) || unmatchedName(ct, cUsed);
-    if (!anyName) bound = Math.min(bound, 0.3);
-    else if (!strong && nameMatches < 2 && left) bound = Math.min(bound, 0.5);
-    else if (nameMatches === 1 && left) bound = Math.min(bound, 0.75);
-  }
-  return round(Math.min(1, bound + 1e-9));
-}
-
-/**
- * Marks every unaligned name of `one` and every run of `many` that tryMerge could pair (the same
- * eligibility and length test as tryMerge, before any similarity).
- */
-function mergeable(one: NameToken[], oneUsed: Used, oneMark: Used, many: NameToken[], manyUsed: Used, manyMark: Used): void {
-  for (let i = 0; i < one.length; i++) {
-    if (oneUsed[i] || one[i].kind !== 'name') continue;
-    for (let j = 0; j + 1 < many.length; j++) {
-      let spanLen = 0;
-      for (let k = j; k < j + 3 && k < many.length; k++) {
-        const t = many[k];
-        if (manyUsed[k] || (t.kind !== 'name' && t.kind !== 'particle')) break;
-        spanLen += t.norm.length;
-        if (k > j && Math.abs(spanLen - one[i].norm.length) <= 3) {
-          oneMark[i] = 1;
-          for (let m = j; m <= k; m++) manyMark[m] = 1;
-        }
-      }
-    }
-  }
-}
-
 /** The alignment of a comparison made without one (shared, so frozen). */
 const NO_ALIGNMENT: TokenAlignment[] = Object.freeze([]) as unknown as TokenAlignment[];
 
@@ -569,7 +448,7 @@ let candV = new Float64Array(64);
 let candS: TokenSim[] = [];
 let candOrder = new Int32Array(64);
 
-function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlignment: boolean, memo?: SpellingMemo, floor?: number): NameComparison {
+function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlignment: boolean, memo?: SpellingMemo): NameComparison {
   const qSide = querySideOf(q, rarity);
   const cSide = sideOf(c, rarity);
   const qt = qSide.toks;
@@ -630,11 +509,6 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
     pairs.push({ q0: i, qn: 1, c0: j, cn: 1, how: candS[x].how, sim: candS[x].sim });
   }
   candS.length = 0;
-
-  if (floor !== undefined) {
-    const bound = scoreBound(qt, qw, qSide.total, qUsed, ct, cw, cSide.total, cUsed, pairs);
-    if (bound < floor) return { score: bound, alignment: NO_ALIGNMENT, notes: [], exact: false, belowFloor: true };
-  }
 
   if (anyUnused(qUsed, qt.length) && anyUnused(cUsed, ct.length)) {
     tryMerge(qSide, qUsed, cSide, cUsed, true, pairs, memo);
@@ -809,13 +683,12 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
 }
 
 
-// Scratch for the `used` marks of compareOne's two sides, and scoreBound's marks (reused: compareOne
-// never runs inside itself).
+// Scratch for the `used` marks of compareOne's two sides (reused: compareOne never runs inside itself).
 // Only the first `length` marks of a buffer are the side's; the rest is left over from other names.
-const usedBufs = [new Uint8Array(64), new Uint8Array(64), new Uint8Array(64), new Uint8Array(64)];
+const usedBufs = [new Uint8Array(64), new Uint8Array(64)];
 
 /** Buffer `which` with its first `length` marks cleared. */
-function usedScratch(which: 0 | 1 | 2 | 3, length: number): Used {
+function usedScratch(which: 0 | 1, length: number): Used {
   if (usedBufs[which].length < length) usedBufs[which] = new Uint8Array(length * 2);
   const used = usedBufs[which];
   used.fill(0, 0, length);
