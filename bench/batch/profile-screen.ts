@@ -1,3 +1,9 @@
+/**
+ * CPU profile of the batch screening path of one checkout (rows.ts screenChunk on its engine, after
+ * 500 warm-up rows), for finding where per-name time goes; prints CPU ms per name.
+ *   node --import tsx bench/batch/profile-screen.ts <checkout> [rows] [out.cpuprofile]
+ * (Open the profile in Chrome DevTools; the batch runs under tsx as here, keepNames included.)
+ */
 import path from 'node:path';
 const repo = path.resolve(process.argv[2] ?? '.');
 const n = Number(process.argv[3] ?? 3000);
@@ -26,5 +32,5 @@ const c0 = process.cpuUsage();
 const r = rowsM.screenChunk(e, rows.slice(500), options);
 const c = process.cpuUsage(c0);
 const { profile } = await s.post('Profiler.stop');
-(await import('node:fs')).writeFileSync(process.argv[4] ?? '/tmp/bscore/p.cpuprofile', JSON.stringify(profile));
+(await import('node:fs')).writeFileSync(process.argv[4] ?? '/tmp/batch-screen.cpuprofile', JSON.stringify(profile));
 console.log(`cpu ${((c.user + c.system) / 1000 / n).toFixed(3)} ms/name flagged ${r.flagged}`);
