@@ -19,9 +19,8 @@ import type { RecordedEvent } from '../../shared/events';
 import { systemTimer } from '../../shared/clock';
 import { handle } from '../http/app';
 import { ApiError } from '../http/errors';
-import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { entityTypeOmitted, parseInput } from '../http/validation';
-import { portalCommandContext, sendPortalData } from './auth';
+import { portalCommandContext, portalIdempotent, sendPortalData } from './auth';
 import type { PortalConsoleDeps } from './console-deps';
 import { identitiesIn } from '../../app/screenings/case-desk';
 import { PORTAL_SCREENING_ID, PortalAssignmentSchema, PortalDispositionSchema as DispositionSchema, PortalQueueQuerySchema, PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
@@ -186,12 +185,7 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
 
   router.post(
     '/api/portal/screenings',
-    (deps.idempotent ?? withoutIdempotency)({
-      credentialOf: async (req, res) => {
-        const principal = await deps.auth.require(req, res);
-        return { accountId: principal.accountId, credential: `user:${principal.userId ?? 'account'}` };
-      },
-    }),
+    portalIdempotent(deps.idempotent, deps.auth),
     handle(async (req, res) => {
       const principal = await deps.auth.require(req, res);
       const input = parseInput(PortalScreeningRequestSchema, req.body);
