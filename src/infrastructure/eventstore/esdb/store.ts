@@ -140,21 +140,11 @@ export class EsdbEventStore implements EventStore {
   }
 
   async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
-    const out: RecordedEvent[] = [];
-    try {
-      for await (const resolved of this.client.readStream(streamName, {
-        direction: FORWARDS,
-        fromRevision: options.fromRevision ?? START,
-        ...(options.maxCount !== undefined ? { maxCount: options.maxCount } : {}),
-      })) {
-        const event = toRecorded(resolved);
-        if (event) out.push(event);
-      }
-    } catch (err) {
-      if (err instanceof StreamNotFoundError) return [];
-      throw err;
-    }
-    return out;
+    return this.collect(streamName, {
+      direction: FORWARDS,
+      fromRevision: options.fromRevision ?? START,
+      ...(options.maxCount !== undefined ? { maxCount: options.maxCount } : {}),
+    });
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -202,10 +192,15 @@ export class EsdbEventStore implements EventStore {
     if (this.ownsClient) await this.client.dispose();
   }
 
-  private async readRecent(streamName: string, count: number): Promise<RecordedEvent[]> {
+  private readRecent(streamName: string, count: number): Promise<RecordedEvent[]> {
+    return this.collect(streamName, { direction: BACKWARDS, fromRevision: END, maxCount: count });
+  }
+
+  /** A stream's events as read with these options (a stream that does not exist has none). */
+  private async collect(streamName: string, read: Parameters<EventStoreDBClient['readStream']>[1]): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(streamName, { direction: BACKWARDS, fromRevision: END, maxCount: count })) {
+      for await (const resolved of this.client.readStream(streamName, read)) {
         const event = toRecorded(resolved);
         if (event) out.push(event);
       }
