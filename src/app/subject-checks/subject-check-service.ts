@@ -39,6 +39,15 @@ export interface SubjectCheckInput extends SubjectOfCheck {
   monitor?: boolean;
 }
 
+/** The subject of a check: the view's `subject`, columns of the read model. */
+interface SubjectColumns {
+  first_name: string;
+  last_name: string;
+  middle_name: string | null;
+  date_of_birth: string | null;
+  locations: SubjectLocation[];
+}
+
 /** What a subject check concluded and how it is being reviewed: the same columns in the read model and the view. */
 interface SubjectCheckOutcome {
   overall_result: string | null;
@@ -70,13 +79,7 @@ export interface SubjectCheckView extends SubjectCheckOutcome {
   resolved_by: string | null;
   /** Enrolled in ongoing monitoring (docs/monitoring-and-audit.md). */
   monitoring: boolean;
-  subject: {
-    first_name: string;
-    last_name: string;
-    middle_name: string | null;
-    date_of_birth: string | null;
-    locations: SubjectLocation[];
-  };
+  subject: SubjectColumns;
   purpose: string;
   batch_id: string | null;
   created_at: string;
@@ -122,15 +125,10 @@ export interface ReviewDecisionInput {
   reviewer?: string;
 }
 
-interface Row extends SubjectCheckOutcome {
+interface Row extends SubjectCheckOutcome, SubjectColumns {
   subject_check_id: string;
   account_id: string;
   status: SubjectCheckStatus;
-  first_name: string;
-  last_name: string;
-  middle_name: string | null;
-  date_of_birth: string | null;
-  locations: SubjectLocation[];
   purpose: string;
   batch_id: string | null;
   sources_total: number | null;
