@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { IdempotencyStore, StoredResponse } from '../../app/idempotency/idempotency-store';
-import type { Clock } from '../../shared/clock';
+import { systemTimer, type Clock, type Timer } from '../../shared/clock';
 import { ctxOf } from './context';
 import { ApiError } from './errors';
 
@@ -58,6 +58,8 @@ export interface IdempotencyDeps {
   leaseMs: number;
   /** How long a duplicate waits for the first request's answer before 409 (default 10 s). */
   waitMs?: number;
+  /** Elapsed time of that wait (default the monotonic system timer). */
+  timer?: Timer;
 }
 
 /** Who the key belongs to; undefined when the request is not authenticated (the route refuses it itself). */
@@ -100,6 +102,7 @@ export function createIdempotency(deps: IdempotencyDeps | undefined): Idempotent
     if (!deps) return (_req, _res, next) => next();
     const credentialOf = options.credentialOf ?? fromContext;
     const waitMs = deps.waitMs ?? 10_000;
+    const timer = deps.timer ?? systemTimer;
     return (req: Request, res: Response, next: NextFunction): void => {
       if (headerCount(req, IDEMPOTENCY_HEADER) === 0) {
         next();
@@ -122,7 +125,7 @@ export function createIdempotency(deps: IdempotencyDeps | undefined): Idempotent
         const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
         const body = req.body !== undefined ? canonicalJson(req.body) : `stream ${String(req.headers['content-type'] ?? '')} ${String(req.headers['content-length'] ?? '')} ${query}`;
         const requestHash = createHash('sha256').update(`${req.method} ${req.baseUrl}${req.path}\n${body}`).digest('hex');
-        const started = Date.now();
+        const started = timer.nowMs();
         let pause = 25;
         for (;;) {
           const outcome = await deps.store.begin({ scope, key, requestHash, now: deps.clock.now(), leaseMs: deps.leaseMs });
@@ -141,7 +144,7 @@ export function createIdempotency(deps: IdempotencyDeps | undefined): Idempotent
             case 'mismatch':
               throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request; use a new key for a new request');
             case 'in_progress': {
-              const waited = Date.now() - started;
+              const waited = timer.nowMs() - started;
               if (waited >= waitMs) {
                 const leaseLeft = (outcome.lockedUntil.getTime() - deps.clock.now().getTime()) / 1000;
                 throw new ApiError('idempotency_key_in_progress', 'A request with this Idempotency-Key is still being processed; retry after the Retry-After seconds', {
