@@ -36,7 +36,7 @@ export interface AgentAnswer {
   finishedAt: string;
 }
 
-/** What an agent run here produced. A throw is recorded as not queried, with its message. */
+/** What an agent run here produced (an agent that fails is not queried, with its error; a throw fails the step). */
 export interface LocalOutcome {
   queried: boolean;
   error?: string;

@@ -335,12 +335,8 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
       );
     const runHere = async (phase: string, agent: string): Promise<{ local: LocalOutcome; startedAt: string }> => {
       const startedAt = this.options.clock.now().toISOString();
-      const local = await def.runHere(phase, agent, run()).catch((error: unknown) => ({
-        queried: false,
-        error: error instanceof Error ? error.message : String(error),
-        result: {},
-      }));
-      return { local, startedAt };
+      // A throw here is the run's own failure (see failureReason); agents report theirs as not queried.
+      return { local: await def.runHere(phase, agent, run()), startedAt };
     };
 
     for (const answer of input.answers) {

@@ -122,7 +122,11 @@ export function screeningWorkflow(options: ScreeningWorkflowOptions): WorkflowDe
     async runHere(_phase, agent, run) {
       const finaliser = finalisers[agent];
       if (!finaliser) return runSource(agent, run);
-      return finaliser(buildScreeningReport([...run.history], reportContext())!, options.finalisation);
+      return finaliser(buildScreeningReport([...run.history], reportContext())!, options.finalisation).catch((error: unknown) => ({
+        queried: false,
+        error: error instanceof Error ? error.message : String(error),
+        result: {},
+      }));
     },
     taskSubject: (run) => ({ subjectKind: 'screening', subject: subjectOf(run.stream, run.state) }),
     commands: {
