@@ -464,7 +464,7 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
     if (policy.policy === 'overall_deadline') {
       if (!expire && now < Date.parse(recorded[0]?.recordedAt ?? '') + policy.afterMs) return { act: false, result: 'on_time' };
       this.options.logger.warn({ kind: def.kind, id }, 'overdue run concluded without the agents that did not answer');
-      this.giveUp(state, record, step, policy.afterMs);
+      this.giveUp(record, step, policy.afterMs);
       return { act: true, result: 'gave_up' };
     }
     if (policy.policy === 'stall') return { act: false, result: 'on_time' }; // decided in supervise()
@@ -486,19 +486,13 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
 
   /** overall_deadline: the agents still awaited are recorded as not queried ("no answer within …"). */
   private giveUp(
-    state: () => S,
     record: (phase: string, agent: string, local: LocalOutcome, startedAt: string) => unknown,
-    first: ReturnType<typeof nextWorkflowStep>,
+    step: ReturnType<typeof nextWorkflowStep>,
     waitedMs: number,
   ): void {
-    let step = first;
-    for (let guard = 0; guard < 200 && step.action === 'dispatch'; guard++) {
-      const now = this.options.clock.now().toISOString();
-      for (const agent of step.pending) record(step.phase, agent, { queried: false, error: `no answer within ${waitedMs} ms`, result: {} }, now);
-      const view = this.definition.progress(state());
-      if (view.status !== 'running') return;
-      step = nextWorkflowStep(view.phases);
-    }
+    if (step.action !== 'dispatch') return;
+    const now = this.options.clock.now().toISOString();
+    for (const agent of step.pending) record(step.phase, agent, { queried: false, error: `no answer within ${waitedMs} ms`, result: {} }, now);
   }
 
   /** overall_deadline: concludes the run without the agents that have not answered, should this process still be up. */
