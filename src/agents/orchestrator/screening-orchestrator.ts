@@ -8,7 +8,8 @@ import type { AgentResult, AvroRegistry } from '../../infrastructure/bus/avro';
 import type { MessageBus } from '../../infrastructure/bus/port';
 import type { EventStore } from '../../infrastructure/eventstore/port';
 import type { Logger } from '../../shared/logger';
-import { answerOf, WorkflowRunner } from '../workflow/runner';
+import { answerOf } from '../workflow/answers';
+import { WorkflowRunner } from '../workflow/runner';
 import { screeningWorkflow, type ScreeningWorkflowOptions } from '../workflow/screening';
 
 export interface ScreeningOrchestratorOptions extends ScreeningWorkflowOptions {

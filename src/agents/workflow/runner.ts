@@ -29,7 +29,9 @@ import type { Clock } from '../../shared/clock';
 import type { Event, RecordedEvent } from '../../shared/events';
 import type { Logger } from '../../shared/logger';
 import type { SupervisionResult } from '../orchestrator/supervisor';
+import { answerOf, UndecodableAnswer } from './answers';
 import type { AgentAnswer, Decision, LocalOutcome, RunContext, WorkflowDefinition } from './definition';
+
 
 export interface WorkflowRunnerOptions {
   store: EventStore;
@@ -53,31 +55,8 @@ export interface StepInput {
 
 type Input = { kind: 'start'; envelope: EventEnvelope } | { kind: 'answer'; answer: AgentAnswer } | { kind: 'bad_answer'; error: unknown };
 
-/** An answer on svc.agents.results that cannot be decoded or whose result is not a JSON object. */
-export class UndecodableAnswer extends Error {
-  override readonly name = 'UndecodableAnswer';
-  constructor(override readonly cause: unknown) {
-    super(`undecodable agent answer: ${cause instanceof Error ? cause.message : String(cause)}`);
-  }
-}
-
 /** Runs in flight whose history this runner keeps between steps. */
 const HISTORY_CACHE_SIZE = 2_000;
-
-/** The parsed `result` of an AgentResult: a JSON object, else a SyntaxError. */
-export function answerOf(r: AgentResult): AgentAnswer {
-  const parsed = JSON.parse(r.result) as unknown;
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new SyntaxError('agent result is not a JSON object');
-  return {
-    phase: r.phase,
-    agent: r.agent,
-    queried: r.queried,
-    ...(r.error !== null ? { error: r.error } : {}),
-    result: parsed as Record<string, unknown>,
-    startedAt: r.startedAt,
-    finishedAt: r.finishedAt,
-  };
-}
 
 export class WorkflowRunner<C extends Command, E extends Event, S> {
   private consumer: BusConsumer | undefined;

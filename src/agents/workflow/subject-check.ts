@@ -23,7 +23,7 @@ import {
 import { DomainError } from '../../commands/errors';
 import type { AgentSubject } from '../runtime/agent';
 import type { WorkflowDefinition } from './definition';
-import { UndecodableAnswer } from './runner';
+import { UndecodableAnswer } from './answers';
 
 /** What an integrator reads in error_message: no internals. */
 export const INTERNAL_FAILURE_MESSAGE = 'Internal error while processing the source results; the check could not be completed.';
