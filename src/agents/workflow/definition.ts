@@ -16,12 +16,16 @@ import type { SupervisedKind } from '../orchestrator/supervisor';
 export interface PhaseDeclaration {
   phase: string;
   mode: PhaseMode;
-  /** workers: an AgentTask on the agent's topic, answered on svc.agents.results; here: in this process. */
+  /**
+   * workers: an AgentTask on the agent's topic, answered on svc.agents.results; here: in this process
+   * (runHere); workers_when_served: on workers when this deployment serves the agent there, else here
+   * (the definition's `placement` decides).
+   */
   runsOn: 'workers' | 'here' | 'workers_when_served';
   /** What records an agent's answer, and what ends the phase (for the reader: the engine follows the state). */
   emits: string;
   completedBy: string;
-  /** Time an agent run here may take (undefined: computed here, no timeout). */
+  /** Time an agent run here may take, handed to runHere (undefined: a step computed here, no timeout). */
   agentTimeoutMs?: number;
 }
 
@@ -56,6 +60,8 @@ export interface RunContext<S> {
   state: S;
   /** The stream as decided so far in this step (the events of this step included). */
   history: readonly RecordedEvent[];
+  /** For runHere: the agent timeout its phase declares. */
+  agentTimeoutMs?: number;
 }
 
 /**
@@ -91,8 +97,8 @@ export interface WorkflowDefinition<C extends Command, E extends Event, S> {
   appendEachPhase: boolean;
   /** This run's phases and where they stand; `ended` once completed or failed, `none` if unknown. */
   progress(state: S): { status: 'none' | 'running' | 'ended'; phases: PhaseProgressView[] };
-  /** Where one agent of a phase runs in this deployment. */
-  placement(phase: string, agent: string): 'workers' | 'here';
+  /** Where one agent of a `workers_when_served` phase runs in this deployment. */
+  placement?(phase: string, agent: string): 'workers' | 'here';
   /** Runs one agent here (a local source, a finaliser, a pure step of the workflow). */
   runHere(phase: string, agent: string, run: RunContext<S>): Promise<LocalOutcome>;
   /** The subject a worker receives in its AgentTask. */

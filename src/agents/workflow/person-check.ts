@@ -108,14 +108,15 @@ export function personCheckWorkflow(options: PersonCheckWorkflowOptions): Workfl
     if (!agent) return { queried: false, error: `no agent serves ${name} in this deployment`, result: { label: name, durationMs: 0 } };
     const subject = standardisedSubject(run.history);
     const accountId = requestOf(run.history).data.accountId;
+    const timeoutMs = run.agentTimeoutMs ?? options.agentTimeoutMs;
     const t0 = performance.now();
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<PersonAgentOutcome>((resolve) => {
       timer = setTimeout(() => {
         controller.abort();
-        resolve({ queried: false, error: `timed out after ${options.agentTimeoutMs} ms` });
-      }, options.agentTimeoutMs);
+        resolve({ queried: false, error: `timed out after ${timeoutMs} ms` });
+      }, timeoutMs);
     });
     let outcome: PersonAgentOutcome;
     try {
@@ -165,7 +166,6 @@ export function personCheckWorkflow(options: PersonCheckWorkflowOptions): Workfl
           }),
       };
     },
-    placement: () => 'here',
     async runHere(phase, agent, run) {
       if (phase === '1') return standardisation(run);
       if (phase === '7') {

@@ -30,7 +30,7 @@ import type { Event, RecordedEvent } from '../../shared/events';
 import type { Logger } from '../../shared/logger';
 import type { SupervisionResult } from '../orchestrator/supervisor';
 import { answerOf, UndecodableAnswer } from './answers';
-import type { AgentAnswer, Decision, LocalOutcome, RunContext, WorkflowDefinition } from './definition';
+import type { AgentAnswer, Decision, LocalOutcome, PhaseDeclaration, RunContext, WorkflowDefinition } from './definition';
 
 
 export interface WorkflowRunnerOptions {
@@ -314,8 +314,9 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
       );
     const runHere = async (phase: string, agent: string): Promise<{ local: LocalOutcome; startedAt: string }> => {
       const startedAt = this.options.clock.now().toISOString();
+      const timeout = this.declared(phase).agentTimeoutMs;
       // A throw here is the run's own failure (see failureReason); agents report theirs as not queried.
-      return { local: await def.runHere(phase, agent, run()), startedAt };
+      return { local: await def.runHere(phase, agent, { ...run(), ...(timeout !== undefined ? { agentTimeoutMs: timeout } : {}) }), startedAt };
     };
 
     for (const answer of input.answers) {
@@ -344,7 +345,7 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
         const answeredHere: { agent: string; local: LocalOutcome; startedAt: string }[] = [];
         if (step.mode === 'parallel') {
           for (const agent of step.agents) {
-            if (def.placement(step.phase, agent) === 'here') answeredHere.push({ agent, ...(await runHere(step.phase, agent)) });
+            if (this.placementOf(step.phase, agent) === 'here') answeredHere.push({ agent, ...(await runHere(step.phase, agent)) });
           }
         }
         const notQueried = answeredHere.filter((a) => !a.local.queried).map((a) => ({ agent: a.agent, error: a.local.error || 'not queried' }));
@@ -363,7 +364,7 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
         break;
       }
       // dispatch: run the agents that answer here now; send the others to their workers.
-      const here = step.agents.filter((agent) => def.placement(step.phase, agent) === 'here');
+      const here = step.agents.filter((agent) => this.placementOf(step.phase, agent) === 'here');
       if (here.length > 0) {
         const answered = await Promise.all(here.map(async (agent) => ({ agent, ...(await runHere(step.phase, agent)) })));
         for (const a of answered) record(step.phase, a.agent, a.local, a.startedAt);
@@ -389,6 +390,19 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
       break;
     }
     return done(outcome);
+  }
+
+  private declared(phase: string): PhaseDeclaration {
+    const declared = this.definition.phases.find((p) => p.phase === phase);
+    if (!declared) throw new Error(`${this.definition.kind}: phase ${phase} is not declared`);
+    return declared;
+  }
+
+  /** Where an agent of a phase runs: as its phase declares, or, when served by workers only where configured, as the definition places it. */
+  private placementOf(phase: string, agent: string): 'workers' | 'here' {
+    const runsOn = this.declared(phase).runsOn;
+    if (runsOn !== 'workers_when_served') return runsOn;
+    return this.definition.placement?.(phase, agent) ?? 'workers';
   }
 
   // ---- supervision ----

@@ -87,7 +87,7 @@ export function screeningWorkflow(options: ScreeningWorkflowOptions): WorkflowDe
   async function runSource(agent: string, run: RunContext<ScreeningState>): Promise<LocalOutcome> {
     const localAgent = options.localAgents?.get(agent);
     if (!localAgent) return { queried: false, error: `no agent serves ${agent} in this deployment`, result: {} };
-    const timed = await runAgent(localAgent, subjectOf(run.stream, run.state), { timeoutMs: options.agentTimeoutMs, now: () => options.clock.now() });
+    const timed = await runAgent(localAgent, subjectOf(run.stream, run.state), { timeoutMs: run.agentTimeoutMs ?? options.agentTimeoutMs, now: () => options.clock.now() });
     return timed.outcome.queried
       ? { queried: true, result: { hits: timed.outcome.hits, ...(timed.outcome.registry ? { registry: timed.outcome.registry } : {}), ...(timed.outcome.data ?? {}) } }
       : { queried: false, error: timed.outcome.error, result: {} };
@@ -118,7 +118,8 @@ export function screeningWorkflow(options: ScreeningWorkflowOptions): WorkflowDe
         })),
       };
     },
-    placement: (_phase, agent) => (finalisers[agent] !== undefined || !options.remoteAgents.has(agent) ? 'here' : 'workers'),
+    // Phases 0-4: on workers when this deployment can query the source there, else answered here at once.
+    placement: (_phase, agent) => (options.remoteAgents.has(agent) ? 'workers' : 'here'),
     async runHere(_phase, agent, run) {
       const finaliser = finalisers[agent];
       if (!finaliser) return runSource(agent, run);

@@ -69,7 +69,6 @@ export function subjectCheckWorkflow(options: SubjectCheckWorkflowOptions): Work
       const answered = (agent: string) => state.agents.includes(agent);
       return { status: 'running', phases: [{ phase: PHASE, agents, mode: 'parallel', status: agents.every(answered) ? 'completed' : 'running', answered }] };
     },
-    placement: () => 'workers',
     runHere: () => Promise.reject(new Error('a subject check runs no agent here')),
     taskSubject(run) {
       const d = (run.history[0] as unknown as SubjectCheckStarted).data;

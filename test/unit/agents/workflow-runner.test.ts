@@ -134,7 +134,7 @@ function toy(options: ToyOptions): WorkflowDefinition<JobCommand, JobEvent, JobS
     kind: 'screening',
     streamPrefix: 'job-',
     decider: jobDecider,
-    phases: options.phases.map((p) => ({ phase: p.phase, mode: p.mode, runsOn: 'workers_when_served', emits: 'JobResultRecorded', completedBy: 'its last answer' })),
+    phases: options.phases.map((p) => ({ phase: p.phase, mode: p.mode, runsOn: 'workers_when_served', emits: 'JobResultRecorded', completedBy: 'its last answer', agentTimeoutMs: 500 })),
     startedBy: 'JobRequested',
     consumer: { groupId: 'toy', answersFromWorkers: true },
     supervision: options.supervision ?? { policy: 'overall_deadline', afterMs: 60_000 },
@@ -264,6 +264,19 @@ describe('workflow runner', () => {
     const started = store.streams.get('job-6')!.find((e) => e.type === 'JobPhaseStarted')!;
     assert.deepEqual((started.data as { notQueried: unknown[] }).notQueried, [{ agent: 'local', error: 'no agent serves local' }]);
     assert.deepEqual(published.map((t) => t.agent), ['a'], 'only the pending worker agent is dispatched');
+  });
+
+  it('given the phases as declared, when an agent runs here, then it gets its phase\'s timeout; a phase the definition does not declare is refused', async () => {
+    const timeouts: (number | undefined)[] = [];
+    const phases: Phase[] = [{ phase: 'one', agents: ['p'], mode: 'parallel' }];
+    const { store, runner } = setup({ phases, runHere: async (_p, _a, run) => (timeouts.push(run.agentTimeoutMs), { queried: true, result: {} }) });
+    await given(store, '14', phases);
+    await runner.resume('14');
+    assert.deepEqual(timeouts, [500]);
+
+    const undeclared = setup({ phases });
+    await given(undeclared.store, '15', [{ phase: 'unknown', agents: ['p'], mode: 'parallel' }]);
+    await assert.rejects(undeclared.runner.resume('15'), /phase unknown is not declared/);
   });
 
   it('given the overall deadline policy, when supervised before and after the deadline, then on_time, then the missing agents are recorded as not answered and the run completes', async () => {
