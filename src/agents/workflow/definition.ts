@@ -8,7 +8,12 @@
  */
 import type { Command, Decider } from '../../commands/decider';
 import type { PhaseMode, PhaseProgressView } from '../../commands/workflow';
+import type { EventStore } from '../../infrastructure/eventstore/port';
+import type { AvroRegistry } from '../../infrastructure/bus/avro';
+import type { MessageBus } from '../../infrastructure/bus/port';
+import type { Clock } from '../../shared/clock';
 import type { Event, RecordedEvent } from '../../shared/events';
+import type { Logger } from '../../shared/logger';
 import type { AgentSubject } from '../runtime/agent';
 import type { SupervisedKind } from '../orchestrator/supervisor';
 
@@ -122,4 +127,24 @@ export interface WorkflowDefinition<C extends Command, E extends Event, S> {
    * let it propagate (the bus redelivers the message).
    */
   failureReason(error: unknown): string | undefined;
+}
+
+export interface WorkflowRunnerOptions {
+  store: EventStore;
+  bus: MessageBus;
+  registry: AvroRegistry;
+  clock: Clock;
+  logger: Logger;
+  /** The deadline an AgentTask carries (now + this). */
+  agentTimeoutMs: number;
+}
+
+/** What moves a run: answers to record, and whether to (re-)dispatch what is pending. */
+export interface StepInput {
+  answers: AgentAnswer[];
+  dispatch: boolean;
+  /** The supervisor's look: act if the run is overdue (see SupervisionPolicy). */
+  supervise?: boolean;
+  /** overall_deadline: this process's own timer fired: give up on the missing agents without a look at the clock. */
+  expire?: boolean;
 }

@@ -19,39 +19,19 @@ import { handleStep } from '../../commands/command-handler';
 import type { Command, CommandMetadata } from '../../commands/decider';
 import { NotFound } from '../../commands/errors';
 import { nextWorkflowStep } from '../../commands/workflow';
-import { AGENT_RESULT, AGENT_TASK, EVENT_ENVELOPE, fromEventEnvelope, type AgentResult, type AgentTask, type AvroRegistry, type EventEnvelope } from '../../infrastructure/bus/avro';
-import type { BusConsumer, ConsumedMessage, MessageBus } from '../../infrastructure/bus/port';
+import { AGENT_RESULT, AGENT_TASK, EVENT_ENVELOPE, fromEventEnvelope, type AgentResult, type AgentTask, type EventEnvelope } from '../../infrastructure/bus/avro';
+import type { BusConsumer, ConsumedMessage } from '../../infrastructure/bus/port';
 import { AGENT_RESULTS_TOPIC, agentTaskTopic, eventTopicForStream } from '../../infrastructure/bus/topics';
 import { DuplicateEventIdsError } from '../../infrastructure/eventstore/errors';
-import { StreamRevisionConflictError, type EventStore } from '../../infrastructure/eventstore/port';
+import { StreamRevisionConflictError } from '../../infrastructure/eventstore/port';
 import { EVENT_TYPE_HEADER } from '../../infrastructure/relay/relay';
-import type { Clock } from '../../shared/clock';
 import type { Event, RecordedEvent } from '../../shared/events';
-import type { Logger } from '../../shared/logger';
 import type { SupervisionResult } from '../orchestrator/supervisor';
 import { answerOf, UndecodableAnswer } from './answers';
-import type { AgentAnswer, Decision, LocalOutcome, PhaseDeclaration, RunContext, WorkflowDefinition } from './definition';
+import type { AgentAnswer, Decision, LocalOutcome, PhaseDeclaration, RunContext, StepInput, WorkflowDefinition, WorkflowRunnerOptions } from './definition';
 
+export type { StepInput, WorkflowRunnerOptions };
 
-export interface WorkflowRunnerOptions {
-  store: EventStore;
-  bus: MessageBus;
-  registry: AvroRegistry;
-  clock: Clock;
-  logger: Logger;
-  /** The deadline an AgentTask carries (now + this). */
-  agentTimeoutMs: number;
-}
-
-/** What moves a run: answers to record, and whether to (re-)dispatch what is pending. */
-export interface StepInput {
-  answers: AgentAnswer[];
-  dispatch: boolean;
-  /** The supervisor's look: act if the run is overdue (see SupervisionPolicy). */
-  supervise?: boolean;
-  /** overall_deadline: this process's own timer fired: give up on the missing agents without a look at the clock. */
-  expire?: boolean;
-}
 
 type Input = { kind: 'start'; envelope: EventEnvelope } | { kind: 'answer'; answer: AgentAnswer } | { kind: 'bad_answer'; error: unknown };
 

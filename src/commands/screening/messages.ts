@@ -5,9 +5,8 @@
 import type { Event } from '../../shared/events';
 import type { AgentAnswer, Command } from '../decider';
 import type { Plan, RiskLevel } from '../plans';
-import type { EntityType, PhaseMode, PhasePlan, PipelinePhase, ScreeningKind } from './pipeline';
+import type { PhaseMode, PhasePlan, PipelinePhase, ScreeningKind } from './pipeline';
 import type {
-  DealType,
   Disposition,
   EddDeclarations,
   HitCategory,

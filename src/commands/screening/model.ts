@@ -4,7 +4,6 @@
  * the decisions by concern in lifecycle.ts, case-desk.ts and monitoring.ts, composed in decider.ts.
  */
 import type { EntityType } from './pipeline';
-import type { RiskLevel } from '../plans';
 
 export function streamName(screeningId: string): string {
   return `screening-${screeningId}`;
