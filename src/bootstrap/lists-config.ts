@@ -16,6 +16,7 @@ export function listsDownloadDir(config: Config): string {
 /**
  * The lists to load. `persist` keeps loaded versions under LISTS_DATA_DIR (default DATA_DIR/lists) for
  * audit re-runs: the service and the audit commands do; a one-off `svc screen` only when LISTS_DATA_DIR is set.
+ * The loaded lists and built index are cached under INDEX_CACHE_DIR (default DATA_DIR/cache) unless INDEX_CACHE=false.
  */
 export function listsConfigFor(config: Config, options: { persist: boolean }): ListsConfig {
   const dataDir = config.LISTS_DATA_DIR ?? (options.persist ? path.resolve(config.DATA_DIR, 'lists') : undefined);
@@ -26,5 +27,6 @@ export function listsConfigFor(config: Config, options: { persist: boolean }): L
     urls: config.LIST_URLS,
     ...(config.LISTS_DOWNLOAD_DIR ? { downloadDir: config.LISTS_DOWNLOAD_DIR } : {}),
     ...(dataDir ? { dataDir } : {}),
+    ...(config.INDEX_CACHE ? { cacheDir: config.INDEX_CACHE_DIR ?? path.resolve(config.DATA_DIR, 'cache') } : {}),
   });
 }
