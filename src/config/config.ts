@@ -149,7 +149,7 @@ export const configSchema = z.object({
    * parsing and indexing every list (src/screening/index-snapshot.ts).
    */
   INDEX_CACHE: booleanFlag.default(true),
-  /** Where that cache lives (default: DATA_DIR/cache). */
+  /** Where that cache lives (default: DATA_DIR/cache; under NODE_ENV=test no cache unless this is set). */
   INDEX_CACHE_DIR: z.string().min(1).optional(),
   /** Lists downloaded by `svc lists update` (default ~/.svc/lists-downloads); a complete download wins over the snapshot. */
   LISTS_DOWNLOAD_DIR: z.string().min(1).optional(),

@@ -9,6 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { startWorkerPool } from '../../../src/app/batch-screening/batch';
+import { loadLists } from '../../../src/bootstrap/lists';
+import { indexCacheDir } from '../../../src/bootstrap/lists-config';
+import { loadConfig } from '../../../src/config/config';
+import { systemClock } from '../../../src/shared/clock';
+import { createLogger } from '../../../src/shared/logger';
 import { screenChunk, type BatchRow } from '../../../src/app/batch-screening/rows';
 import { ScreeningEngine } from '../../../src/screening/engine';
 import { decodeSnapshot, encodeSnapshot, loadEngineCached, snapshotKey } from '../../../src/screening/index-snapshot';
@@ -138,5 +143,34 @@ describe('batch pool with an index cache', () => {
       await repaired.close();
     }
     assert.ok(existsSync(file) && readFileSync(file).length > 1000, 'the snapshot was written again');
+  });
+});
+
+describe('service start-up with an index cache', () => {
+  it('restores the lists and the engine in service from the cache written by the first start', async () => {
+    const dataDir = path.join(tmp, 'service-data');
+    const env = { NODE_ENV: 'test', DATA_DIR: dataDir, INDEX_CACHE_DIR: path.join(tmp, 'service-cache'), LISTS_ONLY: 'ofac_cons,icij_offshore' };
+    const config = loadConfig(env);
+    assert.equal(indexCacheDir(config), path.join(tmp, 'service-cache'));
+    assert.equal(indexCacheDir(loadConfig({ ...env, INDEX_CACHE: 'false' })), undefined);
+    assert.equal(indexCacheDir(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir })), undefined, 'no cache for a test service unless asked');
+    const logged: Record<string, unknown>[] = [];
+    const destination = { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) };
+    const logger = createLogger({ level: 'info', destination });
+    const first = await loadLists(config, logger, systemClock);
+    const second = await loadLists(config, logger, systemClock);
+    assert.deepEqual(
+      logged.filter((l) => l.msg === 'lists loaded').map((l) => l.fromCache),
+      [false, true],
+    );
+    assert.deepEqual(
+      second.registry.currentVersions().map((v) => v.id),
+      first.registry.currentVersions().map((v) => v.id),
+    );
+    assert.equal(second.entities().entities.length, first.entities().entities.length);
+    const rows = rowsOf(first.entities().entities.slice(0, 60).map((e) => e.primaryName));
+    const expected = screenChunk(first.engine(), rows, options);
+    assert.ok(expected.flagged >= 50);
+    assert.equal(screenChunk(second.engine(), rows, options).csv, expected.csv);
   });
 });
