@@ -9,7 +9,7 @@ import { ListRegistry } from '../screening/lists/registry';
 import { listsConfigFor } from './lists-config';
 import { freshnessByDay, ListsStaleError, type FreshnessPolicy, type ListFreshness } from '../screening/lists/freshness';
 import { ScreeningEngine } from '../screening/engine';
-import { loadEngineCached } from '../screening/index-snapshot';
+import { loadEngineCached, type CachedSnapshot } from '../screening/index-snapshot';
 import type { CountryRisk, ListEntity, ListVersion } from '../screening/model';
 import { CountrySanctions, loadCountrySanctions, type SanctionsProgrammeFinding } from '../screening/lists/country-sanctions';
 import type { ListVersionRef } from '../commands/screening';
@@ -27,7 +27,7 @@ export interface ListsInService {
   registry: ListRegistry;
   engine(): ScreeningEngine;
   /** The lists the engine in service was built from (a batch job's worker threads build their engines from them). */
-  entities(): { entities: ListEntity[]; versions: ListVersion[] };
+  entities(): { entities: ListEntity[]; versions: ListVersion[]; snapshot?: CachedSnapshot };
   countryRisk(): CountryRisk[];
   /** Sanctions programmes targeting a country (reviewed classification), their designations counted on the engine in service. */
   countrySanctions(iso2: string): SanctionsProgrammeFinding[];
@@ -53,7 +53,12 @@ export async function loadLists(config: Config, logger: Logger, clock: Clock): P
   const loaded = registry.installAll(cached.load);
   for (const failure of loaded.failures) logger.error({ failure }, 'list failed to load: previous version (if any) stays in service');
   let engine = cached.engine;
-  let built = { entities: cached.load.entities, versions: cached.load.versions };
+  // the snapshot, while it is the engine in service's: a batch job's workers start from it
+  let built: { entities: ListEntity[]; versions: ListVersion[]; snapshot?: CachedSnapshot } = {
+    entities: cached.load.entities,
+    versions: cached.load.versions,
+    ...(cached.snapshot ? { snapshot: cached.snapshot } : {}),
+  };
   let countryRisk: CountryRisk[] = loaded.countryRisk;
   const countrySanctions = new CountrySanctions(loadCountrySanctions());
   logger.info({ entities: loaded.entities.length, lists: loaded.versions.map((v) => v.id), fromCache: cached.fromCache }, 'lists loaded');

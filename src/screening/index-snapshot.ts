@@ -40,6 +40,12 @@ export interface EngineSnapshot {
   index: NameIndexSnapshot;
 }
 
+/** Where the snapshot of an engine's lists and index is: worker threads can start from it. */
+export interface CachedSnapshot {
+  cacheDir: string;
+  key: string;
+}
+
 let codeFingerprint: string | undefined;
 
 /** SHA-256 of the code a snapshot's content depends on (computed once per process). */
@@ -196,19 +202,20 @@ export async function writeSnapshot(cacheDir: string, key: string, bytes: Uint8A
 export async function loadEngineCached(
   config: ListsConfig,
   opts: LoadOptions & { recentQueries?: number; onCacheError?: (error: unknown) => void } = {},
-): Promise<{ load: LoadResult; engine: ScreeningEngine; fromCache: boolean }> {
+): Promise<{ load: LoadResult; engine: ScreeningEngine; fromCache: boolean; snapshot?: CachedSnapshot }> {
   const cacheDir = config.cacheDir;
   const key = cacheDir ? await snapshotKey(config) : undefined;
   if (key && cacheDir) {
     const bytes = await readSnapshotBytes(cacheDir, key).catch(() => undefined);
     const restored = bytes && decodeSnapshot(bytes, key, { recentQueries: opts.recentQueries, now: opts.now });
-    if (restored) return { ...restored, fromCache: true };
+    if (restored) return { ...restored, fromCache: true, snapshot: { cacheDir, key } };
   }
   const load = await loadAllLists(config, opts);
   const engine = ScreeningEngine.build(load.entities, load.versions, { recentQueries: opts.recentQueries });
   if (key && cacheDir && !load.failures.length) {
     try {
       await writeSnapshot(cacheDir, key, encodeSnapshot(key, load.lists, engine));
+      return { load, engine, fromCache: false, snapshot: { cacheDir, key } };
     } catch (error) {
       opts.onCacheError?.(error);
     }

@@ -24,6 +24,7 @@ import { parse } from 'csv-parse/sync';
 import type pg from 'pg';
 import type { ScreeningEngine } from '../../screening/engine';
 import type { ListEntity, ListVersion } from '../../screening/model';
+import type { CachedSnapshot } from '../../screening/index-snapshot';
 import type { Clock } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import { inProcessScreener, runBatch, startWorkerPool, type BatchProgress, type ChunkScreener } from '../batch-screening/batch';
@@ -71,7 +72,7 @@ export interface BatchJobServiceDeps {
   workers: number;
   /** The engine in service and the lists it was built from (the pool builds its engines from them). */
   engine: () => ScreeningEngine;
-  lists: () => { entities: ListEntity[]; versions: ListVersion[] };
+  lists: () => { entities: ListEntity[]; versions: ListVersion[]; snapshot?: CachedSnapshot };
   /** A job whose heartbeat is older than this is failed as interrupted (default 60 s). */
   heartbeatTimeoutMs?: number;
   /** How often this process refreshes its jobs' heartbeats and sweeps interrupted jobs (default 10 s). */

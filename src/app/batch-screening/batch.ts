@@ -13,7 +13,7 @@ import type { Readable, Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { parse } from 'csv-parse';
 import { ScreeningEngine } from '../../screening/engine';
-import { readSnapshotBytes, snapshotKey, writeSnapshot } from '../../screening/index-snapshot';
+import { readSnapshotBytes, snapshotKey, writeSnapshot, type CachedSnapshot } from '../../screening/index-snapshot';
 import type { ListsConfig } from '../../screening/lists/config';
 import type { ListEntity, ListVersion } from '../../screening/model';
 import { parseScreeningInput } from '../../screening/query-input';
@@ -46,8 +46,10 @@ export function defaultWorkerCount(): number {
  * files by the workers. With the lists' `cacheDir`, the lists and the built index come from the snapshot of
  * that list set when there is one (src/screening/index-snapshot.ts; each worker only deserialises
  * it), else the first worker encodes one after its build and the pool writes it for the next batch.
+ * Entities given with the `snapshot` they were restored from (the service's engine): the workers start
+ * from that snapshot when it can be read, else from the entities.
  */
-export type WorkerListSource = { entities: ListEntity[]; versions: ListVersion[] } | { lists: ListsConfig };
+export type WorkerListSource = { entities: ListEntity[]; versions: ListVersion[]; snapshot?: CachedSnapshot } | { lists: ListsConfig };
 
 /** How the pool's engines were made. */
 export type PoolStartup = 'entities' | 'lists' | 'snapshot';
@@ -63,7 +65,18 @@ class UnusableSnapshotError extends Error {}
 export async function startWorkerPool(
   args: WorkerListSource & { options: BatchScreenOptions; workers: number; onCacheError?: (error: unknown) => void },
 ): Promise<ChunkScreener & { listFailures: { source: string; message: string }[]; startup: PoolStartup }> {
-  if (!('lists' in args) || !args.lists.cacheDir) return startPool(args, {});
+  if (!('lists' in args)) {
+    const bytes = args.snapshot && (await readSnapshotBytes(args.snapshot.cacheDir, args.snapshot.key).catch(() => undefined));
+    if (bytes && args.snapshot) {
+      try {
+        return await startPool(args, { snapshot: { bytes, key: args.snapshot.key } });
+      } catch (error) {
+        if (!(error instanceof UnusableSnapshotError)) throw error;
+      }
+    }
+    return startPool(args, {});
+  }
+  if (!args.lists.cacheDir) return startPool(args, {});
   const cacheDir = args.lists.cacheDir;
   const key = await snapshotKey(args.lists).catch(() => undefined);
   if (!key) return startPool(args, {});
@@ -158,6 +171,8 @@ async function startPool(
     await Promise.all(started.map((s) => s.worker.terminate()));
     throw error;
   }
+  // every worker deserialised the snapshot: this thread lets its shared bytes go
+  cache.snapshot = undefined;
   let seq = 0;
   return {
     listFailures,

@@ -172,5 +172,24 @@ describe('service start-up with an index cache', () => {
     const expected = screenChunk(first.engine(), rows, options);
     assert.ok(expected.flagged >= 50);
     assert.equal(screenChunk(second.engine(), rows, options).csv, expected.csv);
+
+    // a batch job's pool over the lists in service starts from their snapshot
+    assert.ok(second.entities().snapshot);
+    const pool = await startWorkerPool({ ...second.entities(), workers: 2, options });
+    try {
+      assert.equal(pool.startup, 'snapshot');
+      const got = await Promise.all([pool.screen(rows.slice(0, 30)), pool.screen(rows.slice(30))]);
+      assert.equal(got[0].csv + got[1].csv, expected.csv);
+    } finally {
+      await pool.close();
+    }
+    // without a readable snapshot, from the entities
+    const fallback = await startWorkerPool({ ...second.entities(), snapshot: { cacheDir: path.join(tmp, 'nowhere'), key: 'x' }, workers: 1, options });
+    try {
+      assert.equal(fallback.startup, 'entities');
+      assert.equal((await fallback.screen(rows)).csv, expected.csv);
+    } finally {
+      await fallback.close();
+    }
   });
 });
