@@ -256,7 +256,12 @@ async function screenFile(a: {
     threshold = a.threshold ?? DEFAULT_THRESHOLD;
     const options = { threshold, ...a.filters, jsonl: !!a.jsonl };
     if (a.deps.listsConfig) {
-      const pool = await startWorkerPool({ lists: a.deps.listsConfig(), workers: a.workers, options });
+      const pool = await startWorkerPool({
+        lists: a.deps.listsConfig(),
+        workers: a.workers,
+        options,
+        onCacheError: (error) => a.stderr.write(`index cache not written: ${error instanceof Error ? error.message : String(error)}\n`),
+      });
       for (const failure of pool.listFailures) a.stderr.write(`list ${failure.source} failed: ${failure.message}\n`);
       screener = pool;
     } else {
