@@ -226,7 +226,12 @@ describe('S3 watchlists: imports and export', () => {
     const a1 = envelopeData(await call(svc.url, 'GET', `/api/v1/watchlists/${list.id}/entries/A1`, { key }), 200);
     assert.deepEqual([a1.primary_name, a1.dates_of_birth, a1.identifiers], ['Robert Smith', ['1971-04-03'], [{ kind: 'phone', value: '+44 20 7946 0000' }]]);
     const events = await streamEvents(list.id);
-    assert.deepEqual(events, ['WatchlistCreated', 'EntryAdded', 'EntryAdded', 'EntryAdded', 'ListImported']);
+    assert.deepEqual(events, ['WatchlistCreated', 'ListImported']);
+    // The rows are in the import's staging stream, named by the ListImported that commits them.
+    const committed = (await svc.service.store.readStream(`watchlist-${list.id}`)).find((e) => e.type === 'ListImported')!.data as { stagingStream: string; chunks: number };
+    assert.equal(committed.chunks, 1);
+    const chunks = await svc.service.store.readStream(committed.stagingStream);
+    assert.deepEqual(chunks.map((e) => [e.type, (e.data as { added: { entryId: string }[] }).added.map((x) => x.entryId).join()]), [['EntriesImported', 'A1,A2,A3']]);
 
     const exported = await rawRequest(svc.url, 'GET', `/api/v1/watchlists/${list.id}/export.csv`, { headers: { 'x-api-key': key } });
     assert.equal(exported.status, 200);
