@@ -18,6 +18,9 @@ import { importRowIssues, type ImportRowIssue } from '../../commands/watchlist';
 import type { WatchlistEntryInput } from '../../screening/watchlists/model';
 import { parseImport, type ImportTarget, type ParseOptions } from './import-parser';
 
+/** About this much row JSON per chunk event (with the entry's bookkeeping fields it stays under 1 MB). */
+export const CHUNK_MAX_BYTES = 384 * 1024;
+
 /** Row problems reported (all are counted). */
 export const MAX_REPORTED_ROW_ERRORS = 1000;
 
@@ -31,8 +34,11 @@ export interface SpooledImport {
   errorCount: number;
   bytes: number;
   sha256: string;
-  /** Valid rows, in file order, in chunks (read back from the spool). */
-  chunks(size: number): AsyncGenerator<{ line: number; entryId: string; entry: WatchlistEntryInput }[]>;
+  /**
+   * Valid rows, in file order, in chunks (read back from the spool) of at most `size` rows and about
+   * `maxBytes` of JSON (a chunk becomes one event: a bus message must stay well under 1 MB).
+   */
+  chunks(size: number, maxBytes?: number): AsyncGenerator<{ line: number; entryId: string; entry: WatchlistEntryInput }[]>;
   /** The file's entry ids (replace mode removes the list's other entries). */
   entryIds: ReadonlyMap<string, number>;
   dispose(): Promise<void>;
@@ -85,16 +91,24 @@ export async function spoolImport(body: Readable, options: Omit<ParseOptions, 'o
       bytes: parsed.bytes,
       sha256: parsed.sha256,
       entryIds: seen,
-      async *chunks(size: number) {
+      async *chunks(size: number, maxBytes = CHUNK_MAX_BYTES) {
         const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
         let chunk: { line: number; entryId: string; entry: WatchlistEntryInput }[] = [];
+        let bytes = 0;
         for await (const text of lines) {
           if (!text) continue;
           const [line, entryId, entry] = JSON.parse(text) as [number, string, WatchlistEntryInput];
+          if (chunk.length > 0 && bytes + text.length > maxBytes) {
+            yield chunk;
+            chunk = [];
+            bytes = 0;
+          }
           chunk.push({ line, entryId, entry });
+          bytes += text.length;
           if (chunk.length >= size) {
             yield chunk;
             chunk = [];
+            bytes = 0;
           }
         }
         if (chunk.length) yield chunk;
