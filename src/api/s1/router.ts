@@ -21,7 +21,7 @@ import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { entityTypeOmitted, parseInput } from '../http/validation';
 import { buildOpenApiDocument } from '../openapi/registry';
 import { presentScreening, presentScreeningDetail } from '../presenters/screenings';
-import { CddRequestSchema, EddRequestSchema, ListQuerySchema, MaRequestSchema, registerS1, ScreeningIdParamsSchema } from './schemas';
+import { addressInput, CddRequestSchema, EddRequestSchema, ListQuerySchema, MaRequestSchema, registerS1, ScreeningIdParamsSchema } from './schemas';
 
 export const S1_RATE_LIMIT = 60;
 export const S1_RATE_WINDOW_SECONDS = 60;
@@ -142,14 +142,15 @@ export function cddRequestInput(body: unknown): ScreeningRequestInput {
     entityType: input.entity_type,
     ...entityTypeOmitted(body),
     jurisdiction: input.jurisdiction,
+    ...addressInput(input.address),
     ...(input.monitor ? { monitor: true } : {}),
   };
 }
 
 /** An EDD body (S1, and S3 which takes the same body): everything past the subject is declared. */
 export function eddRequestInput(body: unknown): ScreeningRequestInput {
-  const { query, entity_type, jurisdiction, monitor, ...declared } = parseInput(EddRequestSchema, body);
-  return { kind: 'edd', query, entityType: entity_type, ...entityTypeOmitted(body), jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
+  const { query, entity_type, jurisdiction, address, monitor, ...declared } = parseInput(EddRequestSchema, body);
+  return { kind: 'edd', query, entityType: entity_type, ...entityTypeOmitted(body), jurisdiction, ...addressInput(address), declared, ...(monitor ? { monitor: true } : {}) };
 }
 
 /** An S1 creation body as the screening service's input (S3 takes the same CDD and EDD bodies). */
