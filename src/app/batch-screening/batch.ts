@@ -60,22 +60,13 @@ export type PoolStartup = 'entities' | 'lists' | 'snapshot';
 class UnusableSnapshotError extends Error {}
 
 /**
- * Young generation of each worker's heap, in MB (0: V8's default, 16 MB semi-spaces on 64-bit Node 20).
- * Screening allocates many short-lived objects (query preparation, candidate lists, comparison spans)
- * and a worker spent ~16 % of its CPU in GC; a nursery of 64 MB (~21 MB semi-spaces) halves the
- * scavenges for the same survivors. bench/batch/worker-gc.ts measures it against the default in one
- * process (bench/batch/RESULTS.md); 128 MB measured no better.
- */
-export const WORKER_YOUNG_GENERATION_MB = 64;
-
-/**
  * A pool of `workers` threads, each building its own engine (in parallel: the build is paid once in
  * wall time) from the entities given or from the list files (each worker loads them, in parallel:
  * no copy, and this thread never holds them). Resolves when every worker is ready; `listFailures`
  * are the lists a worker could not load (the others are screened).
  */
 export async function startWorkerPool(
-  args: WorkerListSource & { options: BatchScreenOptions; workers: number; onCacheError?: (error: unknown) => void; youngGenerationMb?: number },
+  args: WorkerListSource & { options: BatchScreenOptions; workers: number; onCacheError?: (error: unknown) => void },
 ): Promise<ChunkScreener & { listFailures: { source: string; message: string }[]; startup: PoolStartup }> {
   if (!('lists' in args)) {
     const bytes = args.snapshot && (await readSnapshotBytes(args.snapshot.cacheDir, args.snapshot.key).catch(() => undefined));
@@ -110,7 +101,7 @@ export async function startWorkerPool(
 }
 
 async function startPool(
-  args: WorkerListSource & { options: BatchScreenOptions; workers: number; youngGenerationMb?: number },
+  args: WorkerListSource & { options: BatchScreenOptions; workers: number },
   cache: { snapshot?: { bytes: Uint8Array; key: string }; makeSnapshot?: { key: string; save: (bytes: Uint8Array) => Promise<void> } },
 ): Promise<ChunkScreener & { listFailures: { source: string; message: string }[]; startup: PoolStartup }> {
   const initFor = (worker: number): WorkerInit =>
@@ -140,8 +131,7 @@ async function startPool(
     }
   };
   const started = Array.from({ length: args.workers }, (_, n) => {
-    const youngMb = args.youngGenerationMb ?? WORKER_YOUNG_GENERATION_MB;
-    const worker = new Worker(url, { workerData: initFor(n), ...(youngMb > 0 ? { resourceLimits: { maxYoungGenerationSizeMb: youngMb } } : {}) });
+    const worker = new Worker(url, { workerData: initFor(n) });
     const pending = new Map<number, Pending>();
     const slot = { worker, pending, ready: undefined as unknown as Promise<void> };
     let failed: Error | undefined;
