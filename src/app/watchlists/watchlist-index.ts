@@ -18,7 +18,7 @@ import { streamName } from '../../commands/watchlist/decider';
 import type { EventStore } from '../../infrastructure/eventstore/port';
 import { ScreeningEngine } from '../../screening/engine';
 import type { ListEntity, ListVersion } from '../../screening/model';
-import { INTERNAL_LIST_SOURCE, internalListLabel, parseWatchlistVersionId, toListEntity, watchlistVersionId, type Watchlist, type WatchlistEntry } from '../../screening/watchlists/model';
+import { INTERNAL_LIST_SOURCE, parseWatchlistVersionId, relistEntity, toListEntity, watchlistVersionId, type Watchlist, type WatchlistEntry } from '../../screening/watchlists/model';
 import { importChunks, watchlistAtVersion, type WatchlistSnapshot, type WatchlistService } from './watchlist-service';
 
 type ListHeader = Pick<Watchlist, 'id' | 'name' | 'severity' | 'version'>;
@@ -121,18 +121,14 @@ export function updateInternalListIndex(
       continue;
     }
     const h = header(list);
-    const versionId = watchlistVersionId(list.id, list.version);
-    const label = internalListLabel(list.name);
     const oldEntries = old?.indexed.entries ?? [];
     const oldEntities = old?.indexed.entities ?? [];
     const keys = delta ? [...delta.keys()].sort(byCodeUnit) : [];
     const entries: WatchlistEntry[] = [];
     const entities: ListEntity[] = [];
-    // the untouched entries keep their entity (only its list version and label are those of now)
-    const carried = (i: number) => {
-      const e = oldEntities[i]!;
-      return e.listVersion === versionId && e.programs[0] === label ? e : { ...e, listVersion: versionId, programs: [label] };
-    };
+    // the untouched entries keep their entity (its list-dependent fields those of the list now)
+    const sameList = old !== undefined && old.indexed.list.version === list.version && old.indexed.list.name === list.name && old.indexed.list.severity === list.severity;
+    const carried = (i: number) => (sameList ? oldEntities[i]! : relistEntity(h, oldEntities[i]!));
     let i = 0;
     let j = 0;
     while (i < oldEntries.length || j < keys.length) {

@@ -48,7 +48,7 @@ function answers(index: InternalListIndex): unknown[] {
   const out: unknown[] = [];
   const queries = ['Robert Smith', 'Bob Smith', 'Smith', 'Margret Smyth', 'Ada Quill', 'Jon Smith', 'Mohamed Al Rashid', 'Catherine Thistlewood', 'Acme Trading Ltd', 'Lena Ostrowa', 'William Smith', 'Ivo Brandt', 'Sean Nguyen'];
   for (const name of queries) {
-    out.push(index.engine.screen({ name }, { threshold: 0.72, limit: 50, sources: ['internal_list'] }).map((r) => [r.entity.id, r.entity.listVersion, r.entity.programs, r.score, r.explanation]));
+    out.push(index.engine.screen({ name }, { threshold: 0.72, limit: 50, sources: ['internal_list'] }).map((r) => [r.entity, r.score, r.explanation]));
     const subject: AgentSubject = { name, entityType: name.includes('Ltd') ? 'organization' : 'individual', birthDate: '1971-04-03', accountId: '1' } as AgentSubject;
     out.push(screenInternalLists(index, subject));
   }
@@ -114,7 +114,7 @@ describe('incremental internal-list index', () => {
     for (let i = 20; i < 30; i++) imported.set(bIds[i]!, { ...entries.get(B)!.get(bIds[i]!)!, aliases: [{ name: 'Jimmy Quill' }] });
     step(new Map([[B, imported]]));
     // a rename (header only: no entry touched) and a list that appears with entries
-    step(new Map([[A, new Map()]]), () => lists.set(A, { ...lists.get(A)!, name: 'Former customers' }));
+    step(new Map([[A, new Map()]]), () => lists.set(A, { ...lists.get(A)!, name: 'Former customers', severity: 'review' }));
     lists.set(C, list(C, 'Group blocklist', 0));
     entries.set(C, new Map());
     step(new Map([[C, new Map([['c1', entry('c1', 'Robert Smith')], ['c2', entry('c2', 'Ada Quill')]])]]));
