@@ -30,9 +30,20 @@ export function watchlistContentHash(entries: readonly WatchlistEntry[]): string
   return sortedContentHash([...entries].sort((a, b) => byCodeUnit(a.entryId, b.entryId)));
 }
 
+/**
+ * Each entry's serialisation, kept while the entry object lives (an indexed list's entries do): a
+ * list whose version moves is hashed again whole (the hash is over the sequence), but its unchanged
+ * entries are not serialised again.
+ */
+const serialised = new WeakMap<WatchlistEntry, string>();
+
 function sortedContentHash(sorted: readonly WatchlistEntry[]): string {
   const hash = createHash('sha256');
-  for (const e of sorted) hash.update(JSON.stringify(e)).update('\n');
+  for (const e of sorted) {
+    let line = serialised.get(e);
+    if (line === undefined) serialised.set(e, (line = JSON.stringify(e) + '\n'));
+    hash.update(line);
+  }
   return hash.digest('hex');
 }
 
