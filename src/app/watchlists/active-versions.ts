@@ -62,6 +62,8 @@ export class CachedActiveWatchlistVersions implements ActiveWatchlistVersions {
   async activeVersions(accountId: string): Promise<WatchlistVersion[]> {
     const kept = this.kept.get(accountId);
     if (kept && !this.staleAfter(accountId, kept.asOf)) return kept.versions;
+    // Kept only if the runner was already reporting when the read began (no change can slip between).
+    const keepable = this.following;
     const { rows } = await this.deps.pool.query<{ as_of: string; watchlist_id: string | null; version: number | null }>(
       `SELECT c.position::text AS as_of, w.watchlist_id, w.version
          FROM projection_checkpoints c
@@ -73,7 +75,7 @@ export class CachedActiveWatchlistVersions implements ActiveWatchlistVersions {
     const versions = rows.flatMap((r) => (r.watchlist_id === null ? [] : [{ id: r.watchlist_id, version: r.version! }]));
     const asOf = rows[0] ? BigInt(rows[0].as_of) : -1n;
     // No checkpoint row (read model not set up): nothing to keep an answer against.
-    if (this.following && rows[0] && !this.staleAfter(accountId, asOf)) this.keep(accountId, { asOf, versions });
+    if (keepable && rows[0] && !this.staleAfter(accountId, asOf)) this.keep(accountId, { asOf, versions });
     return versions;
   }
 
