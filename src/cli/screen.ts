@@ -3,6 +3,7 @@
  *
  *   svc screen "Vladimir Putin" --dob 1952 --country RU [--type person] [--threshold 0.8] [--limit 10] [--json]
  *   svc screen --file names.csv --out results.csv     (columns: name, optional entity_type, dob, country)
+ *   svc screen --file names.jsonl --out results.csv   (JSON lines with those fields; or --format jsonl)
  *   svc compare "Name one" "Name two" [--schema Person]
  *   svc compare --file pairs.csv --out scored.csv     (columns: name1, name2, optional schema)
  *
@@ -14,7 +15,8 @@ import type { Writable } from 'node:stream';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { parse } from 'csv-parse/sync';
-import { BatchInputError, defaultWorkerCount, inProcessScreener, runBatch, startWorkerPool, type BatchProgress, type ChunkScreener } from '../app/batch-screening/batch';
+import { formatOfFileName } from '../app/batch-screening/input';
+import { BatchInputError, defaultWorkerCount, inProcessScreener, runBatch, startWorkerPool, type BatchInputFormat, type BatchProgress, type ChunkScreener } from '../app/batch-screening/batch';
 import { csvField as rfc4180Field } from '../app/batch-screening/rows';
 import type { ScreeningEngine } from '../screening/engine';
 import type { ListsConfig } from '../screening/lists/config';
@@ -125,10 +127,12 @@ function parseWorkers(v: string): number {
   return n;
 }
 
-async function firstLine(file: string): Promise<string> {
+/** The file's first line (or its first non-blank one), read without reading the rest (at most 1 MiB). */
+async function firstLine(file: string, skipBlank = false): Promise<string> {
   let text = '';
   for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 16 * 1024 }) as AsyncIterable<string>) {
     text += chunk;
+    if (skipBlank) text = text.replace(/^\uFEFF?\s*\n/, '');
     const nl = text.indexOf('\n');
     if (nl >= 0) return text.slice(0, nl);
     if (text.length > 1024 * 1024) break;
@@ -137,14 +141,14 @@ async function firstLine(file: string): Promise<string> {
 }
 
 /** Data rows in the file, counted by line breaks without holding it (an estimate: a quoted field may hold a break). */
-async function countRows(file: string): Promise<number> {
+async function countRows(file: string, format: BatchInputFormat): Promise<number> {
   let lines = 0;
   let last = 10;
   for await (const buf of createReadStream(file) as AsyncIterable<Buffer>) {
     for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++;
     if (buf.length) last = buf[buf.length - 1];
   }
-  return Math.max(0, lines + (last === 10 ? 0 : 1) - 1);
+  return Math.max(0, lines + (last === 10 ? 0 : 1) - (format === 'csv' ? 1 : 0));
 }
 
 const seconds = (ms: number) => (ms >= 100_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`);
@@ -203,6 +207,7 @@ function fileOutput(file: string | undefined, fallback: Writable): { stream: Wri
 
 async function screenFile(a: {
   file: string;
+  format: BatchInputFormat;
   out?: string;
   errors?: string;
   jsonl?: string;
@@ -220,14 +225,27 @@ async function screenFile(a: {
     input.once('error', (e) => reject(new CliUsageError(`cannot read ${a.file}: ${e.message}`)));
   });
   // a file the batch cannot read is refused before the lists are loaded (that takes seconds)
-  const header = await firstLine(a.file);
-  let columns: string[] = [];
-  try {
-    columns = (parse(header, { bom: true, trim: true }) as string[][])[0]?.map((c) => c.toLowerCase()) ?? [];
-  } catch {
-    // runBatch reports it with its line
+  if (a.format === 'jsonl') {
+    const first = (await firstLine(a.file, true)).replace(/^\uFEFF/, '').trim();
+    let value: unknown;
+    try {
+      value = JSON.parse(first);
+    } catch {
+      // refused below
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw new CliUsageError(`${a.file}: JSON lines expected, one object {"name": …} per line (first line: ${first.slice(0, 80) || 'nothing'})`);
+    }
+  } else {
+    const header = await firstLine(a.file);
+    let columns: string[] = [];
+    try {
+      columns = (parse(header, { bom: true, trim: true }) as string[][])[0]?.map((c) => c.toLowerCase()) ?? [];
+    } catch {
+      // runBatch reports it with its line
+    }
+    if (!columns.includes('name')) throw new CliUsageError(`${a.file}: the header must have a "name" column (found: ${columns.join(', ') || 'nothing'})`);
   }
-  if (!columns.includes('name')) throw new CliUsageError(`${a.file}: the header must have a "name" column (found: ${columns.join(', ') || 'nothing'})`);
   const clock = () => (a.deps.now?.() ?? new Date()).getTime();
   const t0 = clock();
   let screener: ChunkScreener;
@@ -255,9 +273,9 @@ async function screenFile(a: {
   const errors = fileOutput(errorsPath, a.stderr);
   const jsonl = a.jsonl ? fileOutput(a.jsonl, a.stdout) : undefined;
   let completed = false;
-  const bar = batchProgress(a.stderr, await countRows(a.file), clock, a.deps.progressEveryMs ?? 5000);
+  const bar = batchProgress(a.stderr, await countRows(a.file, a.format), clock, a.deps.progressEveryMs ?? 5000);
   try {
-    const summary = await runBatch({ input, screener, results: results.stream, errors: errors.stream, jsonl: jsonl?.stream, today: a.today, onProgress: bar.update });
+    const summary = await runBatch({ input, format: a.format, screener, results: results.stream, errors: errors.stream, jsonl: jsonl?.stream, today: a.today, onProgress: bar.update });
     bar.stop();
     const rate = Math.round(summary.screened / Math.max(0.001, summary.ms / 1000));
     const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);
@@ -320,7 +338,8 @@ export function registerScreenCommands(program: Command, deps: ScreenCommandDeps
     .option('--source <sources...>', 'only these lists (ofac_sdn, un_sc, …)')
     .option('--topic <topics...>', 'only these topics (sanctions, pep, debarment, offshore_leaks, export_control)')
     .option('--json', 'print the hits as JSON')
-    .option('--file <csv>', 'CSV with a header: name, optional entity_type, dob, country')
+    .option('--file <file>', 'CSV with a header: name, optional entity_type, dob, country; or JSON lines with those fields (.jsonl, .ndjson)')
+    .option('--format <format>', 'input format of --file: csv or jsonl (default: from the file name: .jsonl/.ndjson are JSON lines, others CSV)')
     .option('--out <csv>', 'write the CSV results here (default: stdout)')
     .option('--errors <csv>', 'write the rejected rows here (default: <out>.errors.csv, or stderr without --out)')
     .option('--jsonl <file>', 'also write every hit of every flagged row as JSON lines')
@@ -346,8 +365,10 @@ export function registerScreenCommands(program: Command, deps: ScreenCommandDeps
         return;
       }
       if (o.dob || o.country || o.type || o.id) throw new CliUsageError('--dob, --country, --type and --id apply to a single name; in a file they are columns');
+      if (o.format !== undefined && o.format !== 'csv' && o.format !== 'jsonl') throw new CliUsageError(`--format must be csv or jsonl, got "${String(o.format)}"`);
+      const format: BatchInputFormat = o.format ?? formatOfFileName(o.file as string);
       const workers = o.workers === undefined ? defaultWorkerCount() : parseWorkers(o.workers);
-      await screenFile({ file: o.file as string, out: o.out, errors: o.errors, jsonl: o.jsonl, threshold, workers, filters, deps, stdout, stderr, today: today() });
+      await screenFile({ file: o.file as string, format, out: o.out, errors: o.errors, jsonl: o.jsonl, threshold, workers, filters, deps, stdout, stderr, today: today() });
     });
 
   program

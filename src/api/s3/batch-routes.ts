@@ -1,12 +1,13 @@
 /**
- * S3 asynchronous batch screening (docs/batch-screening.md, "Over HTTP"): upload a CSV, get a job id at
- * once (202), poll its progress, download its results. Mounted by the S3 router after its gate (the key,
+ * S3 asynchronous batch screening (docs/batch-screening.md, "Over HTTP"): upload a CSV or JSON lines, get
+ * a job id at once (202), poll its progress, cancel it, download its results. Mounted by the S3 router after its gate (the key,
  * the plan and the monthly request quota are checked before the body is read). Every read names the
  * caller's account: another account's job is a 404, like a missing one.
  */
 import type { Response, Router } from 'express';
 import { z } from '../openapi/zod';
-import { BATCH_FILES, BatchUploadRefused, type BatchFile, type BatchJobService } from '../../app/batch-jobs/batch-job-service';
+import { BATCH_FILES, BATCH_FILES_READY, BatchUploadRefused, type BatchFile, type BatchJobService } from '../../app/batch-jobs/batch-job-service';
+import type { BatchInputFormat } from '../../app/batch-screening/input';
 import type { CommandContext, Principal } from '../../app/services';
 import { DEFAULT_THRESHOLD } from '../../screening/engine';
 import { handle } from '../http/app';
@@ -30,6 +31,28 @@ const CONTENT_TYPES: Record<BatchFile, string> = {
   'errors.csv': 'text/csv; charset=utf-8',
 };
 
+/** Body media types accepted, and the input format each means. */
+export const BATCH_CONTENT_TYPES: Record<string, BatchInputFormat> = {
+  'text/csv': 'csv',
+  'application/x-ndjson': 'jsonl',
+  'application/jsonl': 'jsonl',
+  'application/json-lines': 'jsonl',
+};
+
+/**
+ * The upload's format: from its Content-Type, or, for `application/octet-stream`, from the file name in
+ * Content-Disposition (`.csv`; `.jsonl`, `.ndjson`). Undefined: not a batch upload.
+ */
+export function uploadFormat(contentType: string | undefined, disposition: string | undefined): BatchInputFormat | undefined {
+  const type = String(contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type in BATCH_CONTENT_TYPES) return BATCH_CONTENT_TYPES[type];
+  if (type !== 'application/octet-stream') return undefined;
+  const name = /filename\s*=\s*"?([^";]+)"?/i.exec(disposition ?? '')?.[1]?.trim().toLowerCase() ?? '';
+  if (name.endsWith('.csv')) return 'csv';
+  if (name.endsWith('.jsonl') || name.endsWith('.ndjson')) return 'jsonl';
+  return undefined;
+}
+
 function refusal(error: BatchUploadRefused): ApiError {
   switch (error.reason) {
     case 'too_large':
@@ -37,6 +60,7 @@ function refusal(error: BatchUploadRefused): ApiError {
     case 'not_utf8':
     case 'empty':
     case 'no_name_column':
+    case 'not_json_lines':
       return new ApiError('bad_request', error.message, { fields: { body: [error.message] } });
     case 'key_reused':
       return new ApiError('idempotency_key_reused', error.message);
@@ -63,7 +87,7 @@ export function mountBatchRoutes(
   const withLinks = <T extends { id: string; status: string }>(job: T) => ({
     ...job,
     url: jobUrl(job.id),
-    files: job.status === 'completed' ? Object.fromEntries(BATCH_FILES.map((f) => [f.replace('.', '_'), `${jobUrl(job.id)}/${f}`])) : null,
+    files: (BATCH_FILES_READY as readonly string[]).includes(job.status) ? Object.fromEntries(BATCH_FILES.map((f) => [f.replace('.', '_'), `${jobUrl(job.id)}/${f}`])) : null,
   });
   const jobId = (params: unknown) => {
     const parsed = BatchIdParamsSchema.safeParse(params);
@@ -75,10 +99,14 @@ export function mountBatchRoutes(
     BATCH_PATH,
     // Refusals that need no body come first (and close the connection: the upload is not read).
     (req, res, next) => {
-      const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'text/csv') {
+      if (!uploadFormat(req.headers['content-type'], req.headers['content-disposition'])) {
         res.setHeader('Connection', 'close');
-        next(new ApiError('unsupported_media_type', 'Send the batch as Content-Type: text/csv (UTF-8), a header line with a "name" column and one row per name'));
+        next(
+          new ApiError(
+            'unsupported_media_type',
+            'Send the batch as Content-Type: text/csv (UTF-8, a header line with a "name" column, one row per name) or application/x-ndjson (one JSON object {"name": …} per line)',
+          ),
+        );
         return;
       }
       const length = Number(req.headers['content-length'] ?? NaN);
@@ -94,7 +122,8 @@ export function mountBatchRoutes(
       const principal = s3PrincipalOf(res);
       const query = parseInput(BatchCreateQuerySchema, { ...(req.query as object) });
       try {
-        const job = await deps.batches.create(principal, req, { threshold: query.threshold ?? DEFAULT_THRESHOLD }, deps.commandContext(res, principal));
+        const format = uploadFormat(req.headers['content-type'], req.headers['content-disposition'])!;
+        const job = await deps.batches.create(principal, req, { threshold: query.threshold ?? DEFAULT_THRESHOLD, format }, deps.commandContext(res, principal));
         res.setHeader('Location', jobUrl(job.id));
         deps.send(res, 202, withLinks(job));
       } catch (error) {
@@ -126,6 +155,18 @@ export function mountBatchRoutes(
     }),
   );
 
+  // Cancel: a POST on the job's cancel action (the job and its partial files stay; DELETE would say they go).
+  router.post(
+    `${BATCH_PATH}/:id/cancel`,
+    handle(async (req, res) => {
+      const principal = s3PrincipalOf(res);
+      const answer = await deps.batches.cancel(principal.accountId, jobId(req.params));
+      if (!answer) throw new ApiError('not_found', 'Batch job not found');
+      if ('finished' in answer) throw new ApiError('conflict', `The batch job is already ${answer.finished.status}; only a queued or running job can be cancelled`);
+      deps.send(res, 200, withLinks(answer.job));
+    }),
+  );
+
   for (const name of BATCH_FILES) {
     router.get(
       `${BATCH_PATH}/:id/${name}`,
@@ -134,7 +175,7 @@ export function mountBatchRoutes(
         const id = jobId(req.params);
         const found = await deps.batches.file(principal.accountId, id, name);
         if (!found) throw new ApiError('not_found', 'Batch job not found');
-        if (!found.open) throw new ApiError('conflict', `The batch job is ${found.job.status}; its files are ready once it is completed`);
+        if (!found.open) throw new ApiError('conflict', `The batch job is ${found.job.status}; its files are ready once it is completed (or cancelled)`);
         res.status(200);
         res.setHeader('Content-Type', CONTENT_TYPES[name]);
         res.setHeader('Content-Disposition', `attachment; filename="batch-${id}-${name}"`);

@@ -4,20 +4,23 @@
  * Nothing holds the whole file: the reader waits when the pool has enough work in flight.
  *
  * Rows that cannot be read (no name, a DOB that is not a date, an unknown country or entity type,
- * broken CSV quoting) go to the errors CSV with their line number and the batch carries on.
+ * broken CSV quoting, a line that is not a JSON object) go to the errors CSV with their line number and
+ * the batch carries on. Input: CSV or JSON lines (./input.ts).
  */
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
-import { parse } from 'csv-parse';
 import { ScreeningEngine } from '../../screening/engine';
 import type { ListsConfig } from '../../screening/lists/config';
 import type { ListEntity, ListVersion } from '../../screening/model';
 import { parseScreeningInput } from '../../screening/query-input';
+import { readInput, type BatchInputFormat } from './input';
 import { csvLine, RESULT_COLUMNS, screenChunk, type BatchRow, type BatchScreenOptions, type ChunkResult } from './rows';
 import type { WorkerInit, WorkerReply, WorkerRequest } from './worker';
+
+export { BatchInputError, type BatchInputFormat } from './input';
 
 export const ERROR_COLUMNS = ['line', 'field', 'value', 'message'] as const;
 
@@ -165,14 +168,12 @@ export interface BatchSummary extends BatchProgress {
   workers: number;
 }
 
-export class BatchInputError extends Error {}
-
-/** Line breaks inside a record's raw text (without the skipped blank lines before it and its own end). */
-function countLineBreaks(raw: string): number {
-  const body = raw.replace(/^[\r\n]+/, '').replace(/\r?\n?$/, '');
-  let n = 0;
-  for (let i = body.indexOf('\n'); i !== -1; i = body.indexOf('\n', i + 1)) n++;
-  return n;
+/** One point of the batch up to which every output file is complete (see runBatch's onCheckpoint). */
+export interface BatchCheckpoint {
+  /** Every input row starting at or before this line is in the results or the errors file; none after it. */
+  line: number;
+  /** The counters at that point. */
+  progress: BatchProgress;
 }
 
 function write(stream: Writable, text: string): Promise<void> | undefined {
@@ -180,13 +181,24 @@ function write(stream: Writable, text: string): Promise<void> | undefined {
   return new Promise((resolve) => stream.once('drain', resolve));
 }
 
+/** Problem lines held before a chunk is cut even if it is not full (a file of bad rows stays bounded). */
+const MAX_PENDING_ERRORS = 1000;
+const NOTHING: ChunkResult = { csv: '', jsonl: '', screened: 0, flagged: 0 };
+
 /**
  * Stream `input` (CSV with a header holding `name`, optionally `entity_type`/`type`, `dob`,
- * `country`) through `screener`, writing the results CSV, the errors CSV and the JSON lines.
- * The caller owns (and ends) the output streams.
+ * `country`; or JSON lines with those fields: ./input.ts) through `screener`, writing the results CSV,
+ * the errors CSV and the JSON lines. The caller owns (and ends) the output streams.
+ *
+ * Files are written a chunk at a time in input order, each chunk's results followed by the problems of
+ * the rows read with it, so after each chunk every file holds exactly the rows up to one line: that
+ * point is handed to `onCheckpoint` (awaited) once its text is passed to the streams. `resume` restarts
+ * a batch after such a point: the rows up to its line are read but neither screened nor written (nor the
+ * headers), and the counters start from its progress.
  */
 export async function runBatch(args: {
   input: Readable;
+  format?: BatchInputFormat;
   screener: ChunkScreener;
   results: Writable;
   errors: Writable;
@@ -195,6 +207,8 @@ export async function runBatch(args: {
   today: string;
   chunkSize?: number;
   onProgress?: (p: BatchProgress) => void;
+  onCheckpoint?: (c: BatchCheckpoint) => Promise<void> | void;
+  resume?: BatchCheckpoint;
   now?: () => number;
 }): Promise<BatchSummary> {
   const now = args.now ?? (() => performance.now());
@@ -202,59 +216,30 @@ export async function runBatch(args: {
   const chunkSize = args.chunkSize ?? 250;
   // Enough work in flight to keep every worker busy while the main thread writes.
   const maxInFlight = args.screener.workers * 3;
-  const progress: BatchProgress = { read: 0, screened: 0, flagged: 0, rejected: 0 };
-  const inFlight: Promise<ChunkResult>[] = [];
+  const progress: BatchProgress = args.resume ? { ...args.resume.progress } : { read: 0, screened: 0, flagged: 0, rejected: 0 };
+  const afterLine = args.resume?.line ?? 0;
+  /** A chunk sent, with the problems of the rows read with it and the counters when it was cut. */
+  const inFlight: { result: Promise<ChunkResult>; errors: string; line: number; read: number; rejected: number }[] = [];
 
-  const parser = args.input.pipe(
-    parse({
-      bom: true,
-      trim: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      skip_records_with_error: true,
-      info: true,
-      raw: true,
-      columns: (header: string[]) => {
-        const cols = header.map((c) => c.trim().toLowerCase());
-        if (!cols.includes('name')) throw new BatchInputError(`the header must have a "name" column (found: ${cols.join(', ') || 'nothing'})`);
-        return cols;
-      },
-    }),
-  );
-  let headerWritten = false;
-  const errorLines: string[] = [];
-  // The parser reads ahead of the loop below: a broken row is reported when the loop reaches its
-  // line, so the errors file stays in line order.
-  const skipped: { line: number; text: string }[] = [];
-  parser.on('skip', (error: Error & { lines?: number }) => {
-    skipped.push({ line: error.lines ?? 0, text: csvLine([error.lines ?? '', 'row', '', `unreadable CSV row: ${error.message}`]) });
-  });
-  const takeSkipped = (before: number) => {
-    while (skipped.length && skipped[0].line < before) {
-      errorLines.push(skipped.shift()!.text);
-      progress.read++;
-      progress.rejected++;
-    }
-  };
-  args.input.on('error', (e) => parser.destroy(e));
+  let headerWritten = !!args.resume;
+  let errorLines: string[] = [];
+  let lastLine = afterLine;
 
-  const flushErrors = async () => {
-    if (!errorLines.length) return;
-    const text = errorLines.join('');
-    errorLines.length = 0;
-    await write(args.errors, text);
-  };
   const drainOne = async () => {
-    const r = await inFlight.shift()!;
+    const sent = inFlight.shift()!;
+    const r = await sent.result;
     progress.screened += r.screened;
     progress.flagged += r.flagged;
     await write(args.results, r.csv);
     if (args.jsonl) await write(args.jsonl, r.jsonl);
-    await flushErrors();
+    await write(args.errors, sent.errors);
     args.onProgress?.({ ...progress });
+    await args.onCheckpoint?.({ line: sent.line, progress: { read: sent.read, screened: progress.screened, flagged: progress.flagged, rejected: sent.rejected } });
   };
   const dispatch = async (rows: BatchRow[]) => {
-    inFlight.push(args.screener.screen(rows));
+    const errors = errorLines.join('');
+    errorLines = [];
+    inFlight.push({ result: rows.length ? args.screener.screen(rows) : Promise.resolve(NOTHING), errors, line: lastLine, read: progress.read, rejected: progress.rejected });
     if (inFlight.length >= maxInFlight) await drainOne();
   };
   const writeHeaders = async () => {
@@ -266,34 +251,37 @@ export async function runBatch(args: {
 
   let chunk: BatchRow[] = [];
   try {
-    for await (const { record, info, raw } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number }; raw: string }>) {
+    for await (const item of readInput(args.input, args.format ?? 'csv')) {
       await writeHeaders();
+      if (item.line <= afterLine) continue;
       progress.read++;
-      // info.lines is where the record ends; a quoted field may hold line breaks
-      const line = info.lines - countLineBreaks(raw);
-      takeSkipped(line);
-      const input = { name: record.name ?? '', entity_type: record.entity_type ?? record.type ?? '', dob: record.dob ?? '', country: record.country ?? '' };
-      const parsed = parseScreeningInput({ name: input.name, dob: input.dob, country: input.country, type: input.entity_type }, args.today);
-      if (!parsed.ok) {
+      lastLine = item.line;
+      if ('problems' in item) {
         progress.rejected++;
-        for (const p of parsed.problems) errorLines.push(csvLine([line, p.field, p.value, p.message]));
-        continue;
+        for (const p of item.problems) errorLines.push(csvLine([item.line, p.field, p.value, p.message]));
+      } else {
+        const { record } = item;
+        const input = { name: record.name ?? '', entity_type: record.entity_type ?? record.type ?? '', dob: record.dob ?? '', country: record.country ?? '' };
+        const parsed = parseScreeningInput({ name: input.name, dob: input.dob, country: input.country, type: input.entity_type }, args.today);
+        if (!parsed.ok) {
+          progress.rejected++;
+          for (const p of parsed.problems) errorLines.push(csvLine([item.line, p.field, p.value, p.message]));
+        } else {
+          chunk.push({ line: item.line, input, query: parsed.query, ...(parsed.notes.length ? { notes: parsed.notes } : {}) });
+        }
       }
-      chunk.push({ line, input, query: parsed.query, ...(parsed.notes.length ? { notes: parsed.notes } : {}) });
-      if (chunk.length >= chunkSize) {
+      if (chunk.length >= chunkSize || errorLines.length >= MAX_PENDING_ERRORS) {
         const full = chunk;
         chunk = [];
         await dispatch(full);
       }
     }
     await writeHeaders();
-    takeSkipped(Infinity);
-    if (chunk.length) inFlight.push(args.screener.screen(chunk));
+    if (chunk.length || errorLines.length) inFlight.push({ result: chunk.length ? args.screener.screen(chunk) : Promise.resolve(NOTHING), errors: errorLines.join(''), line: lastLine, read: progress.read, rejected: progress.rejected });
     while (inFlight.length) await drainOne();
-    await flushErrors();
   } catch (error) {
     // let the chunks already sent settle so no worker reply lands on a closed stream
-    await Promise.allSettled(inFlight);
+    await Promise.allSettled(inFlight.map((f) => f.result));
     throw error;
   }
   args.onProgress?.({ ...progress });

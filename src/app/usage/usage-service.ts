@@ -72,11 +72,12 @@ export class PgUsageService implements UsageService {
       [principal.accountId, monthStart, date],
     );
     // Names screened by the account's completed batch jobs (POST /api/v1/batches), each counted as one,
-    // on the day the job finished (table batch_jobs; not an event, so not in the usage projection).
+    // on the day the job finished (table batch_jobs; not an event, so not in the usage projection). A
+    // cancelled job counts the names in its files (those up to its last checkpoint).
     const batches = await this.deps.pool.query<{ key_id: string; day: string; count: number }>(
       `SELECT key_id, to_char((finished_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, sum(screened)::int AS count
          FROM batch_jobs
-        WHERE account_id = $1 AND status = 'completed' AND key_id IS NOT NULL
+        WHERE account_id = $1 AND status IN ('completed', 'cancelled') AND key_id IS NOT NULL
           AND finished_at >= $2::date AND finished_at < $3::date + 1
         GROUP BY 1, 2`,
       [principal.accountId, monthStart, date],

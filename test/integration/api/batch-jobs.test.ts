@@ -283,4 +283,106 @@ describe('S3 batch jobs', () => {
     assertS3Error(await upload('name\nAda Quills\n', { 'idempotency-key': key }), 422, /different request|different file/);
     assert.equal(await jobCount(), before);
   });
+
+  const waitFor = async (id: string) => {
+    let job: any;
+    for (let i = 0; i < 600; i++) {
+      job = (await get(`/api/v1/batches/${id}`)).body.data;
+      if (['completed', 'failed', 'cancelled'].includes(job.status)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return job;
+  };
+
+  it('screens JSON lines (application/x-ndjson) with the same rules and columns; unreadable lines go to errors.csv with their line', async () => {
+    const body = [
+      '{"name":"Saddam Hussein Al-Tikriti","entity_type":"","dob":"","country":""}',
+      '{"name":"Customer One Quillfeather","entity_type":"person","dob":"1960","country":"GB"}',
+      'not json at all',
+      '["an","array"]',
+      '',
+      '{"name":"John Smith","dob":"31/02/1960"}',
+      '{"name":{"first":"x"}}',
+      '{"Name":"Jane Roe","type":"organization","dob":1970}',
+    ].join('\n');
+    const created = await upload(body, { 'content-type': 'application/x-ndjson' });
+    assert.equal(created.status, 202, created.text);
+    assert.equal(created.body.data.input_format, 'jsonl');
+    const job = await waitFor(created.body.data.id);
+    assert.equal(job.status, 'completed', JSON.stringify(job));
+    assert.deepEqual(job.progress, { ...job.progress, rows_read: 7, screened: 3, rejected: 4 });
+    const results = parse((await get(`/api/v1/batches/${job.id}/results.csv`)).text, { columns: true }) as Record<string, string>[];
+    assert.deepEqual(results.map((r) => [r.line, r.name]), [['1', 'Saddam Hussein Al-Tikriti'], ['2', 'Customer One Quillfeather'], ['8', 'Jane Roe']]);
+    assert.equal(results[2]!.dob, '1970', 'a number is read as its digits');
+    // The same name as a CSV row (the first job) gives the same result, but for its line.
+    const fromCsv = (parse((await get(`/api/v1/batches/${jobId}/results.csv`)).text, { columns: true }) as Record<string, string>[]).find((r) => r.name === 'Saddam Hussein Al-Tikriti')!;
+    assert.deepEqual({ ...results[0], line: '' }, { ...fromCsv, line: '' });
+    const errors = parse((await get(`/api/v1/batches/${job.id}/errors.csv`)).text, { columns: true }) as Record<string, string>[];
+    assert.deepEqual(errors.map((e) => [e.line, e.field]), [['3', 'row'], ['4', 'row'], ['6', 'dob'], ['7', 'name']]);
+    assert.match(errors[0]!.message!, /unreadable JSON line/);
+    assert.match(errors[3]!.message!, /must be a string/);
+    const jsonl = (await get(`/api/v1/batches/${job.id}/results.jsonl`)).text.trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(jsonl.map((j) => j.line), [1]);
+    // An octet-stream is taken by its file name.
+    const named = await upload('{"name":"Ada Quill"}\n', { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="book.jsonl"' });
+    assert.equal(named.status, 202, named.text);
+    assert.equal(named.body.data.input_format, 'jsonl');
+    assert.equal((await waitFor(named.body.data.id)).progress.screened, 1);
+  });
+
+  it('refuses bad JSON lines uploads in the S3 envelope, recording nothing', async () => {
+    const before = await jobCount();
+    const dirsBefore = await dirsOnDisk();
+    const nd = { 'content-type': 'application/x-ndjson' };
+    assertS3Error(await upload('', nd), 400, /empty/);
+    assertS3Error(await upload('\n\n  \n', nd), 400, /empty/);
+    assertS3Error(await upload('name,dob\nJohn Smith,1960\n', nd), 400, /not a JSON object/);
+    assertS3Error(await upload('[{"name":"x"}]\n', nd), 400, /not a JSON object/);
+    assertS3Error(await upload(Buffer.concat([Buffer.from('{"name":"Jo'), Buffer.from([0xc3, 0x28]), Buffer.from('"}\n')]), nd), 400, /UTF-8/);
+    assertS3Error(await upload(`{"name":"${'x'.repeat(MAX_BYTES)}"}\n`, nd), 413, /limit of 65536 bytes/);
+    assertS3Error(await upload('{"name":"x"}\n', { 'content-type': 'application/json' }), 415, /x-ndjson/);
+    assertS3Error(await upload('{"name":"x"}\n', { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="book.txt"' }), 415, /text\/csv/);
+    assert.equal(await jobCount(), before, 'nothing recorded');
+    assert.deepEqual(await dirsOnDisk(), dirsBefore, 'no file left behind');
+  });
+
+  it('cancel: stops the job, keeps its files up to the last checkpoint (a prefix of the rows, in order); not another account\'s; not a finished job', async () => {
+    const { csv: body } = book(1500);
+    const created = await upload(body);
+    assert.equal(created.status, 202, created.text);
+    const id = created.body.data.id as string;
+    const cancel = (jobIdOrPath: string, key = s3Key) => rawRequest(svc.url, 'POST', `/api/v1/batches/${jobIdOrPath}/cancel`, { headers: { 'x-api-key': key } });
+    // Another account: 404 like a missing job, and the job is untouched.
+    assertS3Error(await cancel(id, otherKey), 404, /not found/i);
+    assert.notEqual((await get(`/api/v1/batches/${id}`)).body.data.status, 'cancelled');
+    const answer = await cancel(id);
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(answer.body.data.status, 'cancelled');
+    assert.ok(answer.body.data.finished_at);
+    assert.deepEqual(Object.keys(answer.body.data.files), ['results_csv', 'results_jsonl', 'errors_csv']);
+    await new Promise((r) => setTimeout(r, 500));
+    const job = (await get(`/api/v1/batches/${id}`)).body.data;
+    assert.equal(job.status, 'cancelled', 'it stays cancelled');
+    const results = await get(`/api/v1/batches/${id}/results.csv`);
+    assert.equal(results.status, 200, results.text);
+    assert.ok(results.text.startsWith('line,name,'), 'the header is always there');
+    const rows = parse(results.text, { columns: true }) as Record<string, string>[];
+    const errors = parse((await get(`/api/v1/batches/${id}/errors.csv`)).text, { columns: true }) as Record<string, string>[];
+    // Exactly the rows of a prefix of the file: every line from 2 up to the last one, in order, once.
+    const seen = [...rows.map((r) => Number(r.line)), ...errors.map((e) => Number(e.line))].sort((a, b) => a - b);
+    assert.deepEqual(seen, Array.from({ length: seen.length }, (_, i) => i + 2));
+    assert.deepEqual(rows.map((r) => Number(r.line)), [...rows.map((r) => Number(r.line))].sort((a, b) => a - b));
+    assert.equal(job.progress.screened, rows.length, 'the counters are the rows in the files');
+    assert.equal(job.progress.rejected, errors.length);
+    assert.ok(rows.length < 1500, 'stopped before the end');
+    assert.equal((await cancel(id)).body.data.status, 'cancelled', 'cancelling again answers the cancelled job');
+    assertS3Error(await cancel(jobId), 409, /already completed/);
+    assertS3Error(await cancel(randomUUID()), 404, /not found/i);
+    assertS3Error(await cancel('not-a-uuid'), 400, /uuid/);
+    // The names in a cancelled job's files count in the key's usage, as a completed job's do.
+    const jobs = (await get('/api/v1/batches?limit=100')).body.data as { status: string; progress: { screened: number } }[];
+    const delivered = jobs.filter((j) => j.status === 'completed' || j.status === 'cancelled').reduce((sum, j) => sum + j.progress.screened, 0);
+    const usage = (await get('/api/v1/usage')).body.data.keys as { today: { by_endpoint: Record<string, number> } }[];
+    assert.equal(usage.reduce((sum, k) => sum + (k.today.by_endpoint['POST /api/v1/batches'] ?? 0), 0), delivered);
+  });
 });

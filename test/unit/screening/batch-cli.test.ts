@@ -211,4 +211,40 @@ describe('svc screen --file', () => {
     assert.match(err, /screening \|.*\| 600\/600 100% \| \d+ names\/s \| ETA \S+ \| 300 flagged, 0 rejected/);
     assert.doesNotMatch(err, /^screened \d+ of ~/m);
   });
+
+  it('reads JSON lines (.jsonl, or --format jsonl): the same results as the CSV of the same rows, unreadable lines in the errors file', async () => {
+    const rows = [
+      { name: 'PUTIN, Vladimir', entity_type: 'person', dob: '1952', country: 'RU' },
+      { name: 'Hamas', type: 'organization' },
+      { name: 'Nobody Inparticular' },
+    ];
+    const jsonlIn = path.join(dir, 'book.jsonl');
+    writeFileSync(jsonlIn, `${JSON.stringify(rows[0])}\n{broken\n\n${JSON.stringify(rows[1])}\n{"name":"Osama bin Laden","dob":"31/02/1960"}\n{"name":["x"]}\n${JSON.stringify(rows[2])}`);
+    const csvIn = path.join(dir, 'book-same.csv');
+    writeFileSync(csvIn, 'name,entity_type,dob,country\n"PUTIN, Vladimir",person,1952,RU\nHamas,organization,,\nNobody Inparticular,,,\n');
+    const out = path.join(dir, 'book-jsonl.out.csv');
+    const { err } = await run(['screen', '--file', jsonlIn, '--out', out, '--jsonl', `${out}.jsonl`, '--workers', '1']);
+    assert.match(err, /screened 3 names, 2 flagged at 0\.8, 3 rejected/);
+    await run(['screen', '--file', csvIn, '--out', path.join(dir, 'book-same.out.csv'), '--workers', '1']);
+    const fromJson = csv(out);
+    const fromCsv = csv(path.join(dir, 'book-same.out.csv'));
+    assert.deepEqual(fromJson.map((r) => r.line), ['1', '4', '7']);
+    assert.deepEqual(fromJson.map((r) => ({ ...r, line: '' })), fromCsv.map((r) => ({ ...r, line: '' })));
+    assert.deepEqual(csv(`${out}.errors.csv`).map((e) => [e.line, e.field]), [['2', 'row'], ['5', 'dob'], ['6', 'name']]);
+    assert.deepEqual(readFileSync(`${out}.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l).line), [1, 4]);
+    // --format overrides the extension
+    const txt = path.join(dir, 'book.txt');
+    writeFileSync(txt, readFileSync(jsonlIn));
+    await run(['screen', '--file', txt, '--format', 'jsonl', '--out', path.join(dir, 'book-txt.out.csv'), '--workers', '1']);
+    assert.equal(readFileSync(path.join(dir, 'book-txt.out.csv'), 'utf8'), readFileSync(out, 'utf8'));
+  });
+
+  it('refuses a JSON lines file whose first line is not an object, and a bad --format, before loading lists', async () => {
+    const before = listLoads;
+    const notJson = path.join(dir, 'not-json.jsonl');
+    writeFileSync(notJson, '\nname,dob\nHamas,\n');
+    await assert.rejects(run(['screen', '--file', notJson, '--workers', '1']), (e: unknown) => e instanceof CliUsageError && /JSON lines expected.*first line: name,dob/.test(e.message));
+    await assert.rejects(run(['screen', '--file', notJson, '--format', 'xml']), (e: unknown) => e instanceof CliUsageError && /--format must be csv or jsonl/.test(e.message));
+    assert.equal(listLoads, before);
+  });
 });
