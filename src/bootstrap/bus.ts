@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import type { Config } from '../config/config';
 import type { Logger } from '../shared/logger';
+import type { Clock } from '../shared/clock';
 import type { MessageBus } from '../infrastructure/bus/port';
 import { InProcessBus } from '../infrastructure/bus/inprocess/inprocess-bus';
 import { KafkaBus } from '../infrastructure/bus/kafka/kafka-bus';
@@ -16,7 +17,7 @@ export interface Bus {
   registry: AvroRegistry;
 }
 
-export function startBus(config: Config, logger: Logger, pool: pg.Pool, stops: Stops): Bus {
+export function startBus(config: Config, logger: Logger, clock: Clock, pool: pg.Pool, stops: Stops): Bus {
   const deadLetters = new DeadLetterCounter();
   const busRetry = { maxAttempts: config.BUS_MAX_ATTEMPTS };
   const bus: MessageBus = config.KAFKA_BROKERS
@@ -24,11 +25,12 @@ export function startBus(config: Config, logger: Logger, pool: pg.Pool, stops: S
         brokers: config.KAFKA_BROKERS.split(','),
         clientId: config.KAFKA_CLIENT_ID,
         logger,
+        clock,
         retry: busRetry,
         deadLetters,
         consumer: { sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS, heartbeatInterval: Math.floor(config.KAFKA_SESSION_TIMEOUT_MS / 10) },
       })
-    : new InProcessBus({ logger, retry: busRetry, deadLetters, deadLetterSink: new PgDeadLetterTable(pool) });
+    : new InProcessBus({ logger, clock, retry: busRetry, deadLetters, deadLetterSink: new PgDeadLetterTable(pool, clock) });
   stops.push(() => bus.close());
   return { bus, deadLetters, registry: AvroRegistry.load() };
 }

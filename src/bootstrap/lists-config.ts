@@ -16,6 +16,7 @@ export function listsDownloadDir(config: Config): string {
 /**
  * The lists to load. `persist` keeps loaded versions under LISTS_DATA_DIR (default DATA_DIR/lists) for
  * audit re-runs: the service and the audit commands do; a one-off `svc screen` only when LISTS_DATA_DIR is set.
+ * The loaded lists and built index are cached (see indexCacheDir).
  */
 export function listsConfigFor(config: Config, options: { persist: boolean }): ListsConfig {
   const dataDir = config.LISTS_DATA_DIR ?? (options.persist ? path.resolve(config.DATA_DIR, 'lists') : undefined);
@@ -26,5 +27,17 @@ export function listsConfigFor(config: Config, options: { persist: boolean }): L
     urls: config.LIST_URLS,
     ...(config.LISTS_DOWNLOAD_DIR ? { downloadDir: config.LISTS_DOWNLOAD_DIR } : {}),
     ...(dataDir ? { dataDir } : {}),
+    ...(indexCacheDir(config) ? { cacheDir: indexCacheDir(config) } : {}),
   });
+}
+
+/**
+ * Where the loaded lists and the built index are cached: INDEX_CACHE_DIR, else DATA_DIR/cache; none
+ * with INDEX_CACHE=false. Under NODE_ENV=test only when INDEX_CACHE_DIR is set: a test's service on a
+ * fresh DATA_DIR would pay the cache write and never read it back.
+ */
+export function indexCacheDir(config: Config): string | undefined {
+  if (!config.INDEX_CACHE) return undefined;
+  if (config.INDEX_CACHE_DIR) return path.resolve(config.INDEX_CACHE_DIR);
+  return config.NODE_ENV === 'test' ? undefined : path.resolve(config.DATA_DIR, 'cache');
 }

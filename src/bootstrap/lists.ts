@@ -9,6 +9,7 @@ import { ListRegistry } from '../screening/lists/registry';
 import { listsConfigFor } from './lists-config';
 import { freshnessByDay, ListsStaleError, type FreshnessPolicy, type ListFreshness } from '../screening/lists/freshness';
 import { ScreeningEngine } from '../screening/engine';
+import { loadEngineCached, type CachedSnapshot } from '../screening/index-snapshot';
 import type { CountryRisk, ListEntity, ListVersion } from '../screening/model';
 import { CountrySanctions, loadCountrySanctions, type SanctionsProgrammeFinding } from '../screening/lists/country-sanctions';
 import type { ListVersionRef } from '../commands/screening';
@@ -26,7 +27,7 @@ export interface ListsInService {
   registry: ListRegistry;
   engine(): ScreeningEngine;
   /** The lists the engine in service was built from (a batch job's worker threads build their engines from them). */
-  entities(): { entities: ListEntity[]; versions: ListVersion[] };
+  entities(): { entities: ListEntity[]; versions: ListVersion[]; snapshot?: CachedSnapshot };
   countryRisk(): CountryRisk[];
   /** Sanctions programmes targeting a country (reviewed classification), their designations counted on the engine in service. */
   countrySanctions(iso2: string): SanctionsProgrammeFinding[];
@@ -41,14 +42,26 @@ export interface ListsInService {
 }
 
 export async function loadLists(config: Config, logger: Logger, clock: Clock): Promise<ListsInService> {
-  const registry = new ListRegistry(listsConfigFor(config, { persist: true }));
-  const loaded = await registry.loadAll({ progressBar: Boolean(process.stdout.isTTY) && config.NODE_ENV !== 'test' });
+  const listsConfig = listsConfigFor(config, { persist: true });
+  const registry = new ListRegistry(listsConfig);
+  // the lists and the index from the cache when it holds this list set (else loaded, built and cached)
+  const cached = await loadEngineCached(listsConfig, {
+    progressBar: Boolean(process.stdout.isTTY) && config.NODE_ENV !== 'test',
+    recentQueries: RECENT_QUERIES,
+    onCacheError: (error) => logger.warn({ err: error }, 'index cache not written'),
+  });
+  const loaded = registry.installAll(cached.load);
   for (const failure of loaded.failures) logger.error({ failure }, 'list failed to load: previous version (if any) stays in service');
-  let engine = ScreeningEngine.build(loaded.entities, loaded.versions, { recentQueries: RECENT_QUERIES });
-  let built = { entities: loaded.entities, versions: loaded.versions };
+  let engine = cached.engine;
+  // the snapshot, while it is the engine in service's: a batch job's workers start from it
+  let built: { entities: ListEntity[]; versions: ListVersion[]; snapshot?: CachedSnapshot } = {
+    entities: cached.load.entities,
+    versions: cached.load.versions,
+    ...(cached.snapshot ? { snapshot: cached.snapshot } : {}),
+  };
   let countryRisk: CountryRisk[] = loaded.countryRisk;
   const countrySanctions = new CountrySanctions(loadCountrySanctions());
-  logger.info({ entities: loaded.entities.length, lists: loaded.versions.map((v) => v.id) }, 'lists loaded');
+  logger.info({ entities: loaded.entities.length, lists: loaded.versions.map((v) => v.id), fromCache: cached.fromCache }, 'lists loaded');
   // A stale list warns (or refuses, LISTS_STALE_POLICY).
   const freshnessPolicy: FreshnessPolicy = { sanctionsMaxAgeDays: config.LISTS_MAX_AGE_DAYS, perList: config.LISTS_MAX_AGE };
   // Ages are whole days: worked out once per list set and UTC day, not per request and completion.

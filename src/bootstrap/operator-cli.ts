@@ -24,10 +24,15 @@ export async function loadScreeningLists(config: Config): Promise<{ entities: Li
   return { entities: lists.entities, versions: lists.versions };
 }
 
-/** One engine over every configured list (a single-process `svc screen`). */
+/** One engine over every configured list (a single-process `svc screen`), from the index cache when it holds this list set. */
 export async function loadScreeningEngine(config: Config): Promise<ScreeningEngine> {
-  const [{ entities, versions }, { ScreeningEngine }] = await Promise.all([loadScreeningLists(config), import('../screening/engine')]);
-  return ScreeningEngine.build(entities, versions);
+  const { loadEngineCached } = await import('../screening/index-snapshot');
+  const { load, engine } = await loadEngineCached(screeningListsConfig(config), {
+    progressBar: Boolean(process.stderr.isTTY),
+    onCacheError: (error) => process.stderr.write(`index cache not written: ${error instanceof Error ? error.message : String(error)}\n`),
+  });
+  for (const failure of load.failures) process.stderr.write(`list ${failure.source} failed: ${failure.message}\n`);
+  return engine;
 }
 
 /** Kafka mode: the svc.deadletter topic; embedded default: the dead_letters table of the service's database. */

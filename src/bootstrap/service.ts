@@ -87,7 +87,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const stops = new Stops(logger);
   try {
     const { pool, store, embedded } = await startStorage(config, logger, stops);
-    const { bus, deadLetters, registry } = startBus(config, logger, pool, stops);
+    const { bus, deadLetters, registry } = startBus(config, logger, clock, pool, stops);
     const lists = await loadLists(config, logger, clock);
     const secrets = webhookSecrets(config);
     const base = { config, logger, clock, pool, store, bus, registry, secrets, lists, stops };

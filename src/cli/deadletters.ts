@@ -23,6 +23,7 @@ import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { BusMessage, ConsumedMessage, MessageBus } from '../infrastructure/bus/port';
 import { DEAD_LETTER_TOPIC, DLQ_HEADERS, replayedMessage } from '../infrastructure/bus/dead-letter';
+import { systemClock, systemTimer, type Clock, type Timer } from '../shared/clock';
 import type { DeadLetterOrigin, PgDeadLetterTable, StoredDeadLetter } from '../infrastructure/bus/dead-letter-table';
 
 export interface DeadLetter extends DeadLetterOrigin {
@@ -73,10 +74,11 @@ const matches = (letter: DeadLetter, filter: DeadLetterFilter) =>
  */
 export async function readDeadLetters(
   bus: MessageBus,
-  options: { deadLetterTopic?: string; idleMs?: number; filter?: DeadLetterFilter } = {},
+  options: { deadLetterTopic?: string; idleMs?: number; filter?: DeadLetterFilter; timer?: Timer } = {},
 ): Promise<DeadLetter[]> {
+  const timer = options.timer ?? systemTimer;
   const letters: DeadLetter[] = [];
-  let last = Date.now();
+  let last = timer.nowMs();
   const consumer = await bus.subscribe(
     {
       groupId: `svc-deadletters-cli-${randomUUID()}`,
@@ -86,13 +88,13 @@ export async function readDeadLetters(
       retry: { maxAttempts: Number.POSITIVE_INFINITY },
     },
     async (message) => {
-      last = Date.now();
+      last = timer.nowMs();
       letters.push(toDeadLetter(message));
     },
   );
   try {
     const idleMs = options.idleMs ?? 2_000;
-    while (Date.now() - last < idleMs) await new Promise((resolve) => setTimeout(resolve, Math.min(100, idleMs)));
+    while (timer.nowMs() - last < idleMs) await new Promise((resolve) => setTimeout(resolve, Math.min(100, idleMs)));
   } finally {
     await consumer.stop();
   }
@@ -142,7 +144,10 @@ export interface DeadLetterCommandDeps {
   /** Opens the dead letters of this deployment's mode (main.ts: KAFKA_BROKERS set or not). */
   open(): Promise<DeadLetterSource>;
   stdout?: Writable;
-  now?: () => Date;
+  /** The time a replay request records (default the system clock). */
+  clock?: Clock;
+  /** How long the topic reader has been idle (default the monotonic system timer). */
+  timer?: Timer;
 }
 
 interface CommonOptions {
@@ -188,7 +193,7 @@ export function registerDeadLetterCommands(program: Command, deps: DeadLetterCom
         const letters =
           env.kind === 'table'
             ? (await env.table.list(filterOf(opts))).map(fromTable)
-            : await readDeadLetters(env.bus, { deadLetterTopic: opts.deadLetterTopic, idleMs, filter: filterOf(opts) });
+            : await readDeadLetters(env.bus, { deadLetterTopic: opts.deadLetterTopic, idleMs, filter: filterOf(opts), ...(deps.timer ? { timer: deps.timer } : {}) });
         if (opts.json) {
           const rows = letters.map(({ message, ...rest }) => ({ ...rest, value: message.value.toString('base64') }));
           out.write(`${JSON.stringify(rows, null, 2)}\n`);
@@ -222,7 +227,7 @@ export function registerDeadLetterCommands(program: Command, deps: DeadLetterCom
       try {
         if (env.kind === 'table') {
           for (const id of ids) if (!/^\d{1,18}$/.test(id)) throw new Error(`not a dead-letter id (a row number from \`svc deadletters list\`): ${id}`);
-          const at = (deps.now ?? (() => new Date()))();
+          const at = (deps.clock ?? systemClock).now();
           const chosen = ids.length > 0 ? await env.table.requestReplay(ids, at) : await env.table.requestReplayAll(filterOf(opts), at);
           for (const l of chosen) out.write(`replay requested for ${l.id} to ${l.originalTopic} (key ${l.key})\n`);
           out.write(
@@ -232,7 +237,7 @@ export function registerDeadLetterCommands(program: Command, deps: DeadLetterCom
           return;
         }
         for (const id of ids) if (!/^\d+:\d+$/.test(id)) throw new Error(`not a dead-letter id (<partition>:<offset>): ${id}`);
-        const letters = await readDeadLetters(env.bus, { deadLetterTopic: opts.deadLetterTopic, idleMs, filter: filterOf(opts) });
+        const letters = await readDeadLetters(env.bus, { deadLetterTopic: opts.deadLetterTopic, idleMs, filter: filterOf(opts), ...(deps.timer ? { timer: deps.timer } : {}) });
         let chosen = letters;
         if (ids.length > 0) {
           const byId = new Map(letters.map((l) => [l.id, l]));

@@ -15,6 +15,7 @@ import { ListRegistry, LIST_DEFINITIONS, listFreshness, type FreshnessPolicy, ty
 import { listsConfig, preferDownloads, type ListsConfig } from '../screening/lists/config';
 import { summariseDelta } from '../screening/delta';
 import { updateLists, type DownloadOptions, type UpdateOutcome } from '../screening/download';
+import { systemClock } from '../shared/clock';
 
 export interface ListCommandDeps {
   /** The lists to show / update (src/main.ts: from the zod config; default: the bundled snapshot). */
@@ -121,7 +122,7 @@ export function registerListCommands(program: Command, deps: ListCommandDeps = {
     .action(async (opts: { json?: boolean }) => {
       const registry = new ListRegistry(config());
       const res = await registry.loadAll({ progressBar: Boolean(stderr.isTTY) && !opts.json });
-      const now = deps.now?.() ?? new Date();
+      const now = deps.now?.() ?? systemClock.now();
       const policy = deps.freshness?.() ?? { sanctionsMaxAgeDays: 7 };
       if (opts.json) {
         const freshness = res.versions.map((v) => listFreshness(v, now, policy));

@@ -22,6 +22,7 @@ import type { ScreeningEngine } from '../screening/engine';
 import type { ListsConfig } from '../screening/lists/config';
 import type { ListEntity, ListTopic, ListVersion, MatchResult, ScreeningQuery } from '../screening/model';
 import { parseScreeningInput, parseThresholdValue, type InputProblem } from '../screening/query-input';
+import { systemClock } from '../shared/clock';
 
 export interface ScreenCommandDeps {
   loadEngine: () => Promise<ScreeningEngine>;
@@ -246,7 +247,7 @@ async function screenFile(a: {
     }
     if (!columns.includes('name')) throw new CliUsageError(`${a.file}: the header must have a "name" column (found: ${columns.join(', ') || 'nothing'})`);
   }
-  const clock = () => (a.deps.now?.() ?? new Date()).getTime();
+  const clock = () => (a.deps.now?.() ?? systemClock.now()).getTime();
   const t0 = clock();
   let screener: ChunkScreener;
   let threshold: number;
@@ -255,7 +256,12 @@ async function screenFile(a: {
     threshold = a.threshold ?? DEFAULT_THRESHOLD;
     const options = { threshold, ...a.filters, jsonl: !!a.jsonl };
     if (a.deps.listsConfig) {
-      const pool = await startWorkerPool({ lists: a.deps.listsConfig(), workers: a.workers, options });
+      const pool = await startWorkerPool({
+        lists: a.deps.listsConfig(),
+        workers: a.workers,
+        options,
+        onCacheError: (error) => a.stderr.write(`index cache not written: ${error instanceof Error ? error.message : String(error)}\n`),
+      });
       for (const failure of pool.listFailures) a.stderr.write(`list ${failure.source} failed: ${failure.message}\n`);
       screener = pool;
     } else {
@@ -323,7 +329,7 @@ export function formatHits(query: ScreeningQuery, hits: MatchResult[], threshold
 export function registerScreenCommands(program: Command, deps: ScreenCommandDeps): void {
   const stdout = deps.stdout ?? process.stdout;
   const stderr = deps.stderr ?? process.stderr;
-  const today = () => (deps.now?.() ?? new Date()).toISOString().slice(0, 10);
+  const today = () => (deps.now?.() ?? systemClock.now()).toISOString().slice(0, 10);
 
   program
     .command('screen')

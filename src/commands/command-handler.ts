@@ -33,20 +33,51 @@ export async function handleCommand<C extends Command, E extends Event, S>(
     newStream?: boolean;
   } = {},
 ): Promise<HandledCommand<E, S>> {
+  return handleStep(store, decider, streamName, (state) => decider.decide(command, state), {
+    ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+    ...(options.newStream ? { history: [] } : {}),
+  });
+}
+
+/** What a step appended, and whether the store wrote it (false: every event id was already there). */
+export interface HandledStep<E extends Event, S> extends HandledCommand<E, S> {
+  written: boolean;
+}
+
+/**
+ * The load–decide–append loop every command goes through, for a decision that is a step rather
+ * than one command: the workflow runner (src/agents/workflow) decides several commands in a row,
+ * with the agents it runs in this process in between, and appends them together. The step gets
+ * the folded state and the history it was folded from; on a conflict it runs again on a fresh read.
+ */
+export async function handleStep<E extends Event, S>(
+  store: EventStore,
+  decider: Pick<Decider<Command, E, S>, 'evolve' | 'initialState'>,
+  streamName: string,
+  step: (state: S, recorded: RecordedEvent[]) => E[] | Promise<E[]>,
+  options: {
+    maxAttempts?: number;
+    /** The history as the caller already knows it, used instead of a read on the first attempt. */
+    history?: RecordedEvent[];
+    /** Errors that mean "the view was stale: decide again" (default: a revision conflict). */
+    retryOn?: (error: unknown) => boolean;
+  } = {},
+): Promise<HandledStep<E, S>> {
   const maxAttempts = options.maxAttempts ?? 10;
+  const retryOn = options.retryOn ?? ((error: unknown) => error instanceof StreamRevisionConflictError);
   for (let attempt = 1; ; attempt++) {
-    const recorded = options.newStream && attempt === 1 ? [] : await store.readStream(streamName);
+    const recorded = options.history !== undefined && attempt === 1 ? options.history : await store.readStream(streamName);
     let state = decider.initialState();
     for (const event of recorded) state = decider.evolve(state, event as unknown as E);
-    const events = decider.decide(command, state);
-    if (events.length === 0) return { events, state, lastGlobalPosition: null };
+    const events = await step(state, recorded);
+    if (events.length === 0) return { events, state, lastGlobalPosition: null, written: false };
     const expectedRevision = recorded.length === 0 ? ('no_stream' as const) : recorded[recorded.length - 1]!.streamPosition;
     try {
       const result = await store.appendToStream(streamName, events, { expectedRevision });
       for (const event of events) state = decider.evolve(state, event);
-      return { events, state, lastGlobalPosition: result.lastGlobalPosition };
+      return { events, state, lastGlobalPosition: result.lastGlobalPosition, written: result.written };
     } catch (error) {
-      if (error instanceof StreamRevisionConflictError && attempt < maxAttempts) {
+      if (retryOn(error) && attempt < maxAttempts) {
         // Many writers on one stream (e.g. an account's keys): back off with jitter so they spread out.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
         continue;

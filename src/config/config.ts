@@ -143,6 +143,14 @@ export const configSchema = z.object({
     .transform((v) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()))),
   /** Where loaded list versions are kept for audit re-runs (default: DATA_DIR/lists). */
   LISTS_DATA_DIR: z.string().min(1).optional(),
+  /**
+   * Cache the loaded lists and the built screening index on disk (one file per list set, keyed by the
+   * lists' content and the matcher's code): a start-up or `svc screen` reads it back in 1-2 s instead of
+   * parsing and indexing every list (src/screening/index-snapshot.ts).
+   */
+  INDEX_CACHE: booleanFlag.default(true),
+  /** Where that cache lives (default: DATA_DIR/cache; under NODE_ENV=test no cache unless this is set). */
+  INDEX_CACHE_DIR: z.string().min(1).optional(),
   /** Lists downloaded by `svc lists update` (default ~/.svc/lists-downloads); a complete download wins over the snapshot. */
   LISTS_DOWNLOAD_DIR: z.string().min(1).optional(),
   /**

@@ -18,7 +18,7 @@ import type {
   ScreeningQuery,
 } from './model';
 import { compareNames, round, type NameComparison, type SpellingMemo } from './matching/compare';
-import { NameIndex, type Candidate } from './matching/name-index';
+import { NameIndex, type Candidate, type NameIndexSnapshot } from './matching/name-index';
 import { prepareName, type PreparedName } from './matching/prepare';
 import { qualifiersFor, type Qualified } from './matching/qualifiers';
 
@@ -97,6 +97,21 @@ export class ScreeningEngine {
     const t0 = performance.now();
     const index = NameIndex.build(entities);
     return new ScreeningEngine(entities, versions, index, performance.now() - t0, options.recentQueries ?? 0);
+  }
+
+  /**
+   * The engine over entities whose index was built before (indexSnapshot() of an engine built from
+   * the same entities, in the same order): nothing is prepared again.
+   */
+  static restore(entities: ListEntity[], versions: ListVersion[], index: NameIndexSnapshot, options: { recentQueries?: number } = {}): ScreeningEngine {
+    const t0 = performance.now();
+    const restored = NameIndex.fromSnapshot(index, entities);
+    return new ScreeningEngine(entities, versions, restored, performance.now() - t0, options.recentQueries ?? 0);
+  }
+
+  /** The index as plain data, for ScreeningEngine.restore (see src/screening/index-snapshot.ts). */
+  indexSnapshot(): NameIndexSnapshot {
+    return this.index.snapshot(this.entities);
   }
 
   /** Every entity in service (read-only: counting programme designations, src/screening/lists/country-sanctions.ts). */

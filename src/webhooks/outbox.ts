@@ -112,6 +112,12 @@ export async function findEndpointsOfAccounts(db: Queryable, accountIds: readonl
   return rows.map(toEndpointView);
 }
 
+/** Every endpoint of one account (the portal's webhooks page), by surface and key. */
+export async function listEndpoints(db: Queryable, accountId: string): Promise<EndpointView[]> {
+  const { rows } = await db.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE account_id = $1 ORDER BY surface, key_id`, [accountId]);
+  return rows.map(toEndpointView);
+}
+
 export async function getEndpoint(db: Queryable, endpointId: string, accountId?: string): Promise<EndpointView | null> {
   const { rows } = await db.query<EndpointRow>(
     `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND ($2::text IS NULL OR account_id = $2)`,

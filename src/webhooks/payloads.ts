@@ -25,6 +25,15 @@ const score100 = z.number().int().min(0).max(100);
 const count = z.number().int().min(0);
 const positiveId = z.number().int().positive();
 const alertKind = z.enum(['new_hit', 'changed_hit', 'removed_hit']);
+/** What an S2 or S3 monitoring alert says about the hit (S1 nests its own `alert` object). */
+const alertFacts = {
+  alert_kind: alertKind,
+  entity_id: z.string().min(1),
+  list: z.string().min(1),
+  matched_name: z.string().min(1),
+  score: score100,
+  detected_at: isoTime,
+};
 
 // ------------------------------------------------------------------ S1
 
@@ -217,12 +226,7 @@ export const s2Schemas = {
       event: z.literal('subject_check.monitoring_alert'),
       ...s2Base,
       alert_id: z.string().min(1),
-      alert_kind: alertKind,
-      entity_id: z.string().min(1),
-      list: z.string().min(1),
-      matched_name: z.string().min(1),
-      score: score100,
-      detected_at: isoTime,
+      ...alertFacts,
     })
     .strict(),
 };
@@ -234,9 +238,12 @@ export type S2Fields<E extends S2Event> = Omit<z.input<(typeof s2Schemas)[E]>, '
 
 /** Builds any S2 body: `{event, ...fields}` with exactly the spec's fields (unknown or missing fields throw). */
 export function s2Payload<E extends S2Event>(event: E, fields: S2Fields<E>): WebhookMessage {
-  const schema = s2Schemas[event] as unknown as z.ZodType;
-  const payload = schema.parse({ event, ...fields });
-  return message('s2', event, payload);
+  return checkedPayload('s2', s2Schemas[event], event, fields);
+}
+
+/** `{event, ...fields}` parsed by the event's schema (strict: an unknown or missing field throws). */
+function checkedPayload(surface: WebhookSurface, schema: unknown, event: string, fields: object): WebhookMessage {
+  return message(surface, event, (schema as z.ZodType).parse({ event, ...fields }));
 }
 
 // ------------------------------------------------------------------ S3
@@ -257,12 +264,7 @@ export const s3Schemas = {
     .object({
       event: z.literal('monitoring.alert'),
       screening_id: z.uuid(),
-      alert_kind: alertKind,
-      entity_id: z.string().min(1),
-      list: z.string().min(1),
-      matched_name: z.string().min(1),
-      score: score100,
-      detected_at: isoTime,
+      ...alertFacts,
     })
     .strict(),
 };
@@ -271,7 +273,5 @@ export type S3Event = keyof typeof s3Schemas;
 export type S3Fields<E extends S3Event> = Omit<z.input<(typeof s3Schemas)[E]>, 'event'>;
 
 export function s3Payload<E extends S3Event>(event: E, fields: S3Fields<E>): WebhookMessage {
-  const schema = s3Schemas[event] as unknown as z.ZodType;
-  const payload = schema.parse({ event, ...fields });
-  return message('s3', event, payload);
+  return checkedPayload('s3', s3Schemas[event], event, fields);
 }

@@ -26,29 +26,35 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
-export async function startTestService(
-  options: { env?: Record<string, string>; clock?: Clock; agents?: 'all' | 'none' | string[] } = {},
-): Promise<TestService> {
-  const db = await createTestDatabase();
-  const env = {
+/** The environment every test service starts with, on this database (`extra` wins). */
+function testEnv(db: TestDatabase, extra: Record<string, string> = {}): Record<string, string> {
+  return {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: db.url,
     PORT: '0',
     HOST: '127.0.0.1',
-    SCREENING_WAIT_MS: '20000',
-    ...options.env,
+    ...extra,
   };
+}
+
+async function startOn(env: Record<string, string>, options: { clock?: Clock; agents?: 'all' | 'none' | string[] }): Promise<RunningService> {
   const config = loadConfig(env);
-  const logger = createLogger({ level: config.LOG_LEVEL });
-  const service = await startService({
+  return startService({
     config,
-    logger,
+    logger: createLogger({ level: config.LOG_LEVEL }),
     http: true,
     agents: options.agents ?? 'all',
     projections: true,
     ...(options.clock ? { clock: options.clock } : {}),
   });
+}
+
+export async function startTestService(
+  options: { env?: Record<string, string>; clock?: Clock; agents?: 'all' | 'none' | string[] } = {},
+): Promise<TestService> {
+  const db = await createTestDatabase();
+  const service = await startOn(testEnv(db, { SCREENING_WAIT_MS: '20000', ...options.env }), options);
   return {
     service,
     url: service.url!,
@@ -59,6 +65,20 @@ export async function startTestService(
       await db.drop();
     },
   };
+}
+
+/**
+ * The service on a database and data directory the test keeps (to stop it and start it again on
+ * the same ones: restart tests), with the fixture lists. The caller stops the service and drops the
+ * database.
+ */
+export function startServiceOn(
+  db: TestDatabase,
+  dataDir: string,
+  env: Record<string, string> = {},
+  options: { agents?: 'all' | 'none' | string[] } = {},
+): Promise<RunningService> {
+  return startOn(testEnv(db, { LISTS_DIR: 'test/fixtures/lists', DATA_DIR: dataDir, ...env }), options);
 }
 
 /** Accounts and keys made through the application services, as an operator would (tests, benches). */

@@ -7,6 +7,7 @@
  * connection refused, invalid JSON) fails at once. `sleep` is injected so tests never wait.
  */
 import { backoffDelay } from '../../shared/backoff';
+import { systemClock, type Clock } from '../../shared/clock';
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -44,6 +45,8 @@ export interface HttpJsonOptions {
   /** Aborts the whole call, including waits between attempts. */
   signal?: AbortSignal;
   sleep?: Sleep;
+  /** Reads a Retry-After given as an HTTP date against this clock (default the system clock). */
+  clock?: Clock;
   /** For tests or a custom agent; defaults to the global fetch. */
   fetchImpl?: typeof fetch;
   /** Statuses that are a valid "nothing here" answer: returned as `null` instead of thrown (e.g. 404). */
@@ -91,12 +94,12 @@ function delayFor(options: HttpJsonOptions, retry: number, retryAfterMs?: number
   return Math.max(0, Math.min(cap, base));
 }
 
-function parseRetryAfter(value: string | null): number | undefined {
+function parseRetryAfter(value: string | null, clock: Clock): number | undefined {
   if (!value) return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return seconds * 1000;
   const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+  return Number.isNaN(at) ? undefined : Math.max(0, at - clock.now().getTime());
 }
 
 /** Fetches `url` and parses the JSON body, retrying transient failures. Throws HttpSourceError. */
@@ -125,7 +128,7 @@ export async function httpJson<T = unknown>(url: string, options: HttpJsonOption
       const text = await response.text();
       if (options.acceptStatuses?.includes(response.status)) return null as T;
       if (!response.ok) {
-        retryAfterMs = response.status === 429 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
+        retryAfterMs = response.status === 429 ? parseRetryAfter(response.headers.get('retry-after'), options.clock ?? systemClock) : undefined;
         lastError = new HttpSourceError(
           `HTTP ${response.status} from ${safeHost(url)}`,
           'status',
@@ -175,7 +178,7 @@ export async function httpJson<T = unknown>(url: string, options: HttpJsonOption
 
 function safeHost(url: string): string {
   try {
-    return safeHost(url);
+    return new URL(url).host;
   } catch {
     return 'invalid url';
   }

@@ -1,3 +1,4 @@
+import { hashIdempotentBodies } from './idempotency';
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Logger } from '../../shared/logger';
 import { ctxOf, requestContext } from './context';
@@ -34,6 +35,9 @@ export interface HttpAppOptions {
 
 export function createHttpApp(options: HttpAppOptions): express.Express {
   const app = express();
+  // First, synchronously inside the 'request' event, before the parser pushes any body chunk: a
+  // streamed body under an Idempotency-Key is hashed as it arrives (api/http/idempotency.ts).
+  app.use(hashIdempotentBodies());
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext(options.logger));

@@ -64,20 +64,14 @@ const status: Record<FailureKind, number> = {
   internal: 500,
 };
 
-const s1Codes: Record<FailureKind, string> = {
-  bad_request: 'invalid_request',
-  validation: 'validation_failed',
+/** The codes S1 and S2 give the same name. */
+const commonCodes = {
   payload_too_large: 'payload_too_large',
-  unsupported_media_type: 'invalid_request',
-  unauthenticated: 'invalid_api_key',
-  invalid_credential: 'invalid_api_key',
-  credential_expired: 'invalid_api_key',
   quota_exceeded: 'quota_exceeded',
   plan_required: 'plan_required',
   // Extension: a role the caller lacks (e.g. auditor) is not a plan matter.
   forbidden: 'forbidden',
   not_found: 'not_found',
-  conflict: 'conflict',
   precondition_failed: 'conflict',
   rate_limited: 'rate_limited',
   auth_window_exceeded: 'rate_limited',
@@ -86,30 +80,29 @@ const s1Codes: Record<FailureKind, string> = {
   lists_stale: 'lists_stale',
   overloaded: 'service_unavailable',
   unavailable: 'service_unavailable',
+} as const satisfies Partial<Record<FailureKind, string>>;
+
+const s1Codes: Record<FailureKind, string> = {
+  ...commonCodes,
+  bad_request: 'invalid_request',
+  validation: 'validation_failed',
+  unsupported_media_type: 'invalid_request',
+  unauthenticated: 'invalid_api_key',
+  invalid_credential: 'invalid_api_key',
+  credential_expired: 'invalid_api_key',
+  conflict: 'conflict',
   internal: 'server_error',
 };
 
 const s2Codes: Record<FailureKind, string> = {
+  ...commonCodes,
   bad_request: 'invalid_payload',
   validation: 'invalid_payload',
-  payload_too_large: 'payload_too_large',
   unsupported_media_type: 'invalid_payload',
   unauthenticated: 'invalid_key_format',
   invalid_credential: 'invalid_key',
   credential_expired: 'key_expired',
-  quota_exceeded: 'quota_exceeded',
-  plan_required: 'plan_required',
-  forbidden: 'forbidden',
-  not_found: 'not_found',
   conflict: 'illegal_transition',
-  precondition_failed: 'conflict',
-  rate_limited: 'rate_limited',
-  auth_window_exceeded: 'rate_limited',
-  idempotency_key_reused: 'idempotency_key_reused',
-  idempotency_key_in_progress: 'idempotency_key_in_progress',
-  lists_stale: 'lists_stale',
-  overloaded: 'service_unavailable',
-  unavailable: 'service_unavailable',
   internal: 'internal_error',
 };
 
@@ -148,4 +141,12 @@ export function sendError(res: Response, surface: ApiSurface, error: ApiError, r
       }
       return;
   }
+}
+
+/**
+ * A malformed path parameter or field (400), with its problem in the detail each surface renders:
+ * `errors: ["<field>: <problem>"]` on S1/S2, `details: {<field>: [<problem>]}` on S3 and the portal.
+ */
+export function invalidField(field: string, problem: string): ApiError {
+  return new ApiError('bad_request', `${field}: ${problem}`, { errors: [`${field}: ${problem}`], fields: { [field]: [problem] } });
 }

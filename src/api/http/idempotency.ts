@@ -7,6 +7,10 @@
  * - while the first request is still being answered, a duplicate waits for it (up to `waitMs`) and
  *   replays its answer, or gets 409 `idempotency_key_in_progress` with Retry-After;
  * - an answer that is not 2xx (validation, limits, a failure) is not stored: the key is free again.
+ * - a streamed body (an import: not parsed before the route) is fingerprinted by its content too: a
+ *   SHA-256 computed while the route reads it is stored with the answer; a retry's body is hashed the
+ *   same way (read to its end) before its stored answer is replayed, so another file under the same key
+ *   is a 422 even with the same type and length.
  * Keys are scoped by surface, account and credential (API key id, or the signed-in user), and are 1-255
  * printable ASCII characters without spaces; another value, or the header sent twice, is a 400.
  *
@@ -16,7 +20,7 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { IdempotencyStore, StoredResponse } from '../../app/idempotency/idempotency-store';
-import type { Clock } from '../../shared/clock';
+import { systemTimer, type Clock, type Timer } from '../../shared/clock';
 import { ctxOf } from './context';
 import { ApiError } from './errors';
 
@@ -58,6 +62,8 @@ export interface IdempotencyDeps {
   leaseMs: number;
   /** How long a duplicate waits for the first request's answer before 409 (default 10 s). */
   waitMs?: number;
+  /** Elapsed time of that wait (default the monotonic system timer). */
+  timer?: Timer;
 }
 
 /** Who the key belongs to; undefined when the request is not authenticated (the route refuses it itself). */
@@ -100,6 +106,7 @@ export function createIdempotency(deps: IdempotencyDeps | undefined): Idempotent
     if (!deps) return (_req, _res, next) => next();
     const credentialOf = options.credentialOf ?? fromContext;
     const waitMs = deps.waitMs ?? 10_000;
+    const timer = deps.timer ?? systemTimer;
     return (req: Request, res: Response, next: NextFunction): void => {
       if (headerCount(req, IDEMPOTENCY_HEADER) === 0) {
         next();
@@ -120,9 +127,12 @@ export function createIdempotency(deps: IdempotencyDeps | undefined): Idempotent
         // query (the upload's options) stand for it, and the route binds the upload's own SHA-256 to the
         // key (see BatchJobService.create, the watchlist import route).
         const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-        const body = req.body !== undefined ? canonicalJson(req.body) : `stream ${String(req.headers['content-type'] ?? '')} ${String(req.headers['content-length'] ?? '')} ${query}`;
+        const streamed = req.body === undefined;
+        // Hash the raw body as it arrives, whoever reads it (the route, or the replay check below).
+        const content = streamed ? (bodyHashes.get(req) ?? hashBodyAsRead(req)) : undefined;
+        const body = !streamed ? canonicalJson(req.body) : `stream ${String(req.headers['content-type'] ?? '')} ${String(req.headers['content-length'] ?? '')} ${query}`;
         const requestHash = createHash('sha256').update(`${req.method} ${req.baseUrl}${req.path}\n${body}`).digest('hex');
-        const started = Date.now();
+        const started = timer.nowMs();
         let pause = 25;
         for (;;) {
           const outcome = await deps.store.begin({ scope, key, requestHash, now: deps.clock.now(), leaseMs: deps.leaseMs });
@@ -133,15 +143,18 @@ export function createIdempotency(deps: IdempotencyDeps | undefined): Idempotent
                 bindingId: outcome.bindingId,
                 bind: (names, draw) => deps.store.bind({ scope, key, names, draw }),
               };
-              captureAnswer(res, deps, { scope, key, ownerToken: outcome.ownerToken });
+              captureAnswer(res, deps, { scope, key, ownerToken: outcome.ownerToken }, content);
               return true;
             case 'replay':
+              if (content && outcome.contentHash !== undefined && (await content.whenRead()) !== outcome.contentHash) {
+                throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request body; use a new key for a new request');
+              }
               replay(res, outcome.response);
               return false;
             case 'mismatch':
               throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request; use a new key for a new request');
             case 'in_progress': {
-              const waited = Date.now() - started;
+              const waited = timer.nowMs() - started;
               if (waited >= waitMs) {
                 const leaseLeft = (outcome.lockedUntil.getTime() - deps.clock.now().getTime()) / 1000;
                 throw new ApiError('idempotency_key_in_progress', 'A request with this Idempotency-Key is still being processed; retry after the Retry-After seconds', {
@@ -175,7 +188,7 @@ function replay(res: Response, stored: StoredResponse): void {
  * Every answer of a create route (its handler's and the error handler's) goes through res.json: the 2xx
  * one is stored before it is sent, so a retry that arrives after the client saw it always replays it.
  */
-function captureAnswer(res: Response, deps: IdempotencyDeps, reservation: { scope: string; key: string; ownerToken: string }): void {
+function captureAnswer(res: Response, deps: IdempotencyDeps, reservation: { scope: string; key: string; ownerToken: string }, content?: BodyHash): void {
   const { store } = deps;
   const send = res.json.bind(res);
   let settled = false;
@@ -189,12 +202,64 @@ function captureAnswer(res: Response, deps: IdempotencyDeps, reservation: { scop
       if (value !== undefined) headers[name] = String(value);
     }
     const recorded =
-      status >= 200 && status < 300 ? store.complete({ ...reservation, response: { status, headers, body } }) : store.release({ ...reservation, now: deps.clock.now() });
+      status >= 200 && status < 300
+        ? store.complete({ ...reservation, response: { status, headers, body }, ...(content?.digest() ? { contentHash: content.digest()! } : {}) })
+        : store.release({ ...reservation, now: deps.clock.now() });
     recorded
       .catch((err: unknown) => ctxOf(res).log.error({ err }, 'idempotency record failed; the reservation expires with its lease'))
       .finally(() => send(body));
     return res;
   }) as Response['json'];
+}
+
+const bodyHashes = new WeakMap<Request, BodyHash>();
+
+/**
+ * Mounted first in the app: a request with an Idempotency-Key gets its body
+ * hashed from its first byte (a hook installed later, after asynchronous authentication, could miss
+ * chunks already buffered).
+ */
+export function hashIdempotentBodies(): RequestHandler {
+  return (req, _res, next) => {
+    // Every such body (a JSON one costs a hash of at most the JSON limit; which bodies stay unparsed is known only later).
+    if (req.headers[IDEMPOTENCY_HEADER] !== undefined && !bodyHashes.has(req)) bodyHashes.set(req, hashBodyAsRead(req));
+    next();
+  };
+}
+
+interface BodyHash {
+  /** The body's SHA-256 once it has been read to its end, else undefined. */
+  digest(): string | undefined;
+  /** Reads what is left of the body (discarding it) and resolves its SHA-256. */
+  whenRead(): Promise<string>;
+}
+
+/**
+ * SHA-256 of a request body as it is read, by whoever reads it: every chunk the HTTP parser pushes
+ * into the request stream passes through the hash, without changing how or when the route reads it.
+ */
+function hashBodyAsRead(req: Request): BodyHash {
+  const hash = createHash('sha256');
+  let digest: string | undefined;
+  const push = req.push.bind(req);
+  req.push = ((chunk: unknown, encoding?: BufferEncoding) => {
+    if (chunk === null) digest ??= hash.digest('hex');
+    else if (digest === undefined) hash.update(chunk as Buffer);
+    return push(chunk as Buffer, encoding);
+  }) as typeof req.push;
+  return {
+    digest: () => digest,
+    whenRead: async () => {
+      if (digest === undefined && !req.readableEnded) {
+        req.resume();
+        await new Promise<void>((resolve, reject) => {
+          req.once('end', resolve);
+          req.once('error', reject);
+        });
+      }
+      return digest ?? hash.digest('hex');
+    },
+  };
 }
 
 /** For routers built without an idempotency store (unit tests of a router alone): the header is ignored. */

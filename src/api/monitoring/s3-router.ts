@@ -15,35 +15,19 @@
  * S3 keys carry no role (every key is its user's `owner` key): the auditor proves their role with an
  * auditor token, exactly as on S1 (docs/monitoring-and-audit.md).
  */
-import { issueAuditorToken, requireAuditor } from './auditor-token-route';
 import { randomUUID } from 'node:crypto';
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Response, type Router } from 'express';
 import type { CommandContext, Principal, ScreeningService } from '../../app/services';
-import type { MonitoringService } from '../../app/monitoring/monitoring-service';
-import type { AuditTrailService } from '../../app/audit/history';
-import type { AuditorTokens } from '../../app/audit/auditor-token';
 import type { Clock } from '../../shared/clock';
-import { handle } from '../http/app';
 import { ctxOf } from '../http/context';
 import { ApiError } from '../http/errors';
-import { parseInput } from '../http/validation';
 import { s3PrincipalOf } from '../s3/gate';
-import { sendData } from '../s3/router';
-import { ScreeningUuidParamsSchema } from '../s3/schemas';
-import { AuditorTokenRequestSchema, DispositionRequestSchema } from './schemas';
+import { screeningUuid, sendData } from '../s3/router';
+import { mountScreeningMonitoringRoutes, type MonitoringRouteDeps } from './screening-routes';
 
-export interface S3MonitoringRouterDeps {
-  monitoring: MonitoringService;
-  audit: AuditTrailService;
-  auditorTokens: AuditorTokens;
+export interface S3MonitoringRouterDeps extends MonitoringRouteDeps {
   screenings: Pick<ScreeningService, 'get'>;
   clock: Clock;
-}
-
-function screeningUuidOf(req: Request): string {
-  const parsed = ScreeningUuidParamsSchema.safeParse(req.params);
-  if (!parsed.success) throw new ApiError('bad_request', 'id: must be a screening uuid', { fields: { id: ['must be a screening uuid'] } });
-  return parsed.data.id.toLowerCase();
 }
 
 function contextOf(res: Response, principal: Principal): CommandContext {
@@ -54,83 +38,21 @@ function contextOf(res: Response, principal: Principal): CommandContext {
   };
 }
 
-/** The analyst identity on S3: the user the key belongs to, else the key itself. */
-export function s3AnalystOf(principal: Principal): string {
-  return principal.userId ? `user:${principal.userId}` : `key:${principal.keyId ?? 'unknown'}`;
-}
-
 export function createS3MonitoringRouter(deps: S3MonitoringRouterDeps): Router {
   const router = express.Router();
   router.use((_req, res, next) => (ctxOf(res).surface === 's3' ? next() : next('router')));
-  const send = (res: Response, data: unknown) => sendData(res, 200, data, deps.clock);
 
-  /** uuid → the numeric screening id of this account's screening, or 404 (other tenants' look missing). */
-  async function ownScreening(accountId: string, uuid: string): Promise<{ uuid: string; number: number }> {
-    const view = await deps.screenings.get(accountId, uuid);
-    if (!view) throw new ApiError('not_found', `Screening ${uuid} not found`);
-    return { uuid: view.uuid, number: view.id };
-  }
-
-  const monitoring = (enrol: boolean) =>
-    handle(async (req, res) => {
-      const principal = s3PrincipalOf(res);
-      const screening = await ownScreening(principal.accountId, screeningUuidOf(req));
-      const id = String(screening.number);
-      const status = enrol
-        ? await deps.monitoring.enrol(principal, id, contextOf(res, principal))
-        : await deps.monitoring.unenrol(principal, id, contextOf(res, principal));
-      send(res, { id: screening.uuid, screening_number: screening.number, monitoring: status.monitoring });
-    });
-  router.post('/api/v1/screening/:id/monitoring', monitoring(true));
-  router.delete('/api/v1/screening/:id/monitoring', monitoring(false));
-
-  router.post(
-    '/api/v1/screening/:id/hits/:hitId/disposition',
-    handle(async (req, res) => {
-      const principal = s3PrincipalOf(res);
-      const uuid = screeningUuidOf(req);
-      const hitId = String(req.params.hitId ?? '');
-      if (!hitId || hitId.length > 200) throw new ApiError('bad_request', 'hitId: must be 1-200 characters', { fields: { hitId: ['must be 1-200 characters'] } });
-      const body = parseInput(DispositionRequestSchema, req.body);
-      const screening = await ownScreening(principal.accountId, uuid);
-      const analyst = s3AnalystOf(principal);
-      const result = await deps.monitoring.disposition(
-        principal,
-        { screeningId: String(screening.number), hitId, disposition: body.disposition, reason: body.reason, analyst },
-        contextOf(res, principal),
-      );
-      send(res, {
-        id: screening.uuid,
-        screening_number: screening.number,
-        hit_id: result.hitId,
-        disposition: result.disposition,
-        analyst,
-        risk_score: result.riskScore,
-        risk_level: result.riskLevel,
-        changed: result.changed,
-      });
-    }),
-  );
-
-  router.post(
-    '/api/v1/audit/token',
-    handle(async (req, res) => {
-      const principal = s3PrincipalOf(res);
-      const body = parseInput(AuditorTokenRequestSchema, req.body);
-      const issued = await issueAuditorToken(deps.auditorTokens, principal.accountId, body);
-      send(res, issued);
-    }),
-  );
-
-  router.get(
-    '/api/v1/screening/:id/events',
-    handle(async (req, res) => {
-      const principal = s3PrincipalOf(res);
-      const uuid = screeningUuidOf(req);
-      const auditor = await requireAuditor(deps.auditorTokens, req, principal, '/api/v1/audit/token');
-      const screening = await ownScreening(principal.accountId, uuid);
-      send(res, await deps.audit.history(auditor, `screening-${screening.number}`));
-    }),
-  );
+  mountScreeningMonitoringRoutes(router, deps, {
+    principalOf: s3PrincipalOf,
+    screeningParam: screeningUuid,
+    // uuid → this account's screening and its number, or 404 (other tenants' look missing).
+    screeningOf: async (principal, uuid) => {
+      const view = await deps.screenings.get(principal.accountId, uuid);
+      if (!view) throw new ApiError('not_found', `Screening ${uuid} not found`);
+      return { surface: 's3', uuid: view.uuid, number: view.id };
+    },
+    contextOf,
+    send: (res, body) => sendData(res, 200, body, deps.clock),
+  });
   return router;
 }

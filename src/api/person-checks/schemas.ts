@@ -11,6 +11,7 @@ import { resolveLocation } from '../../agents/person/locations';
 import { ListsInServiceSchema, ListWarningsSchema, retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
 import { z } from '../openapi/zod';
 import { screenableNameCheck, screenablePartsCheck } from '../http/validation';
+import { systemClock } from '../../shared/clock';
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -50,7 +51,7 @@ const dateOfBirth = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
   .refine((s) => isCalendarDate(s), 'must be a real calendar date')
-  .refine((s) => s <= new Date().toISOString().slice(0, 10), 'must not be in the future')
+  .refine((s) => s <= systemClock.now().toISOString().slice(0, 10), 'must not be in the future')
   .refine((s) => s >= '1900-01-01', 'must not be before 1900-01-01')
   .openapi({ description: 'YYYY-MM-DD, a real calendar date, not in the future. Shown back as the year only.', example: '1980-04-12' });
 

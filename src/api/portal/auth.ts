@@ -7,11 +7,12 @@
  * Small on purpose so every portal router (keys, webhooks, screenings, person checks) can share it.
  */
 import { randomUUID } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { AccountService, CommandContext, Principal } from '../../app/services';
 import type { Session, SessionFailure } from '../../app/sessions/session-service';
 import { ctxOf, idempotencyOf } from '../http/context';
 import { ApiError } from '../http/errors';
+import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { bearerToken, cookieValue } from '../http/surfaces';
 
 export const PORTAL_TOKEN_COOKIE = 'token';
@@ -69,6 +70,19 @@ export function portalCommandContext(res: Response, principal: Principal): Comma
     commandId: randomUUID(),
     ...idempotencyOf(res),
   };
+}
+
+/**
+ * The Idempotency-Key handling of a portal create route: the session is checked first (401 before
+ * any key is looked up), and a key belongs to the signed-in user.
+ */
+export function portalIdempotent(idempotent: Idempotent | undefined, auth: PortalAuthenticator): RequestHandler {
+  return (idempotent ?? withoutIdempotency)({
+    credentialOf: async (req, res) => {
+      const principal = await auth.require(req, res);
+      return { accountId: principal.accountId, credential: `user:${principal.userId ?? 'account'}` };
+    },
+  });
 }
 
 /** The portal envelope (the S3 one): `{data, meta: {request_id, timestamp}}`. */

@@ -14,6 +14,7 @@ import type { AccountUser, CaseFile } from '../../app/screenings/case-desk';
 import type { AnalystNames } from '../../app/accounts/analyst-names';
 import type { ListFreshness } from '../../screening/lists/freshness';
 import type { Idempotent } from '../http/idempotency';
+import type { Timer } from '../../shared/clock';
 
 /** The S3 endpoint service (src/app/s3-webhooks/webhook-service.ts) as the console uses it. */
 export interface S3WebhookPort {
@@ -89,6 +90,8 @@ export interface PortalConsoleDeps extends WebhookServiceDeps {
   progressStreamMaxMs?: number;
   /** How often a progress stream looks for new events (ms). */
   progressPollMs?: number;
+  /** Elapsed time of a progress stream (its maximum, its keep-alives); default the monotonic system timer. */
+  timer?: Timer;
 }
 
 /** Spec part 8: Enterprise 1,000 requests a month, Professional 250, Starter none; Essentials sits between. */

@@ -12,8 +12,7 @@ import { createSubjectCheckRoutes } from './subject-check-routes';
 import { createWebhookConsoleRoutes } from './webhook-console-routes';
 import { createWatchlistRoutes } from '../s3/watchlist-routes';
 import { DEFAULT_WATCHLIST_IMPORT_MAX_BYTES } from '../s3/router';
-import { withoutIdempotency } from '../http/idempotency';
-import { portalCommandContext, sendPortalData } from './auth';
+import { portalCommandContext, portalIdempotent, sendPortalData } from './auth';
 
 export type { PortalConsoleDeps } from './console-deps';
 export { defaultS3MonthlyQuota } from './console-deps';
@@ -36,12 +35,7 @@ export function createPortalConsoleRouter(deps: PortalConsoleDeps): Router {
         commandContext: portalCommandContext,
         send: (res, status, data) => sendPortalData(res, status, data, deps.clock.now()),
         // The session is checked before the key is looked up (as on the other portal create routes).
-        idempotent: (deps.idempotent ?? withoutIdempotency)({
-          credentialOf: async (req, res) => {
-            const principal = await deps.auth.require(req, res);
-            return { accountId: principal.accountId, credential: `user:${principal.userId ?? 'account'}` };
-          },
-        }),
+        idempotent: portalIdempotent(deps.idempotent, deps.auth),
         maxImportBytes: deps.watchlistImportMaxBytes ?? DEFAULT_WATCHLIST_IMPORT_MAX_BYTES,
       }),
     );

@@ -14,9 +14,8 @@ import { findEndpoint } from '../../webhooks/outbox';
 import { checkWebhookUrl } from '../../webhooks/url-guard';
 import { handle } from '../http/app';
 import { ApiError } from '../http/errors';
-import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { parseInput } from '../http/validation';
-import { portalCommandContext, sendPortalData } from './auth';
+import { portalCommandContext, portalIdempotent, sendPortalData } from './auth';
 import type { PortalConsoleDeps } from './console-deps';
 import { CreatePortalKeySchema, PortalKeyIdParamsSchema as KeyIdSchema, portalKeySurfaces } from './schemas';
 
@@ -63,12 +62,7 @@ export function createKeyManagementRoutes(deps: PortalConsoleDeps): Router {
 
   router.post(
     '/api/portal/keys',
-    (deps.idempotent ?? withoutIdempotency)({
-      credentialOf: async (req, res) => {
-        const principal = await deps.auth.require(req, res);
-        return { accountId: principal.accountId, credential: `user:${principal.userId ?? 'account'}` };
-      },
-    }),
+    portalIdempotent(deps.idempotent, deps.auth),
     handle(async (req, res) => {
       const principal = await deps.auth.require(req, res);
       const input = parseInput(CreatePortalKeySchema, req.body);

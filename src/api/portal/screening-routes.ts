@@ -16,11 +16,11 @@ import express, { type Request, type Response, type Router } from 'express';
 import { streamName as screeningStream } from '../../commands/screening/decider';
 import type { Principal, ScreeningDetailView, ScreeningKind } from '../../app/services';
 import type { RecordedEvent } from '../../shared/events';
+import { systemTimer } from '../../shared/clock';
 import { handle } from '../http/app';
 import { ApiError } from '../http/errors';
-import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { entityTypeOmitted, parseInput } from '../http/validation';
-import { portalCommandContext, sendPortalData } from './auth';
+import { portalCommandContext, portalIdempotent, sendPortalData } from './auth';
 import type { PortalConsoleDeps } from './console-deps';
 import { identitiesIn } from '../../app/screenings/case-desk';
 import { PORTAL_SCREENING_ID, PortalAssignmentSchema, PortalDispositionSchema as DispositionSchema, PortalQueueQuerySchema, PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
@@ -131,6 +131,7 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
   const labels = deps.agentLabels ?? {};
   const pollMs = deps.progressPollMs ?? 250;
   const maxMs = deps.progressStreamMaxMs ?? 10 * 60_000;
+  const timer = deps.timer ?? systemTimer;
 
   function idOf(req: Request): string {
     const id = String(req.params.id);
@@ -184,12 +185,7 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
 
   router.post(
     '/api/portal/screenings',
-    (deps.idempotent ?? withoutIdempotency)({
-      credentialOf: async (req, res) => {
-        const principal = await deps.auth.require(req, res);
-        return { accountId: principal.accountId, credential: `user:${principal.userId ?? 'account'}` };
-      },
-    }),
+    portalIdempotent(deps.idempotent, deps.auth),
     handle(async (req, res) => {
       const principal = await deps.auth.require(req, res);
       const input = parseInput(PortalScreeningRequestSchema, req.body);
@@ -351,8 +347,8 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
     req.on('close', () => {
       closed = true;
     });
-    const started = Date.now();
-    let lastWrite = Date.now();
+    const started = timer.nowMs();
+    let lastWrite = started;
     while (!closed) {
       const events = await deps.store.readStream(stream, { fromRevision: next });
       let finished = false;
@@ -360,17 +356,17 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
         for (const progress of progressOf(event, labels)) {
           res.write(`id: ${event.streamPosition}\nevent: ${progress.event}\ndata: ${JSON.stringify(progress.data)}\n\n`);
         }
-        lastWrite = Date.now();
+        lastWrite = timer.nowMs();
         next = event.streamPosition + 1n;
         if (event.type === 'ScreeningCompleted' || event.type === 'ScreeningFailed') finished = true;
       }
-      if (finished || Date.now() - started > maxMs) {
+      if (finished || timer.nowMs() - started > maxMs) {
         res.write(`event: end\ndata: {}\n\n`);
         break;
       }
-      if (Date.now() - lastWrite > 15_000) {
+      if (timer.nowMs() - lastWrite > 15_000) {
         res.write(': keep-alive\n\n');
-        lastWrite = Date.now();
+        lastWrite = timer.nowMs();
       }
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }

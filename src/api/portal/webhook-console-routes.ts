@@ -20,8 +20,7 @@ import { NotFound } from '../../commands/errors';
 import { handleCommand, loadAggregate } from '../../commands/command-handler';
 import { WebhookUrlRejected } from '../../app/subject-checks/webhook-service';
 import type { Principal } from '../../app/services';
-import { enqueue, enqueueTestDelivery, findEndpoint, getDelivery, listDeliveries, deliveryCursor, reenable as reenableOutbox, type EnqueueResult } from '../../webhooks/outbox';
-import type { WebhookSurface } from '../../webhooks/payloads';
+import { enqueue, enqueueTestDelivery, findEndpoint, getDelivery, listDeliveries, listEndpoints, deliveryCursor, reenable as reenableOutbox, type EnqueueResult } from '../../webhooks/outbox';
 import { prepareWebhookRegistration } from '../../webhooks/registration';
 import { handle } from '../http/app';
 import { ApiError } from '../http/errors';
@@ -29,18 +28,6 @@ import { parseInput } from '../http/validation';
 import { portalCommandContext, sendPortalData } from './auth';
 import type { PortalConsoleDeps } from './console-deps';
 import { PortalDeliveryQuerySchema as DeliveryQuerySchema, PortalWebhookKeyParamsSchema as KeyIdSchema, PortalWebhookUrlSchema as UrlSchema } from './schemas';
-
-interface EndpointRow {
-  id: string;
-  surface: WebhookSurface;
-  key_id: string;
-  url: string;
-  enabled: boolean;
-  consecutive_failures: number;
-  disabled_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
 
 /** A test message: `webhook.test`, shaped like the surface's events, clearly not about a real screening. */
 function testMessage(surface: 's1' | 's3', now: Date) {
@@ -93,28 +80,24 @@ export function createWebhookConsoleRoutes(deps: PortalConsoleDeps): Router {
     '/api/portal/webhooks',
     handle(async (req, res) => {
       const principal = await deps.auth.require(req, res);
-      const { rows } = await deps.pool.query<EndpointRow>(
-        `SELECT id::text, surface, key_id, url, enabled, consecutive_failures, disabled_at, created_at, updated_at
-           FROM webhook_endpoints WHERE account_id = $1 ORDER BY surface, key_id`,
-        [principal.accountId],
-      );
+      const endpoints = await listEndpoints(deps.pool, principal.accountId);
       const s1Keys = new Map((await deps.keys.list(principal.accountId, 's1')).map((k) => [k.id, k]));
       sendPortalData(
         res,
         200,
         {
-          endpoints: rows.map((r) => ({
-            id: r.id,
-            surface: r.surface,
-            key_id: r.key_id === '' ? null : r.key_id,
-            key_name: r.key_id ? (s1Keys.get(r.key_id)?.name ?? null) : null,
-            key_revoked: r.key_id ? Boolean(s1Keys.get(r.key_id)?.revokedAt) : false,
-            url: r.url,
-            enabled: r.enabled,
-            consecutive_failures: r.consecutive_failures,
-            disabled_at: r.disabled_at ? r.disabled_at.toISOString() : null,
-            created_at: r.created_at.toISOString(),
-            updated_at: r.updated_at.toISOString(),
+          endpoints: endpoints.map((e) => ({
+            id: e.id,
+            surface: e.surface,
+            key_id: e.keyId,
+            key_name: e.keyId ? (s1Keys.get(e.keyId)?.name ?? null) : null,
+            key_revoked: e.keyId ? Boolean(s1Keys.get(e.keyId)?.revokedAt) : false,
+            url: e.url,
+            enabled: e.enabled,
+            consecutive_failures: e.consecutiveFailures,
+            disabled_at: e.disabledAt,
+            created_at: e.createdAt,
+            updated_at: e.updatedAt,
           })),
           s3_available: Boolean(deps.s3Webhooks),
         },

@@ -14,13 +14,14 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { CommandContext, KeyService, LimitService, Plan, Principal, ScreeningKind, ScreeningRequestInput, ScreeningService } from '../../app/services';
 import type { Clock } from '../../shared/clock';
 import { handle } from '../http/app';
+import { requestAndAwait } from '../http/screening-request';
 import { ctxOf, idempotencyOf } from '../http/context';
-import { ApiError } from '../http/errors';
+import { ApiError, invalidField } from '../http/errors';
 import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { entityTypeOmitted, parseInput } from '../http/validation';
 import { buildOpenApiDocument } from '../openapi/registry';
-import { presentScreening, presentScreeningDetail } from './present';
-import { CddRequestSchema, EddRequestSchema, ListQuerySchema, MaRequestSchema, registerS1, ScreeningIdParamsSchema } from './schemas';
+import { presentScreening, presentScreeningDetail } from '../presenters/screenings';
+import { addressInput, CddRequestSchema, EddRequestSchema, ListQuerySchema, MaRequestSchema, registerS1, ScreeningIdParamsSchema } from './schemas';
 
 export const S1_RATE_LIMIT = 60;
 export const S1_RATE_WINDOW_SECONDS = 60;
@@ -118,7 +119,7 @@ function bearerOf(req: Request): string | undefined {
 function parseScreeningId(req: Request): number {
   const parsed = ScreeningIdParamsSchema.safeParse(req.params);
   // A non-numeric id is not this endpoint's input at all: 400, not 422.
-  if (!parsed.success) throw new ApiError('bad_request', 'id: must be a positive integer', { errors: ['id: must be a positive integer'] });
+  if (!parsed.success) throw invalidField('id', 'must be a positive integer');
   return Number(parsed.data.id);
 }
 
@@ -141,17 +142,19 @@ export function cddRequestInput(body: unknown): ScreeningRequestInput {
     entityType: input.entity_type,
     ...entityTypeOmitted(body),
     jurisdiction: input.jurisdiction,
+    ...addressInput(input.address),
     ...(input.monitor ? { monitor: true } : {}),
   };
 }
 
 /** An EDD body (S1, and S3 which takes the same body): everything past the subject is declared. */
 export function eddRequestInput(body: unknown): ScreeningRequestInput {
-  const { query, entity_type, jurisdiction, monitor, ...declared } = parseInput(EddRequestSchema, body);
-  return { kind: 'edd', query, entityType: entity_type, ...entityTypeOmitted(body), jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
+  const { query, entity_type, jurisdiction, address, monitor, ...declared } = parseInput(EddRequestSchema, body);
+  return { kind: 'edd', query, entityType: entity_type, ...entityTypeOmitted(body), jurisdiction, ...addressInput(address), declared, ...(monitor ? { monitor: true } : {}) };
 }
 
-function toRequestInput(kind: 'cdd' | 'edd' | 'ma', body: unknown): ScreeningRequestInput {
+/** An S1 creation body as the screening service's input (S3 takes the same CDD and EDD bodies). */
+export function toRequestInput(kind: 'cdd' | 'edd' | 'ma', body: unknown): ScreeningRequestInput {
   switch (kind) {
     case 'cdd':
       return cddRequestInput(body);
@@ -204,23 +207,14 @@ export function createS1Router(deps: S1RouterDeps): Router {
       await kindAllowed(principal, kind);
       const input = toRequestInput(kind, req.body);
       await consumeQuota(principal);
-      const requested = await deps.screenings.request(principal, input, commandContext(req, res, principal));
-      let finished =
-        requested.status === 'running'
-          ? await deps.screenings.waitForCompletion(principal.accountId, requested.id, deps.config.screeningWaitMs)
-          : requested;
-      if (!finished) {
-        // The wait ended without a completion: a pipeline failure is reported as it is, not as "running".
-        const current = await deps.screenings.get(principal.accountId, requested.id);
-        if (current && current.status === 'failed') finished = current;
-      }
-      if (finished && finished.status !== 'running') {
-        res.status(201).json({ success: true, screening: presentScreening(finished) });
+      const view = await requestAndAwait(deps.screenings, principal, input, commandContext(req, res, principal), deps.config.screeningWaitMs);
+      if (view.status !== 'running') {
+        res.status(201).json({ success: true, screening: presentScreening('s1', view) });
         return;
       }
-      const url = `/api/v1/screening/${requested.id}`;
+      const url = `/api/v1/screening/${view.id}`;
       res.setHeader('Location', url);
-      res.status(202).json({ success: true, screening: presentScreening(finished ?? requested), status: 'running', url });
+      res.status(202).json({ success: true, screening: presentScreening('s1', view), status: 'running', url });
     });
   }
 
@@ -229,24 +223,27 @@ export function createS1Router(deps: S1RouterDeps): Router {
   router.post('/api/v1/screening/edd', idempotent, create('edd'));
   router.post('/api/v1/screening/ma', idempotent, create('ma'));
 
+  /** The screening the path names, as the caller's own (S1 has no SOW screenings): 404 otherwise. */
+  async function ownScreening(req: Request, res: Response) {
+    const principal = s1PrincipalOf(res);
+    const id = parseScreeningId(req);
+    const view = await deps.screenings.get(principal.accountId, id);
+    if (!view || view.kind === 'sow') throw new ApiError('not_found', `Screening ${id} not found`);
+    return { principal, id, view };
+  }
+
   router.get(
     '/api/v1/screening/:id',
     handle(async (req, res) => {
-      const principal = s1PrincipalOf(res);
-      const id = parseScreeningId(req);
-      const view = await deps.screenings.get(principal.accountId, id);
-      if (!view || view.kind === 'sow') throw new ApiError('not_found', `Screening ${id} not found`);
-      res.status(200).json({ success: true, screening: presentScreeningDetail(view) });
+      const { view } = await ownScreening(req, res);
+      res.status(200).json({ success: true, screening: presentScreeningDetail('s1', view) });
     }),
   );
 
   router.get(
     '/api/v1/screening/:id/report',
     handle(async (req, res) => {
-      const principal = s1PrincipalOf(res);
-      const id = parseScreeningId(req);
-      const view = await deps.screenings.get(principal.accountId, id);
-      if (!view || view.kind === 'sow') throw new ApiError('not_found', `Screening ${id} not found`);
+      const { principal, id, view } = await ownScreening(req, res);
       if (view.status === 'running') {
         throw new ApiError('conflict', `Screening ${id} is still running; its report is available once it completes`);
       }
@@ -275,7 +272,7 @@ export function createS1Router(deps: S1RouterDeps): Router {
       });
       res.status(200).json({
         success: true,
-        screenings: items.map(presentScreening),
+        screenings: items.map((item) => presentScreening('s1', item)),
         pagination: { page: query.page, limit: query.limit, total, pages: Math.ceil(total / query.limit) },
       });
     }),

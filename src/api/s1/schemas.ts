@@ -48,11 +48,40 @@ function choice<const T extends readonly [string, ...string[]]>(values: T) {
   return z.string().pipe(z.enum(values)).openapi({ type: 'string', enum: [...values] });
 }
 
+/**
+ * The subject's postal address (issue 21): the account's internal lists weigh it (the same dwelling
+ * corroborates a match, another place counts against it); the official lists do not use it.
+ */
+export const PostalAddressSchema = z
+  .strictObject({
+    line: nameText(1, 300).optional().openapi({ description: 'Street address, e.g. "12 Baker St, Flat 3".' }),
+    city: nameText(1, SHORT_TEXT_MAX).optional(),
+    postal_code: nameText(1, 20).optional(),
+    country: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code')
+      .optional()
+      .openapi({ description: 'ISO 3166-1 alpha-2.', example: 'GB' }),
+  })
+  .refine((a) => a.line !== undefined || a.city !== undefined || a.postal_code !== undefined || a.country !== undefined, 'needs at least one of line, city, postal_code, country')
+  .openapi('PostalAddress', {
+    description: "The subject's postal address. The account's internal lists weigh it (the same dwelling corroborates a match, another place counts against it); the official lists do not use it.",
+  });
+
+/** A parsed PostalAddress as the screening service takes it. */
+export function addressInput(a: z.infer<typeof PostalAddressSchema> | undefined): { address: { line?: string; city?: string; postalCode?: string; country?: string } } | Record<string, never> {
+  if (!a) return {};
+  return { address: { ...(a.line ? { line: a.line } : {}), ...(a.city ? { city: a.city } : {}), ...(a.postal_code ? { postalCode: a.postal_code } : {}), ...(a.country ? { country: a.country } : {}) } };
+}
+
 export const CddRequestSchema = z
   .strictObject({
     query: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Entity name, at least 2 characters after trimming; not only punctuation or a legal form.', example: 'Acme Trading LLC' }),
     entity_type: choice(['individual', 'company', 'organization']).default('individual').openapi({ description: 'Default individual.', default: 'individual' }),
     jurisdiction: nameText(1, SHORT_TEXT_MAX).optional().openapi({ description: 'Country or jurisdiction; improves scoring.', example: 'AE' }),
+    address: PostalAddressSchema.optional(),
     monitor: z.boolean().optional().openapi({ description: 'Extension: enrol the subject in ongoing monitoring when the screening completes (see POST /api/v1/screening/{id}/monitoring).' }),
   })
   .openapi('S1CddRequest');
@@ -62,6 +91,7 @@ export const EddRequestSchema = z
     query: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Entity name, at least 2 characters after trimming; not only punctuation or a legal form.' }),
     entity_type: choice(['individual', 'company']).default('individual').openapi({ description: 'Default individual.', default: 'individual' }),
     jurisdiction: nameText(1, SHORT_TEXT_MAX).optional(),
+    address: PostalAddressSchema.optional(),
     source_of_wealth: freeText(FREE_TEXT_MAX).optional().openapi({ description: 'Declared source of wealth.' }),
     source_of_funds: freeText(FREE_TEXT_MAX).optional().openapi({ description: 'Declared source of funds.' }),
     purpose_of_relationship: freeText(FREE_TEXT_MAX).optional(),

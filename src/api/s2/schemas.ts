@@ -10,6 +10,7 @@ import { ListsInServiceSchema, ListWarningsSchema, retryAfterHeader, S2ErrorSche
 import { s2Schemas } from '../../webhooks/payloads';
 import { z } from '../openapi/zod';
 import { screenablePartsCheck } from '../http/validation';
+import { systemClock } from '../../shared/clock';
 
 // C0 and C1 control characters, and unpaired UTF-16 surrogates (possible through JSON "\ud800" escapes).
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -57,7 +58,7 @@ const calendarDate = z
   .refine((value) => {
     const [y, m, d] = value.split('-').map(Number) as [number, number, number];
     const date = new Date(Date.UTC(y, m - 1, d));
-    return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= 1900 && date.getTime() <= Date.now();
+    return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= 1900 && date.getTime() <= systemClock.now().getTime();
   }, 'must be a real date between 1900-01-01 and today');
 
 export const subjectCheckPurposes = [

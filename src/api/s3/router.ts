@@ -8,7 +8,7 @@
  * uses for the same screening; SOW screenings also carry `sow_screening_id` (`SVC-<8>-SOW`).
  */
 import { countsOffshoreChecks, screeningKindRefusal } from '../../commands/plans';
-import { cddRequestInput, eddRequestInput } from '../s1/router';
+import { toRequestInput as s1RequestInput } from '../s1/router';
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { LimitExceeded } from '../../commands/errors';
@@ -20,13 +20,15 @@ import { loadSowAssessment } from '../../app/sow/sow-view';
 import type { UsageService } from '../../app/usage/usage-service';
 import type { BatchJobService } from '../../app/batch-jobs/batch-job-service';
 import { handle } from '../http/app';
+import { requestAndAwait } from '../http/screening-request';
 import { ctxOf, idempotencyOf } from '../http/context';
-import { ApiError } from '../http/errors';
+import { ApiError, invalidField } from '../http/errors';
 import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { entityTypeOmitted, parseInput } from '../http/validation';
 import { createS3Gate, ensureUuidRequestId, s3PrincipalOf, S3_OFFSHORE_CHECKS_PER_MONTH, s3MonthlyRequestQuota, utcMonth } from './gate';
 import { mountBatchRoutes } from './batch-routes';
-import { presentKey, presentS3Screening, presentS3ScreeningDetail } from './present';
+import { presentKey } from '../presenters/keys';
+import { presentScreening, presentScreeningDetail } from '../presenters/screenings';
 import { createWatchlistRoutes } from './watchlist-routes';
 import type { WatchlistService } from '../../app/watchlists/watchlist-service';
 import {
@@ -73,9 +75,8 @@ function toRequestInput(kind: ScreeningKind, body: unknown): ScreeningRequestInp
   switch (kind) {
     // S3 takes the S1 CDD and EDD bodies.
     case 'cdd':
-      return cddRequestInput(body);
     case 'edd':
-      return eddRequestInput(body);
+      return s1RequestInput(kind, body);
     case 'ma': {
       const { query, entity_type, jurisdiction, monitor, ...declared } = parseInput(S3MaRequestSchema, body);
       return { kind, query, entityType: entity_type, ...entityTypeOmitted(body), jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
@@ -89,9 +90,10 @@ function toRequestInput(kind: ScreeningKind, body: unknown): ScreeningRequestInp
   }
 }
 
-function screeningUuid(req: Request): string {
+/** The screening uuid of the path (`:id`), lower-cased; 400 otherwise. */
+export function screeningUuid(req: Request): string {
   const parsed = ScreeningUuidParamsSchema.safeParse(req.params);
-  if (!parsed.success) throw new ApiError('bad_request', 'id: must be a screening uuid', { fields: { id: ['must be a screening uuid'] } });
+  if (!parsed.success) throw invalidField('id', 'must be a screening uuid');
   return parsed.data.id.toLowerCase();
 }
 
@@ -178,14 +180,8 @@ export function createS3Router(deps: S3RouterDeps): Router {
       if (refusal) throw new ApiError('plan_required', refusal);
       const input = toRequestInput(kind, req.body);
       await consumeOffshoreCheck(principal);
-      const requested = await deps.screenings.request(principal, input, commandContext(res, principal));
-      let finished = requested.status === 'running' ? await deps.screenings.waitForCompletion(principal.accountId, requested.id, deps.config.screeningWaitMs) : requested;
-      if (!finished) {
-        const current = await deps.screenings.get(principal.accountId, requested.id);
-        if (current && current.status === 'failed') finished = current;
-      }
-      const view = finished ?? requested;
-      const data = presentS3Screening(view, await withSow(view));
+      const view = await requestAndAwait(deps.screenings, principal, input, commandContext(res, principal), deps.config.screeningWaitMs);
+      const data = presentScreening('s3', view, await withSow(view));
       if (view.status === 'running') {
         res.setHeader('Location', `/api/v1/screening/${view.uuid}`);
         send(res, 202, data);
@@ -202,24 +198,27 @@ export function createS3Router(deps: S3RouterDeps): Router {
   // ---------------------------------------------------------------- batch jobs
   if (deps.batches) mountBatchRoutes(router, { batches: deps.batches.service, maxBytes: deps.batches.maxBytes, idempotent, send, commandContext });
 
+  /** The screening the path names, as the caller's own: 404 otherwise (another account's uuid too). */
+  async function ownScreening(req: Request, res: Response) {
+    const principal = s3PrincipalOf(res);
+    const id = screeningUuid(req);
+    const view = await deps.screenings.get(principal.accountId, id);
+    if (!view) throw new ApiError('not_found', `Screening ${id} not found`);
+    return { principal, id, view };
+  }
+
   router.get(
     '/api/v1/screening/:id',
     handle(async (req, res) => {
-      const principal = s3PrincipalOf(res);
-      const id = screeningUuid(req);
-      const view = await deps.screenings.get(principal.accountId, id);
-      if (!view) throw new ApiError('not_found', `Screening ${id} not found`);
-      send(res, 200, presentS3ScreeningDetail(view, await withSow(view)));
+      const { view } = await ownScreening(req, res);
+      send(res, 200, presentScreeningDetail('s3', view, await withSow(view)));
     }),
   );
 
   router.get(
     '/api/v1/screening/:id/report',
     handle(async (req, res) => {
-      const principal = s3PrincipalOf(res);
-      const id = screeningUuid(req);
-      const view = await deps.screenings.get(principal.accountId, id);
-      if (!view) throw new ApiError('not_found', `Screening ${id} not found`);
+      const { principal, id, view } = await ownScreening(req, res);
       if (view.status === 'running') throw new ApiError('conflict', `Screening ${id} is still running; its report is available once it completes`);
       const report = (await deps.screenings.reportJson(principal.accountId, id)) as Record<string, unknown> | undefined;
       if (!report) throw new ApiError('not_found', `Report of screening ${id} not found`);
@@ -240,7 +239,7 @@ export function createS3Router(deps: S3RouterDeps): Router {
       });
       const screenings = [];
       for (const item of items) {
-        screenings.push(presentS3Screening(item, item.kind === 'sow' ? { sowScreeningId: (await loadSowAssessment(deps.store, item.id)).sow_screening_id } : undefined));
+        screenings.push(presentScreening('s3', item, item.kind === 'sow' ? { sowScreeningId: (await loadSowAssessment(deps.store, item.id)).sow_screening_id } : undefined));
       }
       send(res, 200, { screenings, pagination: { page: query.page, limit: query.limit, total, pages: Math.ceil(total / query.limit) } });
     }),

@@ -15,6 +15,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { ImportRejected, MAX_IMPORT_ROWS } from '../../commands/watchlist';
 import type { CommandContext, Principal } from '../../app/services';
 import { ImportTooLarge, ImportUnreadable, parseImport, type ImportMapping, type ParsedImport } from '../../app/watchlists/import-parser';
+import { spoolImport } from '../../app/watchlists/watchlist-import';
 import type { WatchlistService } from '../../app/watchlists/watchlist-service';
 import type { WatchlistEntry } from '../../screening/watchlists/model';
 import { handle } from '../http/app';
@@ -83,13 +84,18 @@ function mappingOf(req: Request, query: { mapping?: string | undefined }): Impor
 }
 
 async function readImport(req: Request, options: WatchlistRoutesOptions, mapping: ImportMapping, keepRows?: number): Promise<ParsedImport> {
+  return readBody(req, options, (format) => parseImport(req, { format, mapping, maxBytes: options.maxImportBytes, maxRows: MAX_IMPORT_ROWS, ...(keepRows !== undefined ? { keepRows } : {}) }));
+}
+
+/** Reads an import body with `read`, answering a body too large or unreadable in the surface's envelope. */
+async function readBody<T>(req: Request, options: WatchlistRoutesOptions, read: (format: 'csv' | 'jsonl') => Promise<T>): Promise<T> {
   const format = importFormat(req);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > options.maxImportBytes) {
     throw new ApiError('payload_too_large', `The import is larger than ${options.maxImportBytes} bytes`, { errors: [`body: at most ${options.maxImportBytes} bytes`] });
   }
   try {
-    return await parseImport(req, { format, mapping, maxBytes: options.maxImportBytes, maxRows: MAX_IMPORT_ROWS, ...(keepRows !== undefined ? { keepRows } : {}) });
+    return await read(format);
   } catch (error) {
     if (error instanceof ImportTooLarge) {
       // Stop reading: the client gets its answer now, the rest of the body is dropped.
@@ -313,7 +319,7 @@ export function createWatchlistRoutes(options: WatchlistRoutesOptions): Router {
         valid_rows: parsed.rowCount - new Set(parsed.errors.map((e) => e.line)).size,
         sample: parsed.rows.map((r) => ({ line: r.line, entry_id: r.entryId, ...presentEntryContent(r.entry) })),
         errors: parsed.errors.slice(0, 1000),
-        error_count: parsed.errors.length,
+        error_count: parsed.errorCount,
         bytes: parsed.bytes,
         sha256: parsed.sha256,
       });
@@ -329,29 +335,27 @@ export function createWatchlistRoutes(options: WatchlistRoutesOptions): Router {
       const mapping = mappingOf(req, query);
       const list = await own(principal, id);
       if (list.status === 'archived') throw archivedConflict(id);
-      const parsed = await readImport(req, options, mapping);
-      const refuse = (rows: { line: number; field: string; reason: string }[]): void => {
-        res.status(422).json({ error: `${rows.length} problem(s) in the import's rows; nothing was imported`, details: rows.slice(0, 1000) });
+      // Pass one: every row read and checked, the valid ones spooled to disk (never all in memory).
+      const parsed = await readBody(req, options, (format) => spoolImport(req, { format, mapping, maxBytes: options.maxImportBytes, maxRows: MAX_IMPORT_ROWS }));
+      const refuse = (rows: { line: number; field: string; reason: string }[], count: number): void => {
+        res.status(422).json({ error: `${count} problem(s) in the import's rows; nothing was imported`, details: rows.slice(0, 1000) });
       };
-      if (parsed.errors.length) return refuse(parsed.errors);
-      const fileNameHeader = req.headers['x-file-name'];
-      const fileName = query.file_name ?? (typeof fileNameHeader === 'string' && fileNameHeader.trim() ? fileNameHeader.trim().slice(0, 255) : `upload.${parsed.format}`);
-      let ctx = options.commandContext(res, principal);
-      if (ctx.idempotency) {
-        // The streamed file is not in the key's request hash: its SHA-256 (with the mode, mapping and
-        // file name) is bound to the key, and so is the import id, so a retry imports nothing twice.
-        const request = createHash('sha256').update(`${parsed.sha256}\n${query.mode}\n${fileName}\n${canonicalJson(mapping)}`).digest('hex');
-        const [importId, bound] = await ctx.idempotency.bind(['watchlist-import', 'watchlist-import-request'], async () => [randomUUID(), request]);
-        if (bound !== request) throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with a different file or import options; use a new key for a new import');
-        ctx = { ...ctx, commandId: importId! };
-      }
       try {
-        const { list: after, imported } = await service.importEntries(
-          principal.accountId,
-          id,
-          { mode: query.mode, rows: parsed.rows, source: { fileName, sha256: parsed.sha256, format: parsed.format, bytes: parsed.bytes } },
-          ctx,
-        );
+        if (parsed.errorCount) return refuse(parsed.errors, parsed.errorCount);
+        if (parsed.rowCount === 0) throw new ApiError('bad_request', 'body: the file holds no entries', { fields: { body: ['the file holds no entries'] } });
+        const fileNameHeader = req.headers['x-file-name'];
+        const fileName = query.file_name ?? (typeof fileNameHeader === 'string' && fileNameHeader.trim() ? fileNameHeader.trim().slice(0, 255) : `upload.${parsed.format}`);
+        let ctx = options.commandContext(res, principal);
+        if (ctx.idempotency) {
+          // The streamed file is not in the key's request hash: its SHA-256 (with the mode, mapping and
+          // file name) is bound to the key, and so is the import id, so a retry imports nothing twice.
+          const request = createHash('sha256').update(`${parsed.sha256}\n${query.mode}\n${fileName}\n${canonicalJson(mapping)}`).digest('hex');
+          const [importId, bound] = await ctx.idempotency.bind(['watchlist-import', 'watchlist-import-request'], async () => [randomUUID(), request]);
+          if (bound !== request) throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with a different file or import options; use a new key for a new import');
+          ctx = { ...ctx, commandId: importId! };
+        }
+        // Pass two: decided and appended in chunks, made visible by one ListImported.
+        const { list: after, imported } = await service.importStaged(principal.accountId, id, parsed, { mode: query.mode, fileName }, ctx);
         const d = imported as { importId: string; rows: number; added: number; changed: number; unchanged: number; removed: number; entryCount: number; version: number };
         send(res, 201, {
           watchlist: presentWatchlist(after),
@@ -373,8 +377,10 @@ export function createWatchlistRoutes(options: WatchlistRoutesOptions): Router {
           },
         });
       } catch (error) {
-        if (error instanceof ImportRejected) return refuse(error.rows);
+        if (error instanceof ImportRejected) return refuse(error.rows, error.rows.length);
         throw error;
+      } finally {
+        await parsed.dispose();
       }
     }),
   );

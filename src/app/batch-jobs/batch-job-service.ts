@@ -32,6 +32,7 @@ import { Readable } from 'node:stream';
 import type pg from 'pg';
 import type { ScreeningEngine } from '../../screening/engine';
 import type { ListEntity, ListVersion } from '../../screening/model';
+import type { CachedSnapshot } from '../../screening/index-snapshot';
 import type { Clock } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import { ERROR_COLUMNS, inProcessScreener, runBatch, startWorkerPool, type BatchCheckpoint, type BatchInputFormat, type ChunkScreener } from '../batch-screening/batch';
@@ -58,7 +59,7 @@ export interface BatchJobServiceDeps {
   workers: number;
   /** The engine in service and the lists it was built from (the pool builds its engines from them). */
   engine: () => ScreeningEngine;
-  lists: () => { entities: ListEntity[]; versions: ListVersion[] };
+  lists: () => { entities: ListEntity[]; versions: ListVersion[]; snapshot?: CachedSnapshot };
   /** A job whose heartbeat is older than this is free to be claimed (default 60 s). */
   heartbeatTimeoutMs?: number;
   /** How often this process refreshes its jobs' heartbeats and sweeps for jobs to claim (default 10 s). */

@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { ScreeningEngine } from '../../screening/engine';
+import { readSnapshotBytes, snapshotKey, writeSnapshot, type CachedSnapshot } from '../../screening/index-snapshot';
 import type { ListsConfig } from '../../screening/lists/config';
 import type { ListEntity, ListVersion } from '../../screening/model';
 import { parseScreeningInput } from '../../screening/query-input';
@@ -43,8 +44,20 @@ export function defaultWorkerCount(): number {
   return availableParallelism();
 }
 
-/** Where a pool's workers get the listed entities: copied from this thread, or read from the list files by each worker. */
-export type WorkerListSource = { entities: ListEntity[]; versions: ListVersion[] } | { lists: ListsConfig };
+/**
+ * Where a pool's workers get the listed entities: copied from this thread, or read from the list
+ * files by the workers. With the lists' `cacheDir`, the lists and the built index come from the snapshot of
+ * that list set when there is one (src/screening/index-snapshot.ts; each worker only deserialises
+ * it), else the first worker encodes one after its build and the pool writes it for the next batch.
+ * Entities given with the `snapshot` they were restored from (the service's engine): the workers start
+ * from that snapshot when it can be read, else from the entities.
+ */
+export type WorkerListSource = { entities: ListEntity[]; versions: ListVersion[]; snapshot?: CachedSnapshot } | { lists: ListsConfig };
+
+/** How the pool's engines were made. */
+export type PoolStartup = 'entities' | 'lists' | 'snapshot';
+
+class UnusableSnapshotError extends Error {}
 
 /**
  * A pool of `workers` threads, each building its own engine (in parallel: the build is paid once in
@@ -53,12 +66,56 @@ export type WorkerListSource = { entities: ListEntity[]; versions: ListVersion[]
  * are the lists a worker could not load (the others are screened).
  */
 export async function startWorkerPool(
+  args: WorkerListSource & { options: BatchScreenOptions; workers: number; onCacheError?: (error: unknown) => void },
+): Promise<ChunkScreener & { listFailures: { source: string; message: string }[]; startup: PoolStartup }> {
+  if (!('lists' in args)) {
+    const bytes = args.snapshot && (await readSnapshotBytes(args.snapshot.cacheDir, args.snapshot.key).catch(() => undefined));
+    if (bytes && args.snapshot) {
+      try {
+        return await startPool(args, { snapshot: { bytes, key: args.snapshot.key } });
+      } catch (error) {
+        if (!(error instanceof UnusableSnapshotError)) throw error;
+      }
+    }
+    return startPool(args, {});
+  }
+  if (!args.lists.cacheDir) return startPool(args, {});
+  const cacheDir = args.lists.cacheDir;
+  const key = await snapshotKey(args.lists).catch(() => undefined);
+  if (!key) return startPool(args, {});
+  const bytes = await readSnapshotBytes(cacheDir, key).catch(() => undefined);
+  if (bytes) {
+    try {
+      return await startPool(args, { snapshot: { bytes, key } });
+    } catch (error) {
+      if (!(error instanceof UnusableSnapshotError)) throw error;
+      // a damaged file: built again from the lists, and written anew
+    }
+  }
+  return startPool(args, {
+    makeSnapshot: {
+      key,
+      save: (snapshot) => writeSnapshot(cacheDir, key, snapshot).then(() => undefined, (error: unknown) => args.onCacheError?.(error)),
+    },
+  });
+}
+
+async function startPool(
   args: WorkerListSource & { options: BatchScreenOptions; workers: number },
-): Promise<ChunkScreener & { listFailures: { source: string; message: string }[] }> {
-  const init: WorkerInit = 'lists' in args ? { lists: args.lists, options: args.options } : { entities: args.entities, versions: args.versions, options: args.options };
+  cache: { snapshot?: { bytes: Uint8Array; key: string }; makeSnapshot?: { key: string; save: (bytes: Uint8Array) => Promise<void> } },
+): Promise<ChunkScreener & { listFailures: { source: string; message: string }[]; startup: PoolStartup }> {
+  const initFor = (worker: number): WorkerInit =>
+    cache.snapshot
+      ? { snapshot: cache.snapshot, options: args.options }
+      : 'lists' in args
+        ? { lists: args.lists, options: args.options, ...(cache.makeSnapshot && worker === 0 ? { makeSnapshot: cache.makeSnapshot.key } : {}) }
+        : { entities: args.entities, versions: args.versions, options: args.options };
+  let saving: Promise<void> | undefined;
+  const startup: PoolStartup = cache.snapshot ? 'snapshot' : 'lists' in args ? 'lists' : 'entities';
+  const fromLists = 'lists' in args && !cache.snapshot;
   const listFailures: { source: string; message: string }[] = [];
   // Lists handed out to the workers that ask, largest first (the longest parse starts first).
-  const toLoad = 'lists' in args ? largestFirst(args.lists) : [];
+  const toLoad = fromLists ? largestFirst(args.lists) : [];
   let loadedLists = 0;
   const url = new URL('./worker-entry.mjs', import.meta.url);
   type Pending = { resolve: (r: ChunkResult) => void; reject: (e: Error) => void };
@@ -70,11 +127,11 @@ export async function startWorkerPool(
     } else if (m.type === 'loaded') {
       if (m.list.failure) listFailures.push(m.list.failure);
       for (const s of slots) if (s.worker !== from) s.worker.postMessage({ type: 'list', list: m.list } satisfies WorkerRequest);
-      if (++loadedLists === ('lists' in args ? args.lists.lists.length : 0)) for (const s of slots) s.worker.postMessage({ type: 'build' } satisfies WorkerRequest);
+      if (++loadedLists === (fromLists ? args.lists.lists.length : 0)) for (const s of slots) s.worker.postMessage({ type: 'build' } satisfies WorkerRequest);
     }
   };
-  const started = Array.from({ length: args.workers }, () => {
-    const worker = new Worker(url, { workerData: init });
+  const started = Array.from({ length: args.workers }, (_, n) => {
+    const worker = new Worker(url, { workerData: initFor(n) });
     const pending = new Map<number, Pending>();
     const slot = { worker, pending, ready: undefined as unknown as Promise<void> };
     let failed: Error | undefined;
@@ -85,7 +142,11 @@ export async function startWorkerPool(
     };
     slot.ready = new Promise<void>((resolve, reject) => {
       worker.on('message', (m: WorkerReply) => {
-        if (m.type === 'ready') return resolve();
+        if (m.type === 'ready') {
+          if (m.snapshot && cache.makeSnapshot) saving = cache.makeSnapshot.save(m.snapshot);
+          return resolve();
+        }
+        if (m.type === 'unusable-snapshot') return reject(new UnusableSnapshotError('the index snapshot could not be read'));
         if (m.type === 'next' || m.type === 'loaded') return onLoadMessage(worker, m);
         const p = pending.get(m.seq);
         if (!p) return;
@@ -106,16 +167,19 @@ export async function startWorkerPool(
     return Object.assign(slot, { isFailed: () => failed });
   });
   slots.push(...started);
-  if ('lists' in args && args.lists.lists.length === 0) for (const s of slots) s.worker.postMessage({ type: 'build' } satisfies WorkerRequest);
+  if (fromLists && args.lists.lists.length === 0) for (const s of slots) s.worker.postMessage({ type: 'build' } satisfies WorkerRequest);
   try {
     await Promise.all(started.map((s) => s.ready));
   } catch (error) {
     await Promise.all(started.map((s) => s.worker.terminate()));
     throw error;
   }
+  // every worker deserialised the snapshot: this thread lets its shared bytes go
+  cache.snapshot = undefined;
   let seq = 0;
   return {
     listFailures,
+    startup,
     workers: args.workers,
     screen(rows) {
       // the least busy worker takes the chunk
@@ -130,6 +194,7 @@ export async function startWorkerPool(
     },
     async close() {
       await Promise.all(started.map((s) => s.worker.terminate()));
+      await saving;
     },
   };
 }

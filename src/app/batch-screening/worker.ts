@@ -9,17 +9,27 @@
  * shares them (serialised once into shared memory, read by each other worker), then every worker
  * builds its engine from all of them in the configured order (the order loadAllLists gives).
  * Loading is split across the cores instead of paid by the main thread alone and copied.
+ *
+ * Or, fastest, from a snapshot of the lists and the built index (src/screening/index-snapshot.ts)
+ * that the main thread read once into shared memory: each worker only deserialises it. A pool that
+ * built from the lists can have its first worker encode that snapshot (`makeSnapshot`) for the
+ * main thread to write, so the next batch starts from it.
  */
 import { deserialize, serialize } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ScreeningEngine } from '../../screening/engine';
+import { decodeSnapshot, encodeSnapshot } from '../../screening/index-snapshot';
+import type { LoadedList } from '../../screening/lists/load';
 import type { ListsConfig } from '../../screening/lists/config';
 import type { ListEntity, ListVersion } from '../../screening/model';
 import { screenChunk, type BatchRow, type BatchScreenOptions } from './rows';
 
 export type WorkerInit = { options: BatchScreenOptions } & (
-  | { entities: ListEntity[]; versions: ListVersion[]; lists?: undefined }
-  | { lists: ListsConfig; entities?: undefined; versions?: undefined }
+  | { entities: ListEntity[]; versions: ListVersion[]; lists?: undefined; snapshot?: undefined }
+  /** makeSnapshot: the key to encode this worker's lists and index under (sent back with 'ready'). */
+  | { lists: ListsConfig; makeSnapshot?: string; entities?: undefined; versions?: undefined; snapshot?: undefined }
+  /** A snapshot's bytes (shared memory) and the key they must carry. */
+  | { snapshot: { bytes: Uint8Array; key: string }; lists?: undefined; entities?: undefined; versions?: undefined }
 );
 /** A list loaded by one worker: its entities and version, serialised (v8) in shared memory. */
 export type SharedList = { index: number; data?: SharedArrayBuffer; failure?: { source: string; message: string } };
@@ -31,7 +41,8 @@ export type WorkerRequest =
 export type WorkerReply =
   | { type: 'next' }
   | { type: 'loaded'; list: SharedList }
-  | { type: 'ready'; buildMs: number }
+  | { type: 'ready'; buildMs: number; snapshot?: Uint8Array }
+  | { type: 'unusable-snapshot' }
   | { type: 'done'; seq: number; csv: string; jsonl: string; screened: number; flagged: number }
   | { type: 'failed'; seq: number; message: string };
 
@@ -39,11 +50,18 @@ const init = workerData as WorkerInit;
 const port = parentPort!;
 const t0 = performance.now();
 let engine: ScreeningEngine | undefined;
-const lists = new Map<number, { entities: ListEntity[]; version: ListVersion } | SharedArrayBuffer | undefined>();
+const lists = new Map<number, LoadedList | SharedArrayBuffer | undefined>();
 
-function build(entities: ListEntity[], versions: ListVersion[]): void {
+function build(entities: ListEntity[], versions: ListVersion[], loaded?: LoadedList[]): void {
   engine = ScreeningEngine.build(entities, versions);
-  port.postMessage({ type: 'ready', buildMs: Math.round(performance.now() - t0) } satisfies WorkerReply);
+  let snapshot: Uint8Array | undefined;
+  if (init.lists && init.makeSnapshot && loaded) {
+    // encoded before the first query, into shared memory so the main thread gets it without a copy
+    const bytes = encodeSnapshot(init.makeSnapshot, loaded, engine);
+    snapshot = new Uint8Array(new SharedArrayBuffer(bytes.length));
+    snapshot.set(bytes);
+  }
+  port.postMessage({ type: 'ready', buildMs: Math.round(performance.now() - t0), ...(snapshot ? { snapshot } : {}) } satisfies WorkerReply);
 }
 
 async function loadOne(index: number): Promise<void> {
@@ -52,9 +70,8 @@ async function loadOne(index: number): Promise<void> {
   let list: SharedList;
   try {
     const loaded = await loadList(cfg, {});
-    const own = { entities: loaded.entities, version: loaded.version };
-    lists.set(index, own);
-    const bytes = serialize(own);
+    lists.set(index, loaded);
+    const bytes = serialize(loaded);
     const data = new SharedArrayBuffer(bytes.length);
     new Uint8Array(data).set(bytes);
     list = { index, data };
@@ -70,15 +87,32 @@ async function loadOne(index: number): Promise<void> {
 function buildFromLists(): void {
   const entities: ListEntity[] = [];
   const versions: ListVersion[] = [];
+  const loaded: LoadedList[] = [];
+  let complete = true;
   for (let i = 0; i < init.lists!.lists.length; i++) {
     let l = lists.get(i);
-    if (l instanceof SharedArrayBuffer) l = deserialize(new Uint8Array(l)) as { entities: ListEntity[]; version: ListVersion };
-    if (!l) continue;
+    if (l instanceof SharedArrayBuffer) l = deserialize(new Uint8Array(l)) as LoadedList;
+    if (!l) {
+      complete = false;
+      continue;
+    }
     for (const e of l.entities) entities.push(e);
     versions.push(l.version);
+    loaded.push(l);
   }
   lists.clear();
-  build(entities, versions);
+  // a list set with a failed list is not snapshotted
+  build(entities, versions, complete ? loaded : undefined);
+}
+
+function restore(snapshot: { bytes: Uint8Array; key: string }): void {
+  const restored = decodeSnapshot(snapshot.bytes, snapshot.key);
+  if (!restored) {
+    port.postMessage({ type: 'unusable-snapshot' } satisfies WorkerReply);
+    return;
+  }
+  engine = restored.engine;
+  port.postMessage({ type: 'ready', buildMs: Math.round(performance.now() - t0) } satisfies WorkerReply);
 }
 
 port.on('message', (req: WorkerRequest) => {
@@ -106,7 +140,11 @@ port.on('message', (req: WorkerRequest) => {
   }
 });
 
-if (init.lists) port.postMessage({ type: 'next' } satisfies WorkerReply);
+if (init.snapshot) {
+  restore(init.snapshot);
+  // the engine holds what it needs; the shared bytes can go once every worker let them go
+  (init as { snapshot?: unknown }).snapshot = undefined;
+} else if (init.lists) port.postMessage({ type: 'next' } satisfies WorkerReply);
 else {
   build(init.entities, init.versions);
   // The entities now live in the engine; drop the init copy's references.

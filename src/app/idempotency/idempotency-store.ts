@@ -32,13 +32,14 @@ export interface StoredResponse {
 
 export type BeginResult =
   | { kind: 'started'; ownerToken: string; bindingId: string }
-  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'replay'; response: StoredResponse; contentHash?: string }
   | { kind: 'mismatch' }
   | { kind: 'in_progress'; lockedUntil: Date };
 
 export interface IdempotencyStore {
   begin(input: { scope: string; key: string; requestHash: string; now: Date; leaseMs: number }): Promise<BeginResult>;
-  complete(input: { scope: string; key: string; ownerToken: string; response: StoredResponse }): Promise<void>;
+  /** `contentHash`: SHA-256 of a streamed body, read while the route streamed it (see migration 210). */
+  complete(input: { scope: string; key: string; ownerToken: string; response: StoredResponse; contentHash?: string }): Promise<void>;
   /** Forgets the reservation, or (ids bound: its command may have run) ends its lease at `now`. */
   release(input: { scope: string; key: string; ownerToken: string; now: Date }): Promise<void>;
   /** The values bound to `names` for this key (drawing and binding the missing ones); see binding.ts. */
@@ -54,6 +55,7 @@ interface Row {
   response_status: number | null;
   response_headers: Record<string, string> | null;
   response_body: unknown;
+  content_hash: string | null;
   expires_at: Date;
 }
 
@@ -95,7 +97,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
       const mine = reserved.rows[0];
       if (mine?.owner_token === ownerToken) return { kind: 'started', ownerToken, bindingId: mine.binding_id };
       const { rows } = await this.pool.query<Row>(
-        `SELECT request_hash, owner_token, locked_until, response_status, response_headers, response_body, expires_at
+        `SELECT request_hash, owner_token, locked_until, response_status, response_headers, response_body, content_hash, expires_at
            FROM idempotency_keys WHERE scope = $1 AND idempotency_key = $2`,
         [scope, key],
       );
@@ -103,18 +105,18 @@ export class PgIdempotencyStore implements IdempotencyStore {
       if (!row) continue;
       if (row.request_hash !== requestHash) return { kind: 'mismatch' };
       if (row.response_status !== null) {
-        return { kind: 'replay', response: { status: row.response_status, headers: row.response_headers ?? {}, body: row.response_body } };
+        return { kind: 'replay', response: { status: row.response_status, headers: row.response_headers ?? {}, body: row.response_body }, ...(row.content_hash ? { contentHash: row.content_hash } : {}) };
       }
       return { kind: 'in_progress', lockedUntil: row.locked_until ?? now };
     }
     return { kind: 'in_progress', lockedUntil: now };
   }
 
-  async complete(input: { scope: string; key: string; ownerToken: string; response: StoredResponse }): Promise<void> {
+  async complete(input: { scope: string; key: string; ownerToken: string; response: StoredResponse; contentHash?: string }): Promise<void> {
     await this.pool.query(
-      `UPDATE idempotency_keys SET response_status = $4, response_headers = $5, response_body = $6, locked_until = NULL
+      `UPDATE idempotency_keys SET response_status = $4, response_headers = $5, response_body = $6, content_hash = $7, locked_until = NULL
         WHERE scope = $1 AND idempotency_key = $2 AND owner_token = $3`,
-      [input.scope, input.key, input.ownerToken, input.response.status, JSON.stringify(input.response.headers), JSON.stringify(input.response.body ?? null)],
+      [input.scope, input.key, input.ownerToken, input.response.status, JSON.stringify(input.response.headers), JSON.stringify(input.response.body ?? null), input.contentHash ?? null],
     );
   }
 

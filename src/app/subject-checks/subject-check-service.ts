@@ -39,11 +39,17 @@ export interface SubjectCheckInput extends SubjectOfCheck {
   monitor?: boolean;
 }
 
-/** The S2 Subject check resource (spec part 2) plus the subject and timestamps. */
-export interface SubjectCheckView {
-  subject_check_id: number;
-  account_id: number;
-  status: SubjectCheckStatus;
+/** The subject of a check: the view's `subject`, columns of the read model. */
+interface SubjectColumns {
+  first_name: string;
+  last_name: string;
+  middle_name: string | null;
+  date_of_birth: string | null;
+  locations: SubjectLocation[];
+}
+
+/** What a subject check concluded and how it is being reviewed: the same columns in the read model and the view. */
+interface SubjectCheckOutcome {
   overall_result: string | null;
   risk_score: number | null;
   risk_level: string | null;
@@ -53,26 +59,27 @@ export interface SubjectCheckView {
   red_flag_count: number | null;
   warning_count: number | null;
   sources_searched: number | null;
-  sources_total: number;
   review_reason: string | null;
   investigation_id: string | null;
   triggering_tiers: string[] | null;
   tier_scores: Record<string, number> | null;
   requested_scope: string | null;
   priority: string | null;
+}
+
+/** The S2 Subject check resource (spec part 2) plus the subject and timestamps. */
+export interface SubjectCheckView extends SubjectCheckOutcome {
+  subject_check_id: number;
+  account_id: number;
+  status: SubjectCheckStatus;
+  sources_total: number;
   investigation_created_at: string | null;
   sla_due_at: string | null;
   error_message: string | null;
   resolved_by: string | null;
   /** Enrolled in ongoing monitoring (docs/monitoring-and-audit.md). */
   monitoring: boolean;
-  subject: {
-    first_name: string;
-    last_name: string;
-    middle_name: string | null;
-    date_of_birth: string | null;
-    locations: SubjectLocation[];
-  };
+  subject: SubjectColumns;
   purpose: string;
   batch_id: string | null;
   created_at: string;
@@ -118,33 +125,13 @@ export interface ReviewDecisionInput {
   reviewer?: string;
 }
 
-interface Row {
+interface Row extends SubjectCheckOutcome, SubjectColumns {
   subject_check_id: string;
   account_id: string;
   status: SubjectCheckStatus;
-  first_name: string;
-  last_name: string;
-  middle_name: string | null;
-  date_of_birth: string | null;
-  locations: SubjectLocation[];
   purpose: string;
   batch_id: string | null;
-  overall_result: string | null;
-  risk_score: number | null;
-  risk_level: string | null;
-  risk_reason: string | null;
-  confidence_level: string | null;
-  findings_count: number | null;
-  red_flag_count: number | null;
-  warning_count: number | null;
-  sources_searched: number | null;
   sources_total: number | null;
-  review_reason: string | null;
-  investigation_id: string | null;
-  triggering_tiers: string[] | null;
-  tier_scores: Record<string, number> | null;
-  requested_scope: string | null;
-  priority: string | null;
   investigation_created_at: Date | null;
   sla_due_at: Date | null;
   error_message: string | null;
@@ -212,6 +199,19 @@ function toDetail(row: Row): SubjectCheckDetailView {
   return { ...toView(row), sources: row.sources, findings: row.findings, decisions: row.decisions, monitoring_alerts: row.monitoring_alerts };
 }
 
+/** A check no review or investigation has touched (a new one, a sandbox one). */
+const NOT_UNDER_REVIEW = {
+  review_reason: null,
+  investigation_id: null,
+  triggering_tiers: null,
+  tier_scores: null,
+  requested_scope: null,
+  priority: null,
+  investigation_created_at: null,
+  sla_due_at: null,
+  error_message: null,
+} as const;
+
 /** The view of a check that has just started (before the read model has it). */
 function startedView(event: SubjectCheckStarted): SubjectCheckView {
   const d = event.data;
@@ -229,15 +229,7 @@ function startedView(event: SubjectCheckStarted): SubjectCheckView {
     warning_count: null,
     sources_searched: null,
     sources_total: SUBJECT_CHECK_SOURCES.length,
-    review_reason: null,
-    investigation_id: null,
-    triggering_tiers: null,
-    tier_scores: null,
-    requested_scope: null,
-    priority: null,
-    investigation_created_at: null,
-    sla_due_at: null,
-    error_message: null,
+    ...NOT_UNDER_REVIEW,
     resolved_by: null,
     monitoring: false,
     subject: {
@@ -280,15 +272,7 @@ export function sandboxSubjectCheck(input: SubjectCheckInput, now: Date, account
     warning_count: 0,
     sources_searched: 0,
     sources_total: 0,
-    review_reason: null,
-    investigation_id: null,
-    triggering_tiers: null,
-    tier_scores: null,
-    requested_scope: null,
-    priority: null,
-    investigation_created_at: null,
-    sla_due_at: null,
-    error_message: null,
+    ...NOT_UNDER_REVIEW,
     resolved_by: 'sandbox',
     monitoring: false,
     subject: {

@@ -70,7 +70,9 @@ export interface ParsedImport {
   mapping: Record<string, ImportTarget>;
   unmappedColumns: string[];
   rows: ImportRow[];
+  /** Row errors in file order (at most maxErrors of them); errorCount counts them all. */
   errors: ImportRowError[];
+  errorCount: number;
   /** Rows read (with or without errors). */
   rowCount: number;
   bytes: number;
@@ -264,6 +266,13 @@ export class ImportTooLarge extends Error {
   }
 }
 
+/** The row sink failed (not the body's fault): its error is passed on as it is. */
+class SinkFailed extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the import row sink failed');
+  }
+}
+
 /** The body cannot be read at all (not CSV/JSON lines, no header, bad UTF-8): not a row problem. */
 export class ImportUnreadable extends Error {
   override readonly name = 'ImportUnreadable';
@@ -287,6 +296,13 @@ export interface ParseOptions {
   maxRows: number;
   /** Stop keeping rows after this many (preview); errors are still collected for every row read. */
   keepRows?: number;
+  /**
+   * Streaming: each readable row is handed here as it is read (awaited: the body is read no faster
+   * than the sink takes rows) and never kept in `rows`. Errors are still collected.
+   */
+  onRow?: (row: ImportRow) => void | Promise<void>;
+  /** Row errors kept (the count goes on): a file of 100k bad rows does not hold 100k errors. */
+  maxErrors?: number;
 }
 
 /** Reads the whole body, streaming; rows and row errors in file order. */
@@ -295,9 +311,25 @@ export async function parseImport(body: Readable, options: ParseOptions): Promis
   const tap = new Tap(options.maxBytes);
   body.on('error', (err) => tap.destroy(err));
   const source = body.pipe(tap);
-  const out: ParsedImport = { format: options.format, mapping: {}, unmappedColumns: [], rows: [], errors: [], rowCount: 0, bytes: 0, sha256: '' };
+  const out: ParsedImport = { format: options.format, mapping: {}, unmappedColumns: [], rows: [], errors: [], errorCount: 0, rowCount: 0, bytes: 0, sha256: '' };
+  const maxErrors = options.maxErrors ?? Number.POSITIVE_INFINITY;
+  const fail = (...errors: ImportRowError[]) => {
+    out.errorCount += errors.length;
+    for (const e of errors) if (out.errors.length < maxErrors) out.errors.push(e);
+  };
+  // Rows read but not yet handed to the sink (JSON lines hands them over once per body chunk).
+  const handOver: ImportRow[] = [];
   const keep = (row: ImportRow) => {
-    if (options.keepRows === undefined || out.rows.length < options.keepRows) out.rows.push(row);
+    if (options.onRow) handOver.push(row);
+    else if (options.keepRows === undefined || out.rows.length < options.keepRows) out.rows.push(row);
+  };
+  const flushRows = async () => {
+    if (!options.onRow) return;
+    try {
+      for (const row of handOver.splice(0)) await options.onRow(row);
+    } catch (error) {
+      throw new SinkFailed(error);
+    }
   };
   const tooMany = () => {
     if (out.rowCount > options.maxRows) throw new ImportUnreadable(`more than ${options.maxRows} rows in one import`);
@@ -327,12 +359,14 @@ export async function parseImport(body: Readable, options: ParseOptions): Promis
         tooMany();
         const cells = header.flatMap((column, i) => (used[column] ? [{ column, target: used[column]!, value: rec.record[i] ?? '' }] : []));
         const line = rec.info.lines;
-        if (rec.record.length > header.length) out.errors.push({ line, field: 'row', reason: `${rec.record.length} cells for ${header.length} columns` });
+        if (rec.record.length > header.length) fail({ line, field: 'row', reason: `${rec.record.length} cells for ${header.length} columns` });
         const { row, errors } = mapRecord(cells, line, mapping);
-        out.errors.push(...errors);
+        fail(...errors);
         if (row) keep(row);
+        await flushRows();
       }
     } catch (error) {
+      if (error instanceof SinkFailed) throw error.cause;
       if (error instanceof ImportTooLarge || error instanceof ImportUnreadable) throw error;
       if ((error as { cause?: unknown }).cause instanceof ImportTooLarge) throw (error as { cause: ImportTooLarge }).cause;
       const e = error as Error & { lines?: number };
@@ -354,11 +388,11 @@ export async function parseImport(body: Readable, options: ParseOptions): Promis
       try {
         value = JSON.parse(text);
       } catch {
-        out.errors.push({ line, field: 'row', reason: 'not valid JSON' });
+        fail({ line, field: 'row', reason: 'not valid JSON' });
         return;
       }
       if (!value || typeof value !== 'object' || Array.isArray(value)) {
-        out.errors.push({ line, field: 'row', reason: 'each line must be a JSON object' });
+        fail({ line, field: 'row', reason: 'each line must be a JSON object' });
         return;
       }
       const cells: { column: string; target: ImportTarget; value: string }[] = [];
@@ -368,10 +402,10 @@ export async function parseImport(body: Readable, options: ParseOptions): Promis
         if (!target || target === 'ignore' || raw === null) continue;
         if (Array.isArray(raw) && raw.every((x) => typeof x === 'string' || typeof x === 'number')) cells.push({ column: key, target, value: raw.join('; ') });
         else if (typeof raw === 'string' || typeof raw === 'number') cells.push({ column: key, target, value: String(raw) });
-        else out.errors.push({ line, field: key, reason: 'must be a string, a number or an array of them' });
+        else fail({ line, field: key, reason: 'must be a string, a number or an array of them' });
       }
       const { row, errors } = mapRecord(cells, line, mapping);
-      out.errors.push(...errors);
+      fail(...errors);
       if (row) keep(row);
     };
     try {
@@ -383,13 +417,16 @@ export async function parseImport(body: Readable, options: ParseOptions): Promis
           pending = pending.slice(nl + 1);
           nl = pending.indexOf('\n');
         }
+        await flushRows();
       }
       pending += decoder.decode();
     } catch (error) {
+      if (error instanceof SinkFailed) throw error.cause;
       if (error instanceof ImportTooLarge || error instanceof ImportUnreadable) throw error;
       throw new ImportUnreadable(`not readable as JSON lines: ${(error as Error).message}`);
     }
     if (pending.trim() !== '') handleLine(pending);
+    await flushRows();
     const resolved = resolveMapping([...columns], mapping);
     out.mapping = resolved.used;
     out.unmappedColumns = resolved.unmapped;

@@ -14,7 +14,8 @@
  * normally comes with its alerts; a failure there never fails the committed change.
  */
 import type pg from 'pg';
-import type { WatchlistEvent } from '../../commands/watchlist';
+import type { EntriesImported, ListImported, WatchlistEvent } from '../../commands/watchlist';
+import { importChunks } from './watchlist-service';
 import { subscribeInBatches, type EventStore, type Subscription } from '../../infrastructure/eventstore/port';
 import type { RecordedEvent } from '../../shared/events';
 import type { Logger } from '../../shared/logger';
@@ -39,9 +40,15 @@ export interface WatchlistMonitoringProcessDeps {
 }
 
 /** Consecutive entry events of one list version: one reverse-match each (an import's rows together). */
-export function changeGroups(events: readonly RecordedEvent[]): { accountId: string; watchlistId: string; events: WatchlistEvent[] }[] {
-  const groups: { key: string; accountId: string; watchlistId: string; events: WatchlistEvent[] }[] = [];
+export function changeGroups(events: readonly RecordedEvent[]): { accountId: string; watchlistId: string; events: WatchlistEvent[]; imported?: ListImported['data'] }[] {
+  const groups: { key: string; accountId: string; watchlistId: string; events: WatchlistEvent[]; imported?: ListImported['data'] }[] = [];
   for (const e of events) {
+    if (e.type === 'ListImported' && e.streamName.startsWith('watchlist-') && (e.data as ListImported['data']).stagingStream) {
+      // A streamed import: its entries are the chunks it names, read when the group is handled.
+      const data = e.data as ListImported['data'];
+      groups.push({ key: `${data.watchlistId}@${data.version}:import`, accountId: data.accountId, watchlistId: data.watchlistId, events: [], imported: data });
+      continue;
+    }
     if (!e.streamName.startsWith('watchlist-') || !ENTRY_EVENTS.has(e.type)) continue;
     const data = e.data as { watchlistId: string; accountId: string; version: number };
     const key = `${data.watchlistId}@${data.version}`;
@@ -49,7 +56,7 @@ export function changeGroups(events: readonly RecordedEvent[]): { accountId: str
     if (last?.key === key) last.events.push(e as unknown as WatchlistEvent);
     else groups.push({ key, accountId: data.accountId, watchlistId: data.watchlistId, events: [e as unknown as WatchlistEvent] });
   }
-  return groups.map(({ accountId, watchlistId, events: grouped }) => ({ accountId, watchlistId, events: grouped }));
+  return groups.map(({ accountId, watchlistId, events: grouped, imported }) => ({ accountId, watchlistId, events: grouped, ...(imported ? { imported } : {}) }));
 }
 
 export async function readProcessCheckpoint(pool: pg.Pool, name: string): Promise<bigint> {
@@ -137,7 +144,14 @@ export class WatchlistMonitoringProcess {
     // Without a change the checkpoint is written now and then only (a restart re-reads a little).
     if (groups.length === 0 && through - this.written < IDLE_CHECKPOINT_EVERY) return;
     if (groups.length > 0) await this.deps.readModelsCaughtUp(through);
-    for (const g of groups) await this.deps.monitoring.onChange(g.accountId, g.watchlistId, g.events);
+    for (const g of groups) {
+      if (!g.imported) {
+        await this.deps.monitoring.onChange(g.accountId, g.watchlistId, g.events);
+        continue;
+      }
+      // One reverse match per chunk (alerts are idempotent by id, so a chunk replayed after a crash raises nothing twice).
+      for await (const chunk of importChunks(this.deps.store, g.imported)) await this.deps.monitoring.onChange(g.accountId, g.watchlistId, chunkAsEntryEvents(chunk));
+    }
     this.written = through;
     await this.deps.pool.query(
       `INSERT INTO process_checkpoints (name, position) VALUES ($1, $2)
@@ -145,4 +159,15 @@ export class WatchlistMonitoringProcess {
       [WATCHLIST_MONITORING_PROCESS, String(through)],
     );
   }
+}
+
+/** A streamed import's chunk as the entry events the reverse match takes (same version, same entries). */
+export function chunkAsEntryEvents(chunk: EntriesImported): WatchlistEvent[] {
+  const d = chunk.data;
+  const ids = { watchlistId: d.watchlistId, accountId: d.accountId, version: d.version, importId: d.importId };
+  return [
+    ...d.added.map((entry): WatchlistEvent => ({ type: 'EntryAdded', data: { ...ids, entry }, metadata: chunk.metadata })),
+    ...d.changed.map((entry): WatchlistEvent => ({ type: 'EntryChanged', data: { ...ids, entry, changedAt: d.importedAt }, metadata: chunk.metadata })),
+    ...d.removed.map((r): WatchlistEvent => ({ type: 'EntryRemoved', data: { ...ids, entryId: r.entryId, primaryName: r.primaryName, reason: r.reason, removedAt: d.importedAt }, metadata: chunk.metadata })),
+  ];
 }

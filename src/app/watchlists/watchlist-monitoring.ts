@@ -22,7 +22,7 @@ import { INTERNAL_LIST_SOURCE, toListEntity, watchlistVersionId, type WatchlistE
 import type { AlertIntent } from '../monitoring/delta-matcher';
 import type { MonitoringService } from '../monitoring/monitoring-service';
 import { buildInternalListIndex } from './watchlist-index';
-import { watchlistAtVersion } from './watchlist-service';
+import { watchlistHeaderAtVersion } from './watchlist-service';
 
 export interface WatchlistMonitoringResult {
   subjects: number;
@@ -83,7 +83,8 @@ export class WatchlistMonitoring {
     }
 
     if (upserted.size > 0) {
-      const snapshot = await watchlistAtVersion(this.deps.store, watchlistId, version);
+      // The list's name, severity and status at that version (its entries are not needed here).
+      const snapshot = await watchlistHeaderAtVersion(this.deps.store, watchlistId, version);
       if (snapshot && snapshot.list.status === 'active') {
         const entries = [...upserted.values()].map((u) => u.entry);
         const index = buildInternalListIndex([{ list: snapshot.list, entries }], this.deps.now().toISOString());

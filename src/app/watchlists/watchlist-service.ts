@@ -6,16 +6,25 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import {
-  foldToVersion,
+  beginImport,
+  decideImportChunk,
+  decideImportRemovals,
+  evolve,
+  importStagingStream,
+  initialState,
   streamName,
   watchlistDecider,
-  type ImportEntries,
+  type EntriesImported,
+  type ImportCounts,
+  type ListImported,
   type WatchlistCommand,
   type WatchlistEvent,
   type WatchlistState,
 } from '../../commands/watchlist';
+import type { SpooledImport } from './watchlist-import';
 import { NotFound } from '../../commands/errors';
-import type { EventStore } from '../../infrastructure/eventstore/port';
+import type { EventStore, ExpectedRevision } from '../../infrastructure/eventstore/port';
+import type { RecordedEvent } from '../../shared/events';
 import { projectionSchema, quoteIdent } from '../../projections/projection';
 import type { Watchlist, WatchlistEntry, WatchlistEntryInput, WatchlistSeverity } from '../../screening/watchlists/model';
 import type { Clock } from '../../shared/clock';
@@ -98,7 +107,11 @@ export type WatchlistChangeListener = (accountId: string, watchlistId: string, e
 
 export class WatchlistService {
   private readonly listeners: WatchlistChangeListener[] = [];
-  constructor(private readonly deps: WatchlistServiceDeps) {}
+  /** The store as the decider must see a list: committed imports' chunks folded in (expandedStore). */
+  private readonly expanding: EventStore;
+  constructor(private readonly deps: WatchlistServiceDeps) {
+    this.expanding = expandedStore(deps.store);
+  }
 
   /** Registers a listener; its failure is logged and never undoes or fails the committed change. */
   onChange(listener: WatchlistChangeListener): void {
@@ -107,7 +120,7 @@ export class WatchlistService {
 
   private async run(command: Omit<WatchlistCommand, 'metadata'>, ctx: CommandContext, options: { newStream?: boolean } = {}) {
     const full = { ...command, metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, commandId: ctx.commandId, correlationId: ctx.correlationId } } as WatchlistCommand;
-    const handled = await handleCommand(this.deps.store, watchlistDecider, streamName(full.data.watchlistId), full, options);
+    const handled = await handleCommand(this.expanding, watchlistDecider, streamName(full.data.watchlistId), full, options);
     await this.deps.readModelsCaughtUp(handled.lastGlobalPosition ?? undefined);
     if (handled.events.length) {
       for (const listener of this.listeners) {
@@ -156,11 +169,21 @@ export class WatchlistService {
   }
 
   /**
-   * All-or-nothing: the decider checks every row; the handler appends all the events in one append.
-   * Under an Idempotency-Key the command id (the import id) is bound to the key: a retry that takes
-   * over a request that died after its append finds that import in the stream and answers it.
+   * Pass two of a streamed import (pass one, spoolImport, checked every row): the spooled rows are
+   * decided in chunks against the list as it is now and appended, chunk by chunk, as EntriesImported
+   * events to a staging stream of this attempt; one CommitImport then appends ListImported naming it.
+   * Readers see nothing before that event (all-or-nothing); an attempt that dies half way leaves an
+   * unreferenced staging stream (a retry uses a new one). A list changed meanwhile ⇒ Conflict.
+   * Under an Idempotency-Key the import id is bound to the key: a retry that takes over a request
+   * that died after its commit finds that import in the stream and answers it.
    */
-  async importEntries(accountId: string, watchlistId: string, data: Omit<ImportEntries['data'], 'watchlistId' | 'accountId' | 'addedBy'>, ctx: CommandContext): Promise<{ list: WatchlistView; imported: Record<string, unknown> }> {
+  async importStaged(
+    accountId: string,
+    watchlistId: string,
+    file: SpooledImport,
+    options: { mode: 'add' | 'replace'; fileName: string; chunkSize?: number },
+    ctx: CommandContext,
+  ): Promise<{ list: WatchlistView; imported: Record<string, unknown> }> {
     if (ctx.idempotency) {
       const earlier = (await this.deps.store.readStream(streamName(watchlistId))).find((e) => e.type === 'ListImported' && (e.data as { importId?: string }).importId === ctx.commandId);
       if (earlier) {
@@ -170,7 +193,51 @@ export class WatchlistService {
         return { list, imported: earlier.data as Record<string, unknown> };
       }
     }
-    const handled = await this.run({ type: 'ImportEntries', data: { watchlistId, accountId, ...data, addedBy: addedByOf(ctx) } }, ctx);
+    const addedBy = addedByOf(ctx);
+    const now = this.deps.clock.now().toISOString();
+    const state = await foldWatchlist(this.deps.store, watchlistId);
+    const { base, ids } = beginImport(state, { watchlistId, accountId, mode: options.mode, source: { fileName: options.fileName }, addedBy });
+    const basedOnVersion = base.version;
+    const stagingId = randomUUID();
+    const staging = importStagingStream(watchlistId, stagingId);
+    const size = options.chunkSize ?? IMPORT_CHUNK_ENTRIES;
+    // Event ids `<import>:<staging>:<chunk>:0`: unique per attempt, so a retry never collides with a dead one.
+    const stampedBy = (chunk: number) => ({ type: 'StageImportChunk', data: {}, metadata: { now, actor: ctx.actor, commandId: `${ctx.commandId}:${stagingId}:${chunk}`, correlationId: ctx.correlationId } });
+    const totals: ImportCounts = { rows: 0, added: 0, changed: 0, unchanged: 0, removed: 0 };
+    let expected: ExpectedRevision = 'no_stream';
+    let chunks = 0;
+    const append = async (event: EntriesImported) => {
+      const result = await this.deps.store.appendToStream(staging, [event], { expectedRevision: expected });
+      expected = result.nextExpectedRevision;
+      chunks += 1;
+    };
+    for await (const rows of file.chunks(size)) {
+      const { event, counts } = decideImportChunk(base, ids, rows, { importId: ctx.commandId, chunk: chunks, addedBy, now, stampedBy: stampedBy(chunks) });
+      for (const k of Object.keys(totals) as (keyof ImportCounts)[]) totals[k] += counts[k];
+      await append(event);
+    }
+    if (options.mode === 'replace') {
+      for (const event of decideImportRemovals(base, ids, file.entryIds, { importId: ctx.commandId, firstChunk: chunks, fileName: options.fileName, now, size, stampedBy })) {
+        totals.removed += event.data.removed.length;
+        await append(event);
+      }
+    }
+    const handled = await this.run(
+      {
+        type: 'CommitImport',
+        data: {
+          watchlistId,
+          accountId,
+          importId: ctx.commandId,
+          staging: { stream: staging, chunks },
+          basedOnVersion,
+          mode: options.mode,
+          source: { fileName: options.fileName, sha256: file.sha256, format: file.format, bytes: file.bytes },
+          counts: totals,
+        },
+      },
+      ctx,
+    );
     const last = handled.events[handled.events.length - 1];
     const imported = last?.type === 'ListImported' ? (last.data as unknown as Record<string, unknown>) : {};
     return { list: (await this.get(accountId, watchlistId))!, imported };
@@ -260,9 +327,80 @@ export class WatchlistService {
  * the read model, so an old screening is reproduced against exactly what it used.
  */
 export async function watchlistAtVersion(store: Pick<EventStore, 'readStream'>, watchlistId: string, version: number): Promise<WatchlistSnapshot | undefined> {
-  const events = (await store.readStream(streamName(watchlistId))) as unknown as WatchlistEvent[];
-  const state: WatchlistState = foldToVersion(events, version);
+  const state: WatchlistState = await foldWatchlist(store, watchlistId, version);
   if (state.status === 'none' || state.version !== version) return undefined;
   const { entries, ...list } = state;
   return { list: { id: list.id, accountId: list.accountId, name: list.name, purpose: list.purpose, severity: list.severity, owner: list.owner, status: list.status, version: list.version }, entries: [...entries.values()] };
+}
+
+/** A list's name, severity, status and version at a version, without its entries (imports' chunks are not read). */
+export async function watchlistHeaderAtVersion(store: Pick<EventStore, 'readStream'>, watchlistId: string, version: number): Promise<{ list: Watchlist } | undefined> {
+  let state = initialState();
+  for (const event of (await store.readStream(streamName(watchlistId))) as unknown as WatchlistEvent[]) {
+    if (event.data.version > version) break;
+    if (event.type === 'EntryAdded' || event.type === 'EntryChanged' || event.type === 'EntryRemoved') {
+      if (state.status !== 'none') state = { ...state, version: event.data.version };
+      continue;
+    }
+    state = evolve(state, event);
+  }
+  if (state.status === 'none' || state.version !== version) return undefined;
+  return { list: { id: state.id, accountId: state.accountId, name: state.name, purpose: state.purpose, severity: state.severity, owner: state.owner, status: state.status, version: state.version } };
+}
+
+/** Entries per EntriesImported event of a streamed import. */
+export const IMPORT_CHUNK_ENTRIES = 1000;
+/** Staging chunks read at a time when a committed import is folded. */
+const CHUNKS_PER_READ = 20;
+
+/** The EntriesImported chunks a committed ListImported names, read a few at a time. */
+export async function* importChunks(store: Pick<EventStore, 'readStream'>, imported: Pick<ListImported['data'], 'stagingStream' | 'chunks'>): AsyncGenerator<RecordedEvent & EntriesImported> {
+  if (!imported.stagingStream || !imported.chunks) return;
+  for (let from = 0; from < imported.chunks; from += CHUNKS_PER_READ) {
+    const events = await store.readStream(imported.stagingStream, { fromRevision: BigInt(from), maxCount: Math.min(CHUNKS_PER_READ, imported.chunks - from) });
+    for (const e of events) if (e.type === 'EntriesImported') yield e as unknown as RecordedEvent & EntriesImported;
+    if (events.length < Math.min(CHUNKS_PER_READ, imported.chunks - from)) throw new Error(`import staging stream ${imported.stagingStream} holds fewer chunks than its ListImported names`);
+  }
+}
+
+/**
+ * A list's state (up to a version): its stream folded, each committed streamed import's chunks
+ * folded in just before the ListImported that commits them. Staging streams never committed are
+ * never read.
+ */
+export async function foldWatchlist(store: Pick<EventStore, 'readStream'>, watchlistId: string, version?: number): Promise<WatchlistState> {
+  let state = initialState();
+  for (const event of (await store.readStream(streamName(watchlistId))) as unknown as (RecordedEvent & WatchlistEvent)[]) {
+    if (version !== undefined && event.data.version > version) break;
+    if (event.type === 'ListImported' && event.data.stagingStream) for await (const chunk of importChunks(store, event.data)) state = evolve(state, chunk);
+    state = evolve(state, event);
+  }
+  return state;
+}
+
+/**
+ * The store as a decider folding a list must see it: reading `watchlist-<id>` also returns each
+ * committed import's chunks just before its ListImported (the last event, whose revision an append
+ * expects, is still the list's own). Everything else passes through.
+ */
+export function expandedStore(store: EventStore): EventStore {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop !== 'readStream') {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      }
+      return async (name: string, options?: Parameters<EventStore['readStream']>[1]) => {
+        const events = await target.readStream(name, options);
+        if (!name.startsWith('watchlist-') || name.includes('.import-')) return events;
+        const out: RecordedEvent[] = [];
+        for (const e of events) {
+          const data = e.data as { stagingStream?: string; chunks?: number };
+          if (e.type === 'ListImported' && data.stagingStream) for await (const chunk of importChunks(target, data)) out.push(chunk);
+          out.push(e);
+        }
+        return out;
+      };
+    },
+  });
 }

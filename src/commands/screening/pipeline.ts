@@ -6,6 +6,9 @@
  * ScreeningRequested: replaying an old stream never changes which agents it ran.
  */
 import { type Plan, planAtLeast } from '../plans';
+import { nextWorkflowStep, type PhaseMode } from '../workflow';
+
+export type { PhaseMode };
 
 export const screeningKinds = ['cdd', 'edd', 'ma', 'sow'] as const;
 export type ScreeningKind = (typeof screeningKinds)[number];
@@ -14,9 +17,6 @@ export type EntityType = (typeof entityTypes)[number];
 
 export const pipelinePhases = ['0', '1', '1b', '2', '3', '4', '5'] as const;
 export type PipelinePhase = (typeof pipelinePhases)[number];
-
-/** parallel: all agents dispatched at once; sequential: one after the other, in order (phase 5). */
-export type PhaseMode = 'parallel' | 'sequential';
 
 export interface PhasePlan {
   phase: PipelinePhase;
@@ -171,21 +171,23 @@ function isRecorded(progress: PipelineProgress, key: string): boolean {
 }
 
 /**
- * The process manager as a pure function. The handler calls it after each event and issues
- * the matching command (StartPhase, CompletePhase, CompleteScreening) or dispatches agents.
- * Dispatching twice is harmless: RecordAgentResult is idempotent per agent and phase.
+ * The process manager as a pure function (the one progression rule of src/commands/workflow.ts).
+ * The workflow runner calls it after each event and issues the matching command (StartPhase,
+ * CompletePhase, CompleteScreening) or dispatches agents. Dispatching twice is harmless:
+ * RecordAgentResult is idempotent per agent and phase.
  */
 export function nextPipelineStep(progress: PipelineProgress): PipelineStep {
   if (progress.status === 'none') return { action: 'none', reason: 'not_requested' };
   if (progress.status === 'completed') return { action: 'none', reason: 'completed' };
   if (progress.status === 'failed') return { action: 'none', reason: 'failed' };
-  for (const plan of progress.pipeline) {
-    const phaseState = progress.phases[plan.phase];
-    if (phaseState?.status === 'completed') continue;
-    if (phaseState === undefined) return { action: 'start_phase', phase: plan.phase, agents: plan.agents, mode: plan.mode };
-    const pending = plan.agents.filter((agent) => !isRecorded(progress, resultKey(plan.phase, agent)));
-    if (pending.length === 0) return { action: 'complete_phase', phase: plan.phase };
-    return { action: 'dispatch', phase: plan.phase, agents: plan.mode === 'sequential' ? pending.slice(0, 1) : pending, pending };
-  }
-  return { action: 'complete_screening' };
+  const step = nextWorkflowStep(
+    progress.pipeline.map((plan) => ({
+      phase: plan.phase,
+      agents: plan.agents,
+      mode: plan.mode,
+      status: progress.phases[plan.phase]?.status ?? ('not_started' as const),
+      answered: (agent: string) => isRecorded(progress, resultKey(plan.phase, agent)),
+    })),
+  );
+  return step.action === 'complete' ? { action: 'complete_screening' } : step;
 }

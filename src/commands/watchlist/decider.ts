@@ -9,8 +9,11 @@
  * it. A screening records `watchlist-<id>@v<version>`; folding the stream up to that version
  * rebuilds exactly the entries it screened against (replay, `svc audit reproduce`).
  *
- * An import is all-or-nothing: the decider validates every row before emitting anything, and the
- * handler appends all events in one append.
+ * An import is all-or-nothing and streamed (src/app/watchlists/watchlist-import.ts): every row is
+ * checked (importRowIssues) before anything is written; the rows are then decided in chunks
+ * (decideImportChunk) appended as EntriesImported events to a staging stream of their own, and one
+ * CommitImport appends ListImported naming that stream to the list's stream. Until then no reader
+ * sees any of it; an import that dies half way leaves an unreferenced staging stream.
  */
 import { assertNever, type Event } from '../../shared/events';
 import {
@@ -45,18 +48,31 @@ export type ArchiveWatchlist = Command<'ArchiveWatchlist', ListRef & { reason?: 
 export type AddEntry = Command<'AddEntry', ListRef & { entryId: string; entry: WatchlistEntryInput; addedBy: string }>;
 export type ChangeEntry = Command<'ChangeEntry', ListRef & { entryId: string; entry: WatchlistEntryInput }>;
 export type RemoveEntry = Command<'RemoveEntry', ListRef & { entryId: string; reason?: string }>;
-export type ImportEntries = Command<
-  'ImportEntries',
+/**
+ * Closes a streamed import (see decideImportChunk): the chunks are already on the import's staging
+ * stream; this makes them part of the list, at one new version, if the list has not moved since the
+ * chunks were decided (`basedOnVersion`). Until this event exists no reader sees any of them.
+ */
+export type CommitImport = Command<
+  'CommitImport',
   ListRef & {
-    /** add: new ids are added, known ids changed; replace: also removes every entry the file does not hold. */
+    importId: string;
+    /** The staging stream holding the import's EntriesImported chunks, and how many there are. */
+    staging: { stream: string; chunks: number };
+    basedOnVersion: number;
     mode: 'add' | 'replace';
-    /** Rows in file order; `line` is the row's line in the file (for error reports). */
-    rows: { line: number; entryId: string; entry: WatchlistEntryInput }[];
     source: { fileName: string; sha256: string; format: 'csv' | 'jsonl'; bytes: number };
-    addedBy: string;
+    counts: ImportCounts;
   }
 >;
-export type WatchlistCommand = CreateWatchlist | ChangeWatchlist | ArchiveWatchlist | AddEntry | ChangeEntry | RemoveEntry | ImportEntries;
+export interface ImportCounts {
+  rows: number;
+  added: number;
+  changed: number;
+  unchanged: number;
+  removed: number;
+}
+export type WatchlistCommand = CreateWatchlist | ChangeWatchlist | ArchiveWatchlist | AddEntry | ChangeEntry | RemoveEntry | CommitImport;
 
 // ---- events ----
 type Ids = { watchlistId: string; accountId: string; version: number };
@@ -85,10 +101,37 @@ export type ListImported = Event<
     removed: number;
     entryCount: number;
     importedAt: string;
+    /** A streamed import: its entries are the EntriesImported chunks of this staging stream (absent: they precede this event in the list's stream). */
+    stagingStream?: string;
+    chunks?: number;
   }
 >;
-export type WatchlistEvent = WatchlistCreated | WatchlistChanged | WatchlistArchived | EntryAdded | EntryChanged | EntryRemoved | ListImported;
-export const watchlistEventTypes = ['WatchlistCreated', 'WatchlistChanged', 'WatchlistArchived', 'EntryAdded', 'EntryChanged', 'EntryRemoved', 'ListImported'] as const;
+/**
+ * One chunk of a streamed import, on the import's staging stream (`watchlist-<id>.import-<stagingId>`),
+ * not on the list's: invisible (not part of any list version) until a ListImported on the list's
+ * stream names the staging stream. An import that never commits leaves only an unreferenced stream.
+ */
+export type EntriesImported = Event<
+  'EntriesImported',
+  Ids & {
+    importId: string;
+    chunk: number;
+    added: WatchlistEntry[];
+    changed: WatchlistEntry[];
+    removed: { entryId: string; primaryName: string; reason: string }[];
+    importedAt: string;
+  }
+>;
+export type WatchlistEvent = WatchlistCreated | WatchlistChanged | WatchlistArchived | EntryAdded | EntryChanged | EntryRemoved | ListImported | EntriesImported;
+export const watchlistEventTypes = ['WatchlistCreated', 'WatchlistChanged', 'WatchlistArchived', 'EntryAdded', 'EntryChanged', 'EntryRemoved', 'ListImported', 'EntriesImported'] as const;
+
+/** The staging stream of one import attempt (a retry gets a new one). */
+export function importStagingStream(watchlistId: string, stagingId: string): string {
+  return `watchlist-${watchlistId}.import-${stagingId}`;
+}
+export function isImportStagingStream(name: string): boolean {
+  return name.startsWith('watchlist-') && name.includes('.import-');
+}
 
 // ---- state ----
 export type WatchlistState = { status: 'none' } | (Watchlist & { entries: Map<string, WatchlistEntry> });
@@ -234,8 +277,8 @@ export function decide(command: WatchlistCommand, state: WatchlistState): Watchl
         { type: 'EntryRemoved', data: { ...ids, entryId: c.entryId, primaryName: existing.primaryName, ...(c.reason !== undefined ? { reason: c.reason } : {}), removedAt: now } },
       ]);
     }
-    case 'ImportEntries':
-      return decideImport(command, state, ids);
+    case 'CommitImport':
+      return decideCommitImport(command, state, ids);
     default:
       return assertNever(command, 'watchlist command');
   }
@@ -248,75 +291,129 @@ export interface ImportRowIssue {
   reason: string;
 }
 
-function decideImport(command: ImportEntries, state: Watchlist & { entries: Map<string, WatchlistEntry> }, ids: { watchlistId: string; accountId: string; version: number }): WatchlistEvent[] {
+/** What an import is decided against: the list as it was when the import began. */
+export type ImportBase = Watchlist & { entries: ReadonlyMap<string, WatchlistEntry> };
+
+/**
+ * Checks an import's parameters against the list before any row is decided; returns the ids its
+ * events carry (the version the import will be, once committed).
+ */
+export function beginImport(
+  state: WatchlistState,
+  d: { watchlistId: string; accountId: string; mode: string; source: { fileName?: string; sha256?: string }; addedBy: string },
+): { base: ImportBase; ids: Ids } {
+  new Issues()
+    .check(UUID.test(d.watchlistId ?? ''), 'watchlist_id', 'must be a uuid')
+    .check(NUMERIC_ID.test(d.accountId ?? ''), 'account_id', 'must be a positive integer string')
+    .check(d.mode === 'add' || d.mode === 'replace', 'mode', 'must be add or replace')
+    .check(isNonEmptyText(d.source?.fileName, 255), 'file_name', 'is required (1-255 characters)')
+    .check(isNonEmptyText(d.addedBy, 200), 'added_by', 'is required')
+    .throwIfAny();
+  if (state.status === 'none' || state.accountId !== d.accountId) throw new NotFound('watchlist', d.watchlistId);
+  if (state.status === 'archived') throw new IllegalTransition('watchlist', 'archived', 'ImportEntries');
+  return { base: state, ids: { watchlistId: state.id, accountId: state.accountId, version: state.version + 1 } };
+}
+
+/**
+ * The problems of one import row (entry id, content, duplicate id within the file). `seen` is the
+ * file's ids so far (id → first line); the row's id is added to it.
+ */
+export function importRowIssues(row: { line: number; entryId: string; entry: WatchlistEntryInput }, seen: Map<string, number>): ImportRowIssue[] {
+  const issues = new Issues().check(ENTRY_ID.test(row.entryId ?? ''), 'entry_id', 'must be 1-128 characters of letters, digits, . _ : -');
+  entryIssues(row.entry, issues);
+  const first = seen.get(row.entryId);
+  if (first !== undefined) issues.add('entry_id', `duplicate of line ${first}`);
+  else seen.set(row.entryId, row.line);
+  return issues.toArray().map((issue) => ({ line: row.line, field: issue.field, reason: issue.message }));
+}
+
+/**
+ * One chunk of valid rows (checked by importRowIssues) against the list as the import began: new ids
+ * are added, known ids with other content changed, identical rows left alone. Pure; the caller
+ * appends the event to the import's staging stream and sums the counts.
+ */
+export function decideImportChunk(
+  base: ImportBase,
+  ids: Ids,
+  rows: readonly { entryId: string; entry: WatchlistEntryInput }[],
+  at: { importId: string; chunk: number; addedBy: string; now: string; stampedBy: Command },
+): { event: EntriesImported; counts: ImportCounts } {
+  const added: WatchlistEntry[] = [];
+  const changed: WatchlistEntry[] = [];
+  let unchanged = 0;
+  for (const row of rows) {
+    const content = contentOf(row.entry);
+    const existing = base.entries.get(row.entryId);
+    if (!existing) added.push({ entryId: row.entryId, ...content, addedBy: at.addedBy, addedAt: at.now });
+    else if (sameContent(existing, content)) unchanged += 1;
+    else changed.push({ ...content, entryId: existing.entryId, addedBy: existing.addedBy, addedAt: existing.addedAt });
+  }
+  return {
+    event: stamp<EntriesImported>(at.stampedBy, [{ type: 'EntriesImported', data: { ...ids, importId: at.importId, chunk: at.chunk, added, changed, removed: [], importedAt: at.now } }])[0]!,
+    counts: { rows: rows.length, added: added.length, changed: changed.length, unchanged, removed: 0 },
+  };
+}
+
+/** Replace mode: the list's entries the file does not hold, removed, in chunks of `size`. */
+export function* decideImportRemovals(
+  base: ImportBase,
+  ids: Ids,
+  inFile: ReadonlySet<string> | ReadonlyMap<string, unknown>,
+  at: { importId: string; firstChunk: number; fileName: string; now: string; size: number; stampedBy: (chunk: number) => Command },
+): Generator<EntriesImported> {
+  let removed: EntriesImported['data']['removed'] = [];
+  let chunk = at.firstChunk;
+  const flush = (): EntriesImported => {
+    const event = stamp<EntriesImported>(at.stampedBy(chunk), [{ type: 'EntriesImported', data: { ...ids, importId: at.importId, chunk: chunk++, added: [], changed: [], removed, importedAt: at.now } }])[0]!;
+    removed = [];
+    return event;
+  };
+  for (const existing of base.entries.values()) {
+    if (inFile.has(existing.entryId)) continue;
+    removed.push({ entryId: existing.entryId, primaryName: existing.primaryName, reason: `not in import ${at.fileName}` });
+    if (removed.length >= at.size) yield flush();
+  }
+  if (removed.length) yield flush();
+}
+
+function decideCommitImport(command: CommitImport, state: Watchlist & { entries: Map<string, WatchlistEntry> }, ids: Ids): WatchlistEvent[] {
   const c = command.data;
+  const n = c.counts;
   new Issues()
     .check(c.mode === 'add' || c.mode === 'replace', 'mode', 'must be add or replace')
-    .check(Array.isArray(c.rows) && c.rows.length >= 1, 'rows', 'the file holds no entries')
-    .check(Array.isArray(c.rows) && c.rows.length <= MAX_IMPORT_ROWS, 'rows', `at most ${MAX_IMPORT_ROWS} rows per import`)
+    .check(Number.isInteger(n?.rows) && n.rows >= 1, 'rows', 'the file holds no entries')
+    .check(n?.rows <= MAX_IMPORT_ROWS, 'rows', `at most ${MAX_IMPORT_ROWS} rows per import`)
+    .check(n?.added + n?.changed + n?.unchanged === n?.rows && n?.removed >= 0, 'counts', 'added + changed + unchanged must be the rows')
     .check(isNonEmptyText(c.source?.fileName, 255), 'file_name', 'is required (1-255 characters)')
     .check(/^[0-9a-f]{64}$/.test(c.source?.sha256 ?? ''), 'sha256', 'must be a SHA-256 hex digest')
-    .check(isNonEmptyText(c.addedBy, 200), 'added_by', 'is required')
+    .check(isNonEmptyText(c.importId, 200), 'import_id', 'is required')
+    .check(typeof c.staging?.stream === 'string' && isImportStagingStream(c.staging.stream) && c.staging.stream.startsWith(`${streamName(state.id)}.`), 'staging', 'must be this list\'s import staging stream')
+    .check(Number.isInteger(c.staging?.chunks) && c.staging.chunks >= 1, 'staging', 'holds at least one chunk')
     .throwIfAny();
-  // Every row checked before anything is decided: one bad row refuses the whole file.
-  const rowIssues: ImportRowIssue[] = [];
-  const seen = new Map<string, number>();
-  for (const row of c.rows) {
-    const issues = new Issues().check(ENTRY_ID.test(row.entryId ?? ''), 'entry_id', 'must be 1-128 characters of letters, digits, . _ : -');
-    entryIssues(row.entry, issues);
-    const first = seen.get(row.entryId);
-    if (first !== undefined) issues.add('entry_id', `duplicate of line ${first}`);
-    else seen.set(row.entryId, row.line);
-    for (const issue of issues.toArray()) rowIssues.push({ line: row.line, field: issue.field, reason: issue.message });
+  // The chunks were decided against this version: a change in between would be lost or undone.
+  if (state.version !== c.basedOnVersion) {
+    throw new Conflict(`watchlist ${state.id} changed during the import (version ${c.basedOnVersion} → ${state.version}); nothing was imported, send the file again`, { watchlistId: state.id });
   }
-  if (rowIssues.length) throw new ImportRejected(rowIssues);
-  const importId = command.metadata.commandId;
-  const bare: { type: WatchlistEvent['type']; data: WatchlistEvent['data'] }[] = [];
-  let added = 0;
-  let changed = 0;
-  let unchanged = 0;
-  for (const row of c.rows) {
-    const content = contentOf(row.entry);
-    const existing = state.entries.get(row.entryId);
-    if (!existing) {
-      added += 1;
-      bare.push({ type: 'EntryAdded', data: { ...ids, importId, entry: { entryId: row.entryId, ...content, addedBy: c.addedBy, addedAt: command.metadata.now } } });
-    } else if (sameContent(existing, content)) {
-      unchanged += 1;
-    } else {
-      changed += 1;
-      bare.push({ type: 'EntryChanged', data: { ...ids, importId, entry: { ...content, entryId: existing.entryId, addedBy: existing.addedBy, addedAt: existing.addedAt }, changedAt: command.metadata.now } });
-    }
-  }
-  let removed = 0;
-  if (c.mode === 'replace') {
-    for (const existing of state.entries.values()) {
-      if (seen.has(existing.entryId)) continue;
-      removed += 1;
-      bare.push({ type: 'EntryRemoved', data: { ...ids, importId, entryId: existing.entryId, primaryName: existing.primaryName, reason: `not in import ${c.source.fileName}`, removedAt: command.metadata.now } });
-    }
-  }
-  const entryCount = state.entries.size + added - removed;
-  bare.push({
-    type: 'ListImported',
-    data: {
-      ...ids,
-      importId,
-      mode: c.mode,
-      fileName: c.source.fileName,
-      sha256: c.source.sha256,
-      format: c.source.format,
-      bytes: c.source.bytes,
-      rows: c.rows.length,
-      added,
-      changed,
-      unchanged,
-      removed,
-      entryCount,
-      importedAt: command.metadata.now,
+  const entryCount = state.entries.size + n.added - n.removed;
+  return stamp<WatchlistEvent>(command, [
+    {
+      type: 'ListImported',
+      data: {
+        ...ids,
+        importId: c.importId,
+        mode: c.mode,
+        fileName: c.source.fileName,
+        sha256: c.source.sha256,
+        format: c.source.format,
+        bytes: c.source.bytes,
+        ...n,
+        entryCount,
+        importedAt: command.metadata.now,
+        stagingStream: c.staging.stream,
+        chunks: c.staging.chunks,
+      },
     },
-  });
-  return stamp<WatchlistEvent>(command, bare as Parameters<typeof stamp<WatchlistEvent>>[1]);
+  ]);
 }
 
 /** An import refused because of its rows: every (line, field, reason), nothing written. */
@@ -351,6 +448,14 @@ export function evolve(state: WatchlistState, event: WatchlistEvent): WatchlistS
       return { ...state, version: event.data.version };
     case 'ListImported':
       return state.status === 'none' ? state : { ...state, version: event.data.version };
+    case 'EntriesImported': {
+      // Folded only where its ListImported names its staging stream (expandImports): then committed.
+      if (state.status === 'none') return state;
+      for (const entry of event.data.added) state.entries.set(entry.entryId, entry);
+      for (const entry of event.data.changed) state.entries.set(entry.entryId, entry);
+      for (const r of event.data.removed) state.entries.delete(r.entryId);
+      return state;
+    }
     default:
       return assertNever(event, 'watchlist event');
   }

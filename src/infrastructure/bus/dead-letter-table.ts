@@ -12,6 +12,7 @@
  * through their inbox (same x-message-id).
  */
 import type pg from 'pg';
+import { systemClock, type Clock } from '../../shared/clock';
 import { describeError, type BusLogger } from './logger';
 import { DLQ_HEADERS, replayedMessage, type DeadLetterSink } from './dead-letter';
 import type { BusMessage, MessageBus } from './port';
@@ -101,14 +102,19 @@ function where(filter: DeadLetterTableFilter, params: unknown[]): string[] {
 }
 
 export class PgDeadLetterTable implements DeadLetterSink {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Stamps a letter that arrives without a valid x-dlq-at header (the bus always sets one). */
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   /** Stores a dead letter as the bus built it (deadLetterMessage): its columns come from the x-dlq-* headers. */
   async record(letter: BusMessage): Promise<void> {
     const h = letter.headers;
     const topic = h[DLQ_HEADERS.topic];
     if (!topic) throw new Error(`a dead letter needs the ${DLQ_HEADERS.topic} header`);
-    const at = h[DLQ_HEADERS.at] ? new Date(h[DLQ_HEADERS.at]) : new Date();
+    const stamped = h[DLQ_HEADERS.at] ? new Date(h[DLQ_HEADERS.at]) : undefined;
+    const at = stamped && !Number.isNaN(stamped.getTime()) ? stamped : this.clock.now();
     await this.pool.query(
       `INSERT INTO dead_letters (original_topic, original_partition, original_offset, original_key, consumer_group, attempts,
          error_name, error_message, headers, value, dead_lettered_at)
@@ -124,7 +130,7 @@ export class PgDeadLetterTable implements DeadLetterSink {
         h[DLQ_HEADERS.error] ?? '',
         JSON.stringify(h),
         letter.value,
-        Number.isNaN(at.getTime()) ? new Date() : at,
+        at,
       ],
     );
   }

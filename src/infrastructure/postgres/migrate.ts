@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { stopwatch } from '../../shared/clock';
 import { silentLogger, type InfraLogger } from './log';
 
 export const defaultMigrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -100,7 +101,7 @@ export async function migrate(pool: pg.Pool, options: { dir?: string; logger?: I
           }
           continue;
         }
-        const started = Date.now();
+        const elapsed = stopwatch();
         await client.query('BEGIN');
         try {
           await client.query(migration.sql);
@@ -115,7 +116,7 @@ export async function migrate(pool: pg.Pool, options: { dir?: string; logger?: I
           throw new MigrationError(`Migration ${migration.file} failed: ${(err as Error).message}`);
         }
         applied.push(migration.file);
-        logger.info({ migration: migration.file, ms: Date.now() - started }, 'migration applied');
+        logger.info({ migration: migration.file, ms: elapsed() }, 'migration applied');
       }
       return { applied, alreadyApplied: migrations.length - applied.length };
     } finally {

@@ -16,6 +16,7 @@
  */
 import type pg from 'pg';
 import type { RecordedEvent } from '../../shared/events';
+import { systemTimer, type Timer } from '../../shared/clock';
 import type { EventStore, Subscription, SubscribeToAllOptions } from '../eventstore/port';
 import { AvroRegistry } from '../bus/avro/registry';
 import { EVENT_ENVELOPE } from '../bus/avro/messages';
@@ -50,6 +51,8 @@ export interface EventRelayOptions {
   retryBackoff?: RedeliveryBackoff;
   /** How often a standby instance retries the leader lock (ms, default 2000). */
   standbyRetryMs?: number;
+  /** Elapsed time of a catch-up wait and between checkpoints (default the monotonic system timer). */
+  timer?: Timer;
 }
 
 class RelayStopped extends Error {}
@@ -95,7 +98,8 @@ export class EventRelay {
   private published = 0n;
   /** Last position written to relay_checkpoints, and when (see checkpointEveryMs). */
   private checkpointed = 0n;
-  private lastCheckpointAt = 0;
+  private lastCheckpointAt = Number.NEGATIVE_INFINITY;
+  private readonly timer: Timer;
   private checkpointTimer: NodeJS.Timeout | undefined;
   private leader = false;
   /** True while a leadership term is following the store; publishing gives up once it ends. */
@@ -104,6 +108,7 @@ export class EventRelay {
 
   constructor(private readonly options: EventRelayOptions) {
     this.name = options.name ?? 'kafka';
+    this.timer = options.timer ?? systemTimer;
     this.maxBatch = options.maxBatch ?? 500;
     this.backoff = options.retryBackoff ?? { initialMs: 200, maxMs: 10_000 };
     this.topicFor = options.topicFor ?? ((event) => eventTopicForStream(event.streamName));
@@ -128,7 +133,7 @@ export class EventRelay {
 
   /** Resolves once everything committed to the store before this call has been published. */
   async caughtUp(timeoutMs = 30_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = this.timer.nowMs() + timeoutMs;
     for (;;) {
       const subscription = this.subscription;
       if (subscription) {
@@ -141,7 +146,7 @@ export class EventRelay {
           if (this.stopping) throw error;
         }
       }
-      if (Date.now() > deadline) throw new Error(`relay ${this.name} did not catch up within ${timeoutMs} ms`);
+      if (this.timer.nowMs() > deadline) throw new Error(`relay ${this.name} did not catch up within ${timeoutMs} ms`);
       await sleep(20);
     }
   }
@@ -343,7 +348,7 @@ export class EventRelay {
   /** Writes the checkpoint now if the last write is old enough, else once the interval has passed. */
   private async checkpointSoon(): Promise<void> {
     const every = this.options.checkpointEveryMs ?? 100;
-    const due = this.lastCheckpointAt + every - Date.now();
+    const due = this.lastCheckpointAt + every - this.timer.nowMs();
     if (due <= 0) return this.writeCheckpoint(this.published);
     this.checkpointTimer ??= setTimeout(() => {
       this.checkpointTimer = undefined;
@@ -360,7 +365,7 @@ export class EventRelay {
 
   private async writeCheckpoint(position: bigint): Promise<void> {
     if (position <= this.checkpointed) return;
-    this.lastCheckpointAt = Date.now();
+    this.lastCheckpointAt = this.timer.nowMs();
     // Through the lock's session: if that connection is gone, so is our leadership.
     const client = this.lockClient;
     if (!client) throw new RelayStopped('relay lost its leader lock');

@@ -1,6 +1,7 @@
 import { createWriteStream, promises as fsp } from 'node:fs';
 import { fileExists } from '../../shared/files';
 import { backoffDelay } from '../../shared/backoff';
+import { systemClock, type Clock } from '../../shared/clock';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -23,6 +24,8 @@ export interface DownloadOptions {
   /** Called before each retry (for logs). */
   onRetry?: (info: { url: string; attempt: number; delayMs: number; reason: string }) => void;
   sleep?: (ms: number) => Promise<void>;
+  /** The time a download records as fetchedAt (default the system clock). */
+  clock?: Clock;
 }
 
 /** What we remember about a downloaded file for the next conditional GET. */
@@ -147,7 +150,7 @@ export async function fetchToTemp(
         url,
         ...(res.headers.get('etag') ? { etag: res.headers.get('etag')! } : {}),
         ...(res.headers.get('last-modified') ? { lastModified: res.headers.get('last-modified')! } : {}),
-        fetchedAt: new Date().toISOString(),
+        fetchedAt: (opts.clock ?? systemClock).now().toISOString(),
         bytes: size,
       };
       let hadPrevious = false;

@@ -20,6 +20,8 @@ export interface ListsConfig {
   lists: ListConfig[];
   /** Where ListRegistry persists versions (for audit re-runs). No persistence when absent. */
   dataDir?: string;
+  /** Where the lists and the built index are cached (src/screening/index-snapshot.ts). No cache when absent. */
+  cacheDir?: string;
 }
 
 /** The repository root (this file is src/screening/lists/config.ts). */
@@ -67,6 +69,8 @@ export interface ListsSettings {
   downloadDir?: string;
   /** Version persistence for audit re-runs (LISTS_DATA_DIR). */
   dataDir?: string;
+  /** Cache of the loaded lists and built index (INDEX_CACHE_DIR). */
+  cacheDir?: string;
 }
 
 /**
@@ -95,7 +99,11 @@ export function listsConfig(settings: ListsSettings = {}): ListsConfig {
     }
   }
   if (settings.downloadDir) lists = preferDownloads(lists, path.resolve(settings.downloadDir));
-  return { lists, ...(settings.dataDir ? { dataDir: path.resolve(settings.dataDir) } : {}) };
+  return {
+    lists,
+    ...(settings.dataDir ? { dataDir: path.resolve(settings.dataDir) } : {}),
+    ...(settings.cacheDir ? { cacheDir: path.resolve(settings.cacheDir) } : {}),
+  };
 }
 
 /** The variable overriding one download URL: LIST_URL_<SOURCE>_<FILE>, e.g. LIST_URL_UN_SC_UN_CONSOLIDATED_XML. */

@@ -6,6 +6,7 @@ import type { CountryRisk, ListEntity, ListSourceId, ListVersion } from '../mode
 import { hashFiles, ListParseError, ParseContext, type ProgressEvent, totalSize } from './common';
 import { listDefinition } from './catalog';
 import type { ListConfig, ListsConfig } from './config';
+import { systemClock } from '../../shared/clock';
 
 /** Why one list did not load. */
 export interface LoadFailure {
@@ -99,7 +100,7 @@ export async function loadList(cfg: ListConfig, opts: LoadOptions = {}): Promise
     source: cfg.source,
     contentHash,
     ...(dated ? { publishedAt: dated.date, publishedAtSource: dated.from } : {}),
-    loadedAt: (opts.now?.() ?? new Date()).toISOString(),
+    loadedAt: (opts.now?.() ?? systemClock.now()).toISOString(),
     entityCount: parsed.entities.length,
     files: files.map((f) => path.basename(f)),
   };

@@ -37,7 +37,11 @@ export class ListRegistry {
 
   /** Load every configured list. A list that fails keeps its previous version (if any). */
   async loadAll(opts: LoadOptions = {}): Promise<LoadResult> {
-    const res = await loadAllLists(this.config, opts);
+    return this.installAll(await loadAllLists(this.config, opts));
+  }
+
+  /** Take lists loaded elsewhere (restored from the index cache, src/screening/index-snapshot.ts) as loadAll would. */
+  installAll(res: LoadResult): LoadResult {
     for (const l of res.lists) this.install(l);
     for (const f of res.failures) this.lastFailures.set(f.source, f);
     return { ...this.snapshot(), failures: res.failures };

@@ -3,6 +3,7 @@ import type { ListEntity } from '../model';
 import { toIso2 } from './countries';
 import { ListParseError, maxDate, newEntity, type ParseContext, type ParsedList, parseLooseDate, pushUnique } from './common';
 import { readCsvWithHeader } from './csv';
+import { systemClock } from '../../shared/clock';
 
 const COLUMNS = ['Name', 'Street_Address', 'City', 'State', 'Country', 'Postal_Code', 'Effective_Date', 'Expiration_Date', 'Standard_Order', 'Last_Update', 'Action', 'FR_Citation'];
 
@@ -12,7 +13,7 @@ const COLUMNS = ['Name', 'Street_Address', 'City', 'State', 'Country', 'Postal_C
  * Implausible Last_Update values (the real file has 2922-09-01 and 3017-08-22) are kept in `extra`
  * but ignored for the publication date.
  */
-export async function parseUsDpl(ctx: ParseContext, file: string, now: Date = new Date()): Promise<ParsedList> {
+export async function parseUsDpl(ctx: ParseContext, file: string, now: Date = systemClock.now()): Promise<ParsedList> {
   const entities: ListEntity[] = [];
   const seen = new Map<string, number>();
   let publishedAt: string | undefined;

@@ -62,6 +62,27 @@ export interface Candidate {
   weight: number;
 }
 
+/**
+ * What NameIndex.build works out, in a form v8 serialises compactly (typed arrays, one string table
+ * per map): restored by NameIndex.fromSnapshot over the same entities without preparing a name again.
+ * The listed names are referred to by position (entity, record), so the snapshot holds no entity.
+ */
+export interface NameIndexSnapshot {
+  entityCount: number;
+  /** Per indexed name: its entity, its record's position in entity.names (-1: the primary name of an entity with no names), its prepared name. */
+  nameEntity: Int32Array;
+  nameRecord: Int32Array;
+  namePrepared: Int32Array;
+  /** Distinct prepared names by id. */
+  prepared: PreparedName[];
+  /** Posting lists: keys[k]'s names are postings[offsets[k] .. offsets[k+1]). */
+  keys: string[];
+  offsets: Int32Array;
+  postings: Int32Array;
+  dfKeys: string[];
+  dfCounts: Int32Array;
+}
+
 export class NameIndex {
   readonly names: IndexedName[] = [];
   /** How many distinct prepared names `names` share (preparedId < preparedCount). */
@@ -80,6 +101,9 @@ export class NameIndex {
   /** Lookups that skipped names (for tests and benches). */
   prunedLookups = 0;
 
+  /** Distinct prepared names by id (kept only until snapshot() or for an index restored from one). */
+  private preparedById: PreparedName[] = [];
+
   static build(entities: ListEntity[]): NameIndex {
     const idx = new NameIndex();
     const lists = new Map<string, number[]>();
@@ -97,6 +121,7 @@ export class NameIndex {
         if (!once) {
           once = { prepared: prepareName(record.value, entity.schema), id: preparedOnce.size };
           preparedOnce.set(onceKey, once);
+          idx.preparedById.push(once.prepared);
         }
         const prepared = once.prepared;
         if (!prepared.tokens.length || seenNames.has(prepared.key + '|' + prepared.numbers.join(','))) continue;
@@ -125,6 +150,68 @@ export class NameIndex {
     });
     idx.preparedCount = preparedOnce.size;
     for (const [k, l] of lists) idx.postings.set(k, Int32Array.from(l));
+    idx.acc = new Float64Array(idx.names.length);
+    idx.stamp = new Int32Array(idx.names.length).fill(-1);
+    return idx;
+  }
+
+  /**
+   * The built index as plain data (see NameIndexSnapshot); `entities` are the ones it was built from.
+   * Taken before any query: comparing caches things on the prepared names' tokens (symbol keys,
+   * which v8 does not serialise anyway).
+   */
+  snapshot(entities: readonly ListEntity[]): NameIndexSnapshot {
+    const n = this.names.length;
+    const nameEntity = new Int32Array(n);
+    const nameRecord = new Int32Array(n);
+    const namePrepared = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const named = this.names[i];
+      nameEntity[i] = named.entityIndex;
+      nameRecord[i] = entities[named.entityIndex].names?.indexOf(named.record) ?? -1;
+      namePrepared[i] = named.preparedId;
+    }
+    const keys = [...this.postings.keys()];
+    const offsets = new Int32Array(keys.length + 1);
+    let total = 0;
+    keys.forEach((k, i) => {
+      offsets[i] = total;
+      total += this.postings.get(k)!.length;
+    });
+    offsets[keys.length] = total;
+    const postings = new Int32Array(total);
+    keys.forEach((k, i) => postings.set(this.postings.get(k)!, offsets[i]));
+    return {
+      entityCount: this.entityCount,
+      nameEntity,
+      nameRecord,
+      namePrepared,
+      prepared: this.preparedById,
+      keys,
+      offsets,
+      postings,
+      dfKeys: [...this.df.keys()],
+      dfCounts: Int32Array.from(this.df.values()),
+    };
+  }
+
+  /** The index a snapshot was taken of, over the same entities (in the same order). */
+  static fromSnapshot(s: NameIndexSnapshot, entities: readonly ListEntity[]): NameIndex {
+    const idx = new NameIndex();
+    if (s.entityCount !== entities.length) throw new Error(`index snapshot of ${s.entityCount} entities, given ${entities.length}`);
+    idx.entityCount = s.entityCount;
+    idx.preparedById = s.prepared;
+    idx.preparedCount = s.prepared.length;
+    for (let i = 0; i < s.nameEntity.length; i++) {
+      const entityIndex = s.nameEntity[i];
+      const entity = entities[entityIndex];
+      const r = s.nameRecord[i];
+      const record = r >= 0 ? entity.names[r] : { value: entity.primaryName, kind: 'primary' as const };
+      if (!record) throw new Error(`index snapshot names record ${r} of entity ${entity.id}, which has ${entity.names?.length ?? 0}`);
+      idx.names.push({ entityIndex, record, prepared: s.prepared[s.namePrepared[i]], preparedId: s.namePrepared[i] });
+    }
+    for (let k = 0; k < s.keys.length; k++) idx.postings.set(s.keys[k], s.postings.subarray(s.offsets[k], s.offsets[k + 1]));
+    for (let k = 0; k < s.dfKeys.length; k++) idx.df.set(s.dfKeys[k], s.dfCounts[k]);
     idx.acc = new Float64Array(idx.names.length);
     idx.stamp = new Int32Array(idx.names.length).fill(-1);
     return idx;

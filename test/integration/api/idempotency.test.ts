@@ -170,8 +170,10 @@ const cases: CreateCase[] = [
     other: { name: 'Letters 2', severity: 'note', owner: 'mlro' },
   },
   {
-    // The file is streamed: the key's request hash sees its type and length, and the route binds its
-    // SHA-256 with the import options to the key. One creation = one recorded import (ListImported).
+    // The file is streamed: the key's request hash sees its type and length, the SHA-256 of the body
+    // is computed as it streams and stored with the answer, and the route binds it with the import
+    // options to the key. `other` is another file of the same type and the same length: 422, not a
+    // replay. One creation = one recorded import (ListImported).
     name: 'S3 watchlist import',
     surface: 's3',
     path: '/api/v1/watchlists/{id}/imports',
@@ -179,7 +181,7 @@ const cases: CreateCase[] = [
     auth: async () => ({ 'x-api-key': s3Key }),
     contentType: 'text/csv',
     body: 'full_name,date_of_birth\nMargaret Thistlewood,1971-04-03\n',
-    other: 'full_name,date_of_birth\nMargaret Thistlewood,1971-04-03\nAda Quill,1980-02-01\n',
+    other: 'full_name,date_of_birth\nMargaret Thistlewood,1971-04-04\n',
     created: () => importsInto(importLists.s3),
   },
   {
@@ -190,7 +192,7 @@ const cases: CreateCase[] = [
     auth: async () => ({ authorization: `Bearer ${portalToken}` }),
     contentType: 'application/x-ndjson',
     body: '{"full_name":"Ada Quill","date_of_birth":"1980-02-01"}\n',
-    other: '{"full_name":"Ada Quill","date_of_birth":"1980-02-01","nationality":"GB"}\n',
+    other: '{"full_name":"Ada Quill","date_of_birth":"1980-02-02"}\n',
     created: () => importsInto(importLists.portal),
   },
   { name: 'portal API key', surface: 'portal', path: '/api/portal/keys', auth: async () => ({ authorization: `Bearer ${portalToken}` }), body: { surface: 's1', name: 'ci' }, other: { surface: 's1', name: 'ci 2' } },

@@ -11,13 +11,11 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../../src/config/config';
-import { startService, type RunningService } from '../../../src/bootstrap/service';
-import { createLogger } from '../../../src/shared/logger';
+import type { RunningService } from '../../../src/bootstrap/service';
 import { readProcessCheckpoint, WATCHLIST_MONITORING_PROCESS } from '../../../src/app/watchlists/watchlist-monitoring-process';
 import { buildScreeningReport } from '../../../src/projections/screening-report';
 import { computeRiskScore } from '../../../src/reports/risk-score';
-import { accountHelpers } from '../../support/service';
+import { accountHelpers, startServiceOn } from '../../support/service';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres';
 import { rawRequest } from '../../support/raw-http';
 
@@ -25,19 +23,7 @@ let db: TestDatabase;
 let dataDir: string;
 let service: RunningService | undefined;
 
-async function start(): Promise<RunningService> {
-  const env = {
-    NODE_ENV: 'test',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATABASE_URL: db.url,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LISTS_DIR: 'test/fixtures/lists',
-    DATA_DIR: dataDir,
-  };
-  const config = loadConfig(env);
-  return startService({ config, logger: createLogger({ level: config.LOG_LEVEL }), http: true, agents: 'all', projections: true });
-}
+const start = (): Promise<RunningService> => startServiceOn(db, dataDir);
 
 before(async () => {
   db = await createTestDatabase();

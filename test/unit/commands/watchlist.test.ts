@@ -2,9 +2,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DeciderSpecification, type GivenEvent } from '../../support/decider-spec';
 import {
+  beginImport,
+  type CommitImport,
+  decideImportChunk,
+  decideImportRemovals,
+  evolve,
   foldToVersion,
-  ImportRejected,
-  type ImportEntries,
+  importRowIssues,
+  importStagingStream,
   streamName,
   watchlistDecider,
   type WatchlistEvent,
@@ -34,9 +39,10 @@ const added = (entryId: string, version: number, entry = robert): GivenEvent<Wat
   type: 'EntryAdded',
   data: { ...ref, version, entry: { entryId, ...entry, addedBy: 'u-owner', addedAt: NOW } },
 });
-const importCommand = (rows: ImportEntries['data']['rows'], mode: 'add' | 'replace' = 'add'): ImportEntries => ({
-  type: 'ImportEntries',
-  data: { ...ref, mode, rows, source: { fileName: 'exits.csv', sha256: sha, format: 'csv', bytes: 100 }, addedBy: 'key:3' },
+const staging = importStagingStream(ref.watchlistId, '9d1c0a4e-3b7f-4e2a-8c51-6f0e2d9b7a13');
+const commitCommand = (basedOnVersion: number, counts: CommitImport['data']['counts'], mode: 'add' | 'replace' = 'add'): CommitImport => ({
+  type: 'CommitImport',
+  data: { ...ref, importId: 'imp-1', staging: { stream: staging, chunks: 2 }, basedOnVersion, mode, source: { fileName: 'exits.csv', sha256: sha, format: 'csv', bytes: 100 }, counts },
   metadata: meta({ commandId: 'imp-1' }),
 });
 
@@ -104,54 +110,69 @@ describe('watchlist decider', () => {
     spec.given([created, archived]).when({ type: 'AddEntry', data: { ...ref, entryId: 'e-1', entry: robert, addedBy: 'u' }, metadata: meta() }).thenThrows(IllegalTransition);
   });
 
-  it('an import adds, changes and (replace) removes, all at one version, closed by ListImported with counts', () => {
+  it('an import is decided in chunks (adds, changes, replace removes, all at one version) and committed by ListImported with counts', () => {
     const bare: WatchlistEntryInput = { entityType: 'organization', primaryName: 'Shellco Ltd', aliases: [], datesOfBirth: [], nationalities: [], addresses: [], identifiers: [], reason: '' };
+    const history = [created, added('e-1', 2), added('e-2', 3, bare), added('e-3', 4, bare)].map((e) => ({ ...e, metadata: { eventId: 'x', occurredAt: NOW } })) as WatchlistEvent[];
+    const state = foldToVersion(history);
+    const { base, ids } = beginImport(state, { ...ref, mode: 'replace', source: { fileName: 'exits.csv' }, addedBy: 'key:3' });
+    assert.equal(ids.version, 5);
+    const stampedBy = (chunk: number) => ({ type: 'StageImportChunk', data: {}, metadata: meta({ commandId: `imp-1:s:${chunk}` }) });
+    const first = decideImportChunk(base, ids, [{ entryId: 'e-1', entry: robert }, { entryId: 'e-2', entry: { ...bare, primaryName: 'Shellco Limited' } }], { importId: 'imp-1', chunk: 0, addedBy: 'key:3', now: NOW, stampedBy: stampedBy(0) });
+    const second = decideImportChunk(base, ids, [{ entryId: 'e-9', entry: bare }], { importId: 'imp-1', chunk: 1, addedBy: 'key:3', now: NOW, stampedBy: stampedBy(1) });
+    assert.deepEqual(first.counts, { rows: 2, added: 0, changed: 1, unchanged: 1, removed: 0 });
+    assert.deepEqual(second.counts, { rows: 1, added: 1, changed: 0, unchanged: 0, removed: 0 });
+    assert.deepEqual(first.event.data.changed.map((e) => [e.entryId, e.primaryName, e.addedBy]), [['e-2', 'Shellco Limited', 'u-owner']]);
+    assert.equal(second.event.data.added[0]!.addedBy, 'key:3');
+    const removals = [...decideImportRemovals(base, ids, new Set(['e-1', 'e-2', 'e-9']), { importId: 'imp-1', firstChunk: 2, fileName: 'exits.csv', now: NOW, size: 1000, stampedBy })];
+    assert.deepEqual(removals.map((e) => [e.data.chunk, e.data.removed.map((r) => r.entryId)]), [[2, ['e-3']]]);
+    assert.ok([first.event, second.event, ...removals].every((e) => e.data.version === 5));
+    assert.notEqual(first.event.metadata.eventId, second.event.metadata.eventId);
+
     const { events, stateAfter } = spec
-      .given([created, added('e-1', 2), added('e-2', 3, bare), added('e-3', 4, bare)])
-      .when(
-        importCommand(
-          [
-            { line: 2, entryId: 'e-1', entry: robert },
-            { line: 3, entryId: 'e-2', entry: { ...bare, primaryName: 'Shellco Limited' } },
-            { line: 4, entryId: 'e-9', entry: bare },
-          ],
-          'replace',
-        ),
-      )
-      .thenTypes(['EntryChanged', 'EntryAdded', 'EntryRemoved', 'ListImported']); // rows in file order, then removals
-    assert.ok(events.every((e) => e.data.version === 5));
-    const imported = events[3]!;
-    assert.equal(imported.type, 'ListImported');
-    if (imported.type === 'ListImported') {
-      assert.deepEqual(
-        { rows: imported.data.rows, added: imported.data.added, changed: imported.data.changed, unchanged: imported.data.unchanged, removed: imported.data.removed, entryCount: imported.data.entryCount },
-        { rows: 3, added: 1, changed: 1, unchanged: 1, removed: 1, entryCount: 3 },
-      );
-      assert.equal(imported.data.importId, 'imp-1');
-    }
-    assert.ok(stateAfter.status === 'active' && [...stateAfter.entries.keys()].sort().join() === 'e-1,e-2,e-9');
+      .given(history)
+      .when(commitCommand(4, { rows: 3, added: 1, changed: 1, unchanged: 1, removed: 1 }, 'replace'))
+      .thenTypes(['ListImported']);
+    const imported = events[0]!;
+    if (imported.type !== 'ListImported') throw new Error('not ListImported');
+    assert.deepEqual(
+      { version: imported.data.version, rows: imported.data.rows, added: imported.data.added, removed: imported.data.removed, entryCount: imported.data.entryCount, stagingStream: imported.data.stagingStream, chunks: imported.data.chunks },
+      { version: 5, rows: 3, added: 1, removed: 1, entryCount: 3, stagingStream: staging, chunks: 2 },
+    );
+    // Folded with its chunks before it (as the service reads it): the import's entries at version 5.
+    let folded = foldToVersion(history);
+    for (const chunk of [first.event, second.event, ...removals]) folded = evolve(folded, chunk);
+    folded = evolve(folded, imported);
+    assert.ok(stateAfter.status === 'active' && stateAfter.version === 5);
+    assert.ok(folded.status === 'active' && folded.version === 5 && [...folded.entries.keys()].sort().join() === 'e-1,e-2,e-9');
   });
 
-  it('an import with bad rows is refused whole, naming each (line, field, reason)', () => {
-    const error = spec
-      .given([created])
-      .when(
-        importCommand([
-          { line: 2, entryId: 'e-1', entry: robert },
-          { line: 3, entryId: 'e-2', entry: { ...robert, primaryName: '' } },
-          { line: 4, entryId: 'e-1', entry: { ...robert, datesOfBirth: ['03/04/1971'] } },
-        ]),
-      )
-      .thenThrows(ImportRejected);
+  it('an import commit is refused when the list moved since its chunks were decided, or names another stream', () => {
+    spec.given([created, added('e-1', 2)]).when(commitCommand(1, { rows: 1, added: 1, changed: 0, unchanged: 0, removed: 0 })).thenThrows(Conflict);
+    const other = commitCommand(2, { rows: 1, added: 1, changed: 0, unchanged: 0, removed: 0 });
+    other.data.staging = { stream: importStagingStream('1c7d3a2f-9e5b-4d2f-8b64-3a7e2c8f5d01', 'x'), chunks: 1 };
+    spec.given([created, added('e-1', 2)]).when(other).thenThrows(ValidationFailed, (e) => e.issues.some((i) => i.field === 'staging'));
+    const badCounts = commitCommand(2, { rows: 2, added: 1, changed: 0, unchanged: 0, removed: 0 });
+    spec.given([created, added('e-1', 2)]).when(badCounts).thenThrows(ValidationFailed, (e) => e.issues.some((i) => i.field === 'counts'));
+    assert.throws(() => beginImport(foldToVersion([]), { ...ref, mode: 'add', source: { fileName: 'x.csv' }, addedBy: 'k' }), NotFound);
+  });
+
+  it('import rows: each problem named by (line, field, reason), duplicates by the first line', () => {
+    const seen = new Map<string, number>();
+    const rows = [
+      { line: 2, entryId: 'e-1', entry: robert },
+      { line: 3, entryId: 'e-2', entry: { ...robert, primaryName: '' } },
+      { line: 4, entryId: 'e-1', entry: { ...robert, datesOfBirth: ['03/04/1971'] } },
+    ];
+    const issues = rows.flatMap((row) => importRowIssues(row, seen));
     assert.deepEqual(
-      error.rows.map((r) => [r.line, r.field]),
+      issues.map((r) => [r.line, r.field]),
       [
         [3, 'primary_name'],
         [4, 'dates_of_birth[0]'],
         [4, 'entry_id'],
       ],
     );
-    assert.match(error.rows[2]!.reason, /duplicate of line 2/);
+    assert.match(issues[2]!.reason, /duplicate of line 2/);
   });
 
   it('folding to a version rebuilds the entries a screening at that version used', () => {

@@ -6,7 +6,7 @@ import { SECTION_TITLES, type HitsSection } from '../../../src/reports/sections'
 import { emptyHits, RISK_SCALE } from '../../../src/reports/model';
 import { pdfText } from './pdf-text';
 import { buildJsonReport } from '../../../src/reports/json-report';
-import { assembleScreeningReport } from '../../../src/reports/assemble';
+import { computeRiskScore } from '../../../src/reports/risk-score';
 import { cleanSampleReport, sampleReport } from './sample-report';
 
 const generatedAt = '2026-03-02T10:00:00.000Z';
@@ -147,18 +147,20 @@ describe('page 1 gives one verdict', () => {
   it('a lone confirmed SDN hit: CRITICAL, and the one sentence of why is the floor\'s reason', async () => {
     const base = sampleReport();
     const hits = [{ ...base.hits.sanctions[0]!, hitId: 'sanctions:ofac_sdn:20157', entityName: 'KIM, Jong Un', matchedName: 'KIM, Jong Un', score: 0.95 }];
-    const report = assembleScreeningReport({
+    // The verdict as the pipeline's risk_score step computes it (src/reports/risk-score.ts) from this one hit.
+    const found = emptyHits();
+    found.sanctions.push(...hits);
+    const assessment = computeRiskScore({ hits: found });
+    const report = sampleReport({
       id: 9,
-      uuid: base.uuid,
-      kind: 'cdd',
-      createdAt: base.createdAt,
-      completedAt: base.completedAt!,
       subject: { query: 'Kim Jong Un', entityType: 'individual' },
-      hits,
+      hits: found,
+      countryRisk: [],
+      enrichment: { registries: [] },
       agents: [],
-      listVersions: [],
-      matcherVersion: 'matcher-1.0.0',
-      events: [],
+      sourcesNotSearched: [],
+      dataGaps: [],
+      verdict: { riskScore: assessment.riskScore, riskLevel: assessment.riskLevel, scale: RISK_SCALE, breakdown: assessment.breakdown, uncappedScore: assessment.uncappedScore, flags: assessment.flags, reason: assessment.reason },
     });
     assert.deepEqual([report.verdict.riskScore, report.verdict.riskLevel], [70, 'critical']);
     const first = pageOne(pdfText(await renderScreeningReportPdf(report, { generatedAt }), 'kim.pdf').flat);

@@ -314,17 +314,13 @@ function watchlistEvents(): Event[] {
   s.run('ChangeWatchlist', { ...ref, name: 'Exited customers (fraud)', severity: 'review' });
   s.run('AddEntry', { ...ref, entryId: 'e-1', entry: full, addedBy: 'u-owner' });
   s.run('ChangeEntry', { ...ref, entryId: 'e-1', entry: { ...full, reason: 'exited for card fraud, 2024' } });
-  s.run('ImportEntries', {
-    ...ref,
-    mode: 'replace',
-    rows: [
-      { line: 2, entryId: 'e-2', entry: bare },
-      { line: 3, entryId: 'e-3', entry: { ...bare, primaryName: 'Other Ltd' } },
-    ],
-    source: { fileName: 'exits.csv', sha256: sha('exits'), format: 'csv', bytes: 120 },
-    addedBy: 'key:3',
-  });
-  s.run('ImportEntries', { ...ref, mode: 'add', rows: [{ line: 2, entryId: 'e-3', entry: { ...bare, primaryName: 'Other Limited' } }, { line: 3, entryId: 'e-2', entry: bare }], source: { fileName: 'more.jsonl', sha256: sha('more'), format: 'jsonl', bytes: 80 }, addedBy: 'key:3' });
+  // A streamed import: its chunk (on the staging stream) and the ListImported that commits it.
+  const { base, ids } = commands.watchlist.beginImport(s.state, { ...ref, mode: 'replace', source: { fileName: 'exits.csv' }, addedBy: 'key:3' });
+  const staging = commands.watchlist.importStagingStream(ref.watchlistId, '9d1c0a4e-3b7f-4e2a-8c51-6f0e2d9b7a13');
+  const chunk = commands.watchlist.decideImportChunk(base, ids, [{ entryId: 'e-2', entry: bare }, { entryId: 'e-3', entry: { ...bare, primaryName: 'Other Ltd' } }], { importId: 'imp-1', chunk: 0, addedBy: 'key:3', now: '2026-01-02T03:04:05.000Z', stampedBy: { type: 'StageImportChunk', data: {}, metadata: meta() } });
+  const removals = [...commands.watchlist.decideImportRemovals(base, ids, new Set(['e-2', 'e-3']), { importId: 'imp-1', firstChunk: 1, fileName: 'exits.csv', now: '2026-01-02T03:04:05.000Z', size: 1000, stampedBy: () => ({ type: 'StageImportChunk', data: {}, metadata: meta() }) })];
+  s.events.push(chunk.event, ...removals);
+  s.run('CommitImport', { ...ref, importId: 'imp-1', staging: { stream: staging, chunks: 1 + removals.length }, basedOnVersion: base.version, mode: 'replace', source: { fileName: 'exits.csv', sha256: sha('exits'), format: 'csv', bytes: 120 }, counts: { ...chunk.counts, removed: removals.reduce((n, e) => n + e.data.removed.length, 0) } });
   s.run('AddEntry', { ...ref, entryId: 'e-4', entry: bare, addedBy: 'u-owner' });
   s.run('RemoveEntry', { ...ref, entryId: 'e-4', reason: 'added by mistake' });
   s.run('RemoveEntry', { ...ref, entryId: 'e-3' });
@@ -333,7 +329,16 @@ function watchlistEvents(): Event[] {
   const ref2 = { ...ref, watchlistId: '1c7d3a2f-9e5b-4d2f-8b64-3a7e2c8f5d01' };
   other.run('CreateWatchlist', { ...ref2, name: 'Regulator letters', purpose: '', severity: 'note', owner: 'mlro' });
   other.run('ArchiveWatchlist', ref2);
-  return [...s.events, ...other.events];
+  // Written by imports before they were streamed (entry events with importId, then ListImported, in one
+  // append): no decider emits them any more, but the schemas must still read them.
+  const legacy = { ...ref2, version: 2, importId: 'imp-0' };
+  const at = '2026-01-02T03:04:05.000Z';
+  const legacyEvents = [
+    { type: 'EntryAdded', data: { ...legacy, entry: { entryId: 'e-1', ...bare, addedBy: 'key:3', addedAt: at } } },
+    { type: 'EntryChanged', data: { ...legacy, entry: { entryId: 'e-2', ...bare, addedBy: 'key:3', addedAt: at }, changedAt: at } },
+    { type: 'EntryRemoved', data: { ...legacy, entryId: 'e-3', primaryName: 'Other Ltd', reason: 'not in import old.csv', removedAt: at } },
+  ].map((e, i) => ({ ...e, metadata: { ...meta(), eventId: `legacy:${i}`, occurredAt: at } })) as unknown as Event[];
+  return [...s.events, ...other.events, ...legacyEvents];
 }
 
 /** Every event the scenarios above produce, from the real deciders. */

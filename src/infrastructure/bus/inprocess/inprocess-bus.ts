@@ -28,6 +28,7 @@ import {
   type MessageHandler,
   type SubscribeOptions,
 } from '../port';
+import { systemClock, type Clock } from '../../../shared/clock';
 import { defaultRedeliveryBackoff, describeError, type BusLogger, type RedeliveryBackoff } from '../logger';
 import {
   FailureTracker,
@@ -41,6 +42,8 @@ import { partitionForKey } from '../partitioner';
 
 export interface InProcessBusOptions {
   logger: BusLogger;
+  /** The time a dead letter records (default the system clock). */
+  clock?: Clock;
   /** Partitions of a topic created on first use (default 4). */
   defaultPartitions?: number;
   /** Per-topic partition counts, for topics that need more or fewer. */
@@ -403,6 +406,7 @@ export class InProcessBus implements MessageBus {
       error,
       policy: owner.policy,
       logger: this.logger,
+      clock: this.options.clock ?? systemClock,
       ...(this.options.deadLetters ? { counter: this.options.deadLetters } : {}),
     });
     group.committed.set(key, position + 1);

@@ -31,6 +31,7 @@ import {
   type Producer,
 } from 'kafkajs';
 import type { BatchHandler, BatchSubscribeOptions, BusConsumer, BusMessage, ConsumedMessage, MessageBus, MessageHandler, SubscribeOptions } from '../port';
+import { systemClock, type Clock } from '../../../shared/clock';
 import { defaultRedeliveryBackoff, describeError, type BusLogger, type RedeliveryBackoff } from '../logger';
 import {
   FailureTracker,
@@ -44,6 +45,8 @@ export interface KafkaBusOptions {
   brokers: string[];
   clientId?: string;
   logger: BusLogger;
+  /** The time a dead letter records (default the system clock). */
+  clock?: Clock;
   /** Consumer tuning (session/heartbeat/rebalance timeouts, etc.); groupId comes from subscribe. */
   consumer?: Omit<ConsumerConfig, 'groupId'>;
   /** Partitions of one consumer processed in parallel (order within a partition is kept). Default 1. */
@@ -247,6 +250,7 @@ export class KafkaBus implements MessageBus {
                 error,
                 policy,
                 logger: this.logger,
+                clock: this.options.clock ?? systemClock,
                 ...(this.options.deadLetters ? { counter: this.options.deadLetters } : {}),
               });
               return true; // committed by the caller: the partition moves on

@@ -36,6 +36,7 @@ import { silentLogger, type InfraLogger } from '../../postgres/log';
 import { DuplicateEventIdsError, InvalidEventBatchError } from '../errors';
 import { chainEvents, GENESIS_HASH } from '../hashChain';
 import { checkExpectedRevision } from '../postgres/store';
+import { CatchUpWaiters } from '../catch-up';
 import {
   StreamRevisionConflictError,
   type AppendResult,
@@ -140,21 +141,11 @@ export class EsdbEventStore implements EventStore {
   }
 
   async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
-    const out: RecordedEvent[] = [];
-    try {
-      for await (const resolved of this.client.readStream(streamName, {
-        direction: FORWARDS,
-        fromRevision: options.fromRevision ?? START,
-        ...(options.maxCount !== undefined ? { maxCount: options.maxCount } : {}),
-      })) {
-        const event = toRecorded(resolved);
-        if (event) out.push(event);
-      }
-    } catch (err) {
-      if (err instanceof StreamNotFoundError) return [];
-      throw err;
-    }
-    return out;
+    return this.collect(streamName, {
+      direction: FORWARDS,
+      fromRevision: options.fromRevision ?? START,
+      ...(options.maxCount !== undefined ? { maxCount: options.maxCount } : {}),
+    });
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -202,10 +193,15 @@ export class EsdbEventStore implements EventStore {
     if (this.ownsClient) await this.client.dispose();
   }
 
-  private async readRecent(streamName: string, count: number): Promise<RecordedEvent[]> {
+  private readRecent(streamName: string, count: number): Promise<RecordedEvent[]> {
+    return this.collect(streamName, { direction: BACKWARDS, fromRevision: END, maxCount: count });
+  }
+
+  /** A stream's events as read with these options (a stream that does not exist has none). */
+  private async collect(streamName: string, read: Parameters<EventStoreDBClient['readStream']>[1]): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(streamName, { direction: BACKWARDS, fromRevision: END, maxCount: count })) {
+      for await (const resolved of this.client.readStream(streamName, read)) {
         const event = toRecorded(resolved);
         if (event) out.push(event);
       }
@@ -223,7 +219,7 @@ class EsdbAllSubscription implements Subscription {
   private position: bigint;
   private failure: Error | undefined;
   private stopped = false;
-  private readonly waiters: { target: bigint; resolve(): void; reject(err: Error): void }[] = [];
+  private readonly waiters = new CatchUpWaiters(() => ({ failure: this.failure, stopped: this.stopped, position: this.position }));
 
   constructor(
     client: EventStoreDBClient,
@@ -241,19 +237,14 @@ class EsdbAllSubscription implements Subscription {
     this.loop = this.run();
   }
 
-  async caughtUp(through?: bigint): Promise<void> {
-    if (this.failure) throw this.failure;
-    if (this.stopped) throw new Error('subscription stopped before catching up');
-    const target = through ?? await this.head();
-    if (this.failure) throw this.failure;
-    if (target <= this.position) return;
-    await new Promise<void>((resolve, reject) => this.waiters.push({ target, resolve, reject }));
+  caughtUp(through?: bigint): Promise<void> {
+    return this.waiters.until(through, () => this.head());
   }
 
   async stop(): Promise<void> {
     if (!this.stopped) {
       this.stopped = true;
-      for (const w of this.waiters.splice(0)) w.reject(new Error('subscription stopped before catching up'));
+      this.waiters.rejectAll(new Error('subscription stopped before catching up'));
       await this.stream.unsubscribe().catch(() => undefined);
     }
     await this.loop;
@@ -267,16 +258,14 @@ class EsdbAllSubscription implements Subscription {
         if (!event || event.globalPosition <= this.position) continue;
         await this.handler(event);
         this.position = event.globalPosition;
-        for (let i = this.waiters.length - 1; i >= 0; i--) {
-          if (this.waiters[i]!.target <= this.position) this.waiters.splice(i, 1)[0]!.resolve();
-        }
+        this.waiters.passed(this.position);
       }
     } catch (err) {
       if (!this.stopped) {
         const error = err instanceof Error ? err : new Error(String(err));
         this.failure = error;
         this.stopped = true;
-        for (const w of this.waiters.splice(0)) w.reject(error);
+        this.waiters.rejectAll(error);
         await this.stream.unsubscribe().catch(() => undefined);
         this.logger.error({ err: { message: error.message } }, 'ESDB subscription failed and stopped');
         this.options.onError?.(error);

@@ -30,6 +30,7 @@
  */
 import pg from 'pg';
 import type { Event, RecordedEvent } from '../../../shared/events';
+import { systemTimer, type Timer } from '../../../shared/clock';
 import { silentLogger, type InfraLogger } from '../../postgres/log';
 import { DuplicateEventIdsError, InvalidEventBatchError } from '../errors';
 import { canonicalJson, chainEvents, GENESIS_HASH } from '../hashChain';
@@ -116,15 +117,18 @@ export interface PostgresEventStoreOptions {
   /** Minimum spacing between read fences (ms, default 25; the service's default is 1): bounds how often readers pause appends. */
   minFenceIntervalMs?: number;
   logger?: InfraLogger;
+  /** Elapsed time between fences (default the monotonic system timer). */
+  timer?: Timer;
 }
 
 export class PostgresEventStore implements EventStore {
   private readonly pool: pg.Pool;
   private readonly logger: InfraLogger;
+  private readonly timer: Timer;
   private readonly subscriptions = new Set<PgAllSubscription>();
   private listener: pg.Client | undefined;
   private listenerStarting: Promise<void> | undefined;
-  private lastFenceStart = 0;
+  private lastFenceStart = Number.NEGATIVE_INFINITY;
   private closed = false;
   /** Recently seen stream heads, least recently used first (Map keeps insertion order). */
   private readonly heads = new Map<string, StreamHead>();
@@ -146,6 +150,7 @@ export class PostgresEventStore implements EventStore {
   constructor(private readonly options: PostgresEventStoreOptions) {
     this.pool = options.pool;
     this.logger = options.logger ?? silentLogger;
+    this.timer = options.timer ?? systemTimer;
   }
 
   async appendToStream(
@@ -445,9 +450,9 @@ export class PostgresEventStore implements EventStore {
    * back for a moment, so under a steady write load one fence covers many commits.
    */
   private async readSettled(after: bigint, maxCount: number | null): Promise<{ horizon: bigint; events: RecordedEvent[] }> {
-    const wait = this.lastFenceStart + (this.options.minFenceIntervalMs ?? 25) - Date.now();
+    const wait = this.lastFenceStart + (this.options.minFenceIntervalMs ?? 25) - this.timer.nowMs();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    this.lastFenceStart = Date.now();
+    this.lastFenceStart = this.timer.nowMs();
     const { rows } = await this.pool.query<EventRow & { horizon: string }>('SELECT * FROM es_read_settled($1, $2)', [String(after), maxCount]);
     return { horizon: BigInt(rows[0]!.horizon), events: rows.slice(1).map(toRecorded) };
   }
@@ -520,7 +525,7 @@ export class PostgresEventStore implements EventStore {
       this.listener !== undefined &&
       settled !== undefined &&
       settled.notifications === this.notifications &&
-      Date.now() - settled.at < (this.options.pollIntervalMs ?? 1000)
+      this.timer.nowMs() - settled.at < (this.options.pollIntervalMs ?? 1000)
     );
   }
 
@@ -540,7 +545,7 @@ export class PostgresEventStore implements EventStore {
       if (!tail || after > tail.to) tail = { from: after, to: after, events: [] };
       // Counted before the fence begins: a NOTIFY arriving after this may be for a commit it misses.
       const notifications = this.notifications;
-      const fencedAt = Date.now();
+      const fencedAt = this.timer.nowMs();
       const { horizon, events: fetched } = await this.readSettled(tail.to, TAIL_READ_LIMIT);
       // A full read stops short of the horizon: only what it returned is known to be complete.
       const full = fetched.length === TAIL_READ_LIMIT;

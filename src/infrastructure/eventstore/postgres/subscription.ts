@@ -2,6 +2,7 @@ import type { RecordedEvent } from '../../../shared/events';
 import { backoffDelay } from '../../../shared/backoff';
 import type { InfraLogger } from '../../postgres/log';
 import type { EventBatchHandler, EventHandler, Subscription } from '../port';
+import { CatchUpWaiters } from '../catch-up';
 
 interface PgAllSubscriptionOptions {
   /** One of the two: per event, or per read batch. */
@@ -17,12 +18,6 @@ interface PgAllSubscriptionOptions {
   onStopped(subscription: PgAllSubscription): void;
 }
 
-interface Waiter {
-  target: bigint;
-  resolve(): void;
-  reject(err: Error): void;
-}
-
 /**
  * Catch-up then live: reads batches after the last delivered position, calls the handler one event
  * at a time (or once per batch), and when a read comes back short waits for a NOTIFY wake-up or the poll interval.
@@ -35,7 +30,7 @@ export class PgAllSubscription implements Subscription {
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
   private pendingWake = false;
-  private readonly waiters: Waiter[] = [];
+  private readonly waiters = new CatchUpWaiters(() => ({ failure: this.failure, stopped: this.stopped, position: this.position }));
   private readFailures = 0;
 
   constructor(private readonly options: PgAllSubscriptionOptions) {
@@ -56,20 +51,15 @@ export class PgAllSubscription implements Subscription {
     this.wakeUp?.();
   }
 
-  async caughtUp(through?: bigint): Promise<void> {
-    if (this.failure) throw this.failure;
-    if (this.stopped) throw new Error('subscription stopped before catching up');
-    const target = through ?? await this.options.head();
-    if (this.failure) throw this.failure;
-    if (target <= this.position) return;
-    await new Promise<void>((resolve, reject) => this.waiters.push({ target, resolve, reject }));
+  caughtUp(through?: bigint): Promise<void> {
+    return this.waiters.until(through, () => this.options.head());
   }
 
   async stop(): Promise<void> {
     if (!this.stopped) {
       this.stopped = true;
       this.wakeUp?.();
-      this.rejectWaiters(new Error('subscription stopped before catching up'));
+      this.waiters.rejectAll(new Error('subscription stopped before catching up'));
     }
     await this.loop;
   }
@@ -99,14 +89,14 @@ export class PgAllSubscription implements Subscription {
             if (this.stopped) return;
             await this.options.batchHandler(batch);
             this.position = batch[batch.length - 1]!.globalPosition;
-            this.resolveWaiters();
+            this.waiters.passed(this.position);
           }
         } else {
           for (const event of batch) {
             if (this.stopped) return;
             await this.options.handler!(event);
             this.position = event.globalPosition;
-            this.resolveWaiters();
+            this.waiters.passed(this.position);
           }
         }
         // Idle only after a read that found nothing new: a batch served from the store's shared tail
@@ -117,7 +107,7 @@ export class PgAllSubscription implements Subscription {
       const error = err instanceof Error ? err : new Error(String(err));
       this.failure = error;
       this.stopped = true;
-      this.rejectWaiters(error);
+      this.waiters.rejectAll(error);
       this.options.logger.error({ err: { message: error.message }, position: String(this.position) }, 'event subscription failed and stopped');
       this.options.onError?.(error);
     } finally {
@@ -143,19 +133,6 @@ export class PgAllSubscription implements Subscription {
     });
   }
 
-  private resolveWaiters(): void {
-    for (let i = this.waiters.length - 1; i >= 0; i--) {
-      const waiter = this.waiters[i]!;
-      if (waiter.target <= this.position) {
-        this.waiters.splice(i, 1);
-        waiter.resolve();
-      }
-    }
-  }
-
-  private rejectWaiters(err: Error): void {
-    for (const waiter of this.waiters.splice(0)) waiter.reject(err);
-  }
 }
 
 /** Connection-level failures worth retrying: network errors, admin shutdown, too many connections. */

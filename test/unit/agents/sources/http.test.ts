@@ -2,6 +2,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { httpJson, HttpSourceError } from '../../../../src/agents/sources/http';
+import { ManualClock } from '../../../../src/shared/clock';
 import { FakeServer, json, recordingSleep } from './fake-server';
 
 const server = new FakeServer();
@@ -70,6 +71,20 @@ describe('httpJson', () => {
     const { sleep, delays } = recordingSleep();
     assert.deepEqual(await httpJson(`${base}/x`, { sleep }), { n: 3 });
     assert.deepEqual(delays, [1500, 8000]);
+  });
+
+  it('reads a Retry-After HTTP date against the injected clock', async () => {
+    let n = 0;
+    server.handler = (_req, res) => (++n === 1 ? json(res, 429, {}, { 'retry-after': 'Thu, 01 Jan 2026 00:00:05 GMT' }) : json(res, 200, { n }));
+    const { sleep, delays } = recordingSleep();
+    assert.deepEqual(await httpJson(`${base}/x`, { sleep, clock: new ManualClock('2026-01-01T00:00:00.000Z') }), { n: 2 });
+    assert.deepEqual(delays, [5000]);
+  });
+
+  it('names the host it called in the error (not the path or query)', async () => {
+    server.handler = (_req, res) => json(res, 404, {});
+    const err = await rejection(httpJson(`${base}/x?api_key=secret`, { retries: 0 }));
+    assert.equal(err.message, `HTTP 404 from ${new URL(base).host}`);
   });
 
   it('caps every delay at 8 s', async () => {

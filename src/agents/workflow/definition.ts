@@ -1,0 +1,150 @@
+/**
+ * What a workflow (screening, person check, subject check) declares, for the one engine that runs
+ * them all (runner.ts). A definition is data plus small pure builders: its phases (which agents, in
+ * which order, where they run, under which timeout), the event that starts a run, the commands that
+ * record its progress, and how the supervisor treats a run that is late. The engine does the rest:
+ * consuming the bus, the load–decide–append loop (src/commands/command-handler.ts), running agents
+ * here or sending them to workers, and the deadlines.
+ */
+import type { Command, Decider } from '../../commands/decider';
+import type { PhaseMode, PhaseProgressView } from '../../commands/workflow';
+import type { EventStore } from '../../infrastructure/eventstore/port';
+import type { AvroRegistry } from '../../infrastructure/bus/avro';
+import type { MessageBus } from '../../infrastructure/bus/port';
+import type { Clock } from '../../shared/clock';
+import type { Event, RecordedEvent } from '../../shared/events';
+import type { Logger } from '../../shared/logger';
+import type { AgentSubject } from '../runtime/agent';
+import type { SupervisedKind } from '../orchestrator/supervisor';
+
+/** One phase as a workflow declares it (the agents a run actually gets come from its state: tier and plan gates). */
+export interface PhaseDeclaration {
+  phase: string;
+  mode: PhaseMode;
+  /**
+   * workers: an AgentTask on the agent's topic, answered on svc.agents.results; here: in this process
+   * (runHere); workers_when_served: on workers when this deployment serves the agent there, else here
+   * (the definition's `placement` decides).
+   */
+  runsOn: 'workers' | 'here' | 'workers_when_served';
+  /** What records an agent's answer, and what ends the phase (for the reader: the engine follows the state). */
+  emits: string;
+  completedBy: string;
+  /** Time an agent run here may take, handed to runHere (undefined: a step computed here, no timeout). */
+  agentTimeoutMs?: number;
+}
+
+/** An agent's answer, as the engine hands it to the workflow's record command. */
+export interface AgentAnswer {
+  phase: string;
+  agent: string;
+  queried: boolean;
+  error?: string;
+  result: Record<string, unknown>;
+  startedAt: string;
+  finishedAt: string;
+}
+
+/** What an agent run here produced (an agent that fails is not queried, with its error; a throw fails the step). */
+export interface LocalOutcome {
+  queried: boolean;
+  error?: string;
+  result: Record<string, unknown>;
+}
+
+/** A command the engine stamps: `step` makes its id (`<stream>:<step>`), so a repeated step appends nothing. */
+export interface Decision<C extends Command> {
+  step: string;
+  command: Omit<C, 'metadata'>;
+}
+
+/** What the engine knows while it runs one step of one run. */
+export interface RunContext<S> {
+  id: string;
+  stream: string;
+  state: S;
+  /** The stream as decided so far in this step (the events of this step included). */
+  history: readonly RecordedEvent[];
+  /** For runHere: the agent timeout its phase declares. */
+  agentTimeoutMs?: number;
+}
+
+/**
+ * How the supervisor (src/agents/orchestrator/supervisor.ts) treats a running item of this workflow:
+ * - phase_deadline: each phase records its deadline as it starts; past it the phase is expired (the
+ *   decider re-dispatches within the retry budget, else records the missing agents as not queried);
+ *   a run idle between steps for a whole deadline is resumed;
+ * - stall: a run whose stream saw nothing for `afterMs` (and that this process is not running) is resumed;
+ * - overall_deadline: `afterMs` after the run started, the agents that did not answer are recorded as
+ *   not queried and the run concludes; this process also arms a timer for it when it dispatches.
+ */
+export type SupervisionPolicy =
+  | { policy: 'phase_deadline'; deadlineMs: number; retryBudget: number; retriedBy: string }
+  | { policy: 'stall'; afterMs: number }
+  | { policy: 'overall_deadline'; afterMs: number };
+
+export interface WorkflowDefinition<C extends Command, E extends Event, S> {
+  kind: SupervisedKind;
+  /** Stream prefix of the aggregate (`screening-`): the id is what follows. */
+  streamPrefix: string;
+  decider: Decider<C, E, S>;
+  /** The phases, as data, in order. */
+  phases: readonly PhaseDeclaration[];
+  /** The event that starts a run (redelivered, it resumes it), relayed on the aggregate's events topic. */
+  startedBy: E['type'];
+  /** Bus consumption: the consumer group, and whether workers answer on svc.agents.results. */
+  consumer: { groupId: string; answersFromWorkers: boolean; maxBatch?: number };
+  supervision: SupervisionPolicy;
+  /**
+   * Record decisions as each phase's agents run here answer (true), or once the step waits
+   * (false: one append per step, the agents' answers with it).
+   */
+  appendEachPhase: boolean;
+  /** This run's phases and where they stand; `ended` once completed or failed, `none` if unknown. */
+  progress(state: S): { status: 'none' | 'running' | 'ended'; phases: PhaseProgressView[] };
+  /** Where one agent of a `workers_when_served` phase runs in this deployment. */
+  placement?(phase: string, agent: string): 'workers' | 'here';
+  /** Runs one agent here (a local source, a finaliser, a pure step of the workflow). */
+  runHere(phase: string, agent: string, run: RunContext<S>): Promise<LocalOutcome>;
+  /** The subject a worker receives in its AgentTask. */
+  taskSubject(run: RunContext<S>): { subjectKind: string; subject: AgentSubject };
+  commands: {
+    /** undefined: the workflow does not use this agent (its answer is ignored). */
+    recordResult(id: string, answer: AgentAnswer): Decision<C> | undefined;
+    /** For workflows that record phase starts (with the sources not queried, and the phase deadline). */
+    startPhase?(id: string, phase: string, notQueried: { agent: string; error: string }[], deadline: string): Decision<C>;
+    completePhase?(id: string, phase: string): Decision<C>;
+    /** The run's conclusion, computed from its history. */
+    complete(run: RunContext<S>): Decision<C>;
+    /** phase_deadline only: expire an overdue phase. */
+    expirePhase?(run: RunContext<S>, phase: string, retryDeadline: string): Decision<C>;
+    fail?(id: string, reason: string): Decision<C>;
+  };
+  /** phase_deadline only: when the awaited phase must be over (ms since epoch). */
+  phaseDeadline?(state: S, phase: string, fallbackFrom: string): number;
+  /**
+   * The reason to record when a step fails with this error (the run is then failed), or undefined to
+   * let it propagate (the bus redelivers the message).
+   */
+  failureReason(error: unknown): string | undefined;
+}
+
+export interface WorkflowRunnerOptions {
+  store: EventStore;
+  bus: MessageBus;
+  registry: AvroRegistry;
+  clock: Clock;
+  logger: Logger;
+  /** The deadline an AgentTask carries (now + this). */
+  agentTimeoutMs: number;
+}
+
+/** What moves a run: answers to record, and whether to (re-)dispatch what is pending. */
+export interface StepInput {
+  answers: AgentAnswer[];
+  dispatch: boolean;
+  /** The supervisor's look: act if the run is overdue (see SupervisionPolicy). */
+  supervise?: boolean;
+  /** overall_deadline: this process's own timer fired: give up on the missing agents without a look at the clock. */
+  expire?: boolean;
+}

@@ -1,0 +1,307 @@
+/**
+ * Screening aggregate: its commands and events (past tense), one union each. The decisions that
+ * take them are split by concern (lifecycle.ts, case-desk.ts, monitoring.ts) and composed in decider.ts.
+ */
+import type { Event } from '../../shared/events';
+import type { AgentAnswer, Command } from '../decider';
+import type { Plan, RiskLevel } from '../plans';
+import type { PhaseMode, PhasePlan, PipelinePhase, ScreeningKind } from './pipeline';
+import type {
+  Disposition,
+  EddDeclarations,
+  HitCategory,
+  HitCounts,
+  InternalListRef,
+  ListVersionRef,
+  MaDeal,
+  MonitoringAlertKind,
+  ScreeningHit,
+  ScreeningSubject,
+  ScreeningSurface,
+  SowRequest,
+} from './model';
+
+// ---- commands ----
+type Meta = { screeningId: string };
+export type RequestScreening = Command<
+  'RequestScreening',
+  {
+    screeningId: string;
+    uuid: string;
+    kind: ScreeningKind;
+    surface: ScreeningSurface;
+    accountId: string;
+    /** The account's plan when requested (drives plan rules and tier gates). */
+    plan: Plan;
+    subject: ScreeningSubject;
+    edd?: EddDeclarations;
+    ma?: MaDeal;
+    sow?: SowRequest;
+    /** Enrol in ongoing monitoring as soon as the screening completes. */
+    monitor?: boolean;
+  }
+>;
+/** A source this deployment cannot query (not configured, no agent serves it), recorded as the phase starts. */
+export interface SourceNotQueried {
+  agent: string;
+  error: string;
+}
+export type StartPhase = Command<
+  'StartPhase',
+  Meta & {
+    phase: PipelinePhase;
+    /**
+     * Agents of a parallel phase known unqueryable at its start: recorded in PhaseStarted itself, as
+     * `{queried: false, error}` results, instead of one AgentResultRecorded each (most of a
+     * screening's events were such not-queried results: they cost a hash, an insert, a relay
+     * message and a read-model pass apiece). When they are all of the phase's agents, the phase
+     * is recorded as one PhaseSkipped instead of PhaseStarted + PhaseCompleted.
+     */
+    notQueried?: SourceNotQueried[];
+    /**
+     * When the phase must be over (ISO instant, from the process manager's clock + the configured
+     * phase deadline). Past it the supervisor expires the phase (ExpirePhase). Optional only for
+     * callers that predate deadlines; the process manager always sets it.
+     */
+    deadline?: string;
+  }
+>;
+/**
+ * The supervisor found a phase still running past its deadline (its agent tasks were lost, or a
+ * worker died). Within the retry budget the phase's pending agents are dispatched again with a new
+ * deadline (PhaseRetried); once the budget is spent they are recorded as not queried with an error
+ * (the spec's failing-agent rule), so the screening completes with the data gap shown.
+ */
+export type ExpirePhase = Command<
+  'ExpirePhase',
+  Meta & {
+    phase: PipelinePhase;
+    /** Re-dispatches allowed before giving up on the pending agents. */
+    retryBudget: number;
+    /** Deadline of the re-dispatched attempt. */
+    retryDeadline: string;
+  }
+>;
+export type RecordAgentResult = Command<'RecordAgentResult', Meta & AgentAnswer<PipelinePhase>>;
+export type CompletePhase = Command<'CompletePhase', Meta & { phase: PipelinePhase }>;
+export type CompleteScreening = Command<
+  'CompleteScreening',
+  Meta & {
+    riskScore: number;
+    riskLevel: RiskLevel;
+    counts: HitCounts;
+    hits: ScreeningHit[];
+    summary?: string;
+    /** EDD or M&A markdown analysis (required for those kinds). */
+    analysis?: string;
+    listVersions: ListVersionRef[];
+    matcherVersion: string;
+  }
+>;
+export type FailScreening = Command<'FailScreening', Meta & { reason: string }>;
+export type DispositionHit = Command<
+  'DispositionHit',
+  Meta & {
+    hitId: string;
+    disposition: Disposition;
+    reason: string;
+    analyst: string;
+    /** Recomputed from the hits still counting (see hitsCountingTowardRisk) by the handler's scorer. */
+    riskScore: number;
+    riskLevel: RiskLevel;
+  }
+>;
+/**
+ * Assigns the case (a completed screening, with its monitoring alerts) to a user of the account, or
+ * reassigns it. The handler checks that the assignee is a user of the screening's account (tenant
+ * isolation); the decider records who assigned it (`assignedBy`, the signed-in user) and when.
+ */
+export type AssignCase = Command<'AssignCase', Meta & { assigneeUserId: string; assignedBy: string }>;
+export type UnassignCase = Command<'UnassignCase', Meta & { unassignedBy: string }>;
+export type EnrollInMonitoring = Command<'EnrollInMonitoring', Meta>;
+export type UnenrollFromMonitoring = Command<'UnenrollFromMonitoring', Meta>;
+export type RecordMonitoringAlert = Command<
+  'RecordMonitoringAlert',
+  Meta & {
+    alertId: string;
+    kind: MonitoringAlertKind;
+    entityId: string;
+    /** What changed in the listed record (field → {before, after}), or the new entity for new hits. */
+    diff: Record<string, unknown>;
+    listVersion: string;
+    /** Hash of the entity record in the new list version (absent for removals). */
+    entityRecordHash?: string;
+    /** Required for a new hit (the handler allocates hitId). */
+    hit?: Omit<ScreeningHit, 'entityId' | 'entityRecordHash'>;
+    /** Optional recomputed risk after this alert. */
+    risk?: { riskScore: number; riskLevel: RiskLevel };
+  }
+>;
+export type ScreeningCommand =
+  | RequestScreening
+  | StartPhase
+  | ExpirePhase
+  | RecordAgentResult
+  | CompletePhase
+  | CompleteScreening
+  | FailScreening
+  | DispositionHit
+  | AssignCase
+  | UnassignCase
+  | EnrollInMonitoring
+  | UnenrollFromMonitoring
+  | RecordMonitoringAlert;
+
+// ---- events ----
+type Ids = { screeningId: string; accountId: string };
+export type ScreeningRequested = Event<
+  'ScreeningRequested',
+  Ids & {
+    uuid: string;
+    kind: ScreeningKind;
+    surface: ScreeningSurface;
+    plan: Plan;
+    subject: ScreeningSubject;
+    edd?: EddDeclarations;
+    ma?: MaDeal;
+    sow?: SowRequest;
+    monitor: boolean;
+    pipeline: PhasePlan[];
+    requestedAt: string;
+  }
+>;
+export type PhaseStarted = Event<
+  'PhaseStarted',
+  Ids & { phase: PipelinePhase; agents: string[]; mode: PhaseMode; startedAt: string; notQueried?: SourceNotQueried[]; deadline?: string }
+>;
+/** An overdue phase's pending agents were dispatched again (attempt 2, 3, …) with a new deadline. */
+export type PhaseRetried = Event<
+  'PhaseRetried',
+  Ids & { phase: PipelinePhase; attempt: number; agents: string[]; previousDeadline?: string; deadline: string; retriedAt: string }
+>;
+/**
+ * Every agent of the phase is a source this deployment cannot query, so the phase started and
+ * completed at once: one event instead of PhaseStarted + PhaseCompleted (each event costs a hash,
+ * an insert, a relay message and a pass of every reader). Each agent is listed as not queried,
+ * with its reason, in plan order.
+ */
+export type PhaseSkipped = Event<'PhaseSkipped', Ids & { phase: PipelinePhase; notQueried: SourceNotQueried[]; skippedAt: string }>;
+export type AgentResultRecorded = Event<'AgentResultRecorded', Ids & AgentAnswer<PipelinePhase>>;
+export type PhaseCompleted = Event<
+  'PhaseCompleted',
+  Ids & { phase: PipelinePhase; agentsQueried: string[]; agentsNotQueried: string[]; completedAt: string }
+>;
+export type ScreeningCompleted = Event<
+  'ScreeningCompleted',
+  Ids & {
+    uuid: string;
+    kind: ScreeningKind;
+    surface: ScreeningSurface;
+    riskScore: number;
+    riskLevel: RiskLevel;
+    counts: HitCounts;
+    hits: ScreeningHit[];
+    summary?: string;
+    analysis?: string;
+    listVersions: ListVersionRef[];
+    matcherVersion: string;
+    sowScreeningId?: string;
+    completedAt: string;
+  }
+>;
+export type ScreeningFailed = Event<'ScreeningFailed', Ids & { uuid: string; kind: ScreeningKind; surface: ScreeningSurface; reason: string; failedAt: string }>;
+export type HitDispositioned = Event<
+  'HitDispositioned',
+  Ids & {
+    hitId: string;
+    entityId: string;
+    disposition: Disposition;
+    previousDisposition?: Disposition;
+    reason: string;
+    analyst: string;
+    /** The entity record the analyst looked at: a later change re-opens a false positive. */
+    entityRecordHash: string;
+    dispositionedAt: string;
+  }
+>;
+export type RiskRecomputed = Event<
+  'RiskRecomputed',
+  Ids & {
+    previousRiskScore: number;
+    previousRiskLevel: RiskLevel;
+    riskScore: number;
+    riskLevel: RiskLevel;
+    /** Hits that still count toward risk (open, needing more information, or true match). */
+    countingHitIds: string[];
+    cause: 'disposition' | 'monitoring_alert';
+    recomputedAt: string;
+  }
+>;
+/** The case was assigned (or reassigned) to a user of the account. */
+export type CaseAssigned = Event<
+  'CaseAssigned',
+  Ids & { assigneeUserId: string; previousAssigneeUserId?: string; assignedBy: string; assignedAt: string }
+>;
+/** The case's assignee was removed: nobody holds it. */
+export type CaseUnassigned = Event<'CaseUnassigned', Ids & { previousAssigneeUserId: string; unassignedBy: string; unassignedAt: string }>;
+export type MonitoringEnrolled = Event<'MonitoringEnrolled', Ids & { subject: ScreeningSubject; enrolledAt: string }>;
+export type MonitoringUnenrolled = Event<'MonitoringUnenrolled', Ids & { unenrolledAt: string }>;
+export type MonitoringAlertRaised = Event<
+  'MonitoringAlertRaised',
+  Ids & {
+    alertId: string;
+    kind: MonitoringAlertKind;
+    hitId: string;
+    entityId: string;
+    category: HitCategory;
+    source: string;
+    matchedName: string;
+    score: number;
+    diff: Record<string, unknown>;
+    listVersion: string;
+    entityRecordHash?: string;
+    raisedAt: string;
+    /** The hit is on an internal list (new or changed hit): counted by the list's severity at once. */
+    internalList?: InternalListRef;
+  }
+>;
+export type HitReopened = Event<
+  'HitReopened',
+  Ids & { hitId: string; entityId: string; previousDisposition: Disposition; diff: Record<string, unknown>; reopenedAt: string }
+>;
+export type ScreeningEvent =
+  | ScreeningRequested
+  | PhaseStarted
+  | PhaseSkipped
+  | PhaseRetried
+  | AgentResultRecorded
+  | PhaseCompleted
+  | ScreeningCompleted
+  | ScreeningFailed
+  | HitDispositioned
+  | RiskRecomputed
+  | CaseAssigned
+  | CaseUnassigned
+  | MonitoringEnrolled
+  | MonitoringUnenrolled
+  | MonitoringAlertRaised
+  | HitReopened;
+export const screeningEventTypes = [
+  'ScreeningRequested',
+  'PhaseStarted',
+  'PhaseSkipped',
+  'PhaseRetried',
+  'AgentResultRecorded',
+  'PhaseCompleted',
+  'ScreeningCompleted',
+  'ScreeningFailed',
+  'HitDispositioned',
+  'RiskRecomputed',
+  'CaseAssigned',
+  'CaseUnassigned',
+  'MonitoringEnrolled',
+  'MonitoringUnenrolled',
+  'MonitoringAlertRaised',
+  'HitReopened',
+] as const;
+

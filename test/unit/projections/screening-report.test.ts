@@ -1,0 +1,160 @@
+/**
+ * The screening report on the live path: the pipeline records each agent's result and the
+ * finalisation steps' (risk score, summary) as AgentResultRecorded, completes the screening, and
+ * src/projections/screening-report.ts folds that stream into the report every read serves (the
+ * screening-detail read model keeps the same fold). Outside sources become report pieces through
+ * the catalog's sources agent. These cases are what the old, unused report assembler was tested
+ * for, asserted where the service actually does it.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildScreeningReport } from '../../../src/projections/screening-report';
+import { finalisers, type FinalisationContext } from '../../../src/agents/finalisation/finalisers';
+import { sourcesAgent } from '../../../src/agents/catalog';
+import type { ExternalSource } from '../../../src/agents/sources/types';
+import type { AgentOutcome } from '../../../src/agents/sources/types';
+import { buildJsonReport } from '../../../src/reports/json-report';
+import type { ReportHit } from '../../../src/reports/model';
+import { type RequestScreening, screeningDecider } from '../../../src/commands/screening';
+import type { RecordedEvent } from '../../../src/shared/events';
+import { meta, NOW } from '../commands/helpers';
+import { sampleReport } from '../reports/sample-report';
+
+const ids = { screeningId: '77', accountId: '42' };
+const request: RequestScreening = {
+  type: 'RequestScreening',
+  data: { ...ids, uuid: '0b6f2d9e-3c1a-4e8b-9f70-5a4d3c2b1e0f', kind: 'cdd', surface: 's1', plan: 'enterprise', subject: { query: 'Zala Aero Group', entityType: 'company', jurisdiction: 'Iran' } },
+  metadata: meta(),
+};
+const context = { agentLabels: { market_data: 'Market data' } };
+
+type Later = { type: string; data: Record<string, unknown> };
+
+function recorded(events: Later[]): RecordedEvent[] {
+  const requested = screeningDecider.decide(request, screeningDecider.initialState());
+  return [...requested, ...events].map((event, position) => ({
+    ...event,
+    metadata: { eventId: `e-${position}`, occurredAt: NOW },
+    streamName: 'screening-77',
+    streamPosition: BigInt(position),
+    globalPosition: BigInt(position),
+    recordedAt: NOW,
+  })) as RecordedEvent[];
+}
+
+const result = (phase: string, agent: string, payload: Record<string, unknown>, queried = true, error?: string): Later => ({
+  type: 'AgentResultRecorded',
+  data: { ...ids, phase, agent, queried, ...(error ? { error } : {}), result: payload, startedAt: NOW, finishedAt: NOW },
+});
+
+/** FATF's call for action on Iran (countermeasures), as the lists in service would give it. */
+const iran = { iso2: 'IR', jurisdiction: 'Iran', list: 'high_risk_call_for_action' as const, measure: 'countermeasures', asOf: '2026-02-13' };
+const finalisation: FinalisationContext = {
+  countryRisk: () => [iran],
+  analyse: async () => ({ markdown: '', generatedBy: 'rules' }),
+};
+
+/** A screening's stream as the pipeline writes it: agent results, then the risk score and summary steps on the report so far, then completion. */
+async function pipelineStream(hits: ReportHit[], extra: Later[] = []): Promise<RecordedEvent[]> {
+  const countryRisk = [{ iso2: iran.iso2, jurisdiction: iran.jurisdiction, fatfStatus: iran.list, measure: iran.measure, asOf: iran.asOf, basis: 'subject_jurisdiction' }];
+  const found: Later[] = [
+    result('1a', 'sanctions', { hits }),
+    result('1b', 'country_risk', { countryRisk: hits.length > 0 ? countryRisk : [] }),
+    result('1b', 'market_data', {}, false, 'not configured: set MARKET_DATA_API_KEY'),
+    ...extra,
+  ];
+  const soFar = buildScreeningReport(recorded(found), context)!;
+  const risk = await finalisers.risk_score!(soFar, finalisation);
+  const summary = await finalisers.summary!(soFar, finalisation);
+  const scored = [...found, result('5', 'risk_score', risk.result), result('5', 'summary', summary.result)];
+  const assessment = risk.result.assessment as { riskScore: number; riskLevel: string };
+  return recorded([
+    ...scored,
+    {
+      type: 'ScreeningCompleted',
+      data: { ...ids, uuid: request.data.uuid, kind: 'cdd', surface: 's1', riskScore: assessment.riskScore, riskLevel: assessment.riskLevel, counts: {}, hits: [], listVersions: [], matcherVersion: 'matcher-1.0.0', completedAt: NOW },
+    },
+  ]);
+}
+
+const sampleHits = (): ReportHit[] => Object.values(sampleReport().hits).flat();
+
+describe('screening report fold (live path)', () => {
+  it('carries the verdict the scorer computed from the hits, as the risk_score step recorded it', async () => {
+    const report = buildScreeningReport(await pipelineStream(sampleHits()), context)!;
+    assert.equal(report.status, 'completed');
+    assert.deepEqual([report.verdict.riskScore, report.verdict.riskLevel], [100, 'critical']);
+    // The breakdown explains the score: its points add up to the uncapped score, FATF's countermeasures among them.
+    assert.equal(report.verdict.uncappedScore, report.verdict.breakdown.reduce((sum, line) => sum + line.points, 0));
+    assert.ok(report.verdict.breakdown.some((line) => line.rule === 'fatf.call_for_action.countermeasures'));
+    assert.ok(report.verdict.uncappedScore! > 100);
+    assert.deepEqual(report.verdict.flags, ['confirmed_sanctions_hit', 'pep', 'fatf_black_list']);
+  });
+
+  it('lists a source that could not be queried as not searched, under its label, with its reason', async () => {
+    const report = buildScreeningReport(await pipelineStream(sampleHits()), context)!;
+    assert.deepEqual(report.sourcesNotSearched, [{ source: 'Market data', reason: 'not configured: set MARKET_DATA_API_KEY' }]);
+  });
+
+  it('takes the summary step\'s factual summary when completion carries none', async () => {
+    const report = buildScreeningReport(await pipelineStream(sampleHits()), context)!;
+    assert.equal(
+      report.verdict.summary,
+      'Zala Aero Group (company, Iran) was screened against 2 sources. 7 potential match(es), 3 confirmed: ZALA AERO GROUP on OFAC SDN List (100); ' +
+        'Zala Aero on EU Financial Sanctions Files (91); صدام حسين التكريتي on UN Security Council Consolidated List (82). 1 source(s) could not be searched; see data gaps.',
+    );
+  });
+
+  it('a screening with nothing found is low, with no flags, and its JSON report has every section', async () => {
+    const report = buildScreeningReport(await pipelineStream([]), context)!;
+    assert.deepEqual([report.verdict.riskScore, report.verdict.riskLevel, report.verdict.flags], [0, 'low', []]);
+    assert.equal(buildJsonReport(report, { generatedAt: '2026-01-01T00:00:00Z' }).sections.length, 13);
+  });
+
+  it('keeps one hit per hit id and sorts each category best first', async () => {
+    const [best, second, third] = sampleReport().hits.sanctions;
+    const report = buildScreeningReport(await pipelineStream([third!, best!], [result('1a', 'sanctions_again', { hits: [best!, second!] })]), context)!;
+    assert.deepEqual(
+      report.hits.sanctions.map((h) => [h.hitId, h.score]),
+      [best!, second!, third!].map((h) => [h.hitId, h.score]),
+    );
+  });
+});
+
+describe('outside sources as report pieces (the catalog\'s sources agent)', () => {
+  const source = (outcome: AgentOutcome, configured = true): ExternalSource => ({
+    name: 'companies_house',
+    label: 'UK Companies House',
+    phase: '1b',
+    tier: 'free' as never,
+    enableWith: 'COMPANIES_HOUSE_API_KEY',
+    configured: () => configured,
+    query: async () => outcome,
+  });
+  const subject = { workflow: 'screening-77', name: 'X LTD', entityType: 'company' as const };
+  const ctx = { signal: new AbortController().signal };
+
+  it('splits an outcome into hits (none under the minimum match score), registry records and UK registry facts', async () => {
+    const agent = sourcesAgent('company_registries', 'Company registries', [
+      source({
+        queried: true,
+        matches: [
+          { kind: 'registry', record: { source: 'companies_house', legalName: 'X LTD' }, ukRegistry: { companyNumber: '1', status: 'dissolved' } },
+          { kind: 'hit', category: 'pep', entityId: 'p1', entityName: 'P', matchedName: 'P', score: 0.9, summary: 's', programs: [] },
+          { kind: 'hit', category: 'pep', entityId: 'p2', entityName: 'Q', matchedName: 'Q', score: 0.6, summary: 's', programs: [] },
+        ],
+      }),
+    ]);
+    const outcome = await agent.run(subject, ctx);
+    assert.equal(outcome.queried, true);
+    if (!outcome.queried) return;
+    assert.deepEqual(outcome.hits.map((h) => [h.hitId, h.sourceLabel, h.status]), [['pep:companies_house:p1', 'UK Companies House', 'potential']]);
+    assert.deepEqual(outcome.registry?.map((r) => r.legalName), ['X LTD']);
+    assert.deepEqual(outcome.data, { ukRegistry: { companyNumber: '1', status: 'dissolved' } });
+  });
+
+  it('a failed source is not queried, with its error, and nothing else', async () => {
+    const outcome = await sourcesAgent('company_registries', 'Company registries', [source({ queried: false, error: 'network error ENOTFOUND', matches: [] })]).run(subject, ctx);
+    assert.deepEqual(outcome, { queried: false, error: 'companies_house: network error ENOTFOUND', hits: [] });
+  });
+});
