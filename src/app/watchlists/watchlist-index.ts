@@ -1,7 +1,7 @@
 /**
  * Per-account screening index of internal watchlists (issue 21): built with the same engine as the
  * official lists from the read model, kept in memory and rebuilt only when the account's active
- * lists or their versions change (one cheap query per screening compares them).
+ * lists or their versions change (compared before every screening: active-versions.ts keeps that answer).
  *
  * `versions` pins exact versions (`watchlist-<id>@v<n>`): each is rebuilt from its event stream
  * (replay, `svc audit reproduce`), independent of the read model's current state.
@@ -13,6 +13,7 @@ import { ScreeningEngine } from '../../screening/engine';
 import type { ListEntity, ListVersion } from '../../screening/model';
 import { INTERNAL_LIST_SOURCE, parseWatchlistVersionId, toListEntity, watchlistVersionId, type Watchlist, type WatchlistEntry } from '../../screening/watchlists/model';
 import { watchlistAtVersion, type WatchlistSnapshot, type WatchlistService } from './watchlist-service';
+import type { ActiveWatchlistVersions } from './active-versions';
 
 /** SHA-256 over a version's entries in entry-id order: the content hash a screening records. */
 export function watchlistContentHash(entries: readonly WatchlistEntry[]): string {
@@ -45,12 +46,19 @@ export class WatchlistIndexCache implements InternalListSource {
   private readonly cache = new Map<string, { key: string; index: InternalListIndex | undefined }>();
 
   constructor(
-    private readonly deps: { watchlists: Pick<WatchlistService, 'activeVersions' | 'activeSnapshots'>; store: Pick<EventStore, 'readStream'>; now: () => Date; maxAccounts?: number },
+    private readonly deps: {
+      watchlists: Pick<WatchlistService, 'activeVersions' | 'activeSnapshots'>;
+      /** Where the per-screening version check asks (default: the watchlist service, a query each time; active-versions.ts keeps answers). */
+      versions?: ActiveWatchlistVersions;
+      store: Pick<EventStore, 'readStream'>;
+      now: () => Date;
+      maxAccounts?: number;
+    },
   ) {}
 
   async indexFor(accountId: string, pinned?: readonly string[]): Promise<InternalListIndex | undefined> {
     if (pinned) return this.pinnedIndex(accountId, pinned);
-    const active = await this.deps.watchlists.activeVersions(accountId);
+    const active = await (this.deps.versions ?? this.deps.watchlists).activeVersions(accountId);
     if (active.length === 0) return undefined;
     const key = active.map((v) => `${v.id}@${v.version}`).join(',');
     const kept = this.cache.get(accountId);
