@@ -17,11 +17,11 @@ const load = async (repo: string) => ({
 const A = await load(oldRepo);
 const B = await load(newRepo);
 const { loadAllLists } = await import(path.join(newRepo, 'src/screening/lists/index.ts'));
-const { defaultListsConfig } = await import(path.join(newRepo, 'src/screening/lists/config.ts'));
+const { listsConfig } = await import(path.join(newRepo, 'src/screening/lists/config.ts'));
 const { parseScreeningInput } = await import(path.join(newRepo, 'src/screening/query-input.ts'));
 process.chdir(newRepo);
 const { batchInput } = await import(path.join(newRepo, 'bench/batch/input.ts'));
-const lists = await loadAllLists(defaultListsConfig({ ...process.env, LISTS_DIR: path.join(newRepo, 'lists') }), { progressBar: false });
+const lists = await loadAllLists(listsConfig({ listsDir: path.join(newRepo, 'lists') }), { progressBar: false });
 const cpu = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
 let c = cpu();
 const ea = A.engine.ScreeningEngine.build(lists.entities, lists.versions);

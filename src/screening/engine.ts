@@ -17,7 +17,7 @@ import type {
   QualifierApplied,
   ScreeningQuery,
 } from './model';
-import { compareNames, round, type NameComparison, type SpellingMemo } from './matching/compare';
+import { compareNames, round, SimilarityMemo, type NameComparison, type SpellingMemo } from './matching/compare';
 import { NameIndex, type Candidate, type NameIndexSnapshot } from './matching/name-index';
 import { prepareName, type PreparedName } from './matching/prepare';
 import { qualifiersFor, type Qualified } from './matching/qualifiers';
@@ -51,9 +51,6 @@ interface PreparedQuery {
   candidates: readonly Candidate[];
 }
 
-/** Entries the engine's spelling memo may hold before it starts afresh (about 100 bytes each). */
-const SPELLING_MEMO_MAX = 150_000;
-
 export interface EngineStats {
   entities: number;
   names: number;
@@ -73,17 +70,24 @@ export class ScreeningEngine {
   private byId?: Map<string, ListEntity>;
   private readonly recentQueries = new Map<string, PreparedQuery>();
   /**
-   * Spelling similarities of query words against listed words, kept across queries: a customer book
-   * repeats its surnames and given names, and a word pair's similarity never changes.
+   * Similarities of query words against listed words, kept across queries: a customer book repeats
+   * its surnames and given names, and a word pair's similarity never changes. Made at the first
+   * screening (a fixed 10 MiB table that bounds itself: similarity-memo.ts).
    */
-  private memo: SpellingMemo = new Map();
-  private memoChecked = 0;
+  private memo?: SpellingMemo;
   /** Comparisons of this query with each distinct prepared name (slot preparedId·2 + read as a person), by generation. */
   private compared: (NameComparison | undefined)[] = [];
   private comparedGen = new Int32Array(0);
   private comparisonGen = 0;
   /** Slots of `compared` the last query filled: emptied at the next, so no comparison outlives its query. */
   private comparedSlots: number[] = [];
+  /** Per entity, the best name of the current query (valid where bestGen is the query's generation). */
+  private bestGen = new Int32Array(0);
+  private bestScore = new Float64Array(0);
+  private bestName = new Int32Array(0);
+  private bestCmp: (NameComparison | undefined)[] = [];
+  /** The entities the current query met, in the order it met them. */
+  private metEntities: number[] = [];
 
   private constructor(entities: ListEntity[], versions: ListVersion[], index: NameIndex, buildMs: number, private readonly keepRecent: number) {
     this.entities = entities;
@@ -149,13 +153,23 @@ export class ScreeningEngine {
     if (!query.name?.trim()) return [];
     const { q, qPerson, candidates } = this.prepareQuery(query.name, query.schema, threshold >= 0.6 ? 0.5 : 0.25);
     const memo = this.spellingMemo();
-    const best = new Map<number, { cmp: NameComparison; nameIndex: number; nameScore: number }>();
-    // A name listed by several lists (or entities) is prepared once and compared once per query.
+    // Each entity's best name for this query (in the order entities were first met), by generation.
     const gen = this.nextComparisonGeneration();
+    if (this.bestGen.length !== this.entities.length) {
+      this.bestGen = new Int32Array(this.entities.length);
+      this.bestScore = new Float64Array(this.entities.length);
+      this.bestName = new Int32Array(this.entities.length);
+      this.bestCmp = new Array(this.entities.length);
+    }
+    const met = this.metEntities;
+    met.length = 0;
+    const filtered = !!(options.schemas?.length || options.sources?.length || options.topics?.length);
+    // A name listed by several lists (or entities) is prepared once and compared once per query.
     for (const c of candidates) {
       const named = this.index.names[c.nameIndex];
-      const entity = this.entities[named.entityIndex];
-      if (!this.passesFilters(entity, options)) continue;
+      const entityIndex = named.entityIndex;
+      const entity = this.entities[entityIndex];
+      if (filtered && !this.passesFilters(entity, options)) continue;
       const asPerson = entity.schema === 'person' && qPerson !== q;
       const slot = named.preparedId * 2 + (asPerson ? 1 : 0);
       let cmp: NameComparison;
@@ -167,18 +181,27 @@ export class ScreeningEngine {
         this.comparedSlots.push(slot);
       }
       const nameScore = cmp.score * ALIAS_FACTOR[named.record.kind];
-      const prev = best.get(named.entityIndex);
-      if (!prev || nameScore > prev.nameScore) best.set(named.entityIndex, { cmp, nameIndex: c.nameIndex, nameScore });
+      if (this.bestGen[entityIndex] !== gen) {
+        this.bestGen[entityIndex] = gen;
+        met.push(entityIndex);
+      } else if (!(nameScore > this.bestScore[entityIndex])) continue;
+      this.bestScore[entityIndex] = nameScore;
+      this.bestName[entityIndex] = c.nameIndex;
+      this.bestCmp[entityIndex] = cmp;
     }
     const scored: { entityIndex: number; nameIndex: number; nameScore: number; quals: Qualified[]; score: number }[] = [];
-    for (const [entityIndex, b] of best) {
+    for (const entityIndex of met) {
+      const nameScore = this.bestScore[entityIndex];
+      const cmp = this.bestCmp[entityIndex]!;
+      this.bestCmp[entityIndex] = undefined;
       // Cheap upper bound before qualifiers: corroboration adds at most 0.05 + 0.1.
-      if (NAME_ONLY_CAP * b.nameScore + 0.2 < threshold) continue;
+      if (NAME_ONLY_CAP * nameScore + 0.2 < threshold) continue;
       const entity = this.entities[entityIndex];
-      const named = this.index.names[b.nameIndex];
+      const nameIndex = this.bestName[entityIndex];
+      const named = this.index.names[nameIndex];
       const quals = qualifiersFor(query, entity);
-      const score = Math.min(finalScore(b.nameScore, b.cmp.exact && ALIAS_FACTOR[named.record.kind] === 1, quals), b.cmp.maxScore ?? 1);
-      if (score >= threshold) scored.push({ entityIndex, nameIndex: b.nameIndex, nameScore: b.nameScore, quals, score });
+      const score = Math.min(finalScore(nameScore, cmp.exact && ALIAS_FACTOR[named.record.kind] === 1, quals), cmp.maxScore ?? 1);
+      if (score >= threshold) scored.push({ entityIndex, nameIndex, nameScore, quals, score });
     }
     scored.sort((a, b) => b.score - a.score || this.entities[a.entityIndex].id.localeCompare(this.entities[b.entityIndex].id));
     // the token alignment is worked out only for the hits that are returned
@@ -191,14 +214,7 @@ export class ScreeningEngine {
   }
 
   private spellingMemo(): SpellingMemo {
-    // counting the memo's entries costs a pass over it: done every 2,000 queries
-    if (++this.memoChecked >= 2000) {
-      this.memoChecked = 0;
-      let entries = 0;
-      for (const m of this.memo.values()) entries += m.size;
-      if (entries > SPELLING_MEMO_MAX) this.memo = new Map();
-    }
-    return this.memo;
+    return (this.memo ??= new SimilarityMemo());
   }
 
   private nextComparisonGeneration(): number {
@@ -207,10 +223,12 @@ export class ScreeningEngine {
     if (this.comparedGen.length !== this.index.preparedCount * 2) {
       this.comparedGen = new Int32Array(this.index.preparedCount * 2);
       this.compared = new Array(this.index.preparedCount * 2);
+      this.bestGen.fill(0);
       this.comparisonGen = 0;
     }
     if (this.comparisonGen >= 0x7fffffff) {
       this.comparedGen.fill(0);
+      this.bestGen.fill(0);
       this.comparisonGen = 0;
     }
     return ++this.comparisonGen;

@@ -13,12 +13,13 @@
  *
  * Not cached: a load with failures (the snapshot is a complete, good list set only).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { promises as fsp, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
+import { systemClock } from '../shared/clock';
 import { ScreeningEngine } from './engine';
 import type { NameIndexSnapshot } from './matching/name-index';
 import { hashFiles } from './lists/common';
@@ -164,7 +165,7 @@ export function decodeSnapshot(bytes: Uint8Array, key: string, options: { recent
   }
   if (snap?.format !== FORMAT || snap.key !== key || !Array.isArray(snap.lists)) return undefined;
   // loaded now, into this process
-  const loadedAt = (options.now?.() ?? new Date()).toISOString();
+  const loadedAt = (options.now?.() ?? systemClock.now()).toISOString();
   for (const l of snap.lists) l.version.loadedAt = loadedAt;
   const load = assemble(snap.lists, []);
   try {
@@ -184,7 +185,7 @@ export function encodeSnapshot(key: string, lists: LoadedList[], engine: Screeni
 export async function writeSnapshot(cacheDir: string, key: string, bytes: Uint8Array): Promise<string> {
   await fsp.mkdir(cacheDir, { recursive: true });
   const file = snapshotFile(cacheDir, key);
-  const tmp = `${file}.tmp-${process.pid}-${Date.now()}`;
+  const tmp = `${file}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
   await fsp.writeFile(tmp, bytes);
   await fsp.rename(tmp, file);
   const others = (await fsp.readdir(cacheDir)).filter((f) => /^engine-[0-9a-f]+\.v8$/.test(f) && path.join(cacheDir, f) !== file);

@@ -80,12 +80,20 @@ export function hitCategory(topics: readonly ListTopic[]): HitCategory {
   return 'debarment';
 }
 
+/** The risk of a row with no hit (most rows): computeRiskScore is pure, so it is worked out once. */
+let noHitRisk: { riskScore: number; riskLevel: string } | undefined;
+
 export function riskOf(hits: readonly MatchResult[]): { riskScore: number; riskLevel: string } {
+  if (!hits.length) return (noHitRisk ??= assess({}));
   const byCategory: Partial<Record<HitCategory, ScorableHit[]>> = {};
   for (const h of hits) {
     const category = hitCategory(h.entity.topics);
     (byCategory[category] ??= []).push({ hitId: h.entity.id, category, source: h.entity.source, score: h.score, entityName: h.entity.primaryName });
   }
+  return assess(byCategory);
+}
+
+function assess(byCategory: Partial<Record<HitCategory, ScorableHit[]>>): { riskScore: number; riskLevel: string } {
   const assessment = computeRiskScore({ hits: byCategory });
   return { riskScore: assessment.riskScore, riskLevel: assessment.riskLevel };
 }

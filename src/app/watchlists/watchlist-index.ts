@@ -1,7 +1,8 @@
 /**
  * Per-account screening index of internal watchlists (issue 21): built with the same engine as the
  * official lists, kept in memory, and brought up to date **incrementally** when the account's active
- * lists or their versions change (one cheap query per screening compares them): the entries a list's
+ * lists or their versions change (compared before every screening: active-versions.ts keeps that
+ * answer): the entries a list's
  * events touched since the indexed version are read (their ids from the list's stream and the
  * committed import chunks, their content from the read model) and only those are prepared; the rest
  * of the index is reused (ScreeningEngine.rebased). Entities are kept in one canonical order (list id,
@@ -20,6 +21,7 @@ import { ScreeningEngine } from '../../screening/engine';
 import type { ListEntity, ListVersion } from '../../screening/model';
 import { INTERNAL_LIST_SOURCE, parseWatchlistVersionId, relistEntity, toListEntity, watchlistVersionId, type Watchlist, type WatchlistEntry } from '../../screening/watchlists/model';
 import { importChunks, watchlistAtVersion, type WatchlistSnapshot, type WatchlistService } from './watchlist-service';
+import type { ActiveWatchlistVersions } from './active-versions';
 
 type ListHeader = Pick<Watchlist, 'id' | 'name' | 'severity' | 'version'>;
 
@@ -178,7 +180,9 @@ export class WatchlistIndexCache implements InternalListSource {
 
   constructor(
     private readonly deps: {
-      watchlists: Pick<WatchlistService, 'activeLists' | 'activeSnapshots' | 'entriesById'>;
+      watchlists: Pick<WatchlistService, 'activeVersions' | 'activeLists' | 'activeSnapshots' | 'entriesById'>;
+      /** Where the per-screening version check asks (default: the watchlist service, a query each time; active-versions.ts keeps answers). */
+      versions?: ActiveWatchlistVersions;
       store: Pick<EventStore, 'readStream'>;
       now: () => Date;
       maxAccounts?: number;
@@ -187,7 +191,7 @@ export class WatchlistIndexCache implements InternalListSource {
 
   async indexFor(accountId: string, pinned?: readonly string[]): Promise<InternalListIndex | undefined> {
     if (pinned) return this.pinnedIndex(accountId, pinned);
-    const active = await this.deps.watchlists.activeLists(accountId);
+    const active = await (this.deps.versions ?? this.deps.watchlists).activeVersions(accountId);
     if (active.length === 0) return undefined;
     const key = active.map((v) => `${v.id}@${v.version}`).join(',');
     const kept = this.cache.get(accountId);
@@ -196,9 +200,12 @@ export class WatchlistIndexCache implements InternalListSource {
     let built: Built | undefined;
     let readKey = key;
     if (kept?.built) {
-      const deltas = await this.deltas(accountId, active, kept.built);
+      // the lists' headers as the read model holds them now (their versions may be newer than `active`)
+      const lists = await this.deps.watchlists.activeLists(accountId);
+      readKey = lists.map((v) => `${v.id}@${v.version}`).join(',');
+      const deltas = lists.length ? await this.deltas(accountId, lists, kept.built) : undefined;
       if (deltas) {
-        built = updateInternalListIndex(kept.built, active, deltas, this.deps.now().toISOString());
+        built = updateInternalListIndex(kept.built, lists, deltas, this.deps.now().toISOString());
         let prepared = 0;
         for (const d of deltas.values()) prepared += d.size;
         this.lastBuild.set(accountId, { mode: 'incremental', prepared, ms: performance.now() - t0 });

@@ -18,6 +18,7 @@ import { relatedEntity } from './discriminators';
 import { editDistance, jaroWinkler } from './similarity';
 import { hebrewMatchesLatin } from './text';
 import { koreanKey } from './korean';
+import { SimilarityMemo } from './similarity-memo';
 
 export type AlignHow =
   | 'exact'
@@ -37,33 +38,45 @@ export interface TokenSim {
 }
 
 const NONE: TokenSim = { how: 'missing', sim: 0 };
+// The results that do not depend on the words, made once (a TokenSim is never changed after it is made:
+// callers copy `how` and `sim`, and the similarity memo hands the same object to every query).
+const EXACT: TokenSim = { how: 'exact', sim: 1 };
+const LEGAL_SAME: TokenSim = { how: 'legal_form', sim: 1 };
+const LEGAL_OTHER: TokenSim = { how: 'legal_form', sim: 0.7 };
+const TRANSLATED: TokenSim = { how: 'translated', sim: 1 };
+const TRANSLIT_1: TokenSim = { how: 'transliterated', sim: 1 };
+const TRANSLIT_95: TokenSim = { how: 'transliterated', sim: 0.95 };
+const TRANSLIT_92: TokenSim = { how: 'transliterated', sim: 0.92 };
+const TRANSLIT_9: TokenSim = { how: 'transliterated', sim: 0.9 };
+const TRANSLIT_8: TokenSim = { how: 'transliterated', sim: 0.8 };
+const INITIAL: TokenSim = { how: 'initial', sim: 0.75 };
 
 /** Similarity of two tokens, and how they matched. */
-export function tokenSimilarity(q: NameToken, c: NameToken, memo?: SpellingMemo): TokenSim {
+export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
   if (q.kind === 'legal' || c.kind === 'legal') {
     if (q.kind !== c.kind) return NONE;
-    return { how: 'legal_form', sim: q.fold === c.fold ? 1 : 0.7 };
+    return q.fold === c.fold ? LEGAL_SAME : LEGAL_OTHER;
   }
   if (q.kind === 'particle' || c.kind === 'particle') {
-    if (q.kind === c.kind && q.fold === c.fold) return { how: 'exact', sim: 1 };
+    if (q.kind === c.kind && q.fold === c.fold) return EXACT;
     return NONE;
   }
-  if (q.kind === 'number' || c.kind === 'number') return q.norm === c.norm ? { how: 'exact', sim: 1 } : NONE;
+  if (q.kind === 'number' || c.kind === 'number') return q.norm === c.norm ? EXACT : NONE;
   // A generic business word matches its translations ("Banco" = "Bank", "Denizcilik" = "Shipping").
-  if (q.generic && q.generic === c.generic) return { how: q.norm === c.norm ? 'exact' : 'translated', sim: 1 };
-  if (q.norm === c.norm) return { how: q.origin === c.origin ? 'exact' : 'transliterated', sim: 1 };
-  if (q.fold === c.fold) return { how: 'transliterated', sim: 0.95 };
+  if (q.generic && q.generic === c.generic) return q.norm === c.norm ? EXACT : TRANSLATED;
+  if (q.norm === c.norm) return q.origin === c.origin ? EXACT : TRANSLIT_1;
+  if (q.fold === c.fold) return TRANSLIT_95;
   // One Korean syllable in two romanisations (Gim/Kim, Jeong/Jong/Chung, Eun/Un, Choe/Choi): see korean.ts.
-  if (q.korean && q.korean === c.korean) return { how: 'transliterated', sim: 0.92 };
+  if (q.korean && q.korean === c.korean) return TRANSLIT_92;
   if (q.initial || c.initial) {
-    return q.norm[0] === c.norm[0] ? { how: 'initial', sim: 0.75 } : NONE;
+    return q.norm[0] === c.norm[0] ? INITIAL : NONE;
   }
   // Two names known to be different (Muhammad / Mahmud, Ri / Pak), whatever their spellings share.
   if (q.kind === 'name' && c.kind === 'name' && NAME_VARIANT_HEADS.has(q.fold) && NAME_VARIANT_HEADS.has(c.fold)) return NONE;
   // A Russian name as German, Polish, French, Dutch or Hungarian write it (Poetin, Szojgu, Jewgeni).
   if (q.renderings?.length || c.renderings?.length) {
     if (q.renderings?.includes(c.fold) || c.renderings?.includes(q.fold) || q.renderings?.some((r) => c.renderings?.includes(r))) {
-      return { how: 'transliterated', sim: 0.9 };
+      return TRANSLIT_9;
     }
   }
   const qa = q.origin === 'abjad';
@@ -71,25 +84,23 @@ export function tokenSimilarity(q: NameToken, c: NameToken, memo?: SpellingMemo)
   if (qa !== ca) {
     // Hebrew letter by letter against a Latin spelling (vowel letters, begadkefat, the article).
     const heb = qa ? q.hebrew : c.hebrew;
-    if (heb && hebrewMatchesLatin(heb, qa ? c.norm : q.norm)) return { how: 'transliterated', sim: 0.95 };
+    if (heb && hebrewMatchesLatin(heb, qa ? c.norm : q.norm)) return TRANSLIT_95;
     // Unvowelled Arabic/Hebrew against a vowelled spelling: only the consonant skeleton can be compared.
     const latinLen = qa ? c.norm.length : q.norm.length;
     if (q.skel.length >= 2 && q.skel === c.skel) {
-      return { how: 'transliterated', sim: q.skel.length >= 3 || latinLen >= 5 ? 0.95 : 0.8 };
+      return q.skel.length >= 3 || latinLen >= 5 ? TRANSLIT_95 : TRANSLIT_8;
     }
     const shortSkel = Math.min(q.skel.length, c.skel.length);
-    if (shortSkel >= 4 && editDistance(q.skel, c.skel, 1) <= 1) return { how: 'transliterated', sim: 0.8 };
+    if (shortSkel >= 4 && editDistance(q.skel, c.skel, 1) <= 1) return TRANSLIT_8;
     return NONE;
   }
   // Two different well-known given names (Maria/Mario, Michael/Michelle) are different names,
   // unless they are spelling variants of one name (Mohammed/Muhammad: same skeleton and ending).
   if (q.common && c.common && q.kind === 'name' && c.kind === 'name') {
-    const qs = q.skel;
-    const cs = c.skel;
-    const ending = (t: NameToken) => t.fold.slice(-1);
-    if (qs !== cs || ending(q) !== ending(c)) return NONE;
+    // (same skeleton and the same last letter)
+    if (q.skel !== c.skel || q.fold.slice(-1) !== c.fold.slice(-1)) return NONE;
   }
-  const sim = spellingOf(q, c, memo);
+  const sim = spellingSimilarity(q, c);
   // A common given name matches only itself or its spelling variants, never a near-miss word
   // (Mary/Mayer, David/Davis, Kevin/Kelvin).
   if (sim.sim > 0 && q.common !== c.common && (sim.how === 'fuzzy' || sim.how === 'phonetic')) {
@@ -99,82 +110,94 @@ export function tokenSimilarity(q: NameToken, c: NameToken, memo?: SpellingMemo)
 }
 
 /**
- * Spelling similarities already worked out. spellingSimilarity is the costly step (two edit
- * distances and Jaro-Winkler) and reads only the two words' spellings, and a query's candidates
- * share many words (Hassan, Trading), as do the queries of a batch: the engine keeps one of these.
- * Keyed by the first word's spelling id, then the second's (spellingId).
+ * Token similarities already worked out (similarity-memo.ts), keyed by the two tokens' class ids in
+ * the order tokenSimilarity was called with them. A query's candidates share many words (Hassan,
+ * Trading), and so do the queries of a batch: the engine keeps one across queries.
  */
-export type SpellingMemo = Map<number, Map<number, TokenSim>>;
+export type SpellingMemo = SimilarityMemo<TokenSim>;
+export { SimilarityMemo };
 
-// Spelling ids: one number per distinct (norm, fold, skel, metaphone codes), exactly what
-// spellingSimilarity reads of a candidate word. Ids only grow: when the table is cleared (to bound
-// memory in a long-running service) a spelling seen again gets a new id, never another word's.
-const spellingIds = new Map<string, number>();
-let nextSpellingId = 1;
-const SPELLING_ID = Symbol('spellingId');
-type WithSpellingId = NameToken & { [SPELLING_ID]?: number };
+// Token class ids: one number per distinct combination of every field tokenSimilarity (and the
+// spelling comparison under it) reads of a token: kind, norm, fold, skel, metaphone codes, origin,
+// initial, common, generic concept, Korean key, Hebrew letters and renderings. Two tokens with one
+// id get the same similarity against any token, so a similarity is memoised by ids. Ids only grow:
+// when the table is cleared (to bound memory in a long-running service) a class seen again gets a
+// new id, never another class's.
+const tokenClassIds = new Map<string, number>();
+let nextTokenClass = 1;
 
-/** The id of a token's spelling (assigned on first use; tokens are not changed after they are compared). */
-export function spellingId(t: NameToken): number {
-  const known = (t as WithSpellingId)[SPELLING_ID];
-  if (known !== undefined) return known;
-  const key = `${t.norm}\u0000${t.fold}\u0000${t.skel}\u0000${t.meta[0]}\u0000${t.meta[1]}`;
-  let id = spellingIds.get(key);
+/** The class id of a token, read when it is compared (tokens are not changed after they are compared). */
+export function tokenClassId(t: NameToken): number {
+  const key =
+    `${t.kind}\u0000${t.norm}\u0000${t.fold}\u0000${t.skel}\u0000${t.meta[0]}\u0000${t.meta[1]}\u0000${t.origin}\u0000` +
+    `${t.initial ? 1 : 0}${t.common ? 1 : 0}\u0000${t.generic ?? ''}\u0000${t.korean ?? ''}\u0000${t.hebrew ?? ''}\u0000` +
+    (t.renderings ? `${t.renderings.length}:${t.renderings.join('\u0001')}` : '-');
+  let id = tokenClassIds.get(key);
   if (id === undefined) {
-    if (spellingIds.size >= 500_000) spellingIds.clear();
-    id = nextSpellingId++;
-    spellingIds.set(key, id);
+    if (tokenClassIds.size >= 500_000) tokenClassIds.clear();
+    id = nextTokenClass++;
+    tokenClassIds.set(key, id);
   }
-  (t as WithSpellingId)[SPELLING_ID] = id;
   return id;
 }
 
-function spellingOf(q: NameToken, c: NameToken, memo: SpellingMemo | undefined): TokenSim {
-  if (!memo) return spellingSimilarity(q, c);
-  const qId = spellingId(q);
-  let known = memo.get(qId);
-  if (!known) {
-    known = new Map();
-    memo.set(qId, known);
-  }
-  const key = spellingId(c);
-  let sim = known.get(key);
+/** tokenSimilarity(a, b) through the memo, when there is one. */
+function similarityIn(memo: SpellingMemo | undefined, a: NameToken, aId: number, b: NameToken, bId: number): TokenSim {
+  if (!memo) return tokenSimilarity(a, b);
+  let sim = memo.get(aId, bId);
   if (sim === undefined) {
-    sim = spellingSimilarity(q, c);
-    known.set(key, sim);
+    sim = tokenSimilarity(a, b);
+    memo.set(aId, bId, sim);
   }
   return sim;
 }
 
 function spellingSimilarity(q: NameToken, c: NameToken): TokenSim {
-  // Edit distance on both the transliterated and the folded forms (folding can hide or add an edit).
-  let best: TokenSim = NONE;
-  const consider = (how: AlignHow, sim: number) => {
-    if (sim > best.sim) best = { how, sim };
-  };
-  for (const [a, b] of [
-    [q.fold, c.fold],
-    [q.norm, c.norm],
-  ]) {
-    const longest = Math.max(a.length, b.length);
-    const shortest = Math.min(a.length, b.length);
-    if (shortest < 3) continue;
-    const d = editDistance(a, b, 2);
-    // A short word with another first letter is another word, not a typo (Petro/Metro, Power/Tower, Hotel/Motel).
-    if (longest <= 6 && a[0] !== b[0]) continue;
-    if (d === 1 && longest >= 5) consider('fuzzy', longest >= 8 ? 0.93 : longest >= 6 ? 0.9 : 0.85);
-    if (d === 2 && longest >= 8) consider('fuzzy', longest >= 10 ? 0.87 : 0.82);
+  // Edit distance on both the folded and the transliterated forms (folding can hide or add an edit).
+  // The best kind of match wins; on a tie the first found (the order below) is kept.
+  let how: AlignHow = 'missing';
+  let best = editSimilarity(q.fold, c.fold);
+  if (best > 0) how = 'fuzzy';
+  const onNorm = editSimilarity(q.norm, c.norm);
+  if (onNorm > best) {
+    best = onNorm;
+    how = 'fuzzy';
   }
   const shortest = Math.min(q.fold.length, c.fold.length);
   const jw = jaroWinkler(q.fold, c.fold);
   if (jw >= 0.8 && shortest >= 3) {
-    const [q1, q2] = q.meta;
-    const [c1, c2] = c.meta;
-    if (q1 && (q1 === c1 || q1 === c2 || (q2 && (q2 === c1 || q2 === c2)))) consider('phonetic', 0.85);
-    if (q.skel.length >= 3 && q.skel === c.skel) consider('transliterated', 0.88);
+    const q1 = q.meta[0];
+    const q2 = q.meta[1];
+    const c1 = c.meta[0];
+    const c2 = c.meta[1];
+    if (q1 && (q1 === c1 || q1 === c2 || (q2 && (q2 === c1 || q2 === c2))) && 0.85 > best) {
+      best = 0.85;
+      how = 'phonetic';
+    }
+    if (q.skel.length >= 3 && q.skel === c.skel && 0.88 > best) {
+      best = 0.88;
+      how = 'transliterated';
+    }
   }
-  if (jw >= 0.94 && shortest >= 6) consider('fuzzy', 0.8);
-  return best;
+  if (jw >= 0.94 && shortest >= 6 && 0.8 > best) {
+    best = 0.8;
+    how = 'fuzzy';
+  }
+  return how === 'missing' ? NONE : { how, sim: best };
+}
+
+/** The 'fuzzy' similarity of two spellings from their edit distance (0 when they are not near enough). */
+function editSimilarity(a: string, b: string): number {
+  const longest = Math.max(a.length, b.length);
+  const shortest = Math.min(a.length, b.length);
+  if (shortest < 3) return 0;
+  // A short word with another first letter is another word, not a typo (Petro/Metro, Power/Tower, Hotel/Motel).
+  if (longest <= 6 && a[0] !== b[0]) return 0;
+  const d = editDistance(a, b, 2);
+  let sim = 0;
+  if (d === 1 && longest >= 5) sim = longest >= 8 ? 0.93 : longest >= 6 ? 0.9 : 0.85;
+  if (d === 2 && longest >= 8 && (longest >= 10 ? 0.87 : 0.82) > sim) sim = longest >= 10 ? 0.87 : 0.82;
+  return sim;
 }
 
 /**
@@ -230,12 +253,21 @@ export const VESSEL_OWNER_CAP = 0.85;
 /** The engine's factor from name score to final score (engine.ts NAME_ONLY_CAP). */
 const NAME_TO_FINAL = 0.95;
 
+/**
+ * Aligned tokens: qt[q0 .. q0+qn-1] with ct[c0 .. c0+cn-1]. One side is always a single token; the
+ * other is one token or, for a merge, a run of adjacent tokens.
+ */
 interface Pair {
-  qi: number[];
-  ci: number[];
+  q0: number;
+  qn: number;
+  c0: number;
+  cn: number;
   how: AlignHow;
   sim: number;
 }
+
+/** Which tokens of a side are aligned already (1) or not (0), indexed like the side's tokens (a scratch buffer: may be longer). */
+type Used = Uint8Array;
 
 function concatToken(parts: NameToken[]): NameToken {
   const norm = parts.map((p) => p.norm).join('');
@@ -249,38 +281,71 @@ function concatToken(parts: NameToken[]): NameToken {
 /**
  * What compareOne needs of one side, worked out once per prepared name (a listed name is compared
  * with thousands of queries, a query with all its candidates): the tokens without numbers, their
- * weights for this rarity function, and the joined spans tryMerge tries (made on first use).
+ * weights for this rarity function and class ids, and the joined spans tryMerge tries (made on first use).
  */
 interface Side {
   rarity: RarityFn;
   toks: NameToken[];
   w: number[];
   total: number;
+  /** tokenClassId of each of toks. */
+  ids: number[];
   spans: (NameToken | undefined)[];
+  spanIds: number[];
 }
 const sides = new WeakMap<PreparedName, Side>();
+// the last query side asked for (querySideOf): a query is compared with each of its candidates in turn
+let lastQuery: PreparedName | undefined;
+let lastQuerySide: Side | undefined;
+
+function querySideOf(p: PreparedName, rarity: RarityFn): Side {
+  if (p !== lastQuery || lastQuerySide!.rarity !== rarity) {
+    lastQuerySide = sideOf(p, rarity);
+    lastQuery = p;
+  }
+  return lastQuerySide!;
+}
 
 function sideOf(p: PreparedName, rarity: RarityFn): Side {
-  const known = sides.get(p);
-  if (known && known.rarity === rarity) return known;
-  const toks = p.tokens.filter((t) => t.kind !== 'number');
-  const w = toks.map((t) => tokenWeight(t, rarity));
-  const side: Side = { rarity, toks, w, total: w.reduce((a, b) => a + b, 0) || 1, spans: [] };
-  sides.set(p, side);
+  let side = sides.get(p);
+  if (!side || side.rarity !== rarity) {
+    const toks = p.tokens.filter(notNumber);
+    const w = new Array<number>(toks.length);
+    const ids = new Array<number>(toks.length);
+    let total = 0;
+    for (let i = 0; i < toks.length; i++) {
+      w[i] = tokenWeight(toks[i], rarity);
+      total += w[i];
+      ids[i] = tokenClassId(toks[i]);
+    }
+    side = { rarity, toks, w, total: total || 1, ids, spans: [], spanIds: [] };
+    sides.set(p, side);
+  }
   return side;
+}
+
+function notNumber(t: NameToken): boolean {
+  return t.kind !== 'number';
 }
 
 /** The joined token of side.toks[j .. j+len-1] (len 2 or 3), made once per side. */
 function spanToken(side: Side, j: number, len: number): NameToken {
   const k = j * 2 + len - 2;
-  return (side.spans[k] ??= concatToken(side.toks.slice(j, j + len)));
+  let t = side.spans[k];
+  if (!t) {
+    t = side.spans[k] = concatToken(side.toks.slice(j, j + len));
+    side.spanIds[k] = tokenClassId(t);
+  }
+  return t;
 }
 
 /** Words split or joined differently ("Abdul Rahman"/"Abdulrahman", "Xi Jin Ping"/"Xi Jinping"). */
-function tryMerge(one: NameToken[], oneUsed: boolean[], manySide: Side, manyUsed: boolean[], oneIsQuery: boolean, pairs: Pair[], memo?: SpellingMemo): void {
+function tryMerge(oneSide: Side, oneUsed: Used, manySide: Side, manyUsed: Used, oneIsQuery: boolean, pairs: Pair[], memo?: SpellingMemo): void {
+  const one = oneSide.toks;
   const many = manySide.toks;
   for (let i = 0; i < one.length; i++) {
     if (oneUsed[i] || one[i].kind !== 'name') continue;
+    const oneId = oneSide.ids[i];
     let bestJ = -1;
     let bestLen = 0;
     let bestS: TokenSim | undefined;
@@ -298,7 +363,8 @@ function tryMerge(one: NameToken[], oneUsed: boolean[], manySide: Side, manyUsed
           spanLen += t.norm.length;
         }
         if (!eligible || Math.abs(spanLen - one[i].norm.length) > 3) continue;
-        const s = tokenSimilarity(one[i], spanToken(manySide, j, len), memo);
+        const span = spanToken(manySide, j, len);
+        const s = similarityIn(memo, one[i], oneId, span, manySide.spanIds[j * 2 + len - 2]);
         if (s.sim >= 0.85 && (!bestS || s.sim > bestS.sim)) {
           bestJ = j;
           bestLen = len;
@@ -307,19 +373,17 @@ function tryMerge(one: NameToken[], oneUsed: boolean[], manySide: Side, manyUsed
       }
     }
     if (bestS) {
-      oneUsed[i] = true;
-      const idx: number[] = [];
-      for (let k = bestJ; k < bestJ + bestLen; k++) {
-        manyUsed[k] = true;
-        idx.push(k);
-      }
+      oneUsed[i] = 1;
+      for (let k = bestJ; k < bestJ + bestLen; k++) manyUsed[k] = 1;
       const how: AlignHow = 'merged';
-      pairs.push(oneIsQuery ? { qi: [i], ci: idx, how, sim: bestS.sim } : { qi: idx, ci: [i], how, sim: bestS.sim });
+      pairs.push(
+        oneIsQuery ? { q0: i, qn: 1, c0: bestJ, cn: bestLen, how, sim: bestS.sim } : { q0: bestJ, qn: bestLen, c0: i, cn: 1, how, sim: bestS.sim },
+      );
     }
   }
 }
 
-function unmatchedName(toks: NameToken[], used: boolean[]): boolean {
+function unmatchedName(toks: NameToken[], used: Used): boolean {
   for (let i = 0; i < toks.length; i++) if (!used[i] && toks[i].kind === 'name' && !toks[i].initial) return true;
   return false;
 }
@@ -366,13 +430,16 @@ function oneWordName(toks: NameToken[]): boolean {
   return n === 1;
 }
 
-function leftWords(toks: NameToken[], used: boolean[]): NameToken[] {
+function leftWords(toks: NameToken[], used: Used): NameToken[] {
   return toks.filter((t, i) => !used[i] && (t.kind === 'name' || t.kind === 'stop'));
 }
 
 function nameLike(t: NameToken): boolean {
   return t.kind === 'name' || t.kind === 'stop';
 }
+
+/** The alignment of a comparison made without one (shared, so frozen). */
+const NO_ALIGNMENT: TokenAlignment[] = Object.freeze([]) as unknown as TokenAlignment[];
 
 // Scratch for compareOne's greedy alignment (reused: compareOne never runs inside itself).
 let candI = new Int32Array(64);
@@ -382,7 +449,7 @@ let candS: TokenSim[] = [];
 let candOrder = new Int32Array(64);
 
 function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlignment: boolean, memo?: SpellingMemo): NameComparison {
-  const qSide = sideOf(q, rarity);
+  const qSide = querySideOf(q, rarity);
   const cSide = sideOf(c, rarity);
   const qt = qSide.toks;
   const ct = cSide.toks;
@@ -409,9 +476,11 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
     candOrder = new Int32Array(most);
   }
   let n = 0;
+  const qIds = qSide.ids;
+  const cIds = cSide.ids;
   for (let i = 0; i < qt.length; i++) {
     for (let j = 0; j < ct.length; j++) {
-      const s = tokenSimilarity(qt[i], ct[j], memo);
+      const s = similarityIn(memo, qt[i], qIds[i], ct[j], cIds[j]);
       if (s.sim > 0) {
         candI[n] = i;
         candJ[n] = j;
@@ -428,31 +497,31 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
       }
     }
   }
-  const qUsed = new Array<boolean>(qt.length).fill(false);
-  const cUsed = new Array<boolean>(ct.length).fill(false);
+  const qUsed = usedScratch(0, qt.length);
+  const cUsed = usedScratch(1, ct.length);
   const pairs: Pair[] = [];
   for (let k = 0; k < n; k++) {
     const x = candOrder[k];
     const i = candI[x];
     const j = candJ[x];
     if (qUsed[i] || cUsed[j]) continue;
-    qUsed[i] = cUsed[j] = true;
-    pairs.push({ qi: [i], ci: [j], how: candS[x].how, sim: candS[x].sim });
+    qUsed[i] = cUsed[j] = 1;
+    pairs.push({ q0: i, qn: 1, c0: j, cn: 1, how: candS[x].how, sim: candS[x].sim });
   }
   candS.length = 0;
 
-  if (qUsed.includes(false) && cUsed.includes(false)) {
-    tryMerge(qt, qUsed, cSide, cUsed, true, pairs, memo);
-    tryMerge(ct, cUsed, qSide, qUsed, false, pairs, memo);
+  if (anyUnused(qUsed, qt.length) && anyUnused(cUsed, ct.length)) {
+    tryMerge(qSide, qUsed, cSide, cUsed, true, pairs, memo);
+    tryMerge(cSide, cUsed, qSide, qUsed, false, pairs, memo);
   }
 
   // In an organisation or vessel name, a short word one letter away from another word that the lists
   // also use is that other word, not a typo ("Hotel"/"Motel", "Trans"/"Trains" once both are listed words).
   if ((q.org || c.org) && rarity.known) {
     for (const p of pairs) {
-      if (p.how !== 'fuzzy' || p.qi.length !== 1 || p.ci.length !== 1) continue;
-      const a = qt[p.qi[0]];
-      const b = ct[p.ci[0]];
+      if (p.how !== 'fuzzy' || p.qn !== 1 || p.cn !== 1) continue;
+      const a = qt[p.q0];
+      const b = ct[p.c0];
       if (Math.max(a.norm.length, b.norm.length) <= 6 && p.sim > 0.7 && rarity.known(a.fold) && rarity.known(b.fold)) {
         p.sim = 0.7;
         notes.push(`"${a.display}" and "${b.display}" are short words one letter apart: read as different words`);
@@ -467,16 +536,14 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
   let anyName = false;
   let nameMatches = 0;
   for (const p of pairs) {
-    for (const i of p.qi) qCov += p.sim * qw[i];
-    for (const j of p.ci) cCov += p.sim * cw[j];
-    const qs = p.qi.map((i) => qt[i]);
-    const cs = p.ci.map((j) => ct[j]);
-    const isName = qs.every((t) => t.kind === 'name' || t.kind === 'stop') && cs.every((t) => t.kind === 'name' || t.kind === 'stop');
+    for (let i = p.q0; i < p.q0 + p.qn; i++) qCov += p.sim * qw[i];
+    for (let j = p.c0; j < p.c0 + p.cn; j++) cCov += p.sim * cw[j];
+    const isName = allNameLike(qt, p.q0, p.qn) && allNameLike(ct, p.c0, p.cn);
     if (isName) {
       anyName = true;
       nameMatches++;
     }
-    if (isName && p.sim >= 0.75 && qs.every((t) => !t.common && !t.initial) && cs.every((t) => !t.common && !t.initial)) {
+    if (isName && p.sim >= 0.75 && noneCommonOrInitial(qt, p.q0, p.qn) && noneCommonOrInitial(ct, p.c0, p.cn)) {
       strong = true;
     }
   }
@@ -495,14 +562,22 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
   let qWordCount = 0;
   for (const t of qt) if (nameLike(t) && ++qWordCount === 1) qWord = t;
   const oneWord = qWordCount === 1 && qWord!.kind === 'name' && !qWord!.initial ? qWord : undefined;
-  const oneWordPair = oneWord ? pairs.find((p) => p.qi.length === 1 && qt[p.qi[0]] === oneWord) : undefined;
+  let oneWordPair: Pair | undefined;
+  if (oneWord) {
+    for (const p of pairs) {
+      if (p.qn === 1 && qt[p.q0] === oneWord) {
+        oneWordPair = p;
+        break;
+      }
+    }
+  }
   let oneWordDone = false;
   if (oneWord && oneWordPair) {
     const cWords = ct.filter(nameLike);
-    const whole = oneWordPair.sim >= 0.95 && oneWordPair.ci.length === 1 && oneWordPair.how !== 'merged';
+    const whole = oneWordPair.sim >= 0.95 && oneWordPair.cn === 1 && oneWordPair.how !== 'merged';
     const generic = ORG_STOP_WORDS.has(oneWord.norm) || BUSINESS_WORDS.has(oneWord.norm);
-    if (whole && cWords.length > 1 && !oneWord.common && !ct[oneWordPair.ci[0]].common && !generic && oneWord.norm.length >= 3 && rarity(oneWord.fold) >= 0.45) {
-      const share = cw[oneWordPair.ci[0]] / (cWords.reduce((a, t) => a + cw[ct.indexOf(t)], 0) || 1);
+    if (whole && cWords.length > 1 && !oneWord.common && !ct[oneWordPair.c0].common && !generic && oneWord.norm.length >= 3 && rarity(oneWord.fold) >= 0.45) {
+      const share = cw[oneWordPair.c0] / (cWords.reduce((a, t) => a + cw[ct.indexOf(t)], 0) || 1);
       const final = ONE_WORD_BAND.min + (ONE_WORD_BAND.max - ONE_WORD_BAND.min) * Math.min(1, share);
       score = final / NAME_TO_FINAL;
       maxScore = ONE_WORD_BAND.cap;
@@ -513,12 +588,12 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
       score = Math.max(score, (ONE_WORD_BAND.max + 0.01) / NAME_TO_FINAL);
     } else if (
       oneWordPair.sim < 0.9 &&
-      Math.max(oneWord.norm.length, ...oneWordPair.ci.map((j) => ct[j].norm.length)) <= 7 &&
+      Math.max(oneWord.norm.length, longestNorm(ct, oneWordPair.c0, oneWordPair.cn)) <= 7 &&
       (oneWordPair.how === 'fuzzy' || oneWordPair.how === 'phonetic' || oneWordPair.how === 'transliterated')
     ) {
       // (a long word two letters off is more likely a typo of that word, and keeps its score)
       score = Math.min(score, 0.75);
-      notes.push(`one-word query "${oneWord.display}" only resembles "${oneWordPair.ci.map((j) => ct[j].display).join(' ')}": another word`);
+      notes.push(`one-word query "${oneWord.display}" only resembles "${displays(ct, oneWordPair.c0, oneWordPair.cn)}": another word`);
       oneWordDone = true;
     }
   }
@@ -576,19 +651,19 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
   const exact =
     !oneWordDone &&
     qn === cn &&
-    qUsed.every((u, i) => u || qt[i].kind === 'honorific') &&
-    cUsed.every((u, j) => u || ct[j].kind === 'honorific') &&
-    pairs.every((p) => p.sim === 1 && p.how !== 'merged');
+    allUsedOrHonorific(qt, qUsed) &&
+    allUsedOrHonorific(ct, cUsed) &&
+    pairs.every(identicalPair);
   if (exact) score = 1;
   score = round(Math.max(0, Math.min(1, score)));
-  if (!withAlignment) return { score, alignment: [], notes, exact, maxScore };
+  if (!withAlignment) return { score, alignment: NO_ALIGNMENT, notes, exact, maxScore };
 
   const alignment: TokenAlignment[] = [];
-  const allPairs = [...pairs].sort((a, b) => Math.min(...a.qi) - Math.min(...b.qi));
+  const allPairs = [...pairs].sort((a, b) => a.q0 - b.q0);
   for (const p of allPairs) {
     alignment.push({
-      query: p.qi.map((i) => qt[i].display).join(' '),
-      candidate: p.ci.map((j) => ct[j].display).join(' '),
+      query: displays(qt, p.q0, p.qn),
+      candidate: displays(ct, p.c0, p.cn),
       how: p.how,
       similarity: round(p.sim),
     });
@@ -605,6 +680,55 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
   }
   for (const n of c.numbers) if (!q.numbers.includes(n)) alignment.push({ query: '', candidate: n, how: 'missing', similarity: 0 });
   return { score, alignment, notes, exact, maxScore };
+}
+
+
+// Scratch for the `used` marks of compareOne's two sides (reused: compareOne never runs inside itself).
+// Only the first `length` marks of a buffer are the side's; the rest is left over from other names.
+const usedBufs = [new Uint8Array(64), new Uint8Array(64)];
+
+/** Buffer `which` with its first `length` marks cleared. */
+function usedScratch(which: 0 | 1, length: number): Used {
+  if (usedBufs[which].length < length) usedBufs[which] = new Uint8Array(length * 2);
+  const used = usedBufs[which];
+  used.fill(0, 0, length);
+  return used;
+}
+
+function anyUnused(used: Used, length: number): boolean {
+  for (let i = 0; i < length; i++) if (!used[i]) return true;
+  return false;
+}
+
+function allNameLike(toks: NameToken[], from: number, count: number): boolean {
+  for (let k = from; k < from + count; k++) if (!nameLike(toks[k])) return false;
+  return true;
+}
+
+function noneCommonOrInitial(toks: NameToken[], from: number, count: number): boolean {
+  for (let k = from; k < from + count; k++) if (toks[k].common || toks[k].initial) return false;
+  return true;
+}
+
+function longestNorm(toks: NameToken[], from: number, count: number): number {
+  let longest = -Infinity;
+  for (let k = from; k < from + count; k++) longest = Math.max(longest, toks[k].norm.length);
+  return longest;
+}
+
+function displays(toks: NameToken[], from: number, count: number): string {
+  let out = toks[from].display;
+  for (let k = from + 1; k < from + count; k++) out += ` ${toks[k].display}`;
+  return out;
+}
+
+function allUsedOrHonorific(toks: NameToken[], used: Used): boolean {
+  for (let i = 0; i < toks.length; i++) if (!used[i] && toks[i].kind !== 'honorific') return false;
+  return true;
+}
+
+function identicalPair(p: Pair): boolean {
+  return p.sim === 1 && p.how !== 'merged';
 }
 
 /**

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { ScreeningEngine } from '../../../../src/screening/engine';
 import type { MatchExplanation, MatchResult } from '../../../../src/screening/model';
 import * as F from './fixtures';
-import { compareNames, type SpellingMemo } from '../../../../src/screening/matching/compare';
+import { compareNames, SimilarityMemo, type SpellingMemo } from '../../../../src/screening/matching/compare';
 import { prepareName } from '../../../../src/screening/matching/prepare';
 
 const engine = ScreeningEngine.build(F.ALL, []);
@@ -220,7 +220,7 @@ describe('spelling memo', () => {
     for (const query of queries) {
       for (const schema of ['person', 'organization'] as const) {
         const q = prepareName(query, schema);
-        const memo: SpellingMemo = new Map();
+        const memo: SpellingMemo = new SimilarityMemo(12);
         for (const name of listed) {
           const c = prepareName(name, schema);
           assert.deepEqual(compareNames(q, c, () => 1, true, memo), compareNames(q, c, () => 1, true), `${query} / ${name}`);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ScreeningEngine } from '../../../../src/screening/engine';
 import type { ListEntity } from '../../../../src/screening/model';
-import { compareNames, type SpellingMemo } from '../../../../src/screening/matching/compare';
+import { compareNames, SimilarityMemo, type SpellingMemo } from '../../../../src/screening/matching/compare';
 import { NameIndex, type Candidate } from '../../../../src/screening/matching/name-index';
 import { prepareName } from '../../../../src/screening/matching/prepare';
 import * as F from './fixtures';
@@ -79,7 +79,7 @@ describe('matcher speed invariants', () => {
   });
 
   it('a spelling memo shared by many queries gives what no memo gives', () => {
-    const memo: SpellingMemo = new Map();
+    const memo: SpellingMemo = new SimilarityMemo(12);
     const listed = F.ALL.flatMap((e) => [e.primaryName, ...(e.names ?? []).map((n) => n.value)]);
     for (const query of ['Ali Hassan', 'Vladimir Putin', 'Vladimir Putina', 'Kim Jong Un', 'Abdulrahman Hasan', 'Saddam Husayn', 'Usama Ladin']) {
       const q = prepareName(query, 'person');
