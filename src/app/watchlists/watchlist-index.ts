@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import type { InternalListIndex, InternalListSource } from '../../agents/lists/internal-lists';
 import { streamName } from '../../commands/watchlist/decider';
 import type { EventStore } from '../../infrastructure/eventstore/port';
+import type { RecordedEvent } from '../../shared/events';
 import { ScreeningEngine } from '../../screening/engine';
 import type { ListEntity, ListVersion } from '../../screening/model';
 import { INTERNAL_LIST_SOURCE, parseWatchlistVersionId, relistEntity, toListEntity, watchlistVersionId, type Watchlist, type WatchlistEntry } from '../../screening/watchlists/model';
@@ -180,7 +181,7 @@ export class WatchlistIndexCache implements InternalListSource {
 
   constructor(
     private readonly deps: {
-      watchlists: Pick<WatchlistService, 'activeVersions' | 'activeLists' | 'activeSnapshots' | 'entriesById'>;
+      watchlists: Pick<WatchlistService, 'activeVersions' | 'activeLists' | 'activeSnapshots' | 'entriesById' | 'entriesOf'>;
       /** Where the per-screening version check asks (default: the watchlist service, a query each time; active-versions.ts keeps answers). */
       versions?: ActiveWatchlistVersions;
       store: Pick<EventStore, 'readStream'>;
@@ -232,54 +233,86 @@ export class WatchlistIndexCache implements InternalListSource {
    * the read model is not exactly at that version for one of them (it moved): build afresh.
    */
   private async deltas(accountId: string, active: readonly Watchlist[], built: Built): Promise<Map<string, Map<string, WatchlistEntry | null>> | undefined> {
-    const indexed = new Map(built.lists.map((l) => [l.list.id, l.list.version]));
+    const indexed = new Map(built.lists.map((l) => [l.list.id, l]));
     const out = new Map<string, Map<string, WatchlistEntry | null>>();
     for (const list of active) {
-      const from = indexed.get(list.id) ?? 0;
+      const old = indexed.get(list.id);
+      const from = old?.list.version ?? 0;
       if (from === list.version) continue;
       if (from > list.version) return undefined;
-      const touched = new Map<string, { version: number; removed: boolean }>();
-      let reached = from;
-      for (const event of await this.deps.store.readStream(streamName(list.id))) {
-        const data = event.data as { version: number; entryId?: string; entry?: WatchlistEntry; stagingStream?: string; chunks?: number };
-        if (data.version <= from) continue;
-        if (data.version > list.version) break;
-        reached = data.version;
-        switch (event.type) {
-          case 'EntryAdded':
-          case 'EntryChanged':
-            touched.set(data.entry!.entryId, { version: data.version, removed: false });
-            break;
-          case 'EntryRemoved':
-            touched.set(data.entryId!, { version: data.version, removed: true });
-            break;
-          case 'ListImported':
-            for await (const chunk of importChunks(this.deps.store, data)) {
-              for (const e of chunk.data.added) touched.set(e.entryId, { version: data.version, removed: false });
-              for (const e of chunk.data.changed) touched.set(e.entryId, { version: data.version, removed: false });
-              for (const r of chunk.data.removed) touched.set(r.entryId, { version: data.version, removed: true });
-            }
-            break;
-          default:
-            break;
-        }
-      }
-      if (reached !== list.version) return undefined;
-      const rows = await this.deps.watchlists.entriesById(accountId, list.id, [...touched.keys()]);
-      const delta = new Map<string, WatchlistEntry | null>();
-      for (const [entryId, t] of touched) {
-        const row = rows.get(entryId);
-        if (t.removed) {
-          if (row) return undefined;
-          delta.set(entryId, null);
-        } else {
-          if (!row || row.version !== t.version) return undefined;
-          delta.set(entryId, row.entry);
-        }
-      }
+      const events = (await this.deps.store.readStream(streamName(list.id))).filter((e) => {
+        const v = (e.data as { version: number }).version;
+        return v > from && v <= list.version;
+      });
+      if ((events.at(-1)?.data as { version: number } | undefined)?.version !== list.version) return undefined;
+      // a list new to the index, or imports that touch much of it: the list is read whole from the read model
+      let imported = 0;
+      for (const e of events) if (e.type === 'ListImported') imported += (e.data as { rows: number }).rows;
+      const delta = !old || imported > Math.max(1000, old.entries.length / 4) ? await this.wholeListDelta(accountId, list, old) : await this.touchedDelta(accountId, list, events);
+      if (!delta) return undefined;
       out.set(list.id, delta);
     }
     return out;
+  }
+
+  /** The entries the events touched (ids from the events, content from the read model, which must be at exactly their versions). */
+  private async touchedDelta(accountId: string, list: Watchlist, events: readonly RecordedEvent[]): Promise<Map<string, WatchlistEntry | null> | undefined> {
+    const touched = new Map<string, { version: number; removed: boolean }>();
+    for (const event of events) {
+      const data = event.data as { version: number; entryId?: string; entry?: WatchlistEntry; stagingStream?: string; chunks?: number };
+      switch (event.type) {
+        case 'EntryAdded':
+        case 'EntryChanged':
+          touched.set(data.entry!.entryId, { version: data.version, removed: false });
+          break;
+        case 'EntryRemoved':
+          touched.set(data.entryId!, { version: data.version, removed: true });
+          break;
+        case 'ListImported':
+          for await (const chunk of importChunks(this.deps.store, data)) {
+            for (const e of chunk.data.added) touched.set(e.entryId, { version: data.version, removed: false });
+            for (const e of chunk.data.changed) touched.set(e.entryId, { version: data.version, removed: false });
+            for (const r of chunk.data.removed) touched.set(r.entryId, { version: data.version, removed: true });
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    const rows = await this.deps.watchlists.entriesById(accountId, list.id, [...touched.keys()]);
+    const delta = new Map<string, WatchlistEntry | null>();
+    for (const [entryId, t] of touched) {
+      const row = rows.get(entryId);
+      if (t.removed) {
+        if (row) return undefined;
+        delta.set(entryId, null);
+      } else {
+        if (!row || row.version !== t.version) return undefined;
+        delta.set(entryId, row.entry);
+      }
+    }
+    return delta;
+  }
+
+  /**
+   * The list read whole: entries written after the indexed version are the delta, indexed entries
+   * missing are removed. Consistent only if no row is newer than the list's version and the list is
+   * still at that version after the read.
+   */
+  private async wholeListDelta(accountId: string, list: Watchlist, old: IndexedList | undefined): Promise<Map<string, WatchlistEntry | null> | undefined> {
+    const from = old?.list.version ?? 0;
+    const rows = await this.deps.watchlists.entriesOf(accountId, list.id);
+    const still = (await this.deps.watchlists.activeLists(accountId)).find((l) => l.id === list.id);
+    if (still?.version !== list.version) return undefined;
+    const before = new Set(old?.entries.map((e) => e.entryId));
+    const delta = new Map<string, WatchlistEntry | null>();
+    for (const row of rows) {
+      if (row.version > list.version) return undefined;
+      if (row.version > from) delta.set(row.entry.entryId, row.entry);
+      else if (!before.delete(row.entry.entryId)) return undefined;
+    }
+    for (const gone of before) if (!delta.has(gone)) delta.set(gone, null);
+    return delta;
   }
 
   private async pinnedIndex(accountId: string, pinned: readonly string[]): Promise<InternalListIndex | undefined> {

@@ -321,6 +321,12 @@ export class WatchlistService {
     });
   }
 
+  /** Every entry of one of the account's lists, with the version that wrote it. */
+  async entriesOf(accountId: string, watchlistId: string): Promise<{ entry: WatchlistEntry; version: number }[]> {
+    const { rows } = await this.deps.pool.query<{ entry: WatchlistEntry; version: number }>(`SELECT entry, version FROM ${table('watchlist_entries')} WHERE watchlist_id = $1 AND account_id = $2`, [watchlistId, accountId]);
+    return rows;
+  }
+
   /** Given entries of one of the account's lists as the read model holds them, with the version that wrote each (absent: not in the list). */
   async entriesById(accountId: string, watchlistId: string, entryIds: readonly string[]): Promise<Map<string, { entry: WatchlistEntry; version: number }>> {
     const out = new Map<string, { entry: WatchlistEntry; version: number }>();
