@@ -5,6 +5,9 @@
  * Keys per token: t:<fold> (exact up to transliteration variants), p:<double metaphone>,
  * s:<consonant skeleton> (Arabic/Hebrew spellings), a:<prefix>, z:<suffix> (typos), plus t:<fold>
  * of adjacent tokens joined (Abdul Rahman/Abdulrahman, Jin Ping/Jinping).
+ *
+ * Over 500 lines because the index's three ways of coming to be (build, fromSnapshot, rebased for an
+ * internal list's delta) must stay beside the postings and token counts they all produce exactly.
  */
 import type { ListEntity, NameRecord } from '../model';
 import { foldToken } from './text';
