@@ -16,6 +16,7 @@ import { runningWorkQueries } from '../projections/read-models/running-work';
 import { sowDeclarationLoader } from '../app/sow/sow-view';
 import { WatchlistService } from '../app/watchlists/watchlist-service';
 import { WatchlistIndexCache } from '../app/watchlists/watchlist-index';
+import { CachedActiveWatchlistVersions } from '../app/watchlists/active-versions';
 import type { ListsInService } from './lists';
 import type { CoreDeps } from './lifecycle';
 
@@ -31,6 +32,8 @@ export interface Agents {
   agentLabels: Record<string, string>;
   /** Present where this process runs agents. */
   supervisor: WorkSupervisor | undefined;
+  /** The accounts' active watchlist versions, kept in memory once it follows a projection runner here (service.ts). */
+  watchlistVersions: CachedActiveWatchlistVersions;
 }
 
 /** The agent catalog (always: its labels and configuration show on the portal), and the workers if wanted. */
@@ -38,7 +41,9 @@ export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none'
   const { store, lists } = deps;
   const sources = createExternalSources(sourceSettings(deps.config));
   // The accounts' own lists, read from the watchlists read model and indexed per account (issue 21).
-  const watchlistIndex = new WatchlistIndexCache({ watchlists: new WatchlistService({ store, pool: deps.pool, clock: deps.clock, readModelsCaughtUp: async () => {} }), store, now: () => deps.clock.now() });
+  const watchlistVersions = new CachedActiveWatchlistVersions({ pool: deps.pool });
+  const watchlists = new WatchlistService({ store, pool: deps.pool, clock: deps.clock, readModelsCaughtUp: async () => {} });
+  const watchlistIndex = new WatchlistIndexCache({ watchlists, versions: watchlistVersions, store, now: () => deps.clock.now() });
   const catalog = createAgentCatalog({
     internalLists: watchlistIndex,
     screener: () => lists.engine(),
@@ -47,7 +52,7 @@ export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none'
     loadSowDeclaration: sowDeclarationLoader(store),
   });
   const agentLabels = Object.fromEntries([...catalog.values()].map((a) => [a.name, a.label]));
-  if (wantedAgents === 'none') return { catalog, sources, agentLabels, supervisor: undefined };
+  if (wantedAgents === 'none') return { catalog, sources, agentLabels, supervisor: undefined, watchlistVersions };
   const wanted = wantedAgents === 'all' ? [...catalog.keys()] : wantedAgents;
   const unknown = wanted.filter((name) => !catalog.has(name));
   if (unknown.length) throw new Error(`unknown agents: ${unknown.join(', ')} (known: ${[...catalog.keys()].join(', ')})`);
@@ -55,7 +60,7 @@ export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none'
   const workers = await startAgentWorkers({ bus, registry, agents: wanted.map((name) => catalog.get(name)!), timeoutMs: deps.config.AGENT_TIMEOUT_MS, clock, logger });
   deps.stops.push(() => workers.stop());
   const supervisor = await startOrchestrators(deps, catalog, agentLabels, sources, watchlistIndex);
-  return { catalog, sources, agentLabels, supervisor };
+  return { catalog, sources, agentLabels, supervisor, watchlistVersions };
 }
 
 async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agentLabels: Record<string, string>, sources: Agents['sources'], internalLists: WatchlistIndexCache): Promise<WorkSupervisor> {

@@ -8,7 +8,7 @@ import type { Projection } from '../projections/projection';
 import { accountsProjection } from '../projections/read-models/accounts';
 import { apiKeysProjection } from '../projections/read-models/api-keys';
 import { screeningsProjection } from '../projections/read-models/screenings';
-import { screeningDetailsProjection } from '../projections/read-models/screening-details';
+import { createScreeningDetailsProjection } from '../projections/read-models/screening-details';
 import { usageProjection } from '../projections/read-models/usage';
 import { subjectChecksProjection } from '../projections/read-models/subject-checks';
 import { personChecksProjection } from '../projections/read-models/person-checks';
@@ -25,7 +25,7 @@ export function readModelProjections(clock: Clock, logger: Logger): Projection[]
     accountsProjection,
     apiKeysProjection,
     screeningsProjection,
-    screeningDetailsProjection,
+    createScreeningDetailsProjection(),
     usageProjection,
     subjectChecksProjection,
     personChecksProjection,

@@ -39,7 +39,8 @@ export async function rebuildProjection(options: RebuildOptions): Promise<Rebuil
   const logger = options.logger ?? silentLogger;
   const batchSize = options.batchSize ?? 1000;
   const live = projectionSchema(projection.name);
-  const suffix = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  // unique per rebuild; random rather than time-based so no clock is read here
+  const suffix = randomBytes(5).toString('hex');
   const fresh = `${live}__rebuild_${suffix}`;
   const retired = `${live}__old_${suffix}`;
   const handles = new Set(projection.handles);

@@ -59,6 +59,7 @@ export class ProjectionRunner {
   private readonly logger: InfraLogger;
   private readonly running = new Map<string, Running>();
   private shared: Subscription | undefined;
+  private readonly batchListeners: ((batch: readonly RecordedEvent[]) => void)[] = [];
 
   constructor(private readonly options: ProjectionRunnerOptions) {
     this.logger = options.logger ?? silentLogger;
@@ -225,11 +226,35 @@ export class ProjectionRunner {
   }
 
   /**
+   * Called with every read batch once the read models have handled it (committed, or failed), before
+   * applied()/caughtUp() count it as processed: a cache kept beside a read model (see
+   * src/app/watchlists/active-versions.ts) drops what the batch changed, so a caller who waited for
+   * the read models never meets a stale entry.
+   */
+  onBatchHandled(listener: (batch: readonly RecordedEvent[]) => void): void {
+    this.batchListeners.push(listener);
+  }
+
+  private async handleBatch(batch: RecordedEvent[]): Promise<void> {
+    try {
+      await this.applyBatch(batch);
+    } finally {
+      for (const listener of this.batchListeners) {
+        try {
+          listener(batch);
+        } catch (err) {
+          this.logger.error({ err: { message: (err as Error).message } }, 'a read batch listener failed');
+        }
+      }
+    }
+  }
+
+  /**
    * One read batch: every read model with events to apply takes them in ONE shared transaction
    * (a transaction per read model per batch cost four round trips each). If that fails for a reason
    * other than a transient one, each read model retries alone, so only the one at fault stops.
    */
-  private async handleBatch(batch: RecordedEvent[]): Promise<void> {
+  private async applyBatch(batch: RecordedEvent[]): Promise<void> {
     const together: { state: Running; events: RecordedEvent[] }[] = [];
     for (const state of this.running.values()) {
       if (state.status !== 'running') continue;

@@ -104,6 +104,18 @@ export class ScreeningEngine {
   }
 
   /**
+   * The engine over `entities` that build(entities, versions) would give, preparing only the names of
+   * entities this engine does not hold: previous[i] is the position in listedEntities() of an entity
+   * with the same schema and names as entities[i] (other fields may differ), or -1; the kept positions
+   * ascend (NameIndex.rebased). An internal list's change costs its changed entries (issue 21).
+   */
+  rebased(entities: ListEntity[], versions: ListVersion[], previous: Int32Array): ScreeningEngine {
+    const t0 = performance.now();
+    const index = this.index.rebased(this.entities, entities, previous);
+    return new ScreeningEngine(entities, versions, index, performance.now() - t0, this.keepRecent);
+  }
+
+  /**
    * The engine over entities whose index was built before (indexSnapshot() of an engine built from
    * the same entities, in the same order): nothing is prepared again.
    */

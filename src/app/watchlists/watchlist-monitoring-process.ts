@@ -18,6 +18,7 @@ import type { EntriesImported, ListImported, WatchlistEvent } from '../../comman
 import { importChunks } from './watchlist-service';
 import { subscribeInBatches, type EventStore, type Subscription } from '../../infrastructure/eventstore/port';
 import type { RecordedEvent } from '../../shared/events';
+import { systemTimer, type Timer } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import type { WatchlistMonitoring } from './watchlist-monitoring';
 
@@ -37,6 +38,8 @@ export interface WatchlistMonitoringProcessDeps {
   /** How long the API waits for its change to be monitored (ms). */
   waitMs?: number;
   pollIntervalMs?: number;
+  /** Measures the wait (the injected monotonic timer; the system one by default). */
+  timer?: Timer;
 }
 
 /** Consecutive entry events of one list version: one reverse-match each (an import's rows together). */
@@ -90,13 +93,14 @@ export class WatchlistMonitoringProcess {
   /** Waits (at most waitMs) until the changes through `position` are monitored; never throws. */
   async caughtUp(position: bigint | undefined): Promise<boolean> {
     const waitMs = this.deps.waitMs ?? 10_000;
-    const deadline = Date.now() + waitMs;
-    while (!this.stopped && Date.now() < deadline) {
+    const monotonic = this.deps.timer ?? systemTimer;
+    const deadline = monotonic.nowMs() + waitMs;
+    while (!this.stopped && monotonic.nowMs() < deadline) {
       const subscription = this.subscription;
       if (subscription) {
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<false>((resolve) => {
-          timer = setTimeout(() => resolve(false), Math.max(1, deadline - Date.now()));
+          timer = setTimeout(() => resolve(false), Math.max(1, deadline - monotonic.nowMs()));
         });
         try {
           const done = await Promise.race([subscription.caughtUp(position).then(() => true as const), timeout]);

@@ -312,6 +312,34 @@ export class WatchlistService {
     return out;
   }
 
+  /** The account's active lists (headers, no entries), by id: what the index cache compares and names. */
+  async activeLists(accountId: string): Promise<Watchlist[]> {
+    const { rows } = await this.deps.pool.query<ListRow>(`SELECT * FROM ${table('watchlists')} WHERE account_id = $1 AND status = 'active' ORDER BY watchlist_id`, [accountId]);
+    return rows.map((r) => {
+      const { entryCount: _c, createdAt: _cr, updatedAt: _u, archivedAt: _a, lastImport: _l, ...list } = toView(r);
+      return list;
+    });
+  }
+
+  /** Every entry of one of the account's lists, with the version that wrote it. */
+  async entriesOf(accountId: string, watchlistId: string): Promise<{ entry: WatchlistEntry; version: number }[]> {
+    const { rows } = await this.deps.pool.query<{ entry: WatchlistEntry; version: number }>(`SELECT entry, version FROM ${table('watchlist_entries')} WHERE watchlist_id = $1 AND account_id = $2`, [watchlistId, accountId]);
+    return rows;
+  }
+
+  /** Given entries of one of the account's lists as the read model holds them, with the version that wrote each (absent: not in the list). */
+  async entriesById(accountId: string, watchlistId: string, entryIds: readonly string[]): Promise<Map<string, { entry: WatchlistEntry; version: number }>> {
+    const out = new Map<string, { entry: WatchlistEntry; version: number }>();
+    for (let from = 0; from < entryIds.length; from += 10_000) {
+      const { rows } = await this.deps.pool.query<{ entry_id: string; entry: WatchlistEntry; version: number }>(
+        `SELECT entry_id, entry, version FROM ${table('watchlist_entries')} WHERE watchlist_id = $1 AND account_id = $2 AND entry_id = ANY($3::text[])`,
+        [watchlistId, accountId, entryIds.slice(from, from + 10_000)],
+      );
+      for (const r of rows) out.set(r.entry_id, { entry: r.entry, version: r.version });
+    }
+    return out;
+  }
+
   /** The account's active lists and their versions (cheap: the index cache compares them). */
   async activeVersions(accountId: string): Promise<{ id: string; version: number }[]> {
     const { rows } = await this.deps.pool.query<{ watchlist_id: string; version: number }>(

@@ -26,6 +26,41 @@ interface Folding {
   position: bigint;
   fold: ScreeningReportFold;
   changed: boolean;
+  /** The row's stream position in the table as this write expects it: -1n for "no row yet". */
+  expected: bigint;
+}
+
+/** A row as this process last wrote it, the fold as its JSON text (parsed afresh when used: nothing aliases event objects). */
+interface KeptRow {
+  uuid: string;
+  accountId: string;
+  surface: string;
+  position: bigint;
+  foldJson: string;
+}
+
+/**
+ * The rows this process wrote last, per schema and screening (LRU): a batch of a screening in flight
+ * then starts from its kept fold instead of reading the row back, one round trip fewer per batch.
+ * Only a guess: every write says the stream position it expects the row at, and a row found
+ * elsewhere (a rolled-back transaction, another writer, a rebuild) is read and folded again. A
+ * batch with an event at or below the kept position (a redelivery, a retry) is read from the table.
+ */
+class KeptRows {
+  private readonly rows = new Map<string, KeptRow>();
+  constructor(private readonly max: number) {}
+  take(schema: string, id: string): KeptRow | undefined {
+    const key = `${schema}\u0000${id}`;
+    const row = this.rows.get(key);
+    this.rows.delete(key);
+    return row;
+  }
+  keep(schema: string, id: string, row: KeptRow): void {
+    const key = `${schema}\u0000${id}`;
+    this.rows.delete(key);
+    this.rows.set(key, row);
+    while (this.rows.size > this.max) this.rows.delete(this.rows.keys().next().value!);
+  }
 }
 
 type Requested = RecordedEvent & ScreeningRequested;
@@ -36,8 +71,76 @@ function screeningOf(event: RecordedEvent): string | undefined {
   return typeof id === 'string' && event.streamName === screeningStream(id) ? id : undefined;
 }
 
-/** Folds the events into the rows of their screenings: one read of the rows touched, one write. */
-async function applyFolded(client: pg.PoolClient, events: readonly RecordedEvent[], schema: string): Promise<void> {
+/** The table's rows of these screenings, as the starting points of a fold. */
+async function readRows(client: pg.PoolClient, s: string, ids: readonly string[]): Promise<Map<string, Folding>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await client.query<{ screening_id: string; uuid: string; account_id: string; surface: string; stream_position: string; fold: ScreeningReportFold }>(
+    `SELECT screening_id::text, uuid::text, account_id::text, surface, stream_position::text, fold FROM ${s}.screening_details WHERE screening_id = ANY($1::bigint[])`,
+    [ids],
+  );
+  return new Map(
+    rows.map((r) => {
+      const position = BigInt(r.stream_position);
+      return [r.screening_id, { uuid: r.uuid, accountId: r.account_id, surface: r.surface, position, fold: r.fold, changed: false, expected: position }];
+    }),
+  );
+}
+
+/** Folds one screening's events of the batch into its row (or starts the row at its request). */
+function foldInto(row: Folding | undefined, stream: readonly RecordedEvent[]): Folding | undefined {
+  for (const event of stream) {
+    if (!row) {
+      // A stream opens with its request; a fold cannot begin anywhere else.
+      if (event.type !== 'ScreeningRequested' || event.streamPosition !== 0n) continue;
+      const d = (event as Requested).data;
+      row = { uuid: d.uuid, accountId: d.accountId, surface: d.surface, position: -1n, fold: startReport(event as Requested), changed: true, expected: -1n };
+    }
+    if (event.streamPosition <= row.position) continue; // folded already
+    foldReportEvent(row.fold, event);
+    row.position = event.streamPosition;
+    row.changed = true;
+  }
+  return row;
+}
+
+/**
+ * Writes the changed rows in one statement, each only if the table still holds it at the position
+ * the fold started from (or holds none, for a new row); answers the screenings written, with
+ * each fold's JSON text.
+ */
+async function writeRows(client: pg.PoolClient, s: string, rows: readonly [string, Folding][]): Promise<{ written: Set<string>; foldJson: Map<string, string> }> {
+  const foldJson = new Map<string, string>();
+  if (rows.length === 0) return { written: new Set(), foldJson };
+  // The rows as one JSON document (json_to_recordset): the folds are large, and as elements of a
+  // text[] parameter each would be escaped again into PostgreSQL's array syntax.
+  const parts = rows.map(([id, row]) => {
+    const json = JSON.stringify(row.fold);
+    foldJson.set(id, json);
+    const head = JSON.stringify({ screening_id: id, uuid: row.uuid, account_id: row.accountId, surface: row.surface, stream_position: row.position.toString(), expected: row.expected.toString() });
+    return `${head.slice(0, -1)},"fold":${json}}`;
+  });
+  const { rows: answered } = await client.query<{ screening_id: string }>(
+    `WITH r AS (
+       SELECT * FROM json_to_recordset($1::json)
+         AS r(screening_id bigint, uuid uuid, account_id bigint, surface text, stream_position bigint, expected bigint, fold json)
+     ), updated AS (
+       UPDATE ${s}.screening_details t SET stream_position = r.stream_position, fold = r.fold
+         FROM r WHERE r.expected >= 0 AND t.screening_id = r.screening_id AND t.stream_position = r.expected
+       RETURNING t.screening_id
+     ), inserted AS (
+       INSERT INTO ${s}.screening_details (screening_id, uuid, account_id, surface, stream_position, fold)
+       SELECT r.screening_id, r.uuid, r.account_id, r.surface, r.stream_position, r.fold FROM r WHERE r.expected < 0
+       ON CONFLICT DO NOTHING
+       RETURNING screening_id
+     )
+     SELECT screening_id::text FROM updated UNION ALL SELECT screening_id::text FROM inserted`,
+    [`[${parts.join(',')}]`],
+  );
+  return { written: new Set(answered.map((r) => r.screening_id)), foldJson };
+}
+
+/** Folds the events into the rows of their screenings: one read of the rows touched (unless kept), one write. */
+async function applyFolded(client: pg.PoolClient, events: readonly RecordedEvent[], schema: string, kept?: KeptRows): Promise<void> {
   const s = quoteIdent(schema);
   const byScreening = new Map<string, RecordedEvent[]>();
   for (const event of events) {
@@ -48,68 +151,78 @@ async function applyFolded(client: pg.PoolClient, events: readonly RecordedEvent
     else byScreening.set(id, [event]);
   }
   if (byScreening.size === 0) return;
-  const { rows } = await client.query<{ screening_id: string; uuid: string; account_id: string; surface: string; stream_position: string; fold: ScreeningReportFold }>(
-    `SELECT screening_id::text, uuid::text, account_id::text, surface, stream_position::text, fold FROM ${s}.screening_details WHERE screening_id = ANY($1::bigint[])`,
-    [[...byScreening.keys()]],
-  );
-  const folding = new Map<string, Folding>(
-    rows.map((r) => [r.screening_id, { uuid: r.uuid, accountId: r.account_id, surface: r.surface, position: BigInt(r.stream_position), fold: r.fold, changed: false }]),
-  );
+  // Where each fold starts: the row this process wrote last, a new row at the request, or the table.
+  const folding = new Map<string, Folding | undefined>();
+  const unknown: string[] = [];
   for (const [id, stream] of byScreening) {
-    let row = folding.get(id);
-    for (const event of stream) {
-      if (!row) {
-        // A stream opens with its request; a fold cannot begin anywhere else.
-        if (event.type !== 'ScreeningRequested' || event.streamPosition !== 0n) continue;
-        const d = (event as Requested).data;
-        row = { uuid: d.uuid, accountId: d.accountId, surface: d.surface, position: -1n, fold: startReport(event as Requested), changed: true };
-        folding.set(id, row);
-      }
-      if (event.streamPosition <= row.position) continue; // folded already
-      foldReportEvent(row.fold, event);
-      row.position = event.streamPosition;
-      row.changed = true;
+    const last = kept?.take(schema, id);
+    if (last && stream[0]!.streamPosition > last.position) {
+      folding.set(id, { uuid: last.uuid, accountId: last.accountId, surface: last.surface, position: last.position, fold: JSON.parse(last.foldJson) as ScreeningReportFold, changed: false, expected: last.position });
+    } else if (kept && !last && stream[0]!.type === 'ScreeningRequested' && stream[0]!.streamPosition === 0n) {
+      folding.set(id, undefined); // new, as far as this process knows: the write inserts only if absent
+    } else {
+      unknown.push(id);
     }
   }
-  const changed = [...folding].filter(([, row]) => row.changed);
-  if (changed.length === 0) return;
-  // The rows as one JSON document (json_to_recordset): the folds are large, and as elements of a
-  // text[] parameter each would be escaped again into PostgreSQL's array syntax.
-  const document = changed.map(([id, row]) => ({ screening_id: id, uuid: row.uuid, account_id: row.accountId, surface: row.surface, stream_position: row.position.toString(), fold: row.fold }));
-  await client.query(
-    `INSERT INTO ${s}.screening_details AS t (screening_id, uuid, account_id, surface, stream_position, fold)
-     SELECT r.screening_id, r.uuid, r.account_id, r.surface, r.stream_position, r.fold
-       FROM json_to_recordset($1::json) AS r(screening_id bigint, uuid uuid, account_id bigint, surface text, stream_position bigint, fold json)
-     ON CONFLICT (screening_id) DO UPDATE SET stream_position = EXCLUDED.stream_position, fold = EXCLUDED.fold
-       WHERE t.stream_position < EXCLUDED.stream_position`,
-    [JSON.stringify(document)],
-  );
+  for (const [id, row] of await readRows(client, s, unknown)) folding.set(id, row);
+  const changed = (ids: Iterable<string>) =>
+    [...ids].flatMap((id) => {
+      const row = foldInto(folding.get(id), byScreening.get(id)!);
+      return row?.changed ? [[id, row] as [string, Folding]] : [];
+    });
+  const first = changed(byScreening.keys());
+  const { written, foldJson } = await writeRows(client, s, first);
+  // A guess that missed (the table holds the row elsewhere): read those rows and fold them again.
+  const missed = first.filter(([id]) => !written.has(id)).map(([id]) => id);
+  const again = missed.length > 0 ? await readRows(client, s, missed) : new Map<string, Folding>();
+  for (const id of missed) folding.set(id, again.get(id));
+  const second = changed(missed);
+  const retried = await writeRows(client, s, second);
+  const lost = second.filter(([id]) => !retried.written.has(id));
+  if (lost.length > 0) throw new Error(`screening detail rows changed while being written: ${lost.map(([id]) => id).join(', ')}`);
+  if (!kept) return;
+  for (const [id, row] of [...first.filter(([id]) => written.has(id)), ...second]) {
+    kept.keep(schema, id, { uuid: row.uuid, accountId: row.accountId, surface: row.surface, position: row.position, foldJson: retried.foldJson.get(id) ?? foldJson.get(id)! });
+  }
 }
 
-export const screeningDetailsProjection: Projection = {
-  name: 'screening_details',
-  version: 1,
-  // Every event of a screening stream is in the report's audit trail.
-  handles: screeningEventTypes,
-  async setup(client, schema) {
-    const s = quoteIdent(schema);
-    await client.query(`
-      CREATE TABLE IF NOT EXISTS ${s}.screening_details (
-        screening_id bigint PRIMARY KEY,
-        uuid uuid NOT NULL UNIQUE,
-        account_id bigint NOT NULL,
-        surface text NOT NULL,
-        stream_position bigint NOT NULL,
-        fold json NOT NULL
-      )`);
-  },
-  async apply(client, event, schema) {
-    await applyFolded(client, [event], schema);
-  },
-  async applyBatch(client, events, schema) {
-    await applyFolded(client, events, schema);
-  },
-};
+function detailsProjection(kept?: KeptRows): Projection {
+  return {
+    name: 'screening_details',
+    version: 1,
+    // Every event of a screening stream is in the report's audit trail.
+    handles: screeningEventTypes,
+    async setup(client, schema) {
+      const s = quoteIdent(schema);
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${s}.screening_details (
+          screening_id bigint PRIMARY KEY,
+          uuid uuid NOT NULL UNIQUE,
+          account_id bigint NOT NULL,
+          surface text NOT NULL,
+          stream_position bigint NOT NULL,
+          fold json NOT NULL
+        )`);
+    },
+    async apply(client, event, schema) {
+      await applyFolded(client, [event], schema, kept);
+    },
+    async applyBatch(client, events, schema) {
+      await applyFolded(client, events, schema, kept);
+    },
+  };
+}
+
+/** The read model, reading every row it folds from the table. */
+export const screeningDetailsProjection: Projection = detailsProjection();
+
+/**
+ * The read model as the service runs it: one instance per runner (per database), keeping the rows
+ * of the last `keep` screenings it wrote, so a screening in flight costs one statement per batch.
+ */
+export function createScreeningDetailsProjection(options: { keep?: number } = {}): Projection {
+  return detailsProjection(new KeptRows(options.keep ?? 512));
+}
 
 /**
  * The detail row of an account's screening, by S1 numeric id or S3 uuid (tenant isolation: another

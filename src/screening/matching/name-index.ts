@@ -5,6 +5,9 @@
  * Keys per token: t:<fold> (exact up to transliteration variants), p:<double metaphone>,
  * s:<consonant skeleton> (Arabic/Hebrew spellings), a:<prefix>, z:<suffix> (typos), plus t:<fold>
  * of adjacent tokens joined (Abdul Rahman/Abdulrahman, Jin Ping/Jinping).
+ *
+ * Over 500 lines because the index's three ways of coming to be (build, fromSnapshot, rebased for an
+ * internal list's delta) must stay beside the postings and token counts they all produce exactly.
  */
 import type { ListEntity, NameRecord } from '../model';
 import { foldToken } from './text';
@@ -52,6 +55,26 @@ function joinedKeys(tokens: NameToken[]): string[] {
     if (i + 2 < names.length && (names[i].origin === 'han' || names[i].origin === 'hangul')) {
       keys.push(`t:${foldToken(names[i].norm + names[i + 1].norm + names[i + 2].norm)}`);
     }
+  }
+  return keys;
+}
+
+/**
+ * The lookup keys of one prepared name (every part of "X (ex-Y)"); its keyable tokens' folds are
+ * added to `seenTokens` (the entity's token counts).
+ */
+function nameKeys(prepared: PreparedName, seenTokens: Set<string>): Set<string> {
+  const keys = new Set<string>();
+  // a name string with former names inside ("X (ex-Y)") is found through every part
+  for (const part of [prepared, ...(prepared.alternatives ?? [])]) {
+    for (const t of part.tokens) {
+      if (!keyable(t)) continue;
+      for (const k of tokenKeys(t)) keys.add(k);
+      seenTokens.add(t.fold);
+    }
+    for (const k of joinedKeys(part.tokens)) keys.add(k);
+    for (const a of part.acronyms) keys.add(`x:${a}`);
+    if (part.skipAcronyms) for (const a of part.skipAcronyms) keys.add(`x:${a}`);
   }
   return keys;
 }
@@ -104,55 +127,137 @@ export class NameIndex {
   /** Distinct prepared names by id (kept only until snapshot() or for an index restored from one). */
   private preparedById: PreparedName[] = [];
 
+  /** One name string of one schema is prepared once (SDN names recur in the consolidated lists); kept for rebased(). */
+  private preparedOnce = new Map<string, { prepared: PreparedName; id: number }>();
+
   static build(entities: ListEntity[]): NameIndex {
     const idx = new NameIndex();
     const lists = new Map<string, number[]>();
-    // One name string of one schema is prepared once: SDN names recur in the consolidated lists.
-    const preparedOnce = new Map<string, { prepared: PreparedName; id: number }>();
     idx.entityCount = entities.length;
-    entities.forEach((entity, entityIndex) => {
-      const seenNames = new Set<string>();
-      const seenTokens = new Set<string>();
-      const records = entity.names?.length ? entity.names : [{ value: entity.primaryName, kind: 'primary' as const }];
-      for (const record of records) {
-        if (!record.value?.trim()) continue;
-        const onceKey = `${entity.schema}\u0000${record.value}`;
-        let once = preparedOnce.get(onceKey);
-        if (!once) {
-          once = { prepared: prepareName(record.value, entity.schema), id: preparedOnce.size };
-          preparedOnce.set(onceKey, once);
-          idx.preparedById.push(once.prepared);
-        }
-        const prepared = once.prepared;
-        if (!prepared.tokens.length || seenNames.has(prepared.key + '|' + prepared.numbers.join(','))) continue;
-        seenNames.add(prepared.key + '|' + prepared.numbers.join(','));
-        const nameIndex = idx.names.length;
-        idx.names.push({ entityIndex, record, prepared, preparedId: once.id });
-        const keys = new Set<string>();
-        // a name string with former names inside ("X (ex-Y)") is found through every part
-        for (const part of [prepared, ...(prepared.alternatives ?? [])]) {
-          for (const t of part.tokens) {
-            if (!keyable(t)) continue;
-            for (const k of tokenKeys(t)) keys.add(k);
-            seenTokens.add(t.fold);
-          }
-          for (const k of joinedKeys(part.tokens)) keys.add(k);
-          for (const a of part.acronyms) keys.add(`x:${a}`);
-          if (part.skipAcronyms) for (const a of part.skipAcronyms) keys.add(`x:${a}`);
-        }
-        for (const k of keys) {
-          let l = lists.get(k);
-          if (!l) lists.set(k, (l = []));
-          l.push(nameIndex);
-        }
-      }
-      for (const f of seenTokens) idx.df.set(f, (idx.df.get(f) ?? 0) + 1);
-    });
-    idx.preparedCount = preparedOnce.size;
+    entities.forEach((entity, entityIndex) => idx.indexEntity(entity, entityIndex, lists));
+    idx.preparedCount = idx.preparedById.length;
     for (const [k, l] of lists) idx.postings.set(k, Int32Array.from(l));
     idx.acc = new Float64Array(idx.names.length);
     idx.stamp = new Int32Array(idx.names.length).fill(-1);
     return idx;
+  }
+
+  /** Prepares one entity's names, appends them to `names` and their keys to `lists`, and counts its tokens in df. */
+  private indexEntity(entity: ListEntity, entityIndex: number, lists: Map<string, number[]>): void {
+    const seenNames = new Set<string>();
+    const seenTokens = new Set<string>();
+    const records = entity.names?.length ? entity.names : [{ value: entity.primaryName, kind: 'primary' as const }];
+    for (const record of records) {
+      if (!record.value?.trim()) continue;
+      const onceKey = `${entity.schema}\u0000${record.value}`;
+      let once = this.preparedOnce.get(onceKey);
+      if (!once) {
+        once = { prepared: prepareName(record.value, entity.schema), id: this.preparedById.length };
+        this.preparedOnce.set(onceKey, once);
+        this.preparedById.push(once.prepared);
+      }
+      const prepared = once.prepared;
+      if (!prepared.tokens.length || seenNames.has(prepared.key + '|' + prepared.numbers.join(','))) continue;
+      seenNames.add(prepared.key + '|' + prepared.numbers.join(','));
+      const nameIndex = this.names.length;
+      this.names.push({ entityIndex, record, prepared, preparedId: once.id });
+      for (const k of nameKeys(prepared, seenTokens)) {
+        let l = lists.get(k);
+        if (!l) lists.set(k, (l = []));
+        l.push(nameIndex);
+      }
+    }
+    for (const f of seenTokens) this.df.set(f, (this.df.get(f) ?? 0) + 1);
+  }
+
+  /**
+   * The index over `entities` as build(entities) would make it, reusing this index's work for the
+   * entities it already holds (issue 21: an account's internal lists change an entry or an import at
+   * a time). `previous[i]` is the position in this index's entities of an entity whose schema and
+   * names equal those of entities[i] (its prepared names and keys are taken as they are), or -1 (it is
+   * prepared). The kept positions must ascend, so the names keep build()'s order: the same names, in
+   * the same order, with the same postings and token counts, hence the same candidates. Only the new
+   * entities' names are prepared; the rest is integer work over the postings. This index is not changed.
+   */
+  rebased(oldEntities: readonly ListEntity[], entities: readonly ListEntity[], previous: Int32Array): NameIndex {
+    if (previous.length !== entities.length || oldEntities.length !== this.entityCount) throw new Error('rebased: one previous position per entity, over the entities this index was built from');
+    const next = new NameIndex();
+    next.entityCount = entities.length;
+    next.preparedOnce = this.preparedOnce;
+    next.preparedById = this.preparedById;
+    next.pruneLookup = this.pruneLookup;
+    for (const [k, v] of this.df) next.df.set(k, v);
+    // each old entity's names are names[start[e] .. start[e+1])
+    const start = new Int32Array(this.entityCount + 1).fill(-1);
+    start[this.entityCount] = this.names.length;
+    for (let n = this.names.length - 1; n >= 0; n--) start[this.names[n].entityIndex] = n;
+    for (let e = this.entityCount - 1; e >= 0; e--) if (start[e] < 0) start[e] = start[e + 1];
+    const oldToNew = new Int32Array(this.names.length).fill(-1);
+    const kept = new Uint8Array(this.entityCount);
+    const added = new Map<string, number[]>();
+    let last = -1;
+    for (let i = 0; i < entities.length; i++) {
+      const p = previous[i];
+      if (p < 0) {
+        next.indexEntity(entities[i], i, added);
+        continue;
+      }
+      if (p <= last || p >= this.entityCount) throw new Error('rebased: previous positions must ascend within the old index');
+      last = p;
+      kept[p] = 1;
+      const entity = entities[i];
+      const oldNames = oldEntities[p].names;
+      for (let n = start[p]; n < start[p + 1]; n++) {
+        const named = this.names[n];
+        const r = oldNames?.length ? oldNames.indexOf(named.record) : -1;
+        const record = r >= 0 && entity.names?.[r] ? entity.names[r] : named.record;
+        oldToNew[n] = next.names.length;
+        next.names.push({ entityIndex: i, record, prepared: named.prepared, preparedId: named.preparedId });
+      }
+    }
+    // the entities that left take their tokens out of the counts
+    for (let e = 0; e < this.entityCount; e++) {
+      if (kept[e]) continue;
+      const seenTokens = new Set<string>();
+      for (let n = start[e]; n < start[e + 1]; n++) nameKeys(this.names[n].prepared, seenTokens);
+      for (const f of seenTokens) {
+        const c = (next.df.get(f) ?? 0) - 1;
+        if (c > 0) next.df.set(f, c);
+        else next.df.delete(f);
+      }
+    }
+    // postings: the kept names renumbered (order kept), merged with the new names' (both ascend)
+    let firstMoved = this.names.length;
+    for (let n = 0; n < this.names.length; n++) {
+      if (oldToNew[n] !== n) {
+        firstMoved = n;
+        break;
+      }
+    }
+    for (const [k, list] of this.postings) {
+      const extra = added.get(k);
+      if (!extra && (list.length === 0 || list[list.length - 1] < firstMoved)) {
+        next.postings.set(k, list);
+        continue;
+      }
+      const out = new Int32Array(list.length + (extra?.length ?? 0));
+      let o = 0;
+      let x = 0;
+      for (let i = 0; i < list.length; i++) {
+        const m = oldToNew[list[i]];
+        if (m < 0) continue;
+        if (extra) while (x < extra.length && extra[x] < m) out[o++] = extra[x++];
+        out[o++] = m;
+      }
+      if (extra) while (x < extra.length) out[o++] = extra[x++];
+      if (o > 0) next.postings.set(k, o === out.length ? out : out.slice(0, o));
+      added.delete(k);
+    }
+    for (const [k, l] of added) next.postings.set(k, Int32Array.from(l));
+    next.preparedCount = next.preparedById.length;
+    next.acc = new Float64Array(next.names.length);
+    next.stamp = new Int32Array(next.names.length).fill(-1);
+    return next;
   }
 
   /**

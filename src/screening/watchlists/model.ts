@@ -155,3 +155,17 @@ export function toListEntity(list: Pick<Watchlist, 'id' | 'name' | 'severity' | 
     extra: { watchlist: list.name, watchlistId: list.id, entryId: entry.entryId, severity: list.severity },
   };
 }
+
+/**
+ * The entity of an unchanged entry under another version, name or severity of its list: exactly what
+ * toListEntity(list, entry) gives (the list-dependent fields rewritten, the rest shared). Kept beside
+ * toListEntity: the incremental index (src/app/watchlists/watchlist-index.ts) relies on the two agreeing.
+ */
+export function relistEntity(list: Pick<Watchlist, 'id' | 'name' | 'severity' | 'version'>, entity: ListEntity): ListEntity {
+  return {
+    ...entity,
+    listVersion: watchlistVersionId(list.id, list.version),
+    programs: [internalListLabel(list.name)],
+    extra: { ...entity.extra, watchlist: list.name, severity: list.severity },
+  };
+}

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type pg from 'pg';
 import { quoteIdent } from '../../../src/projections/projection';
-import { readScreeningDetail, screeningDetailsProjection } from '../../../src/projections/read-models/screening-details';
+import { createScreeningDetailsProjection, readScreeningDetail, screeningDetailsProjection } from '../../../src/projections/read-models/screening-details';
 import type { ReportHit } from '../../../src/reports/model';
 import { buildScreeningReport, finishReport, type ReportContext } from '../../../src/projections/screening-report';
 import type { RecordedEvent } from '../../../src/shared/events';
@@ -181,6 +181,38 @@ describe('screening-detail read model', () => {
     }
     // a whole replay changes nothing
     await screeningDetailsProjection.applyBatch!(client, structuredClone(all), schema);
+    await assertFoldsMatch(schema, global);
+  });
+
+  it('keeping the rows it wrote (as the service runs it): the same folds, in batches and on redelivery', async () => {
+    const kept = createScreeningDetailsProjection();
+    const schema = await freshSchema();
+    for (let i = 0; i < all.length; i += 3) {
+      const batch = all.slice(i, i + 3);
+      await kept.applyBatch!(client, structuredClone(batch), schema);
+      if (i % 2 === 0) await kept.applyBatch!(client, structuredClone(all.slice(Math.max(0, i - 2), i + 3)), schema);
+      await assertFoldsMatch(schema, batch.at(-1)!.globalPosition);
+    }
+    await kept.applyBatch!(client, structuredClone(all), schema);
+    await assertFoldsMatch(schema, global);
+  });
+
+  it('keeping rows: a rolled-back batch applied again, and rows another writer moved, give the same folds', async () => {
+    const kept = createScreeningDetailsProjection();
+    const schema = await freshSchema();
+    const third = Math.floor(all.length / 3);
+    await kept.applyBatch!(client, structuredClone(all.slice(0, third)), schema);
+    // The runner's transaction fails after the write (the kept rows are now ahead of the table), and its retry applies the batch again.
+    await client.query('BEGIN');
+    await kept.applyBatch!(client, structuredClone(all.slice(third, 2 * third)), schema);
+    await client.query('ROLLBACK');
+    await assertFoldsMatch(schema, all[third - 1]!.globalPosition);
+    await kept.applyBatch!(client, structuredClone(all.slice(third, 2 * third)), schema);
+    await assertFoldsMatch(schema, all[2 * third - 1]!.globalPosition);
+    // Another writer (another process's runner) applies the next events; this one only the ones after.
+    const split = 2 * third + Math.floor((all.length - 2 * third) / 2);
+    await screeningDetailsProjection.applyBatch!(client, structuredClone(all.slice(2 * third, split)), schema);
+    await kept.applyBatch!(client, structuredClone(all.slice(split)), schema);
     await assertFoldsMatch(schema, global);
   });
 

@@ -18,8 +18,6 @@ const ALLOWED: Record<string, string> = {
   'shared/clock.ts': 'the system Clock and Timer themselves',
   'screening/lists/registry.ts': 'Date.now() only makes a temporary file name unique; no time is read',
   'screening/download/index.ts': 'Date.now() only makes a partial download file name unique; no time is read',
-  'projections/rebuild.ts': 'Date.now() only makes the rebuild table name unique (projections are changed in parallel; move to randomBytes later)',
-  'app/watchlists/watchlist-monitoring-process.ts': 'wait deadline still on Date.now(): the watchlist work changes this file in parallel; move to the Timer next',
 };
 
 const READ = /\bDate\.now\(\)|\bnew Date\(\)/g;

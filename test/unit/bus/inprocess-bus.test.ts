@@ -34,6 +34,28 @@ describe('InProcessBus specifics', () => {
     await bus.close();
   });
 
+  it('a batch consumer woken by one message takes the others published in the same turn of the event loop', async () => {
+    const bus = new InProcessBus({ logger: recordingLogger(), defaultPartitions: 1 });
+    const calls: string[][] = [];
+    const c = await bus.subscribeInBatches({ groupId: 'results', topics: ['results'], maxBatch: 10 }, async (batch) => {
+      calls.push(batch.map((m) => m.value.toString()));
+    });
+    // Three answers a few promise steps apart (as agents of one phase answer), none after a macrotask.
+    const answer = async (value: string, steps: number) => {
+      for (let i = 0; i < steps; i++) await Promise.resolve();
+      await bus.publish('results', [msg('screening-1', value)]);
+    };
+    await Promise.all([answer('pep', 0), answer('media', 1), answer('sanctions', 6)]);
+    await waitFor(() => calls.flat().length === 3, 1000, 'three answers');
+    assert.deepEqual(calls, [['pep', 'media', 'sanctions']]);
+    // A message published after a macrotask is another batch.
+    await bus.publish('results', [msg('screening-1', 'late')]);
+    await waitFor(() => calls.length === 2, 1000, 'the late answer');
+    assert.deepEqual(calls[1], ['late']);
+    await c.stop();
+    await bus.close();
+  });
+
   it('starts a new group at the end of the topic unless fromBeginning', async () => {
     const bus = new InProcessBus({ logger: recordingLogger() });
     await bus.publish('t', [msg('k', 'old')]);

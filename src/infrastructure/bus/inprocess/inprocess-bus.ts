@@ -319,6 +319,10 @@ export class InProcessBus implements MessageBus {
       }
       if (messages.length === 0) {
         await Promise.race([topic.published.wait(), group.membership.wait()]);
+        // A batch consumer woken by the first of several messages published in this turn of the event
+        // loop (the agents of a phase answering together) takes them all in one batch: the rest are
+        // published a few promise steps later, before the next macrotask.
+        if (owner.maxBatch > 1) await new Promise<void>((resolve) => setImmediate(resolve));
         continue;
       }
       const message = messages[0]!;
