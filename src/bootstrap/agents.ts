@@ -129,7 +129,7 @@ async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agent
       { kind: 'subject_check', candidates: running.subjectChecks, minAgeMs: config.AGENT_TIMEOUT_MS, supervise: (id) => subjectCheckOrchestrator.supervise(id) },
     ],
   });
-  supervisor.start();
+  // Started by startService once the read side has created the tables its queries read.
   stops.push(() => supervisor.stop());
   return supervisor;
 }

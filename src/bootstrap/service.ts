@@ -95,6 +95,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const readSide = await startReadSide({ ...base, ...(options.webhookCa ? { webhookCa: options.webhookCa } : {}) }, options.projections);
     const { readModelsCaughtUp } = readSide;
     if (readSide.runner) agents.watchlistVersions.follow(readSide.runner);
+    // Its passes read the running-work read models: on a new database they exist only from here on.
+    agents.supervisor?.start();
     const services = await createApplicationServices({ ...base, agentLabels: agents.agentLabels, readModelsCaughtUp });
     const monitoring = await startMonitoring({ ...base, accounts: services.accounts, readModelsCaughtUp }, options.projections);
     if (options.projections) await startWatchlistMonitoring({ ...base, readModelsCaughtUp }, monitoring.service, services.watchlists);
