@@ -123,22 +123,57 @@ export { SimilarityMemo };
 // id get the same similarity against any token, so a similarity is memoised by ids. Ids only grow:
 // when the table is cleared (to bound memory in a long-running service) a class seen again gets a
 // new id, never another class's.
-const tokenClassIds = new Map<string, number>();
+// The classes are found by norm, then field by field against the first token of each class with
+// that norm (tokens are not changed once compared): no key string is built and hashed per token.
+interface TokenClass {
+  id: number;
+  token: NameToken;
+}
+const tokenClasses = new Map<string, TokenClass[]>();
+let tokenClassCount = 0;
 let nextTokenClass = 1;
 
 /** The class id of a token, read when it is compared (tokens are not changed after they are compared). */
 export function tokenClassId(t: NameToken): number {
-  const key =
-    `${t.kind}\u0000${t.norm}\u0000${t.fold}\u0000${t.skel}\u0000${t.meta[0]}\u0000${t.meta[1]}\u0000${t.origin}\u0000` +
-    `${t.initial ? 1 : 0}${t.common ? 1 : 0}\u0000${t.generic ?? ''}\u0000${t.korean ?? ''}\u0000${t.hebrew ?? ''}\u0000` +
-    (t.renderings ? `${t.renderings.length}:${t.renderings.join('\u0001')}` : '-');
-  let id = tokenClassIds.get(key);
-  if (id === undefined) {
-    if (tokenClassIds.size >= 500_000) tokenClassIds.clear();
-    id = nextTokenClass++;
-    tokenClassIds.set(key, id);
+  let classes = tokenClasses.get(t.norm);
+  if (classes) {
+    for (let i = 0; i < classes.length; i++) if (sameClass(classes[i].token, t)) return classes[i].id;
   }
+  if (tokenClassCount >= 500_000) {
+    tokenClasses.clear();
+    tokenClassCount = 0;
+    classes = undefined;
+  }
+  const id = nextTokenClass++;
+  if (classes) classes.push({ id, token: t });
+  else tokenClasses.set(t.norm, [{ id, token: t }]);
+  tokenClassCount++;
   return id;
+}
+
+/** Every field of a token that tokenSimilarity reads is the same (norm is equal already). */
+function sameClass(a: NameToken, b: NameToken): boolean {
+  return (
+    a.kind === b.kind &&
+    a.fold === b.fold &&
+    a.skel === b.skel &&
+    a.meta[0] === b.meta[0] &&
+    a.meta[1] === b.meta[1] &&
+    a.origin === b.origin &&
+    a.initial === b.initial &&
+    a.common === b.common &&
+    (a.generic ?? '') === (b.generic ?? '') &&
+    (a.korean ?? '') === (b.korean ?? '') &&
+    (a.hebrew ?? '') === (b.hebrew ?? '') &&
+    sameRenderings(a.renderings, b.renderings)
+  );
+}
+
+function sameRenderings(a: string[] | undefined, b: string[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** tokenSimilarity(a, b) through the memo, when there is one. */
@@ -293,7 +328,11 @@ interface Side {
   spans: (NameToken | undefined)[];
   spanIds: number[];
 }
-const sides = new WeakMap<PreparedName, Side>();
+// Each prepared name's side, kept on the name under a symbol (not enumerable: v8 serialisation, JSON
+// and deep equality do not see it) rather than in a WeakMap: a comparison reads the name anyway,
+// and a WeakMap lookup over hundreds of thousands of listed names is a hash probe into a big table.
+const SIDE = Symbol('compare side');
+type WithSide = PreparedName & { [SIDE]?: Side };
 // the last query side asked for (querySideOf): a query is compared with each of its candidates in turn
 let lastQuery: PreparedName | undefined;
 let lastQuerySide: Side | undefined;
@@ -307,21 +346,30 @@ function querySideOf(p: PreparedName, rarity: RarityFn): Side {
 }
 
 function sideOf(p: PreparedName, rarity: RarityFn): Side {
-  let side = sides.get(p);
-  if (!side || side.rarity !== rarity) {
-    const toks = p.tokens.filter(notNumber);
-    const w = new Array<number>(toks.length);
-    const ids = new Array<number>(toks.length);
-    let total = 0;
-    for (let i = 0; i < toks.length; i++) {
-      w[i] = tokenWeight(toks[i], rarity);
-      total += w[i];
-      ids[i] = tokenClassId(toks[i]);
-    }
-    side = { rarity, toks, w, total: total || 1, ids, spans: [], spanIds: [] };
-    sides.set(p, side);
+  const side = (p as WithSide)[SIDE];
+  if (side && side.rarity === rarity) return side;
+  return newSide(p, rarity);
+}
+
+function newSide(p: PreparedName, rarity: RarityFn): Side {
+  // (the tokens themselves when there is no number among them: toks is never changed)
+  const toks = p.tokens.some(isNumber) ? p.tokens.filter(notNumber) : p.tokens;
+  const w = new Array<number>(toks.length);
+  const ids = new Array<number>(toks.length);
+  let total = 0;
+  for (let i = 0; i < toks.length; i++) {
+    w[i] = tokenWeight(toks[i], rarity);
+    total += w[i];
+    ids[i] = tokenClassId(toks[i]);
   }
+  const side: Side = { rarity, toks, w, total: total || 1, ids, spans: [], spanIds: [] };
+  if (Object.prototype.hasOwnProperty.call(p, SIDE)) (p as WithSide)[SIDE] = side;
+  else Object.defineProperty(p, SIDE, { value: side, writable: true, enumerable: false, configurable: true });
   return side;
+}
+
+function isNumber(t: NameToken): boolean {
+  return t.kind === 'number';
 }
 
 function notNumber(t: NameToken): boolean {
