@@ -74,11 +74,7 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
   // Two names known to be different (Muhammad / Mahmud, Ri / Pak), whatever their spellings share.
   if (q.kind === 'name' && c.kind === 'name' && NAME_VARIANT_HEADS.has(q.fold) && NAME_VARIANT_HEADS.has(c.fold)) return NONE;
   // A Russian name as German, Polish, French, Dutch or Hungarian write it (Poetin, Szojgu, Jewgeni).
-  if (q.renderings?.length || c.renderings?.length) {
-    if (q.renderings?.includes(c.fold) || c.renderings?.includes(q.fold) || q.renderings?.some((r) => c.renderings?.includes(r))) {
-      return TRANSLIT_9;
-    }
-  }
+  if ((q.renderings?.length || c.renderings?.length) && sharesRendering(q, c)) return TRANSLIT_9;
   const qa = q.origin === 'abjad';
   const ca = c.origin === 'abjad';
   if (qa !== ca) {
@@ -98,7 +94,7 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
   // unless they are spelling variants of one name (Mohammed/Muhammad: same skeleton and ending).
   if (q.common && c.common && q.kind === 'name' && c.kind === 'name') {
     // (same skeleton and the same last letter)
-    if (q.skel !== c.skel || q.fold.slice(-1) !== c.fold.slice(-1)) return NONE;
+    if (q.skel !== c.skel || lastCode(q.fold) !== lastCode(c.fold)) return NONE;
   }
   const sim = spellingSimilarity(q, c);
   // A common given name matches only itself or its spelling variants, never a near-miss word
@@ -107,6 +103,21 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
     return { how: sim.how, sim: round(sim.sim * 0.8) };
   }
   return sim;
+}
+
+/** One token's fold is a rendering of the other's, or they share a rendering. */
+function sharesRendering(q: NameToken, c: NameToken): boolean {
+  const qr = q.renderings;
+  const cr = c.renderings;
+  if (qr && qr.includes(c.fold)) return true;
+  if (cr && cr.includes(q.fold)) return true;
+  if (qr && cr) for (let i = 0; i < qr.length; i++) if (cr.includes(qr[i])) return true;
+  return false;
+}
+
+/** The last UTF-16 unit of a string (-1 for ''): what s.slice(-1) compares, without making a string. */
+function lastCode(s: string): number {
+  return s.length ? s.charCodeAt(s.length - 1) : -1;
 }
 
 /**
@@ -193,23 +204,33 @@ function spellingSimilarity(q: NameToken, c: NameToken): TokenSim {
   let how: AlignHow = 'missing';
   let best = editSimilarity(q.fold, c.fold);
   if (best > 0) how = 'fuzzy';
-  const onNorm = editSimilarity(q.norm, c.norm);
-  if (onNorm > best) {
-    best = onNorm;
-    how = 'fuzzy';
+  // (on the transliterated forms only when they are other strings: the same strings give the same value)
+  if (q.norm !== q.fold || c.norm !== c.fold) {
+    const onNorm = editSimilarity(q.norm, c.norm);
+    if (onNorm > best) {
+      best = onNorm;
+      how = 'fuzzy';
+    }
   }
   const shortest = Math.min(q.fold.length, c.fold.length);
+  const q1 = q.meta[0];
+  const q2 = q.meta[1];
+  const c1 = c.meta[0];
+  const c2 = c.meta[1];
+  const phonetic = !!q1 && (q1 === c1 || q1 === c2 || (!!q2 && (q2 === c1 || q2 === c2))) && 0.85 > best;
+  const skeletal = q.skel.length >= 3 && q.skel === c.skel && 0.88 > best;
+  // Jaro-Winkler is worked out only when its value can change the result: for a phonetic or skeleton
+  // match to count, or for a long pair whose lengths let it reach 0.94 (jw ≤ 0.8 + 0.2·shortest/longest).
+  const longest = Math.max(q.fold.length, c.fold.length);
+  const nearLong = shortest >= 6 && 0.8 > best && shortest * 10 >= longest * 7;
+  if (!(shortest >= 3 && (phonetic || skeletal)) && !nearLong) return how === 'missing' ? NONE : { how, sim: best };
   const jw = jaroWinkler(q.fold, c.fold);
   if (jw >= 0.8 && shortest >= 3) {
-    const q1 = q.meta[0];
-    const q2 = q.meta[1];
-    const c1 = c.meta[0];
-    const c2 = c.meta[1];
-    if (q1 && (q1 === c1 || q1 === c2 || (q2 && (q2 === c1 || q2 === c2))) && 0.85 > best) {
+    if (phonetic) {
       best = 0.85;
       how = 'phonetic';
     }
-    if (q.skel.length >= 3 && q.skel === c.skel && 0.88 > best) {
+    if (skeletal) {
       best = 0.88;
       how = 'transliterated';
     }
@@ -227,7 +248,7 @@ function editSimilarity(a: string, b: string): number {
   const shortest = Math.min(a.length, b.length);
   if (shortest < 3) return 0;
   // A short word with another first letter is another word, not a typo (Petro/Metro, Power/Tower, Hotel/Motel).
-  if (longest <= 6 && a[0] !== b[0]) return 0;
+  if (longest <= 6 && a.charCodeAt(0) !== b.charCodeAt(0)) return 0;
   const d = editDistance(a, b, 2);
   let sim = 0;
   if (d === 1 && longest >= 5) sim = longest >= 8 ? 0.93 : longest >= 6 ? 0.9 : 0.85;

@@ -69,7 +69,11 @@ export function editDistance(a: string, b: string, max = 3): number {
       if (v < rowMin) rowMin = v;
     }
     if (rowMin > max) return max + 1;
-    [prev2, prev, cur] = [prev, cur, prev2];
+    // (rotate the rows without a destructuring array)
+    const spare = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = spare;
   }
   return prev[lb];
 }
