@@ -25,7 +25,7 @@ export class SimilarityMemo<V extends MemoSim = MemoSim> {
   private readonly limit: number;
   /** The distinct similarities stored (a handful: how × a few values), shared by every entry. */
   private values: V[] = [];
-  private valueIndex = new Map<string, number>();
+  private valueIndex = new Map<string, Map<number, number>>();
   private used = 0;
   /** How many times the table filled up and started afresh. */
   restarts = 0;
@@ -73,8 +73,10 @@ export class SimilarityMemo<V extends MemoSim = MemoSim> {
   }
 
   private valueOf(sim: V): number {
-    const key = `${sim.how}\u0000${sim.sim}`;
-    let v = this.valueIndex.get(key);
+    // (by kind, then value: no key string is built for each pair stored)
+    let byValue = this.valueIndex.get(sim.how);
+    if (!byValue) this.valueIndex.set(sim.how, (byValue = new Map()));
+    let v = byValue.get(sim.sim);
     if (v === undefined) {
       // (a similarity is one of a few kinds with one of a few values, far fewer than 65,535; were
       // there ever more, the table would start afresh with its values)
@@ -85,7 +87,9 @@ export class SimilarityMemo<V extends MemoSim = MemoSim> {
       }
       this.values.push(sim);
       v = this.values.length;
-      this.valueIndex.set(key, v);
+      let again = this.valueIndex.get(sim.how);
+      if (!again) this.valueIndex.set(sim.how, (again = new Map()));
+      again.set(sim.sim, v);
     }
     return v;
   }
