@@ -2,7 +2,7 @@
  * Batch per-name CPU of this checkout's engine against another checkout's, in one process, on the
  * same loaded lists and the same rows (bench/batch/input.ts), alternated chunk by chunk so machine
  * load hits both alike, each running first in every other chunk (use an even number of rounds); also
- * checks the two write identical result CSVs.
+ * checks the two write identical result CSVs and JSON lines (hits with their explanations).
  *   git archive <commit> | tar -x -C /tmp/before && ln -s "$PWD/node_modules" /tmp/before/node_modules
  *   node --import tsx bench/batch/compare-engines.ts /tmp/before . [rows per round] [rounds]
  */
@@ -37,7 +37,8 @@ const rows = (parse(csv, { columns: true }) as Record<string, string>[]).map((r,
   if (!p.ok) throw new Error('bad');
   return { line: i + 2, input: { name: r.name, entity_type: r.entity_type, dob: r.dob, country: r.country }, query: p.query };
 });
-const options = { threshold: 0.8, jsonl: false };
+// (with the JSON lines too: every hit's explanation must be the same)
+const options = { threshold: 0.8, jsonl: true };
 A.rows.screenChunk(ea, rows.slice(0, 500), options);
 B.rows.screenChunk(eb, rows.slice(0, 500), options);
 let ta = 0, tb = 0;
@@ -53,7 +54,7 @@ for (let r = 0; r < rounds; r++) {
     c = cpu(); rb = B.rows.screenChunk(eb, chunk, options); tb += cpu() - c;
     c = cpu(); ra = A.rows.screenChunk(ea, chunk, options); ta += cpu() - c;
   }
-  if (ra.csv !== rb.csv) same = false;
+  if (ra.csv !== rb.csv || ra.jsonl !== rb.jsonl) same = false;
 }
 if (!same) process.exitCode = 1;
-console.log(`before ${(ta / (n * rounds)).toFixed(3)} ms/name cpu, after ${(tb / (n * rounds)).toFixed(3)} ms/name cpu, ratio ${(ta / tb).toFixed(2)}x, identical csv ${same}`);
+console.log(`before ${(ta / (n * rounds)).toFixed(3)} ms/name cpu, after ${(tb / (n * rounds)).toFixed(3)} ms/name cpu, ratio ${(ta / tb).toFixed(2)}x, identical csv and explanations ${same}`);
