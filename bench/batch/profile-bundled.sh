@@ -11,4 +11,5 @@ ln -s "$repo/node_modules" "$tmp/node_modules"
 cd "$repo"
 npx esbuild bench/batch/profile-bundled.ts --bundle --platform=node --format=esm --packages=external --outfile="$tmp/src/screening/matching/profile.mjs" --log-level=warning
 node "$tmp/src/screening/matching/profile.mjs" "${1:-3000}" "${2:-/tmp/batch-screen.cpuprofile}"
+[ -n "$KEEP" ] && cp "$tmp/src/screening/matching/profile.mjs" "$KEEP"
 rm -rf "$tmp"
