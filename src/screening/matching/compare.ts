@@ -190,13 +190,29 @@ function sameRenderings(a: string[] | undefined, b: string[] | undefined): boole
 /** tokenSimilarity(a, b) through the memo, when there is one. */
 function similarityIn(memo: SpellingMemo | undefined, a: NameToken, aId: number, b: NameToken, bId: number): TokenSim {
   if (!memo) return tokenSimilarity(a, b);
+  // the recent pairs first: a query's candidates share its matching words (Gray against every GRAY)
+  const at = (Math.imul(aId, 0x9e3779b1) ^ bId) & RECENT_MASK;
+  if (recentA[at] === aId && recentB[at] === bId) {
+    return recentSim[at];
+  }
   let sim = memo.get(aId, bId);
   if (sim === undefined) {
     sim = tokenSimilarity(a, b);
     memo.set(aId, bId, sim);
   }
+  recentA[at] = aId;
+  recentB[at] = bId;
+  recentSim[at] = sim;
   return sim;
 }
+
+// A small direct-mapped table of the last similarities looked up, in front of the memo (whose table is
+// far bigger than the CPU caches): the same class-id pair always has the same similarity (ids are never
+// reused, whatever memo the caller keeps), so an entry never goes stale. 0 is no class id.
+const RECENT_MASK = 4095;
+const recentA = new Int32Array(RECENT_MASK + 1);
+const recentB = new Int32Array(RECENT_MASK + 1);
+const recentSim: TokenSim[] = new Array<TokenSim>(RECENT_MASK + 1).fill(NONE);
 
 function spellingSimilarity(q: NameToken, c: NameToken): TokenSim {
   // Edit distance on both the folded and the transliterated forms (folding can hide or add an edit).
