@@ -53,7 +53,6 @@ interface Running {
   /** A read model that may lag (Projection.mayLag): its events held for a later transaction, past `processed`. */
   held: RecordedEvent[];
   subscription?: Subscription;
-  flushTimer?: NodeJS.Timeout;
   error?: Error;
 }
 
@@ -63,6 +62,7 @@ export class ProjectionRunner {
   private readonly logger: InfraLogger;
   private readonly running = new Map<string, Running>();
   private shared: Subscription | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
   private readonly batchListeners: ((batch: readonly RecordedEvent[]) => void)[] = [];
   /** Read batches and flushes of held events run one after the other. */
   private chain: Promise<void> = Promise.resolve();
@@ -119,13 +119,15 @@ export class ProjectionRunner {
       },
     );
     this.shared = shared;
+    // When idle: the positions reached through unhandled events, all read models in one statement,
+    // and the events a lagging read model still holds.
+    this.flushTimer = setInterval(() => {
+      void this.flushSkipped().catch(() => undefined);
+      if ([...this.running.values()].some((state) => state.held.length > 0)) void this.flushHeld().catch(() => undefined);
+    }, 1000);
+    this.flushTimer.unref();
     for (const state of this.running.values()) {
       state.subscription = shared;
-      state.flushTimer = setInterval(() => {
-        void this.flushSkipped(state).catch(() => undefined);
-        if (state.held.length > 0) void this.flushHeld().catch(() => undefined);
-      }, 1000);
-      state.flushTimer.unref();
       state.status = 'running';
       this.logger.info({ projection: state.projection.name, checkpoint: String(state.processed) }, 'projection started');
     }
@@ -137,7 +139,7 @@ export class ProjectionRunner {
    */
   async caughtUp(): Promise<void> {
     await this.applied();
-    await Promise.all([...this.running.values()].map((state) => this.flushSkipped(state)));
+    await this.flushSkipped();
   }
 
   /**
@@ -158,17 +160,15 @@ export class ProjectionRunner {
   }
 
   async stop(): Promise<void> {
-    for (const state of this.running.values()) clearInterval(state.flushTimer);
+    clearInterval(this.flushTimer);
     await this.shared?.stop();
     this.shared = undefined;
     await this.flushHeld().catch(() => undefined);
-    await Promise.all(
-      [...this.running.values()].map(async (state) => {
-        state.subscription = undefined;
-        await this.flushSkipped(state).catch(() => undefined);
-        if (state.status !== 'failed') state.status = 'stopped';
-      }),
-    );
+    await this.flushSkipped().catch(() => undefined);
+    for (const state of this.running.values()) {
+      state.subscription = undefined;
+      if (state.status !== 'failed') state.status = 'stopped';
+    }
   }
 
   /** Lag per projection (head − checkpoint), for the metrics endpoint. */
@@ -407,21 +407,27 @@ export class ProjectionRunner {
     if (!events.some((event) => state.handles.has(event.type))) {
       state.processed = events[events.length - 1]!.globalPosition;
       state.unflushed += events.length;
-      if (state.unflushed >= (this.options.skipFlushEvery ?? 500)) await this.flushSkipped(state);
+      if (state.unflushed >= (this.options.skipFlushEvery ?? 500)) await this.flushSkipped();
       return;
     }
     await this.withRetries(state.projection.name, () => this.applyTogether([{ state, events }]));
   }
 
-  /** Persists the position reached through unhandled events (never moves a checkpoint backwards). */
-  private async flushSkipped(state: Running): Promise<void> {
-    if (state.processed <= state.persisted) return;
-    const target = state.processed;
+  /**
+   * Persists the positions read models reached through unhandled events, all in one statement (one
+   * per read model cost a round trip each, every second); never moves a checkpoint backwards.
+   */
+  private async flushSkipped(): Promise<void> {
+    const due = [...this.running.values()].filter((state) => state.processed > state.persisted).map((state) => ({ state, target: state.processed }));
+    if (due.length === 0) return;
     await this.options.pool.query(
-      'UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1 AND position < $2',
-      [state.projection.name, String(target)],
+      `UPDATE projection_checkpoints c SET position = m.position, updated_at = now()
+         FROM unnest($1::text[], $2::bigint[]) AS m(name, position) WHERE c.name = m.name AND c.position < m.position`,
+      [due.map((d) => d.state.projection.name), due.map((d) => String(d.target))],
     );
-    if (target > state.persisted) state.persisted = target;
-    state.unflushed = 0;
+    for (const { state, target } of due) {
+      if (target > state.persisted) state.persisted = target;
+      state.unflushed = 0;
+    }
   }
 }
