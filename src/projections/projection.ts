@@ -30,9 +30,9 @@ export interface Projection {
   applyBatch?(client: pg.PoolClient, events: RecordedEvent[], schema: string, commit?: CommitRoundTrip): Promise<void>;
   /**
    * Its readers fold what it has not applied yet from the stream (as the screening-detail read does):
-   * the runner may then hold its events until a read batch that opens a transaction for another read
-   * model anyway, until applied()/caughtUp() is called, or until the idle flush, so it never costs a
-   * transaction of its own while the pipeline is busy.
+   * the runner then holds its events and applies them in one transaction every second (the idle
+   * flush), at caughtUp(), or once it holds skipFlushEvery events; applied() does not wait for it.
+   * A row is then written about once per item instead of once per read batch the item appears in.
    */
   mayLag?: boolean;
 }

@@ -4,8 +4,8 @@
  * checkpoint row, which is locked
  * (FOR UPDATE) and compared first, so a crash, a redelivery or a concurrent rebuild never applies an
  * event twice. Unhandled events only move the checkpoint, in batches. A read model that may lag
- * (Projection.mayLag) has its events held until a batch writes another read model, applied() or the
- * idle flush; a statement a read model leaves for the commit goes with it. A projection whose stored
+ * (Projection.mayLag) has its events held until the idle flush (every second), caughtUp() or a
+ * full batch; a statement a read model leaves for the commit goes with it. A projection whose stored
  * version differs from its code is rebuilt (see rebuild.ts) before it starts.
  */
 import type pg from 'pg';
@@ -26,6 +26,8 @@ export interface ProjectionRunnerOptions {
   maxRetries?: number;
   /** Unhandled events move the checkpoint every this many events, or when idle (default 500). */
   skipFlushEvery?: number;
+  /** The idle flush (positions reached through unhandled events, events held by read models that may lag) runs this often (ms, default 1000). */
+  flushIntervalMs?: number;
 }
 
 export type ProjectionStatus = 'stopped' | 'starting' | 'running' | 'failed';
@@ -124,7 +126,7 @@ export class ProjectionRunner {
     this.flushTimer = setInterval(() => {
       void this.flushSkipped().catch(() => undefined);
       if ([...this.running.values()].some((state) => state.held.length > 0)) void this.flushHeld().catch(() => undefined);
-    }, 1000);
+    }, this.options.flushIntervalMs ?? 1000);
     this.flushTimer.unref();
     for (const state of this.running.values()) {
       state.subscription = shared;
@@ -139,21 +141,19 @@ export class ProjectionRunner {
    */
   async caughtUp(): Promise<void> {
     await this.applied();
+    await this.flushHeld();
     await this.flushSkipped();
   }
 
   /**
    * Read-your-writes for request handlers: every read model shows everything committed before the
-   * call (or, with `through`, everything up to that global position: no query for the head).
+   * call (or, with `through`, everything up to that global position: no query for the head), but
+   * those that may lag (Projection.mayLag), whose readers fold what they have not applied from the stream.
    * Positions reached through events a read model ignores are persisted later (timer, batches).
    */
   async applied(through?: bigint): Promise<void> {
     if (!this.shared) throw new Error('projections are not running');
     await this.shared.caughtUp(through);
-    // Events a lagging read model holds are applied now, if the caller waits for them.
-    if ([...this.running.values()].some((state) => state.held.length > 0 && (through === undefined || state.held[0]!.globalPosition <= through))) {
-      await this.flushHeld();
-    }
     // A failed projection can never catch up: say so instead of pretending.
     const failed = [...this.running.values()].find((state) => state.status === 'failed');
     if (failed) throw failed.error ?? new Error(`projection ${failed.projection.name} failed`);
@@ -283,16 +283,12 @@ export class ProjectionRunner {
       const after = state.held.length > 0 ? state.held[state.held.length - 1]!.globalPosition : state.processed;
       const fresh = [...state.held, ...batch.filter((event) => event.globalPosition > after)];
       if (fresh.length === 0) continue;
-      if (fresh.some((event) => state.handles.has(event.type))) together.push({ state, events: fresh });
-      else await this.guarded(state, () => this.handle(state, fresh));
+      if (!fresh.some((event) => state.handles.has(event.type))) await this.guarded(state, () => this.handle(state, fresh));
+      // A read model that may lag: held (a bounded number of events) for the idle flush or caughtUp().
+      else if (state.projection.mayLag && fresh.length < (this.options.skipFlushEvery ?? 500)) state.held = fresh;
+      else together.push({ state, events: fresh });
     }
-    if (together.length === 0) return;
-    // Only read models that may lag have work: held for a transaction that happens anyway (a bounded number of events).
-    if (together.every(({ state, events }) => state.projection.mayLag && events.length < (this.options.skipFlushEvery ?? 500))) {
-      for (const { state, events } of together) state.held = events;
-      return;
-    }
-    await this.applyWork(together);
+    if (together.length > 0) await this.applyWork(together);
   }
 
   /** Applies the events held by read models that may lag (see Projection.mayLag). */

@@ -255,6 +255,15 @@ describe('screening-detail read model', () => {
     await assertFoldsMatch(schema, all[split - 1]!.globalPosition); // nothing of the failed batch was written
     await inTransaction(rest);
     await assertFoldsMatch(schema, global);
+
+    // The fold is sent as a dollar-quoted literal: text that holds (or ends like) the quote's tag, quotes and backslashes arrive intact.
+    const query = `O'Brien \\ $fold$ $fold0$ "x" $fold`;
+    const tricky = { ...structuredClone(all[0]!), globalPosition: global + 1n, streamName: 'screening-9', streamPosition: 0n } as RecordedEvent;
+    Object.assign(tricky.data as object, { screeningId: '9', uuid: randomUUID(), subject: { query, entityType: 'individual' } });
+    await inTransaction([tricky]);
+    const row = await readScreeningDetail(client, `${quoteIdent(schema)}.screening_details`, (tricky.data as { accountId: string }).accountId, { screeningId: '9' });
+    assert.equal(JSON.stringify(finishReport(row!.fold, CONTEXTS[0]!)), JSON.stringify(buildScreeningReport([tricky], CONTEXTS[0]!)));
+    assert.ok(JSON.stringify(row!.fold).includes(JSON.stringify(query).slice(1, -1)));
   });
 
   it('covers what it says: dispositions, re-scores and monitoring change the folded reports', () => {
