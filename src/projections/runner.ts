@@ -142,6 +142,7 @@ export class ProjectionRunner {
   async caughtUp(): Promise<void> {
     await this.applied();
     await this.flushHeld();
+    this.throwIfFailed();
     await this.flushSkipped();
   }
 
@@ -154,7 +155,11 @@ export class ProjectionRunner {
   async applied(through?: bigint): Promise<void> {
     if (!this.shared) throw new Error('projections are not running');
     await this.shared.caughtUp(through);
-    // A failed projection can never catch up: say so instead of pretending.
+    this.throwIfFailed();
+  }
+
+  /** A failed projection can never catch up: say so instead of pretending. */
+  private throwIfFailed(): void {
     const failed = [...this.running.values()].find((state) => state.status === 'failed');
     if (failed) throw failed.error ?? new Error(`projection ${failed.projection.name} failed`);
   }
