@@ -129,6 +129,7 @@ export class NameIndex {
   private passing = new Int32Array(0);
   private credit = new Int32Array(0);
   private touched = new Int32Array(0);
+  private kept = new Int32Array(0);
   private nameTokens = new Int32Array(0);
   /** Skip the names that cannot reach the candidate share (lookupPruned); off only to check it is exact. */
   pruneLookup = true;
@@ -502,20 +503,23 @@ export class NameIndex {
     const stamp = this.stamp;
     const acc = this.acc;
     const gen = ++this.stampGen;
-    const set: number[] = [];
+    // the names of the kept visits, ascending (a typed array sorts numerically without a JS comparator)
+    let size = 0;
+    if (this.kept.length < this.names.length) this.kept = new Int32Array(this.names.length);
+    const room = this.kept;
     for (let k = 0; k < keep; k++) {
       for (const list of visits[order[k]].lists) {
         for (let i = 0; i < list.length; i++) {
           const n = list[i];
           if (stamp[n] !== gen) {
             stamp[n] = gen;
-            set.push(n);
+            room[size++] = n;
           }
         }
       }
     }
     this.prunedLookups++;
-    set.sort((a, b) => a - b);
+    const set = room.subarray(0, size).sort();
     // step 2: stamp[n] is gen (in the set, not reached yet) or a later generation (reached);
     // credit[n] is the visit that last credited n
     const reached = ++this.stampGen;
