@@ -53,7 +53,9 @@ describe('batch jobs across a restart', () => {
     const id = created.body.data.id as string;
     const checkpoint = async () => (await service!.pool.query<{ checkpoint_line: number }>('SELECT checkpoint_line FROM batch_jobs WHERE job_id = $1', [id])).rows[0]!.checkpoint_line;
     for (let i = 0; (await checkpoint()) === 0; i++) {
-      assert.ok(i < 1200, 'the job checkpoints within two minutes');
+      // generous: the worker first builds the index from the lists (no snapshot in a fresh data directory),
+      // which takes minutes on a loaded 2-core CI machine
+      assert.ok(i < 3000, 'the job checkpoints within five minutes');
       await new Promise((r) => setTimeout(r, 100));
     }
     const before = (await rawRequest(service.url!, 'GET', `/api/v1/batches/${id}`, { headers: { 'x-api-key': key } })).body.data;
