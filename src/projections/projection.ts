@@ -24,15 +24,35 @@ export interface Projection {
    * of many screenings then costs a few round trips, not a few per screening). The runner passes the
    * events of handled types past the checkpoint, in global order; the result must be exactly that of
    * apply() called on each in turn (including idempotency on a replay).
+   * With `commit` (the runner's transactions), its last statement may instead be left to the round
+   * trip that commits the batch (see CommitRoundTrip); without it, applyBatch runs every statement itself.
    */
-  applyBatch?(client: pg.PoolClient, events: RecordedEvent[], schema: string): Promise<void>;
+  applyBatch?(client: pg.PoolClient, events: RecordedEvent[], schema: string, commit?: CommitRoundTrip): Promise<void>;
+  /**
+   * Its readers fold what it has not applied yet from the stream (as the screening-detail read does):
+   * the runner then holds its events and applies them in one transaction every second (the idle
+   * flush), at caughtUp(), or once it holds skipFlushEvery events; applied() does not wait for it.
+   * A row is then written about once per item instead of once per read batch the item appears in.
+   */
+  mayLag?: boolean;
+}
+
+/**
+ * The round trip that commits a read batch's transaction (checkpoints and COMMIT), offered to the
+ * read models applying it: a statement left here costs no round trip of its own. It is a simple query,
+ * so it takes no parameters (quote values with client.escapeLiteral); it must raise rather than write
+ * part of what it means to (a transient SQLSTATE such as 40001 has the runner roll the batch back and
+ * apply it again; see the projection_rows_written function). `committed` runs once the batch committed.
+ */
+export interface CommitRoundTrip {
+  atCommit(sql: string, committed?: () => void): void;
 }
 
 /** Applies events through applyBatch when the projection has one, else one by one. */
-export async function applyEvents(projection: Projection, client: pg.PoolClient, events: RecordedEvent[], schema: string): Promise<void> {
+export async function applyEvents(projection: Projection, client: pg.PoolClient, events: RecordedEvent[], schema: string, commit?: CommitRoundTrip): Promise<void> {
   if (events.length === 0) return;
   if (projection.applyBatch) {
-    await projection.applyBatch(client, events, schema);
+    await projection.applyBatch(client, events, schema, commit);
     return;
   }
   for (const event of events) await projection.apply(client, event, schema);

@@ -3,14 +3,16 @@
  * The events of a read batch that a projection handles are applied in one transaction with its
  * checkpoint row, which is locked
  * (FOR UPDATE) and compared first, so a crash, a redelivery or a concurrent rebuild never applies an
- * event twice. Unhandled events only move the checkpoint, in batches. A projection whose stored
+ * event twice. Unhandled events only move the checkpoint, in batches. A read model that may lag
+ * (Projection.mayLag) has its events held until the idle flush (every second), caughtUp() or a
+ * full batch; a statement a read model leaves for the commit goes with it. A projection whose stored
  * version differs from its code is rebuilt (see rebuild.ts) before it starts.
  */
 import type pg from 'pg';
 import type { RecordedEvent } from '../shared/events';
 import { subscribeInBatches, type EventStore, type Subscription } from '../infrastructure/eventstore/port';
 import { silentLogger, type InfraLogger } from '../infrastructure/postgres/log';
-import { applyEvents, projectionSchema, quoteIdent, type HeadPositionSource, type Projection } from './projection';
+import { applyEvents, projectionSchema, quoteIdent, type CommitRoundTrip, type HeadPositionSource, type Projection } from './projection';
 import { rebuildProjection } from './rebuild';
 
 export interface ProjectionRunnerOptions {
@@ -24,6 +26,8 @@ export interface ProjectionRunnerOptions {
   maxRetries?: number;
   /** Unhandled events move the checkpoint every this many events, or when idle (default 500). */
   skipFlushEvery?: number;
+  /** The idle flush (positions reached through unhandled events, events held by read models that may lag) runs this often (ms, default 1000). */
+  flushIntervalMs?: number;
 }
 
 export type ProjectionStatus = 'stopped' | 'starting' | 'running' | 'failed';
@@ -48,8 +52,9 @@ interface Running {
   processed: bigint;
   persisted: bigint;
   unflushed: number;
+  /** A read model that may lag (Projection.mayLag): its events held for a later transaction, past `processed`. */
+  held: RecordedEvent[];
   subscription?: Subscription;
-  flushTimer?: NodeJS.Timeout;
   error?: Error;
 }
 
@@ -59,7 +64,10 @@ export class ProjectionRunner {
   private readonly logger: InfraLogger;
   private readonly running = new Map<string, Running>();
   private shared: Subscription | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
   private readonly batchListeners: ((batch: readonly RecordedEvent[]) => void)[] = [];
+  /** Read batches and flushes of held events run one after the other. */
+  private chain: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: ProjectionRunnerOptions) {
     this.logger = options.logger ?? silentLogger;
@@ -73,6 +81,7 @@ export class ProjectionRunner {
         processed: 0n,
         persisted: 0n,
         unflushed: 0,
+        held: [],
       });
     }
   }
@@ -92,6 +101,7 @@ export class ProjectionRunner {
       const checkpoint = await this.prepare(state.projection);
       state.processed = checkpoint;
       state.persisted = checkpoint;
+      state.held = [];
       if (from === undefined || checkpoint < from) from = checkpoint;
     }
     const shared = subscribeInBatches(
@@ -111,10 +121,15 @@ export class ProjectionRunner {
       },
     );
     this.shared = shared;
+    // When idle: the positions reached through unhandled events, all read models in one statement,
+    // and the events a lagging read model still holds.
+    this.flushTimer = setInterval(() => {
+      void this.flushSkipped().catch(() => undefined);
+      if ([...this.running.values()].some((state) => state.held.length > 0)) void this.flushHeld().catch(() => undefined);
+    }, this.options.flushIntervalMs ?? 1000);
+    this.flushTimer.unref();
     for (const state of this.running.values()) {
       state.subscription = shared;
-      state.flushTimer = setInterval(() => void this.flushSkipped(state).catch(() => undefined), 1000);
-      state.flushTimer.unref();
       state.status = 'running';
       this.logger.info({ projection: state.projection.name, checkpoint: String(state.processed) }, 'projection started');
     }
@@ -126,33 +141,39 @@ export class ProjectionRunner {
    */
   async caughtUp(): Promise<void> {
     await this.applied();
-    await Promise.all([...this.running.values()].map((state) => this.flushSkipped(state)));
+    await this.flushHeld();
+    this.throwIfFailed();
+    await this.flushSkipped();
   }
 
   /**
    * Read-your-writes for request handlers: every read model shows everything committed before the
-   * call (or, with `through`, everything up to that global position: no query for the head).
+   * call (or, with `through`, everything up to that global position: no query for the head), but
+   * those that may lag (Projection.mayLag), whose readers fold what they have not applied from the stream.
    * Positions reached through events a read model ignores are persisted later (timer, batches).
    */
   async applied(through?: bigint): Promise<void> {
     if (!this.shared) throw new Error('projections are not running');
     await this.shared.caughtUp(through);
-    // A failed projection can never catch up: say so instead of pretending.
+    this.throwIfFailed();
+  }
+
+  /** A failed projection can never catch up: say so instead of pretending. */
+  private throwIfFailed(): void {
     const failed = [...this.running.values()].find((state) => state.status === 'failed');
     if (failed) throw failed.error ?? new Error(`projection ${failed.projection.name} failed`);
   }
 
   async stop(): Promise<void> {
-    for (const state of this.running.values()) clearInterval(state.flushTimer);
+    clearInterval(this.flushTimer);
     await this.shared?.stop();
     this.shared = undefined;
-    await Promise.all(
-      [...this.running.values()].map(async (state) => {
-        state.subscription = undefined;
-        await this.flushSkipped(state).catch(() => undefined);
-        if (state.status !== 'failed') state.status = 'stopped';
-      }),
-    );
+    await this.flushHeld().catch(() => undefined);
+    await this.flushSkipped().catch(() => undefined);
+    for (const state of this.running.values()) {
+      state.subscription = undefined;
+      if (state.status !== 'failed') state.status = 'stopped';
+    }
   }
 
   /** Lag per projection (head − checkpoint), for the metrics endpoint. */
@@ -235,9 +256,15 @@ export class ProjectionRunner {
     this.batchListeners.push(listener);
   }
 
+  private serially(work: () => Promise<void>): Promise<void> {
+    const run = this.chain.then(work);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
   private async handleBatch(batch: RecordedEvent[]): Promise<void> {
     try {
-      await this.applyBatch(batch);
+      await this.serially(() => this.applyBatch(batch));
     } finally {
       for (const listener of this.batchListeners) {
         try {
@@ -258,12 +285,27 @@ export class ProjectionRunner {
     const together: { state: Running; events: RecordedEvent[] }[] = [];
     for (const state of this.running.values()) {
       if (state.status !== 'running') continue;
-      const fresh = batch.filter((event) => event.globalPosition > state.processed);
+      const after = state.held.length > 0 ? state.held[state.held.length - 1]!.globalPosition : state.processed;
+      const fresh = [...state.held, ...batch.filter((event) => event.globalPosition > after)];
       if (fresh.length === 0) continue;
-      if (fresh.some((event) => state.handles.has(event.type))) together.push({ state, events: fresh });
-      else await this.guarded(state, () => this.handle(state, fresh));
+      if (!fresh.some((event) => state.handles.has(event.type))) await this.guarded(state, () => this.handle(state, fresh));
+      // A read model that may lag: held (a bounded number of events) for the idle flush or caughtUp().
+      else if (state.projection.mayLag && fresh.length < (this.options.skipFlushEvery ?? 500)) state.held = fresh;
+      else together.push({ state, events: fresh });
     }
-    if (together.length === 0) return;
+    if (together.length > 0) await this.applyWork(together);
+  }
+
+  /** Applies the events held by read models that may lag (see Projection.mayLag). */
+  private flushHeld(): Promise<void> {
+    return this.serially(async () => {
+      const work = [...this.running.values()].filter((state) => state.status === 'running' && state.held.length > 0).map((state) => ({ state, events: state.held }));
+      if (work.length > 0) await this.applyWork(work);
+    });
+  }
+
+  /** The read models' events in one shared transaction, or, if that fails for a reason other than a transient one, each alone. */
+  private async applyWork(together: { state: Running; events: RecordedEvent[] }[]): Promise<void> {
     if (together.length > 1) {
       try {
         await this.withRetries('read models', () => this.applyTogether(together));
@@ -306,6 +348,14 @@ export class ProjectionRunner {
    */
   private async applyTogether(work: { state: Running; events: RecordedEvent[] }[]): Promise<void> {
     const names = work.map((w) => w.state.projection.name);
+    const atCommit: string[] = [];
+    const onCommit: (() => void)[] = [];
+    const commit: CommitRoundTrip = {
+      atCommit(sql, committed) {
+        atCommit.push(sql);
+        if (committed) onCommit.push(committed);
+      },
+    };
     const client = await this.options.pool.connect();
     try {
       // BEGIN and the lock in one round trip (a simple query of two statements; the names are ours,
@@ -322,16 +372,20 @@ export class ProjectionRunner {
         const through = events[events.length - 1]!.globalPosition;
         if (checkpoint >= through) continue; // applied already (redelivery, or a rebuild swapped in past it)
         const toApply = events.filter((event) => event.globalPosition > checkpoint && state.handles.has(event.type));
-        await applyEvents(state.projection, client, toApply, state.schema);
+        await applyEvents(state.projection, client, toApply, state.schema, commit);
         moved.push({ name: state.projection.name, position: through });
       }
-      // The new checkpoints and COMMIT in one round trip, likewise (positions are bigints we hold).
+      // What the read models left for the commit, the new checkpoints and COMMIT in one round trip,
+      // likewise (positions are bigints we hold).
       const values = moved.map((m) => `(${client.escapeLiteral(m.name)}, ${BigInt(m.position).toString()}::bigint)`).join(', ');
       await client.query(
-        moved.length > 0
-          ? `UPDATE projection_checkpoints c SET position = m.position, updated_at = now()
-               FROM (VALUES ${values}) AS m(name, position) WHERE c.name = m.name; COMMIT`
-          : 'COMMIT',
+        [
+          ...atCommit,
+          ...(moved.length > 0
+            ? [`UPDATE projection_checkpoints c SET position = m.position, updated_at = now() FROM (VALUES ${values}) AS m(name, position) WHERE c.name = m.name`]
+            : []),
+          'COMMIT',
+        ].join(';\n'),
       );
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -344,7 +398,9 @@ export class ProjectionRunner {
       state.processed = through;
       state.persisted = through;
       state.unflushed = 0;
+      state.held = [];
     }
+    for (const committed of onCommit) committed();
   }
 
   /** One read model alone: its events of one read batch in one transaction (applyTogether with one entry). */
@@ -352,21 +408,27 @@ export class ProjectionRunner {
     if (!events.some((event) => state.handles.has(event.type))) {
       state.processed = events[events.length - 1]!.globalPosition;
       state.unflushed += events.length;
-      if (state.unflushed >= (this.options.skipFlushEvery ?? 500)) await this.flushSkipped(state);
+      if (state.unflushed >= (this.options.skipFlushEvery ?? 500)) await this.flushSkipped();
       return;
     }
     await this.withRetries(state.projection.name, () => this.applyTogether([{ state, events }]));
   }
 
-  /** Persists the position reached through unhandled events (never moves a checkpoint backwards). */
-  private async flushSkipped(state: Running): Promise<void> {
-    if (state.processed <= state.persisted) return;
-    const target = state.processed;
+  /**
+   * Persists the positions read models reached through unhandled events, all in one statement (one
+   * per read model cost a round trip each, every second); never moves a checkpoint backwards.
+   */
+  private async flushSkipped(): Promise<void> {
+    const due = [...this.running.values()].filter((state) => state.processed > state.persisted).map((state) => ({ state, target: state.processed }));
+    if (due.length === 0) return;
     await this.options.pool.query(
-      'UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1 AND position < $2',
-      [state.projection.name, String(target)],
+      `UPDATE projection_checkpoints c SET position = m.position, updated_at = now()
+         FROM unnest($1::text[], $2::bigint[]) AS m(name, position) WHERE c.name = m.name AND c.position < m.position`,
+      [due.map((d) => d.state.projection.name), due.map((d) => String(d.target))],
     );
-    if (target > state.persisted) state.persisted = target;
-    state.unflushed = 0;
+    for (const { state, target } of due) {
+      if (target > state.persisted) state.persisted = target;
+      state.unflushed = 0;
+    }
   }
 }

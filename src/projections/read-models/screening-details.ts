@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { screeningEventTypes, streamName as screeningStream, type ScreeningRequested } from '../../commands/screening';
 import { foldReportEvent, startReport, type ScreeningReportFold } from '../screening-report';
 import type { RecordedEvent } from '../../shared/events';
-import { quoteIdent, type Projection } from '../projection';
+import { quoteIdent, type CommitRoundTrip, type Projection } from '../projection';
 
 /**
  * Screening detail as a read model: per screening, the report fold (src/projections/screening-report.ts)
@@ -47,16 +47,22 @@ interface KeptRow {
  * batch with an event at or below the kept position (a redelivery, a retry) is read from the table.
  */
 class KeptRows {
-  private readonly rows = new Map<string, KeptRow>();
+  /** null: a write of the row was left to a commit not known to have happened: read the table. */
+  private readonly rows = new Map<string, KeptRow | null>();
   constructor(private readonly max: number) {}
-  take(schema: string, id: string): KeptRow | undefined {
+  take(schema: string, id: string): KeptRow | null | undefined {
     const key = `${schema}\u0000${id}`;
     const row = this.rows.get(key);
     this.rows.delete(key);
     return row;
   }
   keep(schema: string, id: string, row: KeptRow): void {
-    const key = `${schema}\u0000${id}`;
+    this.set(`${schema}\u0000${id}`, row);
+  }
+  doubt(schema: string, id: string): void {
+    this.set(`${schema}\u0000${id}`, null);
+  }
+  private set(key: string, row: KeptRow | null): void {
     this.rows.delete(key);
     this.rows.set(key, row);
     while (this.rows.size > this.max) this.rows.delete(this.rows.keys().next().value!);
@@ -103,25 +109,27 @@ function foldInto(row: Folding | undefined, stream: readonly RecordedEvent[]): F
   return row;
 }
 
-/**
- * Writes the changed rows in one statement, each only if the table still holds it at the position
- * the fold started from (or holds none, for a new row); answers the screenings written, with
- * each fold's JSON text.
- */
-async function writeRows(client: pg.PoolClient, s: string, rows: readonly [string, Folding][]): Promise<{ written: Set<string>; foldJson: Map<string, string> }> {
+/** The changed rows as one JSON document (json_to_recordset), and each fold's JSON text. */
+function rowsDocument(rows: readonly [string, Folding][]): { doc: string; foldJson: Map<string, string> } {
   const foldJson = new Map<string, string>();
-  if (rows.length === 0) return { written: new Set(), foldJson };
-  // The rows as one JSON document (json_to_recordset): the folds are large, and as elements of a
-  // text[] parameter each would be escaped again into PostgreSQL's array syntax.
+  // One JSON document: the folds are large, and as elements of a text[] parameter each would be
+  // escaped again into PostgreSQL's array syntax.
   const parts = rows.map(([id, row]) => {
     const json = JSON.stringify(row.fold);
     foldJson.set(id, json);
     const head = JSON.stringify({ screening_id: id, uuid: row.uuid, account_id: row.accountId, surface: row.surface, stream_position: row.position.toString(), expected: row.expected.toString() });
     return `${head.slice(0, -1)},"fold":${json}}`;
   });
-  const { rows: answered } = await client.query<{ screening_id: string }>(
-    `WITH r AS (
-       SELECT * FROM json_to_recordset($1::json)
+  return { doc: `[${parts.join(',')}]`, foldJson };
+}
+
+/**
+ * The write of the rows in `doc` (SQL text `doc` is the document's placeholder or quoted literal):
+ * each row only if the table still holds it at the position the fold started from (or holds none,
+ * for a new row); `updated` and `inserted` answer the screenings written.
+ */
+const writeCtes = (s: string, doc: string) => `WITH r AS (
+       SELECT * FROM json_to_recordset(${doc}::json)
          AS r(screening_id bigint, uuid uuid, account_id bigint, surface text, stream_position bigint, expected bigint, fold json)
      ), updated AS (
        UPDATE ${s}.screening_details t SET stream_position = r.stream_position, fold = r.fold
@@ -132,15 +140,52 @@ async function writeRows(client: pg.PoolClient, s: string, rows: readonly [strin
        SELECT r.screening_id, r.uuid, r.account_id, r.surface, r.stream_position, r.fold FROM r WHERE r.expected < 0
        ON CONFLICT DO NOTHING
        RETURNING screening_id
-     )
+     )`;
+
+/** Writes the changed rows in one statement; answers the screenings written, with each fold's JSON text. */
+async function writeRows(client: pg.PoolClient, s: string, rows: readonly [string, Folding][]): Promise<{ written: Set<string>; foldJson: Map<string, string> }> {
+  if (rows.length === 0) return { written: new Set(), foldJson: new Map() };
+  const { doc, foldJson } = rowsDocument(rows);
+  const { rows: answered } = await client.query<{ screening_id: string }>(
+    `${writeCtes(s, '$1')}
      SELECT screening_id::text FROM updated UNION ALL SELECT screening_id::text FROM inserted`,
-    [`[${parts.join(',')}]`],
+    [doc],
   );
   return { written: new Set(answered.map((r) => r.screening_id)), foldJson };
 }
 
+/**
+ * Text as an SQL literal, dollar-quoted with a tag the text does not contain: no character is
+ * escaped (client.escapeLiteral copies a fold of tens of kilobytes one character at a time).
+ */
+function dollarQuoted(text: string): string {
+  let tag = '$fold$';
+  // The literal ends at the first tag after the opening one, which the text's end could begin.
+  for (let n = 0; `${text}${tag}`.indexOf(tag) !== text.length; n++) tag = `$fold${n}$`;
+  return `${tag}${text}${tag}`;
+}
+
+/**
+ * The same write left to the round trip that commits the batch: it raises serialization_failure
+ * (migration 230) unless every row was written, so a guess that missed rolls the batch back and the
+ * runner applies it again; the rows are kept once the batch committed.
+ */
+function writeRowsAtCommit(s: string, schema: string, rows: readonly [string, Folding][], commit: CommitRoundTrip, kept?: KeptRows): void {
+  if (rows.length === 0) return;
+  const { doc, foldJson } = rowsDocument(rows);
+  // Until the commit is known, the table is the only truth for these rows (a retry reads them).
+  for (const [id] of rows) kept?.doubt(schema, id);
+  commit.atCommit(
+    `${writeCtes(s, dollarQuoted(doc))}
+     SELECT projection_rows_written(${rows.length}, (SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted), 'screening detail')`,
+    () => {
+      for (const [id, row] of rows) kept?.keep(schema, id, { uuid: row.uuid, accountId: row.accountId, surface: row.surface, position: row.position, foldJson: foldJson.get(id)! });
+    },
+  );
+}
+
 /** Folds the events into the rows of their screenings: one read of the rows touched (unless kept), one write. */
-async function applyFolded(client: pg.PoolClient, events: readonly RecordedEvent[], schema: string, kept?: KeptRows): Promise<void> {
+async function applyFolded(client: pg.PoolClient, events: readonly RecordedEvent[], schema: string, kept?: KeptRows, commit?: CommitRoundTrip): Promise<void> {
   const s = quoteIdent(schema);
   const byScreening = new Map<string, RecordedEvent[]>();
   for (const event of events) {
@@ -156,7 +201,9 @@ async function applyFolded(client: pg.PoolClient, events: readonly RecordedEvent
   const unknown: string[] = [];
   for (const [id, stream] of byScreening) {
     const last = kept?.take(schema, id);
-    if (last && stream[0]!.streamPosition > last.position) {
+    if (last === null) {
+      unknown.push(id); // written by a batch whose commit is not known to have happened
+    } else if (last && stream[0]!.streamPosition > last.position) {
       folding.set(id, { uuid: last.uuid, accountId: last.accountId, surface: last.surface, position: last.position, fold: JSON.parse(last.foldJson) as ScreeningReportFold, changed: false, expected: last.position });
     } else if (kept && !last && stream[0]!.type === 'ScreeningRequested' && stream[0]!.streamPosition === 0n) {
       folding.set(id, undefined); // new, as far as this process knows: the write inserts only if absent
@@ -171,6 +218,10 @@ async function applyFolded(client: pg.PoolClient, events: readonly RecordedEvent
       return row?.changed ? [[id, row] as [string, Folding]] : [];
     });
   const first = changed(byScreening.keys());
+  if (commit) {
+    writeRowsAtCommit(s, schema, first, commit, kept);
+    return;
+  }
   const { written, foldJson } = await writeRows(client, s, first);
   // A guess that missed (the table holds the row elsewhere): read those rows and fold them again.
   const missed = first.filter(([id]) => !written.has(id)).map(([id]) => id);
@@ -192,6 +243,9 @@ function detailsProjection(kept?: KeptRows): Projection {
     version: 1,
     // Every event of a screening stream is in the report's audit trail.
     handles: screeningEventTypes,
+    // Reads fold the events past the row's position from the stream (ScreeningService.report): the
+    // runner may write this model every second or so, a screening's row once, not once per read batch.
+    mayLag: true,
     async setup(client, schema) {
       const s = quoteIdent(schema);
       await client.query(`
@@ -207,8 +261,8 @@ function detailsProjection(kept?: KeptRows): Projection {
     async apply(client, event, schema) {
       await applyFolded(client, [event], schema, kept);
     },
-    async applyBatch(client, events, schema) {
-      await applyFolded(client, events, schema, kept);
+    async applyBatch(client, events, schema, commit) {
+      await applyFolded(client, events, schema, kept, commit);
     },
   };
 }

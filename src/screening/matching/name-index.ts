@@ -24,6 +24,7 @@ export interface IndexedName {
 }
 
 const KEY_QUALITY: Record<string, number> = { t: 1, k: 0.9, p: 0.7, s: 0.7, a: 0.6, z: 0.6 };
+const keyQuality = (key: string): number => KEY_QUALITY[key[0]] ?? 0.5;
 const BIG_POSTING = 600;
 
 function keyable(t: NameToken): boolean {
@@ -79,6 +80,14 @@ function nameKeys(prepared: PreparedName, seenTokens: Set<string>): Set<string> 
   return keys;
 }
 
+/** One lookup of candidatesOf: its keys' postings (list()), the credit each gives, the most it gives (w), their total length. */
+interface Visit {
+  lists: Int32Array[];
+  adds: number[];
+  w: number;
+  size: number;
+}
+
 export interface Candidate {
   nameIndex: number;
   /** Rough pre-score used only to rank candidates before full comparison. */
@@ -119,6 +128,9 @@ export class NameIndex {
   private stampGen = 0;
   private passing = new Int32Array(0);
   private credit = new Int32Array(0);
+  private touched = new Int32Array(0);
+  private kept = new Int32Array(0);
+  private nameTokens = new Int32Array(0);
   /** Skip the names that cannot reach the candidate share (lookupPruned); off only to check it is exact. */
   pruneLookup = true;
   /** Lookups that skipped names (for tests and benches). */
@@ -365,72 +377,101 @@ export class NameIndex {
     if (!toks.length) return [];
     // The lookups ("visits") in the order the weights are summed: each token's keys (best first),
     // then the acronym, spelt-out acronym and joined-token keys. A visit credits a name at most once.
-    const visits: { keys: string[]; w: number }[] = [];
+    // Each key is resolved to its posting once here (list(): a Map lookup of a string made for this query).
+    const visits: Visit[] = [];
     let total = 0;
     for (const t of toks) {
       const w = t.common ? 0.4 : t.kind === 'stop' ? 0.35 : t.initial ? 0.3 : 1;
       total += w;
       // other languages' renderings of a Russian name (Poetin, Jewgeni) are looked up as spellings
-      visits.push({ keys: t.renderings?.length ? [...tokenKeys(t), ...t.renderings.map((r) => `t:${r}`)] : tokenKeys(t), w });
+      visits.push(this.visit(t.renderings?.length ? [...tokenKeys(t), ...t.renderings.map((r) => `t:${r}`)] : tokenKeys(t), w));
     }
     // a lone word may be an acronym of a listed name; a long name may be listed under its acronym
-    if (toks.length === 1 && toks[0].norm.length >= 3 && toks[0].norm.length <= 7) visits.push({ keys: [`x:${toks[0].norm}`], w: 1 });
-    for (const a of q.acronyms) visits.push({ keys: [`t:${foldToken(a)}`], w: total });
+    if (toks.length === 1 && toks[0].norm.length >= 3 && toks[0].norm.length <= 7) visits.push(this.visit([`x:${toks[0].norm}`], 1));
+    for (const a of q.acronyms) visits.push(this.visit([`t:${foldToken(a)}`], total));
     // a spelt-out query may name a listed acronym that leaves words out: only a rare listed word (a few names)
     if (q.skipAcronyms) {
       for (const a of q.skipAcronyms) {
         const key = `t:${foldToken(a)}`;
-        if ((this.postings.get(key)?.length ?? 0) <= 5) visits.push({ keys: [key], w: total });
+        if ((this.postings.get(key)?.length ?? 0) <= 5) visits.push(this.visit([key], total));
       }
     }
     // joined query tokens may equal one listed token
-    for (const k of joinedKeys(q.tokens)) visits.push({ keys: [k], w: 1 });
+    for (const k of joinedKeys(q.tokens)) visits.push(this.visit([k], 1));
     const min = total * minShare;
     const touched = this.pruneLookup ? this.lookupPruned(visits, min) : this.lookupAll(visits);
+    const found = this.touched;
+    const acc = this.acc;
     let count = 0;
-    if (this.passing.length < touched.length) this.passing = new Int32Array(touched.length);
+    if (this.passing.length < touched) this.passing = new Int32Array(Math.max(touched, this.passing.length * 2));
     const passing = this.passing;
-    for (const n of touched) if (this.acc[n] >= min) passing[count++] = n;
+    for (let k = 0; k < touched; k++) {
+      const n = found[k];
+      if (acc[n] >= min) passing[count++] = n;
+    }
     if (count <= limit) {
       const out: Candidate[] = new Array(count);
-      for (let k = 0; k < count; k++) out[k] = { nameIndex: passing[k], weight: this.acc[passing[k]] };
+      for (let k = 0; k < count; k++) out[k] = { nameIndex: passing[k], weight: acc[passing[k]] };
       return out;
     }
     return this.best(passing, count, limit, q.tokens.length);
+  }
+
+  /** A visit's keys resolved to the postings list() keeps, each with the credit it gives (w × key quality). */
+  private visit(keys: string[], w: number): Visit {
+    const lists: Int32Array[] = [];
+    const adds: number[] = [];
+    let size = 0;
+    for (const key of keys) {
+      const list = this.list(key);
+      if (!list) continue;
+      lists.push(list);
+      adds.push(w * keyQuality(key));
+      size += list.length;
+    }
+    return { lists, adds, w, size };
   }
 
   /** Weak keys (phonetic, skeleton, prefix/suffix) shared by very many names add cost, not recall (bench). */
   private list(key: string): Int32Array | undefined {
     const list = this.postings.get(key);
     if (!list) return undefined;
-    if ((KEY_QUALITY[key[0]] ?? 0.5) < 1 && list.length > BIG_POSTING) return undefined;
+    if (keyQuality(key) < 1 && list.length > BIG_POSTING) return undefined;
     return list;
   }
 
-  /** Every name any visit reaches, with its summed weight in acc, in the order first reached. */
-  private lookupAll(visits: { keys: string[]; w: number }[]): number[] {
+  /** Room for every name a lookup can reach (this.touched holds them, in the order first reached). */
+  private touchedRoom(): Int32Array {
+    if (this.touched.length < this.names.length) this.touched = new Int32Array(this.names.length);
+    return this.touched;
+  }
+
+  /** Every name any visit reaches, with its summed weight in acc, in the order first reached (in this.touched; their count returned). */
+  private lookupAll(visits: Visit[]): number {
     const gen = ++this.stampGen;
-    const touched: number[] = [];
-    for (const { keys, w } of visits) {
+    const touched = this.touchedRoom();
+    const stamp = this.stamp;
+    const acc = this.acc;
+    let count = 0;
+    for (const { lists, adds } of visits) {
       const tokenGen = ++this.stampGen;
-      for (const key of keys) {
-        const list = this.list(key);
-        if (!list) continue;
-        const add = w * (KEY_QUALITY[key[0]] ?? 0.5);
+      for (let l = 0; l < lists.length; l++) {
+        const list = lists[l];
+        const add = adds[l];
         for (let i = 0; i < list.length; i++) {
           const n = list[i];
-          const s = this.stamp[n];
+          const s = stamp[n];
           if (s === tokenGen) continue; // this token already credited (better key first)
           if (s < gen) {
-            this.acc[n] = 0;
-            touched.push(n);
+            acc[n] = 0;
+            touched[count++] = n;
           }
-          this.stamp[n] = tokenGen;
-          this.acc[n] += add;
+          stamp[n] = tokenGen;
+          acc[n] += add;
         }
       }
     }
-    return touched;
+    return count;
   }
 
   /**
@@ -443,7 +484,7 @@ export class NameIndex {
    * walking a short posting and looking the few names up by binary search in a long one (postings
    * are sorted by name number). Exact: test/unit/screening/matching/speed-invariants.test.ts.
    */
-  private lookupPruned(visits: { keys: string[]; w: number }[], min: number): number[] {
+  private lookupPruned(visits: Visit[], min: number): number {
     const order = visits.map((_, v) => v).sort((a, b) => visits[b].w - visits[a].w);
     let rest = 0;
     for (const v of visits) rest += v.w;
@@ -452,54 +493,57 @@ export class NameIndex {
     let keep = 0;
     for (; keep < order.length && rest >= min - 1e-9; keep++) rest -= visits[order[keep]].w;
     // worth it only when the skipped visits walk more names than the kept ones
-    const walk = (from: number, to: number) => {
-      let n = 0;
-      for (let k = from; k < to; k++) for (const key of visits[order[k]].keys) n += this.list(key)?.length ?? 0;
-      return n;
-    };
-    if (keep === order.length || walk(keep, order.length) <= walk(0, keep)) return this.lookupAll(visits);
+    let kept = 0;
+    let skipped = 0;
+    for (let k = 0; k < order.length; k++) {
+      if (k < keep) kept += visits[order[k]].size;
+      else skipped += visits[order[k]].size;
+    }
+    if (keep === order.length || skipped <= kept) return this.lookupAll(visits);
+    const stamp = this.stamp;
+    const acc = this.acc;
     const gen = ++this.stampGen;
-    const set: number[] = [];
+    // the names of the kept visits, ascending (a typed array sorts numerically without a JS comparator)
+    let size = 0;
+    if (this.kept.length < this.names.length) this.kept = new Int32Array(this.names.length);
+    const room = this.kept;
     for (let k = 0; k < keep; k++) {
-      const v = order[k];
-      for (const key of visits[v].keys) {
-        const list = this.list(key);
-        if (!list) continue;
+      for (const list of visits[order[k]].lists) {
         for (let i = 0; i < list.length; i++) {
           const n = list[i];
-          if (this.stamp[n] !== gen) {
-            this.stamp[n] = gen;
-            set.push(n);
+          if (stamp[n] !== gen) {
+            stamp[n] = gen;
+            room[size++] = n;
           }
         }
       }
     }
     this.prunedLookups++;
-    set.sort((a, b) => a - b);
-    // step 2: stamp[n] is gen (in the set, not reached yet) or a later generation (reached)
+    const set = room.subarray(0, size).sort();
+    // step 2: stamp[n] is gen (in the set, not reached yet) or a later generation (reached);
+    // credit[n] is the visit that last credited n
     const reached = ++this.stampGen;
-    if (this.credit.length < this.stamp.length) this.credit = new Int32Array(this.stamp.length);
-    const touched: number[] = [];
-    for (const { keys, w } of visits) {
+    if (this.credit.length < stamp.length) this.credit = new Int32Array(stamp.length);
+    const credit = this.credit;
+    const touched = this.touchedRoom();
+    let count = 0;
+    for (const { lists, adds } of visits) {
       const visitGen = ++this.stampGen;
-      for (const key of keys) {
-        const list = this.list(key);
-        if (!list) continue;
-        const add = w * (KEY_QUALITY[key[0]] ?? 0.5);
-        const credit = (n: number) => {
-          if (this.credit[n] === visitGen) return;
-          this.credit[n] = visitGen;
-          if (this.stamp[n] === gen) {
-            this.stamp[n] = reached;
-            this.acc[n] = 0;
-            touched.push(n);
-          }
-          this.acc[n] += add;
-        };
+      for (let l = 0; l < lists.length; l++) {
+        const list = lists[l];
+        const add = adds[l];
         if (list.length <= set.length * 8) {
           for (let i = 0; i < list.length; i++) {
             const n = list[i];
-            if (this.stamp[n] === gen || this.stamp[n] === reached) credit(n);
+            const s = stamp[n];
+            if ((s !== gen && s !== reached) || credit[n] === visitGen) continue;
+            credit[n] = visitGen;
+            if (s === gen) {
+              stamp[n] = reached;
+              acc[n] = 0;
+              touched[count++] = n;
+            }
+            acc[n] += add;
           }
         } else {
           let lo = 0;
@@ -512,12 +556,19 @@ export class NameIndex {
               else hi = mid;
             }
             if (lo === list.length) break;
-            if (list[lo] === n) credit(n);
+            if (list[lo] !== n || credit[n] === visitGen) continue;
+            credit[n] = visitGen;
+            if (stamp[n] === gen) {
+              stamp[n] = reached;
+              acc[n] = 0;
+              touched[count++] = n;
+            }
+            acc[n] += add;
           }
         }
       }
     }
-    return touched;
+    return count;
   }
 
   /**
@@ -527,17 +578,19 @@ export class NameIndex {
    * above the limit-th weight are sorted; those at it are taken by length gap in one pass.
    */
   private best(passing: Int32Array, count: number, limit: number, queryLength: number): Candidate[] {
+    const acc = this.acc;
     const weights = new Float64Array(count);
-    for (let k = 0; k < count; k++) weights[k] = this.acc[passing[k]];
+    for (let k = 0; k < count; k++) weights[k] = acc[passing[k]];
     weights.sort();
     const cut = weights[count - limit];
-    const lenGap = (n: number) => Math.abs(this.names[n].prepared.tokens.length - queryLength);
+    const tokens = this.tokenCounts();
+    const lenGap = (n: number) => Math.abs(tokens[n] - queryLength);
     const above: Candidate[] = [];
     const atCut: number[] = [];
     let maxGap = 0;
     for (let k = 0; k < count; k++) {
       const n = passing[k];
-      const w = this.acc[n];
+      const w = acc[n];
       if (w > cut) above.push({ nameIndex: n, weight: w });
       else if (w === cut) {
         atCut.push(n);
@@ -552,4 +605,11 @@ export class NameIndex {
     }
     return above;
   }
+
+  /** Each name's token count (its prepared name's), read by best() without reaching each name. */
+  private tokenCounts(): Int32Array {
+    if (this.nameTokens.length !== this.names.length) this.nameTokens = Int32Array.from(this.names, (n) => n.prepared.tokens.length);
+    return this.nameTokens;
+  }
+
 }

@@ -243,4 +243,78 @@ describe('projection runner and rebuild', () => {
     await v2.stop();
     await store.close();
   });
+  it('a read model that may lag is held until the idle flush, caughtUp() or a full hold; what it leaves for the commit goes with it, and a failed commit is applied again once', async () => {
+    const { db, store } = await fresh();
+    let commits = 0;
+    let failNextCommit = false;
+    const table = (schema: string) => `${quoteIdent(schema)}.keys`;
+    const lagging: Projection = {
+      name: 'sample_lagging',
+      version: 1,
+      handles: ['KeyIssued'],
+      mayLag: true,
+      async setup(client, schema) {
+        // No ON CONFLICT: a key applied twice fails the insert.
+        await client.query(`CREATE TABLE ${table(schema)} (global_position bigint PRIMARY KEY, key_id text NOT NULL)`);
+      },
+      async apply(client, event, schema) {
+        await client.query(`INSERT INTO ${table(schema)} (global_position, key_id) VALUES ($1, $2)`, [String(event.globalPosition), event.data.keyId]);
+      },
+      async applyBatch(client, events, schema, commit) {
+        const insert = `INSERT INTO ${table(schema)} (global_position, key_id) VALUES ${events.map((e) => `(${String(e.globalPosition)}, ${client.escapeLiteral(String(e.data.keyId))})`).join(', ')}`;
+        assert.ok(commit, 'the runner offers the commit round trip');
+        // A write that checks itself and finds it wrote less than it meant (as a moved row would make it).
+        const check = failNextCommit ? `; SELECT projection_rows_written(1, 0, 'sample key')` : '';
+        failNextCommit = false;
+        commit.atCommit(insert + check, () => commits++);
+      },
+    };
+    const opened: Projection = { ...accountsProjection(), handles: ['AccountOpened'] };
+    const runner = new ProjectionRunner({ pool: db.pool, store, projections: [opened, lagging], pollIntervalMs: 20, skipFlushEvery: 4, flushIntervalMs: 600_000 });
+    const handled: bigint[] = [];
+    runner.onBatchHandled((batch) => handled.push(batch[batch.length - 1]!.globalPosition));
+    const seen = (position: bigint) => until(async () => handled.some((p) => p >= position));
+    const keys = async () => (await db.pool.query<{ key_id: string }>(`SELECT key_id FROM ${table(projectionSchema('sample_lagging'))} ORDER BY global_position`)).rows.map((r) => r.key_id);
+    await runner.start();
+
+    // Held, even when another read model opens a transaction; applied() does not wait for it.
+    const k1 = await store.appendToStream('account-000', [newEvent('KeyIssued', { keyId: 'k1' })]);
+    await seen(k1.lastGlobalPosition);
+    const o1 = await store.appendToStream('account-000', [newEvent('AccountOpened', { name: 'Acme' }), newEvent('KeyIssued', { keyId: 'k2' })]);
+    await runner.applied(o1.lastGlobalPosition);
+    assert.deepEqual((await accountRows(db.pool)).map((r) => (r as { name: string }).name), ['Acme']);
+    assert.deepEqual(await keys(), []);
+    assert.equal(commits, 0);
+    assert.ok((await runner.lag()).find((l) => l.name === 'sample_lagging')!.lag > 0n, 'its lag shows the held events');
+
+    // A fourth event fills the hold (skipFlushEvery): all four applied in one transaction, the insert in its commit.
+    const k3 = await store.appendToStream('account-001', [newEvent('KeyIssued', { keyId: 'k3' })]);
+    await seen(k3.lastGlobalPosition);
+    assert.deepEqual(await keys(), ['k1', 'k2', 'k3']);
+    assert.equal(commits, 1);
+    assert.equal(await checkpoint(db.pool, 'sample_lagging'), k3.lastGlobalPosition);
+
+    // Held again; caughtUp() applies it. Its commit fails once (40001): rolled back and applied again, once.
+    failNextCommit = true;
+    const k4 = await store.appendToStream('account-001', [newEvent('KeyIssued', { keyId: 'k4' })]);
+    await seen(k4.lastGlobalPosition);
+    assert.deepEqual(await keys(), ['k1', 'k2', 'k3']);
+    await runner.caughtUp();
+    assert.deepEqual(await keys(), ['k1', 'k2', 'k3', 'k4']);
+    assert.equal(commits, 2, 'the failed commit ran no callback');
+    assert.equal(await checkpoint(db.pool, 'sample_lagging'), k4.lastGlobalPosition);
+    assert.deepEqual((await runner.lag()).map((l) => [l.name, l.lag, l.status]), [['sample_accounts', 0n, 'running'], ['sample_lagging', 0n, 'running']]);
+
+    await runner.stop();
+
+    // Held events are applied by the idle flush without anyone asking.
+    const idle = new ProjectionRunner({ pool: db.pool, store, projections: [opened, lagging], pollIntervalMs: 20, flushIntervalMs: 50 });
+    await idle.start();
+    const k5 = await store.appendToStream('account-001', [newEvent('KeyIssued', { keyId: 'k5' })]);
+    await until(async () => (await keys()).includes('k5'));
+    assert.equal(await checkpoint(db.pool, 'sample_lagging'), k5.lastGlobalPosition);
+    assert.equal(commits, 3);
+    await idle.stop();
+    await store.close();
+  });
 });

@@ -216,6 +216,56 @@ describe('screening-detail read model', () => {
     await assertFoldsMatch(schema, global);
   });
 
+  it('its write left to the commit round trip (as the runner applies it): the same folds; a row another writer moved fails that commit with 40001 and the batch applied again gives the same folds', async () => {
+    const kept = createScreeningDetailsProjection();
+    const schema = await freshSchema();
+    /** One runner transaction: BEGIN, the batch, then what it left for the commit together with COMMIT. */
+    const inTransaction = async (batch: RecordedEvent[]): Promise<void> => {
+      const left: string[] = [];
+      const committed: (() => void)[] = [];
+      await client.query('BEGIN');
+      try {
+        await kept.applyBatch!(client, structuredClone(batch), schema, {
+          atCommit(sql, done) {
+            left.push(sql);
+            if (done) committed.push(done);
+          },
+        });
+        await client.query([...left, 'COMMIT'].join(';\n'));
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+      for (const done of committed) done();
+    };
+    const half = Math.floor(all.length / 2);
+    for (let i = 0; i < half; i += 3) {
+      await inTransaction(all.slice(i, Math.min(i + 3, half)));
+      await assertFoldsMatch(schema, all[Math.min(i + 3, half) - 1]!.globalPosition);
+    }
+    // Another writer applies the next events; this one's kept rows are now behind the table.
+    const split = half + Math.floor((all.length - half) / 2);
+    await screeningDetailsProjection.applyBatch!(client, structuredClone(all.slice(half, split)), schema);
+    const rest = all.slice(split);
+    const streamsOf = (events: RecordedEvent[]) => new Set(events.map((e) => e.streamName));
+    const byOther = streamsOf(all.slice(half, split));
+    const keptHere = streamsOf(all.slice(0, half));
+    assert.ok([...streamsOf(rest)].some((stream) => byOther.has(stream) && keptHere.has(stream)), 'the rest touches a row this writer kept and the other writer moved');
+    await assert.rejects(inTransaction(rest), (error: { code?: string }) => error.code === '40001');
+    await assertFoldsMatch(schema, all[split - 1]!.globalPosition); // nothing of the failed batch was written
+    await inTransaction(rest);
+    await assertFoldsMatch(schema, global);
+
+    // The fold is sent as a dollar-quoted literal: text that holds (or ends like) the quote's tag, quotes and backslashes arrive intact.
+    const query = `O'Brien \\ $fold$ $fold0$ "x" $fold`;
+    const tricky = { ...structuredClone(all[0]!), globalPosition: global + 1n, streamName: 'screening-9', streamPosition: 0n } as RecordedEvent;
+    Object.assign(tricky.data as object, { screeningId: '9', uuid: randomUUID(), subject: { query, entityType: 'individual' } });
+    await inTransaction([tricky]);
+    const row = await readScreeningDetail(client, `${quoteIdent(schema)}.screening_details`, (tricky.data as { accountId: string }).accountId, { screeningId: '9' });
+    assert.equal(JSON.stringify(finishReport(row!.fold, CONTEXTS[0]!)), JSON.stringify(buildScreeningReport([tricky], CONTEXTS[0]!)));
+    assert.ok(JSON.stringify(row!.fold).includes(JSON.stringify(query).slice(1, -1)));
+  });
+
   it('covers what it says: dispositions, re-scores and monitoring change the folded reports', () => {
     const one = buildScreeningReport(all.filter((e) => e.streamName === 'screening-1'), CONTEXTS[0]!)!;
     assert.equal(one.hits.sanctions.find((h) => h.hitId === 'sanctions:ofac_sdn:10')!.disposition, undefined, 'reopened');
