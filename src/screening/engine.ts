@@ -19,7 +19,7 @@ import type {
 } from './model';
 import { compareNames, round, SimilarityMemo, type NameComparison, type SpellingMemo } from './matching/compare';
 import { NameIndex, type Candidate, type NameIndexSnapshot } from './matching/name-index';
-import { prepareName, type PreparedName } from './matching/prepare';
+import { prepareAsPerson, prepareName, type PreparedName } from './matching/prepare';
 import { qualifiersFor, type Qualified } from './matching/qualifiers';
 
 export const MATCHER_VERSION = 'name-matcher/1.0.0';
@@ -248,7 +248,8 @@ export class ScreeningEngine {
     const q = prepareName(name, schema);
     // With no entity type, listed persons are compared with the query read as a person name
     // (no legal forms), everything else with the query read as it comes.
-    const qPerson = !schema || schema === 'unknown' ? prepareName(name, 'person') : q;
+    // (the same object when the person reading changes nothing: prepareAsPerson)
+    const qPerson = !schema || schema === 'unknown' ? prepareAsPerson(name, q) : q;
     const prepared: PreparedQuery = { q, qPerson, candidates: this.index.candidates(q, 150, minShare) };
     if (this.keepRecent === 0) return prepared;
     this.recentQueries.set(key, prepared);

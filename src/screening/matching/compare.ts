@@ -15,7 +15,7 @@ import { BUSINESS_WORDS, NAME_VARIANT_HEADS, ORG_STOP_WORDS } from './lexicon';
 import { acronymWords, makeToken, type NameToken, type PreparedName } from './prepare';
 import { skippedWords } from './acronyms';
 import { relatedEntity } from './discriminators';
-import { editDistance, jaroWinkler } from './similarity';
+import { editDistanceWithin, jaroWinkler } from './similarity';
 import { hebrewMatchesLatin } from './text';
 import { koreanKey } from './korean';
 import { SimilarityMemo } from './similarity-memo';
@@ -74,11 +74,7 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
   // Two names known to be different (Muhammad / Mahmud, Ri / Pak), whatever their spellings share.
   if (q.kind === 'name' && c.kind === 'name' && NAME_VARIANT_HEADS.has(q.fold) && NAME_VARIANT_HEADS.has(c.fold)) return NONE;
   // A Russian name as German, Polish, French, Dutch or Hungarian write it (Poetin, Szojgu, Jewgeni).
-  if (q.renderings?.length || c.renderings?.length) {
-    if (q.renderings?.includes(c.fold) || c.renderings?.includes(q.fold) || q.renderings?.some((r) => c.renderings?.includes(r))) {
-      return TRANSLIT_9;
-    }
-  }
+  if ((q.renderings?.length || c.renderings?.length) && sharesRendering(q, c)) return TRANSLIT_9;
   const qa = q.origin === 'abjad';
   const ca = c.origin === 'abjad';
   if (qa !== ca) {
@@ -91,14 +87,14 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
       return q.skel.length >= 3 || latinLen >= 5 ? TRANSLIT_95 : TRANSLIT_8;
     }
     const shortSkel = Math.min(q.skel.length, c.skel.length);
-    if (shortSkel >= 4 && editDistance(q.skel, c.skel, 1) <= 1) return TRANSLIT_8;
+    if (shortSkel >= 4 && editDistanceWithin(q.skel, c.skel, 1) <= 1) return TRANSLIT_8;
     return NONE;
   }
   // Two different well-known given names (Maria/Mario, Michael/Michelle) are different names,
   // unless they are spelling variants of one name (Mohammed/Muhammad: same skeleton and ending).
   if (q.common && c.common && q.kind === 'name' && c.kind === 'name') {
     // (same skeleton and the same last letter)
-    if (q.skel !== c.skel || q.fold.slice(-1) !== c.fold.slice(-1)) return NONE;
+    if (q.skel !== c.skel || lastCode(q.fold) !== lastCode(c.fold)) return NONE;
   }
   const sim = spellingSimilarity(q, c);
   // A common given name matches only itself or its spelling variants, never a near-miss word
@@ -107,6 +103,21 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
     return { how: sim.how, sim: round(sim.sim * 0.8) };
   }
   return sim;
+}
+
+/** One token's fold is a rendering of the other's, or they share a rendering. */
+function sharesRendering(q: NameToken, c: NameToken): boolean {
+  const qr = q.renderings;
+  const cr = c.renderings;
+  if (qr && qr.includes(c.fold)) return true;
+  if (cr && cr.includes(q.fold)) return true;
+  if (qr && cr) for (let i = 0; i < qr.length; i++) if (cr.includes(qr[i])) return true;
+  return false;
+}
+
+/** The last UTF-16 unit of a string (-1 for ''): what s.slice(-1) compares, without making a string. */
+function lastCode(s: string): number {
+  return s.length ? s.charCodeAt(s.length - 1) : -1;
 }
 
 /**
@@ -123,34 +134,85 @@ export { SimilarityMemo };
 // id get the same similarity against any token, so a similarity is memoised by ids. Ids only grow:
 // when the table is cleared (to bound memory in a long-running service) a class seen again gets a
 // new id, never another class's.
-const tokenClassIds = new Map<string, number>();
+// The classes are found by norm, then field by field against the first token of each class with
+// that norm (tokens are not changed once compared): no key string is built and hashed per token.
+interface TokenClass {
+  id: number;
+  token: NameToken;
+}
+const tokenClasses = new Map<string, TokenClass[]>();
+let tokenClassCount = 0;
 let nextTokenClass = 1;
 
 /** The class id of a token, read when it is compared (tokens are not changed after they are compared). */
 export function tokenClassId(t: NameToken): number {
-  const key =
-    `${t.kind}\u0000${t.norm}\u0000${t.fold}\u0000${t.skel}\u0000${t.meta[0]}\u0000${t.meta[1]}\u0000${t.origin}\u0000` +
-    `${t.initial ? 1 : 0}${t.common ? 1 : 0}\u0000${t.generic ?? ''}\u0000${t.korean ?? ''}\u0000${t.hebrew ?? ''}\u0000` +
-    (t.renderings ? `${t.renderings.length}:${t.renderings.join('\u0001')}` : '-');
-  let id = tokenClassIds.get(key);
-  if (id === undefined) {
-    if (tokenClassIds.size >= 500_000) tokenClassIds.clear();
-    id = nextTokenClass++;
-    tokenClassIds.set(key, id);
+  let classes = tokenClasses.get(t.norm);
+  if (classes) {
+    for (let i = 0; i < classes.length; i++) if (sameClass(classes[i].token, t)) return classes[i].id;
   }
+  if (tokenClassCount >= 500_000) {
+    tokenClasses.clear();
+    tokenClassCount = 0;
+    classes = undefined;
+  }
+  const id = nextTokenClass++;
+  if (classes) classes.push({ id, token: t });
+  else tokenClasses.set(t.norm, [{ id, token: t }]);
+  tokenClassCount++;
   return id;
+}
+
+/** Every field of a token that tokenSimilarity reads is the same (norm is equal already). */
+function sameClass(a: NameToken, b: NameToken): boolean {
+  return (
+    a.kind === b.kind &&
+    a.fold === b.fold &&
+    a.skel === b.skel &&
+    a.meta[0] === b.meta[0] &&
+    a.meta[1] === b.meta[1] &&
+    a.origin === b.origin &&
+    a.initial === b.initial &&
+    a.common === b.common &&
+    (a.generic ?? '') === (b.generic ?? '') &&
+    (a.korean ?? '') === (b.korean ?? '') &&
+    (a.hebrew ?? '') === (b.hebrew ?? '') &&
+    sameRenderings(a.renderings, b.renderings)
+  );
+}
+
+function sameRenderings(a: string[] | undefined, b: string[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** tokenSimilarity(a, b) through the memo, when there is one. */
 function similarityIn(memo: SpellingMemo | undefined, a: NameToken, aId: number, b: NameToken, bId: number): TokenSim {
   if (!memo) return tokenSimilarity(a, b);
+  // the recent pairs first: a query's candidates share its matching words (Gray against every GRAY)
+  const at = (Math.imul(aId, 0x9e3779b1) ^ bId) & RECENT_MASK;
+  if (recentA[at] === aId && recentB[at] === bId) {
+    return recentSim[at];
+  }
   let sim = memo.get(aId, bId);
   if (sim === undefined) {
     sim = tokenSimilarity(a, b);
     memo.set(aId, bId, sim);
   }
+  recentA[at] = aId;
+  recentB[at] = bId;
+  recentSim[at] = sim;
   return sim;
 }
+
+// A small direct-mapped table of the last similarities looked up, in front of the memo (whose table is
+// far bigger than the CPU caches): the same class-id pair always has the same similarity (ids are never
+// reused, whatever memo the caller keeps), so an entry never goes stale. 0 is no class id.
+const RECENT_MASK = 4095;
+const recentA = new Int32Array(RECENT_MASK + 1);
+const recentB = new Int32Array(RECENT_MASK + 1);
+const recentSim: TokenSim[] = new Array<TokenSim>(RECENT_MASK + 1).fill(NONE);
 
 function spellingSimilarity(q: NameToken, c: NameToken): TokenSim {
   // Edit distance on both the folded and the transliterated forms (folding can hide or add an edit).
@@ -158,23 +220,33 @@ function spellingSimilarity(q: NameToken, c: NameToken): TokenSim {
   let how: AlignHow = 'missing';
   let best = editSimilarity(q.fold, c.fold);
   if (best > 0) how = 'fuzzy';
-  const onNorm = editSimilarity(q.norm, c.norm);
-  if (onNorm > best) {
-    best = onNorm;
-    how = 'fuzzy';
+  // (on the transliterated forms only when they are other strings: the same strings give the same value)
+  if (q.norm !== q.fold || c.norm !== c.fold) {
+    const onNorm = editSimilarity(q.norm, c.norm);
+    if (onNorm > best) {
+      best = onNorm;
+      how = 'fuzzy';
+    }
   }
   const shortest = Math.min(q.fold.length, c.fold.length);
+  const q1 = q.meta[0];
+  const q2 = q.meta[1];
+  const c1 = c.meta[0];
+  const c2 = c.meta[1];
+  const phonetic = !!q1 && (q1 === c1 || q1 === c2 || (!!q2 && (q2 === c1 || q2 === c2))) && 0.85 > best;
+  const skeletal = q.skel.length >= 3 && q.skel === c.skel && 0.88 > best;
+  // Jaro-Winkler is worked out only when its value can change the result: for a phonetic or skeleton
+  // match to count, or for a long pair whose lengths let it reach 0.94 (jw ≤ 0.8 + 0.2·shortest/longest).
+  const longest = Math.max(q.fold.length, c.fold.length);
+  const nearLong = shortest >= 6 && 0.8 > best && shortest * 10 >= longest * 7;
+  if (!(shortest >= 3 && (phonetic || skeletal)) && !nearLong) return how === 'missing' ? NONE : { how, sim: best };
   const jw = jaroWinkler(q.fold, c.fold);
   if (jw >= 0.8 && shortest >= 3) {
-    const q1 = q.meta[0];
-    const q2 = q.meta[1];
-    const c1 = c.meta[0];
-    const c2 = c.meta[1];
-    if (q1 && (q1 === c1 || q1 === c2 || (q2 && (q2 === c1 || q2 === c2))) && 0.85 > best) {
+    if (phonetic) {
       best = 0.85;
       how = 'phonetic';
     }
-    if (q.skel.length >= 3 && q.skel === c.skel && 0.88 > best) {
+    if (skeletal) {
       best = 0.88;
       how = 'transliterated';
     }
@@ -192,8 +264,8 @@ function editSimilarity(a: string, b: string): number {
   const shortest = Math.min(a.length, b.length);
   if (shortest < 3) return 0;
   // A short word with another first letter is another word, not a typo (Petro/Metro, Power/Tower, Hotel/Motel).
-  if (longest <= 6 && a[0] !== b[0]) return 0;
-  const d = editDistance(a, b, 2);
+  if (longest <= 6 && a.charCodeAt(0) !== b.charCodeAt(0)) return 0;
+  const d = editDistanceWithin(a, b, 2);
   let sim = 0;
   if (d === 1 && longest >= 5) sim = longest >= 8 ? 0.93 : longest >= 6 ? 0.9 : 0.85;
   if (d === 2 && longest >= 8 && (longest >= 10 ? 0.87 : 0.82) > sim) sim = longest >= 10 ? 0.87 : 0.82;
@@ -293,7 +365,11 @@ interface Side {
   spans: (NameToken | undefined)[];
   spanIds: number[];
 }
-const sides = new WeakMap<PreparedName, Side>();
+// Each prepared name's side, kept on the name under a symbol (not enumerable: v8 serialisation, JSON
+// and deep equality do not see it) rather than in a WeakMap: a comparison reads the name anyway,
+// and a WeakMap lookup over hundreds of thousands of listed names is a hash probe into a big table.
+const SIDE = Symbol('compare side');
+type WithSide = PreparedName & { [SIDE]?: Side };
 // the last query side asked for (querySideOf): a query is compared with each of its candidates in turn
 let lastQuery: PreparedName | undefined;
 let lastQuerySide: Side | undefined;
@@ -307,21 +383,30 @@ function querySideOf(p: PreparedName, rarity: RarityFn): Side {
 }
 
 function sideOf(p: PreparedName, rarity: RarityFn): Side {
-  let side = sides.get(p);
-  if (!side || side.rarity !== rarity) {
-    const toks = p.tokens.filter(notNumber);
-    const w = new Array<number>(toks.length);
-    const ids = new Array<number>(toks.length);
-    let total = 0;
-    for (let i = 0; i < toks.length; i++) {
-      w[i] = tokenWeight(toks[i], rarity);
-      total += w[i];
-      ids[i] = tokenClassId(toks[i]);
-    }
-    side = { rarity, toks, w, total: total || 1, ids, spans: [], spanIds: [] };
-    sides.set(p, side);
+  const side = (p as WithSide)[SIDE];
+  if (side && side.rarity === rarity) return side;
+  return newSide(p, rarity);
+}
+
+function newSide(p: PreparedName, rarity: RarityFn): Side {
+  // (the tokens themselves when there is no number among them: toks is never changed)
+  const toks = p.tokens.some(isNumber) ? p.tokens.filter(notNumber) : p.tokens;
+  const w = new Array<number>(toks.length);
+  const ids = new Array<number>(toks.length);
+  let total = 0;
+  for (let i = 0; i < toks.length; i++) {
+    w[i] = tokenWeight(toks[i], rarity);
+    total += w[i];
+    ids[i] = tokenClassId(toks[i]);
   }
+  const side: Side = { rarity, toks, w, total: total || 1, ids, spans: [], spanIds: [] };
+  if (Object.prototype.hasOwnProperty.call(p, SIDE)) (p as WithSide)[SIDE] = side;
+  else Object.defineProperty(p, SIDE, { value: side, writable: true, enumerable: false, configurable: true });
   return side;
+}
+
+function isNumber(t: NameToken): boolean {
+  return t.kind === 'number';
 }
 
 function notNumber(t: NameToken): boolean {

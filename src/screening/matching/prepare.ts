@@ -174,7 +174,27 @@ const COMMON_FOLDS = new Set([...COMMON_GIVEN_NAMES].map(foldToken));
  * organisations). A name string holding former names ("X (ex-Y)") is prepared as X with Y as an alternative.
  */
 export function prepareName(raw: string, schema?: SchemaHint): PreparedName {
-  return withReadings(prepareSplit(raw, schema), raw, schema);
+  orgReading = false;
+  const p = withReadings(prepareSplit(raw, schema), raw, schema);
+  if (!orgReading && (schema === undefined || schema === 'unknown')) readsAsPerson.set(p, raw);
+  return p;
+}
+
+// Set by prepareOne when a step that is skipped for a person's name changed the result: an
+// abbreviation, a numeral word, a legal form, a business word or a stop word read as such.
+let orgReading = false;
+// Names prepared with no schema that no such step changed, with the string they were prepared from.
+const readsAsPerson = new WeakMap<PreparedName, string>();
+
+/**
+ * prepareName(raw, 'person') for a name that has just been prepared with no schema (`q` =
+ * prepareName(raw) or prepareName(raw, 'unknown')): `q` itself when reading the name as a person's
+ * changes nothing (no abbreviation, numeral word, legal form, business or stop word was read in it;
+ * every other step is the same for both readings), else a new preparation. Most names in a batch
+ * without an entity type are plain personal names: they are prepared once instead of twice.
+ */
+export function prepareAsPerson(raw: string, q: PreparedName): PreparedName {
+  return readsAsPerson.get(q) === raw ? q : prepareName(raw, 'person');
 }
 
 function prepareSplit(raw: string, schema?: SchemaHint): PreparedName {
@@ -240,6 +260,7 @@ function prepareOne(raw: string, schema?: SchemaHint): PreparedName {
     // Written-out and Roman numerals after the first word of a non-person name ("SEA STAR THREE", "SEA STAR II").
     const numeral = !isPerson && i > 0 ? NUMERAL_WORDS[t.norm] ?? ROMAN_NUMERALS[t.norm] : undefined;
     if (numeral !== undefined) {
+      orgReading = true;
       numbers.push(String(numeral));
       tokens.push(makeToken(String(numeral), t.origin, 'number', pos, t.norm));
       notes.push(`"${t.norm}" read as the number ${numeral}`);
@@ -250,6 +271,7 @@ function prepareOne(raw: string, schema?: SchemaHint): PreparedName {
       const nextIsLegal = () => i + 1 < n && !!matchLegalForm(norms, folds, i + 1);
       if (lf && (lf.length > 1 || !AMBIGUOUS_LEGAL_FORMS.has(norms[i]) || i === 0 || i + lf.length === n || nextIsLegal()) && lf.length < n) {
         const phrase = norms.slice(i, i + lf.length).join(' ');
+        orgReading = true;
         const tok = makeToken(`~${lf.cls}`, t.origin, 'legal', pos, phrase);
         tok.fold = `~${lf.cls}`;
         tokens.push(tok);
@@ -276,6 +298,7 @@ function prepareOne(raw: string, schema?: SchemaHint): PreparedName {
       const phrase = i + 1 < n ? BUSINESS_PHRASES.get(`${t.norm} ${rawTokens[i + 1].norm}`) : undefined;
       const word = phrase ?? BUSINESS_WORDS.get(t.norm);
       if (word && word.kind === 'generic') {
+        orgReading = true;
         const display = phrase ? `${t.norm} ${rawTokens[i + 1].norm}` : t.norm;
         const tok = makeToken(t.norm, t.origin, 'stop', pos, display);
         tok.generic = word.concept;
@@ -286,6 +309,7 @@ function prepareOne(raw: string, schema?: SchemaHint): PreparedName {
       }
     }
     const kind: TokenKind = !isPerson && ORG_STOP_WORDS.has(t.norm) && n > 1 ? 'stop' : 'name';
+    if (kind === 'stop') orgReading = true;
     const tok = makeToken(t.norm, t.origin, kind, pos);
     if (t.hebrew) tok.hebrew = t.hebrew;
     if (kind === 'name') {
@@ -362,6 +386,7 @@ function expandAbbreviations(raw: RawToken[], isPerson: boolean, notes: string[]
     if (w?.kind !== 'abbr') return;
     out ??= [...raw];
     out[i] = { ...t, norm: w.concept };
+    orgReading = true;
     notes.push(`abbreviation "${t.norm}" read as "${w.concept}"`);
   });
   return out ?? raw;

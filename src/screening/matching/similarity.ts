@@ -69,7 +69,54 @@ export function editDistance(a: string, b: string, max = 3): number {
       if (v < rowMin) rowMin = v;
     }
     if (rowMin > max) return max + 1;
-    [prev2, prev, cur] = [prev, cur, prev2];
+    // (rotate the rows without a destructuring array)
+    const spare = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = spare;
   }
   return prev[lb];
+}
+
+/**
+ * editDistance(a, b, max) when it is at most `max`, else max + 1, computed only over the cells within
+ * `max` of the diagonal: a path of cost <= max never leaves that band (an insertion or a deletion moves
+ * it one diagonal off, a transposition stays on its diagonal), so the cells outside it count as max + 1.
+ */
+export function editDistanceWithin(a: string, b: string, max: number): number {
+  if (a === b) return 0;
+  const la = a.length;
+  const lb = b.length;
+  const over = max + 1;
+  if (Math.abs(la - lb) > max) return over;
+  const big = lb + 1 > 128;
+  let prev2 = big ? new Int32Array(lb + 1) : ED_ROWS[0];
+  let prev = big ? new Int32Array(lb + 1) : ED_ROWS[1];
+  let cur = big ? new Int32Array(lb + 1) : ED_ROWS[2];
+  for (let j = 0; j <= lb; j++) prev[j] = j <= max ? j : over;
+  for (let i = 1; i <= la; i++) {
+    const lo = i - max > 1 ? i - max : 1;
+    const hi = i + max < lb ? i + max : lb;
+    cur[0] = i <= max ? i : over;
+    if (lo > 1) cur[lo - 1] = over;
+    let rowMin = i;
+    const ai = a.charCodeAt(i - 1);
+    for (let j = lo; j <= hi; j++) {
+      const bj = b.charCodeAt(j - 1);
+      let v = prev[j - 1] + (ai === bj ? 0 : 1);
+      if (prev[j] + 1 < v) v = prev[j] + 1;
+      if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj && prev2[j - 2] + 1 < v) v = prev2[j - 2] + 1;
+      if (v > over) v = over;
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (hi < lb) cur[hi + 1] = over;
+    if (rowMin > max) return over;
+    const spare = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = spare;
+  }
+  return prev[lb] < over ? prev[lb] : over;
 }

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { prepareName } from '../../../../src/screening/matching/prepare';
-import { editDistance, jaroWinkler } from '../../../../src/screening/matching/similarity';
+import { editDistance, editDistanceWithin, jaroWinkler } from '../../../../src/screening/matching/similarity';
 import { detectScript, foldToken, skeleton, transliterateTokens } from '../../../../src/screening/matching/text';
 
 const norms = (s: string) => transliterateTokens(s).map((t) => t.norm);
@@ -51,6 +51,28 @@ describe('folding and skeletons', () => {
     assert.equal(editDistance('abc', 'xyz', 1), 2, 'stops above max');
     assert.equal(jaroWinkler('martha', 'marhta').toFixed(3), '0.961');
     assert.equal(jaroWinkler('same', 'same'), 1);
+  });
+  it('the banded edit distance gives the full one up to max, and max + 1 above it', () => {
+    let seed = 5;
+    const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const word = (n: number) => Array.from({ length: n }, () => 'abcd'[Math.floor(rand() * 4)]).join('');
+    const pairs: [string, string][] = [['putin', 'puitn'], ['abc', 'xyz'], ['', 'ab'], ['mohammed', 'muhammad'], ['a'.repeat(150), `${'a'.repeat(148)}ba`]];
+    for (let k = 0; k < 20000; k++) {
+      const a = word(Math.floor(rand() * 12));
+      // (half the pairs near each other: a letter changed, dropped or two swapped)
+      const p = Math.floor(rand() * a.length);
+      const near = [a.slice(0, p) + 'd' + a.slice(p + 1), a.slice(0, p) + a.slice(p + 1), a.slice(0, p) + a.slice(p + 1, p + 2) + a.slice(p, p + 1) + a.slice(p + 2)];
+      pairs.push([a, rand() < 0.5 ? near[Math.floor(rand() * 3)] : word(Math.floor(rand() * 12))]);
+    }
+    let within = 0;
+    for (const [a, b] of pairs) {
+      for (const max of [1, 2, 3]) {
+        const full = editDistance(a, b, max);
+        if (full <= max) within++;
+        assert.equal(editDistanceWithin(a, b, max), full <= max ? full : max + 1, `${a} / ${b} (max ${max})`);
+      }
+    }
+    assert.ok(within > 10000, `only ${within} pairs within max`);
   });
 });
 
