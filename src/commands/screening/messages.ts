@@ -84,20 +84,20 @@ export type ExpirePhase = Command<
 >;
 export type RecordAgentResult = Command<'RecordAgentResult', Meta & AgentAnswer<PipelinePhase>>;
 export type CompletePhase = Command<'CompletePhase', Meta & { phase: PipelinePhase }>;
-export type CompleteScreening = Command<
-  'CompleteScreening',
-  Meta & {
-    riskScore: number;
-    riskLevel: RiskLevel;
-    counts: HitCounts;
-    hits: ScreeningHit[];
-    summary?: string;
-    /** EDD or M&A markdown analysis (required for those kinds). */
-    analysis?: string;
-    listVersions: ListVersionRef[];
-    matcherVersion: string;
-  }
->;
+/** What a screening concluded: given by CompleteScreening, recorded as is by ScreeningCompleted. */
+// a type alias, not an interface: command and event data must stay assignable to Record<string, unknown>
+export type ScreeningVerdict = {
+  riskScore: number;
+  riskLevel: RiskLevel;
+  counts: HitCounts;
+  hits: ScreeningHit[];
+  summary?: string;
+  /** EDD or M&A markdown analysis (required for those kinds). */
+  analysis?: string;
+  listVersions: ListVersionRef[];
+  matcherVersion: string;
+};
+export type CompleteScreening = Command<'CompleteScreening', Meta & ScreeningVerdict>;
 export type FailScreening = Command<'FailScreening', Meta & { reason: string }>;
 export type DispositionHit = Command<
   'DispositionHit',
@@ -193,21 +193,14 @@ export type PhaseCompleted = Event<
 >;
 export type ScreeningCompleted = Event<
   'ScreeningCompleted',
-  Ids & {
-    uuid: string;
-    kind: ScreeningKind;
-    surface: ScreeningSurface;
-    riskScore: number;
-    riskLevel: RiskLevel;
-    counts: HitCounts;
-    hits: ScreeningHit[];
-    summary?: string;
-    analysis?: string;
-    listVersions: ListVersionRef[];
-    matcherVersion: string;
-    sowScreeningId?: string;
-    completedAt: string;
-  }
+  Ids &
+    ScreeningVerdict & {
+      uuid: string;
+      kind: ScreeningKind;
+      surface: ScreeningSurface;
+      sowScreeningId?: string;
+      completedAt: string;
+    }
 >;
 export type ScreeningFailed = Event<'ScreeningFailed', Ids & { uuid: string; kind: ScreeningKind; surface: ScreeningSurface; reason: string; failedAt: string }>;
 export type HitDispositioned = Event<
