@@ -99,3 +99,16 @@ export type AgentAnswer<Phase> = {
   startedAt: string;
   finishedAt: string;
 };
+
+/** An answer's fields as its AgentResultRecorded-style event records them (`error` only when there is one). */
+export function recordedAnswer<Phase>(d: AgentAnswer<Phase>): AgentAnswer<Phase> {
+  return {
+    phase: d.phase,
+    agent: d.agent,
+    queried: d.queried,
+    ...(d.error !== undefined ? { error: d.error } : {}),
+    result: d.result,
+    startedAt: d.startedAt,
+    finishedAt: d.finishedAt,
+  };
+}

@@ -6,7 +6,7 @@
  * consuming the bus, the load–decide–append loop (src/commands/command-handler.ts), running agents
  * here or sending them to workers, and the deadlines.
  */
-import type { Command, Decider } from '../../commands/decider';
+import type { AgentAnswer as RecordedAnswer, Command, Decider } from '../../commands/decider';
 import type { PhaseMode, PhaseProgressView } from '../../commands/workflow';
 import type { EventStore } from '../../infrastructure/eventstore/port';
 import type { AvroRegistry } from '../../infrastructure/bus/avro';
@@ -34,16 +34,8 @@ export interface PhaseDeclaration {
   agentTimeoutMs?: number;
 }
 
-/** An agent's answer, as the engine hands it to the workflow's record command. */
-export interface AgentAnswer {
-  phase: string;
-  agent: string;
-  queried: boolean;
-  error?: string;
-  result: Record<string, unknown>;
-  startedAt: string;
-  finishedAt: string;
-}
+/** An agent's answer, as the engine hands it to the workflow's record command (the commands' own type, any phase). */
+export type AgentAnswer = RecordedAnswer<string>;
 
 /** What an agent run here produced (an agent that fails is not queried, with its error; a throw fails the step). */
 export interface LocalOutcome {

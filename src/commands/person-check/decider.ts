@@ -8,7 +8,7 @@
  * national id never enters the store.
  */
 import { assertNever, type Event } from '../../shared/events';
-import { type AgentAnswer, type Command, type Decider, isCalendarDate, isInteger, isIsoInstant, isNonEmptyText, NUMERIC_ID, stamp } from '../decider';
+import { type AgentAnswer, type Command, type Decider, isCalendarDate, isInteger, isIsoInstant, isNonEmptyText, NUMERIC_ID, recordedAnswer, stamp } from '../decider';
 import { IllegalTransition, Issues, NotFound, ValidationFailed } from '../errors';
 import { type RiskLevel, riskLevelForScore } from '../plans';
 
@@ -253,16 +253,7 @@ export function decide(command: PersonCheckCommand, state: PersonCheckState): Pe
       return stamp<PersonCheckEvent>(command, [
         {
           type: 'PersonCheckAgentResultRecorded',
-          data: {
-            ...ids,
-            phase: d.phase,
-            agent: d.agent,
-            queried: d.queried,
-            ...(d.error !== undefined ? { error: d.error } : {}),
-            result: d.result,
-            startedAt: d.startedAt,
-            finishedAt: d.finishedAt,
-          },
+          data: { ...ids, ...recordedAnswer(d) },
         },
       ]);
     }

@@ -5,7 +5,7 @@
  * case desk and monitoring in decider.ts.
  */
 import { assertNever } from '../../shared/events';
-import { isInteger, isNonEmptyText, isIsoInstant, NUMERIC_ID, stamp, UUID } from '../decider';
+import { isInteger, isNonEmptyText, isIsoInstant, NUMERIC_ID, recordedAnswer, stamp, UUID } from '../decider';
 import { Conflict, IllegalTransition, Issues, PlanRequired, ValidationFailed } from '../errors';
 import { isPlan, minimumPlan, planAllows, plansFrom } from '../plans';
 import { entityTypes, nextPipelineStep, type PipelinePhase, planPipeline, resultKey, screeningKinds } from './pipeline';
@@ -215,16 +215,7 @@ export function decideLifecycle(command: LifecycleCommand, state: ScreeningState
       return stamp<ScreeningEvent>(command, [
         {
           type: 'AgentResultRecorded',
-          data: {
-            ...ids,
-            phase: d.phase,
-            agent: d.agent,
-            queried: d.queried,
-            ...(d.error !== undefined ? { error: d.error } : {}),
-            result: d.result,
-            startedAt: d.startedAt,
-            finishedAt: d.finishedAt,
-          },
+          data: { ...ids, ...recordedAnswer(d) },
         },
       ]);
     }
