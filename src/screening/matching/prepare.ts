@@ -174,15 +174,17 @@ const COMMON_FOLDS = new Set([...COMMON_GIVEN_NAMES].map(foldToken));
  * organisations). A name string holding former names ("X (ex-Y)") is prepared as X with Y as an alternative.
  */
 export function prepareName(raw: string, schema?: SchemaHint): PreparedName {
-  orgReading = false;
-  const p = withReadings(prepareSplit(raw, schema), raw, schema);
-  if (!orgReading && (schema === undefined || schema === 'unknown')) readsAsPerson.set(p, raw);
+  const trace: PrepareTrace = { orgReading: false };
+  const p = withReadings(prepareSplit(raw, schema, trace), raw, schema, trace);
+  if (!trace.orgReading && (schema === undefined || schema === 'unknown')) readsAsPerson.set(p, raw);
   return p;
 }
 
-// Set by prepareOne when a step that is skipped for a person's name changed the result: an
-// abbreviation, a numeral word, a legal form, a business word or a stop word read as such.
-let orgReading = false;
+/** What one prepareName call noticed on its way (handed down to the steps that set it). */
+interface PrepareTrace {
+  /** A step that is skipped for a person's name changed the result: an abbreviation, a numeral word, a legal form, a business word or a stop word read as such. */
+  orgReading: boolean;
+}
 // Names prepared with no schema that no such step changed, with the string they were prepared from.
 const readsAsPerson = new WeakMap<PreparedName, string>();
 
@@ -197,24 +199,24 @@ export function prepareAsPerson(raw: string, q: PreparedName): PreparedName {
   return readsAsPerson.get(q) === raw ? q : prepareName(raw, 'person');
 }
 
-function prepareSplit(raw: string, schema?: SchemaHint): PreparedName {
+function prepareSplit(raw: string, schema: SchemaHint | undefined, trace: PrepareTrace): PreparedName {
   const split = splitFormerNames(raw);
-  if (!split) return prepareOne(raw, schema);
-  const main = prepareOne(split.current, schema);
-  if (!main.tokens.length) return prepareOne(raw, schema);
+  if (!split) return prepareOne(raw, schema, trace);
+  const main = prepareOne(split.current, schema, trace);
+  if (!main.tokens.length) return prepareOne(raw, schema, trace);
   main.raw = raw;
-  main.alternatives = split.former.map((f) => prepareOne(f, schema)).filter((p) => p.tokens.length > 0);
+  main.alternatives = split.former.map((f) => prepareOne(f, schema, trace)).filter((p) => p.tokens.length > 0);
   return main;
 }
 
 const RE_HAN_ONLY = /^[\s\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF·・]+$/;
 
 /** A name in Han characters only may be Korean (Hanja): its Korean reading is matched as well. */
-function withReadings(p: PreparedName, raw: string, schema?: SchemaHint): PreparedName {
+function withReadings(p: PreparedName, raw: string, schema: SchemaHint | undefined, trace: PrepareTrace): PreparedName {
   if (schema === 'vessel' || schema === 'aircraft' || !RE_HAN_ONLY.test(raw)) return p;
   const hangul = hanjaReading(raw);
   if (!hangul) return p;
-  const alt = prepareOne(hangul, schema);
+  const alt = prepareOne(hangul, schema, trace);
   if (!alt.tokens.length) return p;
   alt.reading = `Han characters "${raw.trim()}" read in Korean (Hanja) as ${hangul} (${alt.tokens.map((t) => t.display).join(' ')})`;
   p.alternatives = [...(p.alternatives ?? []), alt];
@@ -223,11 +225,11 @@ function withReadings(p: PreparedName, raw: string, schema?: SchemaHint): Prepar
 
 const ARTICLE_FREE = new Set(['of', 'the', 'and', 'for', 'de', 'la', 'el', 'al', 'y', 'du', 'des', 'di', 'da', 'del', 'und', 'et']);
 
-function prepareOne(raw: string, schema?: SchemaHint): PreparedName {
+function prepareOne(raw: string, schema: SchemaHint | undefined, trace: PrepareTrace): PreparedName {
   const isPerson = schema === 'person';
   const isOrgLike = schema === 'organization' || schema === 'vessel' || schema === 'aircraft';
   const notes: string[] = [];
-  const rawTokens = expandAbbreviations(mergeAbd(transliterateTokens(raw)), isPerson, notes);
+  const rawTokens = expandAbbreviations(mergeAbd(transliterateTokens(raw)), isPerson, notes, trace);
   const norms = rawTokens.map((t) => t.norm);
   const folds = norms.map(foldToken);
   const tokens: NameToken[] = [];
@@ -260,7 +262,7 @@ function prepareOne(raw: string, schema?: SchemaHint): PreparedName {
     // Written-out and Roman numerals after the first word of a non-person name ("SEA STAR THREE", "SEA STAR II").
     const numeral = !isPerson && i > 0 ? NUMERAL_WORDS[t.norm] ?? ROMAN_NUMERALS[t.norm] : undefined;
     if (numeral !== undefined) {
-      orgReading = true;
+      trace.orgReading = true;
       numbers.push(String(numeral));
       tokens.push(makeToken(String(numeral), t.origin, 'number', pos, t.norm));
       notes.push(`"${t.norm}" read as the number ${numeral}`);
@@ -271,7 +273,7 @@ function prepareOne(raw: string, schema?: SchemaHint): PreparedName {
       const nextIsLegal = () => i + 1 < n && !!matchLegalForm(norms, folds, i + 1);
       if (lf && (lf.length > 1 || !AMBIGUOUS_LEGAL_FORMS.has(norms[i]) || i === 0 || i + lf.length === n || nextIsLegal()) && lf.length < n) {
         const phrase = norms.slice(i, i + lf.length).join(' ');
-        orgReading = true;
+        trace.orgReading = true;
         const tok = makeToken(`~${lf.cls}`, t.origin, 'legal', pos, phrase);
         tok.fold = `~${lf.cls}`;
         tokens.push(tok);
@@ -298,7 +300,7 @@ function prepareOne(raw: string, schema?: SchemaHint): PreparedName {
       const phrase = i + 1 < n ? BUSINESS_PHRASES.get(`${t.norm} ${rawTokens[i + 1].norm}`) : undefined;
       const word = phrase ?? BUSINESS_WORDS.get(t.norm);
       if (word && word.kind === 'generic') {
-        orgReading = true;
+        trace.orgReading = true;
         const display = phrase ? `${t.norm} ${rawTokens[i + 1].norm}` : t.norm;
         const tok = makeToken(t.norm, t.origin, 'stop', pos, display);
         tok.generic = word.concept;
@@ -309,7 +311,7 @@ function prepareOne(raw: string, schema?: SchemaHint): PreparedName {
       }
     }
     const kind: TokenKind = !isPerson && ORG_STOP_WORDS.has(t.norm) && n > 1 ? 'stop' : 'name';
-    if (kind === 'stop') orgReading = true;
+    if (kind === 'stop') trace.orgReading = true;
     const tok = makeToken(t.norm, t.origin, kind, pos);
     if (t.hebrew) tok.hebrew = t.hebrew;
     if (kind === 'name') {
@@ -378,7 +380,7 @@ const koreanParticle = (t: NameToken) => t.kind === 'particle' && t.origin === '
 const KOREAN_SURNAME_FOLDS = new Set(['pak', 'ri', 'o', 'ro']);
 
 /** Word abbreviations in non-person names ("Intl", "Mfg", "Trdg") → the word, from data/business-words.tsv. */
-function expandAbbreviations(raw: RawToken[], isPerson: boolean, notes: string[]): RawToken[] {
+function expandAbbreviations(raw: RawToken[], isPerson: boolean, notes: string[], trace: PrepareTrace): RawToken[] {
   if (isPerson || raw.length < 2) return raw;
   let out: RawToken[] | undefined;
   raw.forEach((t, i) => {
@@ -386,7 +388,7 @@ function expandAbbreviations(raw: RawToken[], isPerson: boolean, notes: string[]
     if (w?.kind !== 'abbr') return;
     out ??= [...raw];
     out[i] = { ...t, norm: w.concept };
-    orgReading = true;
+    trace.orgReading = true;
     notes.push(`abbreviation "${t.norm}" read as "${w.concept}"`);
   });
   return out ?? raw;
