@@ -15,7 +15,7 @@ import { BUSINESS_WORDS, NAME_VARIANT_HEADS, ORG_STOP_WORDS } from './lexicon';
 import { acronymWords, makeToken, type NameToken, type PreparedName } from './prepare';
 import { skippedWords } from './acronyms';
 import { relatedEntity } from './discriminators';
-import { editDistanceWithin, jaroWinkler } from './similarity';
+import { editDistance, jaroWinkler } from './similarity';
 import { hebrewMatchesLatin } from './text';
 import { koreanKey } from './korean';
 import { SimilarityMemo } from './similarity-memo';
@@ -87,7 +87,7 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
       return q.skel.length >= 3 || latinLen >= 5 ? TRANSLIT_95 : TRANSLIT_8;
     }
     const shortSkel = Math.min(q.skel.length, c.skel.length);
-    if (shortSkel >= 4 && editDistanceWithin(q.skel, c.skel, 1) <= 1) return TRANSLIT_8;
+    if (shortSkel >= 4 && editDistance(q.skel, c.skel, 1) <= 1) return TRANSLIT_8;
     return NONE;
   }
   // Two different well-known given names (Maria/Mario, Michael/Michelle) are different names,
@@ -265,7 +265,7 @@ function editSimilarity(a: string, b: string): number {
   if (shortest < 3) return 0;
   // A short word with another first letter is another word, not a typo (Petro/Metro, Power/Tower, Hotel/Motel).
   if (longest <= 6 && a.charCodeAt(0) !== b.charCodeAt(0)) return 0;
-  const d = editDistanceWithin(a, b, 2);
+  const d = editDistance(a, b, 2);
   let sim = 0;
   if (d === 1 && longest >= 5) sim = longest >= 8 ? 0.93 : longest >= 6 ? 0.9 : 0.85;
   if (d === 2 && longest >= 8 && (longest >= 10 ? 0.87 : 0.82) > sim) sim = longest >= 10 ? 0.87 : 0.82;

@@ -43,47 +43,13 @@ export function jaroWinkler(a: string, b: string): number {
 const ED_ROWS = [new Int32Array(128), new Int32Array(128), new Int32Array(128)];
 
 /**
- * Optimal-string-alignment distance (Levenshtein plus adjacent transposition), stopping early
- * once the distance must exceed `max`: returns max + 1 then.
+ * Optimal-string-alignment distance (Levenshtein plus adjacent transposition) when it is at most
+ * `max`, else max + 1. Only the cells within `max` of the diagonal are worked out: a path of cost
+ * <= max never leaves that band (an insertion or a deletion moves it one diagonal off, a
+ * transposition stays on its diagonal), so the cells outside it count as max + 1. Every caller asks
+ * only whether two spellings are within one or two edits.
  */
 export function editDistance(a: string, b: string, max = 3): number {
-  if (a === b) return 0;
-  const la = a.length;
-  const lb = b.length;
-  if (Math.abs(la - lb) > max) return max + 1;
-  const big = lb + 1 > 128;
-  let prev2 = big ? new Int32Array(lb + 1) : ED_ROWS[0].fill(0, 0, lb + 1);
-  let prev = big ? new Int32Array(lb + 1) : ED_ROWS[1];
-  let cur = big ? new Int32Array(lb + 1) : ED_ROWS[2];
-  for (let j = 0; j <= lb; j++) prev[j] = j;
-  for (let i = 1; i <= la; i++) {
-    cur[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= lb; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
-        v = Math.min(v, prev2[j - 2] + 1);
-      }
-      cur[j] = v;
-      if (v < rowMin) rowMin = v;
-    }
-    if (rowMin > max) return max + 1;
-    // (rotate the rows without a destructuring array)
-    const spare = prev2;
-    prev2 = prev;
-    prev = cur;
-    cur = spare;
-  }
-  return prev[lb];
-}
-
-/**
- * editDistance(a, b, max) when it is at most `max`, else max + 1, computed only over the cells within
- * `max` of the diagonal: a path of cost <= max never leaves that band (an insertion or a deletion moves
- * it one diagonal off, a transposition stays on its diagonal), so the cells outside it count as max + 1.
- */
-export function editDistanceWithin(a: string, b: string, max: number): number {
   if (a === b) return 0;
   const la = a.length;
   const lb = b.length;
