@@ -19,7 +19,7 @@ import { call, settled, waitFor, writes } from '../api/s2/support';
 import { ManualClock } from '../../../src/shared/clock';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../../../src/webhooks/dispatcher';
 import { createSecretBox } from '../../../src/webhooks/secrets';
-import { handleCommand } from '../../../src/commands/command-handler';
+import { handleStep } from '../../../src/commands/command-handler';
 import { streamName as subjectCheckStream, subjectCheckDecider } from '../../../src/commands/subject-check';
 import { computeDelta } from '../../../src/screening/delta';
 
@@ -133,18 +133,24 @@ describe('S2 monitoring', () => {
   });
 
   it('refuses bad input in the S2 envelope and writes nothing', async () => {
-    // A check that did not conclude (failed) cannot be enrolled: 409.
+    // A check that did not conclude (failed) cannot be enrolled: 409. Started and failed in one append:
+    // appended one after the other, the running service's pipeline could conclude the check in between.
     const failedId = '990000001';
     const system = { now: new Date().toISOString(), actor: { surface: 'system' as const }, correlationId: randomUUID() };
-    await handleCommand(svc.service.store, subjectCheckDecider, subjectCheckStream(failedId), {
-      type: 'StartSubjectCheck',
-      data: { subjectCheckId: failedId, accountId, firstName: 'Fay', lastName: 'Failing', locations: [{ country: 'GB' }], purpose: 'employment', consent: { certified: true } },
-      metadata: { ...system, commandId: randomUUID() },
-    });
-    await handleCommand(svc.service.store, subjectCheckDecider, subjectCheckStream(failedId), {
-      type: 'FailSubjectCheck',
-      data: { subjectCheckId: failedId, errorMessage: 'sources unavailable' },
-      metadata: { ...system, commandId: randomUUID() },
+    await handleStep(svc.service.store, subjectCheckDecider, subjectCheckStream(failedId), (state) => {
+      const started = subjectCheckDecider.decide(
+        {
+          type: 'StartSubjectCheck',
+          data: { subjectCheckId: failedId, accountId, firstName: 'Fay', lastName: 'Failing', locations: [{ country: 'GB' }], purpose: 'employment', consent: { certified: true } },
+          metadata: { ...system, commandId: randomUUID() },
+        },
+        state,
+      );
+      const failed = subjectCheckDecider.decide(
+        { type: 'FailSubjectCheck', data: { subjectCheckId: failedId, errorMessage: 'sources unavailable' }, metadata: { ...system, commandId: randomUUID() } },
+        started.reduce(subjectCheckDecider.evolve, state),
+      );
+      return [...started, ...failed];
     });
     const baseline = await writes(svc);
     const expectError = (res: Awaited<ReturnType<typeof post>>, status: number, code: string, what: string) => {
