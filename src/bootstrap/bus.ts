@@ -28,6 +28,7 @@ export function startBus(config: Config, logger: Logger, clock: Clock, pool: pg.
         clock,
         retry: busRetry,
         deadLetters,
+        client: { connectionTimeout: config.KAFKA_CONNECTION_TIMEOUT_MS },
         consumer: { sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS, heartbeatInterval: Math.floor(config.KAFKA_SESSION_TIMEOUT_MS / 10) },
       })
     : new InProcessBus({ logger, clock, retry: busRetry, deadLetters, deadLetterSink: new PgDeadLetterTable(pool, clock) });

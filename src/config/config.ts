@@ -36,6 +36,13 @@ export const configSchema = z.object({
    */
   KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
   /**
+   * How long a connection to a broker may take to open (ms) before kafkajs counts a failed attempt
+   * (it retries five times, backing off, then the process stops). kafkajs's own default, 1 s, is
+   * shorter than a busy host's start-up pause: a worker parsing its lists while it connects timed out
+   * and, on a loaded 2-core machine, ran out of retries. 10 s is the Java client's setup timeout.
+   */
+  KAFKA_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
    * Failed handler attempts (not counting connection errors) after which a bus consumer publishes the
    * message to the dead-letter topic svc.deadletter and moves on (docs/operations.md).
    */

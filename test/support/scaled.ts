@@ -250,8 +250,9 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
     pool.on('error', () => undefined); // dropped by a PostgreSQL restart: the next query reconnects
     cleanups.push(() => pool.end());
 
-    const servePort = await freePort();
-    const url = `http://127.0.0.1:${servePort}`;
+    // Chosen now and bound by serve seconds later; if another process took it meanwhile (an outgoing
+    // connection's ephemeral port), serve's first start picks another one (later starts keep it).
+    let servePort = await freePort();
     const baseEnv = (name: string): Record<string, string> => {
       const dataDir = path.join(dir, `data-${name}`);
       fs.mkdirSync(dataDir, { recursive: true });
@@ -276,19 +277,30 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
       kafka,
       databaseUrl,
       pool,
-      url,
+      get url() {
+        return `http://127.0.0.1:${servePort}`;
+      },
       workers,
       serve: () => {
         if (!serveProcess) throw new Error('serve is not started');
         return serveProcess;
       },
       async startServe() {
-        const name = `serve-${++serveCount}`;
-        const proc = spawnSvc(name, ['serve'], { ...baseEnv('serve'), AGENTS: 'none', HOST: '127.0.0.1', PORT: String(servePort) }, dir);
-        serveProcess = proc;
-        track(proc.child.pid, proc.exited);
-        await waitForLog(proc, (l) => typeof l.msg === 'string' && l.msg.startsWith('svc listening on'), 'listening line', 300_000);
-        return proc;
+        const firstStart = serveCount === 0;
+        for (let attempt = 1; ; attempt++) {
+          const name = `serve-${++serveCount}`;
+          const proc = spawnSvc(name, ['serve'], { ...baseEnv('serve'), AGENTS: 'none', HOST: '127.0.0.1', PORT: String(servePort) }, dir);
+          serveProcess = proc;
+          track(proc.child.pid, proc.exited);
+          try {
+            await waitForLog(proc, (l) => typeof l.msg === 'string' && l.msg.startsWith('svc listening on'), 'listening line', 300_000);
+            return proc;
+          } catch (error) {
+            const portTaken = proc.log().some((l) => JSON.stringify(l).includes('EADDRINUSE'));
+            if (!portTaken || !firstStart || attempt >= 3) throw error;
+            servePort = await freePort();
+          }
+        }
       },
       async startWorker() {
         const name = `worker-${++workerCount}`;
