@@ -27,7 +27,7 @@ import { listDefinition } from './lists/catalog';
 import type { ListsConfig } from './lists/config';
 import { assemble, loadAllLists, type LoadedList, type LoadOptions, type LoadResult } from './lists/load';
 
-const FORMAT = 1;
+const FORMAT = 2;
 /** Snapshot files kept in the cache directory (other list sets, e.g. a LISTS_ONLY run, keep theirs). */
 const KEEP_FILES = 4;
 const SCREENING_DIR = path.dirname(fileURLToPath(import.meta.url));

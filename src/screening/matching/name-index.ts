@@ -13,6 +13,7 @@ import type { ListEntity, NameRecord } from '../model';
 import { foldToken } from './text';
 import type { RarityFn } from './compare';
 import { prepareName, type NameToken, type PreparedName } from './prepare';
+import { decodePreparedNames, encodePreparedNames, type PreparedColumns } from './prepared-codec';
 
 export interface IndexedName {
   entityIndex: number;
@@ -105,8 +106,8 @@ export interface NameIndexSnapshot {
   nameEntity: Int32Array;
   nameRecord: Int32Array;
   namePrepared: Int32Array;
-  /** Distinct prepared names by id. */
-  prepared: PreparedName[];
+  /** Distinct prepared names by id (by column: prepared-codec.ts). */
+  prepared: PreparedColumns;
   /** Posting lists: keys[k]'s names are postings[offsets[k] .. offsets[k+1]). */
   keys: string[];
   offsets: Int32Array;
@@ -303,7 +304,7 @@ export class NameIndex {
       nameEntity,
       nameRecord,
       namePrepared,
-      prepared: this.preparedById,
+      prepared: encodePreparedNames(this.preparedById),
       keys,
       offsets,
       postings,
@@ -317,15 +318,16 @@ export class NameIndex {
     const idx = new NameIndex();
     if (s.entityCount !== entities.length) throw new Error(`index snapshot of ${s.entityCount} entities, given ${entities.length}`);
     idx.entityCount = s.entityCount;
-    idx.preparedById = s.prepared;
-    idx.preparedCount = s.prepared.length;
+    const prepared = decodePreparedNames(s.prepared);
+    idx.preparedById = prepared;
+    idx.preparedCount = prepared.length;
     for (let i = 0; i < s.nameEntity.length; i++) {
       const entityIndex = s.nameEntity[i];
       const entity = entities[entityIndex];
       const r = s.nameRecord[i];
       const record = r >= 0 ? entity.names[r] : { value: entity.primaryName, kind: 'primary' as const };
       if (!record) throw new Error(`index snapshot names record ${r} of entity ${entity.id}, which has ${entity.names?.length ?? 0}`);
-      idx.names.push({ entityIndex, record, prepared: s.prepared[s.namePrepared[i]], preparedId: s.namePrepared[i] });
+      idx.names.push({ entityIndex, record, prepared: prepared[s.namePrepared[i]], preparedId: s.namePrepared[i] });
     }
     for (let k = 0; k < s.keys.length; k++) idx.postings.set(s.keys[k], s.postings.subarray(s.offsets[k], s.offsets[k + 1]));
     for (let k = 0; k < s.dfKeys.length; k++) idx.df.set(s.dfKeys[k], s.dfCounts[k]);

@@ -164,6 +164,79 @@ export function makeToken(norm: string, origin: TokenOrigin, kind: TokenKind, po
     common: kind === 'name' && (COMMON_GIVEN_NAMES.has(norm) || COMMON_GIVEN_NAMES.has(fold)),
     patronymic: false,
     renderings: !withRenderings || kind !== 'name' ? undefined : origin === 'latin' ? renderingFolds(norm) : origin === 'armenian' ? westernArmenianFolds(norm) : undefined,
+    generic: undefined,
+    hebrew: undefined,
+    korean: undefined,
+  };
+}
+
+/**
+ * Every token and prepared name has one shape (one hidden class): all their fields, in one order,
+ * present from the start (undefined when unset), made by makeToken and newPrepared only. A field added
+ * later (korean, skipAcronyms…) would give another shape per combination, and a v8-deserialised object
+ * has another shape than the same object made by a literal: with listed names of one set of shapes and
+ * queries of another, the matcher's hot code met eight or more, was optimised and thrown away a dozen
+ * times per thread, and read every field megamorphically (1.15× the CPU per name of a snapshot-started
+ * batch worker). So names read back from an index snapshot are made with these literals too
+ * (prepared-codec.ts; restorePrepared for the few former names it keeps as objects, stored without
+ * their unset fields by storablePrepared).
+ */
+export function restorePrepared(p: PreparedName): PreparedName {
+  const restored = newPrepared(p.raw, p.tokens.map(restoreToken), p.numbers, p.key, p.org, p.acronyms, p.notes);
+  restored.skipAcronyms = p.skipAcronyms;
+  restored.alternatives = p.alternatives?.map(restorePrepared);
+  restored.vessel = p.vessel;
+  restored.holding = p.holding;
+  restored.burmese = p.burmese;
+  restored.reading = p.reading;
+  return restored;
+}
+
+function restoreToken(t: NameToken): NameToken {
+  return {
+    display: t.display,
+    norm: t.norm,
+    fold: t.fold,
+    skel: t.skel,
+    meta: t.meta,
+    origin: t.origin,
+    kind: t.kind,
+    pos: t.pos,
+    initial: t.initial,
+    common: t.common,
+    patronymic: t.patronymic,
+    renderings: t.renderings,
+    generic: t.generic,
+    hebrew: t.hebrew,
+    korean: t.korean,
+  };
+}
+
+/** The prepared name as it is stored in a snapshot: the same fields without those left undefined (restorePrepared puts them back). */
+export function storablePrepared(p: PreparedName): PreparedName {
+  return withoutUndefined({ ...p, tokens: p.tokens.map((t) => withoutUndefined({ ...t })), alternatives: p.alternatives?.map(storablePrepared) });
+}
+
+function withoutUndefined<T extends object>(o: T): T {
+  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+export function newPrepared(raw: string, tokens: NameToken[], numbers: string[], key: string, org: boolean, acronyms: string[], notes: string[]): PreparedName {
+  return {
+    raw,
+    tokens,
+    numbers,
+    key,
+    org,
+    acronyms,
+    notes,
+    skipAcronyms: undefined,
+    alternatives: undefined,
+    vessel: undefined,
+    holding: undefined,
+    burmese: undefined,
+    reading: undefined,
   };
 }
 
@@ -332,7 +405,7 @@ function prepareOne(raw: string, schema: SchemaHint | undefined, trace: PrepareT
   const org = !isPerson && (isOrgLike || hasLegal || tokens.some((t) => t.kind === 'stop' && t.norm.length >= 4));
   // Acronyms only of names read as organisations: a person's initials ("John A. Adams" → jaa) are no acronym.
   const acronyms = org ? acronymsOf(tokens, raw) : [];
-  const prepared: PreparedName = { raw, tokens, numbers, key, org, acronyms, notes };
+  const prepared = newPrepared(raw, tokens, numbers, key, org, acronyms, notes);
   if (schema === 'vessel') prepared.vessel = true;
   if (tokens.some((t) => t.generic === 'holding')) prepared.holding = true;
   if (tokens.some((t) => t.origin === 'burmese' && t.kind === 'name')) prepared.burmese = true;
