@@ -358,12 +358,13 @@ function concatToken(parts: NameToken[]): NameToken {
 interface Side {
   rarity: RarityFn;
   toks: NameToken[];
-  w: number[];
+  w: Float64Array;
   total: number;
   /** tokenClassId of each of toks. */
-  ids: number[];
+  ids: Int32Array;
+  /** Joined spans by j·2 + len − 2 (filled on first use), and their class ids. */
   spans: (NameToken | undefined)[];
-  spanIds: number[];
+  spanIds: Int32Array;
 }
 // Each prepared name's side, kept on the name under a symbol (not enumerable: v8 serialisation, JSON
 // and deep equality do not see it) rather than in a WeakMap: a comparison reads the name anyway,
@@ -391,15 +392,21 @@ function sideOf(p: PreparedName, rarity: RarityFn): Side {
 function newSide(p: PreparedName, rarity: RarityFn): Side {
   // (the tokens themselves when there is no number among them: toks is never changed)
   const toks = p.tokens.some(isNumber) ? p.tokens.filter(notNumber) : p.tokens;
-  const w = new Array<number>(toks.length);
-  const ids = new Array<number>(toks.length);
+  // Typed arrays and a spans array filled with undefined from the start: every side's arrays have one
+  // hidden class (a plain number array is SMI- or double-elements by its values, a spans array packed
+  // or holey by the order it is filled in), so the code reading them is not optimised for one and
+  // thrown away at the next.
+  const w = new Float64Array(toks.length);
+  const ids = new Int32Array(toks.length);
+  const spans: (NameToken | undefined)[] = [];
+  for (let k = 0; k < toks.length * 2; k++) spans.push(undefined);
   let total = 0;
   for (let i = 0; i < toks.length; i++) {
     w[i] = tokenWeight(toks[i], rarity);
     total += w[i];
     ids[i] = tokenClassId(toks[i]);
   }
-  const side: Side = { rarity, toks, w, total: total || 1, ids, spans: [], spanIds: [] };
+  const side: Side = { rarity, toks, w, total: total || 1, ids, spans, spanIds: new Int32Array(toks.length * 2) };
   if (Object.prototype.hasOwnProperty.call(p, SIDE)) (p as WithSide)[SIDE] = side;
   else Object.defineProperty(p, SIDE, { value: side, writable: true, enumerable: false, configurable: true });
   return side;

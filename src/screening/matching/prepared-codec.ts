@@ -91,8 +91,9 @@ function encodeLists(rows: (readonly string[] | undefined)[], table: StringTable
 
 function decodeList(lists: StringLists, r: number, strings: string[]): string[] | undefined {
   if (!lists.present[r]) return undefined;
-  const out = new Array<string>(lists.start[r + 1] - lists.start[r]);
-  for (let k = lists.start[r]; k < lists.start[r + 1]; k++) out[k - lists.start[r]] = strings[lists.items[k]];
+  // (pushed, as prepareName fills its arrays: a packed array, not a holey one of another hidden class)
+  const out: string[] = [];
+  for (let k = lists.start[r]; k < lists.start[r + 1]; k++) out.push(strings[lists.items[k]]);
   return out;
 }
 
@@ -143,11 +144,11 @@ export function decodePreparedNames(c: PreparedColumns): PreparedName[] {
   const optional = (id: number) => (id < 0 ? undefined : s[id]);
   const names = new Array<PreparedName>(c.raw.length);
   for (let i = 0; i < names.length; i++) {
-    const tokens = new Array<NameToken>(c.tokenStart[i + 1] - c.tokenStart[i]);
+    const tokens: NameToken[] = [];
     for (let t = c.tokenStart[i]; t < c.tokenStart[i + 1]; t++) {
       const flags = c.tokenFlags[t];
       // (the literal of makeToken, field for field: one shape)
-      tokens[t - c.tokenStart[i]] = {
+      tokens.push({
         display: s[c.display[t]],
         norm: s[c.norm[t]],
         fold: s[c.fold[t]],
@@ -163,7 +164,7 @@ export function decodePreparedNames(c: PreparedColumns): PreparedName[] {
         generic: optional(c.generic[t]),
         hebrew: optional(c.hebrew[t]),
         korean: optional(c.korean[t]),
-      };
+      });
     }
     const flags = c.nameFlags[i];
     const p = newPrepared(s[c.raw[i]], tokens, decodeList(c.numbers, i, s)!, s[c.key[i]], (flags & 1) !== 0, decodeList(c.acronyms, i, s)!, decodeList(c.notes, i, s)!);
