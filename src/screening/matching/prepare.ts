@@ -172,56 +172,13 @@ export function makeToken(norm: string, origin: TokenOrigin, kind: TokenKind, po
 
 /**
  * Every token and prepared name has one shape (one hidden class): all their fields, in one order,
- * present from the start (undefined when unset), made by makeToken and newPrepared only. A field added
- * later (korean, skipAcronyms…) would give another shape per combination, and a v8-deserialised object
- * has another shape than the same object made by a literal: with listed names of one set of shapes and
- * queries of another, the matcher's hot code met eight or more, was optimised and thrown away a dozen
- * times per thread, and read every field megamorphically (1.15× the CPU per name of a snapshot-started
- * batch worker). So names read back from an index snapshot are made with these literals too
- * (prepared-codec.ts; restorePrepared for the few former names it keeps as objects, stored without
- * their unset fields by storablePrepared).
+ * present from the start (undefined when unset), made by makeToken and newPrepared (and by
+ * prepared-codec.ts's decoder, with the same literal). A field added later (korean, skipAcronyms…)
+ * would give another shape per combination, and a v8-deserialised object has another shape than the
+ * same object made by a literal: with listed names of one set of shapes and queries of another, the
+ * matcher's hot code met eight or more, was optimised and thrown away a dozen times per thread, and
+ * read every field megamorphically (1.15× the CPU per name of a snapshot-started batch worker).
  */
-export function restorePrepared(p: PreparedName): PreparedName {
-  const restored = newPrepared(p.raw, p.tokens.map(restoreToken), p.numbers, p.key, p.org, p.acronyms, p.notes);
-  restored.skipAcronyms = p.skipAcronyms;
-  restored.alternatives = p.alternatives?.map(restorePrepared);
-  restored.vessel = p.vessel;
-  restored.holding = p.holding;
-  restored.burmese = p.burmese;
-  restored.reading = p.reading;
-  return restored;
-}
-
-function restoreToken(t: NameToken): NameToken {
-  return {
-    display: t.display,
-    norm: t.norm,
-    fold: t.fold,
-    skel: t.skel,
-    meta: t.meta,
-    origin: t.origin,
-    kind: t.kind,
-    pos: t.pos,
-    initial: t.initial,
-    common: t.common,
-    patronymic: t.patronymic,
-    renderings: t.renderings,
-    generic: t.generic,
-    hebrew: t.hebrew,
-    korean: t.korean,
-  };
-}
-
-/** The prepared name as it is stored in a snapshot: the same fields without those left undefined (restorePrepared puts them back). */
-export function storablePrepared(p: PreparedName): PreparedName {
-  return withoutUndefined({ ...p, tokens: p.tokens.map((t) => withoutUndefined({ ...t })), alternatives: p.alternatives?.map(storablePrepared) });
-}
-
-function withoutUndefined<T extends object>(o: T): T {
-  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
-  return o;
-}
-
 export function newPrepared(raw: string, tokens: NameToken[], numbers: string[], key: string, org: boolean, acronyms: string[], notes: string[]): PreparedName {
   return {
     raw,

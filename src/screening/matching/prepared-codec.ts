@@ -2,14 +2,14 @@
  * The listed names' prepared forms in an index snapshot, stored by column: every distinct string once
  * (a table), each name and each token a row of numbers in typed arrays. Stored as objects, the 57,000
  * prepared names of the bundled lists were 1.1 million strings and 240,000 objects for v8 to
- * deserialise in every batch worker, then to make anew with the shape the matcher's hot code expects
- * (see restorePrepared); by column a worker deserialises one string per distinct string and makes
- * each token once, with that shape.
+ * deserialise in every batch worker, each with another hidden class than the matcher's hot code
+ * expects (see newPrepared); by column a worker deserialises one string per distinct string and makes
+ * each token once, with makeToken's literal.
  *
  * Round trip: decodePreparedNames(encodePreparedNames(names)) gives names deep-equal to `names`, with
  * every field of every token and name (test/unit/screening/matching/prepared-codec.test.ts).
  */
-import { restorePrepared, storablePrepared, newPrepared, type NameToken, type PreparedName } from './prepare';
+import { newPrepared, type NameToken, type PreparedName } from './prepare';
 
 /** Lists of strings, one per row: row r's items are items[start[r] .. start[r+1]) (string ids); present[r] = 0 when the row has none (undefined). */
 interface StringLists {
@@ -32,8 +32,8 @@ export interface PreparedColumns {
   acronyms: StringLists;
   skipAcronyms: StringLists;
   notes: StringLists;
-  /** The few names with former names or other readings, those kept as (storable) objects. */
-  alternatives: { name: number; alternatives: PreparedName[] }[];
+  /** The few names with former names or other readings: those, by column too. */
+  alternatives: { name: number; alternatives: PreparedColumns }[];
   // per token
   display: Int32Array;
   norm: Int32Array;
@@ -120,7 +120,7 @@ export function encodePreparedNames(names: readonly PreparedName[]): PreparedCol
     acronyms: encodeLists(names.map((p) => p.acronyms), table),
     skipAcronyms: encodeLists(names.map((p) => p.skipAcronyms), table),
     notes: encodeLists(names.map((p) => p.notes), table),
-    alternatives: names.flatMap((p, name) => (p.alternatives ? [{ name, alternatives: p.alternatives.map(storablePrepared) }] : [])),
+    alternatives: names.flatMap((p, name) => (p.alternatives ? [{ name, alternatives: encodePreparedNames(p.alternatives) }] : [])),
     display: perToken((tok) => table.id(tok.display)),
     norm: perToken((tok) => table.id(tok.norm)),
     fold: perToken((tok) => table.id(tok.fold)),
@@ -175,6 +175,6 @@ export function decodePreparedNames(c: PreparedColumns): PreparedName[] {
     p.reading = optional(c.reading[i]);
     names[i] = p;
   }
-  for (const { name, alternatives } of c.alternatives) names[name].alternatives = alternatives.map(restorePrepared);
+  for (const { name, alternatives } of c.alternatives) names[name].alternatives = decodePreparedNames(alternatives);
   return names;
 }
