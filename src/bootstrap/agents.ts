@@ -57,14 +57,14 @@ export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none'
   const unknown = wanted.filter((name) => !catalog.has(name));
   if (unknown.length) throw new Error(`unknown agents: ${unknown.join(', ')} (known: ${[...catalog.keys()].join(', ')})`);
   const { bus, registry, clock, logger } = deps;
-  const workers = await startAgentWorkers({ bus, registry, agents: wanted.map((name) => catalog.get(name)!), timeoutMs: deps.config.AGENT_TIMEOUT_MS, clock, logger });
+  const workers = await startAgentWorkers({ bus, registry, agents: wanted.map((name) => catalog.get(name)!), timeoutMs: deps.config.AGENT_TIMEOUT_MS, clock, logger, telemetry: deps.telemetry });
   deps.stops.push(() => workers.stop());
   const supervisor = await startOrchestrators(deps, catalog, agentLabels, sources, watchlistIndex);
   return { catalog, sources, agentLabels, supervisor, watchlistVersions };
 }
 
 async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agentLabels: Record<string, string>, sources: Agents['sources'], internalLists: WatchlistIndexCache): Promise<WorkSupervisor> {
-  const { config, logger, clock, store, bus, registry, lists, stops } = deps;
+  const { config, logger, clock, store, bus, registry, lists, stops, telemetry } = deps;
   const env = sourceSettings(config);
   const llm = llmConfigFromEnv(env);
   const orchestrator = new ScreeningOrchestrator({
@@ -73,6 +73,7 @@ async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agent
     registry,
     clock,
     logger,
+    telemetry,
     remoteAgents: new Set([...catalog.values()].filter((a) => a.configured?.() !== false).map((a) => a.name)),
     localAgents: new Map([...catalog.values()].filter((a) => a.configured?.() === false).map((a) => [a.name, a])),
     finalisation: {
@@ -93,7 +94,7 @@ async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agent
   });
   await orchestrator.start();
   stops.push(() => orchestrator.stop());
-  const subjectCheckOrchestrator = new SubjectCheckOrchestrator({ store, bus, registry, clock, logger, agentTimeoutMs: config.AGENT_TIMEOUT_MS });
+  const subjectCheckOrchestrator = new SubjectCheckOrchestrator({ store, bus, registry, clock, logger, telemetry, agentTimeoutMs: config.AGENT_TIMEOUT_MS });
   await subjectCheckOrchestrator.start();
   stops.push(() => subjectCheckOrchestrator.stop());
   // Person checks: the seven phases run in this process, beside the engine their list agents use.
@@ -103,6 +104,7 @@ async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agent
     registry,
     clock,
     logger,
+    telemetry,
     agents: createPersonAgents({
       screener: () => lists.engine(),
       hasPepList: () => lists.engine().versions.some((v) => v.source === 'opensanctions_peps'),

@@ -40,6 +40,7 @@ import type { ApplicationServices } from './services';
 import type { MonitoringWiring } from './monitoring';
 import type { PortalServices } from './portal';
 import type { Stops } from './lifecycle';
+import type { Telemetry } from '../infrastructure/telemetry/telemetry';
 
 type Idempotent = ReturnType<typeof createIdempotency>;
 
@@ -59,6 +60,7 @@ export interface HttpDeps {
   monitoring: MonitoringWiring;
   portal: PortalServices;
   stops: Stops;
+  telemetry: Telemetry;
 }
 
 export function surfaceRouters(deps: HttpDeps, idempotent: Idempotent, batchJobs?: BatchJobService): Router[] {

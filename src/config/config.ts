@@ -47,6 +47,16 @@ export const configSchema = z.object({
    * message to the dead-letter topic svc.deadletter and moves on (docs/operations.md).
    */
   BUS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1_000).default(5),
+  /**
+   * OpenTelemetry traces (docs/operations.md, Tracing): the OTLP/HTTP traces endpoint of a collector,
+   * e.g. http://otel-collector:4318/v1/traces. Unset: tracing is off (the hop histograms of /metrics
+   * stay on; a hop then costs two timer reads and an observation).
+   */
+  TRACING_OTLP_ENDPOINT: z.string().url().optional(),
+  /** Share of new traces kept, 0 to 1 (a trace begun elsewhere follows its parent's decision). */
+  TRACING_SAMPLE_RATIO: z.coerce.number().min(0).max(1).default(1),
+  /** service.name of this process's spans (default svc-serve, or svc-worker for `svc worker`). */
+  TRACING_SERVICE_NAME: z.string().min(1).max(100).optional(),
   /** EventStoreDB/KurrentDB connection string. Unset: the PostgreSQL event store. */
   ESDB_URL: z.string().min(1).optional(),
   /**

@@ -143,6 +143,7 @@ export function createWebhookProjector(options: WebhookProjectorOptions): Projec
       message,
       now: clock.now(),
       dedupKey: `${event.metadata.eventId}:${message.surface}:${message.event}`,
+      traceparent: event.metadata.traceparent,
     });
   }
 

@@ -11,12 +11,15 @@ import type { Logger } from '../../shared/logger';
 import { answerOf } from '../workflow/answers';
 import { WorkflowRunner } from '../workflow/runner';
 import { screeningWorkflow, type ScreeningWorkflowOptions } from '../workflow/screening';
+import type { Telemetry } from '../../infrastructure/telemetry/telemetry';
 
 export interface ScreeningOrchestratorOptions extends ScreeningWorkflowOptions {
   store: EventStore;
   bus: MessageBus;
   registry: AvroRegistry;
   logger: Logger;
+  /** The consume and agent hops (default: histograms only). */
+  telemetry?: Telemetry;
 }
 
 /** What the supervisor found (and did) for one screening. */
