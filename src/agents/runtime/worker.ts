@@ -45,7 +45,7 @@ export async function startAgentWorkers(options: AgentWorkerOptions): Promise<{ 
     return options.bus.subscribe(
       { groupId: `svc-agent-${agent.name}`, topics: [agentTaskTopic(agent.name)], fromBeginning: true },
       (message) =>
-        telemetry.traced('consume', `consume ${message.topic}`, { parent: telemetry.received(message.headers), attributes: { 'messaging.destination.name': message.topic } }, async () => {
+        telemetry.traced('consume', `consume ${message.topic}`, telemetry.received(message.headers, { 'messaging.destination.name': message.topic }), async () => {
           const task = options.registry.decode<AgentTask>(AGENT_TASK, message);
           const subject = JSON.parse(task.input) as AgentSubject;
           const timed = await telemetry.traced('agent', `agent ${agent.name}`, { attributes: { 'svc.agent': agent.name, 'svc.workflow': task.screeningId } }, () =>

@@ -36,8 +36,9 @@ export type { StepInput, WorkflowRunnerOptions };
 
 type DecodedInput = { kind: 'start'; envelope: EventEnvelope } | { kind: 'answer'; answer: AgentAnswer } | { kind: 'bad_answer'; error: unknown };
 type Input = ({ kind: 'start'; envelope: EventEnvelope } | { kind: 'answer'; answer: AgentAnswer } | { kind: 'bad_answer'; error: unknown }) & {
-  /** The message's trace context (its header). */
-  traceparent?: string | undefined;
+  /** The message's trace context (its header) and how long it waited on the bus. */
+  traceparent: string | undefined;
+  busWaitMs: number | undefined;
   topic: string;
 };
 
@@ -101,7 +102,9 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
       const decoded = this.decode(message);
       if (!decoded) continue;
       const list = byRun.get(decoded.id) ?? [];
-      list.push({ ...decoded.input, traceparent: this.telemetry.received(message.headers), topic: message.topic });
+      const { parent, attributes } = this.telemetry.received(message.headers);
+      const busWaitMs = attributes?.['svc.bus_wait_ms'];
+      list.push({ ...decoded.input, traceparent: parent, busWaitMs: typeof busWaitMs === 'number' ? busWaitMs : undefined, topic: message.topic });
       byRun.set(decoded.id, list);
     }
     // One consume span per run: a child of its first message, linked to the others' traces.
@@ -110,7 +113,11 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
         this.telemetry.traced(
           'consume',
           `consume ${inputs[0]!.topic}`,
-          { parent: inputs[0]!.traceparent, links: inputs.slice(1).map((i) => i.traceparent), attributes: { 'svc.workflow': this.streamOf(id), 'svc.messages': inputs.length } },
+          {
+            parent: inputs[0]!.traceparent,
+            links: inputs.slice(1).map((i) => i.traceparent),
+            attributes: { 'svc.workflow': this.streamOf(id), 'svc.messages': inputs.length, ...(inputs[0]!.busWaitMs !== undefined ? { 'svc.bus_wait_ms': inputs[0]!.busWaitMs } : {}) },
+          },
           () => this.onRunMessages(id, inputs),
         ),
       ),

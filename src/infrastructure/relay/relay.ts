@@ -318,9 +318,10 @@ export class EventRelay {
       const messages = byTopic.get(topic) ?? [];
       let traceparent = event.metadata.traceparent;
       if (telemetry) {
-        telemetry.waited('relay', Date.parse(event.recordedAt));
+        const waitedMs = telemetry.waited('relay', Date.parse(event.recordedAt));
         if (traceparent !== undefined && telemetry.enabled) {
-          const span = telemetry.start('relay_publish', `publish ${topic}`, { parent: traceparent, observe: false, attributes: { 'messaging.destination.name': topic, 'svc.event_type': event.type, 'svc.batch': batch.length } });
+          const attributes = { 'messaging.destination.name': topic, 'svc.event_type': event.type, 'svc.batch': batch.length, ...(waitedMs !== undefined ? { 'svc.relay_wait_ms': waitedMs } : {}) };
+          const span = telemetry.start('relay_publish', `publish ${topic}`, { parent: traceparent, observe: false, attributes });
           spans.push(span);
           traceparent = span.traceparent;
         }

@@ -187,11 +187,14 @@ export class Telemetry {
     return { [PUBLISHED_AT_HEADER]: String(this.nowEpochMs()), ...(traceparent ? { [TRACEPARENT]: traceparent } : {}) };
   }
 
-  /** A consumer took a message: observes how long it waited on the bus; returns its trace context. */
-  received(headers: Readonly<Record<string, string>>): string | undefined {
+  /**
+   * A consumer took a message: observes how long it waited on the bus; the options of its consume
+   * span (child of the message's trace context, the wait as an attribute).
+   */
+  received(headers: Readonly<Record<string, string>>, attributes: Attributes = {}): SpanOptions & { parent: string | undefined } {
     const publishedAt = headers[PUBLISHED_AT_HEADER];
-    if (publishedAt !== undefined) this.waited('bus', Number(publishedAt));
-    return headers[TRACEPARENT];
+    const waitedMs = publishedAt !== undefined ? this.waited('bus', Number(publishedAt)) : undefined;
+    return { parent: headers[TRACEPARENT], attributes: waitedMs !== undefined ? { ...attributes, 'svc.bus_wait_ms': waitedMs } : attributes };
   }
 
   /** Epoch ms now, for PUBLISHED_AT_HEADER. */

@@ -67,7 +67,9 @@ describe('Telemetry off', () => {
   it('measures how long a message waited on the bus from its publication header', async () => {
     const clock = new ManualClock('2026-03-01T00:00:10Z');
     const telemetry = Telemetry.off(clock);
-    assert.equal(telemetry.received({ 'x-published-at': String(Date.parse('2026-03-01T00:00:09.750Z')) }), undefined);
+    const options = telemetry.received({ 'x-published-at': String(Date.parse('2026-03-01T00:00:09.750Z')) });
+    assert.equal(options.parent, undefined);
+    assert.equal(options.attributes?.['svc.bus_wait_ms'], 250);
     assert.equal(telemetry.waited('relay', Number.NaN), undefined, 'a missing or broken time is not observed');
     const text = await histogram(telemetry, 'svc_hop_wait_seconds');
     assert.match(text, /svc_hop_wait_seconds_sum\{wait="bus"\} 0\.25/);
@@ -87,7 +89,7 @@ describe('Telemetry on', () => {
     });
     assert.ok(carried && traceIdOf(carried), 'the active span travels in the message headers');
     // Another process takes the message: its consume span is the child of the span that published.
-    await telemetry.traced('consume', 'consume svc.events.screening', { parent: telemetry.received({ traceparent: carried! }) }, async () => {});
+    await telemetry.traced('consume', 'consume svc.events.screening', telemetry.received({ traceparent: carried! }), async () => {});
     const [append, http, consume] = [spans().find((s) => s.name === 'append screening')!, spans().find((s) => s.name === 'POST /x')!, spans().find((s) => s.name.startsWith('consume'))!];
     assert.equal(parentId(http), undefined);
     assert.equal(parentId(append), http.spanContext().spanId);
