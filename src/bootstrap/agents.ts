@@ -10,6 +10,7 @@ import { ScreeningOrchestrator } from '../agents/orchestrator/screening-orchestr
 import { SubjectCheckOrchestrator } from '../agents/orchestrator/subject-check-orchestrator';
 import { PersonCheckOrchestrator } from '../agents/orchestrator/person-check-orchestrator';
 import { WorkSupervisor } from '../agents/orchestrator/supervisor';
+import { startWorkflowConsumer } from '../agents/workflow/consumer';
 import { analyseEdd, analyseMa, analyseSow, llmConfigFromEnv } from '../agents/analysis';
 import { createPersonAgents } from '../agents/person/agents';
 import { runningWorkQueries } from '../projections/read-models/running-work';
@@ -92,10 +93,8 @@ async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agent
     phaseDeadlineMs: config.PIPELINE_PHASE_DEADLINE_MS,
     retryBudget: config.PIPELINE_RETRY_BUDGET,
   });
-  await orchestrator.start();
   stops.push(() => orchestrator.stop());
   const subjectCheckOrchestrator = new SubjectCheckOrchestrator({ store, bus, registry, clock, logger, telemetry, agentTimeoutMs: config.AGENT_TIMEOUT_MS });
-  await subjectCheckOrchestrator.start();
   stops.push(() => subjectCheckOrchestrator.stop());
   // Person checks: the seven phases run in this process, beside the engine their list agents use.
   const personCheckOrchestrator = new PersonCheckOrchestrator({
@@ -115,8 +114,10 @@ async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agent
     agentTimeoutMs: config.AGENT_TIMEOUT_MS,
     stallDeadlineMs: config.PIPELINE_PHASE_DEADLINE_MS,
   });
-  await personCheckOrchestrator.start();
   stops.push(() => personCheckOrchestrator.stop());
+  // One consumer for the three workflows (stopped first, before their runners: stops run last first).
+  const workflows = await startWorkflowConsumer(bus, [orchestrator.runner, subjectCheckOrchestrator.runner, personCheckOrchestrator.runner]);
+  stops.push(() => workflows.stop());
 
   // Nothing in flight stays running: phases past their deadline (recorded in the store) are
   // re-dispatched or closed with the data gap, after a crash as well as while running.

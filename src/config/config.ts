@@ -43,6 +43,18 @@ export const configSchema = z.object({
    */
   KAFKA_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /**
+   * Longest time a broker may hold a consumer's fetch that finds no message (ms). A Kafka broker
+   * answers as soon as a message arrives, so this only spaces the fetches of idle topics (the Java
+   * client's default, 500). librdkafka's mock broker holds an empty fetch for the whole wait even when
+   * a message arrives meanwhile: the tests and benches on it set 10 (docs/scaling.md).
+   */
+  KAFKA_FETCH_MAX_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(500),
+  /**
+   * Partitions of one consumer handled at the same time (each in order). A handler waits on PostgreSQL
+   * and the broker; several partitions at once keep a worker busy while one waits.
+   */
+  KAFKA_PARTITIONS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  /**
    * Failed handler attempts (not counting connection errors) after which a bus consumer publishes the
    * message to the dead-letter topic svc.deadletter and moves on (docs/operations.md).
    */

@@ -262,6 +262,8 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
         DATABASE_URL: databaseUrl,
         KAFKA_BROKERS: kafka.brokers.join(','),
         KAFKA_CLIENT_ID: `svc-${name}`,
+        // The mock broker holds an empty fetch for the whole wait even when a message arrives meanwhile.
+        KAFKA_FETCH_MAX_WAIT_MS: '10',
         DATA_DIR: dataDir,
         WEBHOOK_ALLOW_PRIVATE: 'true',
         ...(options.extraCaFile ? { NODE_EXTRA_CA_CERTS: options.extraCaFile } : {}),

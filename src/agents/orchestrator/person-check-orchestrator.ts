@@ -28,7 +28,7 @@ export interface PersonCheckOrchestratorOptions extends PersonCheckWorkflowOptio
 }
 
 export class PersonCheckOrchestrator {
-  private readonly runner;
+  readonly runner;
 
   constructor(options: PersonCheckOrchestratorOptions) {
     this.runner = new WorkflowRunner(personCheckWorkflow(options), options);

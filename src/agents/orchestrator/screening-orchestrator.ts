@@ -26,7 +26,7 @@ export interface ScreeningOrchestratorOptions extends ScreeningWorkflowOptions {
 export type SupervisionOutcome = 'on_time' | 'retried' | 'gave_up' | 'resumed' | 'ended';
 
 export class ScreeningOrchestrator {
-  private readonly runner;
+  readonly runner;
 
   constructor(options: ScreeningOrchestratorOptions) {
     this.runner = new WorkflowRunner(screeningWorkflow(options), options);

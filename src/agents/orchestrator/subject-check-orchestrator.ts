@@ -26,7 +26,7 @@ export interface SubjectCheckOrchestratorOptions extends SubjectCheckWorkflowOpt
 }
 
 export class SubjectCheckOrchestrator {
-  private readonly runner;
+  readonly runner;
 
   constructor(options: SubjectCheckOrchestratorOptions) {
     this.runner = new WorkflowRunner(subjectCheckWorkflow(options), options);

@@ -67,14 +67,23 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
     this.telemetry = options.telemetry ?? Telemetry.off(options.clock);
   }
 
+  /** The topics this workflow reads: its aggregate's events, and the agents' results if workers answer it. */
+  topics(): string[] {
+    const def = this.definition;
+    return [eventTopicForStream(`${def.streamPrefix}0`), ...(def.consumer.answersFromWorkers ? [AGENT_RESULTS_TOPIC] : [])];
+  }
+
+  /**
+   * Consumes this workflow's topics in a group of its own. A service runs its workflows on one shared
+   * consumer instead (startWorkflowConsumer in ./consumer.ts), which hands messages to handleMessages.
+   */
   async start(): Promise<void> {
     const def = this.definition;
-    const topics = [eventTopicForStream(`${def.streamPrefix}0`), ...(def.consumer.answersFromWorkers ? [AGENT_RESULTS_TOPIC] : [])];
-    const subscription = { groupId: def.consumer.groupId, topics, fromBeginning: true };
+    const subscription = { groupId: def.consumer.groupId, topics: this.topics(), fromBeginning: true };
     this.consumer =
       def.consumer.maxBatch !== undefined
-        ? await this.options.bus.subscribeInBatches({ ...subscription, maxBatch: def.consumer.maxBatch }, (messages) => this.onMessages(messages))
-        : await this.options.bus.subscribe(subscription, (message) => this.onMessages([message]));
+        ? await this.options.bus.subscribeInBatches({ ...subscription, maxBatch: def.consumer.maxBatch }, (messages) => this.handleMessages(messages))
+        : await this.options.bus.subscribe(subscription, (message) => this.handleMessages([message]));
   }
 
   async stop(): Promise<void> {
@@ -94,9 +103,10 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
   /**
    * Ready messages of one partition. Each run's messages are taken in order (a run of answers is
    * recorded in one step); different runs move concurrently. Any failure fails the batch, which the
-   * bus then redelivers message by message: steps are idempotent.
+   * bus then redelivers message by message: steps are idempotent. Messages of other workflows (their
+   * results on the shared topic) are ignored.
    */
-  private async onMessages(messages: ConsumedMessage[]): Promise<void> {
+  async handleMessages(messages: ConsumedMessage[]): Promise<void> {
     const byRun = new Map<string, Input[]>();
     for (const message of messages) {
       const decoded = this.decode(message);
