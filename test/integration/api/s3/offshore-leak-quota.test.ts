@@ -65,7 +65,7 @@ after(async () => {
 
 describe('S3 Enterprise: the monthly offshore-leak checks limit offshore-leak checks, not screenings (issue 33)', () => {
   let account: { accountId: string; key: string };
-  let searched: { risk_score: number; risk_level: string };
+  let searched: { risk_score: number; risk_level: string; summary: string };
   let firstId: string;
 
   before(async () => {
@@ -74,6 +74,7 @@ describe('S3 Enterprise: the monthly offshore-leak checks limit offshore-leak ch
 
   it('a screening of the month uses one check and searches offshore leaks', async () => {
     const found = envelopeData(await screen(account.key, OFFSHORE_NAME), 201);
+    assert.doesNotMatch(found.summary, /not searched: monthly/);
     assert.equal(found.status, 'completed');
     assert.equal(found.offshore_leaks_searched, true);
     assert.equal(found.offshore_leaks_not_searched_reason, null);
@@ -81,6 +82,7 @@ describe('S3 Enterprise: the monthly offshore-leak checks limit offshore-leak ch
     firstId = found.id;
     searched = envelopeData(await screen(account.key, CLEAN_NAME), 201);
     assert.equal(searched.risk_level, 'low');
+    assert.match(searched.summary, /No sanctions, PEP, debarment or offshore-leak match/);
     const quota = await usage(account.key);
     assert.deepEqual(quota.offshore_leak_checks, { limit: 100, used: 2, remaining: 98, resets_at: '2026-12-01T00:00:00.000Z', warning: null });
     assert.equal(quota.requests.used, 3, 'two screenings and this read');
@@ -98,6 +100,8 @@ describe('S3 Enterprise: the monthly offshore-leak checks limit offshore-leak ch
     assert.equal(created.offshore_leaks_searched, false);
     assert.equal(created.offshore_leaks_not_searched_reason, REASON);
     assert.equal(created.offshore_leaks_hits, 0, 'not searched, so no hit (the first screening of this name had one)');
+    assert.ok(created.summary.includes(`Offshore leaks were not searched: ${REASON}.`), created.summary);
+    assert.doesNotMatch(created.summary, /offshore-leak match/, 'the summary does not claim offshore leaks found nothing');
 
     // Every source the month's first screening of this name searched is searched again, but offshore leaks.
     type Source = { agent: string; queried: boolean; error: string | null };
