@@ -11,7 +11,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../support/service';
-import { launchBrowser, type TestBrowser } from '../support/browser';
+import { collectPageErrors, launchBrowser, type TestBrowser } from '../support/browser';
 import { blockingViolations, formatViolations, runAxe } from '../support/axe';
 import { EventSourcedOffshoreLeakChecks } from '../../src/app/usage/offshore-leak-checks';
 import { quotaResetDate } from '../../src/commands/offshore-leak-quota';
@@ -21,17 +21,14 @@ let svc: TestService;
 let browser: TestBrowser;
 let account: { accountId: string; userId: string; email: string; password: string };
 let s3Key: string;
-const consoleErrors: string[] = [];
+let consoleErrors: string[] = [];
 const month = new Date().toISOString().slice(0, 7);
 
 before(async () => {
   [svc, browser] = await Promise.all([startTestService(), launchBrowser()]);
   account = await svc.createAccount('enterprise');
   s3Key = (await svc.createKey(account.accountId, 's3', { userId: account.userId })).key;
-  browser.page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  browser.page.on('pageerror', (error) => consoleErrors.push(error.message));
+  consoleErrors = collectPageErrors(browser.page);
 });
 after(async () => {
   await browser?.close();
