@@ -6,7 +6,8 @@
  * Env: BENCH_SCREENINGS per throughput step (default 500), BENCH_CLIENTS (default 16),
  * BENCH_LATENCY_SCREENINGS (default 60, one client), BENCH_WORKERS (steps, default 1,2,4,1),
  * BENCH_SVC_ROOT (run the service of another checkout, e.g. an older commit; default this one),
- * BENCH_NO_WRITE=1 (print the JSON only: bench/scale-compare.ts runs this script per checkout).
+ * BENCH_NO_WRITE=1 (print the JSON only: bench/scale-compare.ts runs this script per checkout),
+ * BENCH_EMBEDDED=0 (leave out the embedded run).
  *
  * In order:
  * 1. the embedded default at BENCH_CLIENTS clients: that checkout's `bench/http.ts` (the service as
@@ -153,7 +154,7 @@ function commitOf(root: string): string {
 }
 
 export async function measure(): Promise<ScaleRun> {
-  const embedded = await embeddedRun();
+  const embedded = process.env.BENCH_EMBEDDED === '0' ? undefined : await embeddedRun();
   const cluster = await startScaledCluster({ partitions: 8, svcRoot: ROOT, env: { KAFKA_SESSION_TIMEOUT_MS: '6000', SCREENING_WAIT_MS: '60000' } });
   const steps: Step[] = [];
   let latency: ScaleRun['latency'];
