@@ -62,7 +62,7 @@ async function main() {
       run.embedded
         ? `- Embedded default, 16 clients, same run: ${run.embedded.rps} screenings/s (load ${run.embedded.load}); one scaled worker: ${one.perSecond}/s = ${round(one.perSecond / run.embedded.rps)}× the embedded figure.`
         : '- Embedded default: not run.',
-      `- Worker CPU per screening with 4 workers ÷ with 1 worker: ${round((run.steps.find((s) => s.workers === 4)?.cpuMsPerScreening.workers ?? Number.NaN) / one.cpuMsPerScreening.workers)}×.`,
+      `- Worker CPU per screening with 4 workers ÷ with 1 worker: ${round((run.steps.find((s) => s.workers === 4)?.cpuMsPerScreening.workers ?? Number.NaN) / one.cpuMsPerScreening.workers)}× (less idle use: ${round((run.steps.find((s) => s.workers === 4)?.marginalCpuMsPerScreening?.workers ?? Number.NaN) / (one.marginalCpuMsPerScreening?.workers ?? Number.NaN))}×).`,
       '',
     );
   }

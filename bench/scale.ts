@@ -41,6 +41,8 @@ const N = Number(process.env.BENCH_SCREENINGS ?? 500);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 const LATENCY_N = Number(process.env.BENCH_LATENCY_SCREENINGS ?? 60);
 const STEPS = (process.env.BENCH_WORKERS ?? '1,2,4,1').split(',').map(Number);
+/** How long each step first measures the processes idle. */
+const IDLE_MS = 5_000;
 const thisRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROOT = path.resolve(process.env.BENCH_SVC_ROOT ?? thisRoot);
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -78,6 +80,13 @@ export interface Step {
   non2xx: number;
   /** CPU ms per screening of each process kind (workers: all of them together). */
   cpuMsPerScreening: { serve: number; workers: number; postgres: number; broker: number };
+  /**
+   * The same less what the processes use idle (measured just before the step, scaled to its length):
+   * the cost of the screenings themselves, apart from the fixed cost of polling and timers.
+   */
+  marginalCpuMsPerScreening: { serve: number; workers: number; postgres: number; broker: number };
+  /** CPU ms per second the processes of each kind use idle (all workers together). */
+  idleCpuMsPerSecond: { serve: number; workers: number; postgres: number; broker: number };
   load: number;
 }
 
@@ -100,6 +109,12 @@ async function step(cluster: ScaledCluster, keys: Awaited<ReturnType<typeof prov
     postgres: cpuMs(cluster.postgresPid(), true),
     broker: cpuMs(cluster.kafkaPid()),
   });
+  // Idle first: what the processes use with nothing to do (polling, heartbeats, timers).
+  const idle0 = cpu();
+  const idleStarted = performance.now();
+  await new Promise((r) => setTimeout(r, IDLE_MS));
+  const idle1 = cpu();
+  const idleSeconds = (performance.now() - idleStarted) / 1000;
   const cpu0 = cpu();
   const started = performance.now();
   const outcomes = await runScreenings(cluster.url, keys, N, { concurrency: CLIENTS, offset });
@@ -109,6 +124,8 @@ async function step(cluster: ScaledCluster, keys: Awaited<ReturnType<typeof prov
   if (evidence.requested - before.requested !== N) throw new Error(`expected ${N} new screenings, the store has ${evidence.requested - before.requested}`);
   if (evidence.duplicated.length) throw new Error(`duplicated events: ${JSON.stringify(evidence.duplicated.slice(0, 3))}`);
   const perScreening = (k: keyof typeof cpu0) => round((cpu1[k] - cpu0[k]) / N, 1);
+  const idlePerSecond = (k: keyof typeof cpu0) => (idle1[k] - idle0[k]) / idleSeconds;
+  const marginal = (k: keyof typeof cpu0) => round(Math.max(0, cpu1[k] - cpu0[k] - idlePerSecond(k) * seconds) / N, 1);
   return {
     workers: workers.length,
     screenings: N,
@@ -116,6 +133,8 @@ async function step(cluster: ScaledCluster, keys: Awaited<ReturnType<typeof prov
     perSecond: round(N / seconds),
     non2xx: outcomes.filter((o) => o.kind !== 'answered' || o.status >= 300).length,
     cpuMsPerScreening: { serve: perScreening('serve'), workers: perScreening('workers'), postgres: perScreening('postgres'), broker: perScreening('broker') },
+    marginalCpuMsPerScreening: { serve: marginal('serve'), workers: marginal('workers'), postgres: marginal('postgres'), broker: marginal('broker') },
+    idleCpuMsPerSecond: { serve: round(idlePerSecond('serve'), 1), workers: round(idlePerSecond('workers'), 1), postgres: round(idlePerSecond('postgres'), 1), broker: round(idlePerSecond('broker'), 1) },
     load: round(load, 1),
   };
 }
@@ -197,11 +216,15 @@ function settleRebalance(): Promise<void> {
 export function stepTable(run: ScaleRun): string[] {
   const base = run.steps[0]!;
   return [
-    '| step | workers | screenings | seconds | screenings/s | ratio to 1 worker | non-2xx | serve | workers (all) | worker CPU per screening, ratio to 1 worker | PostgreSQL | broker | load |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    'CPU ms per screening of each kind of process (workers: all together), then the same less what the processes use idle (the screenings\' own cost), and the idle use (CPU ms per second).',
+    '',
+    '| step | workers | screenings | seconds | screenings/s | ratio to 1 worker | non-2xx | serve | workers | PostgreSQL | broker | worker ratio to 1 worker | less idle: serve | workers | PostgreSQL | broker | worker ratio | idle ms/s: serve | workers | PostgreSQL | broker | load |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...run.steps.map((s, i) => {
       const c = s.cpuMsPerScreening;
-      return `| ${i + 1} | ${s.workers} | ${s.screenings} | ${s.seconds} | ${s.perSecond} | ${round(s.perSecond / base.perSecond)}× | ${s.non2xx} | ${c.serve} | ${c.workers} | ${round(c.workers / base.cpuMsPerScreening.workers)}× | ${c.postgres} | ${c.broker} | ${s.load} |`;
+      const m = s.marginalCpuMsPerScreening;
+      const idle = s.idleCpuMsPerSecond;
+      return `| ${i + 1} | ${s.workers} | ${s.screenings} | ${s.seconds} | ${s.perSecond} | ${round(s.perSecond / base.perSecond)}× | ${s.non2xx} | ${c.serve} | ${c.workers} | ${c.postgres} | ${c.broker} | ${round(c.workers / base.cpuMsPerScreening.workers)}× | ${m.serve} | ${m.workers} | ${m.postgres} | ${m.broker} | ${round(m.workers / base.marginalCpuMsPerScreening.workers)}× | ${idle.serve} | ${idle.workers} | ${idle.postgres} | ${idle.broker} | ${s.load} |`;
     }),
   ];
 }
