@@ -8,11 +8,11 @@
  * bench/RESULTS-http.md: every run with the load average at its start, and the ratio of each run of this
  * checkout to the base run next to it. The base checkout needs its node_modules (npm ci there).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runBenchScript } from './support/child';
 
 const thisRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BASE = process.env.BENCH_BASE;
@@ -39,16 +39,11 @@ interface Run {
 async function runOnce(who: string, clients: number): Promise<Run> {
   const root = who === 'b' ? BASE! : thisRoot;
   const load = os.loadavg()[0]!;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'http.ts')], {
-    cwd: root,
-    env: { ...process.env, BENCH_CLIENTS: String(clients), BENCH_NO_WRITE: '1', BENCH_TRACING: who === 't' ? '1' : '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const report = await runBenchScript<{ http: (HttpFigures & { clients: number })[] }>(root, 'bench/http.ts', {
+    BENCH_CLIENTS: String(clients),
+    BENCH_NO_WRITE: '1',
+    BENCH_TRACING: who === 't' ? '1' : '0',
   });
-  let out = '';
-  child.stdout.on('data', (chunk) => (out += chunk));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  if (code !== 0) throw new Error(`bench/http.ts in ${root} exited with ${code}`);
-  const report = JSON.parse(out.slice(out.indexOf('{\n'))) as { http: (HttpFigures & { clients: number })[] };
   const figures = report.http.find((r) => r.clients === clients)!;
   const run = { who, clients, load: round(load, 1), figures };
   process.stderr.write(`${JSON.stringify(run)}\n`);

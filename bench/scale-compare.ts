@@ -8,12 +8,12 @@
  * one-client latency and its 1, 2, 4, 1 worker steps) with the other BENCH_* settings passed on. The
  * harness (test/support/scaled.ts) is this checkout's; the service processes are the checkout's own.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stepTable, type ScaleRun } from './scale';
+import { runBenchScript } from './support/child';
 
 const thisRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BASE = process.env.BENCH_BASE;
@@ -22,16 +22,8 @@ const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** di
 
 async function runOnce(who: string): Promise<ScaleRun & { who: string; loadAtStart: number }> {
   const loadAtStart = round(os.loadavg()[0]!, 1);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(thisRoot, 'bench', 'scale.ts')], {
-    cwd: thisRoot,
-    env: { ...process.env, BENCH_SVC_ROOT: who === 'b' ? BASE! : thisRoot, BENCH_NO_WRITE: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout.on('data', (chunk) => (out += chunk));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  if (code !== 0) throw new Error(`bench/scale.ts for ${who} exited with ${code}`);
-  return { ...(JSON.parse(out.slice(out.indexOf('{\n'))) as ScaleRun), who, loadAtStart };
+  const run = await runBenchScript<ScaleRun>(thisRoot, 'bench/scale.ts', { BENCH_SVC_ROOT: who === 'b' ? BASE! : thisRoot, BENCH_NO_WRITE: '1' });
+  return { ...run, who, loadAtStart };
 }
 
 async function main() {

@@ -22,7 +22,6 @@
  *      completion; CPU seconds per process kind (from /proc) per screening.
  * Writes bench/RESULTS-scale.md (unless BENCH_NO_WRITE=1) and prints the figures as JSON.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,6 +35,7 @@ import {
   type ScaledCluster,
 } from '../test/support/scaled';
 import { percentile } from './support/hops';
+import { runBenchScript } from './support/child';
 
 const N = Number(process.env.BENCH_SCREENINGS ?? 500);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
@@ -142,16 +142,10 @@ async function step(cluster: ScaledCluster, keys: Awaited<ReturnType<typeof prov
 /** The checkout's own bench/http.ts at BENCH_CLIENTS clients, as a child process; its JSON report. */
 async function embeddedRun(): Promise<ScaleRun['embedded']> {
   const load = os.loadavg()[0]!;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'http.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, BENCH_CLIENTS: String(CLIENTS), BENCH_NO_WRITE: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const report = await runBenchScript<{ http: { clients: number; rps: number; service_cpu_ms_per_screening: number; postgres_cpu_ms_per_screening: number }[] }>(ROOT, 'bench/http.ts', {
+    BENCH_CLIENTS: String(CLIENTS),
+    BENCH_NO_WRITE: '1',
   });
-  let out = '';
-  child.stdout.on('data', (chunk) => (out += chunk));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  if (code !== 0) throw new Error(`bench/http.ts in ${ROOT} exited with ${code}`);
-  const report = JSON.parse(out.slice(out.indexOf('{\n'))) as { http: { clients: number; rps: number; service_cpu_ms_per_screening: number; postgres_cpu_ms_per_screening: number }[] };
   const run = report.http.find((r) => r.clients === CLIENTS)!;
   return { rps: run.rps, service_cpu_ms_per_screening: run.service_cpu_ms_per_screening, postgres_cpu_ms_per_screening: run.postgres_cpu_ms_per_screening, load: round(load, 1) };
 }
