@@ -137,9 +137,13 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
 
 /** `longer` is `shorter` with the adjective ending -i (-y): a Persian or Arabic name made from another. */
 function nisbaOf(longer: string, shorter: string): boolean {
-  if (longer.length !== shorter.length + 1 || shorter.length < 4 || !longer.startsWith(shorter)) return false;
+  if (longer.length <= shorter.length || shorter.length < 4 || longer[0] !== shorter[0]) return false;
   const end = longer.charCodeAt(longer.length - 1);
-  return (end === 105 || end === 121) && !VOWEL.test(shorter[shorter.length - 1]); // i, y after a consonant
+  const stem = longer[longer.length - 2];
+  // i, y after the consonant the other name ends with (Soltani / Sultan, Hashemi / Hashim, Mohammadi / Mohamad)
+  if (!((end === 105 || end === 121) && !VOWEL.test(stem) && stem === shorter[shorter.length - 1])) return false;
+  // (the rest one spelling apart at most: Kawrafarni is a typo of Karafarin, not a nisba)
+  return longer.length - shorter.length <= 2 && editDistance(longer.slice(0, -1), shorter, 1) <= 1;
 }
 const VOWEL = /[aeiouy]/;
 
@@ -186,7 +190,8 @@ function abjadVowelsAgree(abjad: string, latin: string): boolean {
   if (a.length !== l.length) return true; // consonants counted otherwise: leave it to the skeleton
   for (let i = 0; i < a.length; i++) {
     if (a[i] === '') {
-      if (l[i].length >= 3 || LONG_VOWEL.test(l[i])) return false;
+      // (a Latin w or y is a letter the script would write: "انس" Anas is not Wanus)
+      if (l[i].length >= 3 || LONG_VOWEL.test(l[i]) || /[wy]/.test(l[i])) return false;
     } else if (l[i] === '') return false;
   }
   return true;
@@ -575,7 +580,9 @@ function tryMerge(oneSide: Side, oneUsed: Used, manySide: Side, manyUsed: Used, 
         let s = similarityIn(memo, one[i], oneId, span, manySide.spanIds[j * 2 + len - 2]);
         // (words run together keep their consonants, not always their vowels: ISIS GS / ISGS; the
         // vowel count that a single word must keep does not apply to a join)
-        if (s.sim < 0.85 && one[i].skel.length >= 3 && one[i].skel === span.skel && jaroWinkler(one[i].fold, span.fold) >= 0.8) s = SKELETAL_JOIN;
+        if (s.sim < 0.85 && !one[i].korean && !span.korean && one[i].skel.length >= 3 && one[i].skel === span.skel && jaroWinkler(one[i].fold, span.fold) >= 0.8) {
+          s = SKELETAL_JOIN;
+        }
         if (s.sim >= 0.85 && (!bestS || s.sim > bestS.sim)) {
           bestJ = j;
           bestLen = len;
@@ -707,7 +714,12 @@ function unmatchedEdge(a: PreparedName, at: NameToken[], aUsed: Used, b: Prepare
     if (surnameSeen && !surnameMatched) return 'surname';
     for (let i = commaAt; i < at.length; i++) {
       if (at[i].kind !== 'name' || at[i].patronymic) continue;
-      return aUsed[i] || (mayBeLeftOut(at[i]) && !byInitial(pairs)) ? undefined : `given name "${at[i].display}"`;
+      if (aUsed[i]) return undefined;
+      // (a common first given name left out, the second one matched: Jose Miguel / Miguel; not the
+      // third, a grandfather's name: Jamal Ibrahim Muhammad AL-SHITAYWI is not Muhammad al-Shitaywi)
+      let next = i + 1;
+      while (next < at.length && at[next].kind !== 'name') next++;
+      return mayBeLeftOut(at[i]) && !byInitial(pairs) && next < at.length && aUsed[next] ? undefined : `given name "${at[i].display}"`;
     }
     return undefined;
   }
@@ -769,6 +781,12 @@ function matchedRarity(qt: NameToken[], qUsed: Used, ct: NameToken[], cUsed: Use
     n++;
   }
   return n ? sum / n : 1;
+}
+
+/** An unmatched name word that is neither an initial nor a patronymic (those cost through the coverage alone). */
+function missingMiddle(toks: NameToken[], used: Used): boolean {
+  for (let i = 0; i < toks.length; i++) if (!used[i] && toks[i].kind === 'name' && !toks[i].initial && !toks[i].patronymic) return true;
+  return false;
 }
 
 /** Some aligned pair is an initial against a name. */
@@ -1088,9 +1106,10 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
       score = PARTIAL_NAME_CAP;
       anotherPerson = true;
       notes.push(why);
-    } else if (!whole && !c.org && !c.vessel) {
-      // A part missing on one side (a middle name, a patronymic, an initial for a name): a small penalty,
-      // larger when what matched is common (Mohammad Hosseini is many people; Ishaqzai is few)
+    } else if (!whole && !c.org && !c.vessel && (missingMiddle(qt, qUsed) || missingMiddle(ct, cUsed))) {
+      // A middle name missing on one side: a small penalty on top of the coverage's, larger when what
+      // matched is common (Mohammad Hosseini is many people; Ishaqzai is few). A missing patronymic or
+      // an initial for a name costs through the coverage alone.
       const d = matchedRarity(qt, qUsed, ct, cUsed, rarity);
       const penalty = MISSING_PART_PENALTY * (1 - d);
       if (penalty >= 0.005) {

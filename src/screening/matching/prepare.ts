@@ -350,7 +350,8 @@ function prepareOne(raw: string, schema: SchemaHint | undefined, trace: PrepareT
         continue;
       }
     }
-    const particle = mayBeWord(t, true) ? PARTICLES[t.norm] : undefined;
+    // (a Latin particle comes before the word it belongs to: the last word is a name, "Anish Das", "Le Bach Van")
+    const particle = mayBeWord(t, true) && (i + 1 < n || t.origin !== 'latin') ? PARTICLES[t.norm] : undefined;
     if (particle && n > 1 && !(SUN_LETTER_ARTICLES.has(t.norm) && (t.origin !== 'abjad' || i + 1 >= n))) {
       // "y"/"e"/"and"/"of" are particles only between words; "al"/"bin"/"abu" anywhere but alone.
       const between = i > 0 && i + 1 < n;
@@ -395,6 +396,7 @@ function prepareOne(raw: string, schema: SchemaHint | undefined, trace: PrepareT
   if (!isOrgLike && !hasLegal) {
     markKorean(tokens);
     markChinese(tokens);
+    markVietnamese(tokens);
   }
   const key = tokens
     .filter((t) => t.kind !== 'honorific')
@@ -477,6 +479,22 @@ function markChinese(tokens: NameToken[]): void {
     if (tokens[i].kind === 'name') tokens[i].pinyin = true;
   });
 }
+
+/**
+ * A Latin name starting with a Vietnamese surname (Nguyen, Tran, Le, Pham…) is Vietnamese: "Le" and
+ * "Van" (the common middle name Văn) in it are names, not the French and Dutch particles.
+ */
+function markVietnamese(tokens: NameToken[]): void {
+  const first = tokens.find((t) => t.kind === 'name' || t.kind === 'particle');
+  if (!first || first.origin !== 'latin' || !VIETNAMESE_SURNAMES.has(first.norm) || tokens.length < 2) return;
+  if (!tokens.some((t) => t.kind === 'particle' && t.origin === 'latin')) return;
+  tokens.forEach((t, i) => {
+    if (t.kind !== 'particle' || t.origin !== 'latin') return;
+    tokens[i] = makeToken(t.norm, t.origin, 'name', t.pos);
+    tokens[i].common = false;
+  });
+}
+const VIETNAMESE_SURNAMES = new Set('nguyen tran le pham hoang huynh phan vu vo dang bui do ho ngo duong ly truong dinh lam mai trinh doan cao luong'.split(' '));
 
 /** Word abbreviations in non-person names ("Intl", "Mfg", "Trdg") → the word, from data/business-words.tsv. */
 function expandAbbreviations(raw: RawToken[], isPerson: boolean, notes: string[], trace: PrepareTrace): RawToken[] {
