@@ -188,6 +188,22 @@ const sourceRank = (s: string) => {
   return i < 0 ? SOURCE_RANK.length : i;
 };
 
+/** Lists that republish other issuers' designations (the CSL gathers US agencies' lists). */
+const AGGREGATE_SOURCES = new Set(['us_csl']);
+const isAggregate = (source: string) => AGGREGATE_SOURCES.has(source) || source.startsWith('opensanctions');
+
+/**
+ * The row a merged hit is filed under: the issuing authority's own list before any list that
+ * republishes it, whichever row scored best, so the same entity is filed under the same list
+ * whether it was found by its Latin or its Chinese name (the score stays the best row's).
+ * Among own lists, the SOURCE_RANK order; then score, then id.
+ */
+export function filingMember(group: Pick<MatchGroup, 'members'>): MatchResult {
+  return [...group.members].sort(
+    (a, b) => Number(isAggregate(a.entity.source)) - Number(isAggregate(b.entity.source)) || sourceRank(a.entity.source) - sourceRank(b.entity.source) || compareMatches(a, b),
+  )[0]!;
+}
+
 /** Best first: score, then the issuer's own list before aggregates, then id (stable order). */
 export function compareMatches(a: MatchResult, b: MatchResult): number {
   return b.score - a.score || sourceRank(a.entity.source) - sourceRank(b.entity.source) || a.entity.id.localeCompare(b.entity.id);

@@ -263,6 +263,11 @@ export function decideLifecycle(command: LifecycleCommand, state: ScreeningState
         issues.check((hitCategories as readonly string[]).includes(hit.category), 'hits.category', `unknown category ${hit.category}`);
         issues.check(typeof hit.score === 'number' && hit.score >= 0 && hit.score <= 1, 'hits.score', 'must be in [0,1]');
         issues.check(isNonEmptyText(hit.entityId, 500) && isNonEmptyText(hit.entityRecordHash, 200), 'hits.entity', 'entity id and record hash are required');
+        issues.check(
+          hit.lists === undefined || (Array.isArray(hit.lists) && hit.lists.length >= 1 && hit.lists.length <= 50 && hit.lists.every((l) => isNonEmptyText(l, 200))),
+          'hits.lists',
+          'must name 1-50 lists when given',
+        );
       }
       issues.check(Array.isArray(d.listVersions), 'list_versions', 'must list the list versions used');
       issues.check(isNonEmptyText(d.matcherVersion, 100), 'matcher_version', 'is required');

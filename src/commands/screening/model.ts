@@ -91,6 +91,12 @@ export interface ScreeningHit {
   entityRecordHash: string;
   /** A hit on one of the account's own lists (issue 21): which list, version, severity and entry. */
   internalList?: InternalListRef;
+  /**
+   * Every list the entity is on (one hit per real-world entity, its rows merged), the list it is
+   * filed under first: source ids, `internal_list:<watchlistId>` for an internal list. The work
+   * queue lists and filters a case by any of them. Absent in events recorded before it was kept.
+   */
+  lists?: string[];
 }
 
 /** As ReportHit.internalList: the scorer counts such a hit by the list's severity. */
