@@ -570,6 +570,63 @@ describe('screening: dispositions', () => {
   });
 });
 
+describe('screening: one decision on several hits (bulk)', () => {
+  const bulk = (hitIds: string[], disposition: 'true_match' | 'false_positive' | 'needs_more_information', riskScore: number, riskLevel: 'low' | 'medium' | 'high', reason = 'not the bank onboarded') =>
+    ({
+      type: 'DispositionHits',
+      data: { screeningId: '501', hitIds, disposition, reason, analyst: 'user:u7', riskScore, riskLevel },
+      metadata: meta(),
+    }) as const;
+  const decided = (hitId: string, entityId: string, entityRecordHash: string, extra: Record<string, unknown> = {}) => ({
+    type: 'HitDispositioned' as const,
+    data: { ...ids, hitId, entityId, disposition: 'false_positive', ...extra, reason: 'not the bank onboarded', analyst: 'user:u7', entityRecordHash, dispositionedAt: NOW },
+  });
+
+  it('given two open hits, when both are decided false positive with one comment, then one decision each with that comment and one risk recomputation', () => {
+    const { stateAfter } = spec
+      .given(asGiven(completedHistory()))
+      .when(bulk(['h1', 'h2'], 'false_positive', 0, 'low'))
+      .then([
+        decided('h1', 'ofac_sdn:123', 'rec-a'),
+        decided('h2', 'opensanctions_peps:Q1', 'rec-b'),
+        {
+          type: 'RiskRecomputed',
+          data: { ...ids, previousRiskScore: 30, previousRiskLevel: 'medium', riskScore: 0, riskLevel: 'low', countingHitIds: [], cause: 'disposition', recomputedAt: NOW },
+        },
+      ]);
+    assert.deepEqual(hitsCountingTowardRisk(stateAfter), []);
+  });
+
+  it('given one hit already a false positive, when both are decided false positive, then only the other is recorded', () => {
+    const history = completedHistory();
+    const first = screeningDecider.decide(bulk(['h2'], 'false_positive', 15, 'low'), foldEvents(screeningDecider, history));
+    spec
+      .given(asGiven([...history, ...first]))
+      .when(bulk(['h1', 'h2'], 'false_positive', 0, 'low'))
+      .then([
+        decided('h1', 'ofac_sdn:123', 'rec-a'),
+        { type: 'RiskRecomputed', data: { ...ids, previousRiskScore: 15, previousRiskLevel: 'low', riskScore: 0, riskLevel: 'low', countingHitIds: [], cause: 'disposition', recomputedAt: NOW } },
+      ]);
+    spec.given(asGiven([...history, ...first])).when(bulk(['h2'], 'false_positive', 15, 'low')).thenNothing();
+  });
+
+  it('given a case, when one of the hits is unknown, then nothing is decided', () => {
+    spec.given(asGiven(completedHistory())).when(bulk(['h1', 'nope'], 'false_positive', 15, 'low')).thenThrows(NotFound);
+  });
+
+  it('given a case, when no hit, a hit twice, too many hits or no comment, then refused', () => {
+    const history = completedHistory();
+    spec.given(asGiven(history)).when(bulk([], 'false_positive', 15, 'low')).thenThrows(ValidationFailed);
+    spec.given(asGiven(history)).when(bulk(['h1', 'h1'], 'false_positive', 15, 'low')).thenThrows(ValidationFailed);
+    spec.given(asGiven(history)).when(bulk(Array.from({ length: 101 }, (_, i) => `h${i}`), 'false_positive', 15, 'low')).thenThrows(ValidationFailed);
+    spec.given(asGiven(history)).when(bulk(['h1'], 'false_positive', 15, 'low', '')).thenThrows(ValidationFailed);
+  });
+
+  it('given a screening still running, when a bulk decision comes, then it is an illegal transition', () => {
+    spec.given(asGiven(finishedPipeline())).when(bulk(['h1'], 'true_match', 30, 'medium')).thenThrows(IllegalTransition);
+  });
+});
+
 describe('screening: needs more information', () => {
   const dispose = (hitId: string, disposition: 'true_match' | 'false_positive' | 'needs_more_information', riskScore: number, riskLevel: 'low' | 'medium' | 'high', reason = 'ask the client for a passport copy') =>
     ({
