@@ -10,7 +10,8 @@ import { screeningDecider, streamName as screeningStream } from '../../commands/
 import type { EventStore, Subscription } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import { buildJsonReport } from '../../reports/json-report';
-import { HIT_CATEGORIES, type ScreeningReport } from '../../reports/model';
+import { HIT_CATEGORIES, type CountryRiskFinding, type ReportHit, type ScreeningReport } from '../../reports/model';
+import { watchlistVersionId } from '../../screening/watchlists/model';
 import { renderScreeningReportPdf } from '../../reports/pdf/screening-report';
 import { systemTimer, type Clock, type Timer } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
@@ -77,7 +78,10 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
     hit_id: h.hitId,
     category: h.category,
     list: h.sourceLabel ?? h.source,
-    list_version: report.audit.listVersions.find((v) => v.source === h.source)?.versionId ?? '',
+    // An internal list's version is its own (several internal lists share the source id).
+    list_version: (h.internalList ? report.audit.listVersions.find((v) => v.versionId === watchlistVersionId(h.internalList!.watchlistId, h.internalList!.version)) : undefined)?.versionId ??
+      report.audit.listVersions.find((v) => v.source === h.source)?.versionId ??
+      '',
     entity_id: h.entityId,
     entity_name: h.entityName,
     entity_type: h.entitySchema ?? 'unknown',
@@ -109,22 +113,17 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
     ...(h.identifiers?.length ? { identifiers: h.identifiers.map((i) => ({ type: i.type, value: i.value, country: i.country ?? null })) } : {}),
     ...(h.aliases?.length ? { aliases: h.aliases } : {}),
     ...(h.typeMismatch ? { type_mismatch: { expected: h.typeMismatch.expected, listed: h.typeMismatch.listed, type_given: h.typeMismatch.typeGiven } } : {}),
+    ...(h.internalList ? { internal_list: internalListView(report, h.internalList) } : {}),
   }));
   const subjectCountry = report.countryRisk.find((c) => c.basis === 'subject_jurisdiction');
+  const subjectCountries = report.countryRisk.filter((c) => c.basis === 'subject_jurisdiction' || c.basis === 'subject_nationality');
   return {
     ...screeningView(report, surface),
     subject: { date_of_birth: report.subject.dateOfBirth ?? null, nationality: report.subject.nationality ?? null, identifiers: report.subject.identifiers ?? [] },
     hits,
     sources: report.agents.map((a) => ({ agent: a.agent, phase: a.phase, queried: a.queried, error: a.error ?? null, duration_ms: a.durationMs })),
-    country_risk: subjectCountry
-      ? {
-          country: subjectCountry.iso2,
-          status: subjectCountry.fatfStatus,
-          as_of: subjectCountry.asOf,
-          ...(subjectCountry.sanctionsScope ? { sanctions_scope: subjectCountry.sanctionsScope } : {}),
-          ...(subjectCountry.sanctions ? { sanctions_programmes: subjectCountry.sanctions.map(programmeView) } : {}),
-        }
-      : null,
+    country_risk: subjectCountry ? countryRiskView(subjectCountry) : null,
+    country_risks: subjectCountries.map((c) => ({ ...countryRiskView(c), basis: c.basis === 'subject_nationality' ? ('nationality' as const) : ('jurisdiction' as const) })),
     list_versions: report.audit.listVersions.map((v) => ({
       list: v.source,
       version: v.versionId,
@@ -139,6 +138,23 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
     list_warnings: listWarnings(report),
     matcher_version: report.status === 'completed' ? report.audit.matcherVersion : null,
   };
+}
+
+/** A country's risk as the surfaces show it: FATF status and the sanctions programmes targeting it. */
+function countryRiskView(c: CountryRiskFinding) {
+  return {
+    country: c.iso2,
+    status: c.fatfStatus,
+    as_of: c.asOf,
+    ...(c.sanctionsScope ? { sanctions_scope: c.sanctionsScope } : {}),
+    ...(c.sanctions ? { sanctions_programmes: c.sanctions.map(programmeView) } : {}),
+  };
+}
+
+/** The internal list a hit is on: its name, severity, the version screened and when that version was in service. */
+function internalListView(report: ScreeningReport, ref: NonNullable<ReportHit['internalList']>) {
+  const version = report.audit.listVersions.find((v) => v.versionId === watchlistVersionId(ref.watchlistId, ref.version));
+  return { watchlist_id: ref.watchlistId, name: ref.name, severity: ref.severity, version: ref.version, as_of: version?.loadedAt ?? null };
 }
 
 /** Screenings whose end the notifier remembers, for a waiter that arrives just after it. */
