@@ -423,15 +423,23 @@ test('work queue: screenings with undecided hits, most severe first, filtered, p
   assert.ok(byLevel.body.data.items.every((i: any) => i.risk_level === kim.risk_level));
   assert.ok(byLevel.body.data.items.some((i: any) => i.search_query === 'Kim Jong Un'));
   assert.equal((await call(analyst.token, 'GET', '/api/portal/queue?surface=s1')).body.data.items.length, 0);
-  const list = kim.lists[0];
-  const byList = await call(analyst.token, 'GET', `/api/portal/queue?list=${list}`);
-  assert.ok(byList.body.data.items.length >= 1 && byList.body.data.items.every((i: any) => i.lists.includes(list)));
+  // Kim Jong Un is one entity on the OFAC SDN and the CSL: listed under both, by name, found by either.
+  assert.deepEqual(
+    kim.lists.filter((l: any) => ['ofac_sdn', 'us_csl'].includes(l.id)).map((l: any) => l.name).sort(),
+    ['OFAC SDN list', 'US Consolidated Screening List'],
+  );
+  for (const list of ['ofac_sdn', 'us_csl']) {
+    const byList = await call(analyst.token, 'GET', `/api/portal/queue?list=${list}`);
+    assert.ok(byList.body.data.items.some((i: any) => i.search_query === 'Kim Jong Un'), `found by ${list}`);
+    assert.ok(byList.body.data.items.every((i: any) => i.lists.some((l: any) => l.id === list)), list);
+  }
+  assert.ok(queue.body.data.lists.every((l: any) => typeof l.id === 'string' && typeof l.name === 'string' && l.name !== l.id), 'the filter offers names');
   const foreign = await call(other.token, 'GET', '/api/portal/queue');
   assert.equal(foreign.status, 200);
   assert.ok(!foreign.body.data.items.some((i: any) => Object.values(ids).includes(i.screening_id)), 'tenant isolation');
 
   // Bad input: the portal's 400 with details; no session: 401.
-  for (const bad of ['level=extreme', 'surface=s2', 'list=..%2Fetc', 'limit=0', 'page=abc', 'colour=red', `list=${'x'.repeat(41)}`]) {
+  for (const bad of ['level=extreme', 'surface=s2', 'list=..%2Fetc', 'limit=0', 'page=abc', 'colour=red', `list=${'x'.repeat(41)}`, 'list=internal_list:not-a-uuid', "list=ofac_sdn'--"]) {
     const res = await call(analyst.token, 'GET', `/api/portal/queue?${bad}`);
     assert.equal(res.status, 400, bad);
     assert.equal(typeof res.body.error, 'string', bad);

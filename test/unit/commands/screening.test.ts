@@ -579,7 +579,7 @@ describe('screening: one decision on several hits (bulk)', () => {
     }) as const;
   const decided = (hitId: string, entityId: string, entityRecordHash: string, extra: Record<string, unknown> = {}) => ({
     type: 'HitDispositioned' as const,
-    data: { ...ids, hitId, entityId, disposition: 'false_positive', ...extra, reason: 'not the bank onboarded', analyst: 'user:u7', entityRecordHash, dispositionedAt: NOW },
+    data: { ...ids, hitId, entityId, disposition: 'false_positive' as const, ...extra, reason: 'not the bank onboarded', analyst: 'user:u7', entityRecordHash, dispositionedAt: NOW },
   });
 
   it('given two open hits, when both are decided false positive with one comment, then one decision each with that comment and one risk recomputation', () => {
