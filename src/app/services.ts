@@ -255,8 +255,8 @@ export interface ScreeningService {
   /** Own screenings only: undefined for another account's id. Accepts the numeric id or the uuid. */
   get(accountId: string, id: number | string): Promise<ScreeningDetailView | undefined>;
   list(accountId: string, filter: ScreeningListFilter): Promise<{ items: ScreeningView[]; total: number }>;
-  /** The 13-section PDF. */
-  reportPdf(accountId: string, id: number | string): Promise<Buffer | undefined>;
+  /** The 13-section PDF; its times in `timeZone` (an IANA zone, default UTC). */
+  reportPdf(accountId: string, id: number | string, options?: { timeZone?: string }): Promise<Buffer | undefined>;
   /** The same content as JSON (S3). */
   reportJson(accountId: string, id: number | string): Promise<unknown | undefined>;
 }

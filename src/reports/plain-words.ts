@@ -116,14 +116,24 @@ export function isTimeZone(zone: string): boolean {
  * "7 March 2026, 15:02 CET". Dates alone (YYYY-MM-DD) are "7 March 2026"; anything unreadable is
  * returned as it is.
  */
-export function humanTime(value: string | undefined | null, timeZone = 'UTC'): string {
+export function humanTime(value: string | undefined | null, timeZone = 'UTC', options: { seconds?: boolean } = {}): string {
   if (!value) return 'not recorded';
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return humanDate(value);
   const at = new Date(value);
   if (Number.isNaN(at.getTime())) return value;
-  const parts = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone, timeZoneName: 'short' }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    ...(options.seconds ? { second: '2-digit' as const } : {}),
+    hourCycle: 'h23',
+    timeZone,
+    timeZoneName: 'short',
+  }).formatToParts(at);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('day')} ${get('month')} ${get('year')}, ${get('hour')}:${get('minute')} ${get('timeZoneName')}`;
+  return `${get('day')} ${get('month')} ${get('year')}, ${get('hour')}:${get('minute')}${options.seconds ? `:${get('second')}` : ''} ${get('timeZoneName')}`;
 }
 
 /** A calendar date as people read it: "2024-05-03" → "3 May 2024" (no zone: a date is a date). */

@@ -5,8 +5,9 @@
  * registration numbers (list remarks parsed as "other" are not). The API surfaces keep the raw
  * explanation, the codes and every identifier.
  */
-import type { HitView } from '../../app/services';
+import type { HitView, ListVersionView } from '../../app/services';
 import { identifierWords, plainExplanation, qualifierWords, realIdentifiers } from '../../reports/plain-words';
+import { listLabel } from '../../screening/lists/freshness';
 
 export function portalHit<H extends HitView>(hit: H) {
   const identifiers = realIdentifiers(hit.identifiers);
@@ -17,4 +18,9 @@ export function portalHit<H extends HitView>(hit: H) {
     qualifiers: hit.qualifiers.map((q) => ({ ...q, words: qualifierWords(q) })),
     ...(identifiers.length ? { identifiers: identifiers.map((i) => ({ ...i, words: identifierWords(i) })) } : {}),
   };
+}
+
+/** Each list version with the list's name (the stale-list banner and the audit card name lists, not codes). */
+export function portalListVersions(versions: readonly ListVersionView[]) {
+  return versions.map((v) => ({ ...v, label: v.list === 'internal_list' ? 'Internal list' : listLabel(v.list) }));
 }

@@ -27,6 +27,7 @@ import {
   PortalAssignmentSchema,
   PortalBulkDispositionSchema,
   PortalQueueQuerySchema,
+  PortalReportPdfQuerySchema,
   PortalScreeningListSchema,
   PortalScreeningParamsSchema,
   PortalScreeningRequestSchema,
@@ -269,7 +270,7 @@ const PortalScreeningDetailSchema = z
         description:
           'Every country of the subject: its jurisdiction and its nationality (when another country), each with its FATF status and the sanctions programmes targeting it. The jurisdiction is scored; the nationality is shown for the analyst and adds no points.',
       }),
-    list_versions: z.array(ListVersionAgeSchema),
+    list_versions: z.array(ListVersionAgeSchema.extend({ label: z.string().openapi({ description: 'The list\'s name.' }) })),
     list_warnings: ListWarningsSchema.optional(),
     matcher_version: z.string().nullable(),
     assignee: PortalAssigneeSchema.nullable()
@@ -737,15 +738,16 @@ export function registerPortal(registry: OpenAPIRegistry): void {
     path: '/api/portal/screenings/{id}/report.pdf',
     tags: [TAG],
     summary: 'Portal: the PDF report',
+    description: 'The report an officer files: times in `time_zone` (the portal sends the reader\'s), analysts by e-mail, codes and agent internals in a short audit appendix.',
     security: portalSecurity,
-    request: { params: PortalScreeningParamsSchema },
+    request: { params: PortalScreeningParamsSchema, query: PortalReportPdfQuerySchema },
     responses: {
       200: {
         description: 'The PDF.',
         headers: { 'Content-Disposition': { description: '`attachment; filename="screening-<id>.pdf"`.', schema: { type: 'string' } } },
         content: { 'application/pdf': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } },
       },
-      ...errors({ 400: 'id is neither a numeric id nor a uuid.', 404: 'No such screening, or another account\'s.', 409: 'Still running.' }),
+      ...errors({ 400: 'id is neither a numeric id nor a uuid, or time_zone is not an IANA time zone.', 404: 'No such screening, or another account\'s.', 409: 'Still running.' }),
     },
   });
   registry.registerPath({

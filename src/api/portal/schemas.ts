@@ -6,6 +6,7 @@
 import { z } from '../openapi/zod';
 import { isPartialBirthDate, SUBJECT_IDENTIFIER_TYPES } from '../../commands/screening/decider';
 import { screenableNameCheck } from '../http/validation';
+import { isTimeZone } from '../../reports/plain-words';
 
 export const portalKeySurfaces = ['s1', 's2', 's3'] as const;
 
@@ -234,6 +235,18 @@ export const PortalDispositionSchema = z
   })
   .strict()
   .openapi('PortalDispositionRequest');
+
+/** GET /api/portal/screenings/:id/report.pdf: the zone its times are written in (the portal sends the reader's). */
+export const PortalReportPdfQuerySchema = z
+  .object({
+    time_zone: z
+      .string()
+      .max(64, 'must be at most 64 characters')
+      .refine(isTimeZone, 'must be an IANA time zone such as Europe/London or UTC')
+      .optional()
+      .openapi({ description: 'IANA time zone of the report\'s dates and times (default UTC), e.g. Europe/London.' }),
+  })
+  .strict();
 
 /** A bulk decision (POST /api/portal/screenings/:id/dispositions): one decision, one comment, several hits. */
 export const PortalBulkDispositionSchema = z

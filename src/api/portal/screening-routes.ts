@@ -24,8 +24,8 @@ import { entityTypeOmitted, parseInput } from '../http/validation';
 import { portalCommandContext, portalIdempotent, sendPortalData } from './auth';
 import type { PortalConsoleDeps } from './console-deps';
 import { identitiesIn } from '../../app/screenings/case-desk';
-import { portalHit } from './case-view';
-import { PORTAL_SCREENING_ID, PortalAssignmentSchema, PortalBulkDispositionSchema as BulkDispositionSchema, PortalDispositionSchema as DispositionSchema, PortalQueueQuerySchema, PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
+import { portalHit, portalListVersions } from './case-view';
+import { PORTAL_SCREENING_ID, PortalAssignmentSchema, PortalBulkDispositionSchema as BulkDispositionSchema, PortalDispositionSchema as DispositionSchema, PortalQueueQuerySchema, PortalReportPdfQuerySchema as ReportPdfQuerySchema, PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
 
 export { PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
 
@@ -165,6 +165,7 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
     const name = (identity: string) => names.get(identity) ?? identity;
     return {
       ...screening,
+      list_versions: portalListVersions(screening.list_versions),
       hits: screening.hits.map((h) => portalHit(h.disposition ? { ...h, disposition: { ...h.disposition, analyst_name: name(h.disposition.analyst) } } : h)),
       ...(file
         ? {
@@ -278,8 +279,9 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
     handle(async (req, res) => {
       const principal = await deps.auth.require(req, res);
       const screening = await own(principal, idOf(req));
+      const query = parseInput(ReportPdfQuerySchema, req.query, 'query');
       if (screening.status === 'running') throw new ApiError('conflict', `Screening ${screening.id} is still running; its report is available once it completes`);
-      const pdf = await deps.screenings.reportPdf(principal.accountId, screening.id);
+      const pdf = await deps.screenings.reportPdf(principal.accountId, screening.id, query.time_zone ? { timeZone: query.time_zone } : {});
       if (!pdf) throw new ApiError('not_found', `Screening ${screening.id} not found`);
       res.status(200);
       res.setHeader('Content-Type', 'application/pdf');
