@@ -77,6 +77,13 @@ export interface SowRequest {
   declaration: Record<string, unknown>;
 }
 
+/**
+ * The longest hit id: `<category>:<entity id>`, and an entity id may be 500 characters (an internal
+ * list's is `internal_list:<watchlist uuid>:<the firm's own entry reference, up to 128>`, longer than
+ * the 100 first allowed, which made such screenings fail to complete).
+ */
+export const MAX_HIT_ID_LENGTH = 600;
+
 export interface ScreeningHit {
   hitId: string;
   /** ListEntity.id `${source}:${sourceId}` (or an adverse-media article id). */

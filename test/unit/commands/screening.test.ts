@@ -285,6 +285,17 @@ describe('screening: pipeline commands', () => {
     spec.given(asGiven(requested())).when(completion()).thenThrows(Conflict);
   });
 
+  it('given a hit on an internal-list entry with a long reference, then it completes; every list of a hit is recorded; an empty list of lists is refused', () => {
+    const given = asGiven(finishedPipeline());
+    const entityId = `internal_list:3c6a0e2b-8b7d-4c3e-9a1f-0b2c3d4e5f60:row-${'2d91c4e7'.repeat(15)}`;
+    const internal = { hitId: `sanctions:${entityId}`, entityId, category: 'sanctions' as const, source: 'internal_list', matchedName: 'Margaret Thistlewood', score: 0.97, entityRecordHash: 'rec-c', lists: ['internal_list:3c6a0e2b-8b7d-4c3e-9a1f-0b2c3d4e5f60'] };
+    assert.ok(internal.hitId.length > 100);
+    const { events } = spec.given(given).when(completion({ hits: [...hits, internal] })).thenTypes(['ScreeningCompleted']);
+    assert.deepEqual((events[0]!.data as { hits: { lists?: string[] }[] }).hits[2]!.lists, internal.lists);
+    spec.given(given).when(completion({ hits: [{ ...hits[0]!, lists: [] }] })).thenThrows(ValidationFailed, (e) => e.issues[0]?.field === 'hits.lists');
+    spec.given(given).when(completion({ hits: [{ ...hits[0]!, hitId: 'x'.repeat(601) }] })).thenThrows(ValidationFailed, (e) => e.issues[0]?.field === 'hits.hit_id');
+  });
+
   it('EDD and M&A completions must carry their analysis', () => {
     const edd = runPipeline(requested({ kind: 'edd', plan: 'professional' }));
     spec.given(asGiven(edd)).when(completion()).thenThrows(ValidationFailed, (e) => e.issues[0]?.field === 'analysis');
