@@ -54,6 +54,15 @@ export function identifierWords(i: { type: string; value: string; country?: stri
   return `${IDENTIFIER_WORDS[i.type] ?? i.type.replace(/_/g, ' ')} ${i.value}${i.country ? ` (${i.country})` : ''}`;
 }
 
+/** How the matcher names the kind of name that matched (engine.ts `explain`), in words. */
+const NAME_KIND_WORDS: Record<string, string> = {
+  primary: 'the primary name',
+  'strong alias': 'the alias',
+  'weak alias': 'the weak alias',
+  'original script': 'the name in the original script',
+  former: 'the former name',
+};
+
 /**
  * The matcher's explanation without its codes: `(name 0.93, tokens exact/phonetic)` and the closing
  * `score 0.97` go (the score is shown as a percentage beside it), "primary name" reads as words.
@@ -61,8 +70,11 @@ export function identifierWords(i: { type: string; value: string; country?: stri
 export function plainExplanation(summary: string): string {
   return summary
     .replace(/\s*\(name [0-9.]+, tokens [^)]*\)/g, '')
+    // The internal-list policy's own wording of the same numbers.
+    .replace(/\s*\(name score [0-9.]+\)/g, '')
+    .replace(/\s*Score [0-9.]+\.(?=\s|$)/g, '')
     .replace(/;\s*score \d+(?:\.\d+)?\.?/g, '.')
-    .replace(/ on (primary name|strong alias|weak alias|original script|former) "/g, (_m, kind: string) => ` on the ${kind.replace('original script', 'original-script name').replace('former', 'former name')} "`)
+    .replace(/ on (primary|strong alias|weak alias|original script|former) "/g, (_m, kind: string) => ` on ${NAME_KIND_WORDS[kind] ?? kind} "`)
     .replace(/\.\.$/, '.')
     .trim();
 }

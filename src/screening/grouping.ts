@@ -13,6 +13,7 @@
  * Rows of different kinds (a person and a company) are never merged.
  */
 import { authorityOfSource } from './lists/authority';
+import { listLabel } from './lists/freshness';
 import type { BirthDate, EntitySchema, Identifier, ListEntity, MatchResult } from './model';
 
 /** Why two rows were put together (shown to the analyst). */
@@ -287,7 +288,7 @@ export function groupMatches(results: readonly MatchResult[]): MatchGroup[] {
         const b = results[idx[y]!]!.entity;
         if (find(idx[x]!) === find(idx[y]!) || issuerOf(a.source) === issuerOf(b.source)) continue;
         if (countriesConflict(a, b)) continue;
-        union(idx[x]!, idx[y]!, { kind: 'name_and_country', detail: `same organisation name "${key}" on ${a.source} and ${b.source}, no conflicting country` });
+        union(idx[x]!, idx[y]!, { kind: 'name_and_country', detail: `same organisation name "${key}" on the ${listLabel(a.source)} and the ${listLabel(b.source)}, no conflicting country` });
       }
     }
   }

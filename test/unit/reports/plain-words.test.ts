@@ -5,12 +5,19 @@ import { eventWords, humanDate, humanTime, identifierWords, isTimeZone, notSearc
 
 describe('plainExplanation', () => {
   it('given the matcher summary, then no name score, token kinds or raw score remain', () => {
-    const raw = 'Exact match on primary name "KIM, Jong Un" (name 1, tokens exact); date of birth 1984-01-08 agrees; score 1.';
+    // As src/screening/engine.ts explain() writes it.
+    const raw = 'Exact match on primary "KIM, Jong Un" (name 1, tokens exact); date of birth 1984-01-08 agrees; score 1.';
     assert.equal(plainExplanation(raw), 'Exact match on the primary name "KIM, Jong Un"; date of birth 1984-01-08 agrees.');
     const merged = 'Partial match on strong alias "Jong Un Kim" (name 0.93, tokens exact/phonetic, 1 unmatched); score 0.93. Same entity on 2 list rows, linked by OFAC entity number 20157.';
     const plain = plainExplanation(merged);
     assert.doesNotMatch(plain, /score 0|name 0\.93|tokens/);
-    assert.match(plain, /^Partial match on the strong alias "Jong Un Kim"\. Same entity on 2 list rows, linked by OFAC entity number 20157\.$/);
+    assert.match(plain, /^Partial match on the alias "Jong Un Kim"\. Same entity on 2 list rows, linked by OFAC entity number 20157\.$/);
+    // The internal-list policy's wording (src/screening/watchlists/match-policy.ts).
+    const internal = 'internal list: Exited customers (review): Name "Margaret Thistlewood" against "Margaret Thistlewood": "margaret" exact; "thistlewood" exact (name score 1). Agreed: date of birth 1961-11-02 equals listed 1961-11-02. Potential match: the name and some details agree; an analyst should review. Score 0.85. Listed because: Chargeback ring';
+    assert.equal(
+      plainExplanation(internal),
+      'internal list: Exited customers (review): Name "Margaret Thistlewood" against "Margaret Thistlewood": "margaret" exact; "thistlewood" exact. Agreed: date of birth 1961-11-02 equals listed 1961-11-02. Potential match: the name and some details agree; an analyst should review. Listed because: Chargeback ring',
+    );
   });
 });
 
