@@ -720,7 +720,7 @@ export function registerPortal(registry: OpenAPIRegistry): void {
     },
     responses: {
       200: {
-        description: 'The event stream (`Cache-Control: no-store`).',
+        description: 'The event stream (`Cache-Control: private, no-cache`), closed by the server after `end`.',
         content: {
           'text/event-stream': {
             schema: z.string().openapi({

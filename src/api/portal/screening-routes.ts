@@ -363,7 +363,10 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
     let next = typeof lastEventId === 'string' && /^[0-9]{1,12}$/.test(lastEventId) ? BigInt(lastEventId) + 1n : 0n;
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-store');
+    // Not `no-store`: Chromium reports a no-store response read through a stream reader as aborted
+    // even when it reached its end (playwright#42742), so every progress stream of the page showed
+    // as a failed request; `private, no-cache` keeps shared caches out and every reuse revalidated.
+    res.setHeader('Cache-Control', 'private, no-cache');
     res.setHeader('X-Accel-Buffering', 'no');
     res.flushHeaders();
     res.write('retry: 2000\n\n');
