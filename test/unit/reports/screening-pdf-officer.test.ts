@@ -95,6 +95,7 @@ describe('the PDF an officer files (pdftotext)', () => {
     assert.ok(flat.includes('Adjustment: date of birth 1952-10-07 agrees (+5 points)'));
     assert.ok(!/Qualifier|dob_match/.test(flat), 'no qualifier codes');
     assert.ok(!/score 0\.97|name 1, tokens/.test(flat), 'no raw matcher scores in the explanation');
+    assert.ok(flat.includes('Why it matched: Exact match on the alias "Vladimir Putin"; date of birth 1952-10-07 agrees.'));
 
     // No internal identity, raw event type, setting name; times in words.
     assert.doesNotMatch(flat, /user:u/);
