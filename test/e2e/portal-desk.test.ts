@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startTestService, type TestService } from '../support/service';
 import { launchBrowser, type TestBrowser } from '../support/browser';
-import { blockingViolations, formatViolations, horizontalOverflow, runAxe } from '../support/axe';
+import { auditPage, horizontalOverflow } from '../support/axe';
 import { pdfPages } from '../unit/reports/pdf-text';
 import { screeningEventTypes } from '../../src/commands/screening';
 
@@ -45,14 +45,7 @@ after(async () => {
 
 const nav = (name: string) => browser.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 
-async function audit(t: TestContext, where: string): Promise<string[]> {
-  const result = await runAxe(browser.page);
-  assert.ok(result.passes > 10, `${where}: axe did not run`);
-  const blocking = blockingViolations(result);
-  const minor = result.violations.filter((v) => !blocking.includes(v));
-  if (minor.length) t.diagnostic(formatViolations(`${where} (not failing)`, minor));
-  return blocking.length ? [formatViolations(where, blocking)] : [];
-}
+const audit = (t: TestContext, where: string) => auditPage(browser.page, (message) => t.diagnostic(message), where);
 
 /** Fills the new-screening form and waits until the screening completes in the page. */
 async function screen(fields: { name: string; type?: string; dob?: string; nationality?: string }): Promise<void> {

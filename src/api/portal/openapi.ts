@@ -270,7 +270,7 @@ const PortalScreeningDetailSchema = z
         description:
           'Every country of the subject: its jurisdiction and its nationality (when another country), each with its FATF status and the sanctions programmes targeting it. The jurisdiction is scored; the nationality is shown for the analyst and adds no points.',
       }),
-    list_versions: z.array(ListVersionAgeSchema.extend({ label: z.string().openapi({ description: 'The list\'s name.' }) })),
+    list_versions: z.array(z.object({ ...ListVersionAgeSchema.shape, label: z.string().openapi({ description: 'The list\'s name.' }) }).openapi('PortalListVersionAge')),
     list_warnings: ListWarningsSchema.optional(),
     matcher_version: z.string().nullable(),
     assignee: PortalAssigneeSchema.nullable()
