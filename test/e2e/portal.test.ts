@@ -479,7 +479,7 @@ test('the new-screening form takes date of birth, nationality and an identifier,
   assert.equal(await dob.getAttribute('aria-invalid'), 'true');
   assert.equal(await page.locator(`#${await dob.getAttribute('id')}-error`).textContent(), 'This date does not exist.');
   assert.equal(await nationality.getAttribute('aria-invalid'), 'true');
-  assert.match((await page.locator(`#${await nationality.getAttribute('id')}-error`).textContent()) ?? '', /Choose a country from the list/);
+  assert.match((await page.locator(`#${await nationality.getAttribute('id')}-error`).textContent()) ?? '', /Choose a country from the suggestions/);
   assert.equal(await page.evaluate('document.activeElement.name'), 'date_of_birth');
   assert.equal(await page.locator('.progress-status').count(), 0, 'nothing was sent');
   await browser.screenshot('13-new-screening-field-errors');
