@@ -141,6 +141,8 @@ export function createIdempotency(deps: IdempotencyDeps | undefined): Idempotent
               // The commands bind the ids they draw to the key before they append (CommandContext.idempotency).
               ctxOf(res).idempotency = {
                 bindingId: outcome.bindingId,
+                keyDigest: createHash('sha256').update(`${scope}\n${key}`).digest('hex'),
+                requestHash,
                 bind: (names, draw) => deps.store.bind({ scope, key, names, draw }),
               };
               captureAnswer(res, deps, { scope, key, ownerToken: outcome.ownerToken }, content);
