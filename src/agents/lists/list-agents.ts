@@ -246,6 +246,7 @@ export function createListAgent(spec: ListAgentSpec, screener: () => NameScreene
   return {
     name: spec.name,
     label: spec.label,
+    answersLocally: () => true,
     async run(subject): Promise<AgentOutcome> {
       const engine = screener();
       const { rows, mismatched, expected } = screenRows(engine, subject, { topics: spec.topics, threshold: HIT_THRESHOLD, excludeSources: spec.excludeSources });
