@@ -149,6 +149,11 @@ export interface ScreeningView {
    * stale. Present on a screening read or created (built from its events), absent from list pages.
    */
   list_warnings?: string[];
+  /**
+   * Whether the offshore-leak check ran (null until it answered) and, when it did not, why (e.g. the
+   * month's S3 offshore-leak checks are used up). Like list_warnings: on a screening read or created.
+   */
+  offshore_leaks_search?: { searched: boolean | null; reason: string | null };
 }
 
 /**

@@ -7,6 +7,7 @@ import { registerS1 } from '../api/s1/schemas';
 import { createS3Router } from '../api/s3/router';
 import type { BatchJobService } from '../app/batch-jobs/batch-job-service';
 import { s3MonthlyRequestQuota } from '../api/s3/gate';
+import { offshoreLeakChecksPerMonth } from '../commands/plans';
 import { registerS3 } from '../api/s3/openapi';
 import { createPortalRouter } from '../api/portal/router';
 import { createS2AccountRouter, createS2Router } from '../api/s2/router';
@@ -141,6 +142,7 @@ function portalConsoleRouter(deps: HttpDeps, idempotent: Idempotent, auth: Retur
     },
     s1MonthlyQuota: defaultS1MonthlyQuota,
     s3MonthlyQuota: s3MonthlyRequestQuota,
+    offshoreLeakChecks: { perMonth: (plan) => offshoreLeakChecksPerMonth(plan, 's3'), usedIn: (accountId, month) => portal.offshoreLeakChecks.usedIn(accountId, month) },
     agentLabels: agents.agentLabels,
   });
 }

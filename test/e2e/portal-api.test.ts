@@ -10,12 +10,16 @@ import { startTestService, type TestService } from '../support/service';
 import { buildPortal } from '../support/browser';
 import { disableEndpoint } from '../../src/webhooks/outbox';
 import { checkSchema, operationFor } from '../support/openapi-conformance';
+import { EventSourcedOffshoreLeakChecks } from '../../src/app/usage/offshore-leak-checks';
+import { systemClock } from '../../src/shared/clock';
 
 let svc: TestService;
 let owner: { accountId: string; token: string };
 let other: { accountId: string; token: string };
 /** Every /api/portal answer the tests below receive, checked against the served OpenAPI document at the end. */
 const answers: { method: string; path: string; status: number; contentType: string; body: unknown }[] = [];
+/** Screening ids of the month's earlier offshore-leak checks (set up through the quota aggregate). */
+let usedBy = 8_000_000;
 
 async function signIn(email: string, password: string): Promise<string> {
   const res = await fetch(`${svc.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
@@ -84,11 +88,12 @@ test('overview: plan, quotas and rate limits of the signed-in account', async ()
   assert.equal(o.account.id, owner.accountId);
   assert.equal(o.account.plan, 'professional');
   assert.deepEqual(
-    o.quotas.map((q: any) => [q.surface, q.limit, q.used]),
+    o.quotas.map((q: any) => [q.quota, q.surface, q.limit, q.used, q.warning]),
     [
-      ['s1', 250, 0],
-      ['s3', 250, 0],
+      ['s1_screenings', 's1', 250, 0, null],
+      ['s3_requests', 's3', 250, 0, null],
     ],
+    'no offshore-leak checks of their own on Professional',
   );
   assert.equal(o.rate_limits[0].limit, 60);
   assert.equal(o.keys.s1.cap, 10);
@@ -624,6 +629,50 @@ test('assignment: a case goes to a user of the same account (by e-mail), the que
   );
   assert.deepEqual((await call(ownerToken, 'GET', '/api/portal/queue?assignee=unassigned')).body.data.items.map((i: any) => i.screening_id), [ids[1]]);
   assert.equal((await call(ownerToken, 'GET', '/api/portal/queue?assignee=someone')).status, 400);
+});
+
+test('overview: an Enterprise account sees its offshore-leak checks, and a warning at 80 % and at 100 % of each quota', async () => {
+  const account = await svc.createAccount('enterprise');
+  const token = await signIn(account.email, account.password);
+  const s3Key = (await svc.createKey(account.accountId, 's3', { userId: account.userId })).key;
+  const month = new Date().toISOString().slice(0, 7);
+  const quotasNow = async () => Object.fromEntries(((await call(token, 'GET', '/api/portal/overview')).body.data.quotas as any[]).map((q) => [q.quota, q]));
+
+  // One real S3 screening uses one check (and one request).
+  const screened = await fetch(`${svc.url}/api/v1/screening/cdd`, { method: 'POST', headers: { 'x-api-key': s3Key, 'content-type': 'application/json' }, body: JSON.stringify({ query: 'Margaret Thistlewood' }) });
+  assert.equal(screened.status, 201);
+  let q = await quotasNow();
+  assert.deepEqual([q.s3_offshore_leak_checks.limit, q.s3_offshore_leak_checks.used, q.s3_offshore_leak_checks.warning], [100, 1, null]);
+  assert.equal(q.s3_offshore_leak_checks.name, 'Enterprise API offshore-leak checks');
+  assert.deepEqual([q.s3_requests.limit, q.s3_requests.used, q.s3_requests.warning], [1000, 1, null]);
+  assert.equal(q.s1_screenings.limit, null, 'unlimited on Enterprise: never a warning');
+
+  // 79 more checks used by the month's screenings (the quota aggregate's real command): 80 %.
+  const checks = new EventSourcedOffshoreLeakChecks({ store: svc.service.store, clock: systemClock });
+  const use = async (count: number) => {
+    for (let i = 0; i < count; i++) await checks.use({ accountId: account.accountId, month, screeningId: String(usedBy++), limit: 100 });
+  };
+  await use(79);
+  q = await quotasNow();
+  assert.equal(q.s3_offshore_leak_checks.warning.level, 'approaching');
+  assert.match(q.s3_offshore_leak_checks.warning.message, /^Enterprise API offshore-leak checks: 80 of 100 used \(80 %\)\. Once they are used up, Enterprise API screenings still run every other source, but offshore leaks are not searched/);
+  await use(20);
+  q = await quotasNow();
+  assert.equal(q.s3_offshore_leak_checks.used, 100);
+  assert.equal(q.s3_offshore_leak_checks.warning.level, 'reached');
+  assert.match(q.s3_offshore_leak_checks.warning.message, /all 100 used\. Until the quota resets on \d{4}-\d{2}-01, Enterprise API screenings still run every other source, but offshore leaks are not searched/);
+
+  // The request quota: 800 of 1,000 warns, 1,000 says requests are refused.
+  const setRequests = (count: number) =>
+    svc.db.pool.query(`UPDATE limit_counters SET count = $2 WHERE bucket = $1`, [`s3:requests:${account.accountId}:${month}`, count]);
+  await setRequests(800);
+  q = await quotasNow();
+  assert.equal(q.s3_requests.warning.level, 'approaching');
+  assert.match(q.s3_requests.warning.message, /800 of 1000 used \(80 %\)/);
+  await setRequests(1000);
+  q = await quotasNow();
+  assert.equal(q.s3_requests.warning.level, 'reached');
+  assert.match(q.s3_requests.warning.message, /requests are refused \(429\)/);
 });
 
 test('every console answer above is documented in the served OpenAPI document: route, status and body shape', async () => {

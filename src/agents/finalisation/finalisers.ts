@@ -92,14 +92,17 @@ export const finalisers: Record<string, FinalisationStep> = {
     const hits = allHits(report);
     const confirmed = hits.filter((h) => h.status === 'confirmed');
     const notSearched = report.agents.filter((a) => !a.queried).length;
+    // Offshore leaks not searched (e.g. the month's S3 offshore-leak checks used up) must not read as "no match".
+    const offshore = report.agents.find((a) => a.agent === 'offshore_leaks' && !a.queried);
     const parts = [
       `${report.subject.query} (${report.subject.entityType}${report.subject.jurisdiction ? `, ${report.subject.jurisdiction}` : ''}) was screened against ${report.agents.filter((a) => a.queried).length} sources.`,
       hits.length === 0
-        ? 'No sanctions, PEP, debarment or offshore-leak match at or above the minimum match score.'
+        ? `No ${offshore ? 'sanctions, PEP or debarment' : 'sanctions, PEP, debarment or offshore-leak'} match at or above the minimum match score.`
         : `${hits.length} potential match(es), ${confirmed.length} confirmed: ${hits
             .slice(0, 3)
             .map((h) => `${h.entityName} on ${h.sourceLabel ?? h.source} (${Math.round(h.score * 100)})`)
             .join('; ')}.`,
+      offshore ? `Offshore leaks were not searched: ${offshore.error ?? 'not queried'}.` : '',
       notSearched > 0 ? `${notSearched} source(s) could not be searched; see data gaps.` : '',
     ];
     return { queried: true, result: { summary: parts.filter(Boolean).join(' ') } };

@@ -84,6 +84,8 @@ export interface PortalConsoleDeps extends WebhookServiceDeps {
   s1MonthlyQuota: (plan: Plan) => number | null;
   /** S3 monthly request quota by plan. */
   s3MonthlyQuota: (plan: Plan) => number;
+  /** The S3 monthly offshore-leak checks (src/app/usage/offshore-leak-checks.ts); unwired, the overview leaves them out. */
+  offshoreLeakChecks?: { perMonth(plan: Plan): number | null; usedIn(accountId: string, month: string): Promise<number> };
   /** Agent display names, for the progress stream. */
   agentLabels?: Record<string, string>;
   /** How long one progress stream stays open at most (ms). */

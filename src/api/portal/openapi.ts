@@ -96,10 +96,21 @@ const PortalOverviewSchema = z
     quota_resets_at: z.string().openapi({ description: '1st of next month, 00:00 UTC.' }),
     quotas: z.array(
       z.object({
+        quota: z.enum(['s1_screenings', 's3_requests', 's3_offshore_leak_checks']).openapi({
+          description: 's3_offshore_leak_checks only on plans with that cap (Enterprise: 100 a month; used up, S3 screenings run without the offshore-leak search).',
+        }),
         surface: z.enum(['s1', 's3']),
         name: z.string(),
         limit: z.number().int().nullable().openapi({ description: 'null: unlimited.' }),
         used: z.number().int(),
+        resets_at: z.string().openapi({ description: '1st of next month, 00:00 UTC.' }),
+        warning: z
+          .object({
+            level: z.enum(['approaching', 'reached']).openapi({ description: 'approaching from 80 % used; reached when used up.' }),
+            message: z.string().openapi({ description: 'What is used and what happens once (or now that) it is used up, until the reset.' }),
+          })
+          .nullable()
+          .openapi({ description: 'null below 80 % used, and on unlimited quotas.' }),
       }),
     ),
     screenings_this_month: z.object({ total: z.number().int(), by_surface: z.record(z.string(), z.number().int()) }),
@@ -163,6 +174,13 @@ const PortalScreeningSchema = z
     created_at: z.string(),
     completed_at: z.string().nullable(),
     list_warnings: ListWarningsSchema.optional(),
+    offshore_leaks_search: z
+      .object({ searched: z.boolean().nullable(), reason: z.string().nullable() })
+      .optional()
+      .openapi({
+        description:
+          'Whether the offshore-leak check ran (null until it answered) and, if not, why: e.g. `monthly offshore-leak quota used: 100 of 100, resets 2026-12-01` on an S3 screening once the month\'s offshore-leak checks are used up. Absent on list pages.',
+      }),
   })
   .openapi('PortalScreening');
 

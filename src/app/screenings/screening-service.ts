@@ -64,7 +64,15 @@ export function screeningView(report: ScreeningReport, surface: ScreeningView['s
     created_at: report.createdAt,
     completed_at: report.completedAt ?? null,
     list_warnings: listWarnings(report),
+    offshore_leaks_search: offshoreLeaksSearch(report),
   };
+}
+
+/** Whether the offshore-leak agent searched (null until it answered), and why it did not. */
+export function offshoreLeaksSearch(report: ScreeningReport): NonNullable<ScreeningView['offshore_leaks_search']> {
+  const answer = report.agents.find((a) => a.agent === 'offshore_leaks');
+  if (!answer) return { searched: null, reason: null };
+  return { searched: answer.queried, reason: answer.queried ? null : (answer.error ?? 'not queried') };
 }
 
 /** The staleness warning of every list the screening used (recorded at completion). */

@@ -341,7 +341,23 @@ function watchlistEvents(): Event[] {
   return [...s.events, ...other.events, ...legacyEvents];
 }
 
+function offshoreLeakQuotaEvents(): Event[] {
+  const s = new Stream(commands.offshoreLeakQuota.offshoreLeakQuotaDecider);
+  s.run('UseOffshoreLeakCheck', { accountId: '42', month: '2026-03', screeningId: '501', limit: 100 });
+  s.run('UseOffshoreLeakCheck', { accountId: '42', month: '2026-03', screeningId: '502', limit: 100 });
+  return s.events;
+}
+
 /** Every event the scenarios above produce, from the real deciders. */
 export function deciderEvents(): Event[] {
-  return [...accountEvents(), ...apiKeyEvents(), ...screeningEvents(), ...personCheckEvents(), ...subjectCheckEvents(), ...webhookEndpointEvents(), ...watchlistEvents()];
+  return [
+    ...accountEvents(),
+    ...apiKeyEvents(),
+    ...screeningEvents(),
+    ...personCheckEvents(),
+    ...subjectCheckEvents(),
+    ...webhookEndpointEvents(),
+    ...watchlistEvents(),
+    ...offshoreLeakQuotaEvents(),
+  ];
 }
