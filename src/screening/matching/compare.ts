@@ -19,6 +19,7 @@ import { editDistance, jaroWinkler } from './similarity';
 import { hebrewMatchesLatin } from './text';
 import { koreanKey } from './korean';
 import { SimilarityMemo } from './similarity-memo';
+import { capReading, transcribedSimilarity } from './foreign/readings';
 
 export type AlignHow =
   | 'exact'
@@ -53,6 +54,8 @@ const INITIAL: TokenSim = { how: 'initial', sim: 0.75 };
 
 /** Similarity of two tokens, and how they matched. */
 export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
+  // issue 32: a query word read as a foreign name's transcription (foreign/readings.ts)
+  if (q.origin === 'transcribed' || c.origin === 'transcribed') return transcribedSimilarity(q, c) ?? NONE;
   if (q.kind === 'legal' || c.kind === 'legal') {
     if (q.kind !== c.kind) return NONE;
     return q.fold === c.fold ? LEGAL_SAME : LEGAL_OTHER;
@@ -69,7 +72,9 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
   // One Korean syllable in two romanisations (Gim/Kim, Jeong/Jong/Chung, Eun/Un, Choe/Choi): see korean.ts.
   if (q.korean && q.korean === c.korean) return TRANSLIT_92;
   if (q.initial || c.initial) {
-    return q.norm[0] === c.norm[0] ? INITIAL : NONE;
+    // (issue 32: a Cyrillic initial also by the folds' first letters: Е. is Yevgeny, Ю. Yuri or Iurii: fold ye → e, y → i)
+    const cyrillic = q.origin === 'cyrillic' || c.origin === 'cyrillic';
+    return q.norm[0] === c.norm[0] || (cyrillic && q.fold[0] === c.fold[0]) ? INITIAL : NONE;
   }
   // Two names known to be different (Muhammad / Mahmud, Ri / Pak), whatever their spellings share.
   if (q.kind === 'name' && c.kind === 'name' && NAME_VARIANT_HEADS.has(q.fold) && NAME_VARIANT_HEADS.has(c.fold)) return NONE;
@@ -496,13 +501,13 @@ export function compareNames(
   /** Kept by the caller for q's tokens (see SpellingMemo). */
   memo?: SpellingMemo,
 ): NameComparison {
-  if (!q.alternatives?.length && !c.alternatives?.length) return compareOne(q, c, rarity, withAlignment, memo);
+  if (!q.alternatives?.length && !c.alternatives?.length) return capReading(q, compareOne(q, c, rarity, withAlignment, memo), true);
   let best: NameComparison | undefined;
   let bestQ = q;
   let bestC = c;
   for (const qa of [q, ...(q.alternatives ?? [])]) {
     for (const ca of [c, ...(c.alternatives ?? [])]) {
-      const r = compareOne(qa, ca, rarity, withAlignment, memo);
+      const r = capReading(qa, compareOne(qa, ca, rarity, withAlignment, memo), qa === q);
       if (!best || r.score > best.score) [best, bestQ, bestC] = [r, qa, ca];
     }
   }
