@@ -18,6 +18,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ListEntity } from '../../src/screening/model';
 import { buildDevPairs, loadClassPairs, loadHandmadePairs, type LabelledPair } from './devsets';
 import { CULTURES, multiculturalInnocents, type Innocent } from './innocents/multicultural';
 
@@ -81,7 +82,7 @@ export function loadPrecisionPairs(dir = path.join(here, 'dev-sets/precision')):
 }
 
 /** What both sides need of an engine (an older checkout's engine has the same methods). */
-interface EngineLike {
+export interface EngineLike {
   defaultThreshold: number;
   screen(
     q: { name: string; birthDate?: string },
@@ -90,11 +91,22 @@ interface EngineLike {
   compare(a: string, b: string, schema?: string, listed?: { country: string; countries: string[] }): { score: number };
 }
 
+/** Load the lists and build the engine of the checkout at `root`, then measure it. */
 export async function measure(root: string, dataDir: string, halves: ('tuning' | 'held_back')[] = ['tuning', 'held_back']): Promise<PrecisionFigures> {
   const lists = await import(pathToFileURL(path.join(root, 'src/screening/lists/index.ts')).href);
   const { ScreeningEngine } = await import(pathToFileURL(path.join(root, 'src/screening/engine.ts')).href);
   const loaded = await lists.loadAllLists({ lists: lists.listsFromRoot(dataDir, { includeOptIn: true }) }, { progressBar: false });
-  const engine: EngineLike = ScreeningEngine.build(loaded.entities, loaded.versions);
+  return measureEngine(ScreeningEngine.build(loaded.entities, loaded.versions), loaded.entities, root, halves);
+}
+
+/** Measure an engine built over `entities` (all bundled lists) from the checkout at `root`. */
+export async function measureEngine(
+  engine: EngineLike,
+  entities: ListEntity[],
+  root: string,
+  halves: ('tuning' | 'held_back')[] = ['tuning', 'held_back'],
+): Promise<PrecisionFigures> {
+  const loaded = { entities };
   const threshold = engine.defaultThreshold;
   const { execSync } = await import('node:child_process');
   const commit = execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim();
@@ -153,7 +165,7 @@ export async function measure(root: string, dataDir: string, halves: ('tuning' |
   }
 
   // ---------- UN-listed persons by listed name
-  const un = loaded.entities.filter((e: { source: string; schema: string }) => e.source === 'un_sc' && e.schema === 'person');
+  const un = loaded.entities.filter((e) => e.source === 'un_sc' && e.schema === 'person');
   let found = 0;
   for (const e of un) if (engine.screen({ name: e.primaryName }, { limit: 100 }).some((x) => x.entity.id === e.id)) found++;
 

@@ -30,6 +30,7 @@ import { CaseDesk } from '../app/screenings/case-desk';
 import type pg from 'pg';
 import type { Config } from '../config/config';
 import type { Logger } from '../shared/logger';
+import type { Principal } from '../app/services';
 import type { Clock } from '../shared/clock';
 import type { EventStore } from '../infrastructure/eventstore/port';
 import type { DeadLetterCounter } from '../infrastructure/bus/dead-letter';
@@ -136,7 +137,13 @@ function portalConsoleRouter(deps: HttpDeps, idempotent: Idempotent, auth: Retur
       disposition: (principal, input, ctx) =>
         deps.monitoring.service.disposition(
           principal,
-          { screeningId: input.screeningId, hitId: input.hitId, disposition: input.status, reason: input.reason, analyst: principal.userId ? `user:${principal.userId}` : `account-${principal.accountId}` },
+          { screeningId: input.screeningId, hitId: input.hitId, disposition: input.status, reason: input.reason, analyst: portalAnalyst(principal) },
+          ctx,
+        ),
+      dispositionMany: (principal, input, ctx) =>
+        deps.monitoring.service.dispositionMany(
+          principal,
+          { screeningId: input.screeningId, hitIds: input.hitIds, disposition: input.status, reason: input.reason, analyst: portalAnalyst(principal) },
           ctx,
         ),
     },
@@ -145,4 +152,9 @@ function portalConsoleRouter(deps: HttpDeps, idempotent: Idempotent, auth: Retur
     offshoreLeakChecks: { perMonth: (plan) => offshoreLeakChecksPerMonth(plan, 's3'), usedIn: (accountId, month) => portal.offshoreLeakChecks.usedIn(accountId, month) },
     agentLabels: agents.agentLabels,
   });
+}
+
+/** The analyst of a portal decision: the signed-in user (the account only when a session has no user). */
+function portalAnalyst(principal: Principal): string {
+  return principal.userId ? `user:${principal.userId}` : `account-${principal.accountId}`;
 }

@@ -81,6 +81,19 @@ test('every console route needs a portal session; a bad or API-key bearer gets 4
   }
 });
 
+test('session status: 200 with signed_in false without a session (no 401 for the page to log), true with a bearer or the cookie; a parameter is a 400', async () => {
+  const none = await call(undefined, 'GET', '/api/portal/session');
+  assert.equal(none.status, 200);
+  assert.deepEqual(none.body.data, { signed_in: false });
+  assert.deepEqual((await call('eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJl', 'GET', '/api/portal/session')).body.data, { signed_in: false }, 'a forged token is no session');
+  assert.deepEqual((await call(owner.token, 'GET', '/api/portal/session')).body.data, { signed_in: true });
+  const byCookie = await fetch(`${svc.url}/api/portal/session`, { headers: { cookie: `token=${owner.token}` } });
+  assert.deepEqual(((await byCookie.json()) as { data: unknown }).data, { signed_in: true });
+  const withQuery = await call(owner.token, 'GET', '/api/portal/session?who=me');
+  assert.equal(withQuery.status, 400);
+  assert.equal(typeof withQuery.body.error, 'string');
+});
+
 test('overview: plan, quotas and rate limits of the signed-in account', async () => {
   const res = await call(owner.token, 'GET', '/api/portal/overview');
   assert.equal(res.status, 200);
@@ -218,6 +231,83 @@ test('screenings: created from the portal, streamed phase by phase, listed with 
   const after = decided.body.data.screening.hits.find((h: any) => h.hit_id === hit.hit_id);
   assert.equal(after.disposition.status, 'true_match');
   assert.equal(after.disposition.reason, 'Same DOB and nationality');
+
+  // The case view in words: the explanation without raw scores, adjustments in points, real identifiers only.
+  assert.doesNotMatch(after.why, /score \d|name \d/);
+  for (const q of after.qualifiers) assert.equal(typeof q.words, 'string');
+  for (const i of after.identifiers ?? []) assert.notEqual(i.type, 'other');
+
+  // The PDF in the reader's zone; a zone that is not one is refused.
+  const zoned = await fetch(`${svc.url}/api/portal/screenings/${id}/report.pdf?time_zone=Europe%2FLondon`, { headers: { authorization: `Bearer ${owner.token}` } });
+  assert.equal(zoned.status, 200);
+  await zoned.arrayBuffer();
+  for (const zone of ['Mars%2FOlympus', '%3Cscript%3E', 'x'.repeat(65)]) {
+    const refused = await call(owner.token, 'GET', `/api/portal/screenings/${id}/report.pdf?time_zone=${zone}`);
+    assert.equal(refused.status, 400, zone);
+    assert.ok(refused.body.details?.time_zone, JSON.stringify(refused.body));
+  }
+  assert.equal((await call(owner.token, 'GET', `/api/portal/screenings/${id}/report.pdf?colour=red`)).status, 400);
+});
+
+test('one decision with one comment on several hits: all recorded, each with the comment and the analyst; bad input refused with nothing written', async () => {
+  const c = await svc.createAccount('enterprise');
+  const token = await signIn(c.email, c.password);
+  const started = await call(token, 'POST', '/api/portal/screenings', { query: 'Sberbank', entity_type: 'company' });
+  assert.equal(started.status, 201);
+  const id = started.body.data.screening.id;
+  let screening: any;
+  for (let i = 0; i < 100; i++) {
+    screening = (await call(token, 'GET', `/api/portal/screenings/${id}`)).body.data.screening;
+    if (screening.status !== 'running') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(screening.hits.length >= 3, `hits: ${screening.hits.length}`);
+  const [a, b, c3] = screening.hits.map((h: any) => h.hit_id);
+  const path = `/api/portal/screenings/${id}/dispositions`;
+  const undecided = () => call(token, 'GET', `/api/portal/screenings/${id}`).then((r) => r.body.data.screening.hits.filter((h: any) => !h.disposition).length);
+  const before = await undecided();
+
+  // Bad input: missing, malformed, oversized, hostile; another screening's hit. Nothing is written.
+  const bad: [string, unknown][] = [
+    ['no body', undefined],
+    ['no hit', { hit_ids: [], status: 'false_positive', reason: 'x' }],
+    ['a hit twice', { hit_ids: [a, a], status: 'false_positive', reason: 'x' }],
+    ['no comment', { hit_ids: [a], status: 'false_positive', reason: '  ' }],
+    ['no decision', { hit_ids: [a], reason: 'x' }],
+    ['unknown decision', { hit_ids: [a], status: 'maybe', reason: 'x' }],
+    ['too many hits', { hit_ids: Array.from({ length: 101 }, (_, i) => `sanctions:x:${i}`), status: 'false_positive', reason: 'x' }],
+    ['comment too long', { hit_ids: [a], status: 'false_positive', reason: 'x'.repeat(2001) }],
+    ['unknown field', { hit_ids: [a], status: 'false_positive', reason: 'x', analyst: 'someone-else' }],
+    ['not a list', { hit_ids: a, status: 'false_positive', reason: 'x' }],
+    ['a hit of no such case', { hit_ids: [a, "sanctions:ofac_sdn:1'; DROP TABLE hits;--"], status: 'false_positive', reason: 'x' }],
+  ];
+  for (const [what, body] of bad) {
+    const res = await call(token, 'POST', path, body);
+    assert.equal(res.status, 400, `${what}: ${JSON.stringify(res.body)}`);
+    assert.equal(typeof res.body.error, 'string', what);
+    assert.ok(res.body.details && Object.keys(res.body.details).length > 0, `${what}: details by field`);
+  }
+  assert.ok(!JSON.stringify((await call(token, 'POST', path, bad[10]![1])).body).includes('DROP TABLE'), 'a refused id is not echoed back');
+  assert.equal(await undecided(), before, 'nothing was decided by a refused request');
+  assert.equal((await call(other.token, 'POST', path, { hit_ids: [a], status: 'false_positive', reason: 'x' })).status, 404, 'another account\'s case');
+  assert.equal((await call(undefined, 'POST', path, { hit_ids: [a], status: 'false_positive', reason: 'x' })).status, 401);
+  assert.equal((await call(token, 'POST', `/api/portal/screenings/abc/dispositions`, { hit_ids: [a], status: 'false_positive', reason: 'x' })).status, 400);
+
+  // One decision, one comment, three hits.
+  const decided = await call(token, 'POST', path, { hit_ids: [a, b, c3], status: 'false_positive', reason: 'Not the bank onboarded' });
+  assert.equal(decided.status, 200, JSON.stringify(decided.body));
+  const hits = decided.body.data.screening.hits.filter((h: any) => [a, b, c3].includes(h.hit_id));
+  assert.equal(hits.length, 3);
+  for (const h of hits) {
+    assert.equal(h.disposition.status, 'false_positive');
+    assert.equal(h.disposition.reason, 'Not the bank onboarded');
+    assert.equal(h.disposition.analyst_name, c.email);
+  }
+  const steps = decided.body.data.screening.case_history.filter((e: any) => e.kind === 'disposition');
+  assert.equal(steps.length, 3, 'one decision per hit');
+  // The same again records nothing more.
+  const again = await call(token, 'POST', path, { hit_ids: [a, b], status: 'false_positive', reason: 'Not the bank onboarded' });
+  assert.equal(again.body.data.screening.case_history.filter((e: any) => e.kind === 'disposition').length, 3);
 });
 
 test('screenings: the list is paginated, newest first', async () => {
@@ -428,15 +518,23 @@ test('work queue: screenings with undecided hits, most severe first, filtered, p
   assert.ok(byLevel.body.data.items.every((i: any) => i.risk_level === kim.risk_level));
   assert.ok(byLevel.body.data.items.some((i: any) => i.search_query === 'Kim Jong Un'));
   assert.equal((await call(analyst.token, 'GET', '/api/portal/queue?surface=s1')).body.data.items.length, 0);
-  const list = kim.lists[0];
-  const byList = await call(analyst.token, 'GET', `/api/portal/queue?list=${list}`);
-  assert.ok(byList.body.data.items.length >= 1 && byList.body.data.items.every((i: any) => i.lists.includes(list)));
+  // Kim Jong Un is one entity on the OFAC SDN and the CSL: listed under both, by name, found by either.
+  assert.deepEqual(
+    kim.lists.filter((l: any) => ['ofac_sdn', 'us_csl'].includes(l.id)).map((l: any) => l.name).sort(),
+    ['OFAC SDN list', 'US Consolidated Screening List'],
+  );
+  for (const list of ['ofac_sdn', 'us_csl']) {
+    const byList = await call(analyst.token, 'GET', `/api/portal/queue?list=${list}`);
+    assert.ok(byList.body.data.items.some((i: any) => i.search_query === 'Kim Jong Un'), `found by ${list}`);
+    assert.ok(byList.body.data.items.every((i: any) => i.lists.some((l: any) => l.id === list)), list);
+  }
+  assert.ok(queue.body.data.lists.every((l: any) => typeof l.id === 'string' && typeof l.name === 'string' && l.name !== l.id), 'the filter offers names');
   const foreign = await call(other.token, 'GET', '/api/portal/queue');
   assert.equal(foreign.status, 200);
   assert.ok(!foreign.body.data.items.some((i: any) => Object.values(ids).includes(i.screening_id)), 'tenant isolation');
 
   // Bad input: the portal's 400 with details; no session: 401.
-  for (const bad of ['level=extreme', 'surface=s2', 'list=..%2Fetc', 'limit=0', 'page=abc', 'colour=red', `list=${'x'.repeat(41)}`]) {
+  for (const bad of ['level=extreme', 'surface=s2', 'list=..%2Fetc', 'limit=0', 'page=abc', 'colour=red', `list=${'x'.repeat(41)}`, 'list=internal_list:not-a-uuid', "list=ofac_sdn'--"]) {
     const res = await call(analyst.token, 'GET', `/api/portal/queue?${bad}`);
     assert.equal(res.status, 400, bad);
     assert.equal(typeof res.body.error, 'string', bad);

@@ -51,7 +51,7 @@ export interface Innocent {
 type Rand = () => number;
 
 /** A pool drawn with a Zipf weight by rank (rank 0 most common). */
-class Pool {
+export class Pool {
   private readonly cum: number[] = [];
   constructor(readonly names: string[], exponent = 1) {
     let acc = 0;
@@ -95,7 +95,8 @@ const faker = (locale: string): any => (allLocales as Record<string, any>)[local
 const values = (x: unknown): string[] => (Array.isArray(x) ? x : Object.values(x as Record<string, string[]>).flat());
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-function usPool(file: string): Pool {
+/** A pool of bench/data (name,per_100k rows), drawn by its frequencies. */
+export function usPool(file: string): Pool {
   const rows = readFileSync(path.join(here, '../../data', file), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
   return Pool.weighted(rows.map((r) => [r[0], Number(r[1])]));
 }

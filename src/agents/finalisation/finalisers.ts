@@ -7,6 +7,7 @@ import type { CountryRisk } from '../../screening/model';
 import type { CountryRiskFinding, DataGap, ScreeningReport } from '../../reports/model';
 import { computeRiskScore, type RiskFacts } from '../../reports/risk-score';
 import { countryToIso2 } from '../sources/countries';
+import { countryInfo } from '../../screening/lists/countries';
 import { allHits } from '../../projections/screening-report';
 import { assessSow, type SowAssessment } from '../sow/framework';
 import { readStoredDeclaration } from '../sow/declaration';
@@ -44,6 +45,12 @@ export const finalisers: Record<string, FinalisationStep> = {
     const findings: CountryRiskFinding[] = [];
     const iso2 = countryToIso2(report.subject.jurisdiction);
     if (iso2) findings.push(fatfFinding(iso2, 'subject_jurisdiction', table, report.subject.jurisdiction ?? iso2, ctx.countrySanctions?.(iso2)));
+    // The subject's nationality is a country of the subject too: its FATF status and the programmes
+    // targeting it are shown beside the jurisdiction's (context: the scorer weighs the jurisdiction).
+    const nationality = report.subject.nationality ? countryToIso2(report.subject.nationality) : undefined;
+    if (nationality && nationality !== iso2) {
+      findings.push(fatfFinding(nationality, 'subject_nationality', table, countryInfo(nationality)?.name ?? nationality, ctx.countrySanctions?.(nationality)));
+    }
     // Countries of confirmed sanctions/PEP hits matter too: an FATF-listed nexus is context for the analyst.
     for (const hit of allHits(report)) {
       if (hit.status !== 'confirmed') continue;

@@ -21,6 +21,7 @@ import { NotFound } from '../../commands/errors';
 import { riskLevelForScore, type RiskLevel } from '../../commands/plans';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
+import { hitListIds } from '../../reports/hit-lists';
 import { allHits, buildScreeningReport, type ReportContext } from '../../projections/screening-report';
 import { finalisers, type FinalisationContext } from '../finalisation/finalisers';
 import { internalListsOfResult } from '../lists/internal-lists';
@@ -184,6 +185,7 @@ export function screeningWorkflow(options: ScreeningWorkflowOptions): WorkflowDe
                 matchedName: h.matchedName,
                 score: h.score,
                 entityRecordHash: h.entityRecordHash ?? `external:${h.entityId}`,
+                lists: hitListIds(h),
               })),
               ...(report.verdict.summary ? { summary: report.verdict.summary } : {}),
               ...(report.analysis ? { analysis: report.analysis.markdown } : {}),

@@ -40,6 +40,12 @@ export interface DispositionPort {
     input: { screeningId: string; hitId: string; status: 'true_match' | 'false_positive' | 'needs_more_information'; reason: string },
     ctx: CommandContext,
   ): Promise<unknown>;
+  /** One decision with one comment on several hits, all or nothing (a bulk decision). */
+  dispositionMany(
+    principal: Principal,
+    input: { screeningId: string; hitIds: string[]; status: 'true_match' | 'false_positive' | 'needs_more_information'; reason: string },
+    ctx: CommandContext,
+  ): Promise<unknown>;
 }
 
 /** Case assignment and history (src/app/screenings/case-desk.ts), when wired. */

@@ -104,7 +104,7 @@ function runScreening(request: ScreeningRequest, options: { overduePhases?: read
 }
 
 const hits: commands.screening.ScreeningHit[] = [
-  { hitId: 'h1', entityId: 'ofac_sdn:123', category: 'sanctions', source: 'ofac_sdn', matchedName: 'ROSNEFT', score: 0.97, listVersion: 'ofac_sdn@abc', entityRecordHash: 'rec-a' },
+  { hitId: 'h1', entityId: 'ofac_sdn:123', category: 'sanctions', source: 'ofac_sdn', matchedName: 'ROSNEFT', score: 0.97, listVersion: 'ofac_sdn@abc', entityRecordHash: 'rec-a', lists: ['ofac_sdn', 'us_csl'] },
   { hitId: 'h2', entityId: 'opensanctions_peps:Q1', category: 'pep', source: 'opensanctions_peps', matchedName: 'Rosneft', score: 0.81, entityRecordHash: 'rec-b' },
 ];
 
