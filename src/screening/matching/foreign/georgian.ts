@@ -27,6 +27,8 @@ export function georgianPattern(word: string): Segment[] | undefined {
     if (!seg) return undefined;
     // the nominative -ი after a consonant: the name's own last vowel or that ending
     if (i === chars.length - 1 && chars[i] === 'ი' && i > 1 && !VOWEL.test(chars[i - 1])) out.push(['i', '']);
+    // ი before a vowel is the y glide a Russian е, ю, я starts with (იევგენი Yevgeny, პანტელეიევი Panteleyev): written or not
+    else if (chars[i] === 'ი' && VOWEL.test(chars[i + 1] ?? '') && chars[i + 1] !== 'ი') out.push(['i', '']);
     else out.push(seg);
   }
   return out.length ? out : undefined;

@@ -63,7 +63,8 @@ const CONSONANT_END = /[^aeiouyąęėįųūāēīō]$/;
 
 const MARKS: [LatinLanguage, RegExp][] = [
   ['cs', /[řěůďťňľĺŕô]/],
-  ['pl', /[łśćźżńó]|szcz|cz|rz/],
+  // (ie after a consonant is Polish for the Russian е: Miedwiediew, Siergiej; German ie is a long i before a vowel-less end)
+  ['pl', /[łśćźżńó]|szcz|cz|rz|[bdfgkmnprstwz]ie[bdfgklmnprstwzj]/],
   ['lv', /[āēīģķļņ]/],
   ['lt', /[ąęėįų]/],
   ['hu', /dzs|sz|zs|cs|gy|[őű]|(ty|ny)[aeiouáéíóöőúüű]/],
@@ -87,6 +88,8 @@ export function detectLatinLanguages(words: string[]): LatinLanguage[] {
     if (out.length) return out;
   }
   if (out.includes('hu') && !out.includes('pl') && /sz/.test(all) && !/(zs|cs|gy|dzs|[őű])/.test(all)) out.push('pl');
+  // a Lithuanian nominative ending on every word outweighs a letter group other languages share (Afanasjevas: sj)
+  if (out.length && !out.includes('lt') && words.length >= 2 && words.every((w) => balticStem(w, 'lt') !== undefined)) out.unshift('lt');
   if (out.length) return out.slice(0, 2);
   // every name word with a Baltic ending (Lithuanian: Hasanas Saburinezhadas); Latvian's -s, which English
   // names end in too, also over a Slavic stem in one of them (Deniss Tjurins)

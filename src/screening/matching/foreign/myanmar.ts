@@ -19,6 +19,8 @@ const CONSONANTS: Record<string, Segment> = {
 };
 const INDEPENDENT: Record<string, Segment> = { ဣ: ['i'], ဤ: ['i'], ဥ: ['u'], ဦ: ['u'], ဧ: ['e'], ဩ: ['o'], ဪ: ['o'] };
 const ASAT = '\u103A';
+/** The vowel of a syllable closed by a killed final (the standard rhymes: -က် et, -င် in, -စ် it, -ည် i or e). */
+const KILLED_RHYME: Record<string, Segment> = { က: ['e'], င: ['i'], စ: ['i'], ည: ['i', 'e'] };
 const VIRAMA = '\u1039';
 
 export const RE_MYANMAR_WORD = /^[\u1000-\u109F]+$/u;
@@ -62,7 +64,12 @@ export function myanmarPattern(word: string): Segment[] | undefined {
     else if (/[ုူ]/.test(v)) out.push(['u', 'o']);
     else if (v.includes('ေ')) out.push(['e', 'ei']);
     else if (v.includes('ဲ')) out.push(['e', 'ai']);
-    else out.push(['a', '', 'o']); // the inherent vowel, or none in a cluster
+    else {
+      // the inherent vowel, or none in a cluster; before a killed final it takes the rhyme's vowel
+      // (-က် et, -င် in, -စ် it, -ည် i/e: ပူတင် Pu-tin)
+      const rhyme = chars[j + 1] === ASAT ? KILLED_RHYME[chars[j]] : undefined;
+      out.push(rhyme ? ['a', '', 'o', ...rhyme] : ['a', '', 'o']);
+    }
     if (v.includes('\u1036')) out.push(['n', 'm']); // ံ
   }
   return out.length ? out : undefined;
