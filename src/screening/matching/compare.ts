@@ -97,7 +97,9 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
     // issue 32: a Cyrillic initial also agrees by the folds' first letters: Е. is Yevgeny, Ю. Yuri or Iurii)
     const cyrillic = q.origin === 'cyrillic' || c.origin === 'cyrillic';
     if (q.norm[0] !== c.norm[0] && !(cyrillic && q.fold[0] === c.fold[0])) return NONE;
-    return q.patronymic || c.patronymic ? INITIAL_PATRONYMIC : INITIAL;
+    // (the second of two initials is the patronymic's in Russian order: "D. A. Medvedev" is Dmitry Anatolievich)
+    const patronymicInitial = (q.patronymic && c.followsInitial) || (c.patronymic && q.followsInitial);
+    return (q.patronymic || c.patronymic) && !patronymicInitial ? INITIAL_PATRONYMIC : INITIAL;
   }
   // Two Korean names: a syllable in another romanisation matched above; any other difference is another syllable.
   if (q.korean && c.korean) return NONE;
@@ -891,13 +893,13 @@ export function compareNames(
   /** Kept by the caller for q's tokens (see SpellingMemo). */
   memo?: SpellingMemo,
 ): NameComparison {
-  if (!q.alternatives?.length && !c.alternatives?.length) return capReading(q, compareOne(q, c, rarity, withAlignment, memo), true);
+  if (!q.alternatives?.length && !c.alternatives?.length) return capReading(q, c, compareOne(q, c, rarity, withAlignment, memo), true, PARTIAL_NAME_CAP);
   let best: NameComparison | undefined;
   let bestQ = q;
   let bestC = c;
   for (const qa of [q, ...(q.alternatives ?? [])]) {
     for (const ca of [c, ...(c.alternatives ?? [])]) {
-      const r = capReading(qa, compareOne(qa, ca, rarity, withAlignment, memo), qa === q);
+      const r = capReading(qa, ca, compareOne(qa, ca, rarity, withAlignment, memo), qa === q, PARTIAL_NAME_CAP);
       if (!best || r.score > best.score) [best, bestQ, bestC] = [r, qa, ca];
     }
   }

@@ -27,8 +27,12 @@ export function prepareQueryName(name: string, schema: SchemaHint, readings = tr
   const qPerson = !schema || schema === 'unknown' ? prepareAsPerson(bare, q) : q;
   const both = q === qPerson ? [q] : [q, qPerson];
   if (dropped.length) for (const p of both) p.notes.push(`title ${dropped.map((d) => `"${d}"`).join(', ')} is not part of the name`);
+  for (const p of both) markFollowingInitials(p);
   return { q, qPerson, readings: readings ? foreignReadings(bare, schema) : [] };
 }
+
+/** A letter written as an initial: a capital alone or any letter with a full stop (D. A., D.A., Д.А.); not the "u" of Hong In-u. */
+const WRITTEN_INITIAL = /(?:^|[\s,.])(?:\p{Lu}(?=$|[\s,.])|\p{L}\.)/u;
 
 /**
  * The query without its initials, to look candidates up by (issue 32: "D. A. Medvedev", "Medvedev D.A."):
@@ -38,8 +42,14 @@ export function prepareQueryName(name: string, schema: SchemaHint, readings = tr
  * no initial or no other name word. The candidates are compared with the whole query (initials agreeing).
  */
 export function withoutInitials(q: PreparedName): PreparedName | undefined {
-  if (!q.tokens.some((t) => t.initial)) return undefined;
+  if (!q.tokens.some((t) => t.initial) || !WRITTEN_INITIAL.test(q.raw)) return undefined;
   const tokens = q.tokens.filter((t) => !t.initial);
   if (!tokens.some((t) => t.kind === 'name')) return undefined;
   return newPrepared(q.raw, tokens, q.numbers, q.key, q.org, [], []);
+}
+
+/** Marks each initial written right after another ("D. A. Medvedev", "Medvedev D.A."): compare.ts lets it stand for a patronymic. */
+function markFollowingInitials(p: PreparedName): void {
+  const names = p.tokens.filter((t) => t.kind === 'name');
+  for (let i = 1; i < names.length; i++) if (names[i].initial && names[i - 1].initial) names[i].followsInitial = true;
 }

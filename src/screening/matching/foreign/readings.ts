@@ -21,7 +21,7 @@
  * picks the rules, and two tokens with one norm have one pattern (the matcher's similarity memo keys
  * on it). Joined tokens (compare.ts tryMerge) concatenate norms; patternOf reads them back.
  */
-import { COMMON_GIVEN_NAMES, NAME_VARIANTS, PATRONYMIC } from '../lexicon';
+import { COMMON_GIVEN_NAMES, NAME_VARIANTS, PATRONYMIC, TITLES } from '../lexicon';
 import { makeToken, newPrepared, type NameToken, type PreparedName, type SchemaHint } from '../prepare';
 import { foldToken, skeleton, transliterateTokens } from '../text';
 import { ARABIC_PATRONYMIC, arabicPattern, HEBREW_PATRONYMIC, hebrewPattern, RE_ARABIC_WORD, RE_HEBREW_WORD, RE_NATIVE_ARABIC_LETTERS } from './abjad';
@@ -265,8 +265,9 @@ export function foreignReadings(raw: string, schema: SchemaHint): PreparedName[]
 
 /**
  * A name the script's own reading is for, not a foreign name's transcription (no reading is made):
- *  - Arabic script with a word of native Arabic letters, or a common Arabic or Persian given name
- *    (abjad.ts; lexicon.ts COMMON_GIVEN_NAMES read by text.ts);
+ *  - Arabic script with a word of native Arabic letters, a common Arabic or Persian given name
+ *    (abjad.ts; lexicon.ts COMMON_GIVEN_NAMES read by text.ts; ABJAD_GIVEN_NAMES), or a Persian surname
+ *    ending; Hebrew with a common Hebrew given name or surname (HEBREW_NAMES);
  *  - Hangul in the shape of a Korean name: a one-block Korean surname first or last, the other words of
  *    one or two blocks (김 민준, 남궁 민수), which korean.ts reads;
  *  - Burmese written one syllable a word (အောင် ဆန်း): a Burmese name spaced by syllable, which
@@ -275,6 +276,9 @@ export function foreignReadings(raw: string, schema: SchemaHint): PreparedName[]
 function nativeName(lower: string[]): boolean {
   const arabic = lower.filter((w) => RE_ARABIC_WORD.test(w));
   if (arabic.some((w) => RE_NATIVE_ARABIC_LETTERS.test(w) || transliterateTokens(w).some((t) => t.origin === 'arabic_name' || COMMON_GIVEN_NAMES.has(t.norm)))) return true;
+  if (arabic.length && (arabic.some(isNativeAbjadName) || PERSIAN_SURNAME.test(toPersianLetters(arabic[arabic.length - 1])))) return true;
+  const hebrew = lower.filter((w) => RE_HEBREW_WORD.test(w));
+  if (hebrew.some(isNativeHebrewName)) return true;
   const hangul = lower.filter((w) => RE_HANGUL_ONLY.test(w));
   if (hangul.length >= 2 && hangul.length === lower.length) {
     const blocks = hangul.map((w) => [...w].length);
@@ -286,6 +290,33 @@ function nativeName(lower: string[]): boolean {
   if (burmese.length >= 2 && burmese.every((w) => burmeseSyllables(w).length <= 1)) return true;
   return false;
 }
+
+// Persian, Arabic and Hebrew names in their own script (issue 32's precision guard): a name with one of
+// these words is the native reading's (text.ts, with issue 27's rules on written vowels), never read as
+// a foreign name's transcription, whose looser letters would let امیر قاسمی or אליהו כהן meet listed
+// Latin spellings the native reading refuses. The most frequent given names of Iran, the Arab world and
+// Israel and Israel's most frequent surnames (as national name statistics rank them), written here;
+// and the Persian surname endings (-i of origin, -zadeh, -pour, -nejad, -ian, -far, -doust), which no
+// Russian or Western surname written in Persian letters has (its -i is -ski: اسکی).
+const ABJAD_GIVEN_NAMES = new Set(
+  ('محمد علی حسین حسن رضا مهدی امیر احمد محمود مصطفی ابراهیم اسماعیل یوسف عباس جواد مجید حمید سعید مسعود مرتضی مجتبی ' +
+    'محسن هادی کاظم جعفر قاسم صادق باقر اکبر اصغر ناصر منصور بهروز فرهاد داوود یعقوب موسی عیسی یحیی سلیمان خلیل کریم رحیم ' +
+    'عبدالله عبدالرحمن عمر عثمان خالد ولید طارق جمال کمال نبیل سمیر بشیر نصر فیصل سلطان عادل ' +
+    'علیرضا محمدرضا حمیدرضا غلامرضا امیرحسین محمدحسین محمدعلی ' +
+    'فاطمه زهرا مریم سارا لیلا نرگس مهسا شیرین زینب معصومه اعظم سمیه الهام نسرین پریسا نازنین مینا ندا هانیه ریحانه عایشه خدیجه آمنه نور هدی')
+    .split(' '),
+);
+const HEBREW_NAMES = new Set(
+  ('אברהם יצחק יעקב משה אהרון דוד שלמה יוסף אליהו שמואל חיים דניאל מיכאל יונתן נועם איתי עומר אורי גיא רון עידו אביגיל ' +
+    'יהודה בנימין מנחם מאיר נתן אריה צבי עמית אלון ליאור אסף יובל ניר שי תומר אלי ' +
+    'שרה רבקה רחל לאה מרים נועה תמר מיכל יעל שירה רוני אסתר חנה רות דבורה אורית ענבל הילה מאיה טל ' +
+    'כהן לוי מזרחי פרץ ביטון דהן פרידמן מלכה אזולאי כץ עמר אוחיון חדד גבאי שפירא אשכנזי ברק רוזנברג גולדברג')
+    .split(' '),
+);
+const PERSIAN_SURNAME = /(?:[^ک]ی|زاده|پور|نژاد|یان|فر|دوست)$/u;
+const toPersianLetters = (w: string) => w.replace(/ي/g, 'ی').replace(/ك/g, 'ک').replace(/[\u064B-\u065F\u0670\u0640\u200C]/g, '');
+const isNativeAbjadName = (w: string) => ABJAD_GIVEN_NAMES.has(toPersianLetters(w));
+const isNativeHebrewName = (w: string) => HEBREW_NAMES.has(w.normalize('NFD').replace(/[\u0591-\u05C7]/g, ''));
 
 // Korean surnames in Hangul, the common ones (Statistics Korea's census lists; one- and two-block)
 const KOREAN_SURNAMES = new Set(
@@ -299,7 +330,10 @@ function readingOf(raw: string, words: string[], lower: string[], nameLangs: { c
   const tokens: NameToken[] = [];
   const langs = new Set<ReadingLanguage>();
   let nameWords = 0;
+  let untranscribable = false;
   lower.forEach((w, i) => {
+    // a title the matcher knows in the lists' languages before the name (generaal, president): not a name word
+    if (!tokens.length && isTitleWord(words[i])) return;
     const lang = wordLanguage(w, nameLangs);
     // the Arabic article written onto a name (الزواهري al-Zawahiri)
     if (lang === 'fa' && /^ال.{3,}$/u.test(w)) {
@@ -307,6 +341,9 @@ function readingOf(raw: string, words: string[], lower: string[], nameLangs: { c
       w = w.slice(2);
     }
     const p = lang ? patternFor(lang, w) : undefined;
+    // a word of the reading's script with a letter no transcription uses (Urdu ہ, a Han character of a
+    // native name): the name is no foreign name's transcription, and its native reading decides
+    if (lang && !p) untranscribable = true;
     if (!lang || !p) {
       // a word of another script (a Latin name part, an initial): prepared as it is
       for (const t of transliterateTokens(words[i])) {
@@ -325,7 +362,7 @@ function readingOf(raw: string, words: string[], lower: string[], nameLangs: { c
     tokens.push(transcribedToken(lang, w, words[i], p, tokens.length));
     nameWords++;
   });
-  if (!langs.size || nameWords < 2) return undefined;
+  if (!langs.size || nameWords < 2 || untranscribable) return undefined;
   const key = tokens.map((t) => t.fold).sort().join(' ');
   const reading = newPrepared(raw, tokens, [], key, false, [], []);
   const names = [...langs].map((l) => LANGUAGE_NAMES[l]).join(', ');
@@ -343,22 +380,62 @@ function transcribedToken(lang: ReadingLanguage, word: string, display: string, 
   return t;
 }
 
+/** A word that lexicon.ts TITLES holds (titles.tsv's alphabetic forms among them), as the matcher transliterates it. */
+function isTitleWord(word: string): boolean {
+  const toks = transliterateTokens(word);
+  return toks.length === 1 && TITLES.has(toks[0].norm);
+}
+
 /** A prepared name is a foreign-name reading (its tokens are transcribed words). */
 export function isForeignReading(p: PreparedName): boolean {
   return p.tokens.some((t) => t.origin === 'transcribed');
 }
 
 /**
- * A comparison made through a foreign-name reading `p` capped at potential strength (READING_NAME_CAP;
- * compare.ts calls this on every comparison: a name that is not a reading passes untouched). `withNote`:
- * the reading's note is put first (when the reading is compared as the query itself).
+ * A comparison made through a foreign-name reading `p` with a listed name `c`, capped at potential
+ * strength (READING_NAME_CAP; compare.ts calls this on every comparison: a name that is not a reading
+ * passes untouched). The precision guard of issue 32 on top of the matcher's own name-part rules: a
+ * reading is a person's name spelt by sound, so it matches only a listed person, and only as the whole
+ * name: every name word of both sides accounted for, bar a listed patronymic the writer left out
+ * (Медведев, Dmitry Anatolievich as 드미트리 메드베데프). Anything less is capped at `partialCap` (the
+ * matcher's PARTIAL_NAME_CAP, below the threshold): a transcription's loose vowels and consonants
+ * otherwise let a native name spell two words of a longer listed one (שלמה פרץ: SALIM, Firas Hajj).
+ * `withNote`: the reading's note is put first (when the reading is compared as the query itself).
  */
-export function capReading<T extends { score: number; notes: string[]; exact: boolean }>(p: PreparedName, r: T, withNote: boolean): T {
+export function capReading<T extends { score: number; notes: string[]; exact: boolean; whole: boolean }>(
+  p: PreparedName,
+  c: PreparedName,
+  r: T,
+  withNote: boolean,
+  partialCap: number,
+): T {
   if (!p.reading || !isForeignReading(p)) return r;
   if (r.score > READING_NAME_CAP) r.score = Math.round(READING_NAME_CAP * 10000) / 10000;
   r.exact = false;
+  const why = c.org || c.vessel ? 'the listed name is not a person\'s' : !r.whole && !onlyPatronymicLeft(p, c) ? 'a name part of either side is left unmatched' : undefined;
+  if (why && r.score > partialCap) {
+    r.score = partialCap;
+    r.notes.push(`read as a foreign name, ${why}: not a match`);
+  }
   if (withNote && !r.notes.includes(p.reading)) r.notes.unshift(p.reading);
   return r;
+}
+
+/**
+ * Whether what a comparison left unmatched can only be the listed name's patronymic: the listed name has
+ * one, and no more other name words than the reading has (the matcher's own rules have already capped a
+ * given name or surname left unmatched, so the word left is the patronymic).
+ */
+function onlyPatronymicLeft(p: PreparedName, c: PreparedName): boolean {
+  let patronymics = 0;
+  let others = 0;
+  for (const t of c.tokens) {
+    if (t.kind !== 'name') continue;
+    if (t.patronymic) patronymics++;
+    else others++;
+  }
+  const words = p.tokens.filter((t) => t.kind === 'name' && !t.patronymic && !t.initial).length;
+  return patronymics > 0 && others <= words;
 }
 
 /** Whether a word (a query's remainder after a CJK title is cut off) still reads as a name. */
