@@ -10,7 +10,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { foldToken } from './text';
-import { TITLE_WORDS } from './foreign/titles';
 
 const LEGAL_FORM_CLASSES: Record<string, string[]> = {
   // limited liability companies
@@ -160,9 +159,7 @@ export const TITLES = new Set(
     'u daw sayadaw bogyoke'
   )
     .split(/\s+/)
-    .filter(Boolean)
-    // issue 32: the single-word titles of data/titles.tsv in many languages (Prezydent, Πρόεδρος, elnök, ministras)
-    .concat(TITLE_WORDS),
+    .filter(Boolean),
 );
 
 /** Written-out numerals (1–20) in the languages of the lists' vessel and company names → their value. */

@@ -36,6 +36,7 @@ import { detectLatinLanguages, latinPattern, type LatinLanguage } from './latin'
 import { myanmarPattern, RE_MYANMAR_WORD } from './myanmar';
 import { latinKey, latinKeys, patternMatches, patternSkeletons, patternSpellings, type Pattern, type Segment } from './pattern';
 import { RE_THAI_WORD, THAI_PATRONYMIC, thaiPattern } from './thai';
+import { TITLE_WORDS } from './titles';
 
 /** The languages (scripts) a word may be read from; the tag of a transcribed token's norm. */
 export type ReadingLanguage = 'ko' | 'ja' | 'zh' | 'el' | 'fa' | 'he' | 'th' | 'my' | 'ka' | 'uk' | LatinLanguage;
@@ -155,7 +156,8 @@ export function transcribedKeys(t: NameToken): string[] {
 const skeletonCache = new WeakMap<Pattern, string[]>();
 function skeletonsOf(p: Pattern): string[] {
   let s = skeletonCache.get(p);
-  if (!s) skeletonCache.set(p, (s = patternSkeletons(p, skeleton, 40)));
+  // (enough for a long word's likelier spellings: 흐리스토포로프 reaches khristoforov's skeleton only past the 40th)
+  if (!s) skeletonCache.set(p, (s = patternSkeletons(p, skeleton, 128)));
   return s;
 }
 
@@ -380,11 +382,12 @@ function transcribedToken(lang: ReadingLanguage, word: string, display: string, 
   return t;
 }
 
-/** A word that lexicon.ts TITLES holds (titles.tsv's alphabetic forms among them), as the matcher transliterates it. */
+/** A word lexicon.ts TITLES or titles.tsv's single-word alphabetic forms hold, as the matcher transliterates it. */
 function isTitleWord(word: string): boolean {
   const toks = transliterateTokens(word);
-  return toks.length === 1 && TITLES.has(toks[0].norm);
+  return toks.length === 1 && (TITLES.has(toks[0].norm) || TITLE_WORD_SET.has(toks[0].norm));
 }
+const TITLE_WORD_SET = new Set(TITLE_WORDS);
 
 /** A prepared name is a foreign-name reading (its tokens are transcribed words). */
 export function isForeignReading(p: PreparedName): boolean {

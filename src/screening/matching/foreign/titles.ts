@@ -5,8 +5,8 @@
  *
  * Two uses:
  *  - TITLE_WORDS: the single-word forms of alphabetic scripts, transliterated as text.ts does
- *    ("Πρόεδρος" → proedros, "elnök" → elnok): lexicon.ts adds them to TITLES, which the preparation of
- *    every name drops from its front;
+ *    ("Πρόεδρος" → proedros, "elnök" → elnok): a foreign-name reading never takes one before the name
+ *    for a name word (readings.ts);
  *  - stripTitles: a query's titles in any script, phrases included ("رئیس جمهور", "premier ministre"),
  *    dropped from its front, and in Korean, Japanese and Chinese (which write the title after the name,
  *    often attached: プーチン大統領) from its end as well. Only the query: listed names are left as listed.
@@ -34,7 +34,7 @@ for (const line of readFileSync(new URL('../data/titles.tsv', import.meta.url), 
 const ALPHABETIC = /^[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Georgian}\p{Script=Armenian}'’.-]+$/u;
 const CJK = new Set(['ko', 'ja', 'zh-Hans', 'zh-Hant']);
 
-/** Single-word titles of alphabetic scripts, transliterated (for lexicon.ts TITLES). */
+/** Single-word titles of alphabetic scripts, transliterated (a reading never takes one before the name for a name word). */
 export const TITLE_WORDS: readonly string[] = [
   ...new Set(
     FORMS.filter((f) => f.words.length === 1 && ALPHABETIC.test(f.words[0]))
