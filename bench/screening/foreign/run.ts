@@ -4,7 +4,7 @@
  * multicultural innocents, each with and without the foreign-name readings, and with a baseline
  * checkout when one is given:
  *
- *   npx tsx bench/screening/foreign/run.ts [--data DIR] [--baseline DIR] [--json OUT] [--write] [--cpu N]
+ *   npx tsx bench/screening/foreign/run.ts [--data DIR] [--baseline DIR [--baseline-commit HASH]] [--json OUT] [--write] [--cpu N] [--alerts]
  *
  * - after: this checkout's engine; without readings: the same engine restored from its index snapshot
  *   with foreignReadings off (everything else the same); before: `--baseline DIR`, a checkout of the
@@ -13,8 +13,9 @@
  * - recall: a query is found when its listed person is among the hits at the default threshold (any
  *   person entity of the bundled lists with the listed name: the lists repeat one SDN entry);
  *   per form (script or language) and half (tuning / held-back: by person, devset.ts).
- * - innocents: flagged per 100, name only, per group and half; the issue-27 set: flagged per 100 by
- *   name only and with the date of birth, per half.
+ * - innocents: flagged per 100, name only, per group and half; and issue 27's precision figures of each
+ *   engine in the same run (../precision.ts measureEngine: the multicultural innocents by name only and
+ *   with the date of birth, per half; the positive and negative pair classes; the UN-listed persons).
  * - CPU: process CPU per screening over one fixed mix of names, engines alternated A B B A; the load
  *   average is printed (timings on a shared machine are noisy: the ratio is the figure).
  * `--write` puts the tables into ../RESULTS.md between the issue-32 markers.
@@ -24,6 +25,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { multiculturalInnocents } from '../innocents/multicultural';
+import { measureEngine as measurePrecision, type PrecisionFigures } from '../precision';
 import { FORMS, readCases, type ForeignCase, type Form } from './devset';
 import { foreignInnocents, type ForeignInnocent, type InnocentGroup } from './innocents';
 
@@ -57,8 +59,8 @@ interface Figures {
   recall: Record<string, Count>;
   /** `${group}|${half}` → flagged / people (name only). */
   innocents: Record<string, Count>;
-  /** `${mode}|${half}` → flagged / people, issue-27 multicultural set. */
-  issue27: Record<string, Count>;
+  /** The issue-27 precision figures of the same engine (../precision.ts measureEngine): multicultural innocents, pair classes, UN. */
+  precision?: PrecisionFigures;
   /** Every name-only alert of the foreign innocents (to read). */
   alerts: string[];
 }
@@ -80,7 +82,7 @@ function personEntities(entities: readonly { id: string; schema: string; primary
 }
 
 function measureEngine(label: string, engine: EngineLike, cases: ForeignCase[], innocents: ForeignInnocent[]): Figures {
-  const f: Figures = { label, recall: {}, innocents: {}, issue27: {}, alerts: [] };
+  const f: Figures = { label, recall: {}, innocents: {}, alerts: [] };
   const bump = (m: Record<string, Count>, key: string, hit: boolean) => {
     const c = (m[key] ??= blank());
     c.n++;
@@ -99,14 +101,6 @@ function measureEngine(label: string, engine: EngineLike, cases: ForeignCase[], 
     if (hits.length) {
       const h = hits[0];
       f.alerts.push(`${p.group}\t${p.half}\t${p.name}\t→ ${h.explanation.matchedName}\t${h.entity.id}\t${h.score}\t${h.explanation.alignment.map((a) => `${a.query}~${a.candidate}:${a.how}`).join(' ')}`);
-    }
-  }
-  for (const p of multiculturalInnocents()) {
-    const nameOnly = engine.screen({ name: p.name }, { limit: 3 }).length > 0;
-    const withDob = engine.screen({ name: p.name, birthDate: p.birthDate }, { limit: 3 }).length > 0;
-    for (const half of [p.half, 'all']) {
-      bump(f.issue27, `name_only|${half}`, nameOnly);
-      bump(f.issue27, `with_dob|${half}`, withDob);
     }
   }
   return f;
@@ -171,8 +165,29 @@ function tables(figs: Figures[], cases: ForeignCase[], innocents: ForeignInnocen
     const k = `${g}|held_back`;
     lines.push(`| ${GROUP_NAMES[g]} | ${figs[0].innocents[k]?.n ?? 0} | ${figs.map((f) => per100(f.innocents[k])).join(' | ')} | ${per100(figs[figs.length - 1].innocents[`${g}|tuning`])} |`);
   }
-  lines.push('', 'Issue-27 multicultural innocents (innocents/multicultural.ts, 20,800 people), flagged per 100, same run:', '', `| set | ${cols.join(' | ')} |`, `|---|${cols.map(() => '---').join('|')}|`);
-  for (const mode of ['name_only', 'with_dob']) for (const half of ['tuning', 'held_back'] as Half[]) lines.push(`| ${mode.replace('_', ' ')}, ${half.replace('_', '-')} | ${figs.map((f) => per100(f.issue27[`${mode}|${half}`])).join(' | ')} |`);
+  lines.push(
+    '',
+    'Issue 27\'s precision figures (bench/screening/precision.ts measureEngine, each engine in this run): multicultural innocents flagged per 100 ' +
+      '(in brackets: flagged by a sanctions list); pair classes: positives found, negatives flagged; UN-listed persons found by listed name.',
+    '',
+    `| figure | ${cols.join(' | ')} |`,
+    `|---|${cols.map(() => '---').join('|')}|`,
+  );
+  const rate = (f: Figures, k: string) => {
+    const r = f.precision?.innocents[k];
+    return r ? `${((100 * r.flagged) / r.n).toFixed(2)} (sanctions ${((100 * r.sanctions) / r.n).toFixed(2)})` : '–';
+  };
+  for (const mode of ['name_only', 'with_dob']) {
+    for (const half of ['tuning', 'held_back'] as Half[]) lines.push(`| innocents flagged per 100, ${mode.replace('_', ' ')}, ${half.replace('_', '-')} | ${figs.map((f) => rate(f, `${mode}|${half}|all`)).join(' | ')} |`);
+  }
+  const pairKeys = [...new Set(figs.flatMap((f) => Object.keys(f.precision?.pairs ?? {})))].filter((k) => /^(dev|hand|hard):all$/.test(k) || !k.includes(':')).sort();
+  for (const k of pairKeys) {
+    lines.push(`| pairs ${k}: positives found, negatives flagged | ${figs.map((f) => {
+      const c = f.precision?.pairs[k];
+      return c ? `${c.tp}/${c.tp + c.fn}, ${c.fp}/${c.fp + c.tn}` : '–';
+    }).join(' | ')} |`);
+  }
+  lines.push(`| UN-listed persons found by listed name | ${figs.map((f) => (f.precision ? `${f.precision.un.found}/${f.precision.un.n}` : '–')).join(' | ')} |`);
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / (xs.length || 1);
   const base = mean(cpu[cols[0]] ?? []);
   lines.push(
@@ -201,12 +216,15 @@ const after: EngineLike = ScreeningEngine.build(loaded.entities, loaded.versions
 const withoutReadings: EngineLike = ScreeningEngine.restore(loaded.entities, loaded.versions, after.indexSnapshot!(), { foreignReadings: false });
 engines.push(['without readings', withoutReadings], ['after', after]);
 
-const figs = engines.map(([label, e]) => {
+const figs: Figures[] = [];
+for (const [label, e] of engines) {
   const t0 = Date.now();
   const f = measureEngine(label, e, cases, innocents);
+  // issue 27's figures of the same engine (its checkout's root for the commit it names)
+  f.precision = await measurePrecision(e as Parameters<typeof measurePrecision>[0], loaded.entities, label === 'before' ? path.resolve(baselineRoot!) : path.join(here, '../../..'));
   console.error(`${label}: measured in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-  return f;
-});
+  figs.push(f);
+}
 // the CPU mix: every development query, 2,000 foreign innocents and 2,000 issue-27 innocents
 const mix = [...cases.map((c) => c.query), ...innocents.filter((_, i) => i % 8 === 0).map((p) => p.name), ...multiculturalInnocents().filter((_, i) => i % 10 === 0).map((p) => p.name)];
 const cpu = cpuPerName(engines, mix, cpuRounds * 2);
@@ -220,7 +238,7 @@ if (args.includes('--write')) {
   const text = readFileSync(file, 'utf8');
   const start = '<!-- issue-32 foreign names: start (bench/screening/foreign/run.ts --write) -->';
   const end = '<!-- issue-32 foreign names: end -->';
-  const body = `${start}\n${md}\n${end}`;
+  const body = `${start}\n## Foreign names written in other scripts (issue 32)\n\n\`npx tsx bench/screening/foreign/run.ts --baseline DIR --write\` (before: ${baselineRoot ? `the checkout of ${opt('--baseline-commit') ?? figs[0].precision?.commit}` : 'not measured'}, after: ${figs[figs.length - 1].precision?.commit}; ${new Date().toISOString().slice(0, 10)}).\n\n${md}\n${end}`;
   const at = text.indexOf(start);
   writeFileSync(file, at >= 0 ? text.slice(0, at) + body + text.slice(text.indexOf(end) + end.length) : `${text.trimEnd()}\n\n${body}\n`);
 }
