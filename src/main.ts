@@ -163,7 +163,7 @@ program
     const config = configOrExit();
     const log = operatorLogger(config);
     const [{ readModelProjections }, { rebuildProjectionByName }] = await Promise.all([import('./bootstrap/read-side'), import('./projections/rebuild')]);
-    const projections = readModelProjections(systemClock, log);
+    const projections = readModelProjections(log);
     if (!projections.some((p) => p.name === name)) throw new UsageError(`Unknown projection "${name}"; known projections: ${projections.map((p) => p.name).join(', ')}`);
     const ctx = await openOperator();
     try {
@@ -219,7 +219,7 @@ program
     // webhook dispatcher) on the service's database; the read models are brought up to date before and after.
     const ctx = await openOperator();
     const { readModelProjections, startService } = await composition();
-    const projections = readModelProjections(systemClock, log);
+    const projections = readModelProjections(log);
     let service: RunningService | undefined;
     try {
       await ctx.catchUp(projections);
@@ -248,7 +248,7 @@ registerReplayCommand(program, {
   open: async () => {
     const ctx = await openOperator();
     const { readModelProjections } = await import('./bootstrap/read-side');
-    return { store: ctx.store, pool: ctx.pool, projections: readModelProjections(systemClock, operatorLogger(configOrExit())), stop: () => ctx.stop() };
+    return { store: ctx.store, pool: ctx.pool, projections: readModelProjections(operatorLogger(configOrExit())), stop: () => ctx.stop() };
   },
 });
 
