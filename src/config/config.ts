@@ -102,6 +102,13 @@ export const configSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   /** How long a synchronous screening request waits for ScreeningCompleted before answering 202. */
   SCREENING_WAIT_MS: z.coerce.number().int().min(0).max(300_000).default(20_000),
+  /**
+   * How long an Idempotency-Key reservation holds before a retry with the same key and body may take
+   * it over (ms): the time a key stays blocked after its process died mid-request. Unset:
+   * max(60 s, 2 × SCREENING_WAIT_MS). Keep it above the longest a create request may take (a
+   * screening waits up to SCREENING_WAIT_MS), so that a live request is never taken over.
+   */
+  IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).optional(),
   /** Per-agent timeout inside a pipeline phase. */
   AGENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /**
