@@ -54,8 +54,13 @@ export async function handleCommand<C extends Command, E extends Event, S>(
       ...(options.newStream ? { history: [] } : {}),
     },
   );
-  if (earlier.length === 0) return handled;
-  return { events: [], state: handled.state, lastGlobalPosition: earlier[earlier.length - 1]!.globalPosition, alreadyRecorded: true };
+  if (earlier.length > 0) return { events: [], state: handled.state, lastGlobalPosition: earlier[earlier.length - 1]!.globalPosition, alreadyRecorded: true };
+  if (handled.written || handled.events.length === 0) return handled;
+  // Decided on a history that did not show them (newStream), the events' ids were all in the stream
+  // already: the same answer as above, from the stream as it is.
+  const { state, events } = await loadAggregate(store, decider, streamName);
+  const recorded = events.filter((event) => event.metadata.causationId === command.metadata.commandId);
+  return { events: [], state, lastGlobalPosition: recorded[recorded.length - 1]?.globalPosition ?? handled.lastGlobalPosition, alreadyRecorded: true };
 }
 
 /** What a step appended, and whether the store wrote it (false: every event id was already there). */

@@ -336,6 +336,12 @@ export class PgPersonCheckService implements PersonCheckService {
       metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, correlationId: ctx.correlationId, ...meta },
     });
     const stream = streamName(personCheckId);
+    // Another attempt of the same request (a lease taken over while the first still ran) recorded it first.
+    if (handled.alreadyRecorded) {
+      const view = buildPersonCheckView(await this.deps.store.readStream(stream));
+      if (!view || view.accountId !== principal.accountId) throw new NotFound('person check', personCheckId);
+      return view;
+    }
     return buildPersonCheckView(
       handled.events.map((e, i) => ({ ...e, streamName: stream, streamPosition: BigInt(i), globalPosition: 0n, recordedAt: e.metadata.occurredAt })),
     )!;

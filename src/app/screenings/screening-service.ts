@@ -345,6 +345,11 @@ export class PgScreeningService implements ScreeningService {
       },
       metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, correlationId: ctx.correlationId, ...meta },
     }, { newStream: true });
+    // Another attempt of the same request (a lease taken over while the first still ran) recorded it first.
+    if (result.alreadyRecorded) {
+      const existing = await this.existing(principal, screeningId);
+      if (existing) return existing;
+    }
     const report = buildScreeningReport(
       result.events.map((e, i) => ({ ...e, streamName: screeningStream(screeningId), streamPosition: BigInt(i), globalPosition: 0n, recordedAt: e.metadata.occurredAt })),
       this.deps.reportContext(),

@@ -388,7 +388,10 @@ export class PgSubjectCheckService {
     }, { newStream: true });
     // So that a GET right after the 201 finds the check.
     if (options.waitForReadModel !== false) await this.deps.readModelsCaughtUp(handled.lastGlobalPosition ?? undefined);
-    return startedView(handled.events[0] as SubjectCheckStarted);
+    // Another attempt of the same request (a lease taken over while the first still ran) recorded it first.
+    const started = (handled.alreadyRecorded ? (await this.deps.store.readStream(subjectCheckStream(subjectCheckId)))[0] : handled.events[0]) as unknown as SubjectCheckStarted | undefined;
+    if (started?.type !== 'SubjectCheckStarted' || started.data.accountId !== principal.accountId) throw new NotFound('subject check', subjectCheckId);
+    return startedView(started);
   }
 
   /** Waits for the read model (after a batch of starts). */
