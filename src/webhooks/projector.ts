@@ -370,6 +370,7 @@ export function createWebhookProjector(options: WebhookProjectorOptions = {}): P
     name: 'webhooks',
     version: 1,
     handles: webhookProjectorHandles,
+    sharedTables: WEBHOOK_PROJECTOR_TABLES,
 
     async setup(client: pg.PoolClient, schema: string) {
       const s = quoteIdent(schema);
@@ -419,6 +420,27 @@ export function createWebhookProjector(options: WebhookProjectorOptions = {}): P
     },
   };
 }
+
+/**
+ * What the projector alone writes in the shared webhook tables, as it writes it: the dispatcher
+ * changes a delivery's status, attempts and times, and an endpoint's failure streak and enabled flag,
+ * so those are left out; endpoints are named by surface, account and key (their serial ids depend on
+ * insertion order), and manual retries and test sends (no dedup key) are not the projector's.
+ */
+const WEBHOOK_PROJECTOR_TABLES = [
+  {
+    table: 'webhook_endpoints',
+    rows: (schema: string) => `SELECT surface, account_id, key_id, url, secret_ciphertext, created_at FROM ${quoteIdent(schema)}.webhook_endpoints`,
+  },
+  {
+    table: 'webhook_outbox',
+    rows: (schema: string) =>
+      `SELECT o.delivery_id, e.surface AS endpoint_surface, e.account_id AS endpoint_account, e.key_id AS endpoint_key, o.account_id, o.surface,
+              o.event_type, encode(o.body, 'escape') AS body, o.dedup_key, o.subject_ref, o.max_attempts, o.created_at
+         FROM ${quoteIdent(schema)}.webhook_outbox o JOIN ${quoteIdent(schema)}.webhook_endpoints e ON e.id = o.endpoint_id
+        WHERE o.dedup_key IS NOT NULL`,
+  },
+] as const;
 
 type ScreeningRequestedEvent = Extract<Handled, { type: 'ScreeningRequested' }> & RecordedEvent;
 type PersonCheckRequestedEvent = Extract<Handled, { type: 'PersonCheckRequested' }> & RecordedEvent;
