@@ -13,7 +13,7 @@ import { loadConfig } from '../../src/config/config';
 import { startService } from '../../src/bootstrap/service';
 import { createLogger } from '../../src/shared/logger';
 import { accountHelpers } from './service';
-import { enrolSurfaces, type SurfaceCredentials } from './surface-credentials';
+import { enrolSurfaces, serviceEnroller, type SurfaceCredentials } from './surface-credentials';
 
 const config = loadConfig(process.env);
 const logger = createLogger({ level: config.LOG_LEVEL });
@@ -33,7 +33,11 @@ if (fs.existsSync(keyFile)) {
     if (i > 0 && i % 10 === 0) account = await createAccount('enterprise'); // at most 10 active S1 keys per account
     keys.push((await createKey(account.accountId, 's1')).key);
   }
-  if (process.env.TEST_SURFACES !== undefined) surfaces = await enrolSurfaces(service, Number(process.env.TEST_SURFACES));
+  if (process.env.TEST_SURFACES !== undefined) {
+    // TEST_WEBHOOKS: {"s1","s2","s3"} receiver URLs to register (their CA through NODE_EXTRA_CA_CERTS).
+    const webhooks = process.env.TEST_WEBHOOKS ? (JSON.parse(process.env.TEST_WEBHOOKS) as { s1?: string; s2?: string; s3?: string }) : undefined;
+    surfaces = await enrolSurfaces(serviceEnroller(service), { spareS2Keys: Number(process.env.TEST_SURFACES), ...(webhooks ? { webhooks } : {}) });
+  }
   fs.writeFileSync(`${keyFile}.tmp`, JSON.stringify({ keys, surfaces }));
   fs.renameSync(`${keyFile}.tmp`, keyFile);
 }

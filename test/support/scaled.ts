@@ -157,6 +157,12 @@ export interface ScaledCluster {
   /** OS process ids of the postmaster and of the broker (for CPU accounting). */
   postgresPid(): number;
   kafkaPid(): number;
+  /**
+   * SIGKILL of the broker and a new one in its place (the mock keeps nothing on disk: topics are made
+   * again, empty, on new ports). Processes started afterwards get the new brokers; running ones must
+   * be restarted by the caller (the chaos soak does).
+   */
+  replaceKafka(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -217,9 +223,13 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
   };
 
   try {
-    const kafka = await startMockKafka({ brokers: 1, topics: scaledModeTopics().map((name) => ({ name, partitions })), startTimeoutMs: 120_000 });
+    const startKafka = async () => {
+      const started = await startMockKafka({ brokers: 1, topics: scaledModeTopics().map((name) => ({ name, partitions })), startTimeoutMs: 120_000 });
+      track(started.pid, ended(started.pid));
+      return started;
+    };
+    let kafka = await startKafka();
     cleanups.push(() => kafka.stop());
-    track(kafka.pid, ended(kafka.pid));
 
     const pgPort = await freePort();
     const pgDir = path.join(dir, 'postgres');
@@ -274,7 +284,9 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
 
     return {
       dir,
-      kafka,
+      get kafka() {
+        return kafka;
+      },
       databaseUrl,
       pool,
       get url() {
@@ -316,6 +328,16 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
       startPostgres,
       postgresPid: () => postgres?.pid ?? -1,
       kafkaPid: () => kafka.pid,
+      async replaceKafka() {
+        const old = kafka;
+        try {
+          process.kill(old.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+        await ended(old.pid);
+        kafka = await startKafka();
+      },
       stop: stopAll,
     };
   } catch (error) {
