@@ -8,7 +8,8 @@
  * on the same DATA_DIR. After the reservation's lease (IDEMPOTENCY_LEASE_MS, short here) the client
  * retries with the same key and body: the store must hold exactly one resource per request (the
  * batch: one per valid subject), the retry must answer that resource (API keys: 409 naming the key,
- * whose secret only the lost answer held), and a third send replays the recorded answer.
+ * whose secret only the lost answer held), and a third send replays the recorded answer. A streamed
+ * body (an import, a batch) retried with another file of the same length is refused (422) first.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -79,8 +80,9 @@ interface Attempt {
   headers: Record<string, string>;
 }
 
-function send(a: Attempt): Promise<RawAnswer> {
-  const body = a.route.body(a.tag);
+/** `bodyTag`: another file of the same length under the same URL and key (the import's content fingerprint). */
+function send(a: Attempt, bodyTag = a.tag): Promise<RawAnswer> {
+  const body = a.route.body(bodyTag);
   const headers = { ...a.headers, 'idempotency-key': a.key };
   const url = urlWithTag(a.route, creds, a.tag);
   if (a.route.contentType) return rawRequest(ready.url, 'POST', url, { headers: { ...headers, 'content-type': a.route.contentType }, body: body as string });
@@ -140,6 +142,12 @@ describe('kill -9 between the append and the answer, then a retry with the same 
       await withDb((db) => db.query('DELETE FROM test_crash_keys'));
       await new Promise((r) => setTimeout(r, LEASE_MS + 200));
       for (const a of attempts) {
+        if (a.route.contentType) {
+          // Issue 30: a streamed body is fingerprinted by its content, not its length, across the crash too.
+          const other = await send(a, `${a.tag.slice(0, -1)}${a.tag.endsWith('0') ? '1' : '0'}`);
+          assert.equal(other.status, 422, `${a.route.name}: another file of the same length under the key: ${other.text}`);
+          assert.match(other.text, /different/);
+        }
         const retried = await send(a);
         const created = await a.route.created(await dbPool(), a.tag);
         assert.equal(created.length, a.route.perCall, `${a.route.name}: one resource per request after the retry (${retried.text})`);
