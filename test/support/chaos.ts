@@ -64,6 +64,8 @@ export interface ChaosResult {
   killCount: number;
   requests: { kind: string; requests: number; acknowledged: number; retries: number; gaveUp: number }[];
   rotations: { acknowledged: number; lost: number };
+  /** Counts of telling events in the store at the end (monitoring alerts, decisions, phase retries…). */
+  exercised: string[];
   invariants: Invariant[];
   ok: boolean;
 }
@@ -76,8 +78,10 @@ interface Topology {
   databaseUrl(): string;
   creds: SurfaceCredentials;
   kinds: { kind: KillKind; weight: number }[];
-  /** SIGKILL and restart; resolves once the topology serves again. */
+  /** SIGKILL and restart; resolves once the topology serves again (a worker's restart may still be under way). */
   kill(kind: KillKind): Promise<void>;
+  /** Resolves once every restart begun is done (before the invariants are checked). */
+  restarted(): Promise<void>;
   /** Environment for `svc` operator commands against this topology's database. */
   operatorEnv(): Record<string, string>;
   stop(): Promise<void>;
@@ -152,6 +156,7 @@ async function embeddedTopology(receivers: Receivers, log: (line: string) => voi
       await boot();
     },
     operatorEnv: () => ({ DATABASE_URL: ready.databaseUrl }),
+    restarted: async () => undefined,
     async stop() {
       if (child && child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
@@ -237,6 +242,20 @@ async function scaledTopology(receivers: Receivers, workers: number, log: (line:
       await operator.stop();
     }
     const live = () => cluster.workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+    // A worker's restart (lists, consumer groups: up to a minute on a loaded machine) goes on while
+    // the next faults come; the API is what clients wait for.
+    const starting = new Set<Promise<unknown>>();
+    const up = new Set<string>(cluster.workers.map((w) => w.name));
+    const restartWorker = () => {
+      const started = cluster.startWorker().then(
+        (w) => up.add(w.name),
+        (error: unknown) => {
+          if (!/exited before/.test((error as Error).message)) log(`a worker did not start: ${(error as Error).message.slice(0, 300)}`);
+        },
+      );
+      starting.add(started);
+      void started.finally(() => starting.delete(started));
+    };
     return {
       url: () => cluster.url,
       databaseUrl: () => cluster.databaseUrl,
@@ -244,8 +263,8 @@ async function scaledTopology(receivers: Receivers, workers: number, log: (line:
       kinds: [
         { kind: 'serve', weight: 3 },
         { kind: 'worker', weight: 3 },
-        { kind: 'postgres', weight: 2 },
-        { kind: 'broker', weight: 2 },
+        { kind: 'postgres', weight: 3 },
+        { kind: 'broker', weight: 1 },
       ],
       async kill(kind) {
         switch (kind) {
@@ -254,11 +273,13 @@ async function scaledTopology(receivers: Receivers, workers: number, log: (line:
             await cluster.startServe();
             return;
           case 'worker': {
-            const running = live();
-            const victim = running[Math.floor(Math.random() * running.length)]!;
-            await victim.kill();
-            log(`killed ${victim.name}`);
-            await cluster.startWorker();
+            // A worker that is up (one still starting is spared, unless none is up).
+            const running = live().filter((w) => up.has(w.name));
+            const pool = running.length > 0 ? running : live();
+            const victim = pool[Math.floor(Math.random() * pool.length)];
+            if (victim) await victim.kill();
+            log(`killed ${victim?.name ?? 'no worker (none running)'}; its replacement starts`);
+            restartWorker();
             return;
           }
           case 'postgres': {
@@ -275,11 +296,10 @@ async function scaledTopology(receivers: Receivers, workers: number, log: (line:
           case 'broker': {
             await cluster.replaceKafka();
             log('broker replaced: restarting serve and the workers onto it');
-            await cluster.serve().kill();
-            await cluster.startServe();
             const running = live();
-            for (const w of running) await w.kill();
-            for (let i = 0; i < running.length; i++) await cluster.startWorker();
+            await Promise.all([cluster.serve().kill(), ...running.map((w) => w.kill())]);
+            for (let i = 0; i < Math.max(running.length, workers); i++) restartWorker();
+            await cluster.startServe();
             return;
           }
           default:
@@ -287,6 +307,9 @@ async function scaledTopology(receivers: Receivers, workers: number, log: (line:
         }
       },
       operatorEnv: () => ({ DATABASE_URL: cluster.databaseUrl }),
+      async restarted() {
+        while (starting.size > 0) await Promise.all([...starting]);
+      },
       async stop() {
         await cluster.stop();
         fs.rmSync(ca.dir, { recursive: true, force: true });
@@ -321,6 +344,11 @@ interface Call {
   contentType?: string;
   /** Sent with an Idempotency-Key (every create). */
   idempotent?: boolean;
+  /**
+   * A 404 or 409 whose text matches is a state that passes (enrolling a screening still running, or
+   * not yet in the read model another surface reads after a restart): retried.
+   */
+  passes?: RegExp;
 }
 
 interface Outcome {
@@ -345,7 +373,9 @@ async function careful(topology: Topology, call: Call, deadlineMs: number): Prom
         ? await rawRequest(topology.url(), call.method, call.path, { headers, ...(call.json !== undefined ? { json: call.json } : {}) })
         : await rawRequest(topology.url(), call.method, call.path, { headers: { ...headers, 'content-type': call.contentType ?? 'text/csv' }, body: call.body });
       // 409: the key's first request still runs, or an import met a concurrent change of its list ("send the file again").
-      const transient = answer.status >= 500 || answer.status === 429 || (answer.status === 409 && /in_progress|still being processed|send the file again/.test(answer.text));
+      const transient =
+        answer.status >= 500 || answer.status === 429 || (answer.status === 409 && /in_progress|still being processed|send the file again/.test(answer.text)) ||
+        ((answer.status === 404 || answer.status === 409) && call.passes?.test(answer.text) === true);
       if (!transient) return { answer, attempts };
       pause = Math.min(5000, Math.max(250, Number(answer.headers['retry-after'] ?? 1) * 1000));
     } catch {
@@ -389,9 +419,10 @@ async function runWorkload(topology: Topology, options: Required<Pick<ChaosOptio
   const s1 = { authorization: `Bearer ${c.s1Key}` };
   const s2 = { authorization: `Bearer ${c.s2Key}` };
   const s3 = { 'x-api-key': c.s3Key };
+  const portal = { authorization: `Bearer ${c.portalToken}` };
   let rotationKey = c.rotation.key;
   const s1Screenings: string[] = [];
-  const monitored: string[] = [];
+  const monitored: { name: string; dob: string }[] = [];
   const entries: string[] = [];
   let n = 0;
 
@@ -423,13 +454,22 @@ async function runWorkload(topology: Topology, options: Required<Pick<ChaosOptio
       },
     },
     {
-      weight: 3,
+      weight: 2,
       async act() {
-        const query = innocent(n);
-        const a = await run('S3 screening', { method: 'POST', path: '/api/v1/screening/cdd', headers: s3, json: { query, monitor: true }, idempotent: true });
+        const a = await run('S3 screening', { method: 'POST', path: '/api/v1/screening/cdd', headers: s3, json: { query: Math.random() < 0.5 ? NAMES[n % NAMES.length]! : innocent(n) }, idempotent: true });
+        if (a) ack('S3 screening', [String(a.body.data.id)]);
+      },
+    },
+    {
+      weight: 2,
+      async act() {
+        // A subject with a date of birth (the portal takes one), enrolled in monitoring: an entry with the
+        // same name and date of birth on the firm's list is a hit, so adding one must raise one alert.
+        const subject = { name: innocent(n), dob: `19${50 + (n % 40)}-0${1 + (n % 9)}-1${n % 10}` };
+        const a = await run('portal screening', { method: 'POST', path: '/api/portal/screenings', headers: portal, json: { kind: 'cdd', query: subject.name, date_of_birth: subject.dob }, idempotent: true });
         if (!a) return;
-        ack('S3 screening', [String(a.body.data.id)]);
-        monitored.push(query);
+        ack('portal screening', [String(a.body.data.screening.uuid)]);
+        if (await run('monitoring enrolment', { method: 'POST', path: `/api/v1/screening/${a.body.data.screening.uuid}/monitoring`, headers: s3, json: {}, passes: /complet|running|not found/i })) monitored.push(subject);
       },
     },
     {
@@ -456,8 +496,8 @@ async function runWorkload(topology: Topology, options: Required<Pick<ChaosOptio
       weight: 3,
       async act() {
         // A monitored subject's name on the firm's list: a list delta that monitoring must alert on once.
-        const name = monitored.length > 0 && Math.random() < 0.7 ? monitored[Math.floor(Math.random() * monitored.length)]! : innocent(n);
-        const a = await run('watchlist entry', { method: 'POST', path: `/api/v1/watchlists/${c.lists.s3}/entries`, headers: s3, json: { primary_name: name }, idempotent: true });
+        const subject = monitored.length > 0 && Math.random() < 0.7 ? monitored[Math.floor(Math.random() * monitored.length)]! : { name: innocent(n), dob: '1971-04-03' };
+        const a = await run('watchlist entry', { method: 'POST', path: `/api/v1/watchlists/${c.lists.s3}/entries`, headers: s3, json: { primary_name: subject.name, dates_of_birth: [subject.dob] }, idempotent: true });
         if (!a) return;
         ack('watchlist entry', [String(a.body.data.entry.entry_id)]);
         entries.push(String(a.body.data.entry.entry_id));
@@ -483,7 +523,7 @@ async function runWorkload(topology: Topology, options: Required<Pick<ChaosOptio
     {
       weight: 1,
       async act() {
-        const rows = [innocent(n), monitored[monitored.length - 1] ?? innocent(n + 1)].map((name, i) => `${name},198${i}-0${i + 1}-1${i}`);
+        const rows = [{ name: innocent(n), dob: '1980-01-10' }, monitored[monitored.length - 1] ?? { name: innocent(n + 1), dob: '1981-02-11' }].map((r) => `${r.name},${r.dob}`);
         const a = await run('watchlist import', {
           method: 'POST',
           path: `/api/v1/watchlists/${c.lists.s3}/imports?file_name=chaos-${n}.csv`,
@@ -553,6 +593,7 @@ async function createdIds(db: pg.Pool, accountId: string): Promise<Map<string, s
   return new Map([
     ['S1 screening', await q(`SELECT data->>'screeningId' AS id FROM events WHERE event_type = 'ScreeningRequested' AND data->>'accountId' = $1 AND data->>'surface' = 's1'`)],
     ['S3 screening', await q(`SELECT data->>'uuid' AS id FROM events WHERE event_type = 'ScreeningRequested' AND data->>'accountId' = $1 AND data->>'surface' = 's3'`)],
+    ['portal screening', await q(`SELECT data->>'uuid' AS id FROM events WHERE event_type = 'ScreeningRequested' AND data->>'accountId' = $1 AND data->>'surface' = 'portal'`)],
     ['S2 subject check', await q(`SELECT data->>'subjectCheckId' AS id FROM events WHERE event_type = 'SubjectCheckStarted' AND data->>'accountId' = $1`)],
     ['S1 person check', await q(`SELECT data->>'personCheckId' AS id FROM events WHERE event_type = 'PersonCheckRequested' AND data->>'accountId' = $1`)],
     // Entries added one by one (with a key), not an import's rows.
@@ -578,7 +619,7 @@ function deliveryKey(surface: 's1' | 's2' | 's3', r: HttpsReceiver['requests'][n
   return surface === 's2' ? `body:${createHash('sha256').update(r.rawBody).digest('hex')}` : String(r.headers['x-service-delivery']);
 }
 
-async function checkInvariants(topology: Topology, receivers: Receivers, workload: Workload, settleDeadlineMs: number, log: (line: string) => void): Promise<Invariant[]> {
+async function checkInvariants(topology: Topology, receivers: Receivers, workload: Workload, settleDeadlineMs: number, log: (line: string) => void, exercised: string[]): Promise<Invariant[]> {
   const db = new pg.Pool({ connectionString: topology.databaseUrl(), max: 2 });
   db.on('error', () => undefined);
   const out: Invariant[] = [];
@@ -688,6 +729,13 @@ async function checkInvariants(topology: Topology, receivers: Receivers, workloa
     }
     add('each webhook delivery received at least once, exactly once by its id', hookProblems.length === 0, hookProblems.join('; ') || `${outbox.length} deliveries, ${seen} requests received (${seen - unique} redelivered), ${unique} after deduplication`);
 
+    // What the run exercised, from the store (context for the table, not an invariant).
+    const facts = (await db.query<{ event_type: string; n: number }>(
+      `SELECT event_type, count(*)::int AS n FROM events WHERE event_type = ANY($1::text[]) GROUP BY 1 ORDER BY 1`,
+      [['MonitoringAlertRaised', 'HitDispositioned', 'HitReopened', 'PhaseRetried', 'ListImported', 'ApiKeyRotated', 'PersonCheckResumed', 'ScreeningCompleted', 'SubjectCheckCompleted']],
+    )).rows;
+    exercised.push(...facts.map((f) => `${f.event_type} ${f.n}`));
+
     add('no request refused', workload.refused.length === 0, workload.refused.length ? JSON.stringify(workload.refused.slice(0, 3)) : 'every request got a 2xx (or, for a repeated removal, the 404 that confirms it)');
     add('no request given up', workload.gaveUp.length === 0, workload.gaveUp.length ? JSON.stringify(workload.gaveUp.slice(0, 3)) : 'every request answered within its deadline');
   } finally {
@@ -727,8 +775,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     })();
     const workload = await runWorkload(topology, { clients: options.clients ?? 4, requestDeadlineMs: options.requestDeadlineMs ?? 300_000 }, () => Date.now() >= end);
     await killer;
+    await topology.restarted();
     log(`workload stopped: ${workload.acknowledged.length} creates acknowledged; checking`);
-    const invariants = await checkInvariants(topology, receivers, workload, options.settleDeadlineMs ?? 300_000, log);
+    const exercised: string[] = [];
+    const invariants = await checkInvariants(topology, receivers, workload, options.settleDeadlineMs ?? 300_000, log, exercised);
     const kinds = [...workload.calls.keys()].sort();
     return {
       mode: options.mode,
@@ -740,6 +790,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         return { kind, requests: calls.requests, acknowledged: workload.acknowledged.filter((a) => a.kind === kind).length, retries: calls.attempts - calls.requests, gaveUp: workload.gaveUp.filter((g) => g.kind === kind).length };
       }),
       rotations: workload.rotations,
+      exercised,
       invariants,
       ok: invariants.every((i) => i.ok),
     };
@@ -763,6 +814,8 @@ export function chaosTable(result: ChaosResult, note = ''): string {
     ...result.requests.map((r) => `| ${r.kind} | ${r.requests} | ${r.acknowledged} | ${r.retries} | ${r.gaveUp} |`),
     '',
     `Key rotations: ${result.rotations.acknowledged} answered, ${result.rotations.lost} lost to a kill (the client then minted a key with its S2 session).`,
+    '',
+    `In the store at the end: ${result.exercised.join(', ')}.`,
     '',
   ];
   return lines.join('\n');
