@@ -7,6 +7,9 @@
  *   npx tsx bench/chaos.ts                      both modes, 10 minutes each
  *   CHAOS_MODE=embedded CHAOS_MINUTES=2 npx tsx bench/chaos.ts
  *
+ * CHAOS_CLIENTS (default 4) closed-loop clients; CHAOS_WORKERS (default 2) worker processes in the scaled
+ * mode (the embedded mode has none apart: its agents run in serve and die with it).
+ *
  * Deadlines are configurable because the machine may be loaded: CHAOS_REQUEST_DEADLINE_MS (how long a
  * client keeps retrying one request, default 300000), CHAOS_SETTLE_MS (how long, after the load,
  * every workflow and delivery may take to finish, default 300000). The invariants are never relaxed.
@@ -27,7 +30,9 @@ const log = (line: string) => process.stdout.write(`${new Date().toISOString().s
 
 let failed = false;
 for (const mode of modes) {
-  const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+  const loadNow = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+  const load = loadNow();
+  const startedAt = new Date().toISOString().slice(0, 16);
   const result = await runChaos({
     mode,
     durationMs: minutes * 60_000,
@@ -38,7 +43,7 @@ for (const mode of modes) {
     workers: Number(process.env.CHAOS_WORKERS ?? 2),
     log,
   });
-  const table = chaosTable(result, `; ${os.cpus().length} cores, load average ${load} at the start, ${new Date().toISOString().slice(0, 16)}Z`);
+  const table = chaosTable(result, `; ${os.cpus().length} cores, load average ${load} at the start and ${loadNow()} at the end, started ${startedAt}Z`);
   process.stdout.write(`\n${table}\n`);
   if (process.env.CHAOS_RESULTS !== '0') fs.appendFileSync(results, `${table}\n`);
   if (!result.ok) failed = true;

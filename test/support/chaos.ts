@@ -506,13 +506,15 @@ async function runWorkload(topology: Topology, options: Required<Pick<ChaosOptio
     {
       weight: 1,
       async act() {
-        const entry = entries[Math.floor(Math.random() * entries.length)];
+        // Taken out of the pool while it is edited, as one integrator's records would be: otherwise another
+        // client may remove it while this change is still retrying through a restart (a 404 that is right).
+        const entry = entries.splice(Math.floor(Math.random() * entries.length), 1)[0];
         if (!entry) return;
         if (Math.random() < 0.5) {
           await run('entry change', { method: 'PATCH', path: `/api/v1/watchlists/${c.lists.s3}/entries/${entry}`, headers: s3, json: { reason: `changed ${n}` } });
+          entries.push(entry);
           return;
         }
-        entries.splice(entries.indexOf(entry), 1);
         // DELETE is idempotent for a careful client: a retry that finds the entry gone (404) is the same outcome.
         const outcome = await careful(topology, { method: 'DELETE', path: `/api/v1/watchlists/${c.lists.s3}/entries/${entry}`, headers: s3 }, options.requestDeadlineMs);
         count('entry removal', outcome.attempts);
