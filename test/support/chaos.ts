@@ -230,7 +230,9 @@ async function clusterEnroller(cluster: ScaledCluster): Promise<{ enroller: Enro
 
 async function scaledTopology(receivers: Receivers, workers: number, log: (line: string) => void): Promise<Topology> {
   const ca = caFile(Object.values(receivers));
-  const cluster = await startScaledCluster({ partitions: 4, extraCaFile: ca.file, env: { ...SOAK_ENV, KAFKA_SESSION_TIMEOUT_MS: '6000' } });
+  // PostgreSQL is killed with SIGKILL: its commits must be written out before they are answered, as in
+  // any deployment (synchronous_commit on; fsync may stay off, the kernel keeps what a killed process wrote).
+  const cluster = await startScaledCluster({ partitions: 4, extraCaFile: ca.file, env: { ...SOAK_ENV, KAFKA_SESSION_TIMEOUT_MS: '6000' }, postgresSettings: { synchronous_commit: 'on' } });
   try {
     await cluster.startServe();
     for (let i = 0; i < workers; i++) await cluster.startWorker();

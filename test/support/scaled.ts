@@ -134,6 +134,12 @@ export interface ScaledClusterOptions {
   logLevel?: string;
   /** Keep the log directory after stop (default: only when KEEP_SCALED_LOGS=1). */
   keepLogs?: boolean;
+  /**
+   * PostgreSQL settings over the throwaway defaults (no fsync, no synchronous commit). A test that
+   * SIGKILLs PostgreSQL needs `synchronous_commit: 'on'`: without it a commit is answered before its WAL
+   * leaves PostgreSQL's memory, so the kill loses acknowledged transactions, which no deployment allows.
+   */
+  postgresSettings?: Record<string, string>;
 }
 
 export interface ScaledCluster {
@@ -240,7 +246,7 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
         port: pgPort,
         unixSocket: false,
         // A throwaway cluster: no fsync; max_connections above the pools of every process (20 each).
-        settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '200' },
+        settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '200', ...options.postgresSettings },
         initNoSync: true,
         stopOnProcessExit: true,
         keepProcessAlive: false,
