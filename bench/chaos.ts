@@ -7,6 +7,8 @@
  *   npx tsx bench/chaos.ts                      both modes, 10 minutes each
  *   CHAOS_MODE=embedded CHAOS_MINUTES=2 npx tsx bench/chaos.ts
  *
+ * CHAOS_MIN_KILLS (default 20): the workload goes on past CHAOS_MINUTES until that many kills have landed
+ * (restarts are slower on a loaded machine; the table says how long it ran).
  * CHAOS_CLIENTS (default 4) closed-loop clients; CHAOS_WORKERS (default 2) worker processes in the scaled
  * mode (the embedded mode has none apart: its agents run in serve and die with it).
  *
@@ -37,6 +39,7 @@ for (const mode of modes) {
     mode,
     durationMs: minutes * 60_000,
     killEveryMs: [killMin, killMax],
+    minKills: Number(process.env.CHAOS_MIN_KILLS ?? 20),
     clients: Number(process.env.CHAOS_CLIENTS ?? 4),
     requestDeadlineMs: Number(process.env.CHAOS_REQUEST_DEADLINE_MS ?? 300_000),
     settleDeadlineMs: Number(process.env.CHAOS_SETTLE_MS ?? 300_000),

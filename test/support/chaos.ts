@@ -40,6 +40,11 @@ export interface ChaosOptions {
   durationMs: number;
   /** A kill every [min, max] ms, uniformly drawn (after the previous restart is up). */
   killEveryMs: [number, number];
+  /**
+   * Kills to land at the least: the workload goes on past durationMs until they have (on a loaded
+   * machine a restart takes longer, so a fixed duration alone holds fewer faults). Default 0.
+   */
+  minKills?: number;
   /** Concurrent clients. */
   clients?: number;
   /** How long one request may keep retrying before the client gives up on it (reported, never hidden). */
@@ -762,22 +767,25 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const started = Date.now();
     const end = started + options.durationMs;
     const kills: Partial<Record<KillKind, number>> = {};
+    let landed = 0;
+    const done = () => Date.now() >= end && landed >= (options.minKills ?? 0);
     const killer = (async () => {
       const t = topology!;
       const total = t.kinds.reduce((s, k) => s + k.weight, 0);
       for (;;) {
         const [min, max] = options.killEveryMs;
         await new Promise((r) => setTimeout(r, min + Math.random() * (max - min)));
-        if (Date.now() >= end) return;
+        if (done()) return;
         let pick = Math.random() * total;
         const kind = t.kinds.find((k) => (pick -= k.weight) < 0)?.kind ?? 'serve';
         const at = Math.round((Date.now() - started) / 1000);
         await t.kill(kind);
         kills[kind] = (kills[kind] ?? 0) + 1;
-        log(`t+${at}s kill -9 ${kind} (#${Object.values(kills).reduce((s, n) => s + n, 0)}), back up after ${Math.round((Date.now() - started) / 1000) - at} s`);
+        landed++;
+        log(`t+${at}s kill -9 ${kind} (#${landed}), back up after ${Math.round((Date.now() - started) / 1000) - at} s`);
       }
     })();
-    const workload = await runWorkload(topology, { clients: options.clients ?? 4, requestDeadlineMs: options.requestDeadlineMs ?? 300_000 }, () => Date.now() >= end);
+    const workload = await runWorkload(topology, { clients: options.clients ?? 4, requestDeadlineMs: options.requestDeadlineMs ?? 300_000 }, done);
     await killer;
     await topology.restarted();
     log(`workload stopped: ${workload.acknowledged.length} creates acknowledged; checking`);
