@@ -3,6 +3,7 @@
  * deciders (src/commands), the event store and the read models (src/projections); the routers in
  * src/api/* depend only on these interfaces, so each surface is tested against the real wiring.
  */
+import type { HitConfirmation, MatchAssessment } from '../reports/confirmation';
 import type { IdempotencyBinding } from './idempotency/binding';
 import type { Actor } from '../shared/events';
 
@@ -185,7 +186,12 @@ export interface HitView {
   matched_name: string;
   matched_name_kind: string;
   score: number;
+  /** confirmed only when the identity agrees (src/reports/confirmation.ts); potential otherwise. */
   match_strength: 'confirmed' | 'potential';
+  /** The machine's assessment, apart from the analyst's decision. */
+  match_assessment: MatchAssessment;
+  /** What confirmed the hit (a date of birth, an identifier, a distinctive exact name, an analyst); null when nothing did. */
+  confirmation: HitConfirmation | null;
   explanation: string;
   qualifiers: { kind: string; effect: number; detail: string }[];
   programs: string[];

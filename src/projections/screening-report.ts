@@ -12,6 +12,7 @@
  */
 import type { RecordedEvent } from '../shared/events';
 import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../reports/risk-score';
+import { hitStatusOf } from '../reports/confirmation';
 import type { ScreeningEvent, ScreeningRequested } from '../commands/screening';
 import { internalListLabel } from '../screening/watchlists/model';
 import { listLabel, staleWarning } from '../screening/lists/freshness';
@@ -218,7 +219,8 @@ export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEve
       if (existing >= 0) {
         const hit = list[existing]!;
         hit.score = d.score;
-        hit.status = d.score >= 0.95 ? 'confirmed' : 'potential';
+        // The identity facts the hit was assessed on are the subject's and stay; the new score may leave the name band.
+        hit.status = hitStatusOf(hit);
         hit.explanation = { ...hit.explanation, summary: `${hit.explanation.summary} ${summary}.` };
         if (d.entityRecordHash) hit.entityRecordHash = d.entityRecordHash;
         if (d.internalList) hit.internalList = d.internalList;
@@ -231,7 +233,8 @@ export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEve
           entityName: d.matchedName,
           matchedName: d.matchedName,
           score: d.score,
-          status: d.score >= 0.95 ? 'confirmed' : 'potential',
+          // Monitoring matches the subject's name: nothing corroborates the identity until an analyst decides.
+          status: hitStatusOf({ score: d.score }),
           explanation: { summary: `${summary}.`, qualifiers: [] },
           programs: [],
           ...(d.entityRecordHash ? { entityRecordHash: d.entityRecordHash } : {}),

@@ -212,6 +212,8 @@ export class FakeScreeningService implements ScreeningService {
       matched_name_kind: 'primary',
       score: 1,
       match_strength: 'confirmed',
+      match_assessment: 'identity_corroborated',
+      confirmation: { basis: 'identifier', detail: 'test double: the listed identifier agrees' },
       explanation: 'Exact name match (test double)',
       qualifiers: [],
       programs: ['FAKE'],

@@ -13,7 +13,7 @@
  * (/api/person-checks) by registerPersonChecks.
  */
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { ListVersionAgeSchema, ListWarningsSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
+import { HitConfirmationSchema, ListVersionAgeSchema, ListWarningsSchema, MatchAssessmentSchema, MatchStrengthSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
 import { z } from '../openapi/zod';
 import { AuditEventSchema } from '../monitoring/schemas';
 import { CountryRiskSchema, HitSchema } from '../s1/schemas';
@@ -178,7 +178,9 @@ const PortalHitSchema = z
     matched_name: z.string(),
     matched_name_kind: z.string().openapi({ description: 'Which of the entity\'s names matched (primary, alias, …).' }),
     score: z.number(),
-    match_strength: z.enum(['confirmed', 'potential']),
+    match_strength: MatchStrengthSchema,
+    match_assessment: MatchAssessmentSchema,
+    confirmation: HitConfirmationSchema,
     explanation: z.string(),
     qualifiers: z.array(z.object({ kind: z.string(), effect: z.number(), detail: z.string() })),
     programs: z.array(z.string()),

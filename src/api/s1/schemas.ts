@@ -3,7 +3,7 @@
  * the 400-vs-422 rule) and registerS1 documents the same objects in OpenAPI.
  */
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { ListVersionAgeSchema, ListWarningsSchema, retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, securitySchemes } from '../openapi/common';
+import { HitConfirmationSchema, ListVersionAgeSchema, ListWarningsSchema, MatchAssessmentSchema, MatchStrengthSchema, retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, securitySchemes } from '../openapi/common';
 import { s1Schemas } from '../../webhooks/payloads';
 import { z } from '../openapi/zod';
 import { screenableNameCheck } from '../http/validation';
@@ -166,9 +166,11 @@ export const HitSchema = z
     entity_type: z.string().openapi({ description: 'person, organization, vessel, aircraft or unknown.' }),
     matched_name: z.string().openapi({ description: 'The name or alias that matched.' }),
     matched_name_kind: z.string().openapi({ description: 'primary, strong_alias, weak_alias, original_script or former.' }),
-    score: z.number().min(0).max(1).openapi({ description: 'Matcher score in [0, 1], three decimals: ≥ 0.95 confirmed, 0.80-0.94 potential (the spec\'s 95 / 80-94 on a 0-100 scale).', example: 0.972 }),
-    match_strength: z.enum(['confirmed', 'potential']),
-    explanation: z.string().openapi({ description: 'One sentence saying why this matched.' }),
+    score: z.number().min(0).max(1).openapi({ description: 'Matcher score in [0, 1], three decimals: the name comparison with its qualifiers. From 0.95 (the spec\'s 95) a strong name match, 0.80-0.94 a partial one; a score alone never confirms the identity (see match_strength).', example: 0.972 }),
+    match_strength: MatchStrengthSchema,
+    match_assessment: MatchAssessmentSchema,
+    confirmation: HitConfirmationSchema,
+    explanation: z.string().openapi({ description: 'Why this matched, and which fact confirmed the identity or that nothing did ("name only: common name…; needs an identity fact").' }),
     qualifiers: z.array(z.object({ kind: z.string(), effect: z.number(), detail: z.string() })).openapi({
       description: 'Date-of-birth, country, identifier agreements or conflicts and the score change each caused.',
     }),

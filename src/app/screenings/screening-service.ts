@@ -10,6 +10,7 @@ import { screeningDecider, streamName as screeningStream } from '../../commands/
 import type { EventStore, Subscription } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import { buildJsonReport } from '../../reports/json-report';
+import { assessmentOf, confirmationOf, hitStatusOf } from '../../reports/confirmation';
 import { HIT_CATEGORIES, type ScreeningReport } from '../../reports/model';
 import { renderScreeningReportPdf } from '../../reports/pdf/screening-report';
 import { systemTimer, type Clock, type Timer } from '../../shared/clock';
@@ -84,7 +85,9 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
     matched_name: h.matchedName,
     matched_name_kind: h.matchedNameKind ?? 'primary',
     score: Math.round(h.score * 1000) / 1000,
-    match_strength: h.status,
+    match_strength: hitStatusOf(h),
+    match_assessment: assessmentOf(h),
+    confirmation: confirmationOf(h) ?? null,
     explanation: h.explanation.summary,
     qualifiers: h.explanation.qualifiers.map((q) => ({ kind: q.kind, effect: q.effect, detail: q.detail })),
     programs: h.programs,
