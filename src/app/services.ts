@@ -117,6 +117,9 @@ export interface ScreeningRequestInput {
   identifiers?: { type: string; value: string }[];
   /** Postal address (weighed by the account's internal lists). */
   address?: { line?: string; city?: string; postalCode?: string; country?: string };
+  /** Phone and e-mail (compared with listed ones; weighed by the account's internal lists). */
+  phone?: string;
+  email?: string;
   /** EDD declared fields, M&A deal fields, SOW fields: kept verbatim. */
   declared?: Record<string, string | number | boolean | undefined>;
   monitor?: boolean;
@@ -209,7 +212,7 @@ export interface HitView {
 
 export interface ScreeningDetailView extends ScreeningView {
   /** What the caller gave to tell the subject from namesakes (shown beside each hit's list record). */
-  subject: { date_of_birth: string | null; nationality: string | null; identifiers: { type: string; value: string }[] };
+  subject: { date_of_birth: string | null; nationality: string | null; identifiers: { type: string; value: string }[]; phone: string | null; email: string | null };
   hits: HitView[];
   sources: { agent: string; phase: string; queried: boolean; error: string | null; duration_ms: number | null }[];
   country_risk: {

@@ -233,7 +233,13 @@ const PortalScreeningDetailSchema = z
   .object({
     ...PortalScreeningSchema.shape,
     subject: z
-      .object({ date_of_birth: z.string().nullable(), nationality: z.string().nullable(), identifiers: z.array(z.object({ type: z.string(), value: z.string() })) })
+      .object({
+        date_of_birth: z.string().nullable(),
+        nationality: z.string().nullable(),
+        identifiers: z.array(z.object({ type: z.string(), value: z.string() })),
+        phone: z.string().nullable(),
+        email: z.string().nullable(),
+      })
       .openapi({ description: 'What the request gave to tell the subject from namesakes.' }),
     hits: z.array(PortalHitSchema),
     sources: z

@@ -7,6 +7,7 @@ import { HitConfirmationSchema, ListVersionAgeSchema, ListWarningsSchema, MatchA
 import { s1Schemas } from '../../webhooks/payloads';
 import { z } from '../openapi/zod';
 import { screenableNameCheck } from '../http/validation';
+import { subjectFactFields } from '../http/subject-facts';
 
 // C0 and C1 control characters. Names never contain them; free text may hold tab and line breaks.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -81,6 +82,7 @@ export const CddRequestSchema = z
     query: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Entity name, at least 2 characters after trimming; not only punctuation or a legal form.', example: 'Acme Trading LLC' }),
     entity_type: choice(['individual', 'company', 'organization']).default('individual').openapi({ description: 'Default individual.', default: 'individual' }),
     jurisdiction: nameText(1, SHORT_TEXT_MAX).optional().openapi({ description: 'Country or jurisdiction; improves scoring.', example: 'AE' }),
+    ...subjectFactFields,
     address: PostalAddressSchema.optional(),
     monitor: z.boolean().optional().openapi({ description: 'Extension: enrol the subject in ongoing monitoring when the screening completes (see POST /api/v1/screening/{id}/monitoring).' }),
   })
@@ -91,6 +93,7 @@ export const EddRequestSchema = z
     query: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Entity name, at least 2 characters after trimming; not only punctuation or a legal form.' }),
     entity_type: choice(['individual', 'company']).default('individual').openapi({ description: 'Default individual.', default: 'individual' }),
     jurisdiction: nameText(1, SHORT_TEXT_MAX).optional(),
+    ...subjectFactFields,
     address: PostalAddressSchema.optional(),
     source_of_wealth: freeText(FREE_TEXT_MAX).optional().openapi({ description: 'Declared source of wealth.' }),
     source_of_funds: freeText(FREE_TEXT_MAX).optional().openapi({ description: 'Declared source of funds.' }),
@@ -105,6 +108,8 @@ export const MaRequestSchema = z
   .strictObject({
     target_name: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Acquisition target, at least 2 characters after trimming.' }),
     target_jurisdiction: nameText(1, SHORT_TEXT_MAX).optional(),
+    ...subjectFactFields,
+    address: PostalAddressSchema.optional().openapi({ description: "Extension (issue 27): the target's registered address; the account's internal lists weigh it." }),
     target_industry: nameText(1, SHORT_TEXT_MAX).optional(),
     acquirer_name: nameText(1, NAME_MAX).optional(),
     deal_type: choice(['acquisition', 'merger', 'joint_venture', 'restructuring']).optional(),

@@ -116,7 +116,13 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
   const subjectCountry = report.countryRisk.find((c) => c.basis === 'subject_jurisdiction');
   return {
     ...screeningView(report, surface),
-    subject: { date_of_birth: report.subject.dateOfBirth ?? null, nationality: report.subject.nationality ?? null, identifiers: report.subject.identifiers ?? [] },
+    subject: {
+      date_of_birth: report.subject.dateOfBirth ?? null,
+      nationality: report.subject.nationality ?? null,
+      identifiers: report.subject.identifiers ?? [],
+      phone: report.subject.phone ?? null,
+      email: report.subject.email ?? null,
+    },
     hits,
     sources: report.agents.map((a) => ({ agent: a.agent, phase: a.phase, queried: a.queried, error: a.error ?? null, duration_ms: a.durationMs })),
     country_risk: subjectCountry
@@ -317,6 +323,8 @@ export class PgScreeningService implements ScreeningService {
           ...(input.nationality ? { nationality: input.nationality } : {}),
           ...(input.identifiers?.length ? { identifiers: input.identifiers } : {}),
           ...(input.address ? { address: input.address } : {}),
+          ...(input.phone ? { phone: input.phone } : {}),
+          ...(input.email ? { email: input.email } : {}),
         },
         ...(input.kind === 'edd'
           ? {

@@ -50,6 +50,9 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
   const addressCity = h('input', { type: 'text', name: 'address.city', maxlength: 100, autocomplete: 'off' });
   const addressPostcode = h('input', { type: 'text', name: 'address.postal_code', maxlength: 20, autocomplete: 'off' });
   const addressCountry = h('input', { type: 'text', name: 'address.country', list: 'country-options', maxlength: 80, autocomplete: 'off', placeholder: 'Type to search' });
+  // Phone and e-mail: compared with listed ones; the firm's own lists weigh them.
+  const phone = h('input', { type: 'tel', name: 'phone', maxlength: 40, autocomplete: 'off', placeholder: '+44 20 7946 0958' });
+  const email = h('input', { type: 'email', name: 'email', maxlength: 254, autocomplete: 'off' });
   /** "Russia (RU)", "RU" or "russia": the ISO code, or undefined when it names no country. */
   const countryCode = (raw: string): string | undefined => {
     const text = raw.trim();
@@ -190,6 +193,8 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
             ...(countryCode(nationality.value) ? { nationality: countryCode(nationality.value) } : {}),
             ...(identifierValue.value.trim() ? { identifiers: [{ type: identifierType.value, value: identifierValue.value.trim() }] } : {}),
             ...addressBody(),
+            ...(phone.value.trim() ? { phone: phone.value.trim() } : {}),
+            ...(email.value.trim() ? { email: email.value.trim() } : {}),
             ...(Object.keys(declared).length ? { declared } : {}),
           });
           await follow(data.screening.id, data.screening.search_query);
@@ -220,6 +225,8 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
         field('City', addressCity),
         field('Postcode', addressPostcode),
         field('Country of address', addressCountry, 'Search by country name.'),
+        field('Phone', phone, 'Compared with listed phone numbers and your internal lists.'),
+        field('E-mail', email, 'Compared with listed e-mail addresses and your internal lists.'),
       ),
       countryList,
     ),
