@@ -26,6 +26,9 @@ export interface PersonSubject {
   dateOfBirth?: string;
   locations: ResolvedLocation[];
   associatedDomain?: string;
+  /** Phone and e-mail as given: the account's internal lists weigh them (issue 27). */
+  phone?: string;
+  email?: string;
 }
 
 export type RecordCategory =

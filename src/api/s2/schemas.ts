@@ -10,6 +10,7 @@ import { ConfirmationSchema, ListsInServiceSchema, ListWarningsSchema, MatchAsse
 import { s2Schemas } from '../../webhooks/payloads';
 import { z } from '../openapi/zod';
 import { screenablePartsCheck } from '../http/validation';
+import { EmailField, IdentifiersField, NationalityField, PhoneField } from '../http/subject-facts';
 import { systemClock } from '../../shared/clock';
 
 // C0 and C1 control characters, and unpaired UTF-16 surrogates (possible through JSON "\ud800" escapes).
@@ -92,7 +93,11 @@ export const SubjectCheckRequestSchema = z
     first_name: personName().openapi({ description: 'Given name, 1-100 characters (letters of any script, spaces, \' - .).', example: 'Ada' }),
     last_name: personName().openapi({ description: 'Family name, 1-100 characters.', example: 'Lovelace' }),
     middle_name: personName().optional(),
-    date_of_birth: calendarDate.optional().openapi({ description: 'YYYY-MM-DD; sharpens matching.', example: '1815-12-10' }),
+    date_of_birth: calendarDate.optional().openapi({ description: 'YYYY-MM-DD; sharpens matching: equal to a listed date it confirms a hit, agreeing with none it makes the hit a likely namesake.', example: '1815-12-10' }),
+    nationality: NationalityField.optional(),
+    identifiers: IdentifiersField.optional(),
+    phone: PhoneField.optional(),
+    email: EmailField.optional(),
     locations: z
       .array(LocationSchema)
       .min(1, 'at least one location {country, region?, city?} is required')

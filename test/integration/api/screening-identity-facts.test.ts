@@ -146,7 +146,7 @@ for (const surface of surfaces) {
 
 describe('the identity facts in OpenAPI', () => {
   it('S1 and S3 document them on CDD, EDD and M&A as extensions, and the hit fields that say what confirmed a hit', async () => {
-    for (const headers of [{}, { 'x-api-key': s3Key }]) {
+    for (const headers of [{}, { 'x-api-key': s3Key }] as Record<string, string>[]) {
       const doc = await rawRequest(svc.url, 'GET', '/api/v1/openapi.json', { headers });
       assert.equal(doc.status, 200);
       const schemas = doc.body.components.schemas as Record<string, { properties?: Record<string, { description?: string }> }>;
