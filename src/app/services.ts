@@ -153,6 +153,13 @@ export interface ScreeningView {
    * stale. Present on a screening read or created (built from its events), absent from list pages.
    */
   list_warnings?: string[];
+  /**
+   * Extension (issue 27): the scorer's flags (confirmed_sanctions_hit, pep, sanctions_not_searched,
+   * risk_not_scored…) and its one sentence of why, naming what confirmed a hit or that nothing did.
+   * Present on a screening read or created (built from its events), absent from list pages.
+   */
+  risk_flags?: string[];
+  risk_reason?: string | null;
 }
 
 /**

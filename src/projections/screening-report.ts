@@ -287,6 +287,14 @@ export function finishReport(fold: ScreeningReportFold, context: ReportContext):
     if (agent === 'data_gaps' && Array.isArray(payload.dataGaps)) report.dataGaps = payload.dataGaps as ScreeningReport['dataGaps'];
     if (agent === 'summary' && typeof payload.summary === 'string' && !report.verdict.summary) report.verdict.summary = payload.summary;
   }
+  // Completed without the scorer's answer (it threw, or the finalisation phase expired): the level
+  // is the fail-closed one (failClosedVerdict) and the report says why, never "no significant flags".
+  if (report.status === 'completed' && !fold.rescored && !fold.finalisation.some((f) => f.agent === 'risk_score' && f.payload.assessment)) {
+    const why = report.agents.find((a) => a.agent === 'risk_score' && !a.queried)?.error ?? 'the risk-score step gave no answer';
+    const level = report.verdict.riskLevel;
+    report.verdict.flags = ['risk_not_scored', ...(report.agents.some((a) => a.agent === 'sanctions' && a.queried) ? [] : ['sanctions_not_searched'])];
+    report.verdict.reason = `${level.charAt(0).toUpperCase()}${level.slice(1)} (${report.verdict.riskScore}): the risk score could not be computed (${why}), so the screening fails closed at ${level}; screen the subject again before relying on it.`;
+  }
   for (const category of HIT_CATEGORIES) {
     for (const hit of report.hits[category]) {
       const disposition = fold.dispositions[hit.hitId];

@@ -191,6 +191,8 @@ export class FakeScreeningService implements ScreeningService {
       country_risk: null,
       list_versions: [],
       list_warnings: [],
+      risk_flags: [],
+      risk_reason: null,
       matcher_version: null,
     };
     this.screenings.push(view);

@@ -56,6 +56,8 @@ export function presentScreening(surface: ScreeningSurface, view: ScreeningView,
     created_at: view.created_at,
     completed_at: view.completed_at,
     ...(view.list_warnings ? { list_warnings: view.list_warnings } : {}),
+    ...(view.risk_flags ? { risk_flags: view.risk_flags } : {}),
+    ...(view.risk_reason !== undefined ? { risk_reason: view.risk_reason } : {}),
   };
 }
 
