@@ -178,6 +178,8 @@ function screeningEvents(): Event[] {
       nationality: 'RU',
       identifiers: [{ type: 'passport', value: '75 1234567' }],
       address: { line: '12 Tverskaya St', city: 'Moscow', postalCode: '125009', country: 'RU' },
+      phone: '+7 495 123-45-67',
+      email: 'ivan.petrov@example.ru',
     },
     edd: { sourceOfWealth: 'salary', sourceOfFunds: 'savings', purposeOfRelationship: 'investment', beneficialOwnership: 'self', pepRelationships: 'none' },
   });
@@ -204,7 +206,7 @@ function personCheckEvents(): Event[] {
   const id = 'SVC-0a1b2c3d-P';
   full.run('RequestPersonCheck', {
     personCheckId: id, accountId: '42', surface: 's1', fullName: 'William Smith', firstName: 'William', middleName: 'J', lastName: 'Smith',
-    purpose: 'employment', fcraConsent: true, dateOfBirth: '1970-05-04', locations: ['TX'], aliases: ['Bill Smith'],
+    purpose: 'employment', fcraConsent: true, dateOfBirth: '1970-05-04', locations: ['TX'], aliases: ['Bill Smith'], phone: '+1 512 555 0100', email: 'bill@example.com',
     associatedDomain: 'Smith.example', identifiers: [{ type: 'ssn', value: '123-45-6789' }],
   });
   full.run('RecordAgentResult', { personCheckId: id, phase: 1, agent: 'standardisation', queried: true, result: { variants: ['Bill'] }, startedAt: NOW, finishedAt: LATER });
@@ -233,7 +235,7 @@ function subjectCheckEvents(): Event[] {
     s.run('StartSubjectCheck', {
       subjectCheckId: id, accountId: '42', firstName: 'Ada', lastName: 'Lovelace', purpose: 'employment',
       ...(full
-        ? { middleName: 'King', dateOfBirth: '1815-12-10', locations: [{ country: 'GB', region: 'London', city: 'Marylebone' }, { country: 'IT' }], consent: { certified: true, statement: 'I certify consent' }, batchId: 'batch-7' }
+        ? { middleName: 'King', dateOfBirth: '1815-12-10', nationality: 'GB', identifiers: [{ type: 'passport', value: 'GB1234567' }], phone: '+44 20 7946 0958', email: 'ada@example.co.uk', locations: [{ country: 'GB', region: 'London', city: 'Marylebone' }, { country: 'IT' }], consent: { certified: true, statement: 'I certify consent' }, batchId: 'batch-7' }
         : { locations: [{ country: 'GB' }], consent: { certified: true } }),
     });
     return s;
