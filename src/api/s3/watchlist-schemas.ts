@@ -3,7 +3,7 @@
  * the response shapes the OpenAPI description documents. Field names are snake_case, as on S3.
  */
 import { z } from '../openapi/zod';
-import { identifierKinds, watchlistEntityTypes, watchlistSeverities, type Watchlist, type WatchlistEntry, type WatchlistEntryInput } from '../../screening/watchlists/model';
+import { identifierKinds, watchlistEntityTypes, watchlistEntryStatuses, watchlistGenders, watchlistSeverities, type Watchlist, type WatchlistEntry, type WatchlistEntryInput } from '../../screening/watchlists/model';
 import { importTargets } from '../../app/watchlists/import-parser';
 import { freeText, nameText } from './schemas';
 
@@ -43,9 +43,20 @@ export const ArchiveWatchlistSchema = z.strictObject({ reason: freeText(1, 2000)
 
 const AliasSchema = z.strictObject({ name: nameText(1, 300), script: z.string().regex(/^[A-Z][a-z]{3}$/, 'must be an ISO 15924 code (Latn, Cyrl…)').optional() });
 const AddressSchema = z
-  .strictObject({ line: freeText(1, 500).optional(), city: nameText(1, 200).optional(), postal_code: nameText(1, 40).optional(), country: iso2.optional() })
-  .refine((a) => a.line !== undefined || a.city !== undefined || a.postal_code !== undefined || a.country !== undefined, { message: 'needs at least one of line, city, postal_code, country' });
-const IdentifierSchema = z.strictObject({ kind: z.enum(identifierKinds), value: nameText(1, 200), country: iso2.optional() });
+  .strictObject({
+    line: freeText(1, 500).optional().openapi({ description: 'The street line, or the whole address on one line ("123 Main St Apt 4, Las Vegas NV 89101"): the matcher takes it apart.' }),
+    city: nameText(1, 200).optional(),
+    region: nameText(1, 100).optional().openapi({ description: 'State, province or county.' }),
+    postal_code: nameText(1, 40).optional(),
+    country: iso2.optional(),
+  })
+  .refine((a) => a.line !== undefined || a.city !== undefined || a.region !== undefined || a.postal_code !== undefined || a.country !== undefined, { message: 'needs at least one of line, city, region, postal_code, country' });
+const IdentifierSchema = z.strictObject({
+  kind: z.enum(identifierKinds),
+  value: nameText(1, 200),
+  country: iso2.optional(),
+  region: nameText(1, 100).optional().openapi({ description: "Issuing state or province (a driver's licence)." }),
+});
 
 export const WatchlistEntryBodySchema = z
   .strictObject({
@@ -57,6 +68,8 @@ export const WatchlistEntryBodySchema = z
     addresses: z.array(AddressSchema).max(50).default([]),
     identifiers: z.array(IdentifierSchema).max(50).default([]),
     reason: freeText(0, 2000).default(''),
+    status: z.enum(watchlistEntryStatuses).default('active').openapi({ description: 'inactive: kept on the list (export, audit) but not screened.' }),
+    gender: z.enum(watchlistGenders).optional(),
   })
   .openapi('WatchlistEntryInput');
 
@@ -122,9 +135,11 @@ export const WatchlistEntrySchema = z
     aliases: z.array(z.object({ name: z.string(), script: z.string().optional() })),
     dates_of_birth: z.array(z.string()),
     nationalities: z.array(z.string()),
-    addresses: z.array(z.object({ line: z.string().optional(), city: z.string().optional(), postal_code: z.string().optional(), country: z.string().optional() })),
-    identifiers: z.array(z.object({ kind: z.enum(identifierKinds), value: z.string(), country: z.string().optional() })),
+    addresses: z.array(z.object({ line: z.string().optional(), city: z.string().optional(), region: z.string().optional(), postal_code: z.string().optional(), country: z.string().optional() })),
+    identifiers: z.array(z.object({ kind: z.enum(identifierKinds), value: z.string(), country: z.string().optional(), region: z.string().optional() })),
     reason: z.string(),
+    status: z.enum(watchlistEntryStatuses),
+    gender: z.enum(watchlistGenders).optional(),
     added_by: z.string(),
     added_at: z.string(),
   })
@@ -198,9 +213,17 @@ export function presentEntryContent(e: WatchlistEntryInput) {
     aliases: e.aliases.map((a) => ({ name: a.name, ...(a.script ? { script: a.script } : {}) })),
     dates_of_birth: e.datesOfBirth,
     nationalities: e.nationalities,
-    addresses: e.addresses.map((a) => ({ ...(a.line ? { line: a.line } : {}), ...(a.city ? { city: a.city } : {}), ...(a.postalCode ? { postal_code: a.postalCode } : {}), ...(a.country ? { country: a.country } : {}) })),
-    identifiers: e.identifiers.map((i) => ({ kind: i.kind, value: i.value, ...(i.country ? { country: i.country } : {}) })),
+    addresses: e.addresses.map((a) => ({
+      ...(a.line ? { line: a.line } : {}),
+      ...(a.city ? { city: a.city } : {}),
+      ...(a.region ? { region: a.region } : {}),
+      ...(a.postalCode ? { postal_code: a.postalCode } : {}),
+      ...(a.country ? { country: a.country } : {}),
+    })),
+    identifiers: e.identifiers.map((i) => ({ kind: i.kind, value: i.value, ...(i.country ? { country: i.country } : {}), ...(i.region ? { region: i.region } : {}) })),
     reason: e.reason,
+    status: e.status ?? 'active',
+    ...(e.gender ? { gender: e.gender } : {}),
   };
 }
 
@@ -215,8 +238,16 @@ export function toEntryInput(body: z.infer<typeof WatchlistEntryBodySchema>): Wa
     aliases: body.aliases.map((a) => ({ name: a.name, ...(a.script ? { script: a.script } : {}) })),
     datesOfBirth: body.dates_of_birth,
     nationalities: body.nationalities,
-    addresses: body.addresses.map((a) => ({ ...(a.line ? { line: a.line } : {}), ...(a.city ? { city: a.city } : {}), ...(a.postal_code ? { postalCode: a.postal_code } : {}), ...(a.country ? { country: a.country } : {}) })),
-    identifiers: body.identifiers.map((i) => ({ kind: i.kind, value: i.value, ...(i.country ? { country: i.country } : {}) })),
+    addresses: body.addresses.map((a) => ({
+      ...(a.line ? { line: a.line } : {}),
+      ...(a.city ? { city: a.city } : {}),
+      ...(a.region ? { region: a.region } : {}),
+      ...(a.postal_code ? { postalCode: a.postal_code } : {}),
+      ...(a.country ? { country: a.country } : {}),
+    })),
+    identifiers: body.identifiers.map((i) => ({ kind: i.kind, value: i.value, ...(i.country ? { country: i.country } : {}), ...(i.region ? { region: i.region } : {}) })),
     reason: body.reason,
+    ...(body.status === 'inactive' ? { status: 'inactive' as const } : {}),
+    ...(body.gender ? { gender: body.gender } : {}),
   };
 }

@@ -19,6 +19,8 @@ import { assertNever, type Event } from '../../shared/events';
 import {
   identifierKinds,
   watchlistEntityTypes,
+  watchlistEntryStatuses,
+  watchlistGenders,
   watchlistSeverities,
   type Watchlist,
   type WatchlistEntry,
@@ -152,7 +154,9 @@ export function entryIssues(entry: WatchlistEntryInput | undefined, issues: Issu
     .check(Array.isArray(entry.nationalities) && entry.nationalities.length <= 20, f('nationalities'), 'at most 20')
     .check(Array.isArray(entry.addresses) && entry.addresses.length <= 50, f('addresses'), 'at most 50')
     .check(Array.isArray(entry.identifiers) && entry.identifiers.length <= 50, f('identifiers'), 'at most 50')
-    .check(typeof entry.reason === 'string' && entry.reason.length <= 2000, f('reason'), 'at most 2000 characters');
+    .check(typeof entry.reason === 'string' && entry.reason.length <= 2000, f('reason'), 'at most 2000 characters')
+    .check(entry.status === undefined || (watchlistEntryStatuses as readonly string[]).includes(entry.status), f('status'), `must be one of ${watchlistEntryStatuses.join(', ')}`)
+    .check(entry.gender === undefined || (watchlistGenders as readonly string[]).includes(entry.gender), f('gender'), `must be one of ${watchlistGenders.join(', ')}`);
   if (!issues.empty) return issues;
   entry.aliases.forEach((a, i) => {
     issues.check(isNonEmptyText(a?.name, 300), f(`aliases[${i}].name`), 'is required (1-300 characters)');
@@ -161,8 +165,8 @@ export function entryIssues(entry: WatchlistEntryInput | undefined, issues: Issu
   entry.datesOfBirth.forEach((d, i) => issues.check(typeof d === 'string' && DOB.test(d) && validDay(d), f(`dates_of_birth[${i}]`), 'must be YYYY, YYYY-MM or a real YYYY-MM-DD'));
   entry.nationalities.forEach((n, i) => issues.check(typeof n === 'string' && ISO2.test(n), f(`nationalities[${i}]`), 'must be an ISO 3166-1 alpha-2 code'));
   entry.addresses.forEach((a, i) => {
-    const parts = [a?.line, a?.city, a?.postalCode, a?.country];
-    issues.check(parts.some((p) => typeof p === 'string' && p.trim() !== ''), f(`addresses[${i}]`), 'needs at least one of line, city, postal_code, country');
+    const parts = [a?.line, a?.city, a?.region, a?.postalCode, a?.country];
+    issues.check(parts.some((p) => typeof p === 'string' && p.trim() !== ''), f(`addresses[${i}]`), 'needs at least one of line, city, region, postal_code, country');
     issues.check(parts.every((p) => p === undefined || (typeof p === 'string' && p.length <= 500)), f(`addresses[${i}]`), 'parts are text of at most 500 characters');
     issues.check(a?.country === undefined || ISO2.test(a.country), f(`addresses[${i}].country`), 'must be an ISO 3166-1 alpha-2 code');
   });
@@ -170,6 +174,7 @@ export function entryIssues(entry: WatchlistEntryInput | undefined, issues: Issu
     issues.check((identifierKinds as readonly string[]).includes(id?.kind), f(`identifiers[${i}].kind`), `must be one of ${identifierKinds.join(', ')}`);
     issues.check(isNonEmptyText(id?.value, 200), f(`identifiers[${i}].value`), 'is required (1-200 characters)');
     issues.check(id?.country === undefined || ISO2.test(id.country), f(`identifiers[${i}].country`), 'must be an ISO 3166-1 alpha-2 code');
+    issues.check(id?.region === undefined || isNonEmptyText(id.region, 100), f(`identifiers[${i}].region`), 'is 1-100 characters');
   });
   return issues;
 }
@@ -193,7 +198,7 @@ function listIssues(d: { name?: string; purpose?: string; severity?: string; own
 /** Content equality of two entries (bookkeeping fields aside): a re-import of the same row changes nothing. */
 export function sameContent(a: WatchlistEntryInput, b: WatchlistEntryInput): boolean {
   const content = (e: WatchlistEntryInput) =>
-    JSON.stringify([e.entityType, e.primaryName, e.aliases, e.datesOfBirth, e.nationalities, e.addresses, e.identifiers, e.reason]);
+    JSON.stringify([e.entityType, e.primaryName, e.aliases, e.datesOfBirth, e.nationalities, e.addresses, e.identifiers, e.reason, e.status ?? 'active', e.gender ?? null]);
   return content(a) === content(b);
 }
 
@@ -207,11 +212,15 @@ function contentOf(e: WatchlistEntryInput): WatchlistEntryInput {
     addresses: e.addresses.map((a) => ({
       ...(a.line ? { line: a.line.trim() } : {}),
       ...(a.city ? { city: a.city.trim() } : {}),
+      ...(a.region ? { region: a.region.trim() } : {}),
       ...(a.postalCode ? { postalCode: a.postalCode.trim() } : {}),
       ...(a.country ? { country: a.country } : {}),
     })),
-    identifiers: e.identifiers.map((i) => ({ kind: i.kind, value: i.value.trim(), ...(i.country ? { country: i.country } : {}) })),
+    identifiers: e.identifiers.map((i) => ({ kind: i.kind, value: i.value.trim(), ...(i.country ? { country: i.country } : {}), ...(i.region ? { region: i.region.trim() } : {}) })),
     reason: e.reason,
+    // absent when active: entries written before statuses existed keep their content (and hash)
+    ...(e.status === 'inactive' ? { status: 'inactive' as const } : {}),
+    ...(e.gender ? { gender: e.gender } : {}),
   };
 }
 

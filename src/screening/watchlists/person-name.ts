@@ -2,7 +2,9 @@
  * Person-name agreement for internal lists: ordinary Western names where a nickname stands for the
  * formal name (Bob Smith = Robert Smith), a middle name or initial may be missing, the surname may be
  * misspelt by a letter, and "Smith, Robert" is written surname first. Two different given names
- * (John/Robert) or surnames are different people whatever else agrees in the name.
+ * (John/Robert) or surnames are different people whatever else agrees in the name, and so are two
+ * different generational suffixes (John Smith Jr / John Smith Sr: a father and son often share a
+ * name, a home and a phone).
  */
 import anyAscii from 'any-ascii';
 import { doubleMetaphone } from 'double-metaphone';
@@ -31,19 +33,50 @@ export interface PersonNameAgreement {
   givenAgrees: boolean;
   /** the surnames pair (exactly or within a letter or two) */
   surnameAgrees: boolean;
+  /** both names carry a generational suffix and they differ (Jr / Sr, II / III): two people */
+  suffixConflict: boolean;
 }
 
-const SUFFIXES = new Set(['jr', 'jnr', 'junior', 'sr', 'snr', 'senior', 'ii', 'iii', 'iv', 'esq']);
+/** Generational suffixes, each written one way: kept, since Jr and Sr are two people. */
+const GENERATIONS: Readonly<Record<string, string>> = {
+  jr: 'jr', jnr: 'jr', junior: 'jr', sr: 'sr', snr: 'sr', senior: 'sr', ii: 'ii', '2nd': 'ii', iii: 'iii', '3rd': 'iii', iv: 'iv', '4th': 'iv',
+};
+/** Suffixes that say nothing about who the person is. */
+const OTHER_SUFFIXES = new Set(['esq', 'phd', 'md', 'dds', 'cpa']);
+/** A person's name never gets above this when the generational suffixes differ (below the weak-name bar of the policy). */
+export const SUFFIX_CONFLICT_CAP = 0.6;
 
-/** Words of a person's name in given-names-first order ("Smith, Robert J." → robert j smith). */
-export function personNameWords(name: string): string[] {
+export interface PersonNameParts {
+  /** given names first, surname last, titles and suffixes left out */
+  words: string[];
+  /** the generational suffix, written one way (jr, sr, ii, iii, iv) */
+  generation?: string;
+}
+
+/** A person's name in given-names-first order ("Smith, Robert J. Jr" → robert j smith, jr). */
+export function personNameParts(name: string): PersonNameParts {
   let s = anyAscii(name).toLowerCase().trim();
   const comma = s.indexOf(',');
   if (comma > 0) s = `${s.slice(comma + 1)} ${s.slice(0, comma)}`;
-  return s
-    .split(/[^a-z']+/)
+  const all = s
+    .split(/[^a-z0-9']+/)
     .map((w) => w.replace(/'/g, ''))
-    .filter((w) => w && !HONORIFICS.has(w) && !SUFFIXES.has(w));
+    // the matcher's honorifics hold jr/sr/ii/iii too: a generational suffix is read before they are dropped
+    .filter((w) => w && (GENERATIONS[w] !== undefined || (!HONORIFICS.has(w) && !OTHER_SUFFIXES.has(w))));
+  let generation: string | undefined;
+  const words: string[] = [];
+  // a suffix is a suffix after the first word ("Junior Smith" is a given name)
+  all.forEach((w, i) => {
+    const g = i > 0 ? GENERATIONS[w] : undefined;
+    if (g) generation ??= g;
+    else if (/^[a-z]+$/.test(w)) words.push(w);
+  });
+  return { words, ...(generation ? { generation } : {}) };
+}
+
+/** Words of a person's name in given-names-first order ("Smith, Robert J." → robert j smith). */
+export function personNameWords(name: string): string[] {
+  return personNameParts(name).words;
 }
 
 function tokenSim(a: string, b: string, table: GivenNameTable): { how: NameTokenHow; sim: number } | undefined {
@@ -95,17 +128,24 @@ function align(sw: string[], lw: string[], table: GivenNameTable): { pairs: { i:
 }
 
 export function personNameAgreement(subjectName: string, listedName: string, table: GivenNameTable = englishGivenNames()): PersonNameAgreement {
-  const sw = personNameWords(subjectName);
-  const lw = personNameWords(listedName);
-  if (!sw.length || !lw.length) return { score: 0, pairs: [], unmatched: { subject: sw, listed: lw }, notes: ['a name is empty'], givenAgrees: false, surnameAgrees: false };
+  const subject = personNameParts(subjectName);
+  const listed = personNameParts(listedName);
+  const sw = subject.words;
+  const lw = listed.words;
+  if (!sw.length || !lw.length) return { score: 0, pairs: [], unmatched: { subject: sw, listed: lw }, notes: ['a name is empty'], givenAgrees: false, surnameAgrees: false, suffixConflict: false };
   // surname written first without a comma ("Smith Robert"): try the reversed order too and keep the better reading
-  const direct = scoreOf(sw, lw, table);
+  let best = scoreOf(sw, lw, table);
   if (sw.length === 2 && lw.length === 2) {
     const reversed = scoreOf([sw[1], sw[0]], lw, table);
     // only when it pairs the surnames: otherwise a given name read as a surname would look better than it is
-    if (reversed.surnameAgrees && reversed.score > direct.score) return reversed;
+    if (reversed.surnameAgrees && reversed.score > best.score) best = reversed;
   }
-  return direct;
+  if (subject.generation && listed.generation && subject.generation !== listed.generation) {
+    best.suffixConflict = true;
+    best.score = Math.min(best.score, SUFFIX_CONFLICT_CAP);
+    best.notes.push(`the generational suffixes differ ("${subject.generation}" / "${listed.generation}"): two people of one name`);
+  }
+  return best;
 }
 
 function scoreOf(sw: string[], lw: string[], table: GivenNameTable): PersonNameAgreement {
@@ -150,5 +190,6 @@ function scoreOf(sw: string[], lw: string[], table: GivenNameTable): PersonNameA
     notes,
     givenAgrees,
     surnameAgrees: !!surname && surname.sim >= 0.8,
+    suffixConflict: false,
   };
 }
