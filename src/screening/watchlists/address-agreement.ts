@@ -46,8 +46,21 @@ export function normalisePostcode(raw: string | undefined, country?: string): st
 
 const normaliseCountry = (c: string | undefined) => (c && c.trim() ? c.trim().toUpperCase() : undefined);
 
+/**
+ * Each address object's parts, kept while the object lives: a list entry's addresses are compared
+ * with every screened subject that reaches the entry, and parsing a line is the dearest step. (A memo
+ * of a pure function over objects that are never changed after they are read: entries and requests.)
+ */
+const normalisedByObject = new WeakMap<AddressInput, NormalisedAddress>();
+
 /** An address's parts: the structured fields, and what its line says besides (a one-line address gives them all). */
 export function normaliseAddress(a: AddressInput): NormalisedAddress {
+  let out = normalisedByObject.get(a);
+  if (out === undefined) normalisedByObject.set(a, (out = normaliseUncached(a)));
+  return out;
+}
+
+function normaliseUncached(a: AddressInput): NormalisedAddress {
   const parsed = a.line ? parseAddressLine(a.line) : undefined;
   const out: NormalisedAddress = { text: '' };
   const region = a.region ? (regionCode(a.region) ?? (words(a.region).join(' ') || undefined)) : parsed?.region;

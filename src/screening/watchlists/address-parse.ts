@@ -220,10 +220,13 @@ export function parseAddressLine(line: string): ParsedAddressLine {
 
   // 3. the city: the last segment that is not the street or a unit; on one segment, what follows the street type
   const segs = [...new Set(ts.map((t) => t.seg))];
-  const isUnitSegment = (seg: number) => {
-    const ws = ts.filter((t) => t.seg === seg).map((t) => t.w);
-    return ws.length === 2 && UNIT_WORDS.has(ws[0]!) && /^\d+[a-z]?$|^[a-z]$/.test(ws[1]!);
-  };
+  const unitSegments = new Set(
+    segs.filter((seg) => {
+      const ws = ts.filter((t) => t.seg === seg);
+      return ws.length === 2 && UNIT_WORDS.has(ws[0]!.w) && /^\d+[a-z]?$|^[a-z]$/.test(ws[1]!.w);
+    }),
+  );
+  const isUnitSegment = (seg: number) => unitSegments.has(seg);
   const streetSeg = segs.find((seg) => !isUnitSegment(seg) && ts.some((t) => t.seg === seg && (HOUSE_NUMBER.test(t.w) || STREET_TYPES.has(WORD_FORMS[t.w] ?? t.w)))) ?? segs.find((seg) => !isUnitSegment(seg));
   let streetTokens = ts;
   if (out.city.length === 0 && cityEnd > 0) {

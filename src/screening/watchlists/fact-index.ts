@@ -1,11 +1,13 @@
 /**
- * Candidates by fact: the entries that share a document number, a phone, an e-mail or a date of
- * birth with the screened subject, whatever their names. The screening engine finds entries by
+ * Candidates by fact: the entries that share a document number, a phone, an e-mail, a date of
+ * birth or a dwelling (house number with postcode, or with street and city) with the screened
+ * subject, whatever their names. The screening engine finds entries by
  * name only, so without this the policy's rules for another name never run: the same document
  * under another name, a changed surname (same given name, date of birth and home), the same phone
  * or e-mail beside a name the engine scores under its threshold. A shared fact only makes an entry a
  * candidate; scoreWatchlistCandidate decides (a shared phone under another name is no hit). Pure.
  */
+import { normaliseAddress, type AddressInput } from './address-agreement';
 import { parsePartialDate } from './dob-agreement';
 import { normaliseDocument, normaliseEmail, normalisePhone } from './identifier-agreement';
 import type { WatchlistEntryLike, WatchlistSubject } from './match-policy';
@@ -43,11 +45,23 @@ function dateKeys(dates: readonly string[], out: Set<string>, swapped: boolean):
   }
 }
 
+/** A dwelling: the house number with the postcode, or with the street's first word and the city (a one-line address parsed). */
+function dwellingKeys(addresses: readonly AddressInput[], out: Set<string>): void {
+  for (const a of addresses) {
+    const n = normaliseAddress(a);
+    if (!n.houseNumber) continue;
+    if (n.postcode) out.add(`home:${n.postcode}|${n.houseNumber}`);
+    const street = n.street?.split(' ').find((w) => w.length > 2);
+    if (n.city && street) out.add(`home:${n.city}|${street}|${n.houseNumber}`);
+  }
+}
+
 /** The facts an entry is found by. */
 export function entryFactKeys(entry: Pick<WatchlistEntryLike, 'identifiers' | 'datesOfBirth' | 'addresses' | 'nationalities'>): string[] {
   const out = new Set<string>();
   identifierKeys(entry.identifiers ?? [], entry.addresses?.[0]?.country ?? entry.nationalities?.[0], out);
   dateKeys(entry.datesOfBirth ?? [], out, false);
+  dwellingKeys(entry.addresses ?? [], out);
   return [...out];
 }
 
@@ -60,6 +74,7 @@ export function subjectFactKeys(subject: WatchlistSubject, country?: string): st
     out,
   );
   dateKeys([...(subject.birthDate ? [subject.birthDate] : []), ...(subject.datesOfBirth ?? [])], out, true);
+  dwellingKeys([...(subject.address ? [subject.address] : []), ...(subject.addresses ?? [])], out);
   return [...out];
 }
 

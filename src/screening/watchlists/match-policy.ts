@@ -171,6 +171,8 @@ function describePersonName(subject: string, listed: string, a: PersonNameAgreem
         return `"${p.subject}" exact`;
       case 'nickname':
         return `"${p.subject}" is a short form of "${p.listed}"`;
+      case 'short_form':
+        return `"${p.subject}" / "${p.listed}": one given name is the start of the other`;
       case 'initial':
         return `"${p.subject}" / "${p.listed}" by initial`;
       case 'spelling':
@@ -195,9 +197,11 @@ function bestName(subject: WatchlistSubject, entry: WatchlistEntryLike, nameMatc
       }
     }
   }
-  // the screening matcher does not read generational suffixes: Jr against Sr stays two people whatever it scores
-  const suffixConflict = best.person?.suffixConflict === true;
-  if (nameMatch && nameMatch.nameScore > best.score && !suffixConflict) {
+  // The screening matcher reads neither generational suffixes nor the English given-name table: Jr
+  // against Sr, Robert against Richard, Steven against Stephanie stay two people whatever it scores.
+  // (It still wins elsewhere: transliterations, other scripts, organisations.)
+  const decisive = best.person?.suffixConflict === true || best.person?.givenNamesDiffer === true;
+  if (nameMatch && nameMatch.nameScore > best.score && !decisive) {
     const variant = nameMatch.variant ? ` (found as ${nameMatch.variant})` : '';
     best = {
       score: nameMatch.nameScore,

@@ -12,7 +12,7 @@ import { HONORIFICS } from '../matching/lexicon';
 import { editDistance } from '../matching/similarity';
 import { englishGivenNames, type GivenNameTable } from './given-names';
 
-export type NameTokenHow = 'exact' | 'nickname' | 'spelling' | 'sounds_alike' | 'initial';
+export type NameTokenHow = 'exact' | 'nickname' | 'short_form' | 'spelling' | 'sounds_alike' | 'initial';
 
 export interface NamePairing {
   subject: string;
@@ -35,6 +35,8 @@ export interface PersonNameAgreement {
   surnameAgrees: boolean;
   /** both names carry a generational suffix and they differ (Jr / Sr, II / III): two people */
   suffixConflict: boolean;
+  /** the first given names are both in the table and do not stand for each other (Robert / Richard, Steven / Stephanie): two people */
+  givenNamesDiffer: boolean;
 }
 
 /** Generational suffixes, each written one way: kept, since Jr and Sr are two people. */
@@ -79,13 +81,15 @@ export function personNameWords(name: string): string[] {
   return personNameParts(name).words;
 }
 
-function tokenSim(a: string, b: string, table: GivenNameTable): { how: NameTokenHow; sim: number } | undefined {
+function tokenSim(a: string, b: string, table: GivenNameTable, firstGiven: boolean): { how: NameTokenHow; sim: number } | undefined {
   if (a === b) return { how: 'exact', sim: 1 };
   if (a.length === 1 || b.length === 1) return a[0] === b[0] ? { how: 'initial', sim: 0.7 } : undefined;
   if (table.agree(a, b)) return { how: 'nickname', sim: 0.9 };
   // two given names the table knows and that do not stand for each other are two names (Robert/Roberta, John/Joan)
   if (table.knows(a) && table.knows(b)) return undefined;
   const shortest = Math.min(a.length, b.length);
+  // a first given name written short, the table not knowing the pair (Kim / Kimberly, Sam / Samantha): the start of the other
+  if (firstGiven && shortest >= 3 && Math.max(a.length, b.length) >= shortest + 2 && (a.startsWith(b) || b.startsWith(a))) return { how: 'short_form', sim: 0.85 };
   const d = editDistance(a, b, 2);
   if (d === 1 && shortest >= 4) return { how: 'spelling', sim: 0.88 };
   if (d === 2 && shortest >= 7) return { how: 'spelling', sim: 0.82 };
@@ -106,7 +110,7 @@ function align(sw: string[], lw: string[], table: GivenNameTable): { pairs: { i:
   const cands: { i: number; j: number; how: NameTokenHow; sim: number; v: number }[] = [];
   for (let i = 0; i < sw.length; i++) {
     for (let j = 0; j < lw.length; j++) {
-      const t = tokenSim(sw[i], lw[j], table);
+      const t = tokenSim(sw[i]!, lw[j]!, table, i === 0 && j === 0 && sw.length > 1 && lw.length > 1);
       // prefer pairing words in the same role (first with first, last with last)
       const role = (k: number, n: number) => (k === n - 1 ? 2 : k === 0 ? 0 : 1);
       if (t) cands.push({ i, j, ...t, v: t.sim + (role(i, sw.length) === role(j, lw.length) ? 0.01 : 0) });
@@ -132,7 +136,7 @@ export function personNameAgreement(subjectName: string, listedName: string, tab
   const listed = personNameParts(listedName);
   const sw = subject.words;
   const lw = listed.words;
-  if (!sw.length || !lw.length) return { score: 0, pairs: [], unmatched: { subject: sw, listed: lw }, notes: ['a name is empty'], givenAgrees: false, surnameAgrees: false, suffixConflict: false };
+  if (!sw.length || !lw.length) return { score: 0, pairs: [], unmatched: { subject: sw, listed: lw }, notes: ['a name is empty'], givenAgrees: false, surnameAgrees: false, suffixConflict: false, givenNamesDiffer: false };
   // surname written first without a comma ("Smith Robert"): try the reversed order too and keep the better reading
   let best = scoreOf(sw, lw, table);
   if (sw.length === 2 && lw.length === 2) {
@@ -180,7 +184,8 @@ function scoreOf(sw: string[], lw: string[], table: GivenNameTable): PersonNameA
   // every word of both sides paired exactly
   if (pairs.length === sw.length && pairs.length === lw.length && pairs.every((p) => p.how === 'exact')) score = 1;
   const given = pairs.find((p) => p.i === 0 && p.j === 0);
-  const givenAgrees = sw.length > 1 && lw.length > 1 && !!given && (given.how === 'exact' || given.how === 'nickname');
+  const givenAgrees = sw.length > 1 && lw.length > 1 && !!given && (given.how === 'exact' || given.how === 'nickname' || given.how === 'short_form');
+  const givenNamesDiffer = sw.length > 1 && lw.length > 1 && sw[0]!.length > 1 && lw[0]!.length > 1 && sw[0] !== lw[0] && table.knows(sw[0]!) && table.knows(lw[0]!) && !table.agree(sw[0]!, lw[0]!);
   const su = new Set(pairs.map((p) => p.i));
   const lu = new Set(pairs.map((p) => p.j));
   return {
@@ -191,5 +196,6 @@ function scoreOf(sw: string[], lw: string[], table: GivenNameTable): PersonNameA
     givenAgrees,
     surnameAgrees: !!surname && surname.sim >= 0.8,
     suffixConflict: false,
+    givenNamesDiffer,
   };
 }
