@@ -61,7 +61,9 @@ const IdentifierSchema = z.strictObject({
 export const WatchlistEntryBodySchema = z
   .strictObject({
     entity_type: z.enum(watchlistEntityTypes).default('person'),
-    primary_name: nameText(1, 300).openapi({ description: 'Required: an entry without a name is refused.' }),
+    primary_name: nameText(1, 300)
+      .optional()
+      .openapi({ description: 'The name. Required unless the entry has a document number, phone or e-mail (an entry listed by an identifier alone: it is found by that identifier only).' }),
     aliases: z.array(AliasSchema).max(100).default([]),
     dates_of_birth: z.array(dob).max(20).default([]),
     nationalities: z.array(iso2).max(20).default([]),
@@ -98,7 +100,11 @@ export const RemoveEntryQuerySchema = z.strictObject({ reason: freeText(1, 2000)
 export const ImportMappingSchema = z
   .strictObject({
     columns: z.record(z.string().min(1).max(200), z.enum(importTargets)).optional().openapi({ description: 'Column header (CSV) or key (JSON lines) → entry field; overrides the automatic recognition. `ignore` drops a column.' }),
-    dob_order: z.enum(['dmy', 'mdy']).optional().openapi({ description: 'How to read an ambiguous numeric date such as 03/04/1971 (default dmy).' }),
+    dob_order: z.enum(['dmy', 'mdy']).optional().openapi({
+      description:
+        'How to read an ambiguous numeric date such as 03/04/1971 in every date column. Default: decided per column from all its rows (a 3/31/1954 proves month first); a column no row decides is read day first and flagged in the preview.',
+    }),
+    century_pivot: z.number().int().min(0).max(99).optional().openapi({ description: 'Two-digit years (3/1/70): 00 up to the pivot are 20xx, the rest 19xx. Default: this year\'s last two digits (a birth date is never in the future).' }),
     default_entity_type: z.enum(watchlistEntityTypes).optional(),
   })
   .openapi('WatchlistImportMapping');
@@ -107,6 +113,9 @@ export const ImportQuerySchema = z.strictObject({
   mode: z.enum(['add', 'replace']).default('add').openapi({ description: 'add: new ids added, known ids changed; replace: also removes every entry the file does not hold.' }),
   file_name: nameText(1, 255).optional().openapi({ description: 'Recorded with the import (default: the X-File-Name header, else `upload.<csv|jsonl>`).' }),
   mapping: z.string().max(8192).optional().openapi({ description: 'The mapping as JSON (alternatively in the X-Import-Mapping header).' }),
+  bad_rows: z.enum(['reject', 'skip']).default('reject').openapi({
+    description: 'reject (default): all or nothing, a file with any unreadable row is refused (422) and nothing is imported. skip: the readable rows are imported and the refused ones reported by line in the answer (`skipped`).',
+  }),
 });
 
 // ---- responses ----
@@ -147,11 +156,25 @@ export const WatchlistEntrySchema = z
 
 export const ImportRowErrorSchema = z.object({ line: z.number().int(), field: z.string(), reason: z.string() }).openapi('WatchlistImportRowError');
 
+const DateOrderSchema = z
+  .object({
+    order: z.enum(['dmy', 'mdy']),
+    decided_by: z.enum(['mapping', 'header', 'inferred', 'default']),
+    day_first_rows: z.number().int(),
+    month_first_rows: z.number().int(),
+    ambiguous_rows: z.number().int(),
+    flagged: z.boolean().openapi({ description: 'Check this column: no row decided the order of its ambiguous dates, or rows prove both orders.' }),
+    note: z.string(),
+  })
+  .openapi('WatchlistImportDateOrder');
+
 export const ImportPreviewSchema = z
   .object({
     format: z.enum(['csv', 'jsonl']),
     mapping: z.record(z.string(), z.enum(importTargets)).openapi({ description: 'Column → field as it will be applied (recognised, then your overrides).' }),
     unmapped_columns: z.array(z.string()).openapi({ description: 'Columns that will be ignored.' }),
+    date_orders: z.record(z.string(), DateOrderSchema).openapi({ description: 'Each date column: the day/month order its ambiguous dates will be read in, and why (decided from every row of the file).' }),
+    two_digit_years: z.string().openapi({ description: 'How two-digit years are read, e.g. "00-26 are 2000-2026, 27-99 are 1927-1999".' }),
     rows: z.number().int(),
     valid_rows: z.number().int(),
     sample: z.array(WatchlistEntrySchema.omit({ added_by: true, added_at: true }).extend({ line: z.number().int() })).openapi({ description: 'The first 20 rows as they will be imported.' }),
@@ -180,6 +203,11 @@ export const ImportResultSchema = z
       entry_count: z.number().int(),
       version: z.number().int(),
       mapping: z.record(z.string(), z.enum(importTargets)),
+      date_orders: z.record(z.string(), DateOrderSchema),
+      two_digit_years: z.string(),
+      bad_rows: z.enum(['reject', 'skip']),
+      skipped_rows: z.number().int().openapi({ description: 'Rows refused and left out (bad_rows=skip; 0 otherwise).' }),
+      skipped: z.array(ImportRowErrorSchema).openapi({ description: 'Why each was refused, by line (the first 1,000 problems).' }),
     }),
   })
   .openapi('WatchlistImportResult');
@@ -234,7 +262,7 @@ export function presentEntry(e: WatchlistEntry) {
 export function toEntryInput(body: z.infer<typeof WatchlistEntryBodySchema>): WatchlistEntryInput {
   return {
     entityType: body.entity_type,
-    primaryName: body.primary_name,
+    primaryName: body.primary_name ?? '',
     aliases: body.aliases.map((a) => ({ name: a.name, ...(a.script ? { script: a.script } : {}) })),
     datesOfBirth: body.dates_of_birth,
     nationalities: body.nationalities,

@@ -181,7 +181,7 @@ export class WatchlistService {
     accountId: string,
     watchlistId: string,
     file: SpooledImport,
-    options: { mode: 'add' | 'replace'; fileName: string; chunkSize?: number },
+    options: { mode: 'add' | 'replace'; fileName: string; chunkSize?: number; skipBadRows?: boolean },
     ctx: CommandContext,
   ): Promise<{ list: WatchlistView; imported: Record<string, unknown> }> {
     if (ctx.idempotency) {
@@ -234,6 +234,8 @@ export class WatchlistService {
           mode: options.mode,
           source: { fileName: options.fileName, sha256: file.sha256, format: file.format, bytes: file.bytes },
           counts: totals,
+          ...(options.skipBadRows ? { skippedRows: file.badRows } : {}),
+          dateOrders: Object.fromEntries(Object.entries(file.dateOrders).map(([column, o]) => [column, o.order])),
         },
       },
       ctx,

@@ -65,6 +65,9 @@ export type CommitImport = Command<
     mode: 'add' | 'replace';
     source: { fileName: string; sha256: string; format: 'csv' | 'jsonl'; bytes: number };
     counts: ImportCounts;
+    /** Rows left out as bad (skipping bad rows). */
+    skippedRows?: number;
+    dateOrders?: Record<string, 'dmy' | 'mdy'>;
   }
 >;
 export interface ImportCounts {
@@ -106,6 +109,10 @@ export type ListImported = Event<
     /** A streamed import: its entries are the EntriesImported chunks of this staging stream (absent: they precede this event in the list's stream). */
     stagingStream?: string;
     chunks?: number;
+    /** Rows refused and left out (an import that skipped bad rows); absent: all or nothing. */
+    skippedRows?: number;
+    /** Date column → the order its ambiguous dates were read in. */
+    dateOrders?: Record<string, 'dmy' | 'mdy'>;
   }
 >;
 /**
@@ -148,7 +155,11 @@ export function entryIssues(entry: WatchlistEntryInput | undefined, issues: Issu
   if (!entry || typeof entry !== 'object') return issues.add(f('entry'), 'is required');
   issues
     .check((watchlistEntityTypes as readonly string[]).includes(entry.entityType), f('entity_type'), `must be one of ${watchlistEntityTypes.join(', ')}`)
-    .check(isNonEmptyText(entry.primaryName, 300), f('primary_name'), 'is required (1-300 characters): an entry without a name cannot be matched')
+    .check(
+      isNonEmptyText(entry.primaryName, 300) || (entry.primaryName === '' && hasStrongIdentifier(entry)),
+      f('primary_name'),
+      'is required (1-300 characters) unless the entry has a document number, phone or e-mail: an entry with neither cannot be matched',
+    )
     .check(Array.isArray(entry.aliases) && entry.aliases.length <= 100, f('aliases'), 'at most 100')
     .check(Array.isArray(entry.datesOfBirth) && entry.datesOfBirth.length <= 20, f('dates_of_birth'), 'at most 20')
     .check(Array.isArray(entry.nationalities) && entry.nationalities.length <= 20, f('nationalities'), 'at most 20')
@@ -179,6 +190,12 @@ export function entryIssues(entry: WatchlistEntryInput | undefined, issues: Issu
   return issues;
 }
 
+/** Kinds that identify a holder by themselves: an entry with one of them needs no name (a fraudster's e-mail). */
+const STRONG_IDENTIFIERS = new Set<string>(['passport', 'national_id', 'tax_id', 'registration_number', 'imo', 'drivers_license', 'phone', 'email', 'other']);
+function hasStrongIdentifier(entry: WatchlistEntryInput): boolean {
+  return Array.isArray(entry.identifiers) && entry.identifiers.some((i) => STRONG_IDENTIFIERS.has(i?.kind) && isNonEmptyText(i?.value, 200));
+}
+
 function validDay(d: string): boolean {
   if (d.length < 10) return true;
   const [y, m, day] = d.split('-').map(Number) as [number, number, number];
@@ -195,10 +212,16 @@ function listIssues(d: { name?: string; purpose?: string; severity?: string; own
   return issues;
 }
 
-/** Content equality of two entries (bookkeeping fields aside): a re-import of the same row changes nothing. */
+/**
+ * Content equality of two entries (bookkeeping fields aside): a re-import of the same row changes
+ * nothing. Both sides are written in one key order first: an entry read back from the PostgreSQL
+ * store (jsonb) has its objects' keys in another order than the one it was written in.
+ */
 export function sameContent(a: WatchlistEntryInput, b: WatchlistEntryInput): boolean {
-  const content = (e: WatchlistEntryInput) =>
-    JSON.stringify([e.entityType, e.primaryName, e.aliases, e.datesOfBirth, e.nationalities, e.addresses, e.identifiers, e.reason, e.status ?? 'active', e.gender ?? null]);
+  const content = (e: WatchlistEntryInput) => {
+    const c = contentOf(e);
+    return JSON.stringify([c.entityType, c.primaryName, c.aliases, c.datesOfBirth, c.nationalities, c.addresses, c.identifiers, c.reason, c.status ?? 'active', c.gender ?? null]);
+  };
   return content(a) === content(b);
 }
 
@@ -398,6 +421,8 @@ function decideCommitImport(command: CommitImport, state: Watchlist & { entries:
     .check(isNonEmptyText(c.importId, 200), 'import_id', 'is required')
     .check(typeof c.staging?.stream === 'string' && isImportStagingStream(c.staging.stream) && c.staging.stream.startsWith(`${streamName(state.id)}.`), 'staging', 'must be this list\'s import staging stream')
     .check(Number.isInteger(c.staging?.chunks) && c.staging.chunks >= 1, 'staging', 'holds at least one chunk')
+    .check(c.skippedRows === undefined || (Number.isInteger(c.skippedRows) && c.skippedRows >= 0), 'skipped_rows', 'must be a count')
+    .check(c.dateOrders === undefined || Object.values(c.dateOrders).every((o) => o === 'dmy' || o === 'mdy'), 'date_orders', 'each is dmy or mdy')
     .throwIfAny();
   // The chunks were decided against this version: a change in between would be lost or undone.
   if (state.version !== c.basedOnVersion) {
@@ -420,6 +445,8 @@ function decideCommitImport(command: CommitImport, state: Watchlist & { entries:
         importedAt: command.metadata.now,
         stagingStream: c.staging.stream,
         chunks: c.staging.chunks,
+        ...(c.skippedRows !== undefined ? { skippedRows: c.skippedRows } : {}),
+        ...(c.dateOrders && Object.keys(c.dateOrders).length ? { dateOrders: c.dateOrders } : {}),
       },
     },
   ]);

@@ -134,8 +134,9 @@ const identifierType: Record<IdentifierKind, string> = {
  * `watchlist-<id>@v<n>`, topic sanctions (the spec's phase 1 "local curated list").
  */
 export function toListEntity(list: Pick<Watchlist, 'id' | 'name' | 'severity' | 'version'>, entry: WatchlistEntry): ListEntity {
+  // an entry listed by an identifier alone has no name to index (the fact index finds it)
   const names: NameRecord[] = [
-    { value: entry.primaryName, kind: 'primary' },
+    ...(entry.primaryName ? [{ value: entry.primaryName, kind: 'primary' as const }] : []),
     ...entry.aliases.map((a): NameRecord => ({ value: a.name, kind: a.script && a.script !== 'Latn' ? 'original_script' : 'strong_alias', ...(a.script ? { script: a.script } : {}) })),
   ];
   const addresses: Address[] = entry.addresses.map((a) => ({

@@ -321,7 +321,7 @@ function watchlistEvents(): Event[] {
   const chunk = commands.watchlist.decideImportChunk(base, ids, [{ entryId: 'e-2', entry: bare }, { entryId: 'e-3', entry: { ...bare, primaryName: 'Other Ltd' } }, { entryId: 'e-5', entry: { ...full, status: 'inactive' } }], { importId: 'imp-1', chunk: 0, addedBy: 'key:3', now: '2026-01-02T03:04:05.000Z', stampedBy: { type: 'StageImportChunk', data: {}, metadata: meta() } });
   const removals = [...commands.watchlist.decideImportRemovals(base, ids, new Set(['e-2', 'e-3']), { importId: 'imp-1', firstChunk: 1, fileName: 'exits.csv', now: '2026-01-02T03:04:05.000Z', size: 1000, stampedBy: () => ({ type: 'StageImportChunk', data: {}, metadata: meta() }) })];
   s.events.push(chunk.event, ...removals);
-  s.run('CommitImport', { ...ref, importId: 'imp-1', staging: { stream: staging, chunks: 1 + removals.length }, basedOnVersion: base.version, mode: 'replace', source: { fileName: 'exits.csv', sha256: sha('exits'), format: 'csv', bytes: 120 }, counts: { ...chunk.counts, removed: removals.reduce((n, e) => n + e.data.removed.length, 0) } });
+  s.run('CommitImport', { ...ref, importId: 'imp-1', staging: { stream: staging, chunks: 1 + removals.length }, basedOnVersion: base.version, mode: 'replace', source: { fileName: 'exits.csv', sha256: sha('exits'), format: 'csv', bytes: 120 }, counts: { ...chunk.counts, removed: removals.reduce((n, e) => n + e.data.removed.length, 0) }, skippedRows: 2, dateOrders: { DOB: 'mdy' } });
   s.run('AddEntry', { ...ref, entryId: 'e-4', entry: { ...bare, status: 'inactive' }, addedBy: 'u-owner' });
   s.run('RemoveEntry', { ...ref, entryId: 'e-4', reason: 'added by mistake' });
   s.run('RemoveEntry', { ...ref, entryId: 'e-3' });
