@@ -21,8 +21,8 @@ import type { WatchlistEntryInput } from '../../screening/watchlists/model';
 import { parseImport, resolveDates, type ImportRow, type ImportTarget, type ParseOptions } from './import-parser';
 import type { DateColumnOrder } from './import-values';
 
-/** About this much row JSON per chunk event (with the entry's bookkeeping fields it stays under 1 MB). */
-export const CHUNK_MAX_BYTES = 384 * 1024;
+/** About this much row JSON per chunk event (well under a bus message's 1 MB; see IMPORT_CHUNK_ENTRIES for the size). */
+export const CHUNK_MAX_BYTES = 128 * 1024;
 
 /** Row problems reported (all are counted). */
 export const MAX_REPORTED_ROW_ERRORS = 1000;
