@@ -23,20 +23,11 @@
  * import must produce) and customers.jsonl (each customer's facts, half, class and the listed ids
  * it matches: the key). Seeded: `npx tsx bench/watchlists/truthset-generate.ts` writes the same files.
  */
+import { seededRandom } from './seeded-random';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { WatchlistEntry } from '../../src/screening/watchlists/model';
 
-let seed = 30_2026;
-function rand(): number {
-  // mulberry32
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
+const { rand, pick, int } = seededRandom(30_2026);
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 const csvNames = (file: string, n: number) =>
