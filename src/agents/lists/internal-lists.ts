@@ -81,7 +81,8 @@ function policySubject(subject: AgentSubject): WatchlistSubject {
 /** A candidate found by its facts, as the engine would have returned it (the policy's comparison in place of the engine's). */
 function factResult(list: Pick<Watchlist, 'id' | 'name' | 'severity' | 'version'>, entry: WatchlistEntry, scored: WatchlistCandidateScore): MatchResult {
   const entity = toListEntity(list, entry);
-  const matched = entity.names.find((n) => n.value === scored.matchedName) ?? entity.names[0]!;
+  // an entry listed by its identifiers alone has no name to have matched
+  const matched = entity.names.find((n) => n.value === scored.matchedName) ?? entity.names[0] ?? { value: '', kind: 'primary' as const };
   return {
     entity,
     score: scored.score,

@@ -38,7 +38,7 @@ export interface NormalisedAddress {
 
 export function normalisePostcode(raw: string | undefined, country?: string): string | undefined {
   if (!raw) return undefined;
-  let p = anyAscii(raw).toUpperCase().replace(/[^A-Z0-9]/g, '');
+  let p = (/^[\x00-\x7f]*$/.test(raw) ? raw : anyAscii(raw)).toUpperCase().replace(/[^A-Z0-9]/g, '');
   // US ZIP+4 compares on the ZIP
   if ((country === 'US' || !country) && /^\d{9}$/.test(p)) p = p.slice(0, 5);
   return p || undefined;
@@ -66,7 +66,8 @@ function normaliseUncached(a: AddressInput): NormalisedAddress {
   const region = a.region ? (regionCode(a.region) ?? (words(a.region).join(' ') || undefined)) : parsed?.region;
   out.country = normaliseCountry(a.country) ?? parsed?.country ?? (region && /^[a-z]{2}$/.test(region) && regionCode(region) ? regionCountry(region) : undefined);
   out.postcode = normalisePostcode(a.postalCode, out.country) ?? (parsed?.postcode ? normalisePostcode(parsed.postcode, out.country) : undefined);
-  const city = a.city ? words(a.city).map((w) => WORD_FORMS[w] ?? w) : parsed?.city ?? [];
+  const cityWords = a.city ? words(a.city) : [];
+  const city = a.city ? cityWords.map((w) => WORD_FORMS[w] ?? w) : parsed?.city ?? [];
   if (city.length) out.city = city.join(' ');
   if (region) out.region = region;
   if (parsed) {
@@ -79,11 +80,9 @@ function normaliseUncached(a: AddressInput): NormalisedAddress {
     const place = [...street, ...(parsed.city.length ? parsed.city : city)];
     if (place.length) out.place = place.join(' ');
   }
-  out.text = [a.line, a.city, a.region, a.postalCode, a.country]
-    .filter((x): x is string => !!x && x.trim() !== '')
-    .flatMap((x) => words(x))
-    .map((w) => WORD_FORMS[w] ?? w)
-    .join(' ');
+  const text = [...(parsed?.words ?? []), ...cityWords];
+  for (const field of [a.region, a.postalCode, a.country]) if (field && field.trim() !== '') text.push(...words(field));
+  out.text = text.map((w) => WORD_FORMS[w] ?? w).join(' ');
   return out;
 }
 

@@ -53,6 +53,8 @@ const REGIONS: readonly [string, string][] = [
 const CANADIAN = new Set(['ab', 'bc', 'mb', 'nb', 'nl', 'ns', 'nt', 'nu', 'on', 'pe', 'qc', 'sk', 'yt']);
 const REGION_CODES = new Set(REGIONS.map(([c]) => c));
 const REGION_BY_NAME = new Map(REGIONS.map(([c, n]) => [n, c]));
+/** The last word of every region name: only a line ending on one of these (or on a code) is looked up. */
+const REGION_LAST_WORDS = new Set(REGIONS.map(([, n]) => n.split(' ').at(-1)!));
 
 /** A region (state or province) as its two-letter code, from a code or a name; undefined otherwise. */
 export function regionCode(raw: string | undefined): string | undefined {
@@ -72,26 +74,38 @@ export function words(s: string): string[] {
   return tokens(s).flat();
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+const KEPT_WITH_DASH = /^\d{5}-\d{4}$|^\d+[a-z]?-\d+[a-z]?$/;
+const trimSlashes = (t: string) => (t.startsWith('/') || t.endsWith('/') ? t.replace(/^\/+|\/+$/g, '') : t);
+
+/** The words of each comma (or line) separated segment; written for speed: a list's every address goes through it. */
 function tokens(s: string): string[][] {
-  const text = anyAscii(s)
-    .toLowerCase()
-    .replace(/\bu\.\s?s\.\s?a\.?(?![a-z])/g, 'usa')
-    .replace(/\bu\.\s?s\.(?![a-z])/g, 'us')
-    .replace(/\bu\.\s?k\.(?![a-z])/g, 'uk')
-    .replace(/#\s*/g, ' unit ');
-  return text
-    .split(/[,;\n\r]+/)
-    .map((segment) =>
-      segment
-        .split(/[^a-z0-9/-]+/)
-        .flatMap((t) => (/^\d{5}-\d{4}$|^\d+[a-z]?-\d+[a-z]?$/.test(t) ? [t] : t.split('-')))
-        .map((t) => t.replace(/^\/+|\/+$/g, ''))
-        .filter(Boolean),
-    )
-    .filter((segment) => segment.length > 0);
+  let text = (ASCII.test(s) ? s : anyAscii(s)).toLowerCase();
+  if (text.includes('.')) text = text.replace(/\bu\.\s?s\.\s?a\.?(?![a-z])/g, 'usa').replace(/\bu\.\s?s\.(?![a-z])/g, 'us').replace(/\bu\.\s?k\.(?![a-z])/g, 'uk');
+  if (text.includes('#')) text = text.replace(/#\s*/g, ' unit ');
+  const out: string[][] = [];
+  for (const segment of text.split(/[,;\n\r]+/)) {
+    const words: string[] = [];
+    for (const raw of segment.split(/[^a-z0-9/-]+/)) {
+      if (!raw) continue;
+      if (raw.includes('-') && !KEPT_WITH_DASH.test(raw)) {
+        for (const part of raw.split('-')) {
+          const t = trimSlashes(part);
+          if (t) words.push(t);
+        }
+      } else {
+        const t = trimSlashes(raw);
+        if (t) words.push(t);
+      }
+    }
+    if (words.length) out.push(words);
+  }
+  return out;
 }
 
 export interface ParsedAddressLine {
+  /** every word of the line, in order (the same address written the same way has the same words) */
+  words: string[];
   houseNumber?: string;
   unit?: string;
   /** street words, rewritten (USPS/Royal Mail forms), without house number or unit */
@@ -138,6 +152,7 @@ function postcodeAt(ts: readonly Token[], i: number): { start: number; code: str
 
 /** A region name or code ending at token i (names of up to three words): its start and code. */
 function regionAt(ts: readonly Token[], i: number, seg: number): { start: number; code: string } | undefined {
+  if (!REGION_CODES.has(ts[i]!.w) && !REGION_LAST_WORDS.has(ts[i]!.w)) return undefined;
   for (let n = 3; n >= 1; n--) {
     const start = i - n + 1;
     if (start < 0 || ts[start]!.seg !== seg) continue;
@@ -158,13 +173,15 @@ function regionAt(ts: readonly Token[], i: number, seg: number): { start: number
 export function parseAddressLine(line: string): ParsedAddressLine {
   const segments = tokens(line);
   let ts: Token[] = segments.flatMap((segment, seg) => segment.map((w) => ({ w, seg })));
-  const out: ParsedAddressLine = { street: [], streetTyped: false, city: [] };
+  const out: ParsedAddressLine = { words: segments.flat(), street: [], streetTyped: false, city: [] };
   if (!ts.length) return out;
   const lastSeg = () => ts[ts.length - 1]!.seg;
 
-  // 1. the country: the last segment, or its last words ("London SW1A 1AA United Kingdom")
+  // 1. the country: the last segment, or its last words ("London SW1A 1AA United Kingdom");
+  // a line ending on a number or a street type ("12 High Street", "… NV 89101") names none
   const last = ts.filter((t) => t.seg === lastSeg());
-  if (segments.length > 1 || ts.length > 2) {
+  const lastWord = ts[ts.length - 1]!.w;
+  if ((segments.length > 1 || ts.length > 2) && !/\d/.test(lastWord) && !STREET_TYPES.has(WORD_FORMS[lastWord] ?? lastWord)) {
     const whole = last.map((t) => t.w).join(' ');
     const named = last.length <= 4 && (last.length > 1 || whole.length > 2 || !REGION_CODES.has(whole)) ? countryNamed(whole) : undefined;
     if (named && ts.length > last.length) {

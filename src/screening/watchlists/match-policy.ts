@@ -306,6 +306,7 @@ export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: Watchl
   evidence = round3(evidence);
 
   const n = name.score;
+  const nameless = !entry.primaryName?.trim() && !(entry.aliases ?? []).some((a) => aliasName(a).trim());
   // a changed surname: the given name agrees, the surname does not, and the birth date and dwelling are the same
   const renamed =
     !!name.person && name.person.givenAgrees && !name.person.surnameAgrees && dob?.level === 'exact' && address?.level === 'same_address' && !lifelongConflict;
@@ -317,6 +318,8 @@ export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: Watchl
     // the same document under another name: a person keeps a passport or national id through a change of name (and a fraud list wants one id under two names)
     else if (sameDocument && !lifelongConflict) strength = 'potential';
     else if (documentMatch && n >= POLICY.renamedName && !lifelongConflict) strength = 'potential';
+    // an entry listed by its identifiers alone (a fraudster's e-mail or phone): the identifier is the listing
+    else if (nameless && positives > 0 && !lifelongConflict) strength = 'potential';
     else if (renamed) strength = 'potential';
   }
 
@@ -360,8 +363,10 @@ export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: Watchl
       : strength === 'potential'
         ? renamed && n < POLICY.weakName
             ? 'Potential match: the given name, date of birth and address agree but the surname differs (changed by marriage?); an analyst should review.'
-            : documentMatch && n < POLICY.weakName
-              ? 'Potential match: the same document under another name (a changed name, or one identity used under two names); an analyst should review.'
+            : nameless
+              ? 'Potential match: the entry is listed by its identifiers alone (no name) and one of them agrees; an analyst should review.'
+              : documentMatch && n < POLICY.weakName
+                ? 'Potential match: the same document under another name (a changed name, or one identity used under two names); an analyst should review.'
               : 'Potential match: the name and some details agree; an analyst should review.'
         : n < POLICY.weakName
           ? 'No match: the names are different.'

@@ -115,6 +115,16 @@ describe('docs/internal-list-matching.md, rule by rule, through the screening in
       .then((hits) => assert.equal(hitOn(hits, 'sr-2')?.status, 'confirmed', 'the same suffix written out'));
   });
 
+  it('an entry listed by an e-mail alone (no name) is found by that e-mail, under any name', () => {
+    given(entry('mule-1', { primaryName: '', identifiers: [{ kind: 'email', value: 'cashout.mule@example.net' }] }))
+      .when({ name: 'Peter Quill', identifiers: [{ type: 'email', value: 'Cashout.Mule@example.net' }] })
+      .then((hits) => {
+        const hit = hitOn(hits, 'mule-1');
+        assert.equal(hit?.status, 'potential');
+        assert.match(hit!.explanation.summary, /listed by its identifiers alone/);
+      });
+  });
+
   it('an inactive entry is kept on the list but not screened', () => {
     given(entry('in-1', { primaryName: 'Robert Smith', status: 'inactive', datesOfBirth: ['1970-03-01'], identifiers: [{ kind: 'national_id', value: '123-45-6789' }] }))
       .when({ name: 'Robert Smith', birthDate: '1970-03-01', identifiers: [{ type: 'national_id', value: '123-45-6789' }] })
