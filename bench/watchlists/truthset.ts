@@ -16,7 +16,8 @@
  * customers' `matches`.
  *
  *   npx tsx bench/watchlists/truthset.ts                       this tree's figures
- *   npx tsx bench/watchlists/truthset.ts --baseline DIR        also DIR's (a checkout of another commit, e.g. main
+ *   npx tsx bench/watchlists/truthset.ts --baseline DIR [--label "main at abc123"]
+ *                                                              also DIR's (a checkout of another commit, e.g. main
  *                                                              from `git archive`), same run; writes the section of
  *                                                              bench/watchlists/RESULTS.md between its markers
  *   npx tsx bench/watchlists/truthset.ts --json                the figures as JSON (what --baseline runs in DIR)
@@ -194,7 +195,8 @@ if (args.includes('--json')) {
     if (!existsSync(path.join(baseline, 'node_modules'))) throw new Error(`${baseline} has no node_modules (link this tree's)`);
     before = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', path.join(target, 'truthset.ts'), '--json'], { cwd: baseline, maxBuffer: 64 * 2 ** 20 }).toString());
   }
-  const section = report(after, before, baseline ? `the checkout at ${baseline}` : undefined);
+  const label = args.indexOf('--label') >= 0 ? args[args.indexOf('--label') + 1] : undefined;
+  const section = report(after, before, baseline ? (label ?? `the checkout at ${baseline}`) : undefined);
   const resultsFile = path.join(here, 'RESULTS.md');
   const current = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '';
   const start = current.indexOf('<!-- truthset:start -->');
