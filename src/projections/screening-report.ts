@@ -12,6 +12,7 @@
  */
 import type { RecordedEvent } from '../shared/events';
 import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../reports/risk-score';
+import { hitStatusOf } from '../reports/confirmation';
 import type { ScreeningEvent, ScreeningRequested } from '../commands/screening';
 import { internalListLabel } from '../screening/watchlists/model';
 import { listLabel, staleWarning } from '../screening/lists/freshness';
@@ -96,6 +97,9 @@ export function startReport(requested: RecordedEvent & ScreeningRequested): Scre
       ...(r.subject.dateOfBirth ? { dateOfBirth: r.subject.dateOfBirth } : {}),
       ...(r.subject.nationality ? { nationality: r.subject.nationality } : {}),
       ...(r.subject.identifiers?.length ? { identifiers: r.subject.identifiers } : {}),
+      ...(r.subject.address ? { address: r.subject.address } : {}),
+      ...(r.subject.phone ? { phone: r.subject.phone } : {}),
+      ...(r.subject.email ? { email: r.subject.email } : {}),
       ...(r.edd ? { edd: r.edd } : {}),
       ...(r.ma ? { ma: r.ma } : {}),
       ...(r.sow ? { sow: r.sow.declaration as never } : {}),
@@ -218,7 +222,8 @@ export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEve
       if (existing >= 0) {
         const hit = list[existing]!;
         hit.score = d.score;
-        hit.status = d.score >= 0.95 ? 'confirmed' : 'potential';
+        // The identity facts the hit was assessed on are the subject's and stay; the new score may leave the name band.
+        hit.status = hitStatusOf(hit);
         hit.explanation = { ...hit.explanation, summary: `${hit.explanation.summary} ${summary}.` };
         if (d.entityRecordHash) hit.entityRecordHash = d.entityRecordHash;
         if (d.internalList) hit.internalList = d.internalList;
@@ -231,7 +236,8 @@ export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEve
           entityName: d.matchedName,
           matchedName: d.matchedName,
           score: d.score,
-          status: d.score >= 0.95 ? 'confirmed' : 'potential',
+          // Monitoring matches the subject's name: nothing corroborates the identity until an analyst decides.
+          status: hitStatusOf({ score: d.score }),
           explanation: { summary: `${summary}.`, qualifiers: [] },
           programs: [],
           ...(d.entityRecordHash ? { entityRecordHash: d.entityRecordHash } : {}),

@@ -18,9 +18,9 @@ import { subjectFactKeys, type FactLookup } from '../../screening/watchlists/fac
 import { scoreWatchlistCandidate, type WatchlistCandidateScore, type WatchlistSubject } from '../../screening/watchlists/match-policy';
 import { internalListLabel, INTERNAL_LIST_SOURCE, toListEntity, type Watchlist, type WatchlistEntry } from '../../screening/watchlists/model';
 import { givenNameVariants } from '../person/nicknames';
-import { hitStatus } from '../../reports/risk-score';
+import { STRONG_NAME_SCORE, type HitConfirmation } from '../../reports/confirmation';
 import type { Agent, AgentOutcome, AgentSubject } from '../runtime/agent';
-import { expectedSchema, HIT_THRESHOLD, type NameScreener, toReportHit } from './list-agents';
+import { expectedSchema, HIT_THRESHOLD, type NameScreener, subjectIdentifiers, toReportHit } from './list-agents';
 
 /** One account's internal lists, indexed: what the agent screens against. */
 export interface InternalListIndex {
@@ -67,14 +67,17 @@ export function internalQueryNames(subject: Pick<AgentSubject, 'name' | 'aliases
   return out;
 }
 
-function policySubject(subject: AgentSubject): WatchlistSubject {
+/** The subject as the internal-list policy reads it: the phone and e-mail go as identifiers of those types. */
+export function policySubject(subject: AgentSubject): WatchlistSubject {
+  const identifiers = subjectIdentifiers(subject);
   return {
     name: subject.name,
     entityType: subject.entityType,
     ...(subject.birthDate ? { birthDate: subject.birthDate } : {}),
     ...(subject.nationality ? { nationality: subject.nationality } : {}),
     ...(subject.address ? { address: subject.address } : {}),
-    ...(subject.identifiers?.length ? { identifiers: subject.identifiers } : {}),
+    ...(subject.address?.country ? { country: subject.address.country } : {}),
+    ...(identifiers.length ? { identifiers } : {}),
   };
 }
 
@@ -90,10 +93,22 @@ function factResult(list: Pick<Watchlist, 'id' | 'name' | 'severity' | 'version'
   };
 }
 
+/**
+ * What confirmed an internal-list hit: the policy confirms only on strong agreement of identity facts
+ * (never the name alone), so its strongest agreeing fact is the basis.
+ */
+function internalConfirmation(scored: WatchlistCandidateScore): HitConfirmation | undefined {
+  if (scored.strength !== 'confirmed') return undefined;
+  const identifier = scored.agreed.find((f) => f.kind === 'identifier');
+  const dob = scored.agreed.find((f) => f.kind === 'dob');
+  const detail = scored.agreed.map((f) => f.detail).join('; ');
+  return { basis: identifier || !dob ? 'identifier' : 'date_of_birth', detail: `the internal-list policy's evidence: ${detail}` };
+}
+
 /** Screens one subject against an account's index: hits (best per entry) with the policy's explanation. */
 export function screenInternalLists(index: InternalListIndex, subject: AgentSubject): ReportHit[] {
   const { schema, given } = expectedSchema(subject);
-  const best = new Map<string, { result: MatchResult; score: number; summary: string; qualifiers: ReportHit['explanation']['qualifiers'] }>();
+  const best = new Map<string, { result: MatchResult; score: number; summary: string; qualifiers: ReportHit['explanation']['qualifiers']; scored: WatchlistCandidateScore }>();
   const who = policySubject(subject);
   for (const q of internalQueryNames(subject)) {
     const query: ScreeningQuery = { name: q.name, ...(given ? { schema } : {}) };
@@ -108,7 +123,7 @@ export function screenInternalLists(index: InternalListIndex, subject: AgentSubj
         ...(q.variant ? { variant: q.variant } : {}),
       });
       const previous = best.get(result.entity.id);
-      if (!previous || scored.score > previous.score) best.set(result.entity.id, { result, score: scored.score, summary: scored.summary, qualifiers: scored.qualifiers });
+      if (!previous || scored.score > previous.score) best.set(result.entity.id, { result, score: scored.score, summary: scored.summary, qualifiers: scored.qualifiers, scored });
     }
   }
   // the same document, phone, e-mail or date of birth, whatever the name: the policy compares the names itself
@@ -118,7 +133,7 @@ export function screenInternalLists(index: InternalListIndex, subject: AgentSubj
     if (!found || found.entry.status === 'inactive') continue;
     const scored = scoreWatchlistCandidate(who, found.entry);
     if (scored.score < HIT_THRESHOLD) continue;
-    best.set(entityId, { result: factResult(found.list, found.entry, scored), score: scored.score, summary: scored.summary, qualifiers: scored.qualifiers });
+    best.set(entityId, { result: factResult(found.list, found.entry, scored), score: scored.score, summary: scored.summary, qualifiers: scored.qualifiers, scored });
   }
   const hits: ReportHit[] = [];
   for (const [entityId, b] of [...best].sort((x, y) => y[1].score - x[1].score || x[0].localeCompare(y[0]))) {
@@ -126,13 +141,16 @@ export function screenInternalLists(index: InternalListIndex, subject: AgentSubj
     const { list, entry } = index.entries.get(entityId)!;
     const base = toReportHit('sanctions', { ...b.result, score: b.score }, { versions: index.versions });
     const label = internalListLabel(list.name);
+    const confirmation = internalConfirmation(b.scored);
     hits.push({
       ...base,
       hitId: `sanctions:${entityId}`,
       sourceLabel: label,
       listAuthority: 'other',
       score: b.score,
-      status: hitStatus(b.score) === 'confirmed' ? 'confirmed' : 'potential',
+      status: confirmation ? 'confirmed' : 'potential',
+      assessment: confirmation ? 'identity_corroborated' : b.score >= STRONG_NAME_SCORE ? 'strong_name_match' : 'name_match',
+      ...(confirmation ? { confirmation, identityNote: `identity corroborated: ${confirmation.detail}` } : { identityNote: 'the internal-list policy found some agreement, not enough to confirm the identity' }),
       explanation: { summary: `${label} (${list.severity}): ${b.summary}${entry.reason ? ` Listed because: ${entry.reason}` : ''}`, qualifiers: b.qualifiers },
       internalList: { watchlistId: list.id, name: list.name, version: list.version, severity: list.severity, entryId: entry.entryId, reason: entry.reason },
       ...(base.sources ? { sources: base.sources.map((s) => ({ ...s, sourceLabel: label, listAuthority: 'other' as const })) } : {}),

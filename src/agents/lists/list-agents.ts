@@ -4,7 +4,18 @@ import { compareMatches, filingMember, groupMatches, mergeFacts, type MatchGroup
 import type { EntitySchema, ListEntity, ListTopic, ListVersion, MatchOptions, MatchResult, ScreeningQuery } from '../../screening/model';
 import { inferSchemaFromName } from '../../screening/subject';
 import { authorityOfSource } from '../../screening/lists/authority';
-import { hitStatus } from '../../reports/risk-score';
+import { toIso2 } from '../../screening/lists/countries';
+import { listNameFrequency, nameRarity, NO_LIST_FREQUENCY, type ListNameFrequency } from '../../screening/identity/name-frequency';
+import {
+  assessIdentity,
+  dobEvidence,
+  EXACT_NAME_SIMILARITY,
+  hitStatusOf,
+  identifierEvidence,
+  MIN_MATCH_SCORE,
+  STRONG_NAME_SCORE,
+  type IdentityAssessment,
+} from '../../reports/confirmation';
 import type { Agent, AgentOutcome, AgentSubject } from '../runtime/agent';
 
 /** The part of the screening engine the list agents need (src/screening/engine.ts). */
@@ -12,12 +23,14 @@ export interface NameScreener {
   screen(query: ScreeningQuery, options?: MatchOptions): MatchResult[];
   /** The loaded list versions (the engine has them): each hit source then carries its list's date. */
   readonly versions?: readonly ListVersion[];
+  /** Every listed entity (the engine has them): their word frequencies tell a common name from a distinctive one. */
+  listedEntities?(): readonly ListEntity[];
 }
 
-/** Minimum matcher score for a hit (spec part 1: minimum match score 80). */
-export const HIT_THRESHOLD = 0.8;
-/** A match on another kind of entity than the caller named is still reported from this score (confirmed strength). */
-export const TYPE_MISMATCH_THRESHOLD = 0.95;
+/** Minimum matcher score for a hit (spec part 1: minimum match score 80; src/reports/confirmation.ts). */
+export const HIT_THRESHOLD = MIN_MATCH_SCORE;
+/** A match on another kind of entity than the caller named is still reported from this score (the confirmed name band). */
+export const TYPE_MISMATCH_THRESHOLD = STRONG_NAME_SCORE;
 /** List rows asked of the engine per query: several rows can be one entity, grouped afterwards. */
 const ROWS_PER_QUERY = 80;
 /** Entities (merged hits) kept per agent. */
@@ -104,7 +117,7 @@ function hitSource(entity: ListEntity, versions: ReadonlyMap<string, ListVersion
 export function toReportHit(
   category: HitCategory,
   matched: MatchResult | MatchGroup,
-  options: { versions?: readonly ListVersion[]; typeMismatch?: ReportHit['typeMismatch'] } = {},
+  options: { versions?: readonly ListVersion[]; typeMismatch?: ReportHit['typeMismatch']; identity?: IdentityAssessment } = {},
 ): ReportHit {
   const group: MatchGroup = 'members' in matched ? matched : { best: matched, members: [matched], links: [] };
   const result = group.best;
@@ -126,6 +139,8 @@ export function toReportHit(
     qualifiers.push({ kind: 'type_mismatch', effect: 0, detail });
     summary = `${summary} Type mismatch: ${detail.slice('type mismatch: '.length)}.`;
   }
+  const identity = options.identity;
+  if (identity) summary = `${summary} ${identity.note.charAt(0).toUpperCase()}${identity.note.slice(1)}.`;
   const hit: ReportHit = {
     hitId: `${category}:${entity.id}`,
     category,
@@ -137,7 +152,8 @@ export function toReportHit(
     matchedName: result.explanation.matchedName,
     matchedNameKind: result.explanation.matchedNameKind,
     score: result.score,
-    status: hitStatus(result.score) === 'confirmed' ? 'confirmed' : 'potential',
+    status: hitStatusOf({ score: result.score, ...(identity ? { assessment: identity.assessment, confirmation: identity.confirmation } : {}), explanation: { qualifiers } }),
+    ...(identity ? { assessment: identity.assessment, identityNote: identity.note, ...(identity.confirmation ? { confirmation: identity.confirmation } : {}) } : {}),
     explanation: { summary, qualifiers },
     programs: facts.programs,
     countries: [...new Set([...facts.nationalities, ...facts.countries])],
@@ -160,6 +176,54 @@ export function toReportHit(
   if (category === 'pep' && entity.titles?.length) hit.position = entity.titles.join('; ');
   if (category === 'debarment' && entity.remarks) hit.title = entity.remarks.slice(0, 300);
   return hit;
+}
+
+/** The facts the identity assessment of a screening's hits reads, beyond each group. */
+export interface IdentityContext {
+  subject: Pick<AgentSubject, 'name' | 'birthDate' | 'identifiers' | 'nationality' | 'jurisdiction' | 'phone' | 'email'>;
+  /** The loaded lists' word frequencies (a recurring name element is not distinctive). */
+  lists: ListNameFrequency;
+  /** Groups of this screening whose name matches exactly, persons and things apart: more than one of a kind are namesakes on the lists. */
+  exactGroups: { person: number; thing: number };
+}
+
+const kindOf = (schema: EntitySchema): 'person' | 'thing' => (schema === 'person' ? 'person' : 'thing');
+const bestSimilarity = (group: MatchGroup) => Math.max(...group.members.map((m) => m.explanation.nameScore));
+
+/** The identity context of one screening's groups (their exact matches counted by kind). */
+export function identityContext(subject: IdentityContext['subject'], engine: Pick<NameScreener, 'listedEntities'>, groups: readonly MatchGroup[]): IdentityContext {
+  const exactGroups = { person: 0, thing: 0 };
+  for (const g of groups) if (bestSimilarity(g) >= EXACT_NAME_SIMILARITY) exactGroups[kindOf(g.best.entity.schema)]++;
+  const entities = engine.listedEntities?.();
+  return { subject, lists: entities ? listNameFrequency(entities) : NO_LIST_FREQUENCY, exactGroups };
+}
+
+/** The subject's identifiers, its phone and e-mail included, as the identity assessment compares them. */
+export function subjectIdentifiers(subject: Pick<AgentSubject, 'identifiers' | 'phone' | 'email'>): { type: string; value: string }[] {
+  return [...(subject.identifiers ?? []), ...(subject.phone ? [{ type: 'phone', value: subject.phone }] : []), ...(subject.email ? [{ type: 'email', value: subject.email }] : [])];
+}
+
+/**
+ * The machine's assessment of one real-world entity found for the subject (src/reports/confirmation.ts):
+ * its dates of birth and identifiers over every row, the best name similarity among the rows, and the
+ * subject's name rarity read as the entity's kind.
+ */
+export function assessGroup(group: MatchGroup, context: IdentityContext): IdentityAssessment {
+  const entities = group.members.map((m) => m.entity);
+  const similarity = bestSimilarity(group);
+  const schema = group.best.entity.schema;
+  const country = context.subject.nationality ?? toIso2(context.subject.jurisdiction);
+  const listedCountries = new Set(entities.flatMap((e) => [...e.nationalities, ...e.countries]));
+  const exact = similarity >= EXACT_NAME_SIMILARITY;
+  return assessIdentity({
+    nameSimilarity: similarity,
+    score: group.best.score,
+    dob: dobEvidence(context.subject.birthDate, entities.flatMap((e) => e.birthDates)),
+    identifier: identifierEvidence(subjectIdentifiers(context.subject), entities.flatMap((e) => e.identifiers)),
+    rarity: nameRarity(context.subject.name, schema, context.lists),
+    namesakesOnLists: exact ? Math.max(0, context.exactGroups[kindOf(schema)] - 1) : 0,
+    ...(country && listedCountries.has(country) ? { countryAgrees: country } : {}),
+  });
 }
 
 /** Kinds that count as the same for the type check (a CSL "unknown" row is not a mismatch). */
@@ -253,9 +317,11 @@ export function createListAgent(spec: ListAgentSpec, screener: () => NameScreene
       const groups = groupMatches(rows);
       const isMismatch = (g: MatchGroup) => mismatched.has(g.best.entity.id);
       groups.sort((a, b) => Number(isMismatch(a)) - Number(isMismatch(b)) || compareMatches(a.best, b.best));
+      const identity = identityContext(subject, engine, groups);
       const hits = groups.slice(0, HITS_PER_AGENT).map((g) =>
         toReportHit(spec.category, g, {
           versions: engine.versions,
+          identity: assessGroup(g, identity),
           ...(isMismatch(g) ? { typeMismatch: { expected: expected.schema, listed: g.best.entity.schema, typeGiven: expected.given } } : {}),
         }),
       );

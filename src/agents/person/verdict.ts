@@ -30,6 +30,7 @@ import type { PersonCheckOutcome, PersonFinding } from '../../commands/person-ch
 import type { RiskLevel } from '../../commands/plans';
 import type { HitCategory, ScoreContribution } from '../../reports/model';
 import { computeRiskScore, type ScorableHit } from '../../reports/risk-score';
+import { MIN_MATCH_SCORE, STRONG_NAME_SCORE } from '../../reports/confirmation';
 
 export const CRITICAL_SOURCES = ['federal_courts', 'sanctions_list'] as const;
 export const MIN_COVERAGE_FOR_CLEAN = 0.5;
@@ -62,6 +63,10 @@ export type VerdictFinding = Pick<PersonFinding, 'severity' | 'corroboration' | 
   sourceList?: string;
   /** A record on one of the account's internal lists (issue 21): counted by the list's severity. */
   internalList?: ScorableHit['internalList'];
+  /** The identity assessment of a list record, as a screening's hit of it gets (confirmed only when the identity agrees). */
+  assessment?: ScorableHit['assessment'];
+  confirmation?: ScorableHit['confirmation'];
+  identityNote?: string;
 };
 
 const LIST_CATEGORIES: ReadonlySet<string> = new Set<HitCategory>(['sanctions', 'debarment', 'pep', 'offshore_leaks']);
@@ -101,8 +106,8 @@ export function assessPersonRisk(findings: readonly VerdictFinding[]) {
     }
     const entityId = f.source?.entityId ?? '';
     const source = entityId.includes(':') ? entityId.slice(0, entityId.indexOf(':')) : (f.source?.name ?? 'unknown');
-    // A finding without its matcher score (recorded before scores were kept) counts as the severity implies.
-    const score = f.nameScore ?? (f.severity === 'info' ? 0.8 : 0.95);
+    // A finding without its matcher score (recorded before scores were kept): at the band its severity implies.
+    const score = f.nameScore ?? (f.severity === 'info' ? MIN_MATCH_SCORE : STRONG_NAME_SCORE);
     (hits[f.category as HitCategory] ??= []).push({
       hitId,
       category: f.category as HitCategory,
@@ -113,6 +118,9 @@ export function assessPersonRisk(findings: readonly VerdictFinding[]) {
       ...(f.matchedName ? { entityName: f.matchedName } : {}),
       ...(f.category === 'offshore_leaks' && f.title ? { investigation: f.title } : {}),
       ...(f.internalList ? { internalList: f.internalList } : {}),
+      ...(f.assessment ? { assessment: f.assessment } : {}),
+      ...(f.confirmation ? { confirmation: f.confirmation } : {}),
+      ...(f.identityNote ? { identityNote: f.identityNote } : {}),
     });
   });
   return computeRiskScore({ hits, additional });

@@ -75,6 +75,8 @@ function subjectOf(stream: string, state: ScreeningState): AgentSubject {
     ...(state.subject.nationality ? { nationality: state.subject.nationality } : {}),
     ...(state.subject.identifiers?.length ? { identifiers: state.subject.identifiers } : {}),
     ...(state.subject.address ? { address: state.subject.address } : {}),
+    ...(state.subject.phone ? { phone: state.subject.phone } : {}),
+    ...(state.subject.email ? { email: state.subject.email } : {}),
   };
 }
 

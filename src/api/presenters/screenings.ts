@@ -76,6 +76,8 @@ export function presentHit(surface: ScreeningSurface, hit: HitView) {
     ...(s1 ? { matched_name_kind: hit.matched_name_kind } : {}),
     score: hit.score,
     match_strength: hit.match_strength,
+    match_assessment: hit.match_assessment,
+    confirmation: hit.confirmation,
     explanation: hit.explanation,
     ...(s1 ? { qualifiers: hit.qualifiers } : {}),
     programs: hit.programs,

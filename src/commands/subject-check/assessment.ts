@@ -7,13 +7,14 @@
  * - Sources: the five agents below, each one "tier". A source that could not be searched
  *   (`queried: false`) counts in sources_total but not in sources_searched, and has no tier score.
  * - Tier score (0-100) = the best hit's matcher score × 100 in that tier (0 when searched, no hit).
- * - Severity: a confirmed hit (score ≥ 0.95) on sanctions, PEP or debarment is a red flag; every other
- *   hit (potential matches, offshore leaks, adverse media) is a warning.
+ * - Severity: a confirmed hit (the identity agrees: src/reports/confirmation.ts, the one definition) on
+ *   sanctions, PEP or debarment is a red flag; every other hit (potential matches, offshore leaks,
+ *   adverse media) is a warning.
  * - overall_result: `adverse_found` with a red flag; `clean` with no finding and enough coverage
  *   (≥ 60 % of sources searched); otherwise `inconclusive`.
  * - confidence_level: `high` when ≥ 80 % of sources were searched and the best hit (if any) is
  *   confirmed; `medium` when ≥ 60 %; otherwise `low`.
- * - The best hit is ambiguous when it is only a potential match (< 0.95), or when the top two hits
+ * - The best hit is ambiguous when it is only a potential match, or when the top two hits
  *   are different entities scoring within 0.02 of each other.
  * - risk_score / risk_level: the one scorer every surface uses (computeRiskScore, docs/risk-scoring.md)
  *   on the same hits, floors included, so a subject is critical here exactly when a screening of the
@@ -21,6 +22,7 @@
  */
 import type { SubjectSummary } from '.';
 import { computeRiskScore, type RiskAssessment, type ScorableHit } from '../../reports/risk-score';
+import { hitStatusOf, parseAssessment, parseConfirmation, type HitConfirmation, type MatchAssessment } from '../../reports/confirmation';
 import { HIT_CATEGORIES, type HitCategory, type RiskLevel } from '../../reports/model';
 
 export interface SubjectCheckSource {
@@ -37,7 +39,6 @@ export const SUBJECT_CHECK_SOURCES: readonly SubjectCheckSource[] = [
   { agent: 'debarment', tier: 'debarment' },
 ];
 
-export const CONFIRMED_SCORE = 0.95;
 const RED_FLAG_TIERS = new Set(['sanctions', 'pep', 'debarment']);
 const AMBIGUITY_MARGIN = 0.02;
 
@@ -58,6 +59,9 @@ export interface Finding {
   /** Matcher score in [0, 1], three decimals. */
   score: number;
   match_strength: 'confirmed' | 'potential';
+  /** The machine's assessment of the hit and what confirmed it, as the list agent recorded them. */
+  assessment?: MatchAssessment;
+  confirmation?: HitConfirmation;
   severity: 'red_flag' | 'warning';
   /** The list inside a multi-list file (CSL source column): tells an SDN row from an Entity List row. */
   source_list?: string;
@@ -97,7 +101,9 @@ export function findingsOf(input: AgentResultInput): Finding[] {
       if (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > 1) {
         throw new MalformedAgentResult(`a hit of ${input.agent} has no score in [0, 1]`);
       }
-      const confirmed = score >= CONFIRMED_SCORE;
+      const assessment = parseAssessment(hit.assessment);
+      const confirmation = parseConfirmation(hit.confirmation);
+      const confirmed = hitStatusOf({ score, ...(assessment ? { assessment } : {}), ...(confirmation ? { confirmation } : {}) }) === 'confirmed';
       return {
         tier,
         source: text(hit.source, 'hit source'),
@@ -106,6 +112,8 @@ export function findingsOf(input: AgentResultInput): Finding[] {
         matched_name: text(hit.matchedName ?? hit.entityName, 'hit matchedName'),
         score: Math.round(score * 1000) / 1000,
         match_strength: confirmed ? 'confirmed' : 'potential',
+        ...(assessment ? { assessment } : {}),
+        ...(confirmation ? { confirmation } : {}),
         severity: confirmed && RED_FLAG_TIERS.has(tier) ? 'red_flag' : 'warning',
         ...(typeof hit.sourceList === 'string' && hit.sourceList ? { source_list: hit.sourceList } : {}),
       };
@@ -126,6 +134,8 @@ export function riskOfFindings(findings: readonly Finding[]): RiskAssessment {
       score: f.score,
       entityName: f.entity_name,
       ...(f.source_list ? { sourceList: f.source_list } : {}),
+      ...(f.assessment ? { assessment: f.assessment } : {}),
+      ...(f.confirmation ? { confirmation: f.confirmation } : {}),
     });
   });
   return computeRiskScore({ hits });

@@ -178,6 +178,8 @@ function screeningEvents(): Event[] {
       nationality: 'RU',
       identifiers: [{ type: 'passport', value: '75 1234567' }],
       address: { line: '12 Tverskaya St', city: 'Moscow', postalCode: '125009', country: 'RU' },
+      phone: '+7 495 123-45-67',
+      email: 'ivan.petrov@example.ru',
     },
     edd: { sourceOfWealth: 'salary', sourceOfFunds: 'savings', purposeOfRelationship: 'investment', beneficialOwnership: 'self', pepRelationships: 'none' },
   });

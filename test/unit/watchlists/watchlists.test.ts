@@ -101,6 +101,8 @@ describe('risk scorer: internal-list hits count by the list severity', () => {
     score,
     entityName: 'Robert Smith',
     internalList: { watchlistId: 'x', name: 'Exits', version: 2, severity, entryId: 'e-1', reason: '' },
+    // The policy confirms on identity evidence (the agent records it as the hit's confirmation), never on the score.
+    ...(score >= 0.95 ? { assessment: 'identity_corroborated' as const, confirmation: { basis: 'date_of_birth' as const, detail: "the internal-list policy's evidence: same date of birth and address" } } : {}),
   });
   it('block ⇒ critical when confirmed, high when potential; review ⇒ high; note ⇒ medium', () => {
     const level = (severity: 'block' | 'review' | 'note', score: number) => computeRiskScore({ hits: { sanctions: [hit(severity, score)] } }).riskLevel;

@@ -28,6 +28,7 @@ const SCREENING_KEYS = [
   'summary',
 ];
 const HIT_KEYS = [
+  'confirmation',
   'disposition',
   'entity_id',
   'entity_name',
@@ -36,6 +37,7 @@ const HIT_KEYS = [
   'hit_id',
   'list',
   'list_version',
+  'match_assessment',
   'match_strength',
   'matched_name',
   'matched_name_kind',
