@@ -108,6 +108,27 @@ describe('import: dates', () => {
   });
 });
 
+describe('import: the nested vendor JSON form, malformed and hostile', () => {
+  it('skips features that are not objects, reads nested objects as nothing, keeps __proto__ a plain key, and reports each bad line', async () => {
+    const lines = [
+      // features that are null, a number, an array and a string are skipped; a nested object value is no text
+      JSON.stringify({ RECORD_ID: 'n1', FEATURES: [null, 7, ['NAME_LAST', 'X'], 'NAME_FIRST', { NAME_LAST: 'Okafor', NAME_FIRST: 'Daniel', NAME_MIDDLE: { $ne: 1 } }, { DATE_OF_BIRTH: '1970-03-01' }] }),
+      // a __proto__ feature key and a constructor key pollute nothing
+      '{"RECORD_ID":"n2","FEATURES":[{"NAME_FULL":"Ann Quill"},{"__proto__":{"admin":true},"constructor":{"prototype":{"admin":true}}}]}',
+      // no name, no identifier: refused by line
+      JSON.stringify({ RECORD_ID: 'n3', FEATURES: [{ DATE_OF_BIRTH: '1970-03-01' }] }),
+      // not JSON, and JSON that is not an object
+      '{"RECORD_ID":"n4","FEATURES":[{"NAME_FULL":"Unclosed"',
+      '["RECORD_ID","n5"]',
+    ];
+    const parsed = await parse(`${lines.join('\n')}\n`, {}, 'jsonl');
+    assert.deepEqual(parsed.rows.map((r) => [r.entryId, r.entry.primaryName]), [['n1', 'Daniel Okafor'], ['n2', 'Ann Quill']]);
+    assert.deepEqual(parsed.rows[0]!.entry.datesOfBirth, ['1970-03-01']);
+    assert.equal(({} as Record<string, unknown>).admin, undefined, 'no prototype was polluted');
+    assert.deepEqual(parsed.errors.map((e) => [e.line, e.field]), [[3, 'full_name'], [4, 'row'], [5, 'row']]);
+  });
+});
+
 describe('import: rows without a name', () => {
   it('accepts a row with a document, phone or e-mail and no name; refuses one with neither', async () => {
     const parsed = await parse('name,ssn,email,address\n,123-45-6789,fraud@example.com,1 Main St Reno NV 89501\n,,,9 Elm Rd\n');
