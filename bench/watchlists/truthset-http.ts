@@ -20,6 +20,7 @@ import { loadConfig } from '../../src/config/config';
 import { startService } from '../../src/bootstrap/service';
 import { createLogger } from '../../src/shared/logger';
 import { accountHelpers } from '../../test/support/service';
+import { carriedFacts, requestFacts } from './truthset-facts';
 import type { TruthCustomer } from './truthset-generate';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -32,26 +33,8 @@ const customers: TruthCustomer[] = fs
   .filter(Boolean)
   .map((l) => JSON.parse(l) as TruthCustomer)
   .filter((c) => c.half === HALF);
-const DOCUMENTS = new Set(['passport', 'national_id', 'tax_id', 'registration_number', 'imo', 'lei', 'other']);
-
-/** The customer's facts as the portal form (and, with issue 27, S1/S3) names them. */
-function facts(c: TruthCustomer, withContacts: boolean): Record<string, unknown> {
-  const a = c.address;
-  const address = a && {
-    ...(a.line ? { line: [a.line, a.region && !a.city ? a.region : undefined].filter(Boolean).join(' ') } : {}),
-    ...(a.city ? { city: a.city } : {}),
-    ...(a.postalCode ? { postal_code: a.postalCode } : {}),
-    ...(a.country ? { country: a.country } : {}),
-  };
-  const identifiers = (c.identifiers ?? []).filter((i) => DOCUMENTS.has(i.type)).map((i) => ({ type: i.type, value: i.value }));
-  return {
-    ...(c.dateOfBirth ? { date_of_birth: c.dateOfBirth } : {}),
-    ...(identifiers.length ? { identifiers } : {}),
-    ...(address && Object.keys(address).length ? { address } : {}),
-    ...(withContacts && c.phone ? { phone: c.phone } : {}),
-    ...(withContacts && c.email ? { email: c.email } : {}),
-  };
-}
+/** The customer's facts as the request carries them (truthset-facts.ts: the same as truthset.ts's rows). */
+const facts = (c: TruthCustomer, withContacts: boolean) => requestFacts(carriedFacts(c, ['dateOfBirth', 'documents', 'address', ...(withContacts ? (['contacts'] as const) : [])]));
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-truthset-'));
@@ -88,13 +71,18 @@ async function main() {
           ? { query: c.name, entity_type: 'individual', ...facts(c, portalTakesContacts) }
           : { query: c.name, entity_type: 'individual', ...(s3TakesFacts ? facts(c, true) : {}) };
       const res = await fetch(`${base}${surface === 'portal' ? '/api/portal/screenings' : '/api/v1/screening/cdd'}`, { method: 'POST', headers: surface === 'portal' ? portal : s3, body: JSON.stringify(body) });
-      const json = (await res.json()) as { data?: { screening?: { id: string }; id?: string; screening_id?: string } };
-      const id = json.data?.screening?.id ?? json.data?.id ?? json.data?.screening_id;
-      if (!id) throw new Error(`${surface} ${c.id}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-      return id;
+      type Created = { id?: string | number; screening_number?: number };
+      const json = (await res.json()) as { data?: Created & { screening?: Created } };
+      // the stream is keyed by the screening number; S3's id is its uuid
+      const d = json.data;
+      const id = d?.screening_number ?? d?.screening?.screening_number ?? d?.screening?.id ?? d?.id;
+      if (id === undefined) throw new Error(`${surface} ${c.id}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+      return String(id);
     };
     const internalHits = async (screeningId: string): Promise<string[]> => {
-      for (let i = 0; i < 600; i++) {
+      // generous: the first screenings wait for the account's index, and the machine is shared
+      const deadline = Date.now() + Number(process.env.SCREENING_DEADLINE_MS ?? 900_000);
+      while (Date.now() < deadline) {
         const events = await service.store.readStream(`screening-${screeningId}`);
         const done = events.find((e) => e.type === 'ScreeningCompleted' || e.type === 'ScreeningFailed');
         if (done) {
@@ -104,7 +92,8 @@ async function main() {
         }
         await new Promise((r) => setTimeout(r, 200));
       }
-      throw new Error(`screening ${screeningId} did not complete`);
+      const last = (await service.store.readStream(`screening-${screeningId}`)).at(-1)?.type;
+      throw new Error(`screening ${screeningId} did not complete (last event ${last})`);
     };
 
     for (const surface of SURFACES) {

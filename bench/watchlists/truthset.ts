@@ -3,15 +3,18 @@
  * truthset-generate.ts (issue 30), per screening surface, each half apart (tune on `tuning` only).
  *
  * Surfaces, as the internal-list agent receives the subject (screenInternalLists over the account's
- * index, the path every screening takes), with what each surface can send today:
- *  - S3 CDD: the name only;
- *  - S1 CDD: the name and the postal address;
- *  - S2 subject check and person check: the name and the date of birth;
- *  - portal: name, date of birth, documents (no phone or e-mail: the identifier pattern refuses them)
- *    and the address (line, city, postcode, country: no state field);
- *  - every fact (what S3 CDD sends once wip/verdict adds the fields, issue 27 §3): name, date of birth,
- *    documents, address, phone and e-mail;
- * and the policy alone over every (customer, active entry) pair with every fact (no candidate step).
+ * index, the path every screening takes), each with the facts it carries (truthset-facts.ts):
+ *  - S3 CDD as main takes it: the name only;
+ *  - person check, and S2 subject check as main takes it: the name and the date of birth;
+ *  - the portal as main takes it: name, date of birth, documents and the address (no phone, e-mail);
+ *  - S1/S3 CDD, S2 subject checks and the portal with every field they take now (wip/verdict's subject
+ *    facts, issue 27 §3, merged here): name, date of birth, documents, address, phone and e-mail, the address as the
+ *    APIs take it (no state field: a state the record holds apart is joined to the line). This is the
+ *    figure of issue 30's "through S3 CDD, with the facts a customer record carries"; truthset-http.ts
+ *    measures the same end to end through POST /api/v1/screening/cdd;
+ *  - the policy alone over every (customer, active entry) pair, every fact (no candidate step).
+ * Before (--baseline) screens the same subjects with the other checkout's code: for the rows whose
+ * fields main's APIs refuse, that is main's matching given them, not a request main would take.
  * A predicted pair is a hit (potential or confirmed) of a customer on an entry; the key is the
  * customers' `matches`.
  *
@@ -32,48 +35,49 @@ import type { AgentSubject } from '../../src/agents/runtime/agent';
 import { buildInternalListIndex } from '../../src/app/watchlists/watchlist-index';
 import { scoreWatchlistCandidate, type WatchlistSubject } from '../../src/screening/watchlists/match-policy';
 import type { WatchlistEntry } from '../../src/screening/watchlists/model';
+import { carriedFacts, type FactField } from './truthset-facts';
 import type { TruthCustomer } from './truthset-generate';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const entries: WatchlistEntry[] = JSON.parse(readFileSync(path.join(here, 'truthset/entries.json'), 'utf8'));
 const customers: TruthCustomer[] = readFileSync(path.join(here, 'truthset/customers.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
-const SURFACES = ['s3_cdd', 's1_cdd', 's2_person_check', 'portal', 'every_fact', 'policy_all_pairs'] as const;
+const SURFACES = ['s3_name_only', 'person_check', 'portal_main_fields', 'cdd_every_field', 'policy_all_pairs'] as const;
 type Surface = (typeof SURFACES)[number];
 const SURFACE_LABEL: Record<Surface, string> = {
-  s3_cdd: 'S3 CDD today (name only)',
-  s1_cdd: 'S1 CDD (name, address)',
-  s2_person_check: 'S2 subject check / person check (name, DOB)',
-  portal: 'portal (name, DOB, documents, address)',
-  every_fact: 'every fact a customer record carries (S3 CDD with wip/verdict\'s fields)',
+  s3_name_only: 'S3 CDD as main takes it (name only)',
+  person_check: 'person check, and S2 subject check as main takes it (name, DOB)',
+  portal_main_fields: 'portal as main takes it (name, DOB, documents, address)',
+  cdd_every_field: 'S1/S3 CDD, S2 subject check and portal, every field they take now (name, DOB, documents, address, phone, e-mail)',
   policy_all_pairs: 'the policy alone, every pair, every fact (no candidate step)',
 };
-const DOCUMENTS = new Set(['passport', 'national_id', 'tax_id', 'registration_number', 'imo', 'lei', 'other']);
+const FIELDS: Record<Exclude<Surface, 'policy_all_pairs'>, FactField[]> = {
+  s3_name_only: [],
+  person_check: ['dateOfBirth'],
+  portal_main_fields: ['dateOfBirth', 'documents', 'address'],
+  cdd_every_field: ['dateOfBirth', 'documents', 'address', 'contacts'],
+};
 
-/** What the internal-list agent receives from each surface. */
+/** What the internal-list agent receives from each surface (phone and e-mail as identifiers too: a baseline without the fields reads them there). */
 function subjectFor(surface: Exclude<Surface, 'policy_all_pairs'>, c: TruthCustomer): AgentSubject {
-  const base: AgentSubject = { workflow: `screening-${c.id}`, accountId: '1', name: c.name, entityType: 'individual' };
-  const address = c.address;
-  const portalAddress = address && { ...(address.line ? { line: address.line } : {}), ...(address.city ? { city: address.city } : {}), ...(address.postalCode ? { postalCode: address.postalCode } : {}), ...(address.country ? { country: address.country } : {}) };
-  const documents = (c.identifiers ?? []).filter((i) => DOCUMENTS.has(i.type)).map((i) => ({ type: i.type, value: i.value }));
-  const contacts = [...(c.phone ? [{ type: 'phone', value: c.phone }] : []), ...(c.email ? [{ type: 'email', value: c.email }] : [])];
-  switch (surface) {
-    case 's3_cdd':
-      return base;
-    case 's1_cdd':
-      return { ...base, ...(portalAddress ? { address: portalAddress } : {}) };
-    case 's2_person_check':
-      return { ...base, ...(c.dateOfBirth ? { birthDate: c.dateOfBirth } : {}) };
-    case 'portal':
-      return { ...base, ...(c.dateOfBirth ? { birthDate: c.dateOfBirth } : {}), ...(documents.length ? { identifiers: documents } : {}), ...(portalAddress ? { address: portalAddress } : {}) };
-    case 'every_fact':
-      return { ...base, ...(c.dateOfBirth ? { birthDate: c.dateOfBirth } : {}), ...(documents.length || contacts.length ? { identifiers: [...documents, ...contacts] } : {}), ...(address ? { address } : {}) };
-  }
+  const f = carriedFacts(c, FIELDS[surface]);
+  const contacts = [...(f.phone ? [{ type: 'phone', value: f.phone }] : []), ...(f.email ? [{ type: 'email', value: f.email }] : [])];
+  const identifiers = [...(f.identifiers ?? []), ...contacts];
+  return {
+    workflow: `screening-${c.id}`,
+    accountId: '1',
+    name: c.name,
+    entityType: 'individual',
+    ...(f.dateOfBirth ? { birthDate: f.dateOfBirth } : {}),
+    ...(identifiers.length ? { identifiers } : {}),
+    ...(f.address ? { address: f.address } : {}),
+  };
 }
 
+/** Every fact of the record, the state kept apart (the policy alone). */
 function policySubject(c: TruthCustomer): WatchlistSubject {
-  const s = subjectFor('every_fact', c);
-  return { name: s.name, entityType: 'person', ...(s.birthDate ? { birthDate: s.birthDate } : {}), ...(s.address ? { address: s.address } : {}), ...(s.identifiers ? { identifiers: s.identifiers } : {}) };
+  const identifiers = [...(c.identifiers ?? []).map((i) => ({ type: i.type, value: i.value })), ...(c.phone ? [{ type: 'phone', value: c.phone }] : []), ...(c.email ? [{ type: 'email', value: c.email }] : [])];
+  return { name: c.name, entityType: 'person', ...(c.dateOfBirth ? { birthDate: c.dateOfBirth } : {}), ...(c.address ? { address: c.address } : {}), ...(identifiers.length ? { identifiers } : {}) };
 }
 
 interface Figures {
@@ -158,21 +162,21 @@ function report(after: AllFigures, before: AllFigures | undefined, baselineName:
   for (const s of SURFACES) {
     lines.push(`| ${SURFACE_LABEL[s]} | ${before ? `${cell(before[s].heldback)} | ` : ''}${cell(after[s].heldback)} | ${before ? `${cell(before[s].tuning)} | ` : ''}${cell(after[s].tuning)} |`);
   }
-  lines.push('', '### Per class, every fact (S3 CDD with wip/verdict\'s fields), held-back half', '', `| class | customers | true pairs found${before ? ' (before → after)' : ''} | false pairs${before ? ' (before → after)' : ''} |`, '|---|---|---|---|');
-  const classes = Object.keys(after.every_fact.heldback.classes).sort();
+  lines.push('', '### Per class, S1/S3 CDD (S2, portal) with every field, held-back half', '', `| class | customers | true pairs found${before ? ' (before → after)' : ''} | false pairs${before ? ' (before → after)' : ''} |`, '|---|---|---|---|');
+  const classes = Object.keys(after.cdd_every_field.heldback.classes).sort();
   for (const k of classes) {
-    const a = after.every_fact.heldback.classes[k]!;
-    const b = before?.every_fact.heldback.classes[k];
+    const a = after.cdd_every_field.heldback.classes[k]!;
+    const b = before?.cdd_every_field.heldback.classes[k];
     lines.push(`| ${k} | ${a.customers} | ${b ? `${b.found}/${b.pairs} → ` : ''}${a.found}/${a.pairs} | ${b ? `${b.falsePairs} → ` : ''}${a.falsePairs} |`);
   }
   const errors = (title: string, xs: string[]) => {
     lines.push('', `### ${title} (${xs.length})`, '');
     for (const x of xs) lines.push(`- ${x}`);
   };
-  errors('Held-back half, every fact, after: false pairs', after.every_fact.heldback.falsePairs);
-  errors('Held-back half, every fact, after: missed pairs', after.every_fact.heldback.missedPairs);
-  errors('Tuning half, every fact, after: false pairs', after.every_fact.tuning.falsePairs);
-  errors('Tuning half, every fact, after: missed pairs', after.every_fact.tuning.missedPairs);
+  errors('Held-back half, S1/S3 CDD with every field, after: false pairs', after.cdd_every_field.heldback.falsePairs);
+  errors('Held-back half, S1/S3 CDD with every field, after: missed pairs', after.cdd_every_field.heldback.missedPairs);
+  errors('Tuning half, S1/S3 CDD with every field, after: false pairs', after.cdd_every_field.tuning.falsePairs);
+  errors('Tuning half, S1/S3 CDD with every field, after: missed pairs', after.cdd_every_field.tuning.missedPairs);
   lines.push('<!-- truthset:end -->');
   return lines.join('\n');
 }
@@ -190,7 +194,7 @@ if (args.includes('--json')) {
     // the baseline screens the same files with its own code: this script and the truth set are copied in
     const target = path.join(baseline, 'bench/watchlists');
     mkdirSync(path.join(target, 'truthset'), { recursive: true });
-    for (const f of ['truthset.ts', 'truthset-generate.ts']) copyFileSync(path.join(here, f), path.join(target, f));
+    for (const f of ['truthset.ts', 'truthset-generate.ts', 'truthset-facts.ts']) copyFileSync(path.join(here, f), path.join(target, f));
     for (const f of ['entries.json', 'customers.jsonl']) copyFileSync(path.join(here, 'truthset', f), path.join(target, 'truthset', f));
     if (!existsSync(path.join(baseline, 'node_modules'))) throw new Error(`${baseline} has no node_modules (link this tree's)`);
     before = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', path.join(target, 'truthset.ts'), '--json'], { cwd: baseline, maxBuffer: 64 * 2 ** 20 }).toString());
