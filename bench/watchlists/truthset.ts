@@ -5,9 +5,9 @@
  * Surfaces, as the internal-list agent receives the subject (screenInternalLists over the account's
  * index, the path every screening takes), each with the facts it carries (truthset-facts.ts):
  *  - S3 CDD as main takes it: the name only;
- *  - person check, and S2 subject check as main takes it: the name and the date of birth;
+ *  - S2 subject check and person check: the name and the date of birth;
  *  - the portal as main takes it: name, date of birth, documents and the address (no phone, e-mail);
- *  - S1/S3 CDD, S2 subject checks and the portal with every field they take now (wip/verdict's subject
+ *  - S1/S3 CDD and the portal with every field they take now (wip/verdict's subject
  *    facts, issue 27 §3, merged here): name, date of birth, documents, address, phone and e-mail, the address as the
  *    APIs take it (no state field: a state the record holds apart is joined to the line). This is the
  *    figure of issue 30's "through S3 CDD, with the facts a customer record carries"; truthset-http.ts
@@ -46,9 +46,9 @@ const SURFACES = ['s3_name_only', 'person_check', 'portal_main_fields', 'cdd_eve
 type Surface = (typeof SURFACES)[number];
 const SURFACE_LABEL: Record<Surface, string> = {
   s3_name_only: 'S3 CDD as main takes it (name only)',
-  person_check: 'person check, and S2 subject check as main takes it (name, DOB)',
+  person_check: 'S2 subject check and person check (name, DOB)',
   portal_main_fields: 'portal as main takes it (name, DOB, documents, address)',
-  cdd_every_field: 'S1/S3 CDD, S2 subject check and portal, every field they take now (name, DOB, documents, address, phone, e-mail)',
+  cdd_every_field: 'S1/S3 CDD and portal, every field they take now (name, DOB, documents, address, phone, e-mail)',
   policy_all_pairs: 'the policy alone, every pair, every fact (no candidate step)',
 };
 const FIELDS: Record<Exclude<Surface, 'policy_all_pairs'>, FactField[]> = {
@@ -162,7 +162,7 @@ function report(after: AllFigures, before: AllFigures | undefined, baselineName:
   for (const s of SURFACES) {
     lines.push(`| ${SURFACE_LABEL[s]} | ${before ? `${cell(before[s].heldback)} | ` : ''}${cell(after[s].heldback)} | ${before ? `${cell(before[s].tuning)} | ` : ''}${cell(after[s].tuning)} |`);
   }
-  lines.push('', '### Per class, S1/S3 CDD (S2, portal) with every field, held-back half', '', `| class | customers | true pairs found${before ? ' (before → after)' : ''} | false pairs${before ? ' (before → after)' : ''} |`, '|---|---|---|---|');
+  lines.push('', '### Per class, S1/S3 CDD (and portal) with every field, held-back half', '', `| class | customers | true pairs found${before ? ' (before → after)' : ''} | false pairs${before ? ' (before → after)' : ''} |`, '|---|---|---|---|');
   const classes = Object.keys(after.cdd_every_field.heldback.classes).sort();
   for (const k of classes) {
     const a = after.cdd_every_field.heldback.classes[k]!;
