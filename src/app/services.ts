@@ -3,6 +3,7 @@
  * deciders (src/commands), the event store and the read models (src/projections); the routers in
  * src/api/* depend only on these interfaces, so each surface is tested against the real wiring.
  */
+import type { HitConfirmation, MatchAssessment } from '../reports/confirmation';
 import type { IdempotencyBinding } from './idempotency/binding';
 import type { Actor } from '../shared/events';
 
@@ -116,6 +117,9 @@ export interface ScreeningRequestInput {
   identifiers?: { type: string; value: string }[];
   /** Postal address (weighed by the account's internal lists). */
   address?: { line?: string; city?: string; postalCode?: string; country?: string };
+  /** Phone and e-mail (compared with listed ones; weighed by the account's internal lists). */
+  phone?: string;
+  email?: string;
   /** EDD declared fields, M&A deal fields, SOW fields: kept verbatim. */
   declared?: Record<string, string | number | boolean | undefined>;
   monitor?: boolean;
@@ -149,6 +153,13 @@ export interface ScreeningView {
    * stale. Present on a screening read or created (built from its events), absent from list pages.
    */
   list_warnings?: string[];
+  /**
+   * Extension (issue 27): the scorer's flags (confirmed_sanctions_hit, pep, sanctions_not_searched,
+   * risk_not_scored…) and its one sentence of why, naming what confirmed a hit or that nothing did.
+   * Present on a screening read or created (built from its events), absent from list pages.
+   */
+  risk_flags?: string[];
+  risk_reason?: string | null;
   /**
    * Whether the offshore-leak check ran (null until it answered) and, when it did not, why (e.g. the
    * month's S3 offshore-leak checks are used up). Like list_warnings: on a screening read or created.
@@ -190,7 +201,12 @@ export interface HitView {
   matched_name: string;
   matched_name_kind: string;
   score: number;
+  /** confirmed only when the identity agrees (src/reports/confirmation.ts); potential otherwise. */
   match_strength: 'confirmed' | 'potential';
+  /** The machine's assessment, apart from the analyst's decision. */
+  match_assessment: MatchAssessment;
+  /** What confirmed the hit (a date of birth, an identifier, a distinctive exact name, an analyst); null when nothing did. */
+  confirmation: HitConfirmation | null;
   explanation: string;
   qualifiers: { kind: string; effect: number; detail: string }[];
   programs: string[];
@@ -231,7 +247,7 @@ export interface CountryRiskView {
 
 export interface ScreeningDetailView extends ScreeningView {
   /** What the caller gave to tell the subject from namesakes (shown beside each hit's list record). */
-  subject: { date_of_birth: string | null; nationality: string | null; identifiers: { type: string; value: string }[] };
+  subject: { date_of_birth: string | null; nationality: string | null; identifiers: { type: string; value: string }[]; phone: string | null; email: string | null };
   hits: HitView[];
   sources: { agent: string; phase: string; queried: boolean; error: string | null; duration_ms: number | null }[];
   /** The subject's jurisdiction (S1 and S3 show this one). */

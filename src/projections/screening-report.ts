@@ -12,6 +12,7 @@
  */
 import type { RecordedEvent } from '../shared/events';
 import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../reports/risk-score';
+import { hitStatusOf } from '../reports/confirmation';
 import type { ScreeningEvent, ScreeningRequested } from '../commands/screening';
 import { internalListLabel } from '../screening/watchlists/model';
 import { listLabel, staleWarning } from '../screening/lists/freshness';
@@ -96,6 +97,9 @@ export function startReport(requested: RecordedEvent & ScreeningRequested): Scre
       ...(r.subject.dateOfBirth ? { dateOfBirth: r.subject.dateOfBirth } : {}),
       ...(r.subject.nationality ? { nationality: r.subject.nationality } : {}),
       ...(r.subject.identifiers?.length ? { identifiers: r.subject.identifiers } : {}),
+      ...(r.subject.address ? { address: r.subject.address } : {}),
+      ...(r.subject.phone ? { phone: r.subject.phone } : {}),
+      ...(r.subject.email ? { email: r.subject.email } : {}),
       ...(r.edd ? { edd: r.edd } : {}),
       ...(r.ma ? { ma: r.ma } : {}),
       ...(r.sow ? { sow: r.sow.declaration as never } : {}),
@@ -219,14 +223,15 @@ export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEve
       const summary = `Raised by ongoing monitoring (${d.kind.replace('_', ' ')}) on list version ${d.listVersion}`;
       if (existing >= 0) {
         const hit = list[existing]!;
-        list[existing] = {
+        const updated: ReportHit = {
           ...hit,
           score: d.score,
-          status: d.score >= 0.95 ? 'confirmed' : 'potential',
           explanation: { ...hit.explanation, summary: `${hit.explanation.summary} ${summary}.` },
           ...(d.entityRecordHash ? { entityRecordHash: d.entityRecordHash } : {}),
           ...(d.internalList ? { internalList: d.internalList } : {}),
         };
+        // The identity facts the hit was assessed on are the subject's and stay; the new score may leave the name band.
+        list[existing] = { ...updated, status: hitStatusOf(updated) };
       } else {
         list.push({
           hitId: d.hitId,
@@ -236,7 +241,8 @@ export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEve
           entityName: d.matchedName,
           matchedName: d.matchedName,
           score: d.score,
-          status: d.score >= 0.95 ? 'confirmed' : 'potential',
+          // Monitoring matches the subject's name: nothing corroborates the identity until an analyst decides.
+          status: hitStatusOf({ score: d.score }),
           explanation: { summary: `${summary}.`, qualifiers: [] },
           programs: [],
           ...(d.entityRecordHash ? { entityRecordHash: d.entityRecordHash } : {}),
@@ -285,6 +291,14 @@ export function finishReport(fold: ScreeningReportFold, context: ReportContext):
     }
     if (agent === 'data_gaps' && Array.isArray(payload.dataGaps)) report.dataGaps = payload.dataGaps as ScreeningReport['dataGaps'];
     if (agent === 'summary' && typeof payload.summary === 'string' && !report.verdict.summary) report.verdict.summary = payload.summary;
+  }
+  // Completed without the scorer's answer (it threw, or the finalisation phase expired): the level
+  // is the fail-closed one (failClosedVerdict) and the report says why, never "no significant flags".
+  if (report.status === 'completed' && !fold.rescored && !fold.finalisation.some((f) => f.agent === 'risk_score' && f.payload.assessment)) {
+    const why = report.agents.find((a) => a.agent === 'risk_score' && !a.queried)?.error ?? 'the risk-score step gave no answer';
+    const level = report.verdict.riskLevel;
+    report.verdict.flags = ['risk_not_scored', ...(report.agents.some((a) => a.agent === 'sanctions' && a.queried) ? [] : ['sanctions_not_searched'])];
+    report.verdict.reason = `${level.charAt(0).toUpperCase()}${level.slice(1)} (${report.verdict.riskScore}): the risk score could not be computed (${why}), so the screening fails closed at ${level}; screen the subject again before relying on it.`;
   }
   for (const category of HIT_CATEGORIES) {
     for (const hit of report.hits[category]) {

@@ -12,6 +12,7 @@
  */
 
 import type { NameRecord, QualifierApplied } from '../screening/model';
+import type { HitConfirmation, MatchAssessment } from './confirmation';
 import type { SanctionsProgrammeFinding } from '../screening/lists/country-sanctions';
 
 export type ScreeningKind = 'cdd' | 'edd' | 'ma' | 'sow';
@@ -89,6 +90,10 @@ export interface ReportSubject {
   dateOfBirth?: string;
   nationality?: string;
   identifiers?: { type: string; value: string }[];
+  /** Postal address, phone and e-mail as given (the account's internal lists weigh them). */
+  address?: { line?: string; city?: string; postalCode?: string; country?: string };
+  phone?: string;
+  email?: string;
   edd?: EddDeclaration;
   ma?: MaDeclaration;
   sow?: SowDeclaration;
@@ -164,8 +169,17 @@ export interface ReportHit {
   matchedNameKind?: NameRecord['kind'];
   /** Matcher score in [0,1]. */
   score: number;
-  /** ≥ 0.95 confirmed, 0.80–0.94 potential (spec part 1). */
+  /**
+   * confirmed: the identity agrees (a date of birth or identifier, an exact distinctive name, or an
+   * analyst's true match); potential otherwise (src/reports/confirmation.ts, the one definition).
+   */
   status: 'confirmed' | 'potential';
+  /** The machine's assessment when the hit was found (absent on hits recorded before it was kept). */
+  assessment?: MatchAssessment;
+  /** What confirmed the hit, when something did (a date of birth, an identifier, a distinctive exact name). */
+  confirmation?: HitConfirmation;
+  /** One sentence: which fact confirmed the hit, or that nothing did and what would. */
+  identityNote?: string;
   explanation: {
     summary: string;
     qualifiers: QualifierApplied[];

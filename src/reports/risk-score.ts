@@ -13,7 +13,10 @@
  * After the additive sum come the floors (FLOORS below): the level must never contradict its
  * meaning on the scale ("Do not proceed" for a confirmed SDN designation), so a floor raises the
  * score itself to the level's minimum and says why in its own breakdown row. Analyst dispositions
- * are inputs too: a false positive is not counted, a true match counts as confirmed.
+ * are inputs too: a false positive is not counted, a true match counts as confirmed. "Confirmed" is
+ * the identity agreeing, never a name score alone (src/reports/confirmation.ts): critical needs a
+ * confirmed hit, a name-only match on a common name is potential (high at most), and a hit whose
+ * date of birth contradicts every listed date counts at most medium.
  *
  * This is the only scorer: screenings (S1, S3, portal), reports, monitoring re-scores, person
  * checks and S2 subject checks all take their score and level from computeRiskScore.
@@ -32,26 +35,14 @@ import type {
   UkRegistryFacts,
 } from './model';
 import { minimumScoreOf, RISK_SCALE, riskLevelForScore } from './model';
+import { BADGES, confirmationOf, standingOf, statusOfStanding, type HitStatus } from './confirmation';
 
-/** Minimum matcher score (0–100) for a hit to count at all: below it is "not a match". */
-export const MIN_MATCH_SCORE = 80;
-/** Matcher score (0–100) from which a hit is confirmed; 80–94 is potential. */
-export const CONFIRMED_SCORE = 95;
 export const MAX_RISK_SCORE = 100;
 
-export type HitStatus = 'confirmed' | 'potential' | 'no_match';
-
-/** Matcher scores are in [0,1]; the rules work on the 0–100 integer `round(score × 100)`. */
+/** Matcher scores are in [0,1]; reports show them as the 0–100 integer `round(score × 100)`. */
 export function toScore100(score: number): number {
   if (!Number.isFinite(score)) return 0;
   return Math.max(0, Math.min(100, Math.round(score * 100)));
-}
-
-export function hitStatus(score: number): HitStatus {
-  const s = toScore100(score);
-  if (s >= CONFIRMED_SCORE) return 'confirmed';
-  if (s >= MIN_MATCH_SCORE) return 'potential';
-  return 'no_match';
 }
 
 export interface PointsRow {
@@ -169,7 +160,21 @@ export const UK_REGISTRY_POINTS = {
 
 /** The fields of a hit the scorer reads (ReportHit satisfies it). */
 export type ScorableHit = Pick<ReportHit, 'hitId' | 'category' | 'source' | 'score'> &
-  Partial<Pick<ReportHit, 'listAuthority' | 'investigation' | 'entityName' | 'sourceLabel' | 'sourceList' | 'sources' | 'disposition' | 'internalList'>>;
+  Partial<
+    Pick<
+      ReportHit,
+      'listAuthority' | 'investigation' | 'entityName' | 'sourceLabel' | 'sourceList' | 'sources' | 'disposition' | 'internalList' | 'assessment' | 'confirmation' | 'identityNote'
+    >
+  > & { explanation?: { qualifiers?: readonly { kind: string }[] } };
+
+/**
+ * A source a verdict cannot do without that was not searched (the own sanctions lists: agent error,
+ * timeout, phase expired): the screening then fails closed, at least high (docs/risk-scoring.md).
+ */
+export interface UnsearchedSource {
+  source: string;
+  reason: string;
+}
 
 export interface ScoringInput {
   hits: Partial<Record<HitCategory, ScorableHit[]>>;
@@ -183,10 +188,12 @@ export interface ScoringInput {
    * sanctions and PEP floors apply to them identically.
    */
   additional?: ScoreContribution[];
+  /** Sanctions sources that were not searched: never a low verdict (floor.sanctions_not_searched). */
+  unsearched?: UnsearchedSource[];
 }
 
 /** The facts other than hits a screening is scored on (recorded with its assessment, reused by re-scores). */
-export type RiskFacts = Pick<ScoringInput, 'countryRisk' | 'ukRegistry'> & { highRiskJurisdictions?: string[] };
+export type RiskFacts = Pick<ScoringInput, 'countryRisk' | 'ukRegistry' | 'unsearched'> & { highRiskJurisdictions?: string[] };
 
 export interface RiskAssessment {
   riskScore: number;
@@ -198,7 +205,7 @@ export interface RiskAssessment {
   breakdown: ScoreContribution[];
   /** Hits dropped because their score is below the minimum match score. */
   belowThreshold: string[];
-  /** Facts a reviewer must see whatever the score, e.g. `confirmed_sanctions_hit`. */
+  /** Facts a reviewer must see whatever the score, e.g. `confirmed_sanctions_hit`, `sanctions_not_searched`. */
   flags: string[];
   /** The highest floor that applies (it decides the level whenever the additive sum is below it). */
   floor?: { rule: string; level: RiskLevel; minimum: number; reason: string };
@@ -284,7 +291,15 @@ export const FLOORS = {
   },
   sanctions_potential: {
     level: 'high',
-    reason: 'potential sanctions match (score 80-94): enhanced due diligence required until an analyst confirms or dismisses it',
+    reason: 'potential sanctions match, identity not confirmed: enhanced due diligence required until an analyst confirms or dismisses it',
+  },
+  sanctions_not_searched: {
+    level: 'high',
+    reason: 'sanctions lists not searched: the screening cannot clear the subject, enhanced due diligence required until it is screened again',
+  },
+  sanctions_identity_contradicted: {
+    level: 'medium',
+    reason: 'sanctions name match whose date of birth contradicts every listed date: most likely a namesake, monitor closely until an analyst dismisses it',
   },
   export_control_confirmed: {
     level: 'high',
@@ -292,7 +307,7 @@ export const FLOORS = {
   },
   export_control_potential: {
     level: 'medium',
-    reason: 'potential match on an export-control or debarment list (score 80-94): monitor closely until reviewed',
+    reason: 'potential match on an export-control or debarment list, identity not confirmed: monitor closely until reviewed',
   },
   pep_confirmed: {
     level: 'medium',
@@ -304,7 +319,7 @@ export const FLOORS = {
   },
   internal_block_potential: {
     level: 'high',
-    reason: "potential match (score 80-94) on one of the firm's own lists with severity block: enhanced due diligence until an analyst confirms or dismisses it",
+    reason: "potential match on one of the firm's own lists with severity block: enhanced due diligence until an analyst confirms or dismisses it",
   },
   internal_review_confirmed: {
     level: 'high',
@@ -312,7 +327,7 @@ export const FLOORS = {
   },
   internal_review_potential: {
     level: 'medium',
-    reason: "potential match (score 80-94) on one of the firm's own lists with severity review: monitor closely until reviewed",
+    reason: "potential match on one of the firm's own lists with severity review: monitor closely until reviewed",
   },
   internal_note_confirmed: {
     level: 'medium',
@@ -365,8 +380,15 @@ export function offshoreRowFor(investigation: string | undefined): OffshoreRow {
   return found ?? OFFSHORE_LEAK_POINTS[OFFSHORE_LEAK_POINTS.length - 1]!;
 }
 
-function pointsFor(row: PointsRow, status: Exclude<HitStatus, 'no_match'>): number {
+function pointsFor(row: PointsRow, status: HitStatus): number {
   return status === 'confirmed' ? row.confirmed : row.potential;
+}
+
+/** The hit in words for the breakdown: its status, name, score and what confirmed it (or that nothing did). */
+function describe(hit: ScorableHit, status: string): string {
+  const confirmation = status === 'dismissed' ? undefined : confirmationOf(hit);
+  const identity = confirmation ? `confirmed by ${confirmation.detail}` : status === 'potential' ? hit.identityNote : undefined;
+  return `${status} hit ${hit.entityName ? `"${hit.entityName}" ` : ''}(score ${toScore100(hit.score)}${identity ? `; ${identity}` : ''})`;
 }
 
 export function computeRiskScore(input: ScoringInput): RiskAssessment {
@@ -375,51 +397,62 @@ export function computeRiskScore(input: ScoringInput): RiskAssessment {
   const flags: string[] = [];
   const floors: { id: FloorId; detail: string; hitIds?: string[] }[] = [];
 
-  type Counted = { hit: ScorableHit; status: 'confirmed' | 'potential'; trueMatch: boolean };
+  /** A counted hit: its status, whether an analyst made it a true match, whether its date of birth contradicts the identity. */
+  type Counted = { hit: ScorableHit; status: HitStatus; trueMatch: boolean; contradicted: boolean };
   const counted = (category: HitCategory): Counted[] => {
     const out: Counted[] = [];
     for (const hit of input.hits[category] ?? []) {
       const d = hit.disposition;
-      if (d?.decision === 'false_positive') {
+      const standing = standingOf(hit);
+      if (standing === 'dismissed') {
         breakdown.push({
           rule: `disposition.false_positive`,
           points: 0,
-          reason: `${describe(hit, 'dismissed')} marked a false positive ${dispositionText(d)}: not counted`,
+          reason: `${describe(hit, 'dismissed')} marked a false positive ${dispositionText(d!)}: not counted`,
           hitIds: [hit.hitId],
         });
         continue;
       }
-      if (d?.decision === 'true_match') {
+      if (standing === 'analyst_confirmed') {
         breakdown.push({
           rule: `disposition.true_match`,
           points: 0,
-          reason: `${describe(hit, 'confirmed')} marked a true match ${dispositionText(d)}: counted as confirmed`,
+          reason: `${describe(hit, 'confirmed')} marked a true match ${dispositionText(d!)}: counted as confirmed`,
           hitIds: [hit.hitId],
         });
-        out.push({ hit, status: 'confirmed', trueMatch: true });
+        out.push({ hit, status: 'confirmed', trueMatch: true, contradicted: false });
         continue;
       }
-      const status = hitStatus(hit.score);
+      const status = statusOfStanding(standing);
       if (d?.decision === 'needs_more_information') {
         // Not a decision: the hit counts exactly as an undecided one (a potential match stays potential).
         breakdown.push({
           rule: `disposition.needs_more_information`,
           points: 0,
-          reason: `${describe(hit, status === 'confirmed' ? 'confirmed' : 'potential')} awaiting more information ${dispositionText(d)}: still undecided, counted as it stands`,
+          reason: `${describe(hit, status ?? 'potential')} awaiting more information ${dispositionText(d)}: still undecided, counted as it stands`,
           hitIds: [hit.hitId],
         });
       }
-      if (status === 'no_match') belowThreshold.push(hit.hitId);
-      else out.push({ hit, status, trueMatch: false });
+      if (status === undefined) belowThreshold.push(hit.hitId);
+      else out.push({ hit, status, trueMatch: false, contradicted: standing === 'identity_contradicted' });
     }
     return out;
   };
-  const describe = (hit: ScorableHit, status: string) =>
-    `${status} hit ${hit.entityName ? `"${hit.entityName}" ` : ''}(score ${toScore100(hit.score)})`;
+  /** A hit whose date of birth contradicts the identity: +0, shown with why (it sets at most a medium floor). */
+  const contradictedRow = (hit: ScorableHit, rule: string) =>
+    breakdown.push({ rule: `${rule}.contradicted`, points: 0, reason: `${describe(hit, 'potential')}: not counted, ${BADGES.identity_contradicted.label}`, hitIds: [hit.hitId] });
   const listsOf = (hit: ScorableHit, pick: (s: HitSource) => boolean = () => true) =>
     [...new Set(sourcesOf(hit).filter(pick).map((s) => s.sourceList ?? s.sourceLabel ?? s.source))].join(', ');
 
-  for (const { hit, status, trueMatch } of counted('sanctions')) {
+  let confirmedHits = 0;
+  for (const { hit, status, trueMatch, contradicted } of counted('sanctions')) {
+    if (status === 'confirmed') confirmedHits++;
+    if (contradicted && !hit.internalList) {
+      const regime = regimeOfHit(hit);
+      contradictedRow(hit, `sanctions.${listAuthorityOf(hit)}`);
+      floors.push({ id: regime === 'export_control' ? 'export_control_potential' : 'sanctions_identity_contradicted', detail: `${describe(hit, 'potential')} on ${listsOf(hit)}`, hitIds: [hit.hitId] });
+      continue;
+    }
     if (hit.internalList) {
       // The firm's own list (issue 21): counted by the list's severity, not as an official designation.
       const severity = hit.internalList.severity;
@@ -456,7 +489,12 @@ export function computeRiskScore(input: ScoringInput): RiskAssessment {
     }
   }
 
-  for (const { hit, status } of counted('offshore_leaks')) {
+  for (const { hit, status, contradicted } of counted('offshore_leaks')) {
+    if (status === 'confirmed') confirmedHits++;
+    if (contradicted) {
+      contradictedRow(hit, 'offshore_leaks');
+      continue;
+    }
     const row = offshoreRowFor(hit.investigation ?? hit.source);
     breakdown.push({
       rule: `offshore_leaks.${row.aliases[0]?.replace(/\s+/g, '_') ?? 'other'}.${status}`,
@@ -466,7 +504,13 @@ export function computeRiskScore(input: ScoringInput): RiskAssessment {
     });
   }
 
-  for (const { hit, status } of counted('debarment')) {
+  for (const { hit, status, contradicted } of counted('debarment')) {
+    if (status === 'confirmed') confirmedHits++;
+    if (contradicted) {
+      contradictedRow(hit, 'debarment');
+      floors.push({ id: 'export_control_potential', detail: `${describe(hit, 'potential')} on ${listsOf(hit)}`, hitIds: [hit.hitId] });
+      continue;
+    }
     const dpl = sourcesOf(hit).some((s) => s.source.toLowerCase() === 'us_dpl' || /denied persons|\(DPL\)/i.test(s.sourceList ?? ''));
     const key = dpl ? 'us_dpl' : 'other';
     const row = DEBARMENT_POINTS[key];
@@ -482,7 +526,12 @@ export function computeRiskScore(input: ScoringInput): RiskAssessment {
   for (const category of ['pep', 'adverse_media'] as const) {
     const row = CATEGORY_POINTS[category];
     let total = 0;
-    for (const { hit, status } of counted(category)) {
+    for (const { hit, status, contradicted } of counted(category)) {
+      if (status === 'confirmed') confirmedHits++;
+      if (contradicted) {
+        contradictedRow(hit, category);
+        continue;
+      }
       if (category === 'pep' && status === 'confirmed') floors.push({ id: 'pep_confirmed', detail: describe(hit, status), hitIds: [hit.hitId] });
       const wanted = pointsFor(row, status);
       const points = Math.min(wanted, row.cap - total);
@@ -571,6 +620,13 @@ export function computeRiskScore(input: ScoringInput): RiskAssessment {
 
   for (const extra of input.additional ?? []) breakdown.push(extra);
 
+  // Fail closed: a sanctions source that was not searched can never leave the subject "low".
+  const unsearched = input.unsearched ?? [];
+  if (unsearched.length > 0) {
+    flags.push('sanctions_not_searched');
+    floors.push({ id: 'sanctions_not_searched', detail: unsearched.map((u) => `${u.source}: ${u.reason}`).join('; ') });
+  }
+
   const additiveScore = breakdown.reduce((sum, c) => sum + c.points, 0);
   // Floors, highest level first: the first one raises the sum to its level's minimum when it is
   // below; the others are shown as already met. One row per floor kind, listing its hits.
@@ -601,6 +657,17 @@ export function computeRiskScore(input: ScoringInput): RiskAssessment {
     });
   }
 
+  // Critical ("do not proceed") needs a confirmed hit: potential matches and other findings stop at high.
+  const highest = minimumScoreOf('critical') - 1;
+  if (running > highest && confirmedHits === 0) {
+    breakdown.push({
+      rule: 'limit.critical_needs_confirmed_hit',
+      points: highest - running,
+      reason: `Limit, at most high (${highest}): critical needs a confirmed hit, and no hit's identity is confirmed; lowers the score from ${running} to ${highest}`,
+    });
+    running = highest;
+  }
+
   const uncappedScore = running;
   const riskScore = Math.min(MAX_RISK_SCORE, uncappedScore);
   const riskLevel = riskLevelForScore(riskScore);
@@ -618,6 +685,18 @@ export function computeRiskScore(input: ScoringInput): RiskAssessment {
 }
 
 const floorOrder = Object.keys(FLOORS) as FloorId[];
+
+/**
+ * The verdict of a screening whose risk was not scored (the scorer threw, or the finalisation phase
+ * expired before it ran): fail closed. At least high, "EDD required" (RISK_NOT_SCORED_FLOOR), and
+ * critical when a confirmed sanctions hit is on record. Deliberately simple: it must not fail too.
+ */
+export const RISK_NOT_SCORED_FLOOR = minimumScoreOf('high');
+export function failClosedVerdict(report: { hits: Partial<Record<HitCategory, readonly ScorableHit[]>> }): { riskScore: number; riskLevel: RiskLevel } {
+  const confirmedSanctions = (report.hits.sanctions ?? []).some((h) => statusOfStanding(standingOf(h)) === 'confirmed');
+  const riskScore = confirmedSanctions ? minimumScoreOf('critical') : RISK_NOT_SCORED_FLOOR;
+  return { riskScore, riskLevel: riskLevelForScore(riskScore) };
+}
 
 function verdictReason(score: number, level: RiskLevel, breakdown: ScoreContribution[], floor: RiskAssessment['floor']): string {
   const meaning = RISK_SCALE.find((b) => b.level === level)!.meaning;

@@ -5,6 +5,7 @@
  */
 
 import { toScore100 } from './risk-score';
+import { assessmentOf, BADGES, confirmationOf, hitStatusOf, standingOf, type HitConfirmation, type HitStanding } from './confirmation';
 import {
   HIT_CATEGORIES,
   RISK_SCALE,
@@ -40,7 +41,9 @@ export const KIND_LABELS: Record<ScreeningKind, string> = {
 };
 
 export const FLAG_NOTES: Record<string, string> = {
-  confirmed_sanctions_hit: 'Confirmed sanctions match: do not proceed without compliance review, whatever the score.',
+  confirmed_sanctions_hit: 'Confirmed sanctions match (the identity agrees): do not proceed without compliance review, whatever the score.',
+  sanctions_not_searched: 'The sanctions lists were not searched (a source failed or timed out): the subject is not cleared; screen again before relying on this result.',
+  risk_not_scored: 'The risk score could not be computed (an internal failure): the level is the fail-closed one, at least high; screen again before relying on this result.',
   pep: 'Politically exposed person: senior-management approval and source of wealth required.',
   fatf_black_list: 'FATF black-list jurisdiction involved: countermeasures or enhanced measures apply.',
 };
@@ -55,7 +58,14 @@ export interface HitView {
   matched_name_kind?: string;
   /** 0–100 (matcher score × 100). */
   score: number;
+  /** confirmed only when the identity agrees (src/reports/confirmation.ts); potential otherwise. */
   status: 'confirmed' | 'potential';
+  /** The hit's standing (machine assessment, the analyst's decision applied) and its badge wording. */
+  assessment: HitStanding;
+  badge: string;
+  /** What confirmed the hit, or null: then `identity_note` says what would. */
+  confirmation: HitConfirmation | null;
+  identity_note?: string;
   explanation: { summary: string; qualifiers: { kind: string; effect: number; detail: string }[] };
   programs: string[];
   source_url?: string;
@@ -107,6 +117,13 @@ export interface ReportSections {
     entity_type: string;
     jurisdiction?: string;
     jurisdiction_iso2?: string;
+    /** The identity facts the caller gave (issue 27): what confirms or clears a hit. */
+    date_of_birth?: string;
+    nationality?: string;
+    identifiers?: { type: string; value: string }[];
+    address?: string;
+    phone?: string;
+    email?: string;
     declared: { label: string; value: string }[];
   };
   risk: {
@@ -226,7 +243,11 @@ function hitView(h: ReportHit): HitView {
     matched_name: h.matchedName,
     ...(h.matchedNameKind ? { matched_name_kind: h.matchedNameKind } : {}),
     score: toScore100(h.score),
-    status: h.status,
+    status: hitStatusOf(h),
+    assessment: standingOf(h) ?? assessmentOf(h),
+    badge: BADGES[standingOf(h) ?? assessmentOf(h)].badge,
+    confirmation: confirmationOf(h) ?? null,
+    ...(h.identityNote ? { identity_note: h.identityNote } : {}),
     explanation: { summary: h.explanation.summary, qualifiers: h.explanation.qualifiers.map((q) => ({ kind: q.kind, effect: q.effect, detail: q.detail })) },
     programs: h.programs,
     ...(h.sourceUrl ? { source_url: h.sourceUrl } : {}),
@@ -258,10 +279,15 @@ function hitView(h: ReportHit): HitView {
   };
 }
 
+/** A postal address on one line: street, postal code and city, country. */
+function addressText(a: NonNullable<ScreeningReport['subject']['address']>): string {
+  return [a.line, [a.postalCode, a.city].filter(Boolean).join(' '), a.country].filter(Boolean).join(', ');
+}
+
 export function derivedFlags(report: ScreeningReport): string[] {
   if (report.verdict.flags) return report.verdict.flags;
   const flags: string[] = [];
-  if (report.hits.sanctions.some((h) => h.status === 'confirmed')) flags.push('confirmed_sanctions_hit');
+  if (report.hits.sanctions.some((h) => hitStatusOf(h) === 'confirmed')) flags.push('confirmed_sanctions_hit');
   if (report.hits.pep.length > 0) flags.push('pep');
   if (report.countryRisk.some((c) => c.fatfStatus === 'high_risk_call_for_action')) flags.push('fatf_black_list');
   return flags;
@@ -308,8 +334,8 @@ export function buildReportSections(report: ScreeningReport): ReportSections {
     return {
       category,
       count: hits.length,
-      confirmed: hits.filter((h) => h.status === 'confirmed').length,
-      potential: hits.filter((h) => h.status === 'potential').length,
+      confirmed: hits.filter((h) => hitStatusOf(h) === 'confirmed').length,
+      potential: hits.filter((h) => hitStatusOf(h) === 'potential').length,
       hits: hits.map(hitView),
       not_searched: report.sourcesNotSearched.filter((s) => CATEGORY_AGENT_HINTS[category].test(s.source)).map((s) => ({ ...s })),
     };
@@ -335,6 +361,12 @@ export function buildReportSections(report: ScreeningReport): ReportSections {
       entity_type: report.subject.entityType,
       ...(report.subject.jurisdiction ? { jurisdiction: report.subject.jurisdiction } : {}),
       ...(report.subject.jurisdictionIso2 ? { jurisdiction_iso2: report.subject.jurisdictionIso2 } : {}),
+      ...(report.subject.dateOfBirth ? { date_of_birth: report.subject.dateOfBirth } : {}),
+      ...(report.subject.nationality ? { nationality: report.subject.nationality } : {}),
+      ...(report.subject.identifiers?.length ? { identifiers: report.subject.identifiers.map((i) => ({ type: i.type, value: i.value })) } : {}),
+      ...(report.subject.address ? { address: addressText(report.subject.address) } : {}),
+      ...(report.subject.phone ? { phone: report.subject.phone } : {}),
+      ...(report.subject.email ? { email: report.subject.email } : {}),
       declared: declaredFields(report),
     },
     risk: {

@@ -164,7 +164,7 @@ export class FakeScreeningService implements ScreeningService {
     }
     const id = this.nextId++;
     const view: ScreeningDetailView = {
-      subject: { date_of_birth: input.dateOfBirth ?? null, nationality: input.nationality ?? null, identifiers: input.identifiers ?? [] },
+      subject: { date_of_birth: input.dateOfBirth ?? null, nationality: input.nationality ?? null, identifiers: input.identifiers ?? [], phone: input.phone ?? null, email: input.email ?? null },
       id,
       uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
       kind: input.kind,
@@ -192,6 +192,8 @@ export class FakeScreeningService implements ScreeningService {
       country_risks: [],
       list_versions: [],
       list_warnings: [],
+      risk_flags: [],
+      risk_reason: null,
       matcher_version: null,
     };
     this.screenings.push(view);
@@ -213,6 +215,8 @@ export class FakeScreeningService implements ScreeningService {
       matched_name_kind: 'primary',
       score: 1,
       match_strength: 'confirmed',
+      match_assessment: 'identity_corroborated',
+      confirmation: { basis: 'identifier', detail: 'test double: the listed identifier agrees' },
       explanation: 'Exact name match (test double)',
       qualifiers: [],
       programs: ['FAKE'],

@@ -11,8 +11,10 @@
  *   always name_only, whatever its location: it most likely concerns another person.
  *
  * Severity by category (corroborated = name_dob or name_location)
- * - sanctions, debarment: name_dob → red_flag; name_location → warning; name_only → warning when
- *   the name matches as a confirmed match (≥ 0.95) and no date of birth contradicts, else info;
+ * - sanctions, debarment: name_dob → red_flag; name_location → warning; name_only → warning when the
+ *   name reaches the confirmed name band (a strong name match, src/reports/confirmation.ts) and no
+ *   date of birth contradicts, else info (the risk score, not the severity, counts an exact match on
+ *   a distinctive name as confirmed);
  * - criminal, sex_offender: name_dob → red_flag; name_location → warning; name_only → info;
  * - pep, offshore_leaks, civil, bankruptcy: corroborated → warning; name_only → info;
  * - adverse_media: adverse text and corroborated → warning; otherwise info;
@@ -21,9 +23,8 @@
  *   red_flag, review → warning, note → info (its match policy already needs more than the name).
  */
 import type { Corroboration, FindingSeverity, PersonFinding } from '../../commands/person-check';
+import { STRONG_NAME_SCORE, type HitConfirmation, type MatchAssessment } from '../../reports/confirmation';
 import type { SourceRecord } from './types';
-
-export const CONFIRMED_NAME_SCORE = 0.95;
 
 const INTERNAL_LIST_SEVERITY: Record<NonNullable<SourceRecord['internalList']>['severity'], FindingSeverity> = { block: 'red_flag', review: 'warning', note: 'info' };
 
@@ -41,7 +42,7 @@ export function severityOf(record: SourceRecord, corroboration: Corroboration): 
     case 'debarment':
       if (corroboration === 'name_dob') return 'red_flag';
       if (corroboration === 'name_location') return 'warning';
-      return record.dob !== 'conflict' && record.nameScore >= CONFIRMED_NAME_SCORE ? 'warning' : 'info';
+      return record.dob !== 'conflict' && record.nameScore >= STRONG_NAME_SCORE ? 'warning' : 'info';
     case 'criminal':
     case 'sex_offender':
       if (corroboration === 'name_dob') return 'red_flag';
@@ -87,6 +88,10 @@ export interface FindingWithId extends PersonFinding {
   dobConflict?: boolean;
   /** A record on one of the account's internal lists: the scorer counts it by the list's severity. */
   internalList?: SourceRecord['internalList'];
+  /** List records: the machine's identity assessment, what confirmed it, and why (the scorer reads them). */
+  assessment?: MatchAssessment;
+  confirmation?: HitConfirmation;
+  identityNote?: string;
 }
 
 /**
@@ -129,6 +134,9 @@ export function buildFindings(records: SourceRecord[], nameOrigins: Record<strin
       ...(record.sourceList ? { sourceList: record.sourceList } : {}),
       ...(record.dob === 'conflict' ? { dobConflict: true } : {}),
       ...(record.internalList ? { internalList: record.internalList } : {}),
+      ...(record.identity
+        ? { assessment: record.identity.assessment, identityNote: record.identity.note, ...(record.identity.confirmation ? { confirmation: record.identity.confirmation } : {}) }
+        : {}),
     };
     return finding;
   });

@@ -22,6 +22,8 @@ export function agentSubjectOf(subject: PersonSubject, accountId: string): Agent
     entityType: 'individual',
     aliases: subject.searchNames.filter((n) => n !== subject.fullName),
     ...(subject.dateOfBirth ? { birthDate: subject.dateOfBirth } : {}),
+    ...(subject.phone ? { phone: subject.phone } : {}),
+    ...(subject.email ? { email: subject.email } : {}),
   };
 }
 
@@ -56,6 +58,8 @@ export function withPersonInternalLists(base: PersonAgent, source: InternalListS
           title: `On the internal list "${ref.name}" (${ref.severity}): ${found.entry.primaryName}`,
           ...(ref.reason ? { detail: ref.reason.slice(0, 300) } : {}),
           internalList: ref,
+          // The policy's verdict on the identity, as the screening's hit of the same entry carries it.
+          ...(hit.assessment ? { identity: { assessment: hit.assessment, note: hit.identityNote ?? '', ...(hit.confirmation ? { confirmation: hit.confirmation } : {}) } } : {}),
         });
       }
       return { ...ours, records: [...ours.records, ...records], data: { ...(ours.data ?? {}), internalLists: internalListsUsed(index) } };

@@ -9,7 +9,7 @@
  * record with the matcher's own qualifier rules, and the matcher's explanation is kept.
  */
 import type { NameScreener } from '../lists/list-agents';
-import { HIT_THRESHOLD, listSourceLabels, sourceListOf } from '../lists/list-agents';
+import { assessGroup, HIT_THRESHOLD, identityContext, listSourceLabels, sourceListOf } from '../lists/list-agents';
 import { groupMatches, type MatchGroup } from '../../screening/grouping';
 import { countryQualifier, dobQualifier, QUALIFIER_EFFECTS } from '../../screening/matching/qualifiers';
 import type { ListEntity, ListTopic, MatchResult } from '../../screening/model';
@@ -121,8 +121,10 @@ export function createPersonListAgent(
           const rows = engine
             .screen({ name, schema: 'person' }, { topics: group.topics, threshold: HIT_THRESHOLD, limit: 80 })
             .filter((r) => r.entity.schema === 'person' || r.entity.schema === 'unknown');
-          // one record per real-world person, however many files list them
-          for (const g of groupMatches(rows).slice(0, 25)) records.push(recordFromGroup(subject, name, g, group.category, retrievedAt));
+          // one record per real-world person, however many files list them, with the identity assessed as a screening's hit is
+          const groups = groupMatches(rows).slice(0, 25);
+          const identity = identityContext({ name, ...(subject.dateOfBirth ? { birthDate: subject.dateOfBirth } : {}) }, engine, groups);
+          for (const g of groups) records.push({ ...recordFromGroup(subject, name, g, group.category, retrievedAt), identity: assessGroup(g, identity) });
         }
       }
       return { queried: true, records, data: { namesSearched: subject.searchNames.length, ...(notes.length ? { notes } : {}) } };

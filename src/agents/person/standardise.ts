@@ -23,6 +23,8 @@ export interface StandardiseInput {
   aliases?: string[];
   locations?: string[];
   associatedDomain?: string;
+  phone?: string;
+  email?: string;
 }
 
 export function splitName(fullName: string): { given: string; middle?: string; family: string } {
@@ -86,6 +88,8 @@ export function standardise(input: StandardiseInput): { subject: PersonSubject; 
     ...(input.dateOfBirth ? { dateOfBirth: input.dateOfBirth } : {}),
     locations,
     ...(input.associatedDomain ? { associatedDomain: input.associatedDomain.toLowerCase() } : {}),
+    ...(input.phone ? { phone: input.phone } : {}),
+    ...(input.email ? { email: input.email } : {}),
   };
   return { subject, unresolvedLocations };
 }

@@ -6,6 +6,7 @@
  * a record, and it is never read as "nothing found".
  */
 import type { ResolvedLocation } from './locations';
+import type { IdentityAssessment } from '../../reports/confirmation';
 
 export type PersonCheckPurpose = 'employment' | 'business_due_diligence' | 'volunteer_screening' | 'licensing';
 
@@ -25,6 +26,9 @@ export interface PersonSubject {
   dateOfBirth?: string;
   locations: ResolvedLocation[];
   associatedDomain?: string;
+  /** Phone and e-mail as given: the account's internal lists weigh them (issue 27). */
+  phone?: string;
+  email?: string;
 }
 
 export type RecordCategory =
@@ -75,6 +79,8 @@ export interface SourceRecord {
   adverse?: boolean;
   /** A record on one of the account's own lists (issue 21): its finding's severity and risk follow the list's severity. */
   internalList?: { watchlistId: string; name: string; version: number; severity: 'block' | 'review' | 'note'; entryId: string; reason: string };
+  /** List records: the identity assessment a screening's hit of the same record gets (src/reports/confirmation.ts). */
+  identity?: IdentityAssessment;
 }
 
 /** A place to search by hand (state court portals, county assessors): not a search. */

@@ -28,6 +28,10 @@ export interface AgentSubject {
   nationality?: string;
   /** Passport, national id, registration number…: an agreeing one confirms, a conflicting one separates a namesake. */
   identifiers?: { type: string; value: string }[];
+  /** Phone number as given (E.164 or national): compared with listed phone numbers; internal lists weigh it. */
+  phone?: string;
+  /** E-mail address as given: compared with listed e-mail addresses; internal lists weigh it. */
+  email?: string;
   /** Other names to search too (aliases, nickname variants). */
   aliases?: string[];
   /** States or countries of residence (person checks). */

@@ -2,8 +2,8 @@
  * Adverse-media search through a configurable news/web search endpoint (NewsAPI-, Bing-News-
  * or any similar JSON search API). The service only finds articles; whether an article is
  * adverse media about the subject is decided here, transparently:
- * - the subject's full name must appear in the title or snippet (as a phrase: confirmed, 0.95;
- *   every name token but not as a phrase: potential, 0.85), and
+ * - the subject's full name must appear in the title or snippet (as a phrase: name score 0.95, a strong
+ *   name match; every name token but not as a phrase: 0.85), and
  * - the title or snippet must contain one of ADVERSE_TERMS.
  * Articles failing either test are dropped, never scored.
  *

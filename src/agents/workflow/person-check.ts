@@ -99,6 +99,8 @@ export function personCheckWorkflow(options: PersonCheckWorkflowOptions): Workfl
       aliases: d.aliases,
       locations: d.locations,
       ...(d.associatedDomain ? { associatedDomain: d.associatedDomain } : {}),
+      ...(d.phone ? { phone: d.phone } : {}),
+      ...(d.email ? { email: d.email } : {}),
     });
     return { queried: true, result: { label: 'Input standardisation (name variants, nicknames, date of birth, locations)', subject, unresolvedLocations, durationMs: 0 } };
   }

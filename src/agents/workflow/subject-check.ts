@@ -79,6 +79,10 @@ export function subjectCheckWorkflow(options: SubjectCheckWorkflowOptions): Work
         entityType: 'individual',
         ...(d.locations[0]?.country ? { jurisdiction: d.locations[0].country } : {}),
         ...(d.dateOfBirth ? { birthDate: d.dateOfBirth } : {}),
+        ...(d.nationality ? { nationality: d.nationality } : {}),
+        ...(d.identifiers?.length ? { identifiers: d.identifiers } : {}),
+        ...(d.phone ? { phone: d.phone } : {}),
+        ...(d.email ? { email: d.email } : {}),
         locations: d.locations.map((l) => l.country),
       };
       return { subjectKind: 'subject_check', subject };

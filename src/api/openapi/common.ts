@@ -4,6 +4,7 @@
  * surface registrations, so a registration may reference them by name.
  */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { CONFIRMATION_BASES, MATCH_ASSESSMENTS } from '../../reports/confirmation';
 import { z } from './zod';
 
 /** Names of the security schemes (components.securitySchemes). */
@@ -101,6 +102,40 @@ export const ListWarningsSchema = z
     description: 'One warning per stale list the result used, e.g. "OFAC SDN list is 937 days old: update the lists before relying on this result". Empty when every list was within its maximum age.',
     example: ['OFAC SDN list is 937 days old: update the lists before relying on this result'],
   });
+/** The verdict's flags and reason (issue 27), on S1 and S3 screenings read or created. */
+export const RiskFlagsSchema = z.array(z.string()).openapi({
+  description:
+    'Extension: facts a reviewer must see whatever the score: confirmed_sanctions_hit (a sanctions hit whose identity agrees), pep, fatf_black_list, comprehensive_sanctions_jurisdiction, internal_list_hit, sanctions_not_searched (the sanctions lists could not be searched: the screening fails closed, at least high), risk_not_scored (the risk step gave no answer: at least high). Empty while running; absent from list pages.',
+  example: ['sanctions_not_searched'],
+});
+export const RiskReasonSchema = z.string().nullable().openapi({
+  description:
+    'Extension: one sentence saying why the level is what it is, naming which fact confirmed a hit or that nothing did ("name only: common name…; needs an identity fact"). Null while running; absent from list pages.',
+});
+
+/** A hit's `match_strength` (the spec's values, issue 27's meaning), on every surface that shows hits. */
+export const MatchStrengthSchema = z.enum(['confirmed', 'potential']).openapi({
+  description:
+    '`confirmed` only when the identity agrees: a date of birth or identifier agrees with the listed one, the name is an exact match on a distinctive name, or an analyst decided "true match" (`confirmation` says which). Everything else at or above the minimum match score is `potential`, however close the name (a strong name match confirms nothing about identity).',
+});
+
+export const MatchAssessmentSchema = z.enum(MATCH_ASSESSMENTS).openapi({
+  description:
+    "The machine's assessment when the hit was found, apart from the analyst's decision: `identity_corroborated` (a date of birth, an identifier or a distinctive exact name; see `confirmation`), `strong_name_match` (score ≥ 0.95 but nothing corroborates the identity), `name_match` (a potential match below that band), `identity_contradicted` (the subject's date of birth agrees with no listed date: most likely a namesake, counted at most medium).",
+});
+
+/** What confirmed a hit (its basis and the fact in words). */
+function confirmationObject() {
+  return z.object({
+    basis: z.enum(CONFIRMATION_BASES).openapi({ description: 'date_of_birth, identifier, distinctive_name (an exact match on a rare name, docs/name-frequency.md) or analyst (a true-match decision).' }),
+    detail: z.string().openapi({ description: 'Which fact, in words.', example: 'date of birth 1952-10-07 equals listed 07/10/1952' }),
+  });
+}
+export const ConfirmationSchema = confirmationObject().openapi({ description: 'What confirmed the hit.' });
+export const HitConfirmationSchema = confirmationObject()
+  .nullable()
+  .openapi({ description: 'What confirmed the hit; null when nothing did (a potential match: the explanation says what would confirm it).' });
+
 export const S3ValidationErrorSchema = z
   .object({ error: z.string(), details: z.union([z.array(z.string()), z.record(z.string(), z.array(z.string()))]) })
   .openapi('S3ValidationError');

@@ -11,6 +11,7 @@ import { resolveLocation } from '../../agents/person/locations';
 import { ListsInServiceSchema, ListWarningsSchema, retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
 import { z } from '../openapi/zod';
 import { screenableNameCheck, screenablePartsCheck } from '../http/validation';
+import { EmailField, PhoneField } from '../http/subject-facts';
 import { systemClock } from '../../shared/clock';
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -87,6 +88,8 @@ export const S1PersonCheckRequestSchema = z
       .openapi({ description: 'Business domain (a hostname); triggers a WHOIS (RDAP) lookup when configured.' }),
     aliases: z.array(personName(2, 200)).max(20, 'must have at most 20 entries').optional().openapi({ description: 'Extension: other names the subject used; each is searched.' }),
     identifiers: z.array(identifier).max(10, 'must have at most 10 entries').optional().openapi({ description: 'Extension: e.g. the last four of a national identifier; stored masked.' }),
+    phone: PhoneField.optional(),
+    email: EmailField.optional(),
   })
   .openapi('S1PersonCheckRequest');
 
@@ -103,6 +106,8 @@ export const PortalPersonCheckRequestSchema = z
       .optional()
       .openapi({ description: 'Named identifiers, e.g. {"ssn_last4": "1234"}: only the last four characters are stored.' }),
     additional_identifiers: z.array(identifier).max(10, 'must have at most 10 entries').optional(),
+    phone: PhoneField.optional(),
+    email: EmailField.optional(),
     purpose: purpose.openapi({ description: 'Required by the FCRA (the engine refuses a check without it).' }),
     fcra_consent: fcraConsent,
   })

@@ -13,7 +13,7 @@
  * (/api/person-checks) by registerPersonChecks.
  */
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { ListVersionAgeSchema, ListWarningsSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
+import { HitConfirmationSchema, ListVersionAgeSchema, ListWarningsSchema, MatchAssessmentSchema, MatchStrengthSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
 import { z } from '../openapi/zod';
 import { AuditEventSchema } from '../monitoring/schemas';
 import { CountryRiskSchema, HitSchema } from '../s1/schemas';
@@ -199,7 +199,9 @@ const PortalHitSchema = z
     matched_name: z.string(),
     matched_name_kind: z.string().openapi({ description: 'Which of the entity\'s names matched (primary, alias, …).' }),
     score: z.number(),
-    match_strength: z.enum(['confirmed', 'potential']),
+    match_strength: MatchStrengthSchema,
+    match_assessment: MatchAssessmentSchema,
+    confirmation: HitConfirmationSchema,
     explanation: z.string(),
     qualifiers: z.array(
       z.object({ kind: z.string(), effect: z.number(), detail: z.string(), words: z.string().openapi({ description: 'The adjustment in words with its points on the 0-100 score: "date of birth agrees (+5 points)".' }) }),
@@ -275,7 +277,13 @@ const PortalScreeningDetailSchema = z
   .object({
     ...PortalScreeningSchema.shape,
     subject: z
-      .object({ date_of_birth: z.string().nullable(), nationality: z.string().nullable(), identifiers: z.array(z.object({ type: z.string(), value: z.string() })) })
+      .object({
+        date_of_birth: z.string().nullable(),
+        nationality: z.string().nullable(),
+        identifiers: z.array(z.object({ type: z.string(), value: z.string() })),
+        phone: z.string().nullable(),
+        email: z.string().nullable(),
+      })
       .openapi({ description: 'What the request gave to tell the subject from namesakes.' }),
     hits: z.array(PortalHitSchema),
     sources: z

@@ -4,9 +4,14 @@
  * (./openapi.ts, registerPortal) use the very same objects.
  */
 import { z } from '../openapi/zod';
-import { isPartialBirthDate, SUBJECT_IDENTIFIER_TYPES } from '../../commands/screening/decider';
 import { screenableNameCheck } from '../http/validation';
 import { isTimeZone } from '../../reports/plain-words';
+import { DateOfBirthField, EmailField, IdentifiersField, NationalityField, PhoneField } from '../http/subject-facts';
+
+/** A form field left empty is absent, not malformed. */
+function emptyIsAbsent<T extends z.ZodType>(field: T) {
+  return field.optional().or(z.literal('').transform(() => undefined));
+}
 
 export const portalKeySurfaces = ['s1', 's2', 's3'] as const;
 
@@ -98,35 +103,12 @@ export const PortalScreeningRequestSchema = z
       .refine((v) => !LONE_SURROGATE.test(v), 'must be well-formed Unicode')
       .optional()
       .transform((v) => (v === '' ? undefined : v)),
-    date_of_birth: z
-      .string()
-      .trim()
-      .regex(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'must be YYYY, YYYY-MM or YYYY-MM-DD')
-      // A real calendar date here; "not in the future" is the decider's check, against the service clock.
-      .refine((v) => isPartialBirthDate(v, '9999-12-31'), 'must be a real calendar date')
-      .optional()
-      .or(z.literal('').transform(() => undefined))
-      .openapi({ description: 'Individuals: full date, year-month or year. Separates the subject from namesakes (agreeing dates raise a match, conflicting ones lower it).' }),
-    nationality: z
-      .string()
-      .trim()
-      .toUpperCase()
-      .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code')
-      .optional()
-      .or(z.literal('').transform(() => undefined))
-      .openapi({ description: 'ISO 3166-1 alpha-2.' }),
-    identifiers: z
-      .array(
-        z
-          .object({
-            type: z.enum(SUBJECT_IDENTIFIER_TYPES),
-            value: z.string().trim().regex(/^[\p{L}\p{N}][\p{L}\p{N} ./-]{0,63}$/u, 'must be 1-64 letters, digits, spaces, dots, slashes or dashes'),
-          })
-          .strict(),
-      )
-      .max(10)
-      .optional()
-      .openapi({ description: 'Passport, national id, tax id, registration number, IMO, LEI: an agreeing identifier confirms a match, a different one separates a namesake.' }),
+    // The identity fields, as S1 and S3 take them (src/api/http/subject-facts.ts); an empty form field is absent.
+    date_of_birth: emptyIsAbsent(DateOfBirthField),
+    nationality: emptyIsAbsent(NationalityField),
+    identifiers: IdentifiersField.optional(),
+    phone: emptyIsAbsent(PhoneField),
+    email: emptyIsAbsent(EmailField),
     address: z
       .object({
         line: text(1, 300).optional(),

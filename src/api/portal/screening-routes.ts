@@ -26,6 +26,7 @@ import type { PortalConsoleDeps } from './console-deps';
 import { identitiesIn } from '../../app/screenings/case-desk';
 import { portalHit, portalListVersions } from './case-view';
 import { PORTAL_SCREENING_ID, PortalAssignmentSchema, PortalBulkDispositionSchema as BulkDispositionSchema, PortalDispositionSchema as DispositionSchema, PortalQueueQuerySchema, PortalReportPdfQuerySchema as ReportPdfQuerySchema, PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
+import { subjectFactsInput } from '../http/subject-facts';
 
 export { PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
 
@@ -203,9 +204,7 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
           entityType: input.kind === 'ma' ? 'company' : input.entity_type,
           ...(input.kind !== 'ma' ? entityTypeOmitted(req.body) : {}),
           ...(input.jurisdiction ? { jurisdiction: input.jurisdiction } : {}),
-          ...(input.date_of_birth ? { dateOfBirth: input.date_of_birth } : {}),
-          ...(input.nationality ? { nationality: input.nationality } : {}),
-          ...(input.identifiers?.length ? { identifiers: input.identifiers } : {}),
+          ...subjectFactsInput(input),
           ...(input.address ? { address: { ...(input.address.line ? { line: input.address.line } : {}), ...(input.address.city ? { city: input.address.city } : {}), ...(input.address.postal_code ? { postalCode: input.address.postal_code } : {}), ...(input.address.country ? { country: input.address.country } : {}) } } : {}),
           ...(Object.keys(declared).length ? { declared } : {}),
         },

@@ -21,6 +21,7 @@ import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { entityTypeOmitted, parseInput } from '../http/validation';
 import { buildOpenApiDocument } from '../openapi/registry';
 import { presentScreening, presentScreeningDetail } from '../presenters/screenings';
+import { subjectFactsInput } from '../http/subject-facts';
 import { addressInput, CddRequestSchema, EddRequestSchema, ListQuerySchema, MaRequestSchema, registerS1, ScreeningIdParamsSchema } from './schemas';
 
 export const S1_RATE_LIMIT = 60;
@@ -142,6 +143,7 @@ export function cddRequestInput(body: unknown): ScreeningRequestInput {
     entityType: input.entity_type,
     ...entityTypeOmitted(body),
     jurisdiction: input.jurisdiction,
+    ...subjectFactsInput(input),
     ...addressInput(input.address),
     ...(input.monitor ? { monitor: true } : {}),
   };
@@ -149,8 +151,18 @@ export function cddRequestInput(body: unknown): ScreeningRequestInput {
 
 /** An EDD body (S1, and S3 which takes the same body): everything past the subject is declared. */
 export function eddRequestInput(body: unknown): ScreeningRequestInput {
-  const { query, entity_type, jurisdiction, address, monitor, ...declared } = parseInput(EddRequestSchema, body);
-  return { kind: 'edd', query, entityType: entity_type, ...entityTypeOmitted(body), jurisdiction, ...addressInput(address), declared, ...(monitor ? { monitor: true } : {}) };
+  const { query, entity_type, jurisdiction, address, monitor, date_of_birth, nationality, identifiers, phone, email, ...declared } = parseInput(EddRequestSchema, body);
+  return {
+    kind: 'edd',
+    query,
+    entityType: entity_type,
+    ...entityTypeOmitted(body),
+    jurisdiction,
+    ...subjectFactsInput({ date_of_birth, nationality, identifiers, phone, email }),
+    ...addressInput(address),
+    declared,
+    ...(monitor ? { monitor: true } : {}),
+  };
 }
 
 /** An S1 creation body as the screening service's input (S3 takes the same CDD and EDD bodies). */
@@ -161,8 +173,17 @@ export function toRequestInput(kind: 'cdd' | 'edd' | 'ma', body: unknown): Scree
     case 'edd':
       return eddRequestInput(body);
     case 'ma': {
-      const { target_name, target_jurisdiction, monitor, ...declared } = parseInput(MaRequestSchema, body);
-      return { kind, query: target_name, entityType: 'company', jurisdiction: target_jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
+      const { target_name, target_jurisdiction, monitor, date_of_birth, nationality, identifiers, phone, email, address, ...declared } = parseInput(MaRequestSchema, body);
+      return {
+        kind,
+        query: target_name,
+        entityType: 'company',
+        jurisdiction: target_jurisdiction,
+        ...subjectFactsInput({ date_of_birth, nationality, identifiers, phone, email }),
+        ...addressInput(address),
+        declared,
+        ...(monitor ? { monitor: true } : {}),
+      };
     }
   }
 }

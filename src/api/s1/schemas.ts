@@ -3,10 +3,11 @@
  * the 400-vs-422 rule) and registerS1 documents the same objects in OpenAPI.
  */
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { ListVersionAgeSchema, ListWarningsSchema, retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, securitySchemes } from '../openapi/common';
+import { HitConfirmationSchema, RiskFlagsSchema, RiskReasonSchema, ListVersionAgeSchema, ListWarningsSchema, MatchAssessmentSchema, MatchStrengthSchema, retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, securitySchemes } from '../openapi/common';
 import { s1Schemas } from '../../webhooks/payloads';
 import { z } from '../openapi/zod';
 import { screenableNameCheck } from '../http/validation';
+import { subjectFactFields } from '../http/subject-facts';
 
 // C0 and C1 control characters. Names never contain them; free text may hold tab and line breaks.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -81,6 +82,7 @@ export const CddRequestSchema = z
     query: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Entity name, at least 2 characters after trimming; not only punctuation or a legal form.', example: 'Acme Trading LLC' }),
     entity_type: choice(['individual', 'company', 'organization']).default('individual').openapi({ description: 'Default individual.', default: 'individual' }),
     jurisdiction: nameText(1, SHORT_TEXT_MAX).optional().openapi({ description: 'Country or jurisdiction; improves scoring.', example: 'AE' }),
+    ...subjectFactFields,
     address: PostalAddressSchema.optional(),
     monitor: z.boolean().optional().openapi({ description: 'Extension: enrol the subject in ongoing monitoring when the screening completes (see POST /api/v1/screening/{id}/monitoring).' }),
   })
@@ -91,6 +93,7 @@ export const EddRequestSchema = z
     query: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Entity name, at least 2 characters after trimming; not only punctuation or a legal form.' }),
     entity_type: choice(['individual', 'company']).default('individual').openapi({ description: 'Default individual.', default: 'individual' }),
     jurisdiction: nameText(1, SHORT_TEXT_MAX).optional(),
+    ...subjectFactFields,
     address: PostalAddressSchema.optional(),
     source_of_wealth: freeText(FREE_TEXT_MAX).optional().openapi({ description: 'Declared source of wealth.' }),
     source_of_funds: freeText(FREE_TEXT_MAX).optional().openapi({ description: 'Declared source of funds.' }),
@@ -105,6 +108,8 @@ export const MaRequestSchema = z
   .strictObject({
     target_name: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Acquisition target, at least 2 characters after trimming.' }),
     target_jurisdiction: nameText(1, SHORT_TEXT_MAX).optional(),
+    ...subjectFactFields,
+    address: PostalAddressSchema.optional().openapi({ description: "Extension (issue 27): the target's registered address; the account's internal lists weigh it." }),
     target_industry: nameText(1, SHORT_TEXT_MAX).optional(),
     acquirer_name: nameText(1, NAME_MAX).optional(),
     deal_type: choice(['acquisition', 'merger', 'joint_venture', 'restructuring']).optional(),
@@ -153,6 +158,8 @@ export const ScreeningSchema = z
     created_at: z.string().openapi({ description: 'ISO 8601 UTC.', example: '2026-04-01T10:00:00.000Z' }),
     completed_at: z.string().nullable().openapi({ description: 'Extension: ISO 8601 UTC; null while running.' }),
     list_warnings: ListWarningsSchema.optional(),
+    risk_flags: RiskFlagsSchema.optional(),
+    risk_reason: RiskReasonSchema.optional(),
   })
   .openapi('S1Screening');
 
@@ -166,9 +173,11 @@ export const HitSchema = z
     entity_type: z.string().openapi({ description: 'person, organization, vessel, aircraft or unknown.' }),
     matched_name: z.string().openapi({ description: 'The name or alias that matched.' }),
     matched_name_kind: z.string().openapi({ description: 'primary, strong_alias, weak_alias, original_script or former.' }),
-    score: z.number().min(0).max(1).openapi({ description: 'Matcher score in [0, 1], three decimals: ≥ 0.95 confirmed, 0.80-0.94 potential (the spec\'s 95 / 80-94 on a 0-100 scale).', example: 0.972 }),
-    match_strength: z.enum(['confirmed', 'potential']),
-    explanation: z.string().openapi({ description: 'One sentence saying why this matched.' }),
+    score: z.number().min(0).max(1).openapi({ description: 'Matcher score in [0, 1], three decimals: the name comparison with its qualifiers. From 0.95 (the spec\'s 95) a strong name match, 0.80-0.94 a partial one; a score alone never confirms the identity (see match_strength).', example: 0.972 }),
+    match_strength: MatchStrengthSchema,
+    match_assessment: MatchAssessmentSchema,
+    confirmation: HitConfirmationSchema,
+    explanation: z.string().openapi({ description: 'Why this matched, and which fact confirmed the identity or that nothing did ("name only: common name…; needs an identity fact").' }),
     qualifiers: z.array(z.object({ kind: z.string(), effect: z.number(), detail: z.string() })).openapi({
       description: 'Date-of-birth, country, identifier agreements or conflicts and the score change each caused.',
     }),

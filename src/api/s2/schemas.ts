@@ -6,10 +6,11 @@
  * zod issues into the `errors` list of 400 invalid_payload) and registerS2 documents the same objects.
  */
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { ListsInServiceSchema, ListWarningsSchema, retryAfterHeader, S2ErrorSchema, S2SessionErrorSchema, securitySchemes } from '../openapi/common';
+import { ConfirmationSchema, ListsInServiceSchema, ListWarningsSchema, MatchAssessmentSchema, MatchStrengthSchema, retryAfterHeader, S2ErrorSchema, S2SessionErrorSchema, securitySchemes } from '../openapi/common';
 import { s2Schemas } from '../../webhooks/payloads';
 import { z } from '../openapi/zod';
 import { screenablePartsCheck } from '../http/validation';
+import { EmailField, IdentifiersField, NationalityField, PhoneField } from '../http/subject-facts';
 import { systemClock } from '../../shared/clock';
 
 // C0 and C1 control characters, and unpaired UTF-16 surrogates (possible through JSON "\ud800" escapes).
@@ -92,7 +93,11 @@ export const SubjectCheckRequestSchema = z
     first_name: personName().openapi({ description: 'Given name, 1-100 characters (letters of any script, spaces, \' - .).', example: 'Ada' }),
     last_name: personName().openapi({ description: 'Family name, 1-100 characters.', example: 'Lovelace' }),
     middle_name: personName().optional(),
-    date_of_birth: calendarDate.optional().openapi({ description: 'YYYY-MM-DD; sharpens matching.', example: '1815-12-10' }),
+    date_of_birth: calendarDate.optional().openapi({ description: 'YYYY-MM-DD; sharpens matching: equal to a listed date it confirms a hit, agreeing with none it makes the hit a likely namesake.', example: '1815-12-10' }),
+    nationality: NationalityField.optional(),
+    identifiers: IdentifiersField.optional(),
+    phone: PhoneField.optional(),
+    email: EmailField.optional(),
     locations: z
       .array(LocationSchema)
       .min(1, 'at least one location {country, region?, city?} is required')
@@ -271,9 +276,11 @@ export const SubjectCheckDetailSchema = SubjectCheckSchema.extend({
       entity_id: z.string(),
       entity_name: z.string(),
       matched_name: z.string(),
-      score: z.number().openapi({ description: 'Matcher score in [0, 1]: ≥ 0.95 confirmed, 0.80-0.94 potential.' }),
-      match_strength: z.enum(['confirmed', 'potential']),
-      severity: z.enum(['red_flag', 'warning']),
+      score: z.number().openapi({ description: 'Matcher score in [0, 1]: from 0.95 a strong name match, 0.80-0.94 a partial one; a score alone never confirms the identity.' }),
+      match_strength: MatchStrengthSchema,
+      assessment: MatchAssessmentSchema.optional(),
+      confirmation: ConfirmationSchema.optional().openapi({ description: 'What confirmed the hit (absent: nothing did).' }),
+      severity: z.enum(['red_flag', 'warning']).openapi({ description: 'red_flag: a confirmed hit on sanctions, PEP or debarment; warning: every other hit.' }),
       source_list: z.string().optional().openapi({ description: 'The list inside a multi-list file (US CSL source column), e.g. the SDN or the Entity List.' }),
     }),
   ),

@@ -25,6 +25,8 @@ import { ctxOf, idempotencyOf } from '../http/context';
 import { ApiError, invalidField } from '../http/errors';
 import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { entityTypeOmitted, parseInput } from '../http/validation';
+import { subjectFactsInput } from '../http/subject-facts';
+import { addressInput } from '../s1/schemas';
 import { createS3Gate, ensureUuidRequestId, s3PrincipalOf, s3MonthlyRequestQuota } from './gate';
 import { mountBatchRoutes } from './batch-routes';
 import { presentKey } from '../presenters/keys';
@@ -78,8 +80,18 @@ function toRequestInput(kind: ScreeningKind, body: unknown): ScreeningRequestInp
     case 'edd':
       return s1RequestInput(kind, body);
     case 'ma': {
-      const { query, entity_type, jurisdiction, monitor, ...declared } = parseInput(S3MaRequestSchema, body);
-      return { kind, query, entityType: entity_type, ...entityTypeOmitted(body), jurisdiction, declared, ...(monitor ? { monitor: true } : {}) };
+      const { query, entity_type, jurisdiction, monitor, date_of_birth, nationality, identifiers, phone, email, address, ...declared } = parseInput(S3MaRequestSchema, body);
+      return {
+        kind,
+        query,
+        entityType: entity_type,
+        ...entityTypeOmitted(body),
+        jurisdiction,
+        ...subjectFactsInput({ date_of_birth, nationality, identifiers, phone, email }),
+        ...addressInput(address),
+        declared,
+        ...(monitor ? { monitor: true } : {}),
+      };
     }
     case 'sow': {
       const { query, entity_type, jurisdiction, monitor, ...rest } = parseInput(S3SowRequestSchema, body);
@@ -246,6 +258,7 @@ export function createS3Router(deps: S3RouterDeps): Router {
         send,
         idempotent,
         maxImportBytes: deps.config.watchlistImportMaxBytes ?? DEFAULT_WATCHLIST_IMPORT_MAX_BYTES,
+        today: () => deps.clock.now().toISOString().slice(0, 10),
       }),
     );
   }

@@ -5,7 +5,8 @@
  */
 import { z } from '../openapi/zod';
 import { screenableNameCheck } from '../http/validation';
-import { CddRequestSchema, EddRequestSchema } from '../s1/schemas';
+import { CddRequestSchema, EddRequestSchema, PostalAddressSchema } from '../s1/schemas';
+import { subjectFactFields } from '../http/subject-facts';
 
 // C0/C1 control characters; free text may keep tab and line breaks.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -77,6 +78,8 @@ export const S3MaRequestSchema = z
     query: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Target company name, at least 2 characters.', example: 'Acme Holdings plc' }),
     entity_type: choice(['company', 'organization', 'individual']).default('company').openapi({ default: 'company' }),
     jurisdiction: nameText(1, SHORT_TEXT_MAX).optional().openapi({ description: 'Country or state code.', example: 'GB' }),
+    ...subjectFactFields,
+    address: PostalAddressSchema.optional(),
     target_industry: nameText(1, SHORT_TEXT_MAX).optional(),
     acquirer_name: nameText(1, NAME_MAX).optional(),
     deal_type: choice(['acquisition', 'merger', 'joint_venture', 'restructuring']).optional(),

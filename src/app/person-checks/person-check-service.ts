@@ -332,6 +332,8 @@ export class PgPersonCheckService implements PersonCheckService {
         ...(input.aliases !== undefined ? { aliases: input.aliases } : {}),
         ...(input.associatedDomain !== undefined ? { associatedDomain: input.associatedDomain } : {}),
         ...(input.identifiers !== undefined ? { identifiers: input.identifiers } : {}),
+        ...(input.phone !== undefined ? { phone: input.phone } : {}),
+        ...(input.email !== undefined ? { email: input.email } : {}),
       },
       metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, correlationId: ctx.correlationId, ...meta },
     });

@@ -10,6 +10,8 @@ import { screeningDecider, streamName as screeningStream, type ScreeningRequeste
 import type { EventStore, Subscription } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import { buildJsonReport } from '../../reports/json-report';
+import { derivedFlags } from '../../reports/sections';
+import { assessmentOf, confirmationOf, hitStatusOf } from '../../reports/confirmation';
 import { HIT_CATEGORIES, type CountryRiskFinding, type ReportHit, type ScreeningReport } from '../../reports/model';
 import { watchlistVersionId } from '../../screening/watchlists/model';
 import { renderScreeningReportPdf } from '../../reports/pdf/screening-report';
@@ -65,6 +67,8 @@ export function screeningView(report: ScreeningReport, surface: ScreeningView['s
     created_at: report.createdAt,
     completed_at: report.completedAt ?? null,
     list_warnings: listWarnings(report),
+    risk_flags: report.status === 'completed' ? derivedFlags(report) : [],
+    risk_reason: report.status === 'completed' ? (report.verdict.reason ?? null) : null,
     offshore_leaks_search: offshoreLeaksSearch(report),
   };
 }
@@ -96,7 +100,9 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
     matched_name: h.matchedName,
     matched_name_kind: h.matchedNameKind ?? 'primary',
     score: Math.round(h.score * 1000) / 1000,
-    match_strength: h.status,
+    match_strength: hitStatusOf(h),
+    match_assessment: assessmentOf(h),
+    confirmation: confirmationOf(h) ?? null,
     explanation: h.explanation.summary,
     qualifiers: h.explanation.qualifiers.map((q) => ({ kind: q.kind, effect: q.effect, detail: q.detail })),
     programs: h.programs,
@@ -127,7 +133,13 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
   const subjectCountries = report.countryRisk.filter((c) => c.basis === 'subject_jurisdiction' || c.basis === 'subject_nationality');
   return {
     ...screeningView(report, surface),
-    subject: { date_of_birth: report.subject.dateOfBirth ?? null, nationality: report.subject.nationality ?? null, identifiers: report.subject.identifiers ?? [] },
+    subject: {
+      date_of_birth: report.subject.dateOfBirth ?? null,
+      nationality: report.subject.nationality ?? null,
+      identifiers: report.subject.identifiers ?? [],
+      phone: report.subject.phone ?? null,
+      email: report.subject.email ?? null,
+    },
     hits,
     sources: report.agents.map((a) => ({ agent: a.agent, phase: a.phase, queried: a.queried, error: a.error ?? null, duration_ms: a.durationMs })),
     country_risk: subjectCountry ? countryRiskView(subjectCountry) : null,
@@ -356,6 +368,8 @@ export class PgScreeningService implements ScreeningService {
           ...(input.nationality ? { nationality: input.nationality } : {}),
           ...(input.identifiers?.length ? { identifiers: input.identifiers } : {}),
           ...(input.address ? { address: input.address } : {}),
+          ...(input.phone ? { phone: input.phone } : {}),
+          ...(input.email ? { email: input.email } : {}),
         },
         ...(input.kind === 'edd'
           ? {

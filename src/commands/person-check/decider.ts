@@ -11,6 +11,7 @@ import { assertNever, type Event } from '../../shared/events';
 import { type AgentAnswer, type Command, type Decider, isCalendarDate, isInteger, isIsoInstant, isNonEmptyText, NUMERIC_ID, recordedAnswer, stamp } from '../decider';
 import { IllegalTransition, Issues, NotFound, ValidationFailed } from '../errors';
 import { type RiskLevel, riskLevelForScore } from '../plans';
+import { isEmailAddress, isPhoneNumber } from '../screening/model';
 
 export const PERSON_CHECK_ID = /^SVC-[0-9a-fA-F]{8}-P$/;
 export function streamName(personCheckId: string): string {
@@ -71,6 +72,9 @@ export type PersonCheckRequestFields = {
   associatedDomain?: string;
   /** Raw identifiers from the request: only the last four characters are kept. */
   identifiers?: { type: string; value: string }[];
+  /** Phone and e-mail (issue 27): compared with the account's internal lists (screening them needs the whole value). */
+  phone?: string;
+  email?: string;
 };
 export type RequestPersonCheck = Command<'RequestPersonCheck', { personCheckId: string; accountId: string; surface: 's1' | 'portal' } & PersonCheckRequestFields>;
 /** The verdict as the command carries it and the event records it (agents/person/verdict.ts computes it). */
@@ -107,6 +111,8 @@ export type PersonCheckRequested = Event<
     aliases: string[];
     associatedDomain?: string;
     identifiers: MaskedIdentifier[];
+    phone?: string;
+    email?: string;
     agents: Record<string, string[]>;
     requestedAt: string;
   }
@@ -202,6 +208,8 @@ function requestPersonCheck(command: RequestPersonCheck, state: PersonCheckState
     'identifiers',
     'must be up to 10 {type, value} pairs',
   );
+  if (d.phone !== undefined) issues.check(typeof d.phone === 'string' && isPhoneNumber(d.phone), 'phone', 'must be a phone number: 6-15 digits, optionally a leading +');
+  if (d.email !== undefined) issues.check(typeof d.email === 'string' && isEmailAddress(d.email), 'email', 'must be an e-mail address');
   issues.throwIfAny();
   if (state.status !== 'none') throw new IllegalTransition('person check', state.status, command.type);
   const hasDomain = d.associatedDomain !== undefined;
@@ -224,6 +232,8 @@ function requestPersonCheck(command: RequestPersonCheck, state: PersonCheckState
         aliases: (d.aliases ?? []).map((a) => a.trim()),
         ...(hasDomain ? { associatedDomain: d.associatedDomain!.toLowerCase() } : {}),
         identifiers: (d.identifiers ?? []).map((i) => ({ type: i.type, last4: maskIdentifier(i.value) })),
+        ...(d.phone !== undefined ? { phone: d.phone.trim() } : {}),
+        ...(d.email !== undefined ? { email: d.email.trim() } : {}),
         agents: personCheckAgents(hasDomain),
         requestedAt: now,
       },

@@ -28,7 +28,7 @@ import type {
   SourceNotQueried,
   StartPhase,
 } from './messages';
-import { dealTypes, hitCategories, isPartialBirthDate, MAX_HIT_ID_LENGTH, type ScreeningSubject, SUBJECT_IDENTIFIER_TYPES, type SubjectAddress } from './model';
+import { dealTypes, hitCategories, isEmailAddress, isPartialBirthDate, isPhoneNumber, MAX_HIT_ID_LENGTH, type ScreeningSubject, SUBJECT_IDENTIFIER_TYPES, type SubjectAddress } from './model';
 import { type RequestedScreening, requireExisting, requireRunning, type ScreeningState, validateRisk } from './state';
 
 export type LifecycleCommand = RequestScreening | StartPhase | ExpirePhase | RecordAgentResult | CompletePhase | CompleteScreening | FailScreening;
@@ -82,6 +82,8 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
     optionalText(issues, a?.postalCode, 'address.postal_code', 20);
     if (a?.country !== undefined) issues.check(typeof a.country === 'string' && ISO2.test(a.country), 'address.country', 'must be an ISO 3166-1 alpha-2 code');
   }
+  if (subject?.phone !== undefined) issues.check(typeof subject.phone === 'string' && isPhoneNumber(subject.phone), 'phone', 'must be a phone number: 6-15 digits, optionally a leading +');
+  if (subject?.email !== undefined) issues.check(typeof subject.email === 'string' && isEmailAddress(subject.email), 'email', 'must be an e-mail address');
   for (const [field, value] of Object.entries(d.edd ?? {})) optionalText(issues, value, field, 10_000);
   if (d.ma) {
     const { dealType, ...texts } = d.ma;
@@ -117,6 +119,8 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
     }
     if (Object.keys(a).length) subjectOut.address = a;
   }
+  if (subject.phone !== undefined) subjectOut.phone = subject.phone.trim();
+  if (subject.email !== undefined) subjectOut.email = subject.email.trim();
   return stamp<ScreeningEvent>(command, [
     {
       type: 'ScreeningRequested',

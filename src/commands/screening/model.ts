@@ -31,6 +31,10 @@ export interface ScreeningSubject {
   identifiers?: SubjectIdentifier[];
   /** Postal address, when the caller gave it: the account's internal lists weigh address agreement (issue 21). */
   address?: SubjectAddress;
+  /** Phone number as given (digits, spaces, +, ( ) . - /): compared with listed phones; internal lists weigh it. */
+  phone?: string;
+  /** E-mail address as given: compared with listed e-mail addresses; internal lists weigh it. */
+  email?: string;
 }
 export interface SubjectAddress {
   line?: string;
@@ -45,6 +49,20 @@ export interface SubjectIdentifier {
 }
 export const SUBJECT_IDENTIFIER_TYPES = ['passport', 'national_id', 'tax_id', 'registration_number', 'imo', 'lei', 'other'] as const;
 const PARTIAL_DATE = /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/;
+
+/** A phone number: an optional +, then 6 to 15 digits with spaces, dots, dashes, slashes or brackets between (E.164 has at most 15). */
+export function isPhoneNumber(value: string): boolean {
+  const v = value.trim();
+  if (!/^\+?[0-9(][0-9 ().\-/]{3,31}$/.test(v)) return false;
+  const digits = v.replace(/\D/g, '').length;
+  return digits >= 6 && digits <= 15;
+}
+
+/** An e-mail address: local part, @, a domain of at least two labels; 254 characters at most (RFC 5321). */
+export function isEmailAddress(value: string): boolean {
+  const v = value.trim();
+  return v.length <= 254 && /^[^\s@<>"(),;:\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/.test(v);
+}
 
 /** A real calendar date (or year, or year-month) no later than `today` (YYYY-MM-DD). */
 export function isPartialBirthDate(value: string, today: string): boolean {

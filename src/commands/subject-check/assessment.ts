@@ -7,20 +7,22 @@
  * - Sources: the five agents below, each one "tier". A source that could not be searched
  *   (`queried: false`) counts in sources_total but not in sources_searched, and has no tier score.
  * - Tier score (0-100) = the best hit's matcher score × 100 in that tier (0 when searched, no hit).
- * - Severity: a confirmed hit (score ≥ 0.95) on sanctions, PEP or debarment is a red flag; every other
- *   hit (potential matches, offshore leaks, adverse media) is a warning.
+ * - Severity: a confirmed hit (the identity agrees: src/reports/confirmation.ts, the one definition) on
+ *   sanctions, PEP or debarment is a red flag; every other hit (potential matches, offshore leaks,
+ *   adverse media) is a warning.
  * - overall_result: `adverse_found` with a red flag; `clean` with no finding and enough coverage
  *   (≥ 60 % of sources searched); otherwise `inconclusive`.
  * - confidence_level: `high` when ≥ 80 % of sources were searched and the best hit (if any) is
  *   confirmed; `medium` when ≥ 60 %; otherwise `low`.
- * - The best hit is ambiguous when it is only a potential match (< 0.95), or when the top two hits
+ * - The best hit is ambiguous when it is only a potential match, or when the top two hits
  *   are different entities scoring within 0.02 of each other.
  * - risk_score / risk_level: the one scorer every surface uses (computeRiskScore, docs/risk-scoring.md)
  *   on the same hits, floors included, so a subject is critical here exactly when a screening of the
  *   same hits is. Tier scores stay the matcher's evidence per tier (they drive escalation).
  */
 import type { SubjectSummary } from '.';
-import { computeRiskScore, type RiskAssessment, type ScorableHit } from '../../reports/risk-score';
+import { computeRiskScore, type RiskAssessment, type ScorableHit, type UnsearchedSource } from '../../reports/risk-score';
+import { hitStatusOf, parseAssessment, parseConfirmation, type HitConfirmation, type MatchAssessment } from '../../reports/confirmation';
 import { HIT_CATEGORIES, type HitCategory, type RiskLevel } from '../../reports/model';
 
 export interface SubjectCheckSource {
@@ -37,7 +39,6 @@ export const SUBJECT_CHECK_SOURCES: readonly SubjectCheckSource[] = [
   { agent: 'debarment', tier: 'debarment' },
 ];
 
-export const CONFIRMED_SCORE = 0.95;
 const RED_FLAG_TIERS = new Set(['sanctions', 'pep', 'debarment']);
 const AMBIGUITY_MARGIN = 0.02;
 
@@ -58,6 +59,9 @@ export interface Finding {
   /** Matcher score in [0, 1], three decimals. */
   score: number;
   match_strength: 'confirmed' | 'potential';
+  /** The machine's assessment of the hit and what confirmed it, as the list agent recorded them. */
+  assessment?: MatchAssessment;
+  confirmation?: HitConfirmation;
   severity: 'red_flag' | 'warning';
   /** The list inside a multi-list file (CSL source column): tells an SDN row from an Entity List row. */
   source_list?: string;
@@ -97,7 +101,9 @@ export function findingsOf(input: AgentResultInput): Finding[] {
       if (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > 1) {
         throw new MalformedAgentResult(`a hit of ${input.agent} has no score in [0, 1]`);
       }
-      const confirmed = score >= CONFIRMED_SCORE;
+      const assessment = parseAssessment(hit.assessment);
+      const confirmation = parseConfirmation(hit.confirmation);
+      const confirmed = hitStatusOf({ score, ...(assessment ? { assessment } : {}), ...(confirmation ? { confirmation } : {}) }) === 'confirmed';
       return {
         tier,
         source: text(hit.source, 'hit source'),
@@ -106,6 +112,8 @@ export function findingsOf(input: AgentResultInput): Finding[] {
         matched_name: text(hit.matchedName ?? hit.entityName, 'hit matchedName'),
         score: Math.round(score * 1000) / 1000,
         match_strength: confirmed ? 'confirmed' : 'potential',
+        ...(assessment ? { assessment } : {}),
+        ...(confirmation ? { confirmation } : {}),
         severity: confirmed && RED_FLAG_TIERS.has(tier) ? 'red_flag' : 'warning',
         ...(typeof hit.sourceList === 'string' && hit.sourceList ? { source_list: hit.sourceList } : {}),
       };
@@ -113,8 +121,25 @@ export function findingsOf(input: AgentResultInput): Finding[] {
     .sort((a, b) => b.score - a.score);
 }
 
+/** The source a subject check's risk level cannot do without: not searched, the level is at least high. */
+export const VERDICT_REQUIRED_SOURCE = 'sanctions';
+
+/**
+ * The required source when it was not searched (issue 27 §4, fail closed): it answered "not queried"
+ * (an error, a stale list refused), or, once the check has concluded, it never answered (the deadline).
+ */
+export function unsearchedSources(
+  sources: readonly Pick<AgentResultInput, 'agent' | 'queried' | 'error'>[],
+  concluded: boolean,
+): UnsearchedSource[] {
+  if (sources.some((r) => r.agent === VERDICT_REQUIRED_SOURCE && r.queried)) return [];
+  const answered = sources.find((r) => r.agent === VERDICT_REQUIRED_SOURCE);
+  if (answered) return [{ source: VERDICT_REQUIRED_SOURCE, reason: answered.error ?? 'not searched' }];
+  return concluded ? [{ source: VERDICT_REQUIRED_SOURCE, reason: 'no answer before the check concluded' }] : [];
+}
+
 /** The risk of a check's findings, from the shared scorer (each tier is the hit category of the same name). */
-export function riskOfFindings(findings: readonly Finding[]): RiskAssessment {
+export function riskOfFindings(findings: readonly Finding[], unsearched: readonly UnsearchedSource[] = []): RiskAssessment {
   const hits: Partial<Record<HitCategory, ScorableHit[]>> = {};
   findings.forEach((f, i) => {
     if (!(HIT_CATEGORIES as readonly string[]).includes(f.tier)) return;
@@ -126,9 +151,11 @@ export function riskOfFindings(findings: readonly Finding[]): RiskAssessment {
       score: f.score,
       entityName: f.entity_name,
       ...(f.source_list ? { sourceList: f.source_list } : {}),
+      ...(f.assessment ? { assessment: f.assessment } : {}),
+      ...(f.confirmation ? { confirmation: f.confirmation } : {}),
     });
   });
-  return computeRiskScore({ hits });
+  return computeRiskScore({ hits, ...(unsearched.length ? { unsearched: [...unsearched] } : {}) });
 }
 
 /** Measures a finished check: every source has answered (searched or not). */
@@ -149,10 +176,12 @@ export function assess(results: readonly AgentResultInput[], sourcesTotal: numbe
   const second = findings.find((f) => best !== undefined && f.entity_id !== best.entity_id);
   const bestHitAmbiguous =
     best !== undefined && (best.match_strength === 'potential' || (second !== undefined && best.score - second.score <= AMBIGUITY_MARGIN));
-  const overallResult = redFlagCount > 0 ? 'adverse_found' : findings.length === 0 && coverage >= 0.6 ? 'clean' : 'inconclusive';
+  // A check whose sanctions lists were not searched cannot call the subject clean (fail closed).
+  const unsearched = unsearchedSources(results, true);
+  const overallResult = redFlagCount > 0 ? 'adverse_found' : findings.length === 0 && coverage >= 0.6 && unsearched.length === 0 ? 'clean' : 'inconclusive';
   const confidenceLevel =
     coverage >= 0.8 && (best === undefined || best.match_strength === 'confirmed') ? 'high' : coverage >= 0.6 ? 'medium' : 'low';
-  const risk = riskOfFindings(findings);
+  const risk = riskOfFindings(findings, unsearched);
   return {
     riskScore: risk.riskScore,
     riskLevel: risk.riskLevel,

@@ -27,6 +27,7 @@
 import { assertNever, type Event } from '../../shared/events';
 import { addHours, type Command, type Decider, isInteger, isIsoInstant, isNonEmptyText, NUMERIC_ID, stamp } from '../decider';
 import { IllegalTransition, Issues, NotFound } from '../errors';
+import { isEmailAddress, isPhoneNumber, SUBJECT_IDENTIFIER_TYPES } from '../screening/model';
 import {
   CONCLUDED,
   liveHits,
@@ -103,6 +104,11 @@ export type SubjectOfCheck = {
   lastName: string;
   middleName?: string;
   dateOfBirth?: string;
+  /** The facts that confirm or clear a hit (issue 27), as screenings take them. */
+  nationality?: string;
+  identifiers?: { type: string; value: string }[];
+  phone?: string;
+  email?: string;
   locations: SubjectLocation[];
   purpose: string;
 };
@@ -301,6 +307,16 @@ function validateStart(d: StartSubjectCheck['data']): void {
     .check(isNonEmptyText(d.purpose, 100), 'purpose', 'purpose is required')
     .check(d.consent?.certified === true, 'consent', 'consent must be certified (certified: true)');
   if (d.middleName !== undefined) issues.check(isNonEmptyText(d.middleName, 100), 'middle_name', 'must be 1-100 characters');
+  if (d.nationality !== undefined) issues.check(typeof d.nationality === 'string' && /^[A-Z]{2}$/.test(d.nationality), 'nationality', 'must be an ISO 3166-1 alpha-2 code');
+  if (d.identifiers !== undefined) {
+    issues.check(Array.isArray(d.identifiers) && d.identifiers.length <= 10, 'identifiers', 'at most 10');
+    for (const [i, id] of (Array.isArray(d.identifiers) ? d.identifiers : []).entries()) {
+      issues.check((SUBJECT_IDENTIFIER_TYPES as readonly string[]).includes(id?.type), `identifiers[${i}].type`, `must be one of ${SUBJECT_IDENTIFIER_TYPES.join(', ')}`);
+      issues.check(isNonEmptyText(id?.value, 64), `identifiers[${i}].value`, 'must be 1-64 characters');
+    }
+  }
+  if (d.phone !== undefined) issues.check(typeof d.phone === 'string' && isPhoneNumber(d.phone), 'phone', 'must be a phone number: 6-15 digits, optionally a leading +');
+  if (d.email !== undefined) issues.check(typeof d.email === 'string' && isEmailAddress(d.email), 'email', 'must be an e-mail address');
   issues.check(NUMERIC_ID.test(d.subjectCheckId ?? '') && NUMERIC_ID.test(d.accountId ?? ''), 'subject_check_id', 'ids must be positive integer strings');
   if (d.monitor !== undefined) issues.check(typeof d.monitor === 'boolean', 'monitor', 'must be a boolean');
   issues.throwIfAny();
@@ -358,6 +374,10 @@ export function decide(command: SubjectCheckCommand, state: SubjectCheckState): 
           lastName: d.lastName.trim(),
           ...(d.middleName !== undefined ? { middleName: d.middleName.trim() } : {}),
           ...(d.dateOfBirth !== undefined ? { dateOfBirth: d.dateOfBirth } : {}),
+          ...(d.nationality !== undefined ? { nationality: d.nationality } : {}),
+          ...(d.identifiers?.length ? { identifiers: d.identifiers.map((i) => ({ type: i.type, value: i.value.trim() })) } : {}),
+          ...(d.phone !== undefined ? { phone: d.phone.trim() } : {}),
+          ...(d.email !== undefined ? { email: d.email.trim() } : {}),
           locations: d.locations,
           purpose: d.purpose,
           consent: { ...d.consent, certified: true, certifiedAt: now },

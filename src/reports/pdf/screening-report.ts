@@ -92,7 +92,7 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
   w.field('Debarment and enforcement hits', counts.debarment);
   w.spacer(0.6);
   w.paragraph(
-    'This report records what the screening found in the sources listed in section 13 at the time shown. A potential match (score 80-94) is not a finding until an analyst confirms it; the absence of hits in a source that was not searched (section 12) is not evidence of absence.',
+    'This report records what the screening found in the sources listed in section 13 at the time shown. A potential match (the name matches but no date of birth, identifier or distinctive exact name confirms the identity) is not a finding until an analyst confirms it; the absence of hits in a source that was not searched (section 12) is not evidence of absence.',
     { style: 'italic', size: 8.5, colour: '#444444' },
   );
 
@@ -102,6 +102,17 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
   w.field('Name searched', s.subject.query);
   w.field('Entity type', s.subject.entity_type);
   w.field('Jurisdiction', s.subject.jurisdiction ? `${s.subject.jurisdiction}${s.subject.jurisdiction_iso2 ? ` (${s.subject.jurisdiction_iso2})` : ''}` : 'not given');
+  // The facts that confirm or clear a hit: what was given is compared with every listed record (section 4 on).
+  w.subheading('Identity facts given');
+  w.field('Date of birth', s.subject.date_of_birth ?? 'not given');
+  w.field('Nationality', s.subject.nationality ?? 'not given');
+  w.field('Identifiers', s.subject.identifiers?.length ? s.subject.identifiers.map((i) => `${i.type.replace(/_/g, ' ')} ${i.value}`).join('; ') : 'none given');
+  if (s.subject.address) w.field('Address', s.subject.address);
+  if (s.subject.phone) w.field('Phone', s.subject.phone);
+  if (s.subject.email) w.field('E-mail', s.subject.email);
+  if (!s.subject.date_of_birth && !s.subject.identifiers?.length) {
+    w.paragraph('Name only: no date of birth or identifier was given, so a hit is confirmed only by an exact match on a distinctive name or by an analyst.', { style: 'italic', size: 8.5, colour: '#444444' });
+  }
   if (s.subject.declared.length > 0) {
     w.subheading('Declared by the customer');
     for (const d of s.subject.declared) w.field(d.label, d.value);
@@ -363,7 +374,8 @@ function hitBlock(w: PdfWriter, index: number, h: HitView, when: (value: string)
   // Names and words here; the record ids and list codes are in the audit appendix.
   w.field('List', h.list_label ?? listLabel(h.list), indent);
   w.field('Matched name', `${h.matched_name} (${NAME_KIND[h.matched_name_kind ?? ''] ?? h.matched_name_kind ?? 'name'})`, indent);
-  w.field('Score', `${h.score} / 100: ${h.status === 'confirmed' ? 'CONFIRMED (95 or more)' : 'POTENTIAL (80-94), needs review'}`, indent);
+  w.field('Score', `${h.score} / 100: ${h.badge}`, indent);
+  w.field(h.confirmation ? 'Confirmed by' : 'Identity', h.confirmation ? h.confirmation.detail : (h.identity_note ?? 'not corroborated'), indent);
   if (h.programs.length > 0) w.field('Programs', h.programs.join(', '), indent);
   if (h.position) w.field('Position', h.position, indent);
   if (h.investigation) w.field('Investigation', h.investigation, indent);

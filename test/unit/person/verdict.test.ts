@@ -48,25 +48,33 @@ test('risk score: list findings are scored by the shared scorer, court records b
     nameScore,
     ...extra,
   });
-  const confirmed = decideVerdict([sdn(0.95)], sources(13));
+  // Tied by date of birth, the identity agrees: a confirmed SDN hit, critical.
+  const byDob = { assessment: 'identity_corroborated' as const, confirmation: { basis: 'date_of_birth' as const, detail: 'date of birth 1984-01-08 equals listed 08 Jan 1984' } };
+  const confirmed = decideVerdict([sdn(1, byDob)], sources(13));
   assert.deepEqual([confirmed.riskScore, confirmed.riskLevel], [70, 'critical']);
   assert.ok(confirmed.breakdown.some((c) => c.rule === 'floor.blocking_sanctions_confirmed'));
   assert.match(confirmed.reasons.at(-1)!, /^risk: Critical \(70\), do not proceed: confirmed match on a blocking sanctions list/);
-  // The same SDN record on the name alone (no date of birth given) is just as critical: same hit, same verdict.
-  assert.equal(decideVerdict([{ ...sdn(0.95), severity: 'warning' as const, corroboration: 'name_only' as const }], sources(13)).riskLevel, 'critical');
+  assert.match(confirmed.reasons.at(-1)!, /confirmed by date of birth 1984-01-08 equals listed 08 Jan 1984/);
+  // The same SDN record on the name alone (no date of birth given): a strong name match confirms nothing, high.
+  const nameOnly = { ...sdn(0.95, { assessment: 'strong_name_match', identityNote: 'name only: common name: about 10,000 expected bearers among Korean names; needs an identity fact' }), severity: 'warning' as const, corroboration: 'name_only' as const };
+  assert.equal(decideVerdict([nameOnly], sources(13)).riskLevel, 'high');
+  // ... unless the name is an exact match on a distinctive one, as a screening's hit of the same record would be.
+  const distinctive = { ...nameOnly, assessment: 'identity_corroborated' as const, confirmation: { basis: 'distinctive_name' as const, detail: 'exact match on a distinctive name' } };
+  assert.equal(decideVerdict([distinctive], sources(13)).riskLevel, 'critical');
   // A potential name match is high; a record whose date of birth contradicts the subject's is not counted.
   assert.equal(decideVerdict([sdn(0.88)], sources(13)).riskLevel, 'high');
   const other = decideVerdict([{ ...sdn(0.95), severity: 'info' as const, corroboration: 'name_only' as const, dobConflict: true }], sources(13));
   assert.deepEqual([other.riskScore, other.riskLevel], [0, 'low']);
   assert.ok(other.breakdown.some((c) => c.rule === 'person.list_record.dob_conflict'));
-  // A CSL Entity List record is export control: high.
+  // A CSL Entity List record is export control: high when confirmed, medium on the name alone.
   const el = { ...f('red_flag', 'name_dob', 'debarment'), source: { name: 'US Consolidated Screening List', entityId: 'us_csl:1' }, nameScore: 1, sourceList: 'Entity List (EL) - Bureau of Industry and Security' };
-  assert.equal(decideVerdict([el], sources(13)).riskLevel, 'high');
+  assert.equal(decideVerdict([{ ...el, ...byDob }], sources(13)).riskLevel, 'high');
+  assert.equal(decideVerdict([el], sources(13)).riskLevel, 'medium');
   // Person-check rows for what screenings do not search.
   assert.deepEqual([decideVerdict([f('red_flag', 'name_dob', 'criminal')], sources(13)).riskScore, decideVerdict([f('red_flag', 'name_dob', 'criminal')], sources(13)).riskLevel], [50, 'high']);
   assert.equal(decideVerdict([f('warning', 'name_only', 'civil')], sources(13)).riskScore, 8);
   assert.equal(decideVerdict([f('warning', 'name_location', 'criminal'), f('warning', 'name_location', 'civil')], sources(13)).riskLevel, 'medium');
-  assert.equal(decideVerdict([f('red_flag', 'name_dob', 'criminal'), f('red_flag', 'name_dob', 'sex_offender'), sdn(1)], sources(13)).riskScore, 100);
+  assert.equal(decideVerdict([f('red_flag', 'name_dob', 'criminal'), f('red_flag', 'name_dob', 'sex_offender'), sdn(1, byDob)], sources(13)).riskScore, 100);
   assert.equal(decideVerdict([], sources(13)).riskLevel, 'low');
 });
 
@@ -103,4 +111,14 @@ test('every verdict the rule produces passes the decider\'s honesty invariants',
       assert.equal(events.length, 1);
     }
   }
+});
+
+test('given the sanctions list was not searched, when the verdict is decided, then the risk is at least high, never low (issue 27 §4: fails closed)', () => {
+  const withoutSanctions = sources(13).map((s) => (s.agent === 'sanctions_list' ? { ...s, searched: false } : s));
+  const v = decideVerdict([], withoutSanctions);
+  assert.deepEqual([v.result, v.riskLevel, v.riskScore], ['inconclusive', 'high', 45]);
+  assert.ok(v.breakdown.some((c) => c.rule === 'floor.sanctions_not_searched'), 'the floor says why');
+  assert.match(v.reasons.join(' '), /not searched: .*sanctions_list/);
+  // the control: the same check with the sanctions list searched is clean and low
+  assert.deepEqual([decideVerdict([], sources(13)).result, decideVerdict([], sources(13)).riskLevel], ['clean', 'low']);
 });

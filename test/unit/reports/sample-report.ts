@@ -7,12 +7,17 @@
 import { computeRiskScore } from '../../../src/reports/risk-score';
 import { emptyHits, RISK_SCALE, type ReportHit, type ScreeningReport } from '../../../src/reports/model';
 
+/** The sample's exact matches are on distinctive names (the identity confirmed); the others are partial name matches. */
 function hit(partial: Partial<ReportHit> & Pick<ReportHit, 'hitId' | 'category' | 'source' | 'entityName' | 'score'>): ReportHit {
+  const confirmed = partial.score >= 0.96;
   return {
     entityId: `${partial.source}:${partial.hitId.split(':').pop()}`,
     matchedName: partial.entityName,
     matchedNameKind: 'primary',
-    status: partial.score >= 0.95 ? 'confirmed' : 'potential',
+    status: confirmed ? 'confirmed' : 'potential',
+    ...(confirmed
+      ? { assessment: 'identity_corroborated' as const, confirmation: { basis: 'distinctive_name' as const, detail: `exact match on a distinctive name: "${partial.entityName}"` } }
+      : { assessment: 'name_match' as const, identityNote: 'name only: not an exact match; needs an identity fact (date of birth or identifier)' }),
     explanation: { summary: `Name matched "${partial.entityName}"`, qualifiers: [] },
     programs: [],
     ...partial,

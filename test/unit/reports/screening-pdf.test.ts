@@ -27,7 +27,12 @@ describe('13-section screening report PDF', () => {
     assert.ok(flat.includes('Zakharov Aleksandr Vyacheslavovich (Cyrillic script, transliterated)'), 'Cyrillic alias transliterated');
     assert.ok(flat.includes('TianShengGongMaoYouXianGongSi (Chinese script, transliterated)'), 'Chinese name transliterated');
     assert.ok(flat.includes(`Risk score ${report.verdict.riskScore} / 100: CRITICAL`));
-    assert.ok(flat.includes('Confirmed sanctions match: do not proceed without compliance review'), 'the flag notes stay, in section 3');
+    assert.ok(flat.includes('Confirmed sanctions match (the identity agrees): do not proceed without compliance review'), 'the flag notes stay, in section 3');
+    // each hit says what confirmed it, or that nothing did, in the one wording (src/reports/confirmation.ts)
+    assert.ok(flat.includes('CONFIRMED: identity corroborated'), 'the confirmed badge');
+    assert.ok(flat.includes('Confirmed by: exact match on a distinctive name: "ZALA AERO GROUP"'), 'what confirmed it');
+    assert.ok(flat.includes('POTENTIAL: partial name match, needs review'), 'the potential badge');
+    assert.ok(!/95 or more/.test(flat), 'no score threshold stands for "confirmed"');
     for (const band of RISK_SCALE) assert.ok(flat.includes(`${band.min}-${band.max}`), `scale ${band.level}`);
     for (const c of report.verdict.breakdown) assert.ok(flat.includes(`+${c.points}`), c.rule);
     // audit trail: list versions with hashes, matcher version, event timestamps

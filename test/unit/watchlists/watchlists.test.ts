@@ -88,7 +88,7 @@ describe('import reading', () => {
     assert.deepEqual([ok.row?.entry.primaryName, ok.row?.entry.nationalities, ok.row?.entry.aliases.map((a) => a.name)], ['Ann Example', ['FR', 'DE'], ['Annie', 'A. Example']]);
     assert.match(ok.row!.entryId, /^row-[0-9a-f]{16}$/);
     const bad = mapRecord([{ column: 'DOB', target: 'date_of_birth', value: '1971-13-01' }, { column: 'Country', target: 'country', value: 'Atlantis' }], 9, {});
-    assert.deepEqual(bad.errors.map((e) => [e.line, e.field]), [[9, 'full_name'], [9, 'date_of_birth'], [9, 'country']]);
+    assert.deepEqual(bad.errors.map((e) => [e.line, e.field]), [[9, 'date_of_birth'], [9, 'country'], [9, 'full_name']]);
     assert.equal(bad.row, undefined);
   });
 });
@@ -101,6 +101,8 @@ describe('risk scorer: internal-list hits count by the list severity', () => {
     score,
     entityName: 'Robert Smith',
     internalList: { watchlistId: 'x', name: 'Exits', version: 2, severity, entryId: 'e-1', reason: '' },
+    // The policy confirms on identity evidence (the agent records it as the hit's confirmation), never on the score.
+    ...(score >= 0.95 ? { assessment: 'identity_corroborated' as const, confirmation: { basis: 'date_of_birth' as const, detail: "the internal-list policy's evidence: same date of birth and address" } } : {}),
   });
   it('block ⇒ critical when confirmed, high when potential; review ⇒ high; note ⇒ medium', () => {
     const level = (severity: 'block' | 'review' | 'note', score: number) => computeRiskScore({ hits: { sanctions: [hit(severity, score)] } }).riskLevel;

@@ -52,6 +52,9 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
   const addressCity = h('input', { type: 'text', name: 'address.city', maxlength: 100, autocomplete: 'off' });
   const addressPostcode = h('input', { type: 'text', name: 'address.postal_code', maxlength: 20, autocomplete: 'off' });
   const addressCountry = h('input', { type: 'text', name: 'address.country', list: 'country-options', maxlength: 80, autocomplete: 'off', placeholder: 'e.g. United Kingdom or GB' });
+  // Phone and e-mail: compared with listed ones; the firm's own lists weigh them.
+  const phone = h('input', { type: 'tel', name: 'phone', maxlength: 40, autocomplete: 'off', placeholder: '+44 20 7946 0958' });
+  const email = h('input', { type: 'email', name: 'email', maxlength: 254, autocomplete: 'off' });
   /** Field checks as the user leaves each field, next to it: the server checks the same again. */
   const setFieldError = (control: HTMLElement, message: string) => {
     const slot = document.getElementById(`${control.id}-error`);
@@ -184,6 +187,8 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
             ...(countryCode(nationality.value) ? { nationality: countryCode(nationality.value) } : {}),
             ...(identifierValue.value.trim() ? { identifiers: [{ type: identifierType.value, value: identifierValue.value.trim() }] } : {}),
             ...addressBody(),
+            ...(phone.value.trim() ? { phone: phone.value.trim() } : {}),
+            ...(email.value.trim() ? { email: email.value.trim() } : {}),
             ...(Object.keys(declared).length ? { declared } : {}),
           });
           await follow(data.screening.id, data.screening.search_query);
@@ -214,6 +219,8 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
         field('City', addressCity),
         field('Postcode', addressPostcode),
         field('Country of address', addressCountry, 'Country name or ISO code.'),
+        field('Phone', phone, 'Compared with listed phone numbers and your internal lists.'),
+        field('E-mail', email, 'Compared with listed e-mail addresses and your internal lists.'),
       ),
       countryList,
     ),

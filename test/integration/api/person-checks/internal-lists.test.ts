@@ -31,6 +31,16 @@ before(async () => {
     }),
     201,
   );
+  envelopeData(
+    await call(svc.url, 'POST', `/api/v1/watchlists/${listId}/entries`, {
+      key: s3Key,
+      body: {
+        entry_id: 'C-1002', entity_type: 'person', primary_name: 'Octavia Pennywhistle', dates_of_birth: ['1968-09-12'],
+        identifiers: [{ kind: 'phone', value: '+44 20 7946 0958' }, { kind: 'email', value: 'octavia@pennywhistle.test' }], reason: 'mule account',
+      },
+    }),
+    201,
+  );
 });
 after(async () => {
   await svc?.stop();
@@ -64,16 +74,39 @@ describe('person checks screen the account internal lists', () => {
     assert.equal(pc.result, 'adverse_found');
     const result = await listAgentResult(pc.id);
     const record = result.records.find((r: any) => r.internalList);
-    assert.deepEqual(record.internalList, { watchlistId: listId, name: 'Fraud exits', version: 2, severity: 'block', entryId: 'C-1001', reason: 'account exited for cheque fraud' });
+    // version 3: the list was created (1), then its two entries added (2, 3)
+    assert.deepEqual(record.internalList, { watchlistId: listId, name: 'Fraud exits', version: 3, severity: 'block', entryId: 'C-1001', reason: 'account exited for cheque fraud' });
     assert.deepEqual(
       result.data.internalLists.map((l: any) => [l.watchlistId, l.version, l.versionId, l.entityCount]),
-      [[listId, 2, `watchlist-${listId}@v2`, 1]],
+      [[listId, 3, `watchlist-${listId}@v3`, 2]],
     );
     assert.match(result.data.internalLists[0].contentHash, /^[0-9a-f]{64}$/);
     // the scorer counted the hit by the list's severity (block, confirmed)
     const check = await svc.service.store.readStream(`person-check-${pc.id}`);
     const corroboration = check.find((e) => e.type === 'PersonCheckAgentResultRecorded' && (e.data as any).agent === 'corroboration')!.data as any;
     assert.ok(corroboration.result.verdict.breakdown.some((c: any) => /^internal_list\.block\./.test(c.rule)), JSON.stringify(corroboration.result.verdict.breakdown));
+  });
+
+  it('the phone and e-mail given with a person check reach the internal-list policy (issue 27): a name alone is no hit, name and phone are', async () => {
+    const nameOnly = await personCheck(s1Key, { full_name: 'Octavia Pennywhistle' });
+    assert.ok(!nameOnly.findings.some((f: any) => String(f.source?.name).startsWith('internal list')), JSON.stringify(nameOnly.findings));
+    const byPhone = await personCheck(s1Key, { full_name: 'Octavia Pennywhistle', phone: '020 7946 0958', email: 'Octavia@Pennywhistle.test' });
+    assert.ok(byPhone.findings.some((f: any) => f.source?.name === 'internal list: Fraud exits'), JSON.stringify(byPhone.findings));
+    const record = (await listAgentResult(byPhone.id)).records.find((r: any) => r.internalList?.entryId === 'C-1002');
+    assert.match(record.nameWhy, /phone|e-mail/i, record.nameWhy);
+  });
+
+  it('a phone or e-mail that is not one is refused in the S1 envelope, nothing started', async () => {
+    for (const body of [{ phone: 'call me' }, { email: 'nobody' }, { phone: 123456789 }]) {
+      const res = await fetch(`${svc.url}/api/v1/person-checks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s1Key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ purpose: 'employment', fcra_consent: true, full_name: 'Octavia Pennywhistle', ...body }),
+      });
+      const json = (await res.json()) as any;
+      assert.equal(res.status, typeof Object.values(body)[0] === 'number' ? 400 : 422, JSON.stringify(json));
+      assert.ok(json.errors.some((m: string) => /^(phone|email)/.test(m)), JSON.stringify(json));
+    }
   });
 
   it('a name alone (another date of birth) is not a hit; another account never sees the list', async () => {

@@ -28,6 +28,7 @@ const SCREENING_KEYS = [
   'summary',
 ];
 const HIT_KEYS = [
+  'confirmation',
   'disposition',
   'entity_id',
   'entity_name',
@@ -36,6 +37,7 @@ const HIT_KEYS = [
   'hit_id',
   'list',
   'list_version',
+  'match_assessment',
   'match_strength',
   'matched_name',
   'matched_name_kind',
@@ -64,7 +66,7 @@ function assertError(res: CallResult, status: number, code: string): void {
 
 function assertCompletedScreening(screening: any, kind: 'cdd' | 'edd' | 'ma'): void {
   // list_warnings (list ages, docs/lists.md) is on every screening created or read, not on list pages.
-  const expected = [...SCREENING_KEYS, 'list_warnings', ...(kind === 'edd' ? ['edd_analysis'] : []), ...(kind === 'ma' ? ['ma_analysis'] : [])].sort();
+  const expected = [...SCREENING_KEYS, 'list_warnings', 'risk_flags', 'risk_reason', ...(kind === 'edd' ? ['edd_analysis'] : []), ...(kind === 'ma' ? ['ma_analysis'] : [])].sort();
   assert.deepEqual(Object.keys(screening).sort(), expected);
   assert.ok(Number.isInteger(screening.id) && screening.id > 0);
   assert.equal(screening.screening_type, kind);
@@ -192,7 +194,7 @@ export function s1ApiSuite(label: string, makeServices: MakeS1Services): void {
         const screening = res.json.screening;
         assert.deepEqual(
           Object.keys(screening).sort(),
-          [...SCREENING_KEYS, 'country_risk', 'hits', 'list_versions', 'list_warnings', 'matcher_version', 'sources'].sort(),
+          [...SCREENING_KEYS, 'country_risk', 'hits', 'list_versions', 'list_warnings', 'matcher_version', 'risk_flags', 'risk_reason', 'sources'].sort(),
         );
         assert.equal(screening.id, id);
         assert.deepEqual(Object.keys(screening.hits).sort(), ['adverse_media', 'debarment', 'offshore_leaks', 'pep', 'sanctions']);

@@ -64,9 +64,18 @@ describe('creating a subject check', () => {
     assert.equal(check.requested_scope, 'enhanced_due_diligence');
     assert.ok(['critical', 'high'].includes(check.priority));
     assert.ok(Date.parse(check.sla_due_at) > Date.parse(check.escalated_at));
-    assert.equal(check.red_flag_count, 1);
+    // On the name alone (a common Russian name) the hit is a potential match: a warning, not a red flag.
+    assert.deepEqual([check.red_flag_count, check.warning_count], [0, 1]);
     assert.equal(check.findings[0].tier, 'sanctions');
     assert.match(check.findings[0].entity_name, /PETROV/);
+    assert.deepEqual([check.findings[0].match_strength, check.findings[0].assessment], ['potential', 'strong_name_match']);
+    // With the listed date of birth the identity agrees: a confirmed hit, a red flag, critical.
+    const dated = await post(CHECKS, { ...subject('Petrov'), first_name: 'Alexander', date_of_birth: '1979-07-12', locations: [{ country: 'RU' }] });
+    const confirmed = await settled(svc.url, key, dated.body.subject_check_id);
+    assert.equal(confirmed.status, 'escalated');
+    assert.equal(confirmed.red_flag_count, 1);
+    assert.deepEqual([confirmed.findings[0].match_strength, confirmed.findings[0].confirmation?.basis], ['confirmed', 'date_of_birth']);
+    assert.equal(confirmed.risk_level, 'critical');
   });
 
   it('needs review when too few sources could be searched, or when the best hit is ambiguous', async () => {

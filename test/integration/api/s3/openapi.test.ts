@@ -130,7 +130,7 @@ describe('S3 OpenAPI', () => {
     assert.deepEqual(key.properties.surface.enum, ['s1', 's2', 's3']);
     assert.equal(key.additionalProperties, false);
     const screening = body('/api/portal/screenings');
-    assert.deepEqual(Object.keys(screening.properties).sort(), ['address', 'date_of_birth', 'declared', 'entity_type', 'identifiers', 'jurisdiction', 'kind', 'nationality', 'query']);
+    assert.deepEqual(Object.keys(screening.properties).sort(), ['address', 'date_of_birth', 'declared', 'email', 'entity_type', 'identifiers', 'jurisdiction', 'kind', 'nationality', 'phone', 'query']);
     assert.deepEqual(screening.required, ['query']);
     assert.deepEqual([screening.properties.query.minLength, screening.properties.query.maxLength], [2, 300]);
     assert.equal(screening.properties.declared.additionalProperties, false);

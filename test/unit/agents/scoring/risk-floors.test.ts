@@ -19,6 +19,10 @@ function hit(category: HitCategory, source: string, score: number, extra: Partia
   seq += 1;
   return { hitId: `${category}:${source}:${seq}`, category, source, score, entityName: `Entity ${seq}`, ...extra };
 }
+/** A hit whose identity agrees (a listed identifier): confirmed in the one sense (src/reports/confirmation.ts). */
+function confirmed(category: HitCategory, source: string, score: number, extra: Partial<ScorableHit> = {}): ScorableHit {
+  return hit(category, source, score, { assessment: 'identity_corroborated', confirmation: { basis: 'identifier', detail: 'passport X1234567 equals listed passport X1234567' }, ...extra });
+}
 const CSL_SDN = 'Specially Designated Nationals (SDN) - Treasury Department';
 const CSL_ENTITY_LIST = 'Entity List (EL) - Bureau of Industry and Security';
 const CSL_SSI = 'Sectoral Sanctions Identifications List (SSI) - Treasury Department';
@@ -57,14 +61,14 @@ describe('which lists block, which restrict, which control exports', () => {
     });
   }
   it('a merged hit takes the strongest regime among its lists', () => {
-    const merged = hit('sanctions', 'us_csl', 1, { sourceList: CSL_ENTITY_LIST, sources: [{ source: 'us_csl', sourceList: CSL_ENTITY_LIST }, { source: 'ofac_sdn' }] });
+    const merged = confirmed('sanctions', 'us_csl', 1, { sourceList: CSL_ENTITY_LIST, sources: [{ source: 'us_csl', sourceList: CSL_ENTITY_LIST }, { source: 'ofac_sdn' }] });
     assert.equal(regimeOfHit(merged), 'blocking_sanctions');
   });
 });
 
 describe('floors', () => {
   it('given one confirmed OFAC SDN hit, when scored, then critical 70 with a floor row saying why', () => {
-    const { result, floorRows } = given({ hits: { sanctions: [hit('sanctions', 'ofac_sdn', 1)] } });
+    const { result, floorRows } = given({ hits: { sanctions: [confirmed('sanctions', 'ofac_sdn', 1)] } });
     assert.equal(result.additiveScore, 15, 'the spec contribution stays');
     assert.deepEqual([result.riskScore, result.riskLevel], [70, 'critical']);
     assert.equal(floorRows.length, 1);
@@ -74,9 +78,43 @@ describe('floors', () => {
     assert.match(result.reason, /^Critical \(70\), do not proceed: confirmed match on a blocking sanctions list/);
   });
   it('given a confirmed CSL row from the SDN programme, then critical; from the SSI list, then high', () => {
-    assert.equal(given({ hits: { sanctions: [hit('sanctions', 'us_csl', 0.95, { sourceList: CSL_SDN })] } }).result.riskLevel, 'critical');
-    const ssi = given({ hits: { sanctions: [hit('sanctions', 'us_csl', 0.95, { sourceList: CSL_SSI })] } });
+    assert.equal(given({ hits: { sanctions: [confirmed('sanctions', 'us_csl', 0.95, { sourceList: CSL_SDN })] } }).result.riskLevel, 'critical');
+    const ssi = given({ hits: { sanctions: [confirmed('sanctions', 'us_csl', 0.95, { sourceList: CSL_SSI })] } });
     assert.deepEqual([ssi.result.riskScore, ssi.result.riskLevel, ssi.floorRows[0]!.rule], [45, 'high', 'floor.sanctions_confirmed']);
+  });
+  it('given an exact SDN name with nothing corroborating the identity, then potential: high 45, never critical, and the reason says nothing confirmed it', () => {
+    const nameOnly = hit('sanctions', 'ofac_sdn', 0.95, { assessment: 'strong_name_match', identityNote: 'name only: common name: about 360,000 expected bearers among Chinese names; needs an identity fact' });
+    const { result, floorRows } = given({ hits: { sanctions: [nameOnly] } });
+    assert.deepEqual([result.riskScore, result.riskLevel, floorRows[0]!.rule], [45, 'high', 'floor.sanctions_potential']);
+    assert.ok(!result.flags.includes('confirmed_sanctions_hit'));
+    assert.match(result.reason, /name only: common name.*needs an identity fact/);
+  });
+  it('given a confirmed SDN hit, then the reason names the fact that confirmed it', () => {
+    const { result } = given({ hits: { sanctions: [confirmed('sanctions', 'ofac_sdn', 1)] } });
+    assert.match(result.reason, /confirmed by passport X1234567 equals listed passport X1234567/);
+  });
+  it('given an SDN name match whose date of birth contradicts every listed date, then at most medium: +0 and a medium floor', () => {
+    const h = hit('sanctions', 'ofac_sdn', 0.8, { assessment: 'identity_contradicted', identityNote: 'identity contradicted: date of birth 1990-03-15 is outside listed 1977' });
+    const { result, floorRows } = given({ hits: { sanctions: [h, { ...h, hitId: 'other', source: 'un_sc' }] } });
+    assert.deepEqual([result.additiveScore, result.riskScore, result.riskLevel], [0, 20, 'medium']);
+    assert.deepEqual(floorRows.map((r) => r.rule), ['floor.sanctions_identity_contradicted']);
+    assert.ok(result.breakdown.some((c) => c.rule === 'sanctions.us.contradicted' && /outside listed 1977/.test(c.reason)));
+  });
+  it('given many potential hits whose points pass 69, then high 69: critical needs a confirmed hit', () => {
+    const potentials = ['ofac_sdn', 'un_sc', 'eu_fsf', 'uk_sanctions'].flatMap((source) => [0.9, 0.91, 0.92].map((score) => hit('sanctions', source, score)));
+    const { result } = given({ hits: { sanctions: potentials }, countryRisk: [blackList] });
+    assert.ok(result.additiveScore > 69, String(result.additiveScore));
+    assert.deepEqual([result.riskScore, result.riskLevel], [69, 'high']);
+    const limit = result.breakdown.find((c) => c.rule === 'limit.critical_needs_confirmed_hit');
+    assert.ok(limit && limit.points < 0 && /critical needs a confirmed hit/.test(limit.reason), JSON.stringify(limit));
+    const withOne = given({ hits: { sanctions: [...potentials, confirmed('sanctions', 'ofac_sdn', 1)] }, countryRisk: [blackList] }).result;
+    assert.equal(withOne.riskLevel, 'critical');
+  });
+  it('given the sanctions lists were not searched, then at least high with the flag, never low', () => {
+    const { result, floorRows } = given({ hits: {}, unsearched: [{ source: 'sanctions', reason: 'timed out after 15000 ms' }] });
+    assert.deepEqual([result.riskScore, result.riskLevel, floorRows[0]!.rule], [45, 'high', 'floor.sanctions_not_searched']);
+    assert.ok(result.flags.includes('sanctions_not_searched'));
+    assert.match(result.reason, /sanctions lists not searched.*timed out after 15000 ms/);
   });
   it('given a potential SDN hit (80-94), then high 45', () => {
     const { result, floorRows } = given({ hits: { sanctions: [hit('sanctions', 'ofac_sdn', 0.9)] } });
@@ -84,13 +122,13 @@ describe('floors', () => {
     assert.equal(floorRows[0]!.rule, 'floor.sanctions_potential');
   });
   it('given a confirmed Denied Persons List hit, then high 45; a potential one, then medium 20', () => {
-    const confirmed = given({ hits: { debarment: [hit('debarment', 'us_dpl', 1)] } });
-    assert.deepEqual([confirmed.result.riskScore, confirmed.result.riskLevel, confirmed.floorRows[0]!.rule], [45, 'high', 'floor.export_control_confirmed']);
+    const sure = given({ hits: { debarment: [confirmed('debarment', 'us_dpl', 1)] } });
+    assert.deepEqual([sure.result.riskScore, sure.result.riskLevel, sure.floorRows[0]!.rule], [45, 'high', 'floor.export_control_confirmed']);
     const potential = given({ hits: { debarment: [hit('debarment', 'us_dpl', 0.85)] } });
     assert.deepEqual([potential.result.riskScore, potential.result.riskLevel], [20, 'medium']);
   });
   it('given a confirmed PEP, then at least medium; the floor is shown as already reached by the +20', () => {
-    const { result, floorRows } = given({ hits: { pep: [hit('pep', 'opensanctions_peps', 1)] } });
+    const { result, floorRows } = given({ hits: { pep: [confirmed('pep', 'opensanctions_peps', 1)] } });
     assert.deepEqual([result.riskScore, result.riskLevel], [20, 'medium']);
     assert.equal(floorRows[0]!.rule, 'floor.pep_confirmed');
     assert.equal(floorRows[0]!.points, 0);
@@ -108,7 +146,7 @@ describe('floors', () => {
     assert.match(result.reason, /^Low \(0\), no significant flags/);
   });
   it('given several floors, then the highest raises the score and the others are shown as already reached', () => {
-    const { result, floorRows } = given({ hits: { sanctions: [hit('sanctions', 'un_sc', 1)], pep: [hit('pep', 'p', 1)] }, countryRisk: [blackList] });
+    const { result, floorRows } = given({ hits: { sanctions: [confirmed('sanctions', 'un_sc', 1)], pep: [confirmed('pep', 'p', 1)] }, countryRisk: [blackList] });
     assert.deepEqual(floorRows.map((r) => [r.rule, r.points > 0]), [
       ['floor.blocking_sanctions_confirmed', true],
       ['floor.fatf_black_list', false],
@@ -118,7 +156,7 @@ describe('floors', () => {
     assert.equal(result.floor?.rule, 'floor.blocking_sanctions_confirmed');
   });
   it('given contributions already above the floor, then the sum stands (capped at 100) and the floor adds nothing', () => {
-    const hits = ['ofac_sdn', 'un_sc', 'eu_fsf', 'uk_sanctions', 'ofac_sdn', 'un_sc', 'eu_fsf'].map((s) => hit('sanctions', s, 1));
+    const hits = ['ofac_sdn', 'un_sc', 'eu_fsf', 'uk_sanctions', 'ofac_sdn', 'un_sc', 'eu_fsf'].map((s) => confirmed('sanctions', s, 1));
     const { result, floorRows } = given({ hits: { sanctions: hits } });
     assert.equal(result.additiveScore, 96);
     assert.equal(result.riskScore, 96);
@@ -126,26 +164,26 @@ describe('floors', () => {
   });
   it('given surface contributions (a person check court record), then they add before the floors', () => {
     const court = { rule: 'person.criminal.red_flag', points: 50, reason: 'criminal record tied by name and date of birth' };
-    const { result } = given({ hits: { sanctions: [hit('sanctions', 'ofac_sdn', 1)] }, additional: [court] });
+    const { result } = given({ hits: { sanctions: [confirmed('sanctions', 'ofac_sdn', 1)] }, additional: [court] });
     assert.deepEqual([result.additiveScore, result.riskScore], [65, 70]);
   });
 });
 
 describe('merged hits count once per issuing authority', () => {
   it('given a US entity on three US files, then one US contribution', () => {
-    const merged = hit('sanctions', 'ofac_sdn', 1, { sources: [{ source: 'ofac_sdn' }, { source: 'us_csl', sourceList: CSL_SDN }, { source: 'ofac_enhanced', sourceList: 'SDN List' }] });
+    const merged = confirmed('sanctions', 'ofac_sdn', 1, { sources: [{ source: 'ofac_sdn' }, { source: 'us_csl', sourceList: CSL_SDN }, { source: 'ofac_enhanced', sourceList: 'SDN List' }] });
     const { result } = given({ hits: { sanctions: [merged] } });
     assert.equal(result.additiveScore, 15);
     assert.deepEqual(result.breakdown.filter((c) => c.rule.startsWith('sanctions.')).map((c) => c.rule), ['sanctions.us.confirmed']);
   });
   it('given an entity on OFAC and the UN list, then US once and UN once', () => {
-    const merged = hit('sanctions', 'ofac_sdn', 1, { sources: [{ source: 'ofac_sdn' }, { source: 'us_csl', sourceList: CSL_SDN }, { source: 'un_sc' }] });
+    const merged = confirmed('sanctions', 'ofac_sdn', 1, { sources: [{ source: 'ofac_sdn' }, { source: 'us_csl', sourceList: CSL_SDN }, { source: 'un_sc' }] });
     const { result } = given({ hits: { sanctions: [merged] } });
     assert.deepEqual(result.breakdown.filter((c) => c.rule.startsWith('sanctions.')).map((c) => c.rule).sort(), ['sanctions.un.confirmed', 'sanctions.us.confirmed']);
     assert.equal(result.additiveScore, 30);
   });
   it('given no sources field, then the hit\'s own source decides (unmerged hits count per hit, as before)', () => {
-    const { result } = given({ hits: { sanctions: [hit('sanctions', 'ofac_sdn', 1), hit('sanctions', 'us_csl', 1, { sourceList: CSL_SDN })] } });
+    const { result } = given({ hits: { sanctions: [confirmed('sanctions', 'ofac_sdn', 1), confirmed('sanctions', 'us_csl', 1, { sourceList: CSL_SDN })] } });
     assert.equal(result.additiveScore, 30);
   });
 });
@@ -162,11 +200,11 @@ describe('analyst dispositions', () => {
     assert.ok(result.breakdown.some((c) => c.rule === 'sanctions.us.confirmed'), 'a true match counts as confirmed');
   });
   it('given a true match on a non-blocking sanctions list, then critical too', () => {
-    const h = hit('sanctions', 'us_csl', 1, { sourceList: CSL_SSI, disposition: { decision: 'true_match', ...by } });
+    const h = confirmed('sanctions', 'us_csl', 1, { sourceList: CSL_SSI, disposition: { decision: 'true_match', ...by } });
     assert.equal(given({ hits: { sanctions: [h] } }).result.riskLevel, 'critical');
   });
   it('given every hit dismissed as a false positive, then recomputed without them, with who dismissed them', () => {
-    const hits = [hit('sanctions', 'ofac_sdn', 1), hit('pep', 'p', 1)].map((h) => ({ ...h, disposition: { decision: 'false_positive' as const, ...by } }));
+    const hits = [confirmed('sanctions', 'ofac_sdn', 1), confirmed('pep', 'p', 1)].map((h) => ({ ...h, disposition: { decision: 'false_positive' as const, ...by } }));
     const { result, floorRows } = given({ hits: { sanctions: [hits[0]!], pep: [hits[1]!] } });
     assert.deepEqual([result.riskScore, result.riskLevel, floorRows.length], [0, 'low', 0]);
     const rows = result.breakdown.filter((c) => c.rule === 'disposition.false_positive');
@@ -189,14 +227,14 @@ describe('analyst dispositions', () => {
     assert.ok(!floorRows.some((r) => r.rule === 'floor.sanctions_true_match'));
   });
   it('given one of two hits dismissed, then the other still decides', () => {
-    const dismissed = hit('sanctions', 'ofac_sdn', 1, { disposition: { decision: 'false_positive', ...by } });
+    const dismissed = confirmed('sanctions', 'ofac_sdn', 1, { disposition: { decision: 'false_positive', ...by } });
     const { result } = given({ hits: { sanctions: [dismissed, hit('sanctions', 'ofac_sdn', 0.85)] } });
     assert.deepEqual([result.riskScore, result.riskLevel], [45, 'high']);
   });
 });
 
 describe('real entities of the bundled lists, as the list agents report them', () => {
-  let screen: (name: string, entityType?: 'individual' | 'company') => Promise<Record<HitCategory, ReportHit[]>>;
+  let screen: (name: string, entityType?: 'individual' | 'company', birthDate?: string) => Promise<Record<HitCategory, ReportHit[]>>;
   before(async () => {
     const lists = await Promise.all([
       loadList({ source: 'ofac_sdn', dir: path.join(BUNDLED_LISTS_DIR, 'ofac_sdn') }),
@@ -206,43 +244,50 @@ describe('real entities of the bundled lists, as the list agents report them', (
     ]);
     const engine: NameScreener = ScreeningEngine.build(lists.flatMap((l) => l.entities), lists.map((l) => l.version));
     const agents = createListAgents(() => engine);
-    screen = async (name, entityType = 'individual') => {
+    screen = async (name, entityType = 'individual', birthDate) => {
       const hits = { sanctions: [], pep: [], adverse_media: [], offshore_leaks: [], debarment: [] } as Record<HitCategory, ReportHit[]>;
       for (const agent of agents) {
-        const outcome = await agent.run({ workflow: 'screening-test', name, entityType }, { signal: new AbortController().signal });
+        const outcome = await agent.run({ workflow: 'screening-test', name, entityType, ...(birthDate ? { birthDate } : {}) }, { signal: new AbortController().signal });
         for (const h of outcome.hits ?? []) hits[h.category].push(h);
       }
       return hits;
     };
   });
 
-  it('Vladimir Putin: the CSL row from the SDN programme makes it critical', async () => {
+  it('Vladimir Putin, name only: an exact match on a distinctive name; the CSL row from the SDN programme makes it critical', async () => {
     const hits = await screen('Vladimir Putin');
     const putin = hits.sanctions.find((h) => /PUTIN, Vladimir/i.test(h.entityName));
     assert.ok(putin, 'Putin is on the bundled CSL');
     // Filed under OFAC's own SDN list; the CSL row that republishes the designation is one of its sources.
     assert.equal(putin.source, 'ofac_sdn');
     assert.ok(putin.sources?.some((s) => s.source === 'us_csl' && /Specially Designated Nationals/.test(s.sourceList ?? '')), JSON.stringify(putin.sources));
+    assert.equal(putin.confirmation?.basis, 'distinctive_name', JSON.stringify(putin));
     const { result } = given({ hits });
     assert.equal(result.riskLevel, 'critical');
     assert.equal(result.floor?.rule, 'floor.blocking_sanctions_confirmed');
+    assert.match(result.reason, /confirmed by exact match on a distinctive name/);
   });
-  it('Kim Jong Un: the SDN entry makes it critical', async () => {
-    const hits = await screen('Kim Jong Un');
-    assert.ok(hits.sanctions.some((h) => h.source === 'ofac_sdn' && /KIM, Jong Un/.test(h.entityName)));
-    const { result } = given({ hits });
+  it('Kim Jong Un, name only: a common Korean name is a strong name match, high; with his listed date of birth, critical', async () => {
+    const nameOnly = await screen('Kim Jong Un');
+    const kim = nameOnly.sanctions.find((h) => h.source === 'ofac_sdn' && /KIM, Jong Un/.test(h.entityName));
+    assert.ok(kim);
+    assert.deepEqual([kim.status, kim.assessment, kim.confirmation], ['potential', 'strong_name_match', undefined]);
+    assert.deepEqual([given({ hits: nameOnly }).result.riskLevel, given({ hits: nameOnly }).result.floor?.rule], ['high', 'floor.sanctions_potential']);
+    const withDob = await screen('Kim Jong Un', 'individual', '1984-01-08');
+    assert.equal(withDob.sanctions.find((h) => /KIM, Jong Un/.test(h.entityName))?.confirmation?.basis, 'date_of_birth');
+    const { result } = given({ hits: withDob });
     assert.deepEqual([result.riskLevel, result.floor?.rule], ['critical', 'floor.blocking_sanctions_confirmed']);
   });
-  it('a Denied Persons List entry is high (export control), not critical', async () => {
+  it('a Denied Persons List entry found by a common name alone is potential: medium (export control), not critical', async () => {
     const hits = await screen('Aaron Abraham Villa');
-    assert.ok(hits.debarment.some((h) => h.source === 'us_dpl' && h.status === 'confirmed'), JSON.stringify(hits.debarment.map((h) => [h.source, h.score])));
+    assert.ok(hits.debarment.some((h) => h.source === 'us_dpl' && h.assessment === 'strong_name_match'), JSON.stringify(hits.debarment.map((h) => [h.source, h.score, h.assessment])));
     assert.equal(hits.sanctions.length, 0);
     const { result } = given({ hits });
-    assert.deepEqual([result.riskLevel, result.floor?.rule], ['high', 'floor.export_control_confirmed']);
+    assert.deepEqual([result.riskLevel, result.floor?.rule], ['medium', 'floor.export_control_potential']);
   });
-  it('a member of Congress (OpenSanctions PEP) is medium', async () => {
+  it('a member of Congress (OpenSanctions PEP) found by a distinctive exact name is a confirmed PEP: medium', async () => {
     const hits = await screen('Jennifer L. McClellan');
-    assert.ok(hits.pep.some((h) => h.status === 'confirmed'));
+    assert.ok(hits.pep.some((h) => h.status === 'confirmed' && h.confirmation?.basis === 'distinctive_name'));
     const { result } = given({ hits });
     assert.deepEqual([result.riskLevel, result.floor?.rule], ['medium', 'floor.pep_confirmed']);
   });

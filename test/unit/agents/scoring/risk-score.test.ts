@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { hitStatusOf, standingOf } from '../../../../src/reports/confirmation';
 import {
   computeRiskScore,
-  hitStatus,
   listAuthorityOf,
   riskLevelFor,
   toScore100,
@@ -15,11 +15,15 @@ function hit(category: HitCategory, source: string, score: number, extra: Partia
   seq += 1;
   return { hitId: `${category}-${seq}`, category, source, score, ...extra };
 }
+/** A hit whose identity agrees (a date of birth equal to the listed one): confirmed in the one sense (src/reports/confirmation.ts). */
+function confirmed(category: HitCategory, source: string, score: number, extra: Partial<ScorableHit> = {}): ScorableHit {
+  return hit(category, source, score, { assessment: 'identity_corroborated', confirmation: { basis: 'date_of_birth', detail: 'date of birth 1960-01-02 equals listed 1960-01-02' }, ...extra });
+}
 /** The spec's additive sum (the contribution tables), before the floors (tested in risk-floors.test.ts). */
 function scoreOf(category: HitCategory, hits: ScorableHit[]): number {
   return computeRiskScore({ hits: { [category]: hits } }).additiveScore;
 }
-function additiveRows(r: { breakdown: { rule: string }[] }) {
+function additiveRows(r: { breakdown: { rule: string; reason: string }[] }) {
   return r.breakdown.filter((c) => !c.rule.startsWith('floor.'));
 }
 function country(iso2: string, fatfStatus: CountryRiskFinding['fatfStatus'], measure?: string): CountryRiskFinding {
@@ -33,12 +37,20 @@ describe('matcher score mapping (×100, rounded)', () => {
     assert.equal(toScore100(1.2), 100);
     assert.equal(toScore100(Number.NaN), 0);
   });
-  it('classifies confirmed ≥ 95, potential 80–94, below 80 no match', () => {
-    assert.equal(hitStatus(0.95), 'confirmed');
-    assert.equal(hitStatus(1), 'confirmed');
-    assert.equal(hitStatus(0.94), 'potential');
-    assert.equal(hitStatus(0.8), 'potential');
-    assert.equal(hitStatus(0.79), 'no_match');
+  it('confirmed means the identity agrees: a score of 95 or more alone is a strong name match, potential', () => {
+    assert.equal(hitStatusOf(hit('sanctions', 'ofac_sdn', 0.95)), 'potential');
+    assert.equal(standingOf(hit('sanctions', 'ofac_sdn', 0.954)), 'strong_name_match');
+    assert.equal(standingOf(hit('sanctions', 'ofac_sdn', 0.944)), 'name_match');
+    assert.equal(hitStatusOf(confirmed('sanctions', 'ofac_sdn', 0.9)), 'confirmed');
+    assert.equal(standingOf(hit('sanctions', 'ofac_sdn', 0.79)), undefined);
+    assert.equal(hitStatusOf(hit('sanctions', 'ofac_sdn', 0.88, { disposition: { decision: 'true_match', by: 'a', at: '2026-01-01' } })), 'confirmed');
+  });
+  it('a hit recorded as corroborated without saying what corroborated it is not confirmed', () => {
+    assert.equal(hitStatusOf(hit('sanctions', 'ofac_sdn', 0.97, { assessment: 'identity_corroborated' })), 'potential');
+  });
+  it('a hit recorded before assessments were kept: a date-of-birth conflict without a match contradicts the identity', () => {
+    const old = hit('sanctions', 'ofac_sdn', 0.8, { explanation: { qualifiers: [{ kind: 'dob_conflict' }] } });
+    assert.equal(standingOf(old), 'identity_contradicted');
   });
 });
 
@@ -53,23 +65,30 @@ describe('sanctions rows', () => {
     ['uk_sanctions', 'uk', 12, 6],
     ['commercial_sanctions_api', 'other', 10, 5],
   ];
-  for (const [source, authority, confirmed, potential] of rows) {
-    it(`${source}: ${authority} +${confirmed} confirmed, +${potential} potential, 0 below 80`, () => {
+  for (const [source, authority, confirmedPoints, potential] of rows) {
+    it(`${source}: ${authority} +${confirmedPoints} confirmed, +${potential} potential, 0 below 80`, () => {
       assert.equal(listAuthorityOf({ source }), authority);
-      assert.equal(scoreOf('sanctions', [hit('sanctions', source, 0.97)]), confirmed);
+      assert.equal(scoreOf('sanctions', [confirmed('sanctions', source, 0.97)]), confirmedPoints);
       assert.equal(scoreOf('sanctions', [hit('sanctions', source, 0.85)]), potential);
       assert.equal(scoreOf('sanctions', [hit('sanctions', source, 0.79)]), 0);
     });
   }
+  it('a name match of 97 with nothing corroborating the identity counts as potential', () => {
+    const r = computeRiskScore({ hits: { sanctions: [hit('sanctions', 'ofac_sdn', 0.97, { identityNote: 'name only: common name, needs an identity fact' })] } });
+    assert.equal(r.additiveScore, 7);
+    assert.deepEqual(additiveRows(r).map((c) => c.rule), ['sanctions.us.potential']);
+    assert.match(additiveRows(r)[0]!.reason, /name only: common name, needs an identity fact/);
+    assert.ok(!r.flags.includes('confirmed_sanctions_hit'));
+  });
   it('adds per confirmed hit', () => {
-    const r = computeRiskScore({ hits: { sanctions: [hit('sanctions', 'ofac_sdn', 1), hit('sanctions', 'ofac_sdn', 0.96)] } });
+    const r = computeRiskScore({ hits: { sanctions: [confirmed('sanctions', 'ofac_sdn', 1), confirmed('sanctions', 'ofac_sdn', 0.96)] } });
     assert.equal(r.additiveScore, 30);
     assert.equal(additiveRows(r).length, 2);
     assert.ok(additiveRows(r).every((c) => c.rule === 'sanctions.us.confirmed'));
     assert.ok(r.flags.includes('confirmed_sanctions_hit'));
   });
   it('an explicit listAuthority wins over the source id', () => {
-    assert.equal(scoreOf('sanctions', [hit('sanctions', 'opensanctions_ftm', 1, { listAuthority: 'eu' })]), 12);
+    assert.equal(scoreOf('sanctions', [confirmed('sanctions', 'opensanctions_ftm', 1, { listAuthority: 'eu' })]), 12);
   });
   it('records hits below the minimum match score as not counted', () => {
     const h = hit('sanctions', 'un_sc', 0.5);
@@ -89,15 +108,15 @@ describe('offshore-leak rows (+8 to +25 by investigation)', () => {
     ['Bahamas Leaks', 10, 5],
     ['Some future leak', 8, 4],
   ];
-  for (const [investigation, confirmed, potential] of rows) {
-    it(`${investigation}: +${confirmed} confirmed, +${potential} potential`, () => {
-      assert.equal(scoreOf('offshore_leaks', [hit('offshore_leaks', 'icij_offshore', 1, { investigation })]), confirmed);
+  for (const [investigation, confirmedPoints, potential] of rows) {
+    it(`${investigation}: +${confirmedPoints} confirmed, +${potential} potential`, () => {
+      assert.equal(scoreOf('offshore_leaks', [confirmed('offshore_leaks', 'icij_offshore', 1, { investigation })]), confirmedPoints);
       assert.equal(scoreOf('offshore_leaks', [hit('offshore_leaks', 'icij_offshore', 0.9, { investigation })]), potential);
     });
   }
   it('recognises the ICIJ sourceID text ("Panama Papers" in a longer string)', () => {
     assert.equal(
-      scoreOf('offshore_leaks', [hit('offshore_leaks', 'icij_offshore', 1, { investigation: 'Panama Papers data is current through 2015' })]),
+      scoreOf('offshore_leaks', [confirmed('offshore_leaks', 'icij_offshore', 1, { investigation: 'Panama Papers data is current through 2015' })]),
       20,
     );
   });
@@ -105,9 +124,9 @@ describe('offshore-leak rows (+8 to +25 by investigation)', () => {
 
 describe('PEP, adverse media and debarment rows', () => {
   it('PEP +20 confirmed, +10 potential, capped at 30 for the category', () => {
-    assert.equal(scoreOf('pep', [hit('pep', 'opensanctions_peps', 0.99)]), 20);
+    assert.equal(scoreOf('pep', [confirmed('pep', 'opensanctions_peps', 0.99)]), 20);
     assert.equal(scoreOf('pep', [hit('pep', 'opensanctions_peps', 0.82)]), 10);
-    const r = computeRiskScore({ hits: { pep: [hit('pep', 'a', 1), hit('pep', 'b', 1)] } });
+    const r = computeRiskScore({ hits: { pep: [confirmed('pep', 'a', 1), confirmed('pep', 'b', 1)] } });
     assert.equal(r.riskScore, 30);
     assert.equal(r.additiveScore, 30);
     assert.equal(r.breakdown[1]!.points, 10);
@@ -115,15 +134,15 @@ describe('PEP, adverse media and debarment rows', () => {
     assert.ok(r.flags.includes('pep'));
   });
   it('adverse media +5 confirmed, +2 potential, capped at 20', () => {
-    assert.equal(scoreOf('adverse_media', [hit('adverse_media', 'news', 0.95)]), 5);
+    assert.equal(scoreOf('adverse_media', [confirmed('adverse_media', 'news', 0.95)]), 5);
     assert.equal(scoreOf('adverse_media', [hit('adverse_media', 'news', 0.8)]), 2);
-    const many = Array.from({ length: 6 }, () => hit('adverse_media', 'news', 1));
+    const many = Array.from({ length: 6 }, () => confirmed('adverse_media', 'news', 1));
     assert.equal(scoreOf('adverse_media', many), 20);
   });
   it('BIS Denied Persons List +15 confirmed, +7 potential; other debarment +10/+5', () => {
-    assert.equal(scoreOf('debarment', [hit('debarment', 'us_dpl', 1)]), 15);
+    assert.equal(scoreOf('debarment', [confirmed('debarment', 'us_dpl', 1)]), 15);
     assert.equal(scoreOf('debarment', [hit('debarment', 'us_dpl', 0.88)]), 7);
-    assert.equal(scoreOf('debarment', [hit('debarment', 'worldbank_debarred', 1)]), 10);
+    assert.equal(scoreOf('debarment', [confirmed('debarment', 'worldbank_debarred', 1)]), 10);
     assert.equal(scoreOf('debarment', [hit('debarment', 'worldbank_debarred', 0.88)]), 5);
   });
 });
@@ -184,7 +203,7 @@ describe('UK registry rows', () => {
 
 describe('cap and level boundaries', () => {
   it('caps at 100 and keeps the uncapped total', () => {
-    const hits = Array.from({ length: 8 }, () => hit('sanctions', 'ofac_sdn', 1));
+    const hits = Array.from({ length: 8 }, () => confirmed('sanctions', 'ofac_sdn', 1));
     const r = computeRiskScore({ hits: { sanctions: hits } });
     assert.equal(r.uncappedScore, 120);
     assert.equal(r.riskScore, 100);
@@ -202,29 +221,29 @@ describe('cap and level boundaries', () => {
   });
   it('reaches the boundaries through real contributions of the additive sum (floors: risk-floors.test.ts)', () => {
     // 12 (EU) + 7 (US potential) = 19 → low
-    const base = { sanctions: [hit('sanctions', 'eu_fsf', 1), hit('sanctions', 'ofac_sdn', 0.9)] };
+    const base = { sanctions: [confirmed('sanctions', 'eu_fsf', 1), hit('sanctions', 'ofac_sdn', 0.9)] };
     assert.deepEqual(additive(computeRiskScore({ hits: base })), [19, 'low']);
     // 15 + 5 = 20 → medium
-    assert.deepEqual(additive(computeRiskScore({ hits: { sanctions: [hit('sanctions', 'un_sc', 1)], adverse_media: [hit('adverse_media', 'news', 1)] } })), [20, 'medium']);
+    assert.deepEqual(additive(computeRiskScore({ hits: { sanctions: [confirmed('sanctions', 'un_sc', 1)], adverse_media: [confirmed('adverse_media', 'news', 1)] } })), [20, 'medium']);
     // 15 (UN) + 15 (US) + 12 (UK) + 2 (adverse potential) = 44 → medium
-    const s42 = [hit('sanctions', 'un_sc', 1), hit('sanctions', 'ofac_sdn', 1), hit('sanctions', 'uk_sanctions', 1)];
+    const s42 = [confirmed('sanctions', 'un_sc', 1), confirmed('sanctions', 'ofac_sdn', 1), confirmed('sanctions', 'uk_sanctions', 1)];
     assert.deepEqual(additive(computeRiskScore({ hits: { sanctions: s42, adverse_media: [hit('adverse_media', 'n', 0.8)] } })), [44, 'medium']);
     // 20 (PEP) + 25 (Pandora) = 45 → high
     assert.deepEqual(
-      additive(computeRiskScore({ hits: { pep: [hit('pep', 'p', 1)], offshore_leaks: [hit('offshore_leaks', 'icij', 1, { investigation: 'Pandora Papers' })] } })),
+      additive(computeRiskScore({ hits: { pep: [confirmed('pep', 'p', 1)], offshore_leaks: [confirmed('offshore_leaks', 'icij', 1, { investigation: 'Pandora Papers' })] } })),
       [45, 'high'],
     );
     // 15 (UN) + 15 (US) + 12 (EU) + 12 (UK) + 15 (DPL) = 69 → high
     const s69 = {
-      sanctions: [hit('sanctions', 'un_sc', 1), hit('sanctions', 'ofac_sdn', 1), hit('sanctions', 'eu_fsf', 1), hit('sanctions', 'uk_sanctions', 1)],
-      debarment: [hit('debarment', 'us_dpl', 1)],
+      sanctions: [confirmed('sanctions', 'un_sc', 1), confirmed('sanctions', 'ofac_sdn', 1), confirmed('sanctions', 'eu_fsf', 1), confirmed('sanctions', 'uk_sanctions', 1)],
+      debarment: [confirmed('debarment', 'us_dpl', 1)],
     };
     assert.deepEqual(additive(computeRiskScore({ hits: s69 })), [69, 'high']);
     // 20 PEP + 25 Pandora + 25 FATF countermeasures = 70 → critical
     assert.deepEqual(
       additive(
         computeRiskScore({
-          hits: { pep: [hit('pep', 'p', 1)], offshore_leaks: [hit('offshore_leaks', 'icij', 1, { investigation: 'Pandora Papers' })] },
+          hits: { pep: [confirmed('pep', 'p', 1)], offshore_leaks: [confirmed('offshore_leaks', 'icij', 1, { investigation: 'Pandora Papers' })] },
           countryRisk: [country('IR', 'high_risk_call_for_action', 'countermeasures')],
         }),
       ),
