@@ -106,7 +106,7 @@ describe('scaled mode: serve + workers as separate processes over Kafka and Post
     assert.equal(evidence.completed, 16);
   });
 
-  it('SIGKILL of a worker mid-run: the group rebalances, its unfinished screenings are finished elsewhere', { timeout: 300_000 }, async () => {
+  it('SIGKILL of a worker mid-run: the group rebalances, its unfinished tasks are redone elsewhere', { timeout: 300_000 }, async () => {
     const victim = cluster.workers[0]!;
     let killedAt: Promise<{ inFlight: string[]; at: number }> | undefined;
     const batch = await runScreenings(cluster.url, keys, 24, {
