@@ -95,7 +95,6 @@ export function createAgentCatalog(deps: {
     label: pepLists.label,
     enableWith: 'OPENSANCTIONS_DIR (OpenSanctions PEP data, CC BY-NC: needs a licence for commercial use); or SCREENING_API_URL and SCREENING_API_KEY',
     configured: () => deps.hasPepList() || configured('commercial_screening'),
-    answersLocally: () => !configured('commercial_screening'),
     async run(subject, context) {
       if (!deps.hasPepList() && !configured('commercial_screening')) {
         return { queried: false, error: 'not configured: no PEP list loaded (set OPENSANCTIONS_DIR; CC BY-NC data) and no commercial screening API', hits: [] };
@@ -134,21 +133,4 @@ export function createAgentCatalog(deps: {
   // SOW steps 5-9: scored from the submitted evidence and our lists; outside registries recorded as not queried.
   if (deps.loadSowDeclaration) for (const agent of createSowAgents({ screener: deps.screener, loadDeclaration: deps.loadSowDeclaration })) add(agent);
   return catalog;
-}
-
-/**
- * Where the screening workflow gets each agent's answer: here, at once, when this deployment cannot
- * query the source ("not configured"), or when this process serves the agent and it answers from what
- * the process holds (the list agents: no outside call, so nothing to wait for); from workers over the
- * bus otherwise. A process serving every agent thus runs a screening's list checks in the workflow's
- * own step: no task and result messages, one append fewer per screening.
- */
-export function agentPlacement(catalog: ReadonlyMap<string, Agent>, served: ReadonlySet<string>): { remote: Set<string>; local: Map<string, Agent> } {
-  const local = new Map<string, Agent>();
-  const remote = new Set<string>();
-  for (const agent of catalog.values()) {
-    if (agent.configured?.() === false || (served.has(agent.name) && agent.answersLocally?.() === true)) local.set(agent.name, agent);
-    else remote.add(agent.name);
-  }
-  return { remote, local };
 }

@@ -4,7 +4,7 @@
  */
 import { sourceSettings } from '../config/config';
 import { createExternalSources } from '../agents/sources';
-import { agentPlacement, createAgentCatalog } from '../agents/catalog';
+import { createAgentCatalog } from '../agents/catalog';
 import { startAgentWorkers } from '../agents/runtime/worker';
 import { ScreeningOrchestrator } from '../agents/orchestrator/screening-orchestrator';
 import { SubjectCheckOrchestrator } from '../agents/orchestrator/subject-check-orchestrator';
@@ -61,22 +61,14 @@ export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none'
   const { bus, registry, clock, logger } = deps;
   const workers = await startAgentWorkers({ bus, registry, agents: wanted.map((name) => catalog.get(name)!), timeoutMs: deps.config.AGENT_TIMEOUT_MS, clock, logger, telemetry: deps.telemetry });
   deps.stops.push(() => workers.stop());
-  const supervisor = await startOrchestrators(deps, catalog, new Set(wanted), agentLabels, sources, watchlistIndex);
+  const supervisor = await startOrchestrators(deps, catalog, agentLabels, sources, watchlistIndex);
   return { catalog, sources, agentLabels, supervisor, watchlistVersions };
 }
 
-async function startOrchestrators(
-  deps: AgentsDeps,
-  catalog: AgentCatalog,
-  served: ReadonlySet<string>,
-  agentLabels: Record<string, string>,
-  sources: Agents['sources'],
-  internalLists: WatchlistIndexCache,
-): Promise<WorkSupervisor> {
+async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agentLabels: Record<string, string>, sources: Agents['sources'], internalLists: WatchlistIndexCache): Promise<WorkSupervisor> {
   const { config, logger, clock, store, bus, registry, lists, stops, telemetry } = deps;
   const env = sourceSettings(config);
   const llm = llmConfigFromEnv(env);
-  const placement = agentPlacement(catalog, served);
   const orchestrator = new ScreeningOrchestrator({
     store,
     bus,
@@ -84,8 +76,8 @@ async function startOrchestrators(
     clock,
     logger,
     telemetry,
-    remoteAgents: placement.remote,
-    localAgents: placement.local,
+    remoteAgents: new Set([...catalog.values()].filter((a) => a.configured?.() !== false).map((a) => a.name)),
+    localAgents: new Map([...catalog.values()].filter((a) => a.configured?.() === false).map((a) => [a.name, a])),
     finalisation: {
       countryRisk: () => lists.countryRisk(),
       countrySanctions: (iso2) => lists.countrySanctions(iso2),

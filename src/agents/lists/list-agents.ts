@@ -359,7 +359,6 @@ export function createListAgent(spec: ListAgentSpec, screener: () => NameScreene
   return {
     name: spec.name,
     label: spec.label,
-    answersLocally: () => true,
     async run(subject): Promise<AgentOutcome> {
       const engine = screener();
       const screened = screenRows(engine, subject, { topics: spec.topics, threshold: HIT_THRESHOLD, excludeSources: spec.excludeSources });

@@ -65,14 +65,6 @@ export interface Agent {
    * release has no adapter for it. Shown once on the portal's sources page, not on every report.
    */
   readonly enableWith?: string;
-  /**
-   * True when the agent answers from what this process holds (the loaded lists, the accounts'
-   * internal lists) and asks no outside service: a workflow running in a process that serves the
-   * agent then runs it inside its own step, instead of a task and a result over the bus (two bus
-   * hops, two encodings and an append per phase). An agent that calls out keeps the bus, so a slow
-   * source never holds a step.
-   */
-  answersLocally?(): boolean;
   run(subject: AgentSubject, context: AgentContext): Promise<AgentOutcome>;
 }
 

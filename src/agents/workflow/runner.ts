@@ -360,19 +360,14 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
         // deployment cannot query is recorded with the start instead of one event each. (When no agent
         // of the phase can be queried, the decider records the phase as skipped.)
         // Agents this run may not query (a quota used up) are recorded the same way, with their reason.
-        let answeredHere: { agent: string; local: LocalOutcome; startedAt: string }[] = [];
+        const answeredHere: { agent: string; local: LocalOutcome; startedAt: string }[] = [];
         if (step.mode === 'parallel') {
           const withheld = new Map(((await def.withheld?.(step.phase, step.agents, run())) ?? []).map((w) => [w.agent, w.error]));
-          // Together, as workers would run them; answers kept in the phase's agent order.
-          const answers = await Promise.all(
-            step.agents.map(async (agent) => {
-              const reason = withheld.get(agent);
-              if (reason !== undefined) return { agent, local: { queried: false, error: reason, result: {} }, startedAt: this.options.clock.now().toISOString() };
-              if (this.placementOf(step.phase, agent) !== 'here') return undefined;
-              return { agent, ...(await this.runHereTraced(stream, agent, () => runHere(step.phase, agent))) };
-            }),
-          );
-          answeredHere = answers.filter((a) => a !== undefined);
+          for (const agent of step.agents) {
+            const reason = withheld.get(agent);
+            if (reason !== undefined) answeredHere.push({ agent, local: { queried: false, error: reason, result: {} }, startedAt: this.options.clock.now().toISOString() });
+            else if (this.placementOf(step.phase, agent) === 'here') answeredHere.push({ agent, ...(await runHere(step.phase, agent)) });
+          }
         }
         const notQueried = answeredHere.filter((a) => !a.local.queried).map((a) => ({ agent: a.agent, error: a.local.error || 'not queried' }));
         const deadline = new Date(this.options.clock.now().getTime() + this.phaseDeadlineMs()).toISOString();
@@ -393,7 +388,7 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
       const here = step.agents.filter((agent) => this.placementOf(step.phase, agent) === 'here');
       if (here.length > 0) {
         const answered = await Promise.all(
-          here.map(async (agent) => ({ agent, ...(await this.runHereTraced(stream, agent, () => runHere(step.phase, agent))) })),
+          here.map(async (agent) => ({ agent, ...(await this.telemetry.traced('agent', `agent ${agent}`, { attributes: { 'svc.agent': agent, 'svc.workflow': stream } }, () => runHere(step.phase, agent))) })),
         );
         for (const a of answered) record(step.phase, a.agent, a.local, a.startedAt);
         if (def.appendEachPhase) return done(outcome, true);
@@ -418,11 +413,6 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
       break;
     }
     return done(outcome);
-  }
-
-  /** An agent answered in this process, in a span of its own (a worker's answer has one too). */
-  private runHereTraced<T>(stream: string, agent: string, answer: () => Promise<T>): Promise<T> {
-    return this.telemetry.traced('agent', `agent ${agent}`, { attributes: { 'svc.agent': agent, 'svc.workflow': stream } }, answer);
   }
 
   private declared(phase: string): PhaseDeclaration {
