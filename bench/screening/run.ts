@@ -9,6 +9,7 @@
  *  - screening latency (median, p99) next to a naive full-scan Jaro-Winkler baseline, build and load time, memory.
  * Writes bench/screening/RESULTS.md.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,12 +20,17 @@ import { listsFromRoot, loadAllLists } from '../../src/screening/lists/index';
 import { jaroWinkler } from '../../src/screening/matching/similarity';
 import { buildDevPairs, loadClassPairs, loadHandmadePairs, rng, type LabelledPair } from './devsets';
 import { innocentAcronyms } from './innocent-acronyms';
+import { usPool } from './innocents/multicultural';
+import { measureEngine, type PrecisionFigures } from './precision';
+import { BASELINE_FILE, loadBaseline, precisionSection, trimmed } from './precision-report';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const dataDir = path.resolve(args.includes('--data') ? args[args.indexOf('--data') + 1] : path.join(here, '../../../shared/data'));
 const quick = args.includes('--quick'); // pair sets and innocents only, for iterating
 const write = !args.includes('--no-write') && !quick;
+// a checkout of the matcher before issue 27's rules, measured on the same people and pairs (precision.ts --root)
+const baselineDir = args.includes('--baseline') ? path.resolve(args[args.indexOf('--baseline') + 1]) : undefined;
 
 const fmt = (x: number, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 const pct = (xs: number[], p: number) => {
@@ -58,25 +64,6 @@ function evaluate(engine: ScreeningEngine, pairs: LabelledPair[], threshold: num
     if (k === 'fp' || k === 'fn') errors.push({ pair: p, score: scores[i] });
   });
   return { byCat, all, errors, scores };
-}
-
-function readFreq(file: string): { names: string[]; cum: number[] } {
-  const rows = readFileSync(file, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
-  const names = rows.map((r) => r[0]);
-  let acc = 0;
-  const cum = rows.map((r) => (acc += Number(r[1])));
-  return { names, cum };
-}
-function pick(f: { names: string[]; cum: number[] }, rand: () => number): string {
-  const x = rand() * f.cum[f.cum.length - 1];
-  let lo = 0;
-  let hi = f.cum.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (f.cum[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return f.names[lo];
 }
 
 async function main() {
@@ -262,14 +249,14 @@ async function main() {
   }
 
   // ---------- innocents
-  const given = readFreq(path.join(here, '../data/us_given_names.csv'));
-  const surnames = readFreq(path.join(here, '../data/us_surnames.csv'));
+  const given = usPool('us_given_names.csv');
+  const surnames = usPool('us_surnames.csv');
   const rand = rng(7);
   const innocents: string[] = [];
   for (let i = 0; i < 3000; i++) {
-    const first = pick(given, rand);
-    const last = pick(surnames, rand);
-    const middle = rand() < 0.25 ? ` ${String.fromCharCode(65 + Math.floor(rand() * 26))}.` : rand() < 0.1 ? ` ${pick(given, rand)}` : '';
+    const first = given.pick(rand);
+    const last = surnames.pick(rand);
+    const middle = rand() < 0.25 ? ` ${String.fromCharCode(65 + Math.floor(rand() * 26))}.` : rand() < 0.1 ? ` ${given.pick(rand)}` : '';
     innocents.push(`${first}${middle} ${last}`);
   }
   const flagged: string[] = [];
@@ -304,6 +291,19 @@ async function main() {
   for (const e of acr.examples) log(`  - ${e}`);
 
   if (quick) return;
+  // ---------- issue 27: multicultural innocents and the name-part rules, before and after
+  let baseline: PrecisionFigures | undefined = loadBaseline();
+  if (baselineDir) {
+    const out = path.join(os.tmpdir(), `precision-before-${process.pid}.json`);
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(here, 'precision.ts'), '--root', baselineDir, '--data', dataDir, '--json', out], { stdio: ['ignore', 'ignore', 'inherit'] });
+    baseline = JSON.parse(readFileSync(out, 'utf8')) as PrecisionFigures;
+    if (write) writeFileSync(BASELINE_FILE, JSON.stringify(trimmed(baseline)) + '\n');
+  }
+  const after = await measureEngine(engine, loaded.entities, path.join(here, '../..'));
+  log();
+  for (const line of precisionSection(after, baseline)) log(line);
+  if (args.includes('--alerts')) for (const a of after.alerts) console.log(`alert\t${a.half}\t${a.culture}\t${a.name}\t${a.hit}\t${a.score}\t${a.detail}`);
+
   // ---------- UN recall
   const un = loaded.entities.filter((e) => e.source === 'un_sc' && e.schema === 'person');
   const misses: string[] = [];

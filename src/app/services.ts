@@ -153,6 +153,11 @@ export interface ScreeningView {
    * stale. Present on a screening read or created (built from its events), absent from list pages.
    */
   list_warnings?: string[];
+  /**
+   * Whether the offshore-leak check ran (null until it answered) and, when it did not, why (e.g. the
+   * month's S3 offshore-leak checks are used up). Like list_warnings: on a screening read or created.
+   */
+  offshore_leaks_search?: { searched: boolean | null; reason: string | null };
 }
 
 /**
@@ -208,6 +213,29 @@ export interface HitView {
   identifiers?: { type: string; value: string; country: string | null }[];
   aliases?: string[];
   type_mismatch?: { expected: string; listed: string; type_given: boolean };
+  /** A hit on one of the account's own lists: which list, its severity, the version screened and when it was in service. */
+  internal_list?: { watchlist_id: string; name: string; severity: 'block' | 'review' | 'note'; version: number; as_of: string | null };
+}
+
+/** A subject country's risk: FATF status and the sanctions programmes targeting it. */
+export interface CountryRiskView {
+  country: string;
+  status: string;
+  as_of: string;
+  sanctions_scope?: 'comprehensive' | 'sectoral' | 'targeted' | 'none';
+  sanctions_programmes?: {
+    authority: 'us' | 'uk' | 'un';
+    programme: string;
+    scope: 'comprehensive' | 'sectoral' | 'targeted';
+    region?: string;
+    basis: string;
+    in_force_since: string;
+    reviewed_as_of: string;
+    source_url: string;
+    list?: string;
+    list_published_at?: string;
+    designations?: number;
+  }[];
 }
 
 export interface ScreeningDetailView extends ScreeningView {
@@ -215,25 +243,10 @@ export interface ScreeningDetailView extends ScreeningView {
   subject: { date_of_birth: string | null; nationality: string | null; identifiers: { type: string; value: string }[]; phone: string | null; email: string | null };
   hits: HitView[];
   sources: { agent: string; phase: string; queried: boolean; error: string | null; duration_ms: number | null }[];
-  country_risk: {
-    country: string;
-    status: string;
-    as_of: string;
-    sanctions_scope?: 'comprehensive' | 'sectoral' | 'targeted' | 'none';
-    sanctions_programmes?: {
-      authority: 'us' | 'uk' | 'un';
-      programme: string;
-      scope: 'comprehensive' | 'sectoral' | 'targeted';
-      region?: string;
-      basis: string;
-      in_force_since: string;
-      reviewed_as_of: string;
-      source_url: string;
-      list?: string;
-      list_published_at?: string;
-      designations?: number;
-    }[];
-  } | null;
+  /** The subject's jurisdiction (S1 and S3 show this one). */
+  country_risk: CountryRiskView | null;
+  /** Every country of the subject: its jurisdiction and its nationality, each with its basis. */
+  country_risks: (CountryRiskView & { basis: 'jurisdiction' | 'nationality' })[];
   list_versions: ListVersionView[];
   list_warnings: string[];
   matcher_version: string | null;
@@ -256,8 +269,8 @@ export interface ScreeningService {
   /** Own screenings only: undefined for another account's id. Accepts the numeric id or the uuid. */
   get(accountId: string, id: number | string): Promise<ScreeningDetailView | undefined>;
   list(accountId: string, filter: ScreeningListFilter): Promise<{ items: ScreeningView[]; total: number }>;
-  /** The 13-section PDF. */
-  reportPdf(accountId: string, id: number | string): Promise<Buffer | undefined>;
+  /** The 13-section PDF; its times in `timeZone` (an IANA zone, default UTC). */
+  reportPdf(accountId: string, id: number | string, options?: { timeZone?: string }): Promise<Buffer | undefined>;
   /** The same content as JSON (S3). */
   reportJson(accountId: string, id: number | string): Promise<unknown | undefined>;
 }

@@ -17,6 +17,7 @@ import { sowDeclarationLoader } from '../app/sow/sow-view';
 import { WatchlistService } from '../app/watchlists/watchlist-service';
 import { WatchlistIndexCache } from '../app/watchlists/watchlist-index';
 import { CachedActiveWatchlistVersions } from '../app/watchlists/active-versions';
+import { EventSourcedOffshoreLeakChecks } from '../app/usage/offshore-leak-checks';
 import type { ListsInService } from './lists';
 import type { CoreDeps } from './lifecycle';
 
@@ -90,6 +91,7 @@ async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agent
     agentTimeoutMs: config.AGENT_TIMEOUT_MS,
     phaseDeadlineMs: config.PIPELINE_PHASE_DEADLINE_MS,
     retryBudget: config.PIPELINE_RETRY_BUDGET,
+    offshoreLeakChecks: new EventSourcedOffshoreLeakChecks({ store, clock }),
   });
   await orchestrator.start();
   stops.push(() => orchestrator.stop());

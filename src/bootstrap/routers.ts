@@ -7,6 +7,7 @@ import { registerS1 } from '../api/s1/schemas';
 import { createS3Router } from '../api/s3/router';
 import type { BatchJobService } from '../app/batch-jobs/batch-job-service';
 import { s3MonthlyRequestQuota } from '../api/s3/gate';
+import { offshoreLeakChecksPerMonth } from '../commands/plans';
 import { registerS3 } from '../api/s3/openapi';
 import { createPortalRouter } from '../api/portal/router';
 import { createS2AccountRouter, createS2Router } from '../api/s2/router';
@@ -29,6 +30,7 @@ import { CaseDesk } from '../app/screenings/case-desk';
 import type pg from 'pg';
 import type { Config } from '../config/config';
 import type { Logger } from '../shared/logger';
+import type { Principal } from '../app/services';
 import type { Clock } from '../shared/clock';
 import type { EventStore } from '../infrastructure/eventstore/port';
 import type { DeadLetterCounter } from '../infrastructure/bus/dead-letter';
@@ -135,12 +137,24 @@ function portalConsoleRouter(deps: HttpDeps, idempotent: Idempotent, auth: Retur
       disposition: (principal, input, ctx) =>
         deps.monitoring.service.disposition(
           principal,
-          { screeningId: input.screeningId, hitId: input.hitId, disposition: input.status, reason: input.reason, analyst: principal.userId ? `user:${principal.userId}` : `account-${principal.accountId}` },
+          { screeningId: input.screeningId, hitId: input.hitId, disposition: input.status, reason: input.reason, analyst: portalAnalyst(principal) },
+          ctx,
+        ),
+      dispositionMany: (principal, input, ctx) =>
+        deps.monitoring.service.dispositionMany(
+          principal,
+          { screeningId: input.screeningId, hitIds: input.hitIds, disposition: input.status, reason: input.reason, analyst: portalAnalyst(principal) },
           ctx,
         ),
     },
     s1MonthlyQuota: defaultS1MonthlyQuota,
     s3MonthlyQuota: s3MonthlyRequestQuota,
+    offshoreLeakChecks: { perMonth: (plan) => offshoreLeakChecksPerMonth(plan, 's3'), usedIn: (accountId, month) => portal.offshoreLeakChecks.usedIn(accountId, month) },
     agentLabels: agents.agentLabels,
   });
+}
+
+/** The analyst of a portal decision: the signed-in user (the account only when a session has no user). */
+function portalAnalyst(principal: Principal): string {
+  return principal.userId ? `user:${principal.userId}` : `account-${principal.accountId}`;
 }

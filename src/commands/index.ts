@@ -9,6 +9,7 @@ import { screeningEventTypes } from './screening';
 import { subjectCheckEventTypes } from './subject-check';
 import { webhookEndpointEventTypes } from './webhook-endpoint';
 import { watchlistEventTypes } from './watchlist';
+import { offshoreLeakQuotaEventTypes } from './offshore-leak-quota';
 
 export * as account from './account';
 export * as apiKeys from './api-keys';
@@ -17,6 +18,7 @@ export * as personCheck from './person-check';
 export * as subjectCheck from './subject-check';
 export * as webhookEndpoint from './webhook-endpoint';
 export * as watchlist from './watchlist';
+export * as offshoreLeakQuota from './offshore-leak-quota';
 export * from './errors';
 export * from './decider';
 export * from './plans';
@@ -30,6 +32,7 @@ export const eventTypesByAggregate = {
   subjectCheck: subjectCheckEventTypes,
   webhookEndpoint: webhookEndpointEventTypes,
   watchlist: watchlistEventTypes,
+  offshoreLeakQuota: offshoreLeakQuotaEventTypes,
 } as const;
 
 export const allEventTypes: readonly string[] = Object.values(eventTypesByAggregate).flat();
@@ -43,4 +46,5 @@ export const streamPrefixes = {
   subjectCheck: 'subject-check-',
   webhookEndpoint: 'webhook-endpoint-',
   watchlist: 'watchlist-',
+  offshoreLeakQuota: 'quota-offshore_leaks-',
 } as const;

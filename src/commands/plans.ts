@@ -56,17 +56,39 @@ export function screeningKindRefusal(plan: Plan, kind: string): string | undefin
   return `${kindLabel[kind]} screenings need the ${plansFrom(minimumPlanFor[kind]).map(planName).join(' or ')} plan`;
 }
 
-/** Monthly quotas by plan (spec part 8): S1 screening creations (null = unlimited) and S3 requests. */
-export const monthlyQuotas: { s1Screenings: Record<Plan, number | null>; s3Requests: Record<Plan, number> } = {
+/** Monthly quotas by plan (spec part 8): S1 screening creations (null = unlimited), S3 requests, S3 offshore-leak checks. */
+export const monthlyQuotas: {
+  s1Screenings: Record<Plan, number | null>;
+  s3Requests: Record<Plan, number>;
+  s3OffshoreLeakChecks: Record<Plan, number | null>;
+} = {
   // Enterprise is unlimited; Professional 250 mirrors the S3 Professional request quota; Essentials 100 sits below.
   s1Screenings: { starter: 0, essentials: 100, professional: 250, enterprise: null },
   // Enterprise 1,000 requests a month, Professional 250, Starter none; Essentials sits between.
   s3Requests: { starter: 0, essentials: 100, professional: 250, enterprise: 1000 },
+  // Enterprise 100 offshore-leak checks a month (spec part 8); the other plans have no cap of their own
+  // (their checks are bounded by their request quota).
+  s3OffshoreLeakChecks: { starter: null, essentials: null, professional: null, enterprise: 100 },
 };
 
-/** On the S3 API, Enterprise screenings each use one of the month's offshore-leak checks. */
-export function countsOffshoreChecks(plan: Plan): boolean {
-  return plan === 'enterprise';
+/**
+ * The monthly offshore-leak checks a screening of this plan, requested on this surface, draws on
+ * (null: none, it is not counted). Only S3 API screenings count: the cap is the Enterprise API's.
+ * Once they are used up a screening still runs, without the offshore-leak search (issue 33).
+ */
+export function offshoreLeakChecksPerMonth(plan: Plan, surface: string): number | null {
+  return surface === 's3' ? monthlyQuotas.s3OffshoreLeakChecks[plan] : null;
+}
+
+/** Warnings the portal shows for a monthly quota: from 80 % used, and when it is used up. */
+export type QuotaWarningLevel = 'approaching' | 'reached';
+export const QUOTA_WARNING_RATIO = 0.8;
+
+/** Which warning a quota of `limit` with `used` taken calls for (none when unlimited or not in the plan). */
+export function quotaWarningLevel(used: number, limit: number | null): QuotaWarningLevel | null {
+  if (limit === null || limit <= 0) return null;
+  if (used >= limit) return 'reached';
+  return used >= QUOTA_WARNING_RATIO * limit ? 'approaching' : null;
 }
 
 /** The S1 risk scale (low 0-19, medium 20-44, high 45-69, critical 70-100): one definition, in the reports model. */

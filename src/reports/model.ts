@@ -243,7 +243,7 @@ export interface CountryRiskFinding {
   measure?: string;
   /** Plenary date of the FATF statement used. */
   asOf: string;
-  /** Why this country was assessed: `subject_jurisdiction`, `registry_controller`, `hit_country`. */
+  /** Why this country was assessed: `subject_jurisdiction`, `subject_nationality` (context: not scored), `registry_controller`, `hit_country`. */
   basis: string;
   /**
    * Sanctions programmes targeting the country (US OFAC, UK, UN), broadest first, each with its

@@ -361,8 +361,12 @@ export const INTERNAL_LIST_FLOORS: Record<'block' | 'review' | 'note', Record<'c
   note: { confirmed: 'internal_note_confirmed', potential: undefined },
 };
 
+/**
+ * Who decided and when. The comment is not quoted: cut to fit a reason it read as another comment
+ * ("Escalated to M"), and it is kept whole with the decision itself (the case, the report's sign-off).
+ */
 function dispositionText(d: HitDisposition): string {
-  return `by ${d.by}${d.at ? ` on ${d.at.slice(0, 10)}` : ''}${d.note ? ` ("${d.note.slice(0, 120)}")` : ''}`;
+  return `by ${d.by}${d.at ? ` on ${d.at.slice(0, 10)}` : ''}`;
 }
 
 /** The list authority of a sanctions hit, from its explicit field or its source id. */

@@ -17,7 +17,7 @@ import type {
   QualifierApplied,
   ScreeningQuery,
 } from './model';
-import { compareNames, round, SimilarityMemo, type NameComparison, type SpellingMemo } from './matching/compare';
+import { compareNames, PARTIAL_NAME_CAP, round, SimilarityMemo, type NameComparison, type SpellingMemo } from './matching/compare';
 import { NameIndex, type Candidate, type NameIndexSnapshot } from './matching/name-index';
 import { prepareAsPerson, prepareName, type PreparedName } from './matching/prepare';
 import { qualifiersFor, type Qualified } from './matching/qualifiers';
@@ -180,7 +180,7 @@ export class ScreeningEngine {
         this.compared[slot] = cmp;
         this.comparedSlots.push(slot);
       }
-      const nameScore = cmp.score * ALIAS_FACTOR[named.record.kind];
+      const nameScore = aliasScore(cmp, named.record.kind);
       if (this.bestGen[entityIndex] !== gen) {
         this.bestGen[entityIndex] = gen;
         met.push(entityIndex);
@@ -286,6 +286,16 @@ export class ScreeningEngine {
   }
 }
 
+/**
+ * A comparison's name score through the kind of listed name it matched. A weak alias ("PAT", "EL SENOR",
+ * a one-word nickname) is 0.95 of a strong name, and alerts only when it is the whole query: with any
+ * name word of either side unaccounted for it stays below the threshold (issue 27 §1).
+ */
+function aliasScore(cmp: NameComparison, kind: NameRecord['kind']): number {
+  const score = cmp.score * ALIAS_FACTOR[kind];
+  return kind === 'weak_alias' && !cmp.whole ? Math.min(score, PARTIAL_NAME_CAP) : score;
+}
+
 function finalScore(nameScore: number, exactStrongName: boolean, quals: Qualified[]): number {
   let score = NAME_ONLY_CAP * nameScore;
   for (const q of quals) score += q.effect;
@@ -301,6 +311,9 @@ function explain(record: NameRecord, cmp: NameComparison, nameScore: number, qua
   if (record.provenance) qualifiers.push({ kind: 'name_provenance', effect: 0, detail: record.provenance });
   if (ALIAS_FACTOR[record.kind] < 1) {
     qualifiers.push({ kind: 'weak_alias', effect: round(ALIAS_FACTOR[record.kind] - 1), detail: `matched a ${record.kind.replace('_', ' ')}` });
+  }
+  if (record.kind === 'weak_alias' && !cmp.whole) {
+    qualifiers.push({ kind: 'name_note', effect: 0, detail: 'a weak alias matches only a query that is that alias as a whole: here name words are unmatched' });
   }
   const hows = [...new Set(cmp.alignment.filter((a) => a.how !== 'missing').map((a) => a.how))];
   const missing = cmp.alignment.filter((a) => a.how === 'missing').length;

@@ -13,6 +13,7 @@
  * Rows of different kinds (a person and a company) are never merged.
  */
 import { authorityOfSource } from './lists/authority';
+import { listLabel } from './lists/freshness';
 import type { BirthDate, EntitySchema, Identifier, ListEntity, MatchResult } from './model';
 
 /** Why two rows were put together (shown to the analyst). */
@@ -188,6 +189,22 @@ const sourceRank = (s: string) => {
   return i < 0 ? SOURCE_RANK.length : i;
 };
 
+/** Lists that republish other issuers' designations (the CSL gathers US agencies' lists). */
+const AGGREGATE_SOURCES = new Set(['us_csl']);
+const isAggregate = (source: string) => AGGREGATE_SOURCES.has(source) || source.startsWith('opensanctions');
+
+/**
+ * The row a merged hit is filed under: the issuing authority's own list before any list that
+ * republishes it, whichever row scored best, so the same entity is filed under the same list
+ * whether it was found by its Latin or its Chinese name (the score stays the best row's).
+ * Among own lists, the SOURCE_RANK order; then score, then id.
+ */
+export function filingMember(group: Pick<MatchGroup, 'members'>): MatchResult {
+  return [...group.members].sort(
+    (a, b) => Number(isAggregate(a.entity.source)) - Number(isAggregate(b.entity.source)) || sourceRank(a.entity.source) - sourceRank(b.entity.source) || compareMatches(a, b),
+  )[0]!;
+}
+
 /** Best first: score, then the issuer's own list before aggregates, then id (stable order). */
 export function compareMatches(a: MatchResult, b: MatchResult): number {
   return b.score - a.score || sourceRank(a.entity.source) - sourceRank(b.entity.source) || a.entity.id.localeCompare(b.entity.id);
@@ -271,7 +288,7 @@ export function groupMatches(results: readonly MatchResult[]): MatchGroup[] {
         const b = results[idx[y]!]!.entity;
         if (find(idx[x]!) === find(idx[y]!) || issuerOf(a.source) === issuerOf(b.source)) continue;
         if (countriesConflict(a, b)) continue;
-        union(idx[x]!, idx[y]!, { kind: 'name_and_country', detail: `same organisation name "${key}" on ${a.source} and ${b.source}, no conflicting country` });
+        union(idx[x]!, idx[y]!, { kind: 'name_and_country', detail: `same organisation name "${key}" on the ${listLabel(a.source)} and the ${listLabel(b.source)}, no conflicting country` });
       }
     }
   }

@@ -213,8 +213,8 @@ test('on a 390×844 phone screen the main pages do not scroll sideways and still
   await s3.getByRole('button', { name: 'Create svcc_live_ key' }).click();
   await s3.locator('.secret-panel').waitFor();
   await check('keys');
-  await visit('#/webhooks', () => page.getByLabel('Surface', { exact: true }).waitFor());
-  await page.getByLabel('Surface', { exact: true }).selectOption('s2');
+  await visit('#/webhooks', () => page.getByLabel('Deliveries of', { exact: true }).waitFor());
+  await page.getByLabel('Deliveries of', { exact: true }).selectOption('s2');
   await page.getByRole('button', { name: 'Show' }).click();
   await page.locator('details.delivery').first().waitFor();
   await page.locator('details.delivery summary').first().click();

@@ -10,12 +10,16 @@ import { startTestService, type TestService } from '../support/service';
 import { buildPortal } from '../support/browser';
 import { disableEndpoint } from '../../src/webhooks/outbox';
 import { checkSchema, operationFor } from '../support/openapi-conformance';
+import { EventSourcedOffshoreLeakChecks } from '../../src/app/usage/offshore-leak-checks';
+import { systemClock } from '../../src/shared/clock';
 
 let svc: TestService;
 let owner: { accountId: string; token: string };
 let other: { accountId: string; token: string };
 /** Every /api/portal answer the tests below receive, checked against the served OpenAPI document at the end. */
 const answers: { method: string; path: string; status: number; contentType: string; body: unknown }[] = [];
+/** Screening ids of the month's earlier offshore-leak checks (set up through the quota aggregate). */
+let usedBy = 8_000_000;
 
 async function signIn(email: string, password: string): Promise<string> {
   const res = await fetch(`${svc.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
@@ -77,6 +81,19 @@ test('every console route needs a portal session; a bad or API-key bearer gets 4
   }
 });
 
+test('session status: 200 with signed_in false without a session (no 401 for the page to log), true with a bearer or the cookie; a parameter is a 400', async () => {
+  const none = await call(undefined, 'GET', '/api/portal/session');
+  assert.equal(none.status, 200);
+  assert.deepEqual(none.body.data, { signed_in: false });
+  assert.deepEqual((await call('eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJl', 'GET', '/api/portal/session')).body.data, { signed_in: false }, 'a forged token is no session');
+  assert.deepEqual((await call(owner.token, 'GET', '/api/portal/session')).body.data, { signed_in: true });
+  const byCookie = await fetch(`${svc.url}/api/portal/session`, { headers: { cookie: `token=${owner.token}` } });
+  assert.deepEqual(((await byCookie.json()) as { data: unknown }).data, { signed_in: true });
+  const withQuery = await call(owner.token, 'GET', '/api/portal/session?who=me');
+  assert.equal(withQuery.status, 400);
+  assert.equal(typeof withQuery.body.error, 'string');
+});
+
 test('overview: plan, quotas and rate limits of the signed-in account', async () => {
   const res = await call(owner.token, 'GET', '/api/portal/overview');
   assert.equal(res.status, 200);
@@ -84,11 +101,12 @@ test('overview: plan, quotas and rate limits of the signed-in account', async ()
   assert.equal(o.account.id, owner.accountId);
   assert.equal(o.account.plan, 'professional');
   assert.deepEqual(
-    o.quotas.map((q: any) => [q.surface, q.limit, q.used]),
+    o.quotas.map((q: any) => [q.quota, q.surface, q.limit, q.used, q.warning]),
     [
-      ['s1', 250, 0],
-      ['s3', 250, 0],
+      ['s1_screenings', 's1', 250, 0, null],
+      ['s3_requests', 's3', 250, 0, null],
     ],
+    'no offshore-leak checks of their own on Professional',
   );
   assert.equal(o.rate_limits[0].limit, 60);
   assert.equal(o.keys.s1.cap, 10);
@@ -213,6 +231,83 @@ test('screenings: created from the portal, streamed phase by phase, listed with 
   const after = decided.body.data.screening.hits.find((h: any) => h.hit_id === hit.hit_id);
   assert.equal(after.disposition.status, 'true_match');
   assert.equal(after.disposition.reason, 'Same DOB and nationality');
+
+  // The case view in words: the explanation without raw scores, adjustments in points, real identifiers only.
+  assert.doesNotMatch(after.why, /score \d|name \d/);
+  for (const q of after.qualifiers) assert.equal(typeof q.words, 'string');
+  for (const i of after.identifiers ?? []) assert.notEqual(i.type, 'other');
+
+  // The PDF in the reader's zone; a zone that is not one is refused.
+  const zoned = await fetch(`${svc.url}/api/portal/screenings/${id}/report.pdf?time_zone=Europe%2FLondon`, { headers: { authorization: `Bearer ${owner.token}` } });
+  assert.equal(zoned.status, 200);
+  await zoned.arrayBuffer();
+  for (const zone of ['Mars%2FOlympus', '%3Cscript%3E', 'x'.repeat(65)]) {
+    const refused = await call(owner.token, 'GET', `/api/portal/screenings/${id}/report.pdf?time_zone=${zone}`);
+    assert.equal(refused.status, 400, zone);
+    assert.ok(refused.body.details?.time_zone, JSON.stringify(refused.body));
+  }
+  assert.equal((await call(owner.token, 'GET', `/api/portal/screenings/${id}/report.pdf?colour=red`)).status, 400);
+});
+
+test('one decision with one comment on several hits: all recorded, each with the comment and the analyst; bad input refused with nothing written', async () => {
+  const c = await svc.createAccount('enterprise');
+  const token = await signIn(c.email, c.password);
+  const started = await call(token, 'POST', '/api/portal/screenings', { query: 'Sberbank', entity_type: 'company' });
+  assert.equal(started.status, 201);
+  const id = started.body.data.screening.id;
+  let screening: any;
+  for (let i = 0; i < 100; i++) {
+    screening = (await call(token, 'GET', `/api/portal/screenings/${id}`)).body.data.screening;
+    if (screening.status !== 'running') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(screening.hits.length >= 3, `hits: ${screening.hits.length}`);
+  const [a, b, c3] = screening.hits.map((h: any) => h.hit_id);
+  const path = `/api/portal/screenings/${id}/dispositions`;
+  const undecided = () => call(token, 'GET', `/api/portal/screenings/${id}`).then((r) => r.body.data.screening.hits.filter((h: any) => !h.disposition).length);
+  const before = await undecided();
+
+  // Bad input: missing, malformed, oversized, hostile; another screening's hit. Nothing is written.
+  const bad: [string, unknown][] = [
+    ['no body', undefined],
+    ['no hit', { hit_ids: [], status: 'false_positive', reason: 'x' }],
+    ['a hit twice', { hit_ids: [a, a], status: 'false_positive', reason: 'x' }],
+    ['no comment', { hit_ids: [a], status: 'false_positive', reason: '  ' }],
+    ['no decision', { hit_ids: [a], reason: 'x' }],
+    ['unknown decision', { hit_ids: [a], status: 'maybe', reason: 'x' }],
+    ['too many hits', { hit_ids: Array.from({ length: 101 }, (_, i) => `sanctions:x:${i}`), status: 'false_positive', reason: 'x' }],
+    ['comment too long', { hit_ids: [a], status: 'false_positive', reason: 'x'.repeat(2001) }],
+    ['unknown field', { hit_ids: [a], status: 'false_positive', reason: 'x', analyst: 'someone-else' }],
+    ['not a list', { hit_ids: a, status: 'false_positive', reason: 'x' }],
+    ['a hit of no such case', { hit_ids: [a, "sanctions:ofac_sdn:1'; DROP TABLE hits;--"], status: 'false_positive', reason: 'x' }],
+  ];
+  for (const [what, body] of bad) {
+    const res = await call(token, 'POST', path, body);
+    assert.equal(res.status, 400, `${what}: ${JSON.stringify(res.body)}`);
+    assert.equal(typeof res.body.error, 'string', what);
+    assert.ok(res.body.details && Object.keys(res.body.details).length > 0, `${what}: details by field`);
+  }
+  assert.ok(!JSON.stringify((await call(token, 'POST', path, bad[10]![1])).body).includes('DROP TABLE'), 'a refused id is not echoed back');
+  assert.equal(await undecided(), before, 'nothing was decided by a refused request');
+  assert.equal((await call(other.token, 'POST', path, { hit_ids: [a], status: 'false_positive', reason: 'x' })).status, 404, 'another account\'s case');
+  assert.equal((await call(undefined, 'POST', path, { hit_ids: [a], status: 'false_positive', reason: 'x' })).status, 401);
+  assert.equal((await call(token, 'POST', `/api/portal/screenings/abc/dispositions`, { hit_ids: [a], status: 'false_positive', reason: 'x' })).status, 400);
+
+  // One decision, one comment, three hits.
+  const decided = await call(token, 'POST', path, { hit_ids: [a, b, c3], status: 'false_positive', reason: 'Not the bank onboarded' });
+  assert.equal(decided.status, 200, JSON.stringify(decided.body));
+  const hits = decided.body.data.screening.hits.filter((h: any) => [a, b, c3].includes(h.hit_id));
+  assert.equal(hits.length, 3);
+  for (const h of hits) {
+    assert.equal(h.disposition.status, 'false_positive');
+    assert.equal(h.disposition.reason, 'Not the bank onboarded');
+    assert.equal(h.disposition.analyst_name, c.email);
+  }
+  const steps = decided.body.data.screening.case_history.filter((e: any) => e.kind === 'disposition');
+  assert.equal(steps.length, 3, 'one decision per hit');
+  // The same again records nothing more.
+  const again = await call(token, 'POST', path, { hit_ids: [a, b], status: 'false_positive', reason: 'Not the bank onboarded' });
+  assert.equal(again.body.data.screening.case_history.filter((e: any) => e.kind === 'disposition').length, 3);
 });
 
 test('screenings: the list is paginated, newest first', async () => {
@@ -423,15 +518,23 @@ test('work queue: screenings with undecided hits, most severe first, filtered, p
   assert.ok(byLevel.body.data.items.every((i: any) => i.risk_level === kim.risk_level));
   assert.ok(byLevel.body.data.items.some((i: any) => i.search_query === 'Kim Jong Un'));
   assert.equal((await call(analyst.token, 'GET', '/api/portal/queue?surface=s1')).body.data.items.length, 0);
-  const list = kim.lists[0];
-  const byList = await call(analyst.token, 'GET', `/api/portal/queue?list=${list}`);
-  assert.ok(byList.body.data.items.length >= 1 && byList.body.data.items.every((i: any) => i.lists.includes(list)));
+  // Kim Jong Un is one entity on the OFAC SDN and the CSL: listed under both, by name, found by either.
+  assert.deepEqual(
+    kim.lists.filter((l: any) => ['ofac_sdn', 'us_csl'].includes(l.id)).map((l: any) => l.name).sort(),
+    ['OFAC SDN list', 'US Consolidated Screening List'],
+  );
+  for (const list of ['ofac_sdn', 'us_csl']) {
+    const byList = await call(analyst.token, 'GET', `/api/portal/queue?list=${list}`);
+    assert.ok(byList.body.data.items.some((i: any) => i.search_query === 'Kim Jong Un'), `found by ${list}`);
+    assert.ok(byList.body.data.items.every((i: any) => i.lists.some((l: any) => l.id === list)), list);
+  }
+  assert.ok(queue.body.data.lists.every((l: any) => typeof l.id === 'string' && typeof l.name === 'string' && l.name !== l.id), 'the filter offers names');
   const foreign = await call(other.token, 'GET', '/api/portal/queue');
   assert.equal(foreign.status, 200);
   assert.ok(!foreign.body.data.items.some((i: any) => Object.values(ids).includes(i.screening_id)), 'tenant isolation');
 
   // Bad input: the portal's 400 with details; no session: 401.
-  for (const bad of ['level=extreme', 'surface=s2', 'list=..%2Fetc', 'limit=0', 'page=abc', 'colour=red', `list=${'x'.repeat(41)}`]) {
+  for (const bad of ['level=extreme', 'surface=s2', 'list=..%2Fetc', 'limit=0', 'page=abc', 'colour=red', `list=${'x'.repeat(41)}`, 'list=internal_list:not-a-uuid', "list=ofac_sdn'--"]) {
     const res = await call(analyst.token, 'GET', `/api/portal/queue?${bad}`);
     assert.equal(res.status, 400, bad);
     assert.equal(typeof res.body.error, 'string', bad);
@@ -624,6 +727,50 @@ test('assignment: a case goes to a user of the same account (by e-mail), the que
   );
   assert.deepEqual((await call(ownerToken, 'GET', '/api/portal/queue?assignee=unassigned')).body.data.items.map((i: any) => i.screening_id), [ids[1]]);
   assert.equal((await call(ownerToken, 'GET', '/api/portal/queue?assignee=someone')).status, 400);
+});
+
+test('overview: an Enterprise account sees its offshore-leak checks, and a warning at 80 % and at 100 % of each quota', async () => {
+  const account = await svc.createAccount('enterprise');
+  const token = await signIn(account.email, account.password);
+  const s3Key = (await svc.createKey(account.accountId, 's3', { userId: account.userId })).key;
+  const month = new Date().toISOString().slice(0, 7);
+  const quotasNow = async () => Object.fromEntries(((await call(token, 'GET', '/api/portal/overview')).body.data.quotas as any[]).map((q) => [q.quota, q]));
+
+  // One real S3 screening uses one check (and one request).
+  const screened = await fetch(`${svc.url}/api/v1/screening/cdd`, { method: 'POST', headers: { 'x-api-key': s3Key, 'content-type': 'application/json' }, body: JSON.stringify({ query: 'Margaret Thistlewood' }) });
+  assert.equal(screened.status, 201);
+  let q = await quotasNow();
+  assert.deepEqual([q.s3_offshore_leak_checks.limit, q.s3_offshore_leak_checks.used, q.s3_offshore_leak_checks.warning], [100, 1, null]);
+  assert.equal(q.s3_offshore_leak_checks.name, 'Enterprise API offshore-leak checks');
+  assert.deepEqual([q.s3_requests.limit, q.s3_requests.used, q.s3_requests.warning], [1000, 1, null]);
+  assert.equal(q.s1_screenings.limit, null, 'unlimited on Enterprise: never a warning');
+
+  // 79 more checks used by the month's screenings (the quota aggregate's real command): 80 %.
+  const checks = new EventSourcedOffshoreLeakChecks({ store: svc.service.store, clock: systemClock });
+  const use = async (count: number) => {
+    for (let i = 0; i < count; i++) await checks.use({ accountId: account.accountId, month, screeningId: String(usedBy++), limit: 100 });
+  };
+  await use(79);
+  q = await quotasNow();
+  assert.equal(q.s3_offshore_leak_checks.warning.level, 'approaching');
+  assert.match(q.s3_offshore_leak_checks.warning.message, /^Enterprise API offshore-leak checks: 80 of 100 used \(80 %\)\. Once they are used up, Enterprise API screenings still run every other source, but offshore leaks are not searched/);
+  await use(20);
+  q = await quotasNow();
+  assert.equal(q.s3_offshore_leak_checks.used, 100);
+  assert.equal(q.s3_offshore_leak_checks.warning.level, 'reached');
+  assert.match(q.s3_offshore_leak_checks.warning.message, /all 100 used\. Until the quota resets on \d{4}-\d{2}-01, Enterprise API screenings still run every other source, but offshore leaks are not searched/);
+
+  // The request quota: 800 of 1,000 warns, 1,000 says requests are refused.
+  const setRequests = (count: number) =>
+    svc.db.pool.query(`UPDATE limit_counters SET count = $2 WHERE bucket = $1`, [`s3:requests:${account.accountId}:${month}`, count]);
+  await setRequests(800);
+  q = await quotasNow();
+  assert.equal(q.s3_requests.warning.level, 'approaching');
+  assert.match(q.s3_requests.warning.message, /800 of 1000 used \(80 %\)/);
+  await setRequests(1000);
+  q = await quotasNow();
+  assert.equal(q.s3_requests.warning.level, 'reached');
+  assert.match(q.s3_requests.warning.message, /requests are refused \(429\)/);
 });
 
 test('every console answer above is documented in the served OpenAPI document: route, status and body shape', async () => {

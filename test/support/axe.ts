@@ -106,3 +106,16 @@ export async function horizontalOverflow(page: Page): Promise<{ scrollWidth: num
     return { scrollWidth: root.scrollWidth, viewportWidth, offenders };
   })()`);
 }
+
+/**
+ * Audits the page as it is for a test: fails nothing itself, prints the lesser findings as
+ * diagnostics, and returns the serious and critical ones formatted (an empty list when there is none).
+ */
+export async function auditPage(page: Page, diagnostic: (message: string) => void, where: string): Promise<string[]> {
+  const result = await runAxe(page);
+  if (result.passes <= 10) return [`${where}: axe ran ${result.passes} passing rules — the audit did not run`];
+  const blocking = blockingViolations(result);
+  const minor = result.violations.filter((v) => !blocking.includes(v));
+  if (minor.length) diagnostic(formatViolations(`${where} (not failing)`, minor));
+  return blocking.length ? [formatViolations(where, blocking)] : [];
+}

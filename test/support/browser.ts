@@ -67,3 +67,13 @@ export async function launchBrowser(options: { viewport?: { width: number; heigh
     },
   };
 }
+
+/** Script errors and console errors (a Content-Security-Policy violation among them) the page reports, as they come. */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}

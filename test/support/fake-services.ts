@@ -189,6 +189,7 @@ export class FakeScreeningService implements ScreeningService {
       hits: [],
       sources: [],
       country_risk: null,
+      country_risks: [],
       list_versions: [],
       list_warnings: [],
       matcher_version: null,

@@ -64,11 +64,26 @@ export function field(label: string, control: HTMLInputElement | HTMLSelectEleme
   );
 }
 
+/** The reader's time zone (the browser's), also asked of the PDF so its times read the same. */
+export function readerTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+const timeFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' });
+const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** An instant as people read it, in the reader's zone: "7 Mar 2026, 14:02 UTC" (a bare date: "3 May 2024"). */
 export function formatDate(value: string | null | undefined): string {
   if (!value) return '—';
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (day) return dayFormat.format(new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]))));
   const d = new Date(value);
   if (Number.isNaN(d.getTime())) return value;
-  return d.toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
+  return timeFormat.format(d);
 }
 
 export function announce(message: string): void {
@@ -175,16 +190,26 @@ export function showFailure(alert: HTMLElement, form: HTMLElement, error: unknow
   const fields = (error as { fields?: Record<string, string[]> }).fields ?? {};
   for (const el of Array.from(form.querySelectorAll('[aria-invalid]'))) el.removeAttribute('aria-invalid');
   for (const el of Array.from(form.querySelectorAll('.field-error'))) el.textContent = '';
-  let placed = 0;
+  const unplaced: string[] = [];
   for (const [name, messages] of Object.entries(fields)) {
     const control = form.querySelector<HTMLElement>(`[name="${CSS.escape(name)}"]`);
     const slot = control ? document.getElementById(`${control.id}-error`) : null;
-    if (!control || !slot) continue;
+    if (!control || !slot) {
+      unplaced.push(...messages);
+      continue;
+    }
     control.setAttribute('aria-invalid', 'true');
     slot.textContent = messages.join('; ');
-    placed += 1;
   }
-  alert.textContent = (error as Error).message;
-  alert.hidden = false;
-  if (placed) form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  const placed = Object.keys(fields).length > 0 && unplaced.length === 0;
+  // Each problem is said once: next to its field when it has one (the field takes the focus and reads
+  // its message out), at the top only for what belongs to no field, never with the API's field names.
+  if (placed) {
+    alert.hidden = true;
+    alert.textContent = '';
+  } else {
+    alert.textContent = unplaced.length ? unplaced.join('; ') : (error as Error).message;
+    alert.hidden = false;
+  }
+  form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
 }

@@ -47,13 +47,16 @@ const routes: Route[] = [
   { pattern: /^\/watchlists\/([^/]+)$/, names: ['id'], page: renderWatchlist, title: 'Internal list' },
 ];
 
-const navItems = [
-  { href: '#/', label: 'Work queue', match: /^\/$/ },
+/** A case opened from the work queue belongs to the queue (`?from=queue`), any other to History. */
+const fromQueue = (query: URLSearchParams) => query.get('from') === 'queue';
+
+const navItems: { href: string; label: string; match: RegExp; unless?: (query: URLSearchParams) => boolean; also?: (path: string, query: URLSearchParams) => boolean; feature?: 'person_checks' }[] = [
+  { href: '#/', label: 'Work queue', match: /^\/$/, also: (path, query) => path.startsWith('/screenings/') && fromQueue(query) },
   { href: '#/keys', label: 'API keys', match: /^\/keys/ },
   { href: '#/webhooks', label: 'Webhooks', match: /^\/webhooks/ },
   { href: '#/screen', label: 'New screening', match: /^\/screen$/ },
-  { href: '#/history', label: 'History', match: /^\/(history|screenings|subject-checks)/ },
-  { href: '#/person-check', label: 'Person check', match: /^\/person-check/, feature: 'person_checks' as const },
+  { href: '#/history', label: 'History', match: /^\/(history|screenings|subject-checks)/, unless: fromQueue },
+  { href: '#/person-check', label: 'Person check', match: /^\/person-check/, feature: 'person_checks' },
   { href: '#/watchlists', label: 'Internal lists', match: /^\/watchlists/ },
   { href: '#/sources', label: 'Sources', match: /^\/sources$/ },
   { href: '#/account', label: 'Account', match: /^\/account$/ },
@@ -68,7 +71,11 @@ function parseHash(): { path: string; query: URLSearchParams } {
 }
 
 
-function renderChrome(path: string): void {
+function isCurrent(item: (typeof navItems)[number], path: string, query: URLSearchParams): boolean {
+  return (item.match.test(path) && !item.unless?.(query)) || Boolean(item.also?.(path, query));
+}
+
+function renderChrome(path: string, query: URLSearchParams): void {
   const nav = document.getElementById('nav')!;
   const sessionBox = document.getElementById('session')!;
   clear(nav);
@@ -81,7 +88,28 @@ function renderChrome(path: string): void {
       null,
       navItems
         .filter((item) => !item.feature || features[item.feature])
-        .map((item) => h('li', null, h('a', { href: item.href, 'aria-current': item.match.test(path) ? 'page' : false }, item.label))),
+        .map((item) =>
+          h(
+            'li',
+            null,
+            h(
+              'a',
+              {
+                href: item.href,
+                'aria-current': isCurrent(item, path, query) ? 'page' : false,
+                // The menu item of the page already open opens it afresh (an empty new-screening form,
+                // not the last subject's), as following a link is expected to.
+                onclick: (e: Event) => {
+                  if (location.hash === item.href || (item.href === '#/' && location.hash === '')) {
+                    e.preventDefault();
+                    navigate(item.href);
+                  }
+                },
+              },
+              item.label,
+            ),
+          ),
+        ),
     ),
   );
   const account = session.overview.account;
@@ -124,8 +152,10 @@ async function render(): Promise<void> {
   }
   if (!route.public && !session.overview) {
     if (!token()) {
-      // The HttpOnly cookie may still hold a session: try it before asking to sign in.
-      const ok = await loadSession().then(() => true, () => false);
+      // The HttpOnly cookie may still hold a session: ask whether it does (an answer, never a 401
+      // in the console of someone who has not signed in yet), then load it.
+      const signedIn = await api<{ signed_in: boolean }>('GET', '/api/portal/session').then(({ data }) => data.signed_in, () => false);
+      const ok = signedIn && (await loadSession().then(() => true, () => false));
       if (!ok) return navigate('#/signin');
     } else {
       await loadSession().catch(() => undefined);
@@ -133,7 +163,7 @@ async function render(): Promise<void> {
     }
   }
   document.title = `${route.title} · Compliance screening portal`;
-  renderChrome(path);
+  renderChrome(path, query);
   const match = route.pattern.exec(path)!;
   const params: Record<string, string> = {};
   route.names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1]!)));

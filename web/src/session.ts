@@ -4,7 +4,16 @@ export interface Overview {
   account: { id: string; name: string | null; plan: string; created_at: string | null; user_id: string | null };
   month: string;
   quota_resets_at: string;
-  quotas: { surface: string; name: string; limit: number | null; used: number }[];
+  quotas: {
+    quota: string;
+    surface: string;
+    name: string;
+    limit: number | null;
+    used: number;
+    resets_at: string;
+    /** From 80 % used (approaching) and once used up (reached), with what that means until the reset. */
+    warning: { level: 'approaching' | 'reached'; message: string } | null;
+  }[];
   screenings_this_month: { total: number; by_surface: Record<string, number> };
   rate_limits: {
     surface: string;

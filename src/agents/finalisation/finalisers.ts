@@ -7,6 +7,7 @@ import type { CountryRisk } from '../../screening/model';
 import type { CountryRiskFinding, DataGap, ScreeningReport } from '../../reports/model';
 import { computeRiskScore, type RiskFacts } from '../../reports/risk-score';
 import { countryToIso2 } from '../sources/countries';
+import { countryInfo } from '../../screening/lists/countries';
 import { allHits } from '../../projections/screening-report';
 import { assessSow, type SowAssessment } from '../sow/framework';
 import { readStoredDeclaration } from '../sow/declaration';
@@ -44,6 +45,12 @@ export const finalisers: Record<string, FinalisationStep> = {
     const findings: CountryRiskFinding[] = [];
     const iso2 = countryToIso2(report.subject.jurisdiction);
     if (iso2) findings.push(fatfFinding(iso2, 'subject_jurisdiction', table, report.subject.jurisdiction ?? iso2, ctx.countrySanctions?.(iso2)));
+    // The subject's nationality is a country of the subject too: its FATF status and the programmes
+    // targeting it are shown beside the jurisdiction's (context: the scorer weighs the jurisdiction).
+    const nationality = report.subject.nationality ? countryToIso2(report.subject.nationality) : undefined;
+    if (nationality && nationality !== iso2) {
+      findings.push(fatfFinding(nationality, 'subject_nationality', table, countryInfo(nationality)?.name ?? nationality, ctx.countrySanctions?.(nationality)));
+    }
     // Countries of confirmed sanctions/PEP hits matter too: an FATF-listed nexus is context for the analyst.
     for (const hit of allHits(report)) {
       if (hit.status !== 'confirmed') continue;
@@ -92,14 +99,17 @@ export const finalisers: Record<string, FinalisationStep> = {
     const hits = allHits(report);
     const confirmed = hits.filter((h) => h.status === 'confirmed');
     const notSearched = report.agents.filter((a) => !a.queried).length;
+    // Offshore leaks not searched (e.g. the month's S3 offshore-leak checks used up) must not read as "no match".
+    const offshore = report.agents.find((a) => a.agent === 'offshore_leaks' && !a.queried);
     const parts = [
       `${report.subject.query} (${report.subject.entityType}${report.subject.jurisdiction ? `, ${report.subject.jurisdiction}` : ''}) was screened against ${report.agents.filter((a) => a.queried).length} sources.`,
       hits.length === 0
-        ? 'No sanctions, PEP, debarment or offshore-leak match at or above the minimum match score.'
+        ? `No ${offshore ? 'sanctions, PEP or debarment' : 'sanctions, PEP, debarment or offshore-leak'} match at or above the minimum match score.`
         : `${hits.length} potential match(es), ${confirmed.length} confirmed: ${hits
             .slice(0, 3)
             .map((h) => `${h.entityName} on ${h.sourceLabel ?? h.source} (${Math.round(h.score * 100)})`)
             .join('; ')}.`,
+      offshore ? `Offshore leaks were not searched: ${offshore.error ?? 'not queried'}.` : '',
       notSearched > 0 ? `${notSearched} source(s) could not be searched; see data gaps.` : '',
     ];
     return { queried: true, result: { summary: parts.filter(Boolean).join(' ') } };

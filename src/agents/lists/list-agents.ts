@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { HitCategory, HitSource, ListAuthority, ReportHit } from '../../reports/model';
-import { compareMatches, groupMatches, mergeFacts, type MatchGroup } from '../../screening/grouping';
+import { compareMatches, filingMember, groupMatches, mergeFacts, type MatchGroup } from '../../screening/grouping';
 import type { EntitySchema, ListEntity, ListTopic, ListVersion, MatchOptions, MatchResult, ScreeningQuery } from '../../screening/model';
 import { inferSchemaFromName } from '../../screening/subject';
 import { authorityOfSource } from '../../screening/lists/authority';
@@ -108,8 +108,10 @@ function hitSource(entity: ListEntity, versions: ReadonlyMap<string, ListVersion
 }
 
 /**
- * The report hit of one real-world entity: the best-matching row gives the name, score and primary
- * list; every row of the group is a source; aliases, dates of birth, nationalities, identifiers,
+ * The report hit of one real-world entity: the best-matching row gives the matched name and score;
+ * the hit is filed (its list, entity id and hit id) under the issuing authority's own list
+ * (filingMember), so one entity is filed alike whichever of its names matched; every row of the
+ * group is a source, the filing row first; aliases, dates of birth, nationalities, identifiers,
  * programs and addresses are the union over the rows.
  */
 export function toReportHit(
@@ -119,7 +121,7 @@ export function toReportHit(
 ): ReportHit {
   const group: MatchGroup = 'members' in matched ? matched : { best: matched, members: [matched], links: [] };
   const result = group.best;
-  const entity: ListEntity = result.entity;
+  const entity: ListEntity = filingMember(group).entity;
   const versions = versionsById(options.versions ?? []);
   const facts = mergeFacts(group.members.map((m) => m.entity));
   const qualifiers = [...result.explanation.qualifiers];
@@ -160,7 +162,7 @@ export function toReportHit(
   if (list) hit.sourceList = list;
   hit.entityRecordHash = recordHashOf(entity);
   hit.entitySchema = entity.schema;
-  hit.sources = group.members.map((m) => hitSource(m.entity, versions));
+  hit.sources = [entity, ...group.members.map((m) => m.entity).filter((e) => e !== entity)].map((e) => hitSource(e, versions));
   if (facts.aliases.length) hit.aliases = facts.aliases.filter((a) => a !== hit.matchedName).slice(0, 50);
   if (facts.birthDates.length) hit.birthDates = facts.birthDates;
   if (facts.birthPlaces.length) hit.birthPlaces = facts.birthPlaces;

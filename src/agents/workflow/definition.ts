@@ -96,6 +96,13 @@ export interface WorkflowDefinition<C extends Command, E extends Event, S> {
   progress(state: S): { status: 'none' | 'running' | 'ended'; phases: PhaseProgressView[] };
   /** Where one agent of a `workers_when_served` phase runs in this deployment. */
   placement?(phase: string, agent: string): 'workers' | 'here';
+  /**
+   * Agents of a parallel phase this run may not query, with the reason (a monthly quota used up),
+   * asked as the phase starts: they are recorded as not queried with it, exactly like a source this
+   * deployment cannot query, and never dispatched. Called again whenever the start is decided again
+   * (a conflict, a crash, a redelivery), so it must answer the same for the same run.
+   */
+  withheld?(phase: string, agents: readonly string[], run: RunContext<S>): Promise<{ agent: string; error: string }[]>;
   /** Runs one agent here (a local source, a finaliser, a pure step of the workflow). */
   runHere(phase: string, agent: string, run: RunContext<S>): Promise<LocalOutcome>;
   /** The subject a worker receives in its AgentTask. */

@@ -322,10 +322,14 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
         // Agents answered here in a parallel phase answer at once: ask them now, so that a source this
         // deployment cannot query is recorded with the start instead of one event each. (When no agent
         // of the phase can be queried, the decider records the phase as skipped.)
+        // Agents this run may not query (a quota used up) are recorded the same way, with their reason.
         const answeredHere: { agent: string; local: LocalOutcome; startedAt: string }[] = [];
         if (step.mode === 'parallel') {
+          const withheld = new Map(((await def.withheld?.(step.phase, step.agents, run())) ?? []).map((w) => [w.agent, w.error]));
           for (const agent of step.agents) {
-            if (this.placementOf(step.phase, agent) === 'here') answeredHere.push({ agent, ...(await runHere(step.phase, agent)) });
+            const reason = withheld.get(agent);
+            if (reason !== undefined) answeredHere.push({ agent, local: { queried: false, error: reason, result: {} }, startedAt: this.options.clock.now().toISOString() });
+            else if (this.placementOf(step.phase, agent) === 'here') answeredHere.push({ agent, ...(await runHere(step.phase, agent)) });
           }
         }
         const notQueried = answeredHere.filter((a) => !a.local.queried).map((a) => ({ agent: a.agent, error: a.local.error || 'not queried' }));

@@ -21,10 +21,12 @@ import { NotFound } from '../../commands/errors';
 import { riskLevelForScore, type RiskLevel } from '../../commands/plans';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
+import { hitListIds } from '../../reports/hit-lists';
 import { allHits, buildScreeningReport, type ReportContext } from '../../projections/screening-report';
 import { finalisers, type FinalisationContext } from '../finalisation/finalisers';
 import { internalListsOfResult } from '../lists/internal-lists';
 import { runAgent, type Agent, type AgentSubject } from '../runtime/agent';
+import { withheldOffshoreLeakCheck, type OffshoreLeakCheckPort } from './offshore-leak-checks';
 import type { LocalOutcome, PhaseDeclaration, RunContext, WorkflowDefinition } from './definition';
 
 export interface ScreeningWorkflowOptions {
@@ -42,6 +44,8 @@ export interface ScreeningWorkflowOptions {
   phaseDeadlineMs: number;
   /** Re-dispatches of an overdue phase before its missing agents are recorded as not queried. */
   retryBudget: number;
+  /** The accounts' monthly offshore-leak checks (S3 Enterprise), used as phase 1 starts (./offshore-leak-checks.ts). */
+  offshoreLeakChecks: OffshoreLeakCheckPort;
 }
 
 export const SCREENING_STREAM_PREFIX = 'screening-';
@@ -122,6 +126,8 @@ export function screeningWorkflow(options: ScreeningWorkflowOptions): WorkflowDe
     },
     // Phases 0-4: on workers when this deployment can query the source there, else answered here at once.
     placement: (_phase, agent) => (options.remoteAgents.has(agent) ? 'workers' : 'here'),
+    // A used-up monthly offshore-leak quota withholds that one agent; the screening runs every other source.
+    withheld: (_phase, agents, run) => withheldOffshoreLeakCheck(options.offshoreLeakChecks, agents, run),
     async runHere(_phase, agent, run) {
       const finaliser = finalisers[agent];
       if (!finaliser) return runSource(agent, run);
@@ -181,6 +187,7 @@ export function screeningWorkflow(options: ScreeningWorkflowOptions): WorkflowDe
                 matchedName: h.matchedName,
                 score: h.score,
                 entityRecordHash: h.entityRecordHash ?? `external:${h.entityId}`,
+                lists: hitListIds(h),
               })),
               ...(report.verdict.summary ? { summary: report.verdict.summary } : {}),
               ...(report.analysis ? { analysis: report.analysis.markdown } : {}),

@@ -75,7 +75,7 @@ export function registerMonitoringS3(registry: OpenAPIRegistry): void {
       'Recorded as HitDispositioned with the reason and the key\'s user as analyst; risk is recomputed from the hits that still count (RiskRecomputed). `needs_more_information` leaves the hit undecided (still counted, the level does not drop) until a true_match or false_positive is recorded. A false positive does not alert again unless the listed record changes. `hitId` is a hit_id of GET /api/v1/screening/{id}, URL-encoded.',
     security: s3Security,
     request: {
-      params: ScreeningUuidParamsSchema.extend({ hitId: z.string().min(1).max(200) }),
+      params: ScreeningUuidParamsSchema.extend({ hitId: z.string().min(1).max(600) }),
       body: { required: true, content: json(DispositionRequestSchema) },
     },
     responses: { 200: ok('Recorded (or unchanged).', S3DispositionSchema), ...errors({ 409: 'The screening has not completed, or the hit was removed from its list.' }) },

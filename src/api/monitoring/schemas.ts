@@ -9,7 +9,7 @@ import { z } from '../openapi/zod';
 const CONTROL_EXCEPT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 export const ScreeningIdParams = z.object({ id: z.string().regex(/^[1-9][0-9]{0,15}$/) });
-export const HitParams = z.object({ id: z.string().regex(/^[1-9][0-9]{0,15}$/), hitId: z.string().min(1).max(200) });
+export const HitParams = z.object({ id: z.string().regex(/^[1-9][0-9]{0,15}$/), hitId: z.string().min(1).max(600) });
 
 export const DispositionRequestSchema = z
   .object({

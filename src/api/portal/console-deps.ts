@@ -40,6 +40,12 @@ export interface DispositionPort {
     input: { screeningId: string; hitId: string; status: 'true_match' | 'false_positive' | 'needs_more_information'; reason: string },
     ctx: CommandContext,
   ): Promise<unknown>;
+  /** One decision with one comment on several hits, all or nothing (a bulk decision). */
+  dispositionMany(
+    principal: Principal,
+    input: { screeningId: string; hitIds: string[]; status: 'true_match' | 'false_positive' | 'needs_more_information'; reason: string },
+    ctx: CommandContext,
+  ): Promise<unknown>;
 }
 
 /** Case assignment and history (src/app/screenings/case-desk.ts), when wired. */
@@ -84,6 +90,8 @@ export interface PortalConsoleDeps extends WebhookServiceDeps {
   s1MonthlyQuota: (plan: Plan) => number | null;
   /** S3 monthly request quota by plan. */
   s3MonthlyQuota: (plan: Plan) => number;
+  /** The S3 monthly offshore-leak checks (src/app/usage/offshore-leak-checks.ts); unwired, the overview leaves them out. */
+  offshoreLeakChecks?: { perMonth(plan: Plan): number | null; usedIn(accountId: string, month: string): Promise<number> };
   /** Agent display names, for the progress stream. */
   agentLabels?: Record<string, string>;
   /** How long one progress stream stays open at most (ms). */

@@ -7,6 +7,7 @@ import { ctxOf } from '../http/context';
 import type { PortalConsoleDeps } from './console-deps';
 import { createKeyManagementRoutes } from './key-management-routes';
 import { createOverviewRoutes } from './overview-routes';
+import { createSessionStatusRoutes } from './session-status-routes';
 import { createScreeningRoutes } from './screening-routes';
 import { createSubjectCheckRoutes } from './subject-check-routes';
 import { createWebhookConsoleRoutes } from './webhook-console-routes';
@@ -21,6 +22,7 @@ export function createPortalConsoleRouter(deps: PortalConsoleDeps): Router {
   const router = express.Router();
   // Only portal-surface requests (not /api/v1 or /api/account) reach these routes.
   router.use('/api/portal', (_req, res, next) => (ctxOf(res).surface === 'portal' ? next() : next('router')));
+  router.use(createSessionStatusRoutes(deps));
   router.use(createOverviewRoutes(deps));
   router.use(createKeyManagementRoutes(deps));
   router.use(createWebhookConsoleRoutes(deps));

@@ -25,10 +25,13 @@ import {
   PortalDispositionSchema,
   PortalKeyIdParamsSchema,
   PortalAssignmentSchema,
+  PortalBulkDispositionSchema,
   PortalQueueQuerySchema,
+  PortalReportPdfQuerySchema,
   PortalScreeningListSchema,
   PortalScreeningParamsSchema,
   PortalScreeningRequestSchema,
+  PortalSessionQuerySchema,
   PortalSubjectCheckListSchema,
   PortalSubjectCheckParamsSchema,
   portalSubjectCheckStatuses,
@@ -96,10 +99,21 @@ const PortalOverviewSchema = z
     quota_resets_at: z.string().openapi({ description: '1st of next month, 00:00 UTC.' }),
     quotas: z.array(
       z.object({
+        quota: z.enum(['s1_screenings', 's3_requests', 's3_offshore_leak_checks']).openapi({
+          description: 's3_offshore_leak_checks only on plans with that cap (Enterprise: 100 a month; used up, S3 screenings run without the offshore-leak search).',
+        }),
         surface: z.enum(['s1', 's3']),
         name: z.string(),
         limit: z.number().int().nullable().openapi({ description: 'null: unlimited.' }),
         used: z.number().int(),
+        resets_at: z.string().openapi({ description: '1st of next month, 00:00 UTC.' }),
+        warning: z
+          .object({
+            level: z.enum(['approaching', 'reached']).openapi({ description: 'approaching from 80 % used; reached when used up.' }),
+            message: z.string().openapi({ description: 'What is used and what happens once (or now that) it is used up, until the reset.' }),
+          })
+          .nullable()
+          .openapi({ description: 'null below 80 % used, and on unlimited quotas.' }),
       }),
     ),
     screenings_this_month: z.object({ total: z.number().int(), by_surface: z.record(z.string(), z.number().int()) }),
@@ -163,6 +177,13 @@ const PortalScreeningSchema = z
     created_at: z.string(),
     completed_at: z.string().nullable(),
     list_warnings: ListWarningsSchema.optional(),
+    offshore_leaks_search: z
+      .object({ searched: z.boolean().nullable(), reason: z.string().nullable() })
+      .optional()
+      .openapi({
+        description:
+          'Whether the offshore-leak check ran (null until it answered) and, if not, why: e.g. `monthly offshore-leak quota used: 100 of 100, resets 2026-12-01` on an S3 screening once the month\'s offshore-leak checks are used up. Absent on list pages.',
+      }),
   })
   .openapi('PortalScreening');
 
@@ -182,7 +203,9 @@ const PortalHitSchema = z
     match_assessment: MatchAssessmentSchema,
     confirmation: HitConfirmationSchema,
     explanation: z.string(),
-    qualifiers: z.array(z.object({ kind: z.string(), effect: z.number(), detail: z.string() })),
+    qualifiers: z.array(
+      z.object({ kind: z.string(), effect: z.number(), detail: z.string(), words: z.string().openapi({ description: 'The adjustment in words with its points on the 0-100 score: "date of birth agrees (+5 points)".' }) }),
+    ),
     programs: z.array(z.string()),
     source_url: z.string().nullable(),
     disposition: z
@@ -198,15 +221,36 @@ const PortalHitSchema = z
     sources: HitSchema.shape.sources,
     date_of_birth: HitSchema.shape.date_of_birth,
     nationality: HitSchema.shape.nationality,
-    identifiers: HitSchema.shape.identifiers,
+    identifiers: z
+      .array(z.object({ type: z.string(), value: z.string(), country: z.string().nullable(), words: z.string().openapi({ description: 'The identifier in words: "Passport 123456 (RU)".' }) }))
+      .optional()
+      .openapi({ description: 'Documents and registration numbers only (passport, national id, tax id, registration, IMO, LEI, SWIFT/BIC…): list remarks, e-mails, websites and telephone numbers are left out (the S1 and S3 APIs give them all).' }),
     aliases: HitSchema.shape.aliases,
     type_mismatch: HitSchema.shape.type_mismatch,
+    why: z.string().openapi({ description: '`explanation` in words: without the name score, token kinds and raw score (the page shows the score as a percentage).' }),
+    internal_list: z
+      .object({
+        watchlist_id: z.string(),
+        name: z.string(),
+        severity: z.enum(['block', 'review', 'note']),
+        version: z.number().int(),
+        as_of: z.string().nullable().openapi({ description: 'When the version screened against was in service (loaded).' }),
+      })
+      .optional()
+      .openapi({ description: 'A hit on one of the account\'s own lists: which list, its severity and the version screened.' }),
   })
   .openapi('PortalHit');
 
 const PortalAssigneeSchema = z
   .object({ email: z.string(), me: z.boolean().openapi({ description: 'The signed-in user holds it.' }) })
   .openapi('PortalAssignee');
+
+const PortalQueueListSchema = z
+  .object({
+    id: z.string().openapi({ description: 'What the `list` filter takes: a list id (ofac_sdn) or internal_list:<watchlist id>.' }),
+    name: z.string().openapi({ description: 'The list\'s name (an internal list by the name the account gave it).' }),
+  })
+  .openapi('PortalQueueList');
 
 const PortalCaseHistoryEntrySchema = z
   .object({
@@ -245,8 +289,14 @@ const PortalScreeningDetailSchema = z
     sources: z
       .array(z.object({ agent: z.string(), phase: z.string(), queried: z.boolean(), error: z.string().nullable(), duration_ms: z.number().int().nullable() }))
       .openapi({ description: 'Every source of the pipeline, searched or not and why.' }),
-    country_risk: CountryRiskSchema.nullable(),
-    list_versions: z.array(ListVersionAgeSchema),
+    country_risk: CountryRiskSchema.nullable().openapi({ description: 'The subject\'s jurisdiction (as on S1).' }),
+    country_risks: z
+      .array(CountryRiskSchema.extend({ basis: z.enum(['jurisdiction', 'nationality']).openapi({ description: 'Which of the subject\'s countries this is.' }) }))
+      .openapi({
+        description:
+          'Every country of the subject: its jurisdiction and its nationality (when another country), each with its FATF status and the sanctions programmes targeting it. The jurisdiction is scored; the nationality is shown for the analyst and adds no points.',
+      }),
+    list_versions: z.array(z.object({ ...ListVersionAgeSchema.shape, label: z.string().openapi({ description: 'The list\'s name.' }) }).openapi('PortalListVersionAge')),
     list_warnings: ListWarningsSchema.optional(),
     matcher_version: z.string().nullable(),
     assignee: PortalAssigneeSchema.nullable()
@@ -389,6 +439,23 @@ export const PORTAL_PROGRESS_DESCRIPTION = [
 export function registerPortal(registry: OpenAPIRegistry): void {
   // ---------------------------------------------------------------- internal watchlists (issue 21)
   registerWatchlistPaths(registry, { base: '/api/portal/watchlists', tag: TAG, security: portalSecurity, surface: 'Portal' });
+  // ---------------------------------------------------------------- session status
+  registry.registerPath({
+    method: 'get',
+    path: '/api/portal/session',
+    tags: [TAG],
+    summary: 'Portal: whether the request carries a valid portal session',
+    description:
+      'Always 200 (no 401): `signed_in` true when the bearer token or the `token` cookie is a valid, unexpired, not signed-out portal session of an existing account. The page asks it when it opens without a token of its own, before loading the overview.',
+    security: [...portalSecurity, {}],
+    request: { query: PortalSessionQuerySchema },
+    responses: {
+      200: ok('Signed in or not.', z.object({ signed_in: z.boolean() })),
+      400: { description: 'A query parameter was given (the route takes none): `{error, details}`.', content: json(S3ValidationErrorSchema) },
+      500: { description: 'Unhandled exception (`Internal error (request <id>)`).', content: json(S3ErrorSchema) },
+    },
+  });
+
   // ---------------------------------------------------------------- overview
   registry.registerPath({
     method: 'get',
@@ -607,7 +674,7 @@ export function registerPortal(registry: OpenAPIRegistry): void {
     tags: [TAG],
     summary: 'Portal: the work queue, completed screenings with undecided hits, most severe first, then oldest',
     description:
-      'A screening is in the queue while at least one of its hits is undecided: from the pipeline, or added or re-opened by a monitoring alert; a hit marked "needs more information" is still undecided (counted in `needs_more_information_hits`, filter `needs_more_information=true`). Filter `assignee`: me, unassigned, or a user\'s e-mail. `counts` are open cases per risk level before the level filter; `lists` the lists among undecided hits (choices of the list filter).',
+      'A screening is in the queue while at least one of its hits is undecided: from the pipeline, or added or re-opened by a monitoring alert; a hit marked "needs more information" is still undecided (counted in `needs_more_information_hits`, filter `needs_more_information=true`). Filter `assignee`: me, unassigned, or a user\'s e-mail. Filter `list`: a case whose undecided hit\'s entity is on that list, whichever of its lists the hit is filed under. `counts` are open cases per risk level before the level filter; `lists` the lists among undecided hits (choices of the list filter), by name.',
     security: portalSecurity,
     request: { query: PortalQueueQuerySchema },
     responses: {
@@ -626,14 +693,14 @@ export function registerPortal(registry: OpenAPIRegistry): void {
               open_hits: z.number().int().openapi({ description: 'Hits nobody has decided yet (waiting for more information included).' }),
               needs_more_information_hits: z.number().int().openapi({ description: 'Of those, hits an analyst marked "needs more information".' }),
               assignee: PortalAssigneeSchema.nullable().openapi({ description: 'Who holds the case, by e-mail; null when nobody does.' }),
-              lists: z.array(z.string()).openapi({ description: 'Lists those hits come from.' }),
+              lists: z.array(PortalQueueListSchema).openapi({ description: 'Every list the entities of those hits are on (a merged hit under each of its lists), by name.' }),
               monitoring: z.boolean(),
               completed_at: z.string(),
               age_days: z.number().int().openapi({ description: 'Whole days since completion.' }),
             }),
           ),
           counts: z.object({ critical: z.number().int(), high: z.number().int(), medium: z.number().int(), low: z.number().int() }),
-          lists: z.array(z.string()),
+          lists: z.array(PortalQueueListSchema).openapi({ description: 'The lists among undecided hits (the list filter\'s choices), by name.' }),
           assignees: z.array(PortalAssigneeSchema).openapi({ description: 'The account\'s users (choices of the assignee filter).' }),
         }),
       ),
@@ -679,7 +746,7 @@ export function registerPortal(registry: OpenAPIRegistry): void {
     },
     responses: {
       200: {
-        description: 'The event stream (`Cache-Control: no-store`).',
+        description: 'The event stream (`Cache-Control: private, no-cache`), closed by the server after `end`.',
         content: {
           'text/event-stream': {
             schema: z.string().openapi({
@@ -697,15 +764,16 @@ export function registerPortal(registry: OpenAPIRegistry): void {
     path: '/api/portal/screenings/{id}/report.pdf',
     tags: [TAG],
     summary: 'Portal: the PDF report',
+    description: 'The report an officer files: times in `time_zone` (the portal sends the reader\'s), analysts by e-mail, codes and agent internals in a short audit appendix.',
     security: portalSecurity,
-    request: { params: PortalScreeningParamsSchema },
+    request: { params: PortalScreeningParamsSchema, query: PortalReportPdfQuerySchema },
     responses: {
       200: {
         description: 'The PDF.',
         headers: { 'Content-Disposition': { description: '`attachment; filename="screening-<id>.pdf"`.', schema: { type: 'string' } } },
         content: { 'application/pdf': { schema: z.string().openapi({ type: 'string', format: 'binary' }) } },
       },
-      ...errors({ 400: 'id is neither a numeric id nor a uuid.', 404: 'No such screening, or another account\'s.', 409: 'Still running.' }),
+      ...errors({ 400: 'id is neither a numeric id nor a uuid, or time_zone is not an IANA time zone.', 404: 'No such screening, or another account\'s.', 409: 'Still running.' }),
     },
   });
   registry.registerPath({
@@ -723,6 +791,22 @@ export function registerPortal(registry: OpenAPIRegistry): void {
     responses: {
       200: ok('The screening after the disposition.', z.object({ screening: PortalScreeningDetailSchema })),
       ...errors({ 400: 'Invalid id or body.', 404: 'No such screening or hit, or dispositions are not available on this deployment.', 409: 'The screening has not completed, or the hit was removed by monitoring.' }),
+      ...bodyErrors,
+    },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/portal/screenings/{id}/dispositions',
+    tags: [TAG],
+    summary: 'Portal: one decision with one comment on several hits of a case (bulk decision)',
+    description:
+      'For example every hit on a bank\'s subsidiaries: false positive, "not the bank onboarded". All or nothing, in one append to the screening\'s stream: one HitDispositioned per hit whose decision changes (each with the comment and the signed-in user as the analyst), then one RiskRecomputed. A hit already at that decision records nothing; a hit of another screening, an unknown one or a repeated one refuses the whole request (400 on `hit_ids`, nothing written).',
+    security: portalSecurity,
+    request: { params: PortalScreeningParamsSchema, body: { required: true, content: json(PortalBulkDispositionSchema) } },
+    responses: {
+      200: ok('The screening after the decisions.', z.object({ screening: PortalScreeningDetailSchema })),
+      ...errors({ 400: 'Invalid id or body, or a hit id that is not one of this screening\'s.', 404: 'No such screening, or another account\'s; or dispositions are not available on this deployment.', 409: 'The screening has not completed, or a hit was removed by monitoring.' }),
       ...bodyErrors,
     },
   });

@@ -1,13 +1,16 @@
 /**
  * GET /api/portal/overview: the signed-in account at a glance: plan, this month's quota use on
- * each surface, the rate limits that apply and what is left of them now, active keys against their
- * caps, and which optional portal features are wired (person checks, dispositions).
+ * each surface (with a warning from 80 % used and once used up), the rate limits that apply and what
+ * is left of them now, active keys against their caps, and which optional portal features are wired
+ * (person checks, dispositions).
  *
- * Counters are read with `peek` (never consumed) from the same buckets the surfaces' gates use, so
- * the figures are the ones that will decide the next request.
+ * Counters are read with `peek` (never consumed) from the same buckets the surfaces' gates use, and
+ * the offshore-leak checks from the quota aggregate the screening workflow uses them from, so the
+ * figures are the ones that will decide the next request.
  */
 import express, { type Router } from 'express';
 import { activeKeyLimits } from '../../commands/api-keys/decider';
+import { quotaWarningLevel } from '../../commands/plans';
 import { projectionSchema } from '../../projections/projection';
 import type { KeySurface } from '../../app/services';
 import { handle } from '../http/app';
@@ -21,6 +24,39 @@ const MONTH_SECONDS = 31 * 86_400;
 /** Spec part 8: the gates' own figures. */
 const S1_RATE = { limit: S1_RATE_LIMIT, windowSeconds: S1_RATE_WINDOW_SECONDS };
 const S2_RATE = { limit: S2_SUBJECT_CHECKS_PER_HOUR, windowSeconds: S2_SUBJECT_CHECK_WINDOW_SECONDS };
+
+/** The monthly quotas the overview shows, and what happens once each is used up (the warning says it). */
+type QuotaId = 's1_screenings' | 's3_requests' | 's3_offshore_leak_checks';
+const QUOTAS: Record<QuotaId, { surface: 's1' | 's3'; name: string; whenUsedUp: string }> = {
+  s1_screenings: { surface: 's1', name: 'Screening API monthly screenings', whenUsedUp: 'new S1 screenings are refused (402 quota_exceeded)' },
+  s3_requests: { surface: 's3', name: 'Enterprise API monthly requests', whenUsedUp: 'Enterprise API requests are refused (429)' },
+  s3_offshore_leak_checks: {
+    surface: 's3',
+    name: 'Enterprise API offshore-leak checks',
+    whenUsedUp: 'Enterprise API screenings still run every other source, but offshore leaks are not searched (each report lists it as a data gap)',
+  },
+};
+
+/**
+ * One quota as the overview shows it, with its warning from 80 % used and once used up (issue 33):
+ * what is used, and what happens to requests until the reset.
+ */
+export function quotaView(quota: QuotaId, limit: number | null, used: number, resetsAt: Date) {
+  const { surface, name, whenUsedUp } = QUOTAS[quota];
+  const level = quotaWarningLevel(used, limit);
+  const resetDay = resetsAt.toISOString().slice(0, 10);
+  const warning =
+    level === null || limit === null
+      ? null
+      : {
+          level,
+          message:
+            level === 'reached'
+              ? `${name}: all ${limit} used. Until the quota resets on ${resetDay}, ${whenUsedUp}.`
+              : `${name}: ${used} of ${limit} used (${Math.floor((used / limit) * 100)} %). Once they are used up, ${whenUsedUp} until ${resetDay}.`,
+        };
+  return { quota, surface, name, limit, used, resets_at: resetsAt.toISOString(), warning };
+}
 
 export function createOverviewRoutes(deps: PortalConsoleDeps): Router {
   const router = express.Router();
@@ -57,6 +93,8 @@ export function createOverviewRoutes(deps: PortalConsoleDeps): Router {
       const s3Quota = deps.s3MonthlyQuota(principal.plan);
       const s3Used = s3Quota === 0 ? 0 : s3Quota - (await deps.limits.peek(`s3:requests:${principal.accountId}:${month}`, s3Quota, MONTH_SECONDS, { align: 'utc_month' })).remaining;
       const s2Window = await deps.limits.peek(subjectCheckRateBucket(principal.accountId), S2_RATE.limit, S2_RATE.windowSeconds);
+      const offshoreLimit = deps.offshoreLeakChecks?.perMonth(principal.plan) ?? null;
+      const offshoreUsed = offshoreLimit === null ? 0 : await deps.offshoreLeakChecks!.usedIn(principal.accountId, month);
 
       const s1KeyWindows = await Promise.all(
         keysBySurface.s1.filter(isActive).map(async (k) => {
@@ -73,8 +111,9 @@ export function createOverviewRoutes(deps: PortalConsoleDeps): Router {
           month,
           quota_resets_at: monthEnd.toISOString(),
           quotas: [
-            { surface: 's1', name: 'Screening API monthly screenings', limit: s1Quota, used: s1Used },
-            { surface: 's3', name: 'Enterprise API monthly requests', limit: s3Quota, used: s3Used },
+            quotaView('s1_screenings', s1Quota, s1Used, monthEnd),
+            quotaView('s3_requests', s3Quota, s3Used, monthEnd),
+            ...(offshoreLimit === null ? [] : [quotaView('s3_offshore_leak_checks', offshoreLimit, offshoreUsed, monthEnd)]),
           ],
           screenings_this_month: { total: Object.values(createdThisMonth).reduce((a, b) => a + b, 0), by_surface: createdThisMonth },
           rate_limits: [

@@ -6,6 +6,7 @@
 import { z } from '../openapi/zod';
 import { screenableNameCheck } from '../http/validation';
 import { DateOfBirthField, EmailField, IdentifiersField, NationalityField, PhoneField } from '../http/subject-facts';
+import { isTimeZone } from '../../reports/plain-words';
 
 /** A form field left empty is absent, not malformed. */
 function emptyIsAbsent<T extends z.ZodType>(field: T) {
@@ -15,6 +16,11 @@ function emptyIsAbsent<T extends z.ZodType>(field: T) {
 export const portalKeySurfaces = ['s1', 's2', 's3'] as const;
 
 const positiveId = z.string().regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer');
+
+// ---------------------------------------------------------------- session status
+
+/** GET /api/portal/session takes no parameter (an unknown one is a 400, as on every portal route). */
+export const PortalSessionQuerySchema = z.object({}).strict();
 
 // ---------------------------------------------------------------- keys
 
@@ -165,10 +171,10 @@ export const PortalQueueQuerySchema = z
     surface: z.enum(['s1', 's3', 'portal']).optional().or(z.literal('').transform(() => undefined)).openapi({ description: 'Where the screening was requested.' }),
     list: z
       .string()
-      .regex(/^[a-z0-9_]{1,40}$/)
+      .regex(/^([a-z0-9_]{1,40}|internal_list:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/, 'must be a list id (e.g. ofac_sdn) or internal_list:<watchlist id>')
       .optional()
       .or(z.literal('').transform(() => undefined))
-      .openapi({ description: 'A list id (e.g. ofac_sdn): only cases with an undecided hit from it.' }),
+      .openapi({ description: 'A list id (e.g. ofac_sdn, or internal_list:<watchlist id>): only cases with an undecided hit whose entity is on that list, among any of its lists (a merged hit is on several).' }),
     needs_more_information: z
       .enum(['true', 'false'])
       .optional()
@@ -211,6 +217,33 @@ export const PortalDispositionSchema = z
   })
   .strict()
   .openapi('PortalDispositionRequest');
+
+/** GET /api/portal/screenings/:id/report.pdf: the zone its times are written in (the portal sends the reader's). */
+export const PortalReportPdfQuerySchema = z
+  .object({
+    time_zone: z
+      .string()
+      .max(64, 'must be at most 64 characters')
+      .refine(isTimeZone, 'must be an IANA time zone such as Europe/London or UTC')
+      .optional()
+      .openapi({ description: 'IANA time zone of the report\'s dates and times (default UTC), e.g. Europe/London.' }),
+  })
+  .strict();
+
+/** A bulk decision (POST /api/portal/screenings/:id/dispositions): one decision, one comment, several hits. */
+export const PortalBulkDispositionSchema = z
+  .object({
+    hit_ids: z
+      .array(z.string().min(1, 'must not be empty').max(600, 'must be at most 600 characters'))
+      .min(1, 'must name at least one hit')
+      .max(100, 'must name at most 100 hits')
+      .refine((ids) => new Set(ids).size === ids.length, 'must not name a hit twice')
+      .openapi({ description: 'hit_ids of the screening (1-100, each once).' }),
+    status: PortalDispositionSchema.shape.status,
+    reason: PortalDispositionSchema.shape.reason.openapi({ description: 'Mandatory comment, recorded with each hit\'s decision.' }),
+  })
+  .strict()
+  .openapi('PortalBulkDispositionRequest');
 
 // ---------------------------------------------------------------- S2 subject checks
 

@@ -6,6 +6,7 @@
  *   GET  /api/portal/screenings/:id/progress                                 server-sent events from the event stream
  *   GET  /api/portal/screenings/:id/report.pdf                               the PDF report
  *   POST /api/portal/screenings/:id/hits/:hitId/disposition {status, reason} when dispositions are wired
+ *   POST /api/portal/screenings/:id/dispositions {hit_ids, status, reason}    one decision on several hits
  *
  * The progress stream replays the screening's stream from the start (or after Last-Event-ID) and
  * then follows it by polling the stream until ScreeningCompleted/ScreeningFailed, so a page opened
@@ -23,7 +24,8 @@ import { entityTypeOmitted, parseInput } from '../http/validation';
 import { portalCommandContext, portalIdempotent, sendPortalData } from './auth';
 import type { PortalConsoleDeps } from './console-deps';
 import { identitiesIn } from '../../app/screenings/case-desk';
-import { PORTAL_SCREENING_ID, PortalAssignmentSchema, PortalDispositionSchema as DispositionSchema, PortalQueueQuerySchema, PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
+import { portalHit, portalListVersions } from './case-view';
+import { PORTAL_SCREENING_ID, PortalAssignmentSchema, PortalBulkDispositionSchema as BulkDispositionSchema, PortalDispositionSchema as DispositionSchema, PortalQueueQuerySchema, PortalReportPdfQuerySchema as ReportPdfQuerySchema, PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
 import { subjectFactsInput } from '../http/subject-facts';
 
 export { PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
@@ -164,7 +166,8 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
     const name = (identity: string) => names.get(identity) ?? identity;
     return {
       ...screening,
-      hits: screening.hits.map((h) => (h.disposition ? { ...h, disposition: { ...h.disposition, analyst_name: name(h.disposition.analyst) } } : h)),
+      list_versions: portalListVersions(screening.list_versions),
+      hits: screening.hits.map((h) => portalHit(h.disposition ? { ...h, disposition: { ...h.disposition, analyst_name: name(h.disposition.analyst) } } : h)),
       ...(file
         ? {
             assignee: file.assignee ? { email: file.assignee.email, me: file.assignee.userId === principal.userId } : null,
@@ -275,8 +278,9 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
     handle(async (req, res) => {
       const principal = await deps.auth.require(req, res);
       const screening = await own(principal, idOf(req));
+      const query = parseInput(ReportPdfQuerySchema, req.query, 'query');
       if (screening.status === 'running') throw new ApiError('conflict', `Screening ${screening.id} is still running; its report is available once it completes`);
-      const pdf = await deps.screenings.reportPdf(principal.accountId, screening.id);
+      const pdf = await deps.screenings.reportPdf(principal.accountId, screening.id, query.time_zone ? { timeZone: query.time_zone } : {});
       if (!pdf) throw new ApiError('not_found', `Screening ${screening.id} not found`);
       res.status(200);
       res.setHeader('Content-Type', 'application/pdf');
@@ -296,6 +300,26 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
       if (!screening.hits.some((h) => h.hit_id === hitId)) throw new ApiError('not_found', `Hit ${hitId} not found`);
       const input = parseInput(DispositionSchema, req.body);
       await deps.dispositions.disposition(principal, { screeningId: String(screening.id), hitId, status: input.status, reason: input.reason }, portalCommandContext(res, principal));
+      sendPortalData(res, 200, { screening: await withAnalystNames(principal, await own(principal, String(screening.id))) }, deps.clock.now());
+    }),
+  );
+
+  // One decision with one comment on several hits (e.g. every subsidiary of a bank: false positive).
+  router.post(
+    '/api/portal/screenings/:id/dispositions',
+    handle(async (req, res) => {
+      const principal = await deps.auth.require(req, res);
+      if (!deps.dispositions) throw new ApiError('not_found', 'Dispositions are not available on this deployment');
+      const screening = await own(principal, idOf(req));
+      const input = parseInput(BulkDispositionSchema, req.body);
+      // Every hit named must be one of this case's: otherwise nothing is decided (the ids are not echoed back).
+      const known = new Set(screening.hits.map((h) => h.hit_id));
+      const unknown = input.hit_ids.flatMap((id, i) => (known.has(id) ? [] : [`hit_ids.${i}`]));
+      if (unknown.length > 0) {
+        const problem = `${unknown.length === 1 ? 'is not a hit' : 'are not hits'} of screening ${screening.id} (${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ', …' : ''})`;
+        throw new ApiError('bad_request', `hit_ids: ${unknown.length} ${problem}`, { fields: { hit_ids: [`${unknown.length} ${problem}`] } });
+      }
+      await deps.dispositions.dispositionMany(principal, { screeningId: String(screening.id), hitIds: input.hit_ids, status: input.status, reason: input.reason }, portalCommandContext(res, principal));
       sendPortalData(res, 200, { screening: await withAnalystNames(principal, await own(principal, String(screening.id))) }, deps.clock.now());
     }),
   );
@@ -338,7 +362,10 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
     let next = typeof lastEventId === 'string' && /^[0-9]{1,12}$/.test(lastEventId) ? BigInt(lastEventId) + 1n : 0n;
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-store');
+    // Not `no-store`: Chromium reports a no-store response read through a stream reader as aborted
+    // even when it reached its end (playwright#42742), so every progress stream of the page showed
+    // as a failed request; `private, no-cache` keeps shared caches out and every reuse revalidated.
+    res.setHeader('Cache-Control', 'private, no-cache');
     res.setHeader('X-Accel-Buffering', 'no');
     res.flushHeaders();
     res.write('retry: 2000\n\n');

@@ -203,7 +203,7 @@ export const HitSchema = z
       .optional()
       .openapi({
         description:
-          'One hit per real-world entity: every list row the entity was found on (SDN CSV, Enhanced XML, CSL, UN…), grouped by shared identifiers (OFAC entity number, UN reference, passport, IMO, registration) or by the same name with an agreeing date of birth or nationality. The primary `list` is the best-matching row.',
+          'One hit per real-world entity: every list row the entity was found on (SDN CSV, Enhanced XML, CSL, UN…), grouped by shared identifiers (OFAC entity number, UN reference, passport, IMO, registration) or by the same name with an agreeing date of birth or nationality. The hit is filed (`list`, `entity_id`, `hit_id`) under the issuing authority\'s own list before a list that republishes it, whichever row matched best; `score` is the best-matching row\'s.',
       }),
     date_of_birth: z.array(z.string()).optional().openapi({ description: 'Dates of birth as the lists give them (full date, year or range), all rows together.' }),
     nationality: z.array(z.string()).optional().openapi({ description: 'ISO alpha-2 nationalities or registration countries, all rows together.' }),

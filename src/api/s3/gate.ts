@@ -18,8 +18,6 @@ export const OPENAPI_PATH = '/api/v1/openapi.json';
 /** Failed key presentations allowed per client address in 15 minutes; the next ones get 429. */
 export const S3_AUTH_FAILURES_ALLOWED = 10;
 export const S3_AUTH_WINDOW_SECONDS = 15 * 60;
-/** Offshore-leak checks (one per screening) per UTC month on the Enterprise API (spec part 8). */
-export const S3_OFFSHORE_CHECKS_PER_MONTH = 100;
 
 /**
  * Monthly S3 request quota per account (every authenticated /api/v1 request counts, whatever its

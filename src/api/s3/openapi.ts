@@ -89,9 +89,25 @@ export const S3ScreeningSchema = z
     completed_at: z.string().nullable(),
     list_versions: z.array(ListVersionAgeSchema).optional().openapi({ description: 'GET /api/v1/screening/{id}: every list the screening used, with its publication date and age at completion.' }),
     list_warnings: ListWarningsSchema.optional(),
+    offshore_leaks_searched: z.boolean().nullable().optional().openapi({
+      description:
+        'Whether the offshore-leak check ran (null while it has not answered; absent on list pages). false: `offshore_leaks_hits` 0 means not searched, not "none found": see `offshore_leaks_not_searched_reason`.',
+    }),
+    offshore_leaks_not_searched_reason: z.string().nullable().optional().openapi({
+      description:
+        'Why the offshore-leak check did not run, e.g. `monthly offshore-leak quota used: 100 of 100, resets 2026-12-01` once the Enterprise plan\'s 100 monthly offshore-leak checks are used: the screening still runs every other source and counts toward the request quota. null when it ran.',
+      example: 'monthly offshore-leak quota used: 100 of 100, resets 2026-12-01',
+    }),
   })
   .openapi('S3Screening');
 
+const QuotaUsageSchema = z.object({
+  limit: z.number().int(),
+  used: z.number().int(),
+  remaining: z.number().int(),
+  resets_at: z.string().openapi({ description: '1st of next month, 00:00 UTC.' }),
+  warning: z.enum(['approaching', 'reached']).nullable().openapi({ description: 'approaching from 80 % used, reached when used up (the portal warns at both); null below 80 %.' }),
+});
 const UsageBreakdownSchema = z.object({ total: z.number().int(), by_endpoint: z.record(z.string(), z.number().int()), by_screening_type: z.record(z.string(), z.number().int()) });
 export const S3UsageSchema = z
   .object({
@@ -99,8 +115,11 @@ export const S3UsageSchema = z
     month: z.string(),
     plan: z.string(),
     quota: z.object({
-      requests: z.object({ limit: z.number().int(), used: z.number().int(), remaining: z.number().int(), resets_at: z.string() }),
-      offshore_leak_checks: z.object({ limit: z.number().int(), used: z.number().int(), remaining: z.number().int(), resets_at: z.string() }).nullable(),
+      requests: QuotaUsageSchema.openapi({ description: 'Every authenticated /api/v1 request of the account this month, whatever its answer; over it: 429 `{message}`.' }),
+      offshore_leak_checks: QuotaUsageSchema.nullable().openapi({
+        description:
+          'Offshore-leak checks this month (Enterprise: 100; null on plans without a cap of their own): each S3 screening uses one as its pipeline starts. Used up, screenings still run without the offshore-leak search (`offshore_leaks_searched: false` with the reason), never a 429.',
+      }),
     }),
     keys: z.array(z.object({ key_id: z.string(), name: z.string().nullable(), key_prefix: z.string().nullable(), active: z.boolean(), today: UsageBreakdownSchema, month: UsageBreakdownSchema, quota_remaining: z.number().int() })),
   })
@@ -110,7 +129,7 @@ const errors = (extra: Record<number, string> = {}): Record<number, ResponseConf
   400: { description: 'Missing or invalid input: `{error, details}`.', content: json(S3ValidationErrorSchema) },
   401: { description: 'Missing or invalid key.', content: json(S3ErrorSchema) },
   403: { description: 'The plan lacks the feature (Starter: no API access; EDD/SOW need Professional+; M&A Enterprise).', content: json(S3ErrorSchema) },
-  429: { description: 'Monthly request quota, offshore-leak check quota or the 15-minute failed-authentication window exceeded: `{message}`.', headers: retryAfterHeader as ResponseConfig['headers'], content: json(S3RateLimitErrorSchema) },
+  429: { description: 'Monthly request quota or the 15-minute failed-authentication window exceeded: `{message}`. (Used-up offshore-leak checks are never a 429: the screening runs without that search.)', headers: retryAfterHeader as ResponseConfig['headers'], content: json(S3RateLimitErrorSchema) },
   500: { description: 'Unhandled exception.', content: json(S3ErrorSchema) },
   ...Object.fromEntries(Object.entries(extra).map(([status, description]) => [status, { description, content: json(S3ErrorSchema) }])),
 });
@@ -142,7 +161,7 @@ export function registerS3(registry: OpenAPIRegistry): void {
         },
       },
     });
-  screening('cdd', S3CddRequestSchema, 'S3 (X-API-Key): the S1 CDD body; the answer is `{data, meta}`. On Enterprise every screening uses one of the 100 monthly offshore-leak checks.');
+  screening('cdd', S3CddRequestSchema, 'S3 (X-API-Key): the S1 CDD body; the answer is `{data, meta}`. On Enterprise every screening uses one of the 100 monthly offshore-leak checks as its pipeline starts; once they are used up it still runs every other source, with `offshore_leaks_searched: false` and the reason (docs/api-s3.md, "Plans and limits").');
   screening('edd', S3EddRequestSchema, 'S3: the S1 EDD body (Professional or Enterprise).');
   screening('ma', S3MaRequestSchema, 'S3: `query` required, `entity_type` default company, `jurisdiction`; optional S1 deal fields (Enterprise).');
   screening(

@@ -7,7 +7,7 @@
  * Identifiers: S3 names a screening by its uuid (`id`); `screening_number` is the numeric id S1
  * uses for the same screening; SOW screenings also carry `sow_screening_id` (`SVC-<8>-SOW`).
  */
-import { countsOffshoreChecks, screeningKindRefusal } from '../../commands/plans';
+import { screeningKindRefusal } from '../../commands/plans';
 import { toRequestInput as s1RequestInput } from '../s1/router';
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
@@ -27,7 +27,7 @@ import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { entityTypeOmitted, parseInput } from '../http/validation';
 import { subjectFactsInput } from '../http/subject-facts';
 import { addressInput } from '../s1/schemas';
-import { createS3Gate, ensureUuidRequestId, s3PrincipalOf, S3_OFFSHORE_CHECKS_PER_MONTH, s3MonthlyRequestQuota, utcMonth } from './gate';
+import { createS3Gate, ensureUuidRequestId, s3PrincipalOf, s3MonthlyRequestQuota } from './gate';
 import { mountBatchRoutes } from './batch-routes';
 import { presentKey } from '../presenters/keys';
 import { presentScreening, presentScreeningDetail } from '../presenters/screenings';
@@ -174,24 +174,14 @@ export function createS3Router(deps: S3RouterDeps): Router {
     return { sowScreeningId: assessment.sow_screening_id, assessment: view.status === 'running' ? null : assessment };
   }
 
-  async function consumeOffshoreCheck(principal: Principal): Promise<void> {
-    // Every pipeline runs the offshore-leak check: on the Enterprise API each screening uses one of 100 a month.
-    if (!countsOffshoreChecks(principal.plan)) return;
-    const decision = await deps.limits.consume(`s3:offshore:${principal.accountId}:${utcMonth(deps.clock.now())}`, S3_OFFSHORE_CHECKS_PER_MONTH, 31 * 86_400, { align: 'utc_month' });
-    if (!decision.allowed) {
-      throw new ApiError('quota_exceeded', `Monthly offshore-leak check quota of ${S3_OFFSHORE_CHECKS_PER_MONTH} reached (every screening runs one); it resets at ${new Date(decision.resetAt * 1000).toISOString()}`, {
-        retryAfterSeconds: decision.retryAfterSeconds ?? 1,
-      });
-    }
-  }
-
   function create(kind: ScreeningKind) {
     return handle(async (req, res) => {
       const principal = s3PrincipalOf(res);
       const refusal = screeningKindRefusal(principal.plan, kind);
       if (refusal) throw new ApiError('plan_required', refusal);
       const input = toRequestInput(kind, req.body);
-      await consumeOffshoreCheck(principal);
+      // No offshore-leak check is used here: the pipeline uses one as the screening's phase 1 starts and,
+      // once the month's are used up, runs without that search (src/agents/workflow/offshore-leak-checks.ts).
       const view = await requestAndAwait(deps.screenings, principal, input, commandContext(res, principal), deps.config.screeningWaitMs);
       const data = presentScreening('s3', view, await withSow(view));
       if (view.status === 'running') {

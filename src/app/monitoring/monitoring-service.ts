@@ -18,6 +18,7 @@ import {
   streamName as screeningStream,
   type Disposition,
   type DispositionHit,
+  type DispositionHits,
   isDisposition,
   type RecordMonitoringAlert,
   type ScreeningEvent,
@@ -139,23 +140,52 @@ export class MonitoringService {
     input: { screeningId: string; hitId: string; disposition: Disposition; reason: string; analyst: string },
     ctx: CommandContext,
   ): Promise<DispositionResult> {
-    const stream = screeningStream(input.screeningId);
+    const outcome = await this.decideWithRisk(principal, input.screeningId, (riskScore, riskLevel): DispositionHit => ({
+      type: 'DispositionHit',
+      data: { screeningId: input.screeningId, hitId: input.hitId, disposition: input.disposition, reason: input.reason, analyst: input.analyst, riskScore, riskLevel },
+      metadata: this.meta(ctx),
+    }), (state) => {
+      if (!state.hits[input.hitId]) throw new NotFound('hit', input.hitId);
+    });
+    return { hitId: input.hitId, disposition: input.disposition, ...outcome };
+  }
+
+  /**
+   * One decision with one comment on several hits of a case (a bulk decision): one HitDispositioned
+   * per hit whose decision changes and one RiskRecomputed, appended together or not at all. An
+   * unknown or removed hit refuses the whole decision (nothing is written).
+   */
+  async dispositionMany(
+    principal: Principal,
+    input: { screeningId: string; hitIds: string[]; disposition: Disposition; reason: string; analyst: string },
+    ctx: CommandContext,
+  ): Promise<{ hitIds: string[]; disposition: Disposition; riskScore: number; riskLevel: string; changed: boolean }> {
+    const outcome = await this.decideWithRisk(principal, input.screeningId, (riskScore, riskLevel): DispositionHits => ({
+      type: 'DispositionHits',
+      data: { screeningId: input.screeningId, hitIds: input.hitIds, disposition: input.disposition, reason: input.reason, analyst: input.analyst, riskScore, riskLevel },
+      metadata: this.meta(ctx),
+    }));
+    return { hitIds: input.hitIds, disposition: input.disposition, ...outcome };
+  }
+
+  /**
+   * A case-desk decision with the risk as it will be once it applies: decide once with the current
+   * risk, fold the resulting events into the report, re-score, decide again and append (retried on
+   * a concurrent write).
+   */
+  private async decideWithRisk(
+    principal: Principal,
+    screeningId: string,
+    command: (riskScore: number, riskLevel: RiskLevel) => DispositionHit | DispositionHits,
+    check: (state: Exclude<ScreeningState, { status: 'none' }>) => void = () => undefined,
+  ): Promise<{ riskScore: number; riskLevel: RiskLevel; changed: boolean }> {
+    const stream = screeningStream(screeningId);
     for (let attempt = 1; ; attempt++) {
-      const { state, events } = await this.own(principal, input.screeningId);
-      if (state.status === 'none') throw new NotFound('screening', input.screeningId);
-      const hit = state.hits[input.hitId];
-      if (!hit) throw new NotFound('hit', input.hitId);
-      // Risk as it will be once this disposition applies: decide once with the current risk, fold the
-      // resulting events (the disposition and who made it) into the report, re-score, decide again.
-      const command = (riskScore: number, riskLevel: RiskLevel): DispositionHit => ({
-        type: 'DispositionHit',
-        data: { screeningId: input.screeningId, hitId: input.hitId, disposition: input.disposition, reason: input.reason, analyst: input.analyst, riskScore, riskLevel },
-        metadata: this.meta(ctx),
-      });
+      const { state, events } = await this.own(principal, screeningId);
+      if (state.status === 'none') throw new NotFound('screening', screeningId);
+      check(state);
       const first = screeningDecider.decide(command(state.riskScore ?? 0, state.riskLevel ?? 'low'), state);
-      if (first.length === 0) {
-        return { hitId: input.hitId, disposition: input.disposition, riskScore: state.riskScore ?? 0, riskLevel: state.riskLevel ?? 'low', changed: false };
-      }
+      if (first.length === 0) return { riskScore: state.riskScore ?? 0, riskLevel: state.riskLevel ?? 'low', changed: false };
       let after: ScreeningState = state;
       for (const e of first) after = screeningDecider.evolve(after, e);
       const withEvents = [...events, ...first.map((e, i) => ({ ...e, streamName: stream, streamPosition: BigInt(events.length + i), globalPosition: 0n, recordedAt: e.metadata.occurredAt }))];
@@ -163,7 +193,7 @@ export class MonitoringService {
       const decided = screeningDecider.decide(command(risk.riskScore, risk.riskLevel), state);
       try {
         await this.deps.store.appendToStream(stream, decided, { expectedRevision: events[events.length - 1]!.streamPosition });
-        return { hitId: input.hitId, disposition: input.disposition, riskScore: risk.riskScore, riskLevel: risk.riskLevel, changed: true };
+        return { riskScore: risk.riskScore, riskLevel: risk.riskLevel, changed: true };
       } catch (error) {
         if (error instanceof StreamRevisionConflictError && attempt < 5) continue;
         throw error;

@@ -6,12 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { AnalystNames } from '../accounts/analyst-names';
-import { screeningDecider, streamName as screeningStream } from '../../commands/screening';
+import { screeningDecider, streamName as screeningStream, type ScreeningRequested } from '../../commands/screening';
 import type { EventStore, Subscription } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import { buildJsonReport } from '../../reports/json-report';
 import { assessmentOf, confirmationOf, hitStatusOf } from '../../reports/confirmation';
-import { HIT_CATEGORIES, type ScreeningReport } from '../../reports/model';
+import { HIT_CATEGORIES, type CountryRiskFinding, type ReportHit, type ScreeningReport } from '../../reports/model';
+import { watchlistVersionId } from '../../screening/watchlists/model';
 import { renderScreeningReportPdf } from '../../reports/pdf/screening-report';
 import { systemTimer, type Clock, type Timer } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
@@ -29,7 +30,7 @@ import type {
   ScreeningService,
   ScreeningView,
 } from '../services';
-import { allHits, buildScreeningReport, finishReport, foldReportEvent, type ReportContext } from '../../projections/screening-report';
+import { allHits, buildScreeningReport, finishReport, foldReportEvent, startReport, type ReportContext, type ScreeningReportFold } from '../../projections/screening-report';
 import { readScreeningDetail, type ScreeningDetailRow } from '../../projections/read-models/screening-details';
 import type { AdmissionSlot, ScreeningAdmission } from './admission';
 import { programmeView } from '../../reports/sections';
@@ -65,7 +66,15 @@ export function screeningView(report: ScreeningReport, surface: ScreeningView['s
     created_at: report.createdAt,
     completed_at: report.completedAt ?? null,
     list_warnings: listWarnings(report),
+    offshore_leaks_search: offshoreLeaksSearch(report),
   };
+}
+
+/** Whether the offshore-leak agent searched (null until it answered), and why it did not. */
+export function offshoreLeaksSearch(report: ScreeningReport): NonNullable<ScreeningView['offshore_leaks_search']> {
+  const answer = report.agents.find((a) => a.agent === 'offshore_leaks');
+  if (!answer) return { searched: null, reason: null };
+  return { searched: answer.queried, reason: answer.queried ? null : (answer.error ?? 'not queried') };
 }
 
 /** The staleness warning of every list the screening used (recorded at completion). */
@@ -78,7 +87,10 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
     hit_id: h.hitId,
     category: h.category,
     list: h.sourceLabel ?? h.source,
-    list_version: report.audit.listVersions.find((v) => v.source === h.source)?.versionId ?? '',
+    // An internal list's version is its own (several internal lists share the source id).
+    list_version: (h.internalList ? report.audit.listVersions.find((v) => v.versionId === watchlistVersionId(h.internalList!.watchlistId, h.internalList!.version)) : undefined)?.versionId ??
+      report.audit.listVersions.find((v) => v.source === h.source)?.versionId ??
+      '',
     entity_id: h.entityId,
     entity_name: h.entityName,
     entity_type: h.entitySchema ?? 'unknown',
@@ -112,8 +124,10 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
     ...(h.identifiers?.length ? { identifiers: h.identifiers.map((i) => ({ type: i.type, value: i.value, country: i.country ?? null })) } : {}),
     ...(h.aliases?.length ? { aliases: h.aliases } : {}),
     ...(h.typeMismatch ? { type_mismatch: { expected: h.typeMismatch.expected, listed: h.typeMismatch.listed, type_given: h.typeMismatch.typeGiven } } : {}),
+    ...(h.internalList ? { internal_list: internalListView(report, h.internalList) } : {}),
   }));
   const subjectCountry = report.countryRisk.find((c) => c.basis === 'subject_jurisdiction');
+  const subjectCountries = report.countryRisk.filter((c) => c.basis === 'subject_jurisdiction' || c.basis === 'subject_nationality');
   return {
     ...screeningView(report, surface),
     subject: {
@@ -125,15 +139,8 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
     },
     hits,
     sources: report.agents.map((a) => ({ agent: a.agent, phase: a.phase, queried: a.queried, error: a.error ?? null, duration_ms: a.durationMs })),
-    country_risk: subjectCountry
-      ? {
-          country: subjectCountry.iso2,
-          status: subjectCountry.fatfStatus,
-          as_of: subjectCountry.asOf,
-          ...(subjectCountry.sanctionsScope ? { sanctions_scope: subjectCountry.sanctionsScope } : {}),
-          ...(subjectCountry.sanctions ? { sanctions_programmes: subjectCountry.sanctions.map(programmeView) } : {}),
-        }
-      : null,
+    country_risk: subjectCountry ? countryRiskView(subjectCountry) : null,
+    country_risks: subjectCountries.map((c) => ({ ...countryRiskView(c), basis: c.basis === 'subject_nationality' ? ('nationality' as const) : ('jurisdiction' as const) })),
     list_versions: report.audit.listVersions.map((v) => ({
       list: v.source,
       version: v.versionId,
@@ -148,6 +155,40 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
     list_warnings: listWarnings(report),
     matcher_version: report.status === 'completed' ? report.audit.matcherVersion : null,
   };
+}
+
+/** A country's risk as the surfaces show it: FATF status and the sanctions programmes targeting it. */
+function countryRiskView(c: CountryRiskFinding) {
+  return {
+    country: c.iso2,
+    status: c.fatfStatus,
+    as_of: c.asOf,
+    ...(c.sanctionsScope ? { sanctions_scope: c.sanctionsScope } : {}),
+    ...(c.sanctions ? { sanctions_programmes: c.sanctions.map(programmeView) } : {}),
+  };
+}
+
+/** The internal list a hit is on: its name, severity, the version screened and when that version was in service. */
+function internalListView(report: ScreeningReport, ref: NonNullable<ReportHit['internalList']>) {
+  const version = report.audit.listVersions.find((v) => v.versionId === watchlistVersionId(ref.watchlistId, ref.version));
+  return { watchlist_id: ref.watchlistId, name: ref.name, severity: ref.severity, version: ref.version, as_of: version?.loadedAt ?? null };
+}
+
+/** The fold of a whole screening stream, undefined without its ScreeningRequested. */
+function foldScreeningStream(events: readonly RecordedEvent[]): ScreeningReportFold | undefined {
+  const first = events.findIndex((e) => e.type === 'ScreeningRequested');
+  if (first < 0) return undefined;
+  const fold = startReport(events[first] as RecordedEvent & ScreeningRequested);
+  for (const event of events) foldReportEvent(fold, event);
+  return fold;
+}
+
+/** Each decision's analyst by name (an e-mail, an API key's name) instead of the stable identity. */
+async function nameAnalysts(fold: ScreeningReportFold, lookup: (identities: string[]) => Promise<Map<string, string>>): Promise<void> {
+  const decisions = Object.values(fold.dispositions);
+  if (decisions.length === 0) return;
+  const names = await lookup([...new Set(decisions.map((d) => d.by))]);
+  for (const [hitId, d] of Object.entries(fold.dispositions)) fold.dispositions[hitId] = { ...d, by: names.get(d.by) ?? d.by };
 }
 
 /** Screenings whose end the notifier remembers, for a waiter that arrives just after it. */
@@ -367,22 +408,34 @@ export class PgScreeningService implements ScreeningService {
    * yet), or with `from: 'stream'` folded from the whole stream as every read did before the read
    * model; both give the same report (test/integration/projections/screening-details.test.ts).
    */
-  private async report(accountId: string, id: number | string, from: DetailSource = 'read_model'): Promise<{ report: ScreeningReport; surface: ScreeningView['surface'] } | undefined> {
+  /**
+   * The screening's report as of its last event. `prepare` may change the fold before it is
+   * finished (and the hits re-scored): the filed PDF names each analyst by e-mail there, so the
+   * scorer's reasons ("true match by …") do too.
+   */
+  private async report(
+    accountId: string,
+    id: number | string,
+    from: DetailSource = 'read_model',
+    prepare?: (fold: ScreeningReportFold) => Promise<void>,
+  ): Promise<{ report: ScreeningReport; surface: ScreeningView['surface'] } | undefined> {
     const byUuid = typeof id === 'string' && UUID.test(id);
     if (!byUuid && !(typeof id === 'number' ? Number.isSafeInteger(id) && id > 0 : /^[1-9][0-9]{0,15}$/.test(id))) return undefined;
-    if (from === 'stream') return this.foldedReport(accountId, byUuid, String(id));
-    const detail = await this.detailRow(accountId, byUuid ? { uuid: String(id) } : { screeningId: String(id) });
-    if (detail) {
+    const found = from === 'stream' ? undefined : await this.detailRow(accountId, byUuid ? { uuid: String(id) } : { screeningId: String(id) });
+    let folded: { fold: ScreeningReportFold; surface: string } | undefined;
+    if (found) {
       // The read model applies events a moment after they commit: whatever it has not folded yet
       // (usually nothing: an empty read) is folded here, so a read always sees every committed event.
-      const newer = await this.deps.store.readStream(screeningStream(String(detail.fold.report.id)), { fromRevision: detail.position + 1n });
-      for (const event of newer) foldReportEvent(detail.fold, event);
-      const report = finishReport(detail.fold, this.deps.reportContext());
-      if (report.accountId !== accountId) return undefined;
-      return { report, surface: detail.surface as ScreeningView['surface'] };
+      const newer = await this.deps.store.readStream(screeningStream(String(found.fold.report.id)), { fromRevision: found.position + 1n });
+      for (const event of newer) foldReportEvent(found.fold, event);
+      folded = { fold: found.fold, surface: found.surface };
+    } else {
+      // Asked of the stream, or not in the detail read model yet (a screening just requested).
+      folded = await this.foldedStream(accountId, byUuid, String(id));
     }
-    // Not in the detail read model yet (a screening just requested): folded from its stream.
-    return this.foldedReport(accountId, byUuid, String(id));
+    if (!folded || folded.fold.report.accountId !== accountId) return undefined;
+    if (prepare) await prepare(folded.fold);
+    return { report: finishReport(folded.fold, this.deps.reportContext()), surface: folded.surface as ScreeningView['surface'] };
   }
 
   /** The screening's row of the detail read model; undefined when it has none (or the read model is not set up in this database yet). */
@@ -395,18 +448,16 @@ export class PgScreeningService implements ScreeningService {
     }
   }
 
-  /** The report folded from the whole stream (what every read did before the detail read model). */
-  private async foldedReport(accountId: string, byUuid: boolean, id: string): Promise<{ report: ScreeningReport; surface: ScreeningView['surface'] } | undefined> {
+  /** The report's fold from the whole stream (what every read did before the detail read model). */
+  private async foldedStream(accountId: string, byUuid: boolean, id: string): Promise<{ fold: ScreeningReportFold; surface: string } | undefined> {
     const { rows } = await this.deps.pool.query<{ screening_id: string; surface: ScreeningView['surface'] }>(
       `SELECT screening_id::text, surface FROM ${this.schema}.screenings WHERE account_id = $1 AND ${byUuid ? 'uuid = $2' : 'screening_id = $2'}`,
       [accountId, id],
     );
     const row = rows[0];
     if (!row) return undefined;
-    const events = await this.deps.store.readStream(screeningStream(row.screening_id));
-    const report = buildScreeningReport(events, this.deps.reportContext());
-    if (!report || report.accountId !== accountId) return undefined;
-    return { report, surface: row.surface };
+    const fold = foldScreeningStream(await this.deps.store.readStream(screeningStream(row.screening_id)));
+    return fold ? { fold, surface: row.surface } : undefined;
   }
 
   async waitForCompletion(accountId: string, screeningId: number, timeoutMs: number): Promise<ScreeningView | undefined> {
@@ -503,16 +554,14 @@ export class PgScreeningService implements ScreeningService {
     return { items, total: Number(total.rows[0]!.n) };
   }
 
-  async reportPdf(accountId: string, id: number | string, options: { from?: DetailSource } = {}): Promise<Buffer | undefined> {
-    const found = await this.report(accountId, id, options.from);
+  async reportPdf(accountId: string, id: number | string, options: { from?: DetailSource; timeZone?: string } = {}): Promise<Buffer | undefined> {
+    // Analysts by e-mail (or key name) everywhere the filed report names them, the scorer's reasons included.
+    const names = this.deps.analystNames;
+    const found = await this.report(accountId, id, options.from, names ? (fold) => nameAnalysts(fold, (ids) => names(accountId, ids)) : undefined);
     if (!found) return undefined;
-    if (this.deps.analystNames) {
-      const decided = HIT_CATEGORIES.flatMap((c) => found.report.hits[c]).filter((h) => h.disposition);
-      const names = await this.deps.analystNames(accountId, decided.map((h) => h.disposition!.by));
-      for (const hit of decided) hit.disposition = { ...hit.disposition!, by: names.get(hit.disposition!.by) ?? hit.disposition!.by };
-    }
     return renderScreeningReportPdf(found.report, {
       generatedAt: this.deps.clock.now(),
+      ...(options.timeZone ? { timeZone: options.timeZone } : {}),
       ...(this.deps.unicodeFontPath ? { unicodeFontPath: this.deps.unicodeFontPath } : {}),
     });
   }

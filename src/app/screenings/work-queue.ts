@@ -10,6 +10,7 @@
  */
 import type pg from 'pg';
 import { projectionSchema } from '../../projections/projection';
+import { listLabel } from '../../screening/lists/freshness';
 
 export type QueueLevel = 'critical' | 'high' | 'medium' | 'low';
 export const QUEUE_LEVELS: readonly QueueLevel[] = ['critical', 'high', 'medium', 'low'];
@@ -18,7 +19,7 @@ export interface WorkQueueFilter {
   level?: QueueLevel;
   /** s1, s3 or portal: where the screening was requested. */
   surface?: string;
-  /** A list (source id, e.g. ofac_sdn) at least one undecided hit comes from. */
+  /** A list (source id, e.g. ofac_sdn, or internal_list:<watchlistId>) an undecided hit's entity is on, any of its lists. */
   list?: string;
   /** Only cases with at least one hit waiting for more information. */
   needsMoreInformation?: boolean;
@@ -41,6 +42,12 @@ export interface QueueAssignee {
   me: boolean;
 }
 
+/** A list as the analyst knows it: its name, with the id the filter takes. */
+export interface QueueList {
+  id: string;
+  name: string;
+}
+
 export interface WorkQueueItem {
   screening_id: number;
   search_query: string;
@@ -55,8 +62,8 @@ export interface WorkQueueItem {
   needs_more_information_hits: number;
   /** Who holds the case; null when nobody does. */
   assignee: QueueAssignee | null;
-  /** The lists those hits come from. */
-  lists: string[];
+  /** Every list the entities of those hits are on (a merged hit counts under each of its lists), by name. */
+  lists: QueueList[];
   /** Enrolled in ongoing monitoring (its alerts land here as re-opened or new hits). */
   monitoring: boolean;
   completed_at: string;
@@ -69,8 +76,8 @@ export interface WorkQueuePage {
   total: number;
   /** Open cases per risk level, before the level filter (the queue's headline). */
   counts: Record<QueueLevel, number>;
-  /** Lists seen among open hits (the list filter's choices). */
-  lists: string[];
+  /** Lists seen among open hits (the list filter's choices), by name. */
+  lists: QueueList[];
   /** The account's users (the assignee filter's choices), by e-mail. */
   assignees: QueueAssignee[];
 }
@@ -87,13 +94,16 @@ export class PgWorkQueue implements WorkQueuePort {
     const screenings = projectionSchema('screenings');
     const monitoring = projectionSchema('monitoring');
     const accounts = projectionSchema('accounts');
-    // The list of a hit is the part of its entity id before the first colon (`ofac_sdn:12345`).
+    // A hit's lists: every list its entity is on, as recorded at completion; for hits recorded before
+    // that (and monitoring's new hits), the entity id's own list (`ofac_sdn:12345`, or
+    // `internal_list:<watchlistId>:<entryId>` for the account's own lists).
     // The assignee's e-mail comes from the account's own users only (a join on account_id too).
     const [{ rows }, users] = await Promise.all([
       this.pool.query<
-        Omit<WorkQueueItem, 'screening_id' | 'completed_at' | 'age_days' | 'assignee'> & {
+        Omit<WorkQueueItem, 'screening_id' | 'completed_at' | 'age_days' | 'assignee' | 'lists'> & {
           screening_id: string;
           completed_at: Date;
+          lists: string[];
           assignee_user_id: string | null;
           assignee_email: string | null;
         }
@@ -101,7 +111,13 @@ export class PgWorkQueue implements WorkQueuePort {
         `SELECT s.screening_id::text, s.search_query, s.entity_type, s.kind, s.surface, s.risk_level, s.risk_score, s.monitoring,
                 s.completed_at, count(*)::int AS open_hits,
                 (count(*) FILTER (WHERE h.status = 'needs_more_information'))::int AS needs_more_information_hits,
-                array_agg(DISTINCT split_part(h.entity_id, ':', 1) ORDER BY split_part(h.entity_id, ':', 1)) AS lists,
+                ARRAY(SELECT DISTINCT l
+                        FROM ${monitoring}.hits o,
+                             unnest(coalesce(o.lists, ARRAY[CASE WHEN o.entity_id LIKE 'internal\_list:%'
+                                                                 THEN 'internal_list:' || split_part(o.entity_id, ':', 2)
+                                                                 ELSE split_part(o.entity_id, ':', 1) END])) AS l
+                       WHERE o.screening_id = s.screening_id AND o.status IN ('open', 'needs_more_information')
+                       ORDER BY l) AS lists,
                 s.assignee_user_id, u.email AS assignee_email
            FROM ${screenings}.screenings s
            JOIN ${monitoring}.hits h ON h.screening_id = s.screening_id AND h.status IN ('open', 'needs_more_information')
@@ -123,6 +139,9 @@ export class PgWorkQueue implements WorkQueuePort {
       if (r.risk_level && r.risk_level in counts) counts[r.risk_level as QueueLevel]++;
       for (const l of r.lists) lists.add(l);
     }
+    const names = await this.listNames(accountId, [...lists]);
+    const named = (ids: readonly string[]): QueueList[] =>
+      ids.map((id) => ({ id, name: names.get(id) ?? id })).sort((a, b) => a.name.localeCompare(b.name, 'en'));
     const matching = rows
       .filter(
         (r) =>
@@ -137,7 +156,7 @@ export class PgWorkQueue implements WorkQueuePort {
     return {
       total: matching.length,
       counts,
-      lists: [...lists].sort(),
+      lists: named([...lists]),
       assignees: users.rows.map((u) => ({ email: u.email, me: u.user_id === reader.userId })),
       items: matching.slice(start, start + filter.limit).map((r) => ({
         screening_id: Number(r.screening_id),
@@ -150,11 +169,31 @@ export class PgWorkQueue implements WorkQueuePort {
         open_hits: r.open_hits,
         needs_more_information_hits: r.needs_more_information_hits,
         assignee: r.assignee_email !== null ? { email: r.assignee_email, me: r.assignee_user_id === reader.userId } : null,
-        lists: r.lists,
+        lists: named(r.lists),
         monitoring: r.monitoring,
         completed_at: r.completed_at.toISOString(),
         age_days: Math.max(0, Math.floor((now.getTime() - r.completed_at.getTime()) / 86_400_000)),
       })),
     };
+  }
+
+  /** Names of the lists: the catalog's for official lists, the account's own name for each internal list. */
+  private async listNames(accountId: string, ids: readonly string[]): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
+    const internal: string[] = [];
+    for (const id of ids) {
+      const watchlistId = /^internal_list:([0-9a-f-]{36})$/i.exec(id)?.[1];
+      if (watchlistId) internal.push(watchlistId);
+      else names.set(id, listLabel(id));
+    }
+    if (internal.length > 0) {
+      const { rows } = await this.pool.query<{ watchlist_id: string; name: string }>(
+        `SELECT watchlist_id::text, name FROM ${projectionSchema('watchlists')}.watchlists WHERE account_id = $1 AND watchlist_id = ANY($2::uuid[])`,
+        [accountId, internal],
+      );
+      for (const r of rows) names.set(`internal_list:${r.watchlist_id}`, `Internal list: ${r.name}`);
+      for (const id of internal) if (!names.has(`internal_list:${id}`)) names.set(`internal_list:${id}`, 'Internal list (deleted)');
+    }
+    return names;
   }
 }

@@ -2,10 +2,13 @@
  * S3 usage record (GET /api/v1/usage): per key, today (UTC) and this UTC month, screening requests by
  * endpoint and by screening type (from the usage projection, i.e. the event history, and the names screened
  * by completed batch jobs, one each, endpoint `POST /api/v1/batches`, type `BATCH`), plus the
- * account's monthly quotas (request quota and offshore-leak checks) read from the live counters.
+ * account's monthly quotas: the request quota from its live counter (limit_counters, the gate's), the
+ * offshore-leak checks from their quota aggregate (the screening workflow's), each with the warning
+ * the portal shows from 80 % used.
  */
 import type pg from 'pg';
 import { projectionSchema } from '../../projections/projection';
+import { quotaWarningLevel, type QuotaWarningLevel } from '../../commands/plans';
 import type { Clock } from '../../shared/clock';
 import type { KeyService, LimitService, Plan, Principal } from '../services';
 
@@ -26,19 +29,33 @@ export interface KeyUsage {
   quota_remaining: number;
 }
 
+/** One monthly quota: `warning` is `approaching` from 80 % used, `reached` when used up. */
+export interface QuotaUsage {
+  limit: number;
+  used: number;
+  remaining: number;
+  resets_at: string;
+  warning: QuotaWarningLevel | null;
+}
+
 export interface UsageRecord {
   date: string;
   month: string;
   plan: Plan;
   quota: {
-    requests: { limit: number; used: number; remaining: number; resets_at: string };
-    offshore_leak_checks: { limit: number; used: number; remaining: number; resets_at: string } | null;
+    requests: QuotaUsage;
+    /** null on plans without a cap of their own. */
+    offshore_leak_checks: QuotaUsage | null;
   };
   keys: KeyUsage[];
 }
 
 export interface UsageService {
   usage(principal: Principal): Promise<UsageRecord>;
+}
+
+export function quotaUsage(limit: number, used: number, resetsAt: string): QuotaUsage {
+  return { limit, used, remaining: Math.max(0, limit - used), resets_at: resetsAt, warning: quotaWarningLevel(used, limit) };
 }
 
 function empty(): UsageBreakdown {
@@ -56,6 +73,8 @@ export class PgUsageService implements UsageService {
       limits: LimitService;
       monthlyQuota: (plan: Plan) => number;
       offshoreChecksPerMonth: (plan: Plan) => number | null;
+      /** The checks an account used in a month (src/app/usage/offshore-leak-checks.ts). */
+      offshoreChecksUsed: (accountId: string, month: string) => Promise<number>;
       readModelsCaughtUp: () => Promise<void>;
     },
   ) {}
@@ -86,7 +105,7 @@ export class PgUsageService implements UsageService {
     const quota = this.deps.monthlyQuota(principal.plan);
     const requests = await this.deps.limits.peek(`s3:requests:${principal.accountId}:${month}`, quota, 31 * 86_400, { align: 'utc_month' });
     const offshoreLimit = this.deps.offshoreChecksPerMonth(principal.plan);
-    const offshore = offshoreLimit === null ? null : await this.deps.limits.peek(`s3:offshore:${principal.accountId}:${month}`, offshoreLimit, 31 * 86_400, { align: 'utc_month' });
+    const offshoreUsed = offshoreLimit === null ? 0 : await this.deps.offshoreChecksUsed(principal.accountId, month);
     const keys = await this.deps.keys.list(principal.accountId, 's3');
     const byKey = new Map<string, KeyUsage>();
     for (const k of keys) {
@@ -113,8 +132,8 @@ export class PgUsageService implements UsageService {
       month,
       plan: principal.plan,
       quota: {
-        requests: { limit: quota, used: quota - requests.remaining, remaining: requests.remaining, resets_at: resetsAt },
-        offshore_leak_checks: offshore && offshoreLimit !== null ? { limit: offshoreLimit, used: offshoreLimit - offshore.remaining, remaining: offshore.remaining, resets_at: resetsAt } : null,
+        requests: quotaUsage(quota, quota - requests.remaining, resetsAt),
+        offshore_leak_checks: offshoreLimit === null ? null : quotaUsage(offshoreLimit, offshoreUsed, resetsAt),
       },
       keys: [...byKey.values()].sort((a, b) => Number(a.key_id) - Number(b.key_id)),
     };

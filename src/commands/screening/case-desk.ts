@@ -6,11 +6,14 @@
 import { assertNever } from '../../shared/events';
 import { isNonEmptyText, stamp } from '../decider';
 import { IllegalTransition, Issues, NotFound } from '../errors';
-import type { AssignCase, CaseAssigned, CaseUnassigned, DispositionHit, HitDispositioned, RiskRecomputed, ScreeningEvent, UnassignCase } from './messages';
+import type { AssignCase, CaseAssigned, CaseUnassigned, DispositionHit, DispositionHits, HitDispositioned, RiskRecomputed, ScreeningEvent, UnassignCase } from './messages';
 import { type Disposition, isDisposition } from './model';
 import { type RequestedScreening, requireCompleted, requireExisting, riskRecomputed, type ScreeningState, validateRisk } from './state';
 
-export type CaseDeskCommand = DispositionHit | AssignCase | UnassignCase;
+export type CaseDeskCommand = DispositionHit | DispositionHits | AssignCase | UnassignCase;
+
+/** Hits one bulk decision may cover (a case rarely has more than a few dozen). */
+export const MAX_HITS_PER_DECISION = 100;
 export type CaseDeskEvent = HitDispositioned | RiskRecomputed | CaseAssigned | CaseUnassigned;
 
 export function decideCaseDesk(command: CaseDeskCommand, state: ScreeningState): ScreeningEvent[] {
@@ -32,21 +35,34 @@ export function decideCaseDesk(command: CaseDeskCommand, state: ScreeningState):
       if (hit.status === 'removed') throw new IllegalTransition('hit', 'removed', command.type);
       if (hit.status === d.disposition) return [];
       return stamp<ScreeningEvent>(command, [
-        {
-          type: 'HitDispositioned',
-          data: {
-            ...ids,
-            hitId: hit.hitId,
-            entityId: hit.entityId,
-            disposition: d.disposition,
-            ...(hit.status !== 'open' ? { previousDisposition: hit.status as Disposition } : {}),
-            reason: d.reason,
-            analyst: d.analyst,
-            entityRecordHash: hit.entityRecordHash,
-            dispositionedAt: now,
-          },
-        },
+        hitDispositioned(ids, hit, d, now),
         riskRecomputed(s, ids, d.riskScore, d.riskLevel, 'disposition', now, { [hit.hitId]: d.disposition }),
+      ]);
+    }
+    case 'DispositionHits': {
+      requireCompleted(command, s);
+      const d = command.data;
+      const hitIds = Array.isArray(d.hitIds) ? d.hitIds : [];
+      const issues = new Issues()
+        .check(hitIds.length >= 1 && hitIds.length <= MAX_HITS_PER_DECISION, 'hit_ids', `must name 1-${MAX_HITS_PER_DECISION} hits`)
+        .check(new Set(hitIds).size === hitIds.length, 'hit_ids', 'must not name a hit twice')
+        .check(isDisposition(d.disposition), 'disposition', 'must be true_match, false_positive or needs_more_information')
+        .check(isNonEmptyText(d.reason, 2000), 'reason', 'must be 1-2000 characters')
+        .check(isNonEmptyText(d.analyst, 200), 'analyst', 'is required');
+      validateRisk(issues, d.riskScore, d.riskLevel);
+      issues.throwIfAny();
+      // Every hit is checked before anything is decided: one unknown or removed hit refuses them all.
+      const hits = hitIds.map((id) => {
+        const hit = s.hits[id];
+        if (!hit) throw new NotFound('hit', id);
+        if (hit.status === 'removed') throw new IllegalTransition('hit', 'removed', command.type);
+        return hit;
+      });
+      const changing = hits.filter((hit) => hit.status !== d.disposition);
+      if (changing.length === 0) return [];
+      return stamp<ScreeningEvent>(command, [
+        ...changing.map((hit) => hitDispositioned(ids, hit, d, now)),
+        riskRecomputed(s, ids, d.riskScore, d.riskLevel, 'disposition', now, Object.fromEntries(changing.map((hit) => [hit.hitId, d.disposition]))),
       ]);
     }
     case 'AssignCase': {
@@ -81,6 +97,29 @@ export function decideCaseDesk(command: CaseDeskCommand, state: ScreeningState):
     default:
       return assertNever(command, 'screening case desk command');
   }
+}
+
+/** One hit's decision, as a single or a bulk decision records it. */
+function hitDispositioned(
+  ids: { screeningId: string; accountId: string },
+  hit: { hitId: string; entityId: string; status: string; entityRecordHash: string },
+  d: { disposition: Disposition; reason: string; analyst: string },
+  now: string,
+): { type: 'HitDispositioned'; data: HitDispositioned['data'] } {
+  return {
+    type: 'HitDispositioned',
+    data: {
+      ...ids,
+      hitId: hit.hitId,
+      entityId: hit.entityId,
+      disposition: d.disposition,
+      ...(hit.status !== 'open' ? { previousDisposition: hit.status as Disposition } : {}),
+      reason: d.reason,
+      analyst: d.analyst,
+      entityRecordHash: hit.entityRecordHash,
+      dispositionedAt: now,
+    },
+  };
 }
 
 export function evolveCaseDesk(state: RequestedScreening, event: CaseDeskEvent): ScreeningState {

@@ -37,6 +37,7 @@ export function decide(command: ScreeningCommand, state: ScreeningState): Screen
     case 'FailScreening':
       return decideLifecycle(command, state);
     case 'DispositionHit':
+    case 'DispositionHits':
     case 'AssignCase':
     case 'UnassignCase':
       return decideCaseDesk(command, state);

@@ -28,7 +28,7 @@ import type {
   SourceNotQueried,
   StartPhase,
 } from './messages';
-import { dealTypes, hitCategories, isEmailAddress, isPartialBirthDate, isPhoneNumber, type ScreeningSubject, SUBJECT_IDENTIFIER_TYPES, type SubjectAddress } from './model';
+import { dealTypes, hitCategories, isEmailAddress, isPartialBirthDate, isPhoneNumber, MAX_HIT_ID_LENGTH, type ScreeningSubject, SUBJECT_IDENTIFIER_TYPES, type SubjectAddress } from './model';
 import { type RequestedScreening, requireExisting, requireRunning, type ScreeningState, validateRisk } from './state';
 
 export type LifecycleCommand = RequestScreening | StartPhase | ExpirePhase | RecordAgentResult | CompletePhase | CompleteScreening | FailScreening;
@@ -262,11 +262,16 @@ export function decideLifecycle(command: LifecycleCommand, state: ScreeningState
       issues.check(Array.isArray(d.hits), 'hits', 'must be an array');
       const hitIds = new Set<string>();
       for (const hit of d.hits ?? []) {
-        issues.check(isNonEmptyText(hit.hitId, 100) && !hitIds.has(hit.hitId), 'hits.hit_id', `hit id ${hit.hitId} must be unique and non-empty`);
+        issues.check(isNonEmptyText(hit.hitId, MAX_HIT_ID_LENGTH) && !hitIds.has(hit.hitId), 'hits.hit_id', `hit id ${hit.hitId} must be unique and non-empty`);
         hitIds.add(hit.hitId);
         issues.check((hitCategories as readonly string[]).includes(hit.category), 'hits.category', `unknown category ${hit.category}`);
         issues.check(typeof hit.score === 'number' && hit.score >= 0 && hit.score <= 1, 'hits.score', 'must be in [0,1]');
         issues.check(isNonEmptyText(hit.entityId, 500) && isNonEmptyText(hit.entityRecordHash, 200), 'hits.entity', 'entity id and record hash are required');
+        issues.check(
+          hit.lists === undefined || (Array.isArray(hit.lists) && hit.lists.length >= 1 && hit.lists.length <= 50 && hit.lists.every((l) => isNonEmptyText(l, 200))),
+          'hits.lists',
+          'must name 1-50 lists when given',
+        );
       }
       issues.check(Array.isArray(d.listVersions), 'list_versions', 'must list the list versions used');
       issues.check(isNonEmptyText(d.matcherVersion, 100), 'matcher_version', 'is required');

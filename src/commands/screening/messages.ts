@@ -112,6 +112,23 @@ export type DispositionHit = Command<
   }
 >;
 /**
+ * One decision, with one comment, on several hits of a case at once (a bulk decision: every hit on
+ * a bank's subsidiaries is a false positive, "not the bank onboarded"). All or nothing: one
+ * HitDispositioned per hit whose decision changes, then one RiskRecomputed, in one append.
+ */
+export type DispositionHits = Command<
+  'DispositionHits',
+  Meta & {
+    hitIds: string[];
+    disposition: Disposition;
+    reason: string;
+    analyst: string;
+    /** Recomputed from the hits still counting once every one of them is decided. */
+    riskScore: number;
+    riskLevel: RiskLevel;
+  }
+>;
+/**
  * Assigns the case (a completed screening, with its monitoring alerts) to a user of the account, or
  * reassigns it. The handler checks that the assignee is a user of the screening's account (tenant
  * isolation); the decider records who assigned it (`assignedBy`, the signed-in user) and when.
@@ -146,6 +163,7 @@ export type ScreeningCommand =
   | CompleteScreening
   | FailScreening
   | DispositionHit
+  | DispositionHits
   | AssignCase
   | UnassignCase
   | EnrollInMonitoring

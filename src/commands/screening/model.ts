@@ -95,6 +95,13 @@ export interface SowRequest {
   declaration: Record<string, unknown>;
 }
 
+/**
+ * The longest hit id: `<category>:<entity id>`, and an entity id may be 500 characters (an internal
+ * list's is `internal_list:<watchlist uuid>:<the firm's own entry reference, up to 128>`, longer than
+ * the 100 first allowed, which made such screenings fail to complete).
+ */
+export const MAX_HIT_ID_LENGTH = 600;
+
 export interface ScreeningHit {
   hitId: string;
   /** ListEntity.id `${source}:${sourceId}` (or an adverse-media article id). */
@@ -109,6 +116,12 @@ export interface ScreeningHit {
   entityRecordHash: string;
   /** A hit on one of the account's own lists (issue 21): which list, version, severity and entry. */
   internalList?: InternalListRef;
+  /**
+   * Every list the entity is on (one hit per real-world entity, its rows merged), the list it is
+   * filed under first: source ids, `internal_list:<watchlistId>` for an internal list. The work
+   * queue lists and filters a case by any of them. Absent in events recorded before it was kept.
+   */
+  lists?: string[];
 }
 
 /** As ReportHit.internalList: the scorer counts such a hit by the list's severity. */

@@ -16,7 +16,7 @@ import type {
   ScreeningEvent,
   UnenrollFromMonitoring,
 } from './messages';
-import { hitCategories, type ScreeningHit } from './model';
+import { hitCategories, MAX_HIT_ID_LENGTH, type ScreeningHit } from './model';
 import { type BareEvent, type HitState, type HitStatus, type RequestedScreening, requireCompleted, requireExisting, riskRecomputed, type ScreeningState, validateRisk } from './state';
 
 export type MonitoringCommand = EnrollInMonitoring | UnenrollFromMonitoring | RecordMonitoringAlert;
@@ -104,7 +104,7 @@ function recordMonitoringAlert(
     if (d.kind === 'changed_hit') throw new NotFound('hit for entity', d.entityId);
     const h = d.hit;
     new Issues()
-      .check(isNonEmptyText(h?.hitId, 100) && s.hits[h?.hitId ?? ''] === undefined, 'hit.hit_id', 'a new, unused hit id is required')
+      .check(isNonEmptyText(h?.hitId, MAX_HIT_ID_LENGTH) && s.hits[h?.hitId ?? ''] === undefined, 'hit.hit_id', 'a new, unused hit id is required')
       .check((hitCategories as readonly string[]).includes(h?.category ?? ''), 'hit.category', 'is required')
       .check(typeof h?.score === 'number' && h.score >= 0 && h.score <= 1, 'hit.score', 'must be in [0,1]')
       .check(isNonEmptyText(h?.matchedName, 500) && isNonEmptyText(h?.source, 200), 'hit.matched_name', 'matched name and source are required')

@@ -18,7 +18,8 @@ import { quoteIdent, type Projection } from '../projection';
  */
 export const monitoringProjection: Projection = {
   name: 'monitoring',
-  version: 2,
+  // 3: hits keep every list their entity is on (the work queue lists and filters by any of them).
+  version: 3,
   handles: [
     'ScreeningCompleted',
     'MonitoringEnrolled',
@@ -53,6 +54,9 @@ export const monitoringProjection: Projection = {
         status text NOT NULL,
         entity_record_hash text NOT NULL,
         stream_position bigint NOT NULL,
+        -- Every list the entity is on, filing list first (ScreeningCompleted hits.lists); null when
+        -- the event did not record them: the entity id's list is then the only one known.
+        lists text[],
         PRIMARY KEY (screening_id, hit_id)
       );
       CREATE INDEX IF NOT EXISTS hits_entity ON ${s}.hits (entity_id);
@@ -205,16 +209,18 @@ async function insertReportedHits(client: pg.PoolClient, s: string, completions:
   const reported = completions.flatMap((recorded) => {
     const event = recorded as unknown as Extract<ScreeningEvent, { type: 'ScreeningCompleted' }> & RecordedEvent;
     const position = event.streamPosition.toString();
-    return event.data.hits.map((h) => [event.data.screeningId, h.hitId, h.entityId, h.category, h.entityRecordHash, position]);
+    // The lists go as JSON text: one array per hit, which a two-dimensional SQL array cannot hold (lengths differ).
+    return event.data.hits.map((h) => [event.data.screeningId, h.hitId, h.entityId, h.category, h.entityRecordHash, position, h.lists ? JSON.stringify(h.lists) : null]);
   });
   const hits = firstPerKey(reported, ([screeningId, hitId]) => `${screeningId}/${hitId}`);
   if (hits.length === 0) return;
   await client.query(
-    `INSERT INTO ${s}.hits (screening_id, hit_id, entity_id, category, status, entity_record_hash, stream_position)
-     SELECT h.screening_id, h.hit_id, h.entity_id, h.category, 'open', h.entity_record_hash, h.stream_position
-       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[])
-         AS h(screening_id, hit_id, entity_id, category, entity_record_hash, stream_position)
+    `INSERT INTO ${s}.hits (screening_id, hit_id, entity_id, category, status, entity_record_hash, stream_position, lists)
+     SELECT h.screening_id, h.hit_id, h.entity_id, h.category, 'open', h.entity_record_hash, h.stream_position,
+            CASE WHEN h.lists IS NULL THEN NULL ELSE ARRAY(SELECT json_array_elements_text(h.lists::json)) END
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[])
+         AS h(screening_id, hit_id, entity_id, category, entity_record_hash, stream_position, lists)
      ON CONFLICT (screening_id, hit_id) DO NOTHING`,
-    columnsOf(hits, 6),
+    columnsOf(hits, 7),
   );
 }

@@ -7,12 +7,16 @@
 import type { ScreeningReport } from '../model';
 import { buildReportSections, SECTION_TITLES, type HitsSection, type HitView } from '../sections';
 import { LEVEL_COLOURS, PdfWriter } from './writer';
+import { listLabel } from '../../screening/lists/freshness';
+import { eventWords, humanDate, humanTime, identifierWords, notSearchedWords, plainExplanation, qualifierWords, realIdentifiers } from '../plain-words';
 
 export interface ScreeningPdfOptions {
   /** From the caller's clock: printed in the footer and the PDF metadata. */
   generatedAt: Date | string;
   /** Optional Unicode TrueType font (e.g. /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf) to print original scripts. */
   unicodeFontPath?: string;
+  /** IANA zone the report's dates and times are written in (the reader's; default UTC). */
+  timeZone?: string;
 }
 
 /** The download name for Content-Disposition. */
@@ -40,7 +44,11 @@ function title(n: number): string {
 export async function renderScreeningReportPdf(report: ScreeningReport, options: ScreeningPdfOptions): Promise<Buffer> {
   const generatedAt = new Date(options.generatedAt);
   const s = buildReportSections(report);
+  const zone = options.timeZone ?? 'UTC';
+  // Times as people read them, in the reader's zone; the exact instants are in the audit appendix.
+  const when = (value: string | undefined | null) => humanTime(value, zone);
   const w = new PdfWriter({
+    generatedLabel: when(generatedAt.toISOString()),
     // Every page names the report and its subject, so a page that comes loose from the file is still identifiable.
     header: `Screening report  |  S1 #${report.id}  |  ${shorten(report.subject.query, 60)}  |  ${report.uuid}${report.sowScreeningId ? `  |  ${report.sowScreeningId}` : ''}`,
     generatedAt,
@@ -54,10 +62,10 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
   w.spacer(0.8);
   w.section(1, title(1));
   w.field('Subject', s.cover.subject_name);
-  w.field('Screening', `S1 id ${report.id}, uuid ${report.uuid}`);
+  w.field('Screening', `no. ${report.id} (reference ${report.uuid})`);
   w.field('Status', report.status);
-  w.field('Requested at', report.createdAt);
-  w.field('Completed at', report.completedAt);
+  w.field('Requested', when(report.createdAt));
+  w.field('Completed', report.completedAt ? when(report.completedAt) : 'not completed');
   w.spacer(0.6);
   w.paragraph(`Risk score ${s.cover.risk_score} / 100: ${s.cover.risk_level.toUpperCase()}`, {
     style: 'bold',
@@ -123,7 +131,7 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
       colour: current ? LEVEL_COLOURS[b.level] : '#111111',
     });
   }
-  w.paragraph(`Why: ${s.cover.risk_reason}`);
+  // The one sentence of why is on page 1 (printed once); here, what adds up to it.
   w.subheading('Contributions and floors');
   if (s.risk.breakdown.length === 0) w.paragraph('No contribution: nothing was found that adds risk.');
   // Rule ids (sanctions.us.confirmed…) are for the JSON report and the API; the filed report says why in words.
@@ -138,7 +146,7 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
     w.section(n, title(n));
     w.paragraph(`${section.count} hit${section.count === 1 ? '' : 's'}: ${section.confirmed} confirmed, ${section.potential} potential.`, { style: 'bold' });
     if (section.count === 0) w.paragraph(empty);
-    section.hits.forEach((h, i) => hitBlock(w, i + 1, h));
+    section.hits.forEach((h, i) => hitBlock(w, i + 1, h, when));
     // Which sources of this section were not searched (the reasons are listed once, in section 12).
     if (section.not_searched.length > 0) {
       w.paragraph(`Not searched for this section: ${section.not_searched.map((ns) => ns.source).join('; ')} (reasons in section 12).`, { style: 'italic', colour: '#444444' });
@@ -152,7 +160,7 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
 
   // 9. Country risk
   w.section(9, title(9));
-  if (s.country_risk.countries.length === 0) w.paragraph('No jurisdiction was assessed (none given or resolved).');
+  if (s.country_risk.countries.length === 0) w.paragraph('No country of the subject was assessed: neither a jurisdiction nor a nationality was given or resolved.');
   for (const c of s.country_risk.countries) {
     const status =
       c.fatf_status === 'high_risk_call_for_action'
@@ -160,7 +168,7 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
         : c.fatf_status === 'increased_monitoring'
           ? 'FATF grey list: jurisdiction under increased monitoring'
           : 'Not on an FATF list';
-    w.bullet(`**${e(c.jurisdiction)} (${e(c.iso2)})**: ${e(status)}. FATF statement as of ${e(c.as_of)}; assessed as ${e(c.basis.replace(/_/g, ' '))}.`);
+    w.bullet(`**${e(c.jurisdiction)} (${e(c.iso2)})**, ${e(BASIS_WORDS[c.basis] ?? c.basis.replace(/_/g, ' '))}: ${e(status)}. FATF statement of ${e(humanDate(c.as_of))}.`);
     if (c.sanctions_programmes) {
       const programmes = c.sanctions_programmes;
       w.paragraph(
@@ -227,54 +235,51 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
   if (s.data_gaps.sources_not_searched.length > 0) {
     w.subheading(`Sources not searched (${s.data_gaps.sources_not_searched.length})`);
     w.paragraph('No hit from these sources is not evidence of absence: they were not queried for this screening.', { style: 'italic', size: 8.5, colour: '#444444' });
-    for (const ns of s.data_gaps.sources_not_searched) w.bullet(`**${e(ns.source)}**: ${e(ns.reason)}`);
+    for (const ns of s.data_gaps.sources_not_searched) w.bullet(`**${e(ns.source)}**: ${e(notSearchedWords(ns.reason))}`);
   }
   if (otherGaps.length > 0) {
     w.subheading('Other data gaps');
-    for (const g of otherGaps) w.bullet(e(g.description));
+    for (const g of otherGaps) w.bullet(e(notSearchedWords(g.description)));
   }
 
-  // 13. Audit trail
+  // 13. Audit trail: what an officer needs to file (what was screened against, when, by which
+  // matcher); the codes, hashes, sources' run times and every stored event are in the appendix.
   w.section(13, title(13));
-  w.field('Screening', `S1 id ${s.audit.screening_id}, uuid ${s.audit.screening_uuid}`);
+  w.field('Screening', `no. ${s.audit.screening_id}`);
   w.field('Matcher version', s.audit.matcher_version);
-  if (s.audit.stream_head_hash) w.field('Event-stream head hash', s.audit.stream_head_hash);
-  w.subheading('List versions');
+  w.subheading('Lists screened against');
   if (s.audit.list_versions.length === 0) w.paragraph('No list version recorded.');
   for (const v of s.audit.list_versions) {
     w.bullet(
-      `**${e(v.label ?? v.source)}** \`${v.version_id}\`: published ${e(v.published_at ?? 'unknown')}` +
-        `${v.age_days !== undefined ? ` (${v.age_days.toLocaleString('en-US')} days old${v.stale ? `, over the ${v.max_age_days}-day maximum: STALE` : ''})` : ''}` +
-        `, loaded ${e(v.loaded_at)}${v.entity_count !== undefined ? `, ${v.entity_count} entities` : ''}; SHA-256 ${e(v.content_hash)}`,
+      `**${e(v.label ?? v.source)}**: published ${e(v.published_at ? humanDate(v.published_at) : 'on an unknown date')}` +
+        `${v.age_days !== undefined ? ` (${v.age_days.toLocaleString('en-US')} days old${v.stale ? `, over the ${v.max_age_days}-day maximum: OUT OF DATE` : ''})` : ''}` +
+        `${v.entity_count !== undefined ? `, ${v.entity_count.toLocaleString('en-US')} entities` : ''}`,
     );
   }
-  w.subheading('Agents');
-  for (const a of s.audit.agents) {
-    w.bullet(`**${e(a.agent)}** (phase ${e(a.phase)}): ${a.queried ? `queried, ${a.match_count} match${a.match_count === 1 ? '' : 'es'}, ${a.duration_ms} ms` : 'not queried (section 12)'}`);
-  }
-  w.subheading('Events');
-  for (const ev of s.audit.events) w.bullet(`${e(ev.occurred_at)}  ${e(ev.type)}${ev.position !== undefined ? ` (position ${e(ev.position)})` : ''}${ev.event_id ? ` \`${ev.event_id}\`` : ''}`);
+  w.paragraph('Version ids, content hashes, record ids, the sources\' run times and every stored event of this screening are in the audit appendix at the end.', { style: 'italic', size: 8.5, colour: '#444444' });
 
-  signOff(w, s);
+  signOff(w, s, when);
+  auditAppendix(w, s, zone);
   return w.finish();
 }
 
 /**
- * The block an officer signs: every recorded decision with its reviewer, date and comment, an empty
- * line to fill for each hit still undecided, and the overall decision and signature.
+ * The block an officer signs: every recorded decision with its reviewer, date and full comment, an
+ * empty line to fill for each hit still undecided, and the overall decision and signature.
  */
-function signOff(w: PdfWriter, s: ReturnType<typeof buildReportSections>): void {
+function signOff(w: PdfWriter, s: ReturnType<typeof buildReportSections>, when: (value: string) => string): void {
   const hits = [s.sanctions, s.pep, s.adverse_media, s.offshore_leaks, s.debarment].flatMap((section) => section.hits);
   w.newPage();
   w.title('Review and sign-off', 16);
   if (hits.length === 0) w.paragraph('No hit to review.');
   hits.forEach((h, i) => {
     w.ensureSpace(60);
-    w.paragraph(`${i + 1}. ${h.title ?? h.entity_name} (${h.list_label ?? h.list}, score ${h.score})`, { style: 'bold' });
+    w.paragraph(`${i + 1}. ${h.title ?? h.entity_name} (${h.list_label ?? listLabel(h.list)}, score ${h.score})`, { style: 'bold' });
     if (h.disposition) {
       w.field('Decision', DECISION_WORDS[h.disposition.decision] ?? h.disposition.decision, 14);
       w.field('Reviewer', h.disposition.by, 14);
-      w.field('Date', h.disposition.at, 14);
+      w.field('Date', when(h.disposition.at), 14);
+      // The comment whole, however long: a filed decision is never cut.
       w.field('Comment', h.disposition.note ?? 'none recorded', 14);
       if (h.disposition.decision === 'needs_more_information') {
         // Asked for more information: still undecided, so the final decision is left to sign.
@@ -298,6 +303,50 @@ function signOff(w: PdfWriter, s: ReturnType<typeof buildReportSections>): void 
   w.paragraph('Signature: ______________________________');
 }
 
+/**
+ * For an auditor, after the signed pages: the codes the body leaves out (reference, version ids,
+ * content hashes, record ids), each source's run and every stored event of the screening, with
+ * times to the second in words and the stream position of each event.
+ */
+function auditAppendix(w: PdfWriter, s: ReturnType<typeof buildReportSections>, zone: string): void {
+  const exact = (value: string) => humanTime(value, zone, { seconds: true });
+  w.newPage();
+  w.title('Audit appendix', 14);
+  w.paragraph(`Screening no. ${s.audit.screening_id}, reference ${s.audit.screening_uuid}. Times in ${zone}.`, { size: 9 });
+  if (s.audit.stream_head_hash) w.paragraph(`Event-stream head hash ${s.audit.stream_head_hash}`, { size: 9 });
+  w.subheading('List versions');
+  for (const v of s.audit.list_versions) {
+    w.bullet(`${e(v.label ?? v.source)} (${e(v.source)}): version ${e(v.version_id)}, loaded ${e(exact(v.loaded_at))}, SHA-256 ${e(v.content_hash)}`);
+  }
+  const hits = [s.sanctions, s.pep, s.adverse_media, s.offshore_leaks, s.debarment].flatMap((section) => section.hits);
+  if (hits.length > 0) {
+    w.subheading('Record ids of the hits');
+    for (const h of hits) {
+      const rows = h.sources?.length ? h.sources.map((src) => `${src.list}: ${src.entity_id ?? h.entity_id}`) : [`${h.list}: ${h.entity_id}`];
+      w.bullet(`${e(h.entity_name)}: ${e(rows.join('; '))}`);
+    }
+  }
+  w.subheading('Sources');
+  for (const a of s.audit.agents) {
+    w.bullet(`${e(a.agent.replace(/_/g, ' '))} (phase ${e(a.phase)}): ${a.queried ? `searched, ${a.match_count} match${a.match_count === 1 ? '' : 'es'} in ${durationWords(a.duration_ms)}` : 'not searched (section 12 says why)'}`);
+  }
+  w.subheading('Events');
+  for (const ev of s.audit.events) w.bullet(`${e(exact(ev.occurred_at))}: ${e(eventWords(ev.type))}${ev.position !== undefined ? ` (position ${e(ev.position)})` : ''}`);
+}
+
+/** "850 ms", "2.4 s". */
+function durationWords(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Why a country was assessed, in words. */
+const BASIS_WORDS: Record<string, string> = {
+  subject_jurisdiction: "the subject's jurisdiction",
+  subject_nationality: "the subject's nationality (shown, not scored)",
+  hit_country: 'a country of a confirmed hit',
+  registry_controller: "a country of the company's controllers",
+};
+
 const SCOPE_WORDS: Record<string, string> = {
   comprehensive: 'under a comprehensive embargo',
   sectoral: 'under sectoral sanctions',
@@ -317,33 +366,36 @@ function shorten(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
-function hitBlock(w: PdfWriter, index: number, h: HitView): void {
+function hitBlock(w: PdfWriter, index: number, h: HitView, when: (value: string) => string): void {
   w.ensureSpace(90);
   w.spacer(0.3);
   w.paragraph(`${index}. ${h.title ?? h.entity_name}`, { style: 'bold', size: 10.5 });
   const indent = 14;
-  w.field('List', `${h.list_label ? `${h.list_label} ` : ''}(${h.list})`, indent);
-  w.field('Entity', `${h.entity_name}  [${h.entity_id}]`, indent);
+  // Names and words here; the record ids and list codes are in the audit appendix.
+  w.field('List', h.list_label ?? listLabel(h.list), indent);
   w.field('Matched name', `${h.matched_name} (${NAME_KIND[h.matched_name_kind ?? ''] ?? h.matched_name_kind ?? 'name'})`, indent);
   w.field('Score', `${h.score} / 100: ${h.badge}`, indent);
   w.field(h.confirmation ? 'Confirmed by' : 'Identity', h.confirmation ? h.confirmation.detail : (h.identity_note ?? 'not corroborated'), indent);
   if (h.programs.length > 0) w.field('Programs', h.programs.join(', '), indent);
   if (h.position) w.field('Position', h.position, indent);
   if (h.investigation) w.field('Investigation', h.investigation, indent);
-  if (h.published_at) w.field('Published', h.published_at, indent);
-  if (h.countries) w.field('Countries', h.countries.join(', '), indent);
+  if (h.published_at) w.field('Published', humanDate(h.published_at), indent);
+  // The facts that fit the listed entity: a date and place of birth are a person's; a company has a country.
+  const person = Boolean(h.date_of_birth?.length || h.place_of_birth?.length);
   if (h.date_of_birth) w.field('Date of birth', h.date_of_birth.join('; '), indent);
   if (h.place_of_birth) w.field('Place of birth', h.place_of_birth.join('; '), indent);
-  if (h.nationality) w.field('Nationality', h.nationality.join(', '), indent);
-  if (h.identifiers) w.field('Identifiers', h.identifiers.slice(0, 12).map((i) => `${i.note ?? i.type.replace('_', ' ')} ${i.value}${i.country ? ` (${i.country})` : ''}`).join('; '), indent);
+  if (h.nationality) w.field(person ? 'Nationality' : 'Country', h.nationality.join(', '), indent);
+  else if (h.countries) w.field('Countries', h.countries.join(', '), indent);
+  const identifiers = realIdentifiers(h.identifiers);
+  if (identifiers.length) w.field('Identifiers', identifiers.slice(0, 12).map(identifierWords).join('; '), indent);
   if (h.aliases) w.field('Also known as', h.aliases.slice(0, 12).join('; ') + (h.aliases.length > 12 ? ` (+${h.aliases.length - 12} more)` : ''), indent);
   if (h.type_mismatch) w.field('Type mismatch', `screened as ${h.type_mismatch.expected}${h.type_mismatch.type_given ? '' : ' (inferred: no type given)'}, listed as ${h.type_mismatch.listed}`, indent);
   if (h.sources && h.sources.length > 0) {
-    const lines = h.sources.map((s) => `${s.list_label ?? s.list}${s.entity_id ? ` [${s.entity_id}]` : ''}${s.list_published_at ? `, list of ${s.list_published_at}` : ''}`);
+    const lines = h.sources.map((s) => `${s.list_label ?? s.list}${s.list_published_at ? `, list of ${humanDate(s.list_published_at)}` : ''}`);
     w.field(h.sources.length > 1 ? `Listed on (${h.sources.length} list rows, one entity)` : 'Listed on', lines.join('; '), indent);
   }
-  w.field('Why it matched', h.explanation.summary, indent);
-  for (const q of h.explanation.qualifiers) w.field('Qualifier', `${q.kind} ${q.effect >= 0 ? '+' : ''}${q.effect.toFixed(2)}: ${q.detail}`, indent);
+  w.field('Why it matched', plainExplanation(h.explanation.summary), indent);
+  for (const q of h.explanation.qualifiers) w.field('Adjustment', qualifierWords(q), indent);
   if (h.source_url) w.field('Source', h.source_url, indent);
-  w.field('Disposition', h.disposition ? `${DECISION_WORDS[h.disposition.decision] ?? h.disposition.decision} by ${h.disposition.by} at ${h.disposition.at}${h.disposition.note ? `: ${h.disposition.note}` : ''}` : 'undecided: to be decided in the sign-off block at the end', indent);
+  w.field('Decision', h.disposition ? `${DECISION_WORDS[h.disposition.decision] ?? h.disposition.decision} by ${h.disposition.by}, ${when(h.disposition.at)} (comment in the sign-off)` : 'undecided: to be decided in the sign-off block at the end', indent);
 }

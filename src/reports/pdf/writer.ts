@@ -7,12 +7,15 @@
 import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
 import { displayText } from './text';
+import { humanTime } from '../plain-words';
 
 export interface PdfOptions {
   /** Header line, e.g. "Screening report S1 #1042 · 7d0f…". */
   header: string;
   /** Stamped in the footer and the PDF metadata; from the caller's clock, so output is deterministic. */
   generatedAt: Date;
+  /** The footer's "Generated …" as people read it (default: the instant in UTC, in words). */
+  generatedLabel?: string;
   title: string;
   /** Path of a TrueType font with wide Unicode coverage (e.g. DejaVuSans.ttf); a "-Bold" sibling is used for bold when present. */
   unicodeFontPath?: string;
@@ -311,7 +314,7 @@ export class PdfWriter {
   /** Stamps header and "Page i of n" footer on every page, then returns the finished PDF. */
   async finish(): Promise<Buffer> {
     const range = this.doc.bufferedPageRange();
-    const stamp = `Generated ${this.options.generatedAt.toISOString()}`;
+    const stamp = `Generated ${this.options.generatedLabel ?? humanTime(this.options.generatedAt.toISOString())}`;
     for (let i = range.start; i < range.start + range.count; i++) {
       this.doc.switchToPage(i);
       const { margins, width, height } = this.doc.page;

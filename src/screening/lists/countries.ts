@@ -270,6 +270,8 @@ export interface CountryInfo {
 
 const byKey = new Map<string, CountryInfo>();
 const byIso2 = new Map<string, CountryInfo>();
+/** Every other name a country goes by (variants, former names, adjectives), by alpha-2. */
+const otherNamesByIso2 = new Map<string, string[]>();
 const byIso3 = new Map<string, CountryInfo>();
 
 /** Lower-case, strip accents and punctuation noise so "Côte d’Ivoire" and "Cote d Ivoire" agree. */
@@ -295,6 +297,7 @@ for (const line of TABLE.split('\n')) {
   if (code.length === 2) {
     byIso2.set(iso2, info);
     byIso3.set(iso3, info);
+    otherNamesByIso2.set(iso2, variants.filter((v) => v !== name));
   }
   for (const v of [name, ...variants]) {
     const k = countryKey(v);
@@ -345,6 +348,14 @@ export function toIso2(raw: string | undefined | null): string | undefined {
 
 export function countryInfo(iso2: string): CountryInfo | undefined {
   return byIso2.get(iso2.toUpperCase());
+}
+
+/**
+ * The other names of a country as people type them ("North Korea", "DPRK", "Burma", "Russian"):
+ * the portal suggests and accepts them beside the list's own name.
+ */
+export function countryOtherNames(iso2: string): readonly string[] {
+  return otherNamesByIso2.get(iso2.toUpperCase()) ?? [];
 }
 
 export function iso3ToIso2(iso3: string): string | undefined {

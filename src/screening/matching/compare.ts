@@ -11,7 +11,7 @@
  * while a different surname (unmatched tokens on both sides) costs a lot.
  */
 import type { TokenAlignment } from '../model';
-import { BUSINESS_WORDS, NAME_VARIANT_HEADS, ORG_STOP_WORDS } from './lexicon';
+import { BUSINESS_WORDS, HONORIFICS, NAME_VARIANT_HEADS, ORG_STOP_WORDS, TITLES } from './lexicon';
 import { acronymWords, makeToken, type NameToken, type PreparedName } from './prepare';
 import { skippedWords } from './acronyms';
 import { relatedEntity } from './discriminators';
@@ -50,6 +50,8 @@ const TRANSLIT_92: TokenSim = { how: 'transliterated', sim: 0.92 };
 const TRANSLIT_9: TokenSim = { how: 'transliterated', sim: 0.9 };
 const TRANSLIT_8: TokenSim = { how: 'transliterated', sim: 0.8 };
 const INITIAL: TokenSim = { how: 'initial', sim: 0.75 };
+const SKELETAL_JOIN: TokenSim = { how: 'transliterated', sim: 0.88 };
+const INITIAL_PATRONYMIC: TokenSim = { how: 'initial', sim: 0.5 };
 
 /** Similarity of two tokens, and how they matched. */
 export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
@@ -64,13 +66,35 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
   if (q.kind === 'number' || c.kind === 'number') return q.norm === c.norm ? EXACT : NONE;
   // A generic business word matches its translations ("Banco" = "Bank", "Denizcilik" = "Shipping").
   if (q.generic && q.generic === c.generic) return q.norm === c.norm ? EXACT : TRANSLATED;
+  // Two Hangul blocks: one different block is another name (김정민 / 김종민), whatever the romanisation
+  // shares ("jong" is both 정 and 종 in the lists' spelling); 리/이, 림/임 are one name (hangulSame).
+  if (q.native && c.native && q.origin === 'hangul' && c.origin === 'hangul') return hangulSame(q.native, c.native) ? EXACT : NONE;
   if (q.norm === c.norm) return q.origin === c.origin ? EXACT : TRANSLIT_1;
+  // A Chinese syllable against another (read from Han characters, or both names read as pinyin):
+  // one different syllable is another name (Lin Bin / Lin Ping, Guiying / Guoying), not a typo;
+  // homophone characters have the same pinyin and were equal above. (Hanja readings: Korean keys.)
+  if ((q.pinyin && c.pinyin) || (q.pinyin && q.origin === 'han') || (c.pinyin && c.origin === 'han')) {
+    // (two Latin spellings may still differ as romanisations do: Jiangzhou / Jiangzhu)
+    if (q.fold === c.fold && q.origin === 'latin' && c.origin === 'latin') return TRANSLIT_95;
+    return q.korean && q.korean === c.korean ? TRANSLIT_92 : NONE;
+  }
+  // A syllable read from Hangul against a Latin word of a name that does not read as Korean: only a
+  // romanisation of that syllable (a Japanese name's Hanja reading 길 kil is not the Kyl of Jon Kyl)
+  const hangul = q.origin === 'hangul' ? q : c.origin === 'hangul' ? c : undefined;
+  const other = hangul === q ? c : q;
+  if (hangul && other.origin === 'latin' && !other.korean) {
+    const key = hangul.korean ?? koreanKey(hangul.norm);
+    return key && key === koreanKey(other.norm) ? TRANSLIT_92 : NONE;
+  }
   if (q.fold === c.fold) return TRANSLIT_95;
   // One Korean syllable in two romanisations (Gim/Kim, Jeong/Jong/Chung, Eun/Un, Choe/Choi): see korean.ts.
   if (q.korean && q.korean === c.korean) return TRANSLIT_92;
   if (q.initial || c.initial) {
-    return q.norm[0] === c.norm[0] ? INITIAL : NONE;
+    // (an initial goes to a given name before a patronymic: "V. Putin" is Vladimir, not Vladimirovich)
+    return q.norm[0] !== c.norm[0] ? NONE : q.patronymic || c.patronymic ? INITIAL_PATRONYMIC : INITIAL;
   }
+  // Two Korean names: a syllable in another romanisation matched above; any other difference is another syllable.
+  if (q.korean && c.korean) return NONE;
   // Two names known to be different (Muhammad / Mahmud, Ri / Pak), whatever their spellings share.
   if (q.kind === 'name' && c.kind === 'name' && NAME_VARIANT_HEADS.has(q.fold) && NAME_VARIANT_HEADS.has(c.fold)) return NONE;
   // A Russian name as German, Polish, French, Dutch or Hungarian write it (Poetin, Szojgu, Jewgeni).
@@ -83,13 +107,17 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
     if (heb && hebrewMatchesLatin(heb, qa ? c.norm : q.norm)) return TRANSLIT_95;
     // Unvowelled Arabic/Hebrew against a vowelled spelling: only the consonant skeleton can be compared.
     const latinLen = qa ? c.norm.length : q.norm.length;
+    // (and the vowels the script does write must be where the Latin spelling has them: abjadVowelsAgree)
     if (q.skel.length >= 2 && q.skel === c.skel) {
+      if (!abjadVowelsAgree(qa ? q.norm : c.norm, qa ? c.norm : q.norm)) return NONE;
       return q.skel.length >= 3 || latinLen >= 5 ? TRANSLIT_95 : TRANSLIT_8;
     }
     const shortSkel = Math.min(q.skel.length, c.skel.length);
     if (shortSkel >= 4 && editDistance(q.skel, c.skel, 1) <= 1) return TRANSLIT_8;
     return NONE;
   }
+  // A name with the Persian/Arabic adjective ending -i is another name (Zamani / Zaman, Karimi / Karim).
+  if (q.kind === 'name' && c.kind === 'name' && (nisbaOf(q.norm, c.norm) || nisbaOf(c.norm, q.norm))) return NONE;
   // Two different well-known given names (Maria/Mario, Michael/Michelle) are different names,
   // unless they are spelling variants of one name (Mohammed/Muhammad: same skeleton and ending).
   if (q.common && c.common && q.kind === 'name' && c.kind === 'name') {
@@ -97,12 +125,92 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
     if (q.skel !== c.skel || lastCode(q.fold) !== lastCode(c.fold)) return NONE;
   }
   const sim = spellingSimilarity(q, c);
+  // A Chinese syllable may carry a typo, never a sound-alike (Jing / Wing, Sun / Xun): see chinese.ts
+  if ((q.pinyin || c.pinyin) && sim.how !== 'fuzzy') return NONE;
   // A common given name matches only itself or its spelling variants, never a near-miss word
   // (Mary/Mayer, David/Davis, Kevin/Kelvin).
   if (sim.sim > 0 && q.common !== c.common && (sim.how === 'fuzzy' || sim.how === 'phonetic')) {
     return { how: sim.how, sim: round(sim.sim * 0.8) };
   }
   return sim;
+}
+
+/** `longer` is `shorter` with the adjective ending -i (-y): a Persian or Arabic name made from another. */
+function nisbaOf(longer: string, shorter: string): boolean {
+  if (longer.length <= shorter.length || shorter.length < 4 || longer[0] !== shorter[0]) return false;
+  const end = longer.charCodeAt(longer.length - 1);
+  const stem = longer[longer.length - 2];
+  // i, y after the consonant the other name ends with (Soltani / Sultan, Hashemi / Hashim, Mohammadi / Mohamad)
+  if (!((end === 105 || end === 121) && !VOWEL.test(stem) && stem === shorter[shorter.length - 1])) return false;
+  // (the rest one spelling apart at most: Kawrafarni is a typo of Karafarin, not a nisba)
+  return longer.length - shorter.length <= 2 && editDistance(longer.slice(0, -1), shorter, 1) <= 1;
+}
+const VOWEL = /[aeiouy]/;
+
+/** Runs of vowels in a Latin word (y counts as a vowel): its syllables, roughly. */
+function vowelGroups(word: string): number {
+  let n = 0;
+  let inRun = false;
+  for (let i = 0; i < word.length; i++) {
+    const v = VOWEL.test(word[i]);
+    if (v && !inRun) n++;
+    inRun = v;
+  }
+  return n;
+}
+
+/**
+ * Gaps between the consonants of a word, as skeleton() counts consonants (digraphs one, doubled
+ * letters one, y and w with the vowels): `consonants.length + 1` strings, from before the first.
+ */
+function vowelGaps(norm: string): string[] {
+  const s = norm
+    .replace(/kh|gh|sh|ch|th|dh|ph|ts|zh/g, 'C')
+    .replace(/x/g, 'C');
+  const gaps: string[] = [''];
+  let last = '';
+  for (const ch of s) {
+    if (/[aeiouyw]/.test(ch)) gaps[gaps.length - 1] += ch;
+    else if (ch === last && gaps[gaps.length - 1] === '') continue; // doubled consonant
+    else gaps.push('');
+    last = ch;
+  }
+  return gaps;
+}
+
+/**
+ * An unvowelled (Arabic, Persian, Hebrew) word against a Latin spelling with the same consonants: the
+ * script writes long vowels (ا و ی), so where it writes one the Latin spelling has a vowel, and where it
+ * writes none the Latin has at most a short one. "کریمی" (krymy) is Karimi, not Cayaurima; "زمانی"
+ * (zmny) is Zamani, not Zaman; "עופרי" (wpry) is Ofri, not Para.
+ */
+function abjadVowelsAgree(abjad: string, latin: string): boolean {
+  const a = vowelGaps(abjad);
+  const l = vowelGaps(latin);
+  if (a.length !== l.length) return true; // consonants counted otherwise: leave it to the skeleton
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === '') {
+      // (a Latin w or y is a letter the script would write: "انس" Anas is not Wanus)
+      if (l[i].length >= 3 || LONG_VOWEL.test(l[i]) || /[wy]/.test(l[i])) return false;
+    } else if (l[i] === '') return false;
+  }
+  return true;
+}
+const LONG_VOWEL = /^(oo|uu|ee|ii)$/;
+
+/** Two Hangul blocks are one syllable, reading an initial ㄹ as ㅇ/ㄴ as the South writes it (리/이, 림/임, 로/노). */
+function hangulSame(a: string, b: string): boolean {
+  return a === b || dueum(a) === dueum(b);
+}
+function dueum(block: string): string {
+  const code = block.charCodeAt(0) - 0xac00;
+  if (code < 0 || code > 11171) return block;
+  const lead = Math.floor(code / 588);
+  const vowel = Math.floor((code % 588) / 28);
+  // ㄹ (5) → ㄴ (2), and ㄴ → ㅇ (11) before i/y vowels (ㅑ2 ㅕ6 ㅖ7 ㅛ12 ㅠ17 ㅣ20)
+  let l = lead === 5 ? 2 : lead;
+  if (l === 2 && [2, 6, 7, 12, 17, 20].includes(vowel)) l = 11;
+  return l === lead ? block : String.fromCharCode(0xac00 + l * 588 + (code % 588));
 }
 
 /** One token's fold is a rendering of the other's, or they share a rendering. */
@@ -176,6 +284,8 @@ function sameClass(a: NameToken, b: NameToken): boolean {
     (a.generic ?? '') === (b.generic ?? '') &&
     (a.korean ?? '') === (b.korean ?? '') &&
     (a.hebrew ?? '') === (b.hebrew ?? '') &&
+    (a.native ?? '') === (b.native ?? '') &&
+    a.pinyin === b.pinyin &&
     sameRenderings(a.renderings, b.renderings)
   );
 }
@@ -234,7 +344,10 @@ function spellingSimilarity(q: NameToken, c: NameToken): TokenSim {
   const c1 = c.meta[0];
   const c2 = c.meta[1];
   const phonetic = !!q1 && (q1 === c1 || q1 === c2 || (!!q2 && (q2 === c1 || q2 === c2))) && 0.85 > best;
-  const skeletal = q.skel.length >= 3 && q.skel === c.skel && 0.88 > best;
+  // (a shared consonant skeleton counts only with as many vowel sounds: Fang / Fangwei, Hamid / Ahmadi are other names)
+  // (kana writes a vowel after every consonant: アエロスキャン aerosukyan is Aeroscan)
+  const skeletal =
+    q.skel.length >= 3 && q.skel === c.skel && 0.88 > best && (vowelGroups(q.fold) === vowelGroups(c.fold) || q.origin === 'kana' || c.origin === 'kana');
   // Jaro-Winkler is worked out only when its value can change the result: for a phonetic or skeleton
   // match to count, or for a long pair whose lengths let it reach 0.94 (jw ≤ 0.8 + 0.2·shortest/longest).
   const longest = Math.max(q.fold.length, c.fold.length);
@@ -308,6 +421,11 @@ export interface NameComparison {
   /** Every token on both sides aligned exactly (name-level identity). */
   exact: boolean;
   /**
+   * Every name word and initial of both names is aligned (particles, titles and legal forms aside):
+   * the names are the same length, each word accounted for. A weak alias alerts only then (engine.ts).
+   */
+  whole: boolean;
+  /**
    * Highest final score this match may reach whatever the qualifiers add: a one-word query or an
    * acronym is a potential match (below 0.95, never confirmed).
    */
@@ -347,6 +465,7 @@ function concatToken(parts: NameToken[]): NameToken {
   const t = makeToken(norm, parts[0].origin, 'name', parts[0].pos, parts.map((p) => p.display).join(' '), false);
   t.common = false;
   if (parts.every((p) => p.korean)) t.korean = koreanKey(norm);
+  t.pinyin = parts.every((p) => p.pinyin);
   return t;
 }
 
@@ -456,7 +575,14 @@ function tryMerge(oneSide: Side, oneUsed: Used, manySide: Side, manyUsed: Used, 
         }
         if (!eligible || Math.abs(spanLen - one[i].norm.length) > 3) continue;
         const span = spanToken(manySide, j, len);
-        const s = similarityIn(memo, one[i], oneId, span, manySide.spanIds[j * 2 + len - 2]);
+        // Chinese syllables run together only as they are ("Jin Ping" = "Jinping"; "Han Lei" is not "Hanley")
+        if ((span.pinyin || one[i].pinyin) && span.norm !== one[i].norm) continue;
+        let s = similarityIn(memo, one[i], oneId, span, manySide.spanIds[j * 2 + len - 2]);
+        // (words run together keep their consonants, not always their vowels: ISIS GS / ISGS; the
+        // vowel count that a single word must keep does not apply to a join)
+        if (s.sim < 0.85 && !one[i].korean && !span.korean && one[i].skel.length >= 3 && one[i].skel === span.skel && jaroWinkler(one[i].fold, span.fold) >= 0.8) {
+          s = SKELETAL_JOIN;
+        }
         if (s.sim >= 0.85 && (!bestS || s.sim > bestS.sim)) {
           bestJ = j;
           bestLen = len;
@@ -473,6 +599,269 @@ function tryMerge(oneSide: Side, oneUsed: Used, manySide: Side, manyUsed: Used, 
       );
     }
   }
+}
+
+/**
+ * Highest name score of a person match that leaves a name part unaccounted for: the final score
+ * (0.95 × this = 0.70) stays below the default threshold even with a DOB and a country agreeing.
+ */
+export const PARTIAL_NAME_CAP = 0.74;
+
+/**
+ * Why two person names that share some parts are different people, or undefined when every part is
+ * accounted for as a variant allows (a middle name, patronymic or initial missing on one side):
+ *  - a one-word listed name inside a longer query (the query's other words unmatched);
+ *  - name words unmatched on both sides (Kim Jong Min / Kim Jong Un);
+ *  - on the longer side, a given name or surname unmatched (the match goes through a middle name);
+ *  - an Arabic chain read the other way ("Ahmad bin Khalid" is Ahmad son of Khalid, not Khalid son of Ahmad).
+ */
+function unaccounted(q: PreparedName, qt: NameToken[], qUsed: Used, c: PreparedName, ct: NameToken[], cUsed: Used, pairs: Pair[]): string | undefined {
+  const cWords = countNames(ct);
+  if (cWords === 1 && unmatchedNameOrInitial(qt, qUsed)) {
+    return `the listed name is the one word "${ct.find(isNameWord)!.display}": it matches a query that is that word alone, not a longer name (${leftDisplays(qt, qUsed)} unmatched)`;
+  }
+  const qLeft = unmatchedFull(qt, qUsed);
+  const cLeft = unmatchedFull(ct, cUsed);
+  // a Chinese or Korean name written in its script: every syllable counts (a given name is one or two of them)
+  const syllable = (qLeft && syllableLeft(qt, qUsed)) || (cLeft && syllableLeft(ct, cUsed));
+  if (syllable) return `the syllable "${syllable}" is unmatched: in a Chinese or Korean name one syllable more or less is another name`;
+  if (qLeft && cLeft) {
+    return `${leftDisplays(qt, qUsed)} of the query and ${leftDisplays(ct, cUsed)} of the listed name are unmatched: different name parts, another person`;
+  }
+  if (qLeft) {
+    const edge = unmatchedEdge(q, qt, qUsed, c, ct, cUsed, pairs, true);
+    if (edge) return `the query's ${edge} is not in the listed name: a match through a middle name only`;
+  } else if (cLeft) {
+    const edge = unmatchedEdge(c, ct, cUsed, q, qt, qUsed, pairs, false);
+    if (edge) return `the listed name's ${edge} is not in the query: a match through a middle name only`;
+  }
+  const swapped = swappedChain(q, qt, c, ct, pairs);
+  if (swapped) return swapped;
+  return undefined;
+}
+
+const isNameWord = (t: NameToken) => t.kind === 'name';
+
+/** An unmatched syllable of a name read from Han or Hangul characters (a Latin name may add a Western middle name). */
+function syllableLeft(toks: NameToken[], used: Used): string | undefined {
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (!used[i] && t.kind === 'name' && (t.origin === 'han' || t.origin === 'hangul')) return t.display;
+  }
+  return undefined;
+}
+
+/** A name with a well-known given name, or written in a script read as personal names (Han, Hangul, Arabic, pinyin). */
+function readsAsPerson(toks: NameToken[]): boolean {
+  for (const t of toks) {
+    if (t.kind !== 'name') continue;
+    if (t.common || t.pinyin || t.origin === 'hangul' || t.origin === 'abjad' || t.origin === 'arabic_name') return true;
+  }
+  return false;
+}
+
+/**
+ * A name that reads as a person's (no legal form or business word) against an organisation or vessel:
+ * the same words on both sides, or nothing ("Li Wei" is not WEI TA LEE COMPANY, "Jing Sun" not SUN WING LTD).
+ */
+function unaccountedEntity(qt: NameToken[], qUsed: Used, ct: NameToken[], cUsed: Used): string | undefined {
+  if (!unmatchedFull(qt, qUsed) && !unmatchedFull(ct, cUsed)) return undefined;
+  const left = [leftDisplays(qt, qUsed), leftDisplays(ct, cUsed)].filter(Boolean).join(' and ');
+  return `a person's name against an organisation or vessel name with ${left} unmatched: not the same name`;
+}
+
+function countNames(toks: NameToken[]): number {
+  let n = 0;
+  for (const t of toks) if (t.kind === 'name') n++;
+  return n;
+}
+
+function unmatchedNameOrInitial(toks: NameToken[], used: Used): boolean {
+  for (let i = 0; i < toks.length; i++) if (!used[i] && toks[i].kind === 'name') return true;
+  return false;
+}
+
+/** An unmatched name word that is not an initial (patronymics count: another father is another person). */
+function unmatchedFull(toks: NameToken[], used: Used): boolean {
+  for (let i = 0; i < toks.length; i++) if (!used[i] && toks[i].kind === 'name' && !toks[i].initial) return true;
+  return false;
+}
+
+function leftDisplays(toks: NameToken[], used: Used): string {
+  return toks
+    .filter((t, i) => !used[i] && t.kind === 'name')
+    .map((t) => `"${t.display}"`)
+    .join(', ');
+}
+
+/**
+ * The given name or surname of side `a` (the longer name) that is unmatched, described, or undefined.
+ * "SURNAME, Given Middle": the surname words (one of them must match) and the first given name;
+ * otherwise the first and the last name words (in either order they are the given name and the
+ * surname), patronymics aside. A second surname ("Juan Martinez Perez" against "MARTINEZ, Juan") is
+ * not a surname missing: the other side's surname matched the word before it.
+ */
+function unmatchedEdge(a: PreparedName, at: NameToken[], aUsed: Used, b: PreparedName, bt: NameToken[], bUsed: Used, pairs: Pair[], aIsQuery: boolean): string | undefined {
+  const commaAt = a.tokens.length === at.length ? a.commaAt : undefined;
+  if (commaAt !== undefined) {
+    let surnameSeen = false;
+    let surnameMatched = false;
+    for (let i = 0; i < commaAt; i++) {
+      if (at[i].kind !== 'name') continue;
+      surnameSeen = true;
+      if (aUsed[i]) surnameMatched = true;
+    }
+    if (surnameSeen && !surnameMatched) return 'surname';
+    for (let i = commaAt; i < at.length; i++) {
+      if (at[i].kind !== 'name' || at[i].patronymic) continue;
+      if (aUsed[i]) return undefined;
+      // (a common first given name left out, the second one matched: Jose Miguel / Miguel; not the
+      // third, a grandfather's name: Jamal Ibrahim Muhammad AL-SHITAYWI is not Muhammad al-Shitaywi)
+      let next = i + 1;
+      while (next < at.length && at[next].kind !== 'name') next++;
+      return mayBeLeftOut(at[i]) && !byInitial(pairs) && next < at.length && aUsed[next] ? undefined : `given name "${at[i].display}"`;
+    }
+    return undefined;
+  }
+  let first = -1;
+  let last = -1;
+  for (let i = 0; i < at.length; i++) {
+    if (at[i].kind !== 'name' || at[i].patronymic) continue;
+    if (first < 0) first = i;
+    last = i;
+  }
+  if (first < 0 || first === last) return undefined;
+  // (the last word is the surname only when the other name says which its surname is: "SURNAME,
+  // Given"; a name in surname-first order, GUZMAN LOERA Joaquin Archivaldo, ends with a given name)
+  const bComma = b.tokens.length === bt.length ? b.commaAt : undefined;
+  if (!aUsed[first]) {
+    // a common first name left out keeps the other parts in their places: the other side's surname
+    // is this side's last word (Ali Ibrahim KHALIL is not IBRAHIM, Khalil), and no initial stands for a name
+    const inPlace = bComma === undefined || surnameMatchedTo(pairs, bComma, last, aIsQuery);
+    if (!(mayBeLeftOut(at[first]) && inPlace && !byInitial(pairs))) return `first name word "${at[first].display}"`;
+  }
+  if (!aUsed[last] && bComma !== undefined) {
+    // a listed Arabic name's last "al-" name (family, tribe or origin: SADDAM HUSSEIN AL-TIKRITI) is
+    // often left out; the query's own surname is not (issue 27: no alert through a middle name)
+    if (!aIsQuery && last > 0 && at[last - 1].kind === 'particle' && at[last - 1].fold === 'al') return undefined;
+    // the word before it matched the other side's surname: a second (maternal) surname
+    for (const p of pairs) {
+      const aStart = aIsQuery ? p.q0 : p.c0;
+      const aLen = aIsQuery ? p.qn : p.cn;
+      const bStart = aIsQuery ? p.c0 : p.q0;
+      if (aStart + aLen === last && bStart < bComma && bUsed[bStart]) return undefined;
+    }
+    return `last name word "${at[last].display}"`;
+  }
+  return undefined;
+}
+
+/**
+ * A first given name often left out of a variant of the same person's name: a very common one
+ * (Muhammad Arif Qasmani / Arif Qasmani, Jose Miguel / Miguel) or a title written as a name (Haji,
+ * Hafiz, Mullah, Sheikh, U, Major).
+ */
+function mayBeLeftOut(t: NameToken): boolean {
+  return t.common || TITLES.has(t.norm) || HONORIFICS.has(t.norm) || TITLE_NAMES.has(t.norm);
+}
+const TITLE_NAMES = new Set(['hafiz', 'hafez', 'molavi', 'molvi', 'sahib', 'saheb', 'syed', 'sayyed', 'seyyed', 'mirza', 'saw', 'haj', 'major', 'king', 'prince']);
+
+/** Most a missing name part costs, when the parts that matched are as common as names in the lists get. */
+export const MISSING_PART_PENALTY = 0.025;
+
+/** Mean rarity (name-index.ts: 1 rare … 0.25 common) of the matched name words of the fully matched side. */
+function matchedRarity(qt: NameToken[], qUsed: Used, ct: NameToken[], cUsed: Used, rarity: RarityFn): number {
+  const toks = unmatchedNameOrInitial(qt, qUsed) ? ct : qt;
+  const used = toks === qt ? qUsed : cUsed;
+  let sum = 0;
+  let n = 0;
+  for (let i = 0; i < toks.length; i++) {
+    if (!used[i] || toks[i].kind !== 'name' || toks[i].initial) continue;
+    sum += toks[i].common ? Math.min(0.4, rarity(toks[i].fold)) : rarity(toks[i].fold);
+    n++;
+  }
+  return n ? sum / n : 1;
+}
+
+/** An unmatched name word that is neither an initial nor a patronymic (those cost through the coverage alone). */
+function missingMiddle(toks: NameToken[], used: Used): boolean {
+  for (let i = 0; i < toks.length; i++) if (!used[i] && toks[i].kind === 'name' && !toks[i].initial && !toks[i].patronymic) return true;
+  return false;
+}
+
+/** Some aligned pair is an initial against a name. */
+function byInitial(pairs: Pair[]): boolean {
+  for (const p of pairs) if (p.how === 'initial') return true;
+  return false;
+}
+
+/** A surname word of side b (its tokens before bComma) is aligned with token `at` of side a. */
+function surnameMatchedTo(pairs: Pair[], bComma: number, at: number, aIsQuery: boolean): boolean {
+  for (const p of pairs) {
+    const a0 = aIsQuery ? p.q0 : p.c0;
+    const an = aIsQuery ? p.qn : p.cn;
+    const b0 = aIsQuery ? p.c0 : p.q0;
+    if (b0 < bComma && at >= a0 && at < a0 + an) return true;
+  }
+  return false;
+}
+
+/** Natural reading order of a side's tokens ("SURNAME, Given" read as "Given SURNAME"): rank by token index. */
+function naturalRank(p: PreparedName, toks: NameToken[]): Int32Array {
+  const rank = new Int32Array(toks.length);
+  const commaAt = p.tokens.length === toks.length ? p.commaAt : undefined;
+  for (let i = 0; i < toks.length; i++) rank[i] = commaAt === undefined ? i : i >= commaAt ? i - commaAt : i + toks.length;
+  return rank;
+}
+
+/**
+ * "X bin Y" on one side (X son of Y) and the words matched to X and Y in the other order on the other
+ * side: another person (the father and the son), whatever else the names share.
+ */
+function swappedChain(q: PreparedName, qt: NameToken[], c: PreparedName, ct: NameToken[], pairs: Pair[]): string | undefined {
+  if (!hasChain(qt) && !hasChain(ct)) return undefined;
+  const qRank = naturalRank(q, qt);
+  const cRank = naturalRank(c, ct);
+  // the other side's token matched to each token (-1: none)
+  const qToC = new Int32Array(qt.length).fill(-1);
+  const cToQ = new Int32Array(ct.length).fill(-1);
+  for (const p of pairs) {
+    for (let i = p.q0; i < p.q0 + p.qn; i++) qToC[i] = p.c0;
+    for (let j = p.c0; j < p.c0 + p.cn; j++) cToQ[j] = p.q0;
+  }
+  const check = (toks: NameToken[], rank: Int32Array, toOther: Int32Array, otherToks: NameToken[], otherRank: Int32Array): string | undefined => {
+    const order = [...toks.keys()].sort((x, y) => rank[x] - rank[y]);
+    for (let k = 1; k + 1 < order.length; k++) {
+      const bin = toks[order[k]];
+      // ("BIN ALI, Khodr": a family name starting with Bin, not a link of the chain)
+      if (bin.kind !== 'particle' || bin.fold !== 'bin' || order[k] === 0) continue;
+      const son = order[k - 1];
+      const father = order[k + 1];
+      if (toks[son].kind !== 'name' || toks[father].kind !== 'name') continue;
+      const s2 = toOther[son];
+      const f2 = toOther[father];
+      // (the father's word right before the son's, a particle between at most: a reordered list name
+      // that moves one word to the end is not a swapped chain)
+      if (s2 >= 0 && f2 >= 0 && s2 !== f2 && otherRank[s2] > otherRank[f2] && onlyParticlesBetween(otherToks, otherRank, f2, s2)) {
+        return `"${toks[son].display} ${bin.display} ${toks[father].display}" names ${toks[son].display} as the son of ${toks[father].display}; the other name has them the other way round: another person`;
+      }
+    }
+    return undefined;
+  };
+  return check(qt, qRank, qToC, ct, cRank) ?? check(ct, cRank, cToQ, qt, qRank);
+}
+
+/** In reading order, token `to` follows token `from` with nothing but particles between. */
+function onlyParticlesBetween(toks: NameToken[], rank: Int32Array, from: number, to: number): boolean {
+  for (let i = 0; i < toks.length; i++) {
+    if (rank[i] > rank[from] && rank[i] < rank[to] && toks[i].kind !== 'particle') return false;
+  }
+  return true;
+}
+
+function hasChain(toks: NameToken[]): boolean {
+  for (const t of toks) if (t.kind === 'particle' && t.fold === 'bin') return true;
+  return false;
 }
 
 function unmatchedName(toks: NameToken[], used: Used): boolean {
@@ -547,7 +936,7 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
   const ct = cSide.toks;
   const notes: string[] = q.notes.length || c.notes.length ? [...q.notes, ...c.notes] : [];
   if (!qt.length || !ct.length) {
-    return { score: 0, alignment: [], notes: ['empty name'], exact: false };
+    return { score: 0, alignment: [], notes: ['empty name'], exact: false, whole: false };
   }
   // an acronym needs one side to be a single word (checked without allocating: most pairs are not)
   const acronym =
@@ -707,6 +1096,29 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
     notes.push('a single name part matched; the other name has further parts');
   }
 
+  // Every name part of both names is accounted for (issue 27 §1): a person's given name or surname
+  // left unmatched on either side means another person, whatever the other parts share.
+  const whole = !unmatchedNameOrInitial(qt, qUsed) && !unmatchedNameOrInitial(ct, cUsed);
+  let anotherPerson = false;
+  if (!oneWordDone && anyName && !q.org && !q.vessel && score > PARTIAL_NAME_CAP) {
+    const why = !(c.org || c.vessel) ? unaccounted(q, qt, qUsed, c, ct, cUsed, pairs) : readsAsPerson(qt) ? unaccountedEntity(qt, qUsed, ct, cUsed) : undefined;
+    if (why) {
+      score = PARTIAL_NAME_CAP;
+      anotherPerson = true;
+      notes.push(why);
+    } else if (!whole && !c.org && !c.vessel && (missingMiddle(qt, qUsed) || missingMiddle(ct, cUsed))) {
+      // A middle name missing on one side: a small penalty on top of the coverage's, larger when what
+      // matched is common (Mohammad Hosseini is many people; Ishaqzai is few). A missing patronymic or
+      // an initial for a name costs through the coverage alone.
+      const d = matchedRarity(qt, qUsed, ct, cUsed, rarity);
+      const penalty = MISSING_PART_PENALTY * (1 - d);
+      if (penalty >= 0.005) {
+        score -= penalty;
+        notes.push(`${[leftDisplays(qt, qUsed), leftDisplays(ct, cUsed)].filter(Boolean).join(', ')} missing on one side: −${round(penalty)} (the matched parts are ${d >= 0.7 ? 'rare' : 'common'} in the lists)`);
+      }
+    }
+  }
+
   // A subsidiary in another place, or a holding company, shares its parent's name (discriminators.ts).
   // (only for names close enough to matter: below 0.6 no qualifier lifts a pair to the threshold)
   if ((q.org || c.org) && strong && score >= 0.6 && !oneWordDone && (qLeft || cLeft || q.holding || c.holding)) {
@@ -742,13 +1154,14 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
 
   const exact =
     !oneWordDone &&
+    !anotherPerson &&
     qn === cn &&
     allUsedOrHonorific(qt, qUsed) &&
     allUsedOrHonorific(ct, cUsed) &&
     pairs.every(identicalPair);
   if (exact) score = 1;
   score = round(Math.max(0, Math.min(1, score)));
-  if (!withAlignment) return { score, alignment: NO_ALIGNMENT, notes, exact, maxScore };
+  if (!withAlignment) return { score, alignment: NO_ALIGNMENT, notes, exact, whole, maxScore };
 
   const alignment: TokenAlignment[] = [];
   const allPairs = [...pairs].sort((a, b) => a.q0 - b.q0);
@@ -771,7 +1184,7 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
     alignment.push({ query: n, candidate: ok ? n : '', how: ok ? 'exact' : 'missing', similarity: ok ? 1 : 0 });
   }
   for (const n of c.numbers) if (!q.numbers.includes(n)) alignment.push({ query: '', candidate: n, how: 'missing', similarity: 0 });
-  return { score, alignment, notes, exact, maxScore };
+  return { score, alignment, notes, exact, whole, maxScore };
 }
 
 
@@ -862,6 +1275,7 @@ function acronymMatch(q: PreparedName, c: PreparedName, qt: NameToken[], ct: Nam
         `"${short.display.toUpperCase()}" may be an acronym of "${spelled}" leaving out ${left.map((w) => `"${w}"`).join(', ')}: a weak potential match, not a confirmed one`,
       ],
       exact: false,
+      whole: false,
       maxScore: SKIP_ACRONYM_SCORE,
     };
   }
@@ -870,6 +1284,7 @@ function acronymMatch(q: PreparedName, c: PreparedName, qt: NameToken[], ct: Nam
     alignment,
     notes: [...q.notes, ...c.notes, `"${short.display.toUpperCase()}" is the acronym of "${spelled}": a potential match, not a confirmed one`],
     exact: false,
+    whole: false,
     maxScore: ONE_WORD_BAND.cap,
   };
 }

@@ -22,6 +22,7 @@ import {
 } from './lexicon';
 import { splitFormerNames } from './former-names';
 import { hanjaReading, KOREAN_SURNAME_KEYS, koreanKey } from './korean';
+import { CHINESE_SURNAMES, isPinyin } from './chinese';
 import { westernArmenianFolds } from './armenian';
 import { skipAcronymsOf } from './acronyms';
 import { foldToken, renderingFolds, skeleton, transliterateTokens, type RawToken, type TokenOrigin } from './text';
@@ -54,6 +55,13 @@ export interface NameToken {
   renderings?: string[];
   /** Korean syllable key (korean.ts), set when every name word of the name reads as romanised Korean. */
   korean?: string;
+  /** The word in its own script when romanising it loses what tells names apart (a Hangul block: text.ts). */
+  native?: string;
+  /**
+   * A syllable of a Chinese name: read from Han characters, or a Latin word of a name that reads as
+   * pinyin with a Chinese surname (markChinese). One different syllable is another name, not a typo.
+   */
+  pinyin: boolean;
 }
 
 export interface PreparedName {
@@ -81,6 +89,12 @@ export interface PreparedName {
   burmese?: boolean;
   /** Set on an alternative that is another reading of the same written name (Hanja read in Korean), not a former name. */
   reading?: string;
+  /**
+   * A person's name written "SURNAME, Given Middle": the index of the first token after the comma
+   * (tokens before it are the surname). Undefined when the name has no such comma: then its first and
+   * last words are its given name and surname, in either order.
+   */
+  commaAt?: number;
 }
 
 export type SchemaHint = EntitySchema | undefined;
@@ -167,6 +181,8 @@ export function makeToken(norm: string, origin: TokenOrigin, kind: TokenKind, po
     generic: undefined,
     hebrew: undefined,
     korean: undefined,
+    native: undefined,
+    pinyin: origin === 'han',
   };
 }
 
@@ -194,6 +210,7 @@ export function newPrepared(raw: string, tokens: NameToken[], numbers: string[],
     holding: undefined,
     burmese: undefined,
     reading: undefined,
+    commaAt: undefined,
   };
 }
 
@@ -253,6 +270,19 @@ function withReadings(p: PreparedName, raw: string, schema: SchemaHint | undefin
   return p;
 }
 
+/** Scripts whose names have acronyms written in Latin letters (an acronym of a transliteration is not one). */
+export const ACRONYM_SCRIPTS: ReadonlySet<string> = new Set(['latin', 'cyrillic', 'greek']);
+
+/**
+ * Whether a word may be a title, honorific or particle: not a syllable of a Han, Hangul or kana name
+ * ("林斌" is Lin Bin, not Lin son-of), and not a short unvowelled Arabic or Hebrew word ("سارا", Sara,
+ * is "sr" without its vowels, not "Sr."; "شيخ" shykh still is a title).
+ */
+function mayBeWord(t: RawToken, asParticle = false): boolean {
+  if (t.origin === 'han' || t.origin === 'hangul' || t.origin === 'kana') return false;
+  return asParticle || t.origin !== 'abjad' || t.norm.length >= 4;
+}
+
 const ARTICLE_FREE = new Set(['of', 'the', 'and', 'for', 'de', 'la', 'el', 'al', 'y', 'du', 'des', 'di', 'da', 'del', 'und', 'et']);
 
 function prepareOne(raw: string, schema: SchemaHint | undefined, trace: PrepareTrace): PreparedName {
@@ -260,6 +290,10 @@ function prepareOne(raw: string, schema: SchemaHint | undefined, trace: PrepareT
   const isOrgLike = schema === 'organization' || schema === 'vessel' || schema === 'aircraft';
   const notes: string[] = [];
   const rawTokens = expandAbbreviations(mergeAbd(transliterateTokens(raw)), isPerson, notes, trace);
+  // "SURNAME, Given": where the given names start (the raw tokens before the first comma are the surname)
+  const comma = isOrgLike ? -1 : raw.indexOf(',');
+  const surnameCount = comma > 0 ? mergeAbd(transliterateTokens(raw.slice(0, comma))).length : 0;
+  let commaAt: number | undefined;
   const norms = rawTokens.map((t) => t.norm);
   const folds = norms.map(foldToken);
   const tokens: NameToken[] = [];
@@ -271,8 +305,11 @@ function prepareOne(raw: string, schema: SchemaHint | undefined, trace: PrepareT
   if (!isOrgLike) {
     while (leadingTitles < n - 1) {
       const w = rawTokens[leadingTitles].norm;
-      if (w === 'h' && rawTokens[leadingTitles + 1]?.norm === 'e' && leadingTitles + 2 < n) leadingTitles += 2;
-      else if (TITLES.has(w) || HONORIFICS.has(w)) leadingTitles++;
+      const next = rawTokens[leadingTitles + 1];
+      if (w === 'h' && next?.norm === 'e' && leadingTitles + 2 < n) leadingTitles += 2;
+      else if ((TITLES.has(w) || HONORIFICS.has(w)) && mayBeWord(rawTokens[leadingTitles])) leadingTitles++;
+      // the Arabic article written onto a title (الشيخ: al + shykh)
+      else if (w === 'al' && rawTokens[leadingTitles].origin === 'abjad' && next && leadingTitles + 2 < n && TITLES.has(next.norm) && mayBeWord(next)) leadingTitles += 2;
       else break;
     }
     if (leadingTitles) notes.push(`title "${rawTokens.slice(0, leadingTitles).map((t) => t.norm).join(' ')}" is not part of the name`);
@@ -280,6 +317,7 @@ function prepareOne(raw: string, schema: SchemaHint | undefined, trace: PrepareT
   for (let i = 0; i < n; i++) {
     const t = rawTokens[i];
     const pos = tokens.length;
+    if (i === surnameCount && i > 0 && commaAt === undefined) commaAt = pos;
     if (i < leadingTitles) {
       tokens.push(makeToken(t.norm, t.origin, 'honorific', pos));
       continue;
@@ -312,7 +350,8 @@ function prepareOne(raw: string, schema: SchemaHint | undefined, trace: PrepareT
         continue;
       }
     }
-    const particle = PARTICLES[t.norm];
+    // (a Latin particle comes before the word it belongs to: the last word is a name, "Anish Das", "Le Bach Van")
+    const particle = mayBeWord(t, true) && (i + 1 < n || t.origin !== 'latin') ? PARTICLES[t.norm] : undefined;
     if (particle && n > 1 && !(SUN_LETTER_ARTICLES.has(t.norm) && (t.origin !== 'abjad' || i + 1 >= n))) {
       // "y"/"e"/"and"/"of" are particles only between words; "al"/"bin"/"abu" anywhere but alone.
       const between = i > 0 && i + 1 < n;
@@ -321,7 +360,7 @@ function prepareOne(raw: string, schema: SchemaHint | undefined, trace: PrepareT
         continue;
       }
     }
-    if (HONORIFICS.has(t.norm) && n > 1) {
+    if (HONORIFICS.has(t.norm) && n > 1 && mayBeWord(t)) {
       tokens.push(makeToken(t.norm, t.origin, 'honorific', pos));
       continue;
     }
@@ -344,6 +383,7 @@ function prepareOne(raw: string, schema: SchemaHint | undefined, trace: PrepareT
     if (kind === 'stop') trace.orgReading = true;
     const tok = makeToken(t.norm, t.origin, kind, pos);
     if (t.hebrew) tok.hebrew = t.hebrew;
+    if (t.native) tok.native = t.native;
     if (kind === 'name') {
       if (isOrgLike) tok.common = false;
       else if (COMMON_FOLDS.has(tok.fold)) tok.common = true;
@@ -353,7 +393,11 @@ function prepareOne(raw: string, schema: SchemaHint | undefined, trace: PrepareT
   }
   // In an organisation name (legal form present), given names are just words.
   if (hasLegal) for (const t of tokens) t.common = false;
-  if (!isOrgLike && !hasLegal) markKorean(tokens);
+  if (!isOrgLike && !hasLegal) {
+    markKorean(tokens);
+    markChinese(tokens);
+    markVietnamese(tokens);
+  }
   const key = tokens
     .filter((t) => t.kind !== 'honorific')
     .map((t) => t.fold)
@@ -363,6 +407,7 @@ function prepareOne(raw: string, schema: SchemaHint | undefined, trace: PrepareT
   // Acronyms only of names read as organisations: a person's initials ("John A. Adams" → jaa) are no acronym.
   const acronyms = org ? acronymsOf(tokens, raw) : [];
   const prepared = newPrepared(raw, tokens, numbers, key, org, acronyms, notes);
+  if (!org && commaAt !== undefined && commaAt < tokens.length) prepared.commaAt = commaAt;
   if (schema === 'vessel') prepared.vessel = true;
   if (tokens.some((t) => t.generic === 'holding')) prepared.holding = true;
   if (tokens.some((t) => t.origin === 'burmese' && t.kind === 'name')) prepared.burmese = true;
@@ -409,6 +454,48 @@ const koreanParticle = (t: NameToken) => t.kind === 'particle' && t.origin === '
 // surnames whose spellings the syllable parse does not read (Park, Yi, Oh, Roh): their variant group's fold is their key
 const KOREAN_SURNAME_FOLDS = new Set(['pak', 'ri', 'o', 'ro']);
 
+/**
+ * A Latin name whose every word reads as pinyin and which starts or ends with a Chinese surname
+ * ("Lin Bin", "Wang Xiuying", "Xiuying Wang") is read as Chinese: its words are syllables (compared
+ * as such: chinese.ts), and "Bin", "De" or "An" in it are syllables, not particles.
+ */
+function markChinese(tokens: NameToken[]): void {
+  let words = 0;
+  for (const t of tokens) {
+    if (t.kind !== 'name' && !(t.kind === 'particle' && t.origin === 'latin')) continue;
+    if (t.origin === 'han') return; // read from Han characters: syllables already
+    if (t.origin !== 'latin' || t.initial || !isPinyin(t.norm)) return;
+    words++;
+  }
+  if (words < 2) return;
+  const named = tokens.filter((t) => t.kind === 'name' || t.kind === 'particle');
+  if (!CHINESE_SURNAMES.has(named[0].norm) && !CHINESE_SURNAMES.has(named[named.length - 1].norm)) return;
+  tokens.forEach((t, i) => {
+    if (t.kind === 'particle') {
+      tokens[i] = makeToken(t.norm, t.origin, 'name', t.pos);
+      tokens[i].common = false;
+      tokens[i].korean = t.korean;
+    }
+    if (tokens[i].kind === 'name') tokens[i].pinyin = true;
+  });
+}
+
+/**
+ * A Latin name starting with a Vietnamese surname (Nguyen, Tran, Le, Pham…) is Vietnamese: "Le" and
+ * "Van" (the common middle name Văn) in it are names, not the French and Dutch particles.
+ */
+function markVietnamese(tokens: NameToken[]): void {
+  const first = tokens.find((t) => t.kind === 'name' || t.kind === 'particle');
+  if (!first || first.origin !== 'latin' || !VIETNAMESE_SURNAMES.has(first.norm) || tokens.length < 2) return;
+  if (!tokens.some((t) => t.kind === 'particle' && t.origin === 'latin')) return;
+  tokens.forEach((t, i) => {
+    if (t.kind !== 'particle' || t.origin !== 'latin') return;
+    tokens[i] = makeToken(t.norm, t.origin, 'name', t.pos);
+    tokens[i].common = false;
+  });
+}
+const VIETNAMESE_SURNAMES = new Set('nguyen tran le pham hoang huynh phan vu vo dang bui do ho ngo duong ly truong dinh lam mai trinh doan cao luong'.split(' '));
+
 /** Word abbreviations in non-person names ("Intl", "Mfg", "Trdg") → the word, from data/business-words.tsv. */
 function expandAbbreviations(raw: RawToken[], isPerson: boolean, notes: string[], trace: PrepareTrace): RawToken[] {
   if (isPerson || raw.length < 2) return raw;
@@ -434,6 +521,8 @@ export function acronymWords(tokens: NameToken[]): NameToken[] {
 
 function acronymsOf(tokens: NameToken[], raw: string): string[] {
   const words = tokens.filter((t) => t.kind === 'name' || t.kind === 'stop' || t.kind === 'legal');
+  // the initials of a transliteration (Arabic, Hebrew, Han, Hangul, kana) are no acronym anyone writes
+  if (words.some((t) => !ACRONYM_SCRIPTS.has(t.origin))) return [];
   // a name of generic words only ("Shipping Management Company") has no distinctive acronym
   if (!words.some((t) => t.kind === 'name')) return [];
   if (words.length < 3 || words.length > 8 || words.some((t) => t.kind !== 'legal' && t.norm.length === 1)) return [];

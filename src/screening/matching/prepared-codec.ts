@@ -25,6 +25,8 @@ export interface PreparedColumns {
   key: Int32Array;
   /** -1: none. */
   reading: Int32Array;
+  /** PreparedName.commaAt, -1 when undefined. */
+  commaAt: Int32Array;
   /** org (bit 0), then vessel, holding and burmese in two bits each: 0 undefined, 1 false, 2 true. */
   nameFlags: Uint8Array;
   tokenStart: Int32Array;
@@ -45,11 +47,12 @@ export interface PreparedColumns {
   generic: Int32Array;
   hebrew: Int32Array;
   korean: Int32Array;
+  native: Int32Array;
   /** String ids of the token's origin and kind. */
   origin: Int32Array;
   kind: Int32Array;
   pos: Int32Array;
-  /** initial (1), common (2), patronymic (4). */
+  /** initial (1), common (2), patronymic (4), pinyin (8). */
   tokenFlags: Uint8Array;
   renderings: StringLists;
 }
@@ -114,6 +117,7 @@ export function encodePreparedNames(names: readonly PreparedName[]): PreparedCol
     raw: perName((p) => table.id(p.raw)),
     key: perName((p) => table.id(p.key)),
     reading: perName((p) => table.optionalId(p.reading)),
+    commaAt: perName((p) => p.commaAt ?? -1),
     nameFlags: Uint8Array.from(names, (p) => (p.org ? 1 : 0) | (triState(p.vessel) << 1) | (triState(p.holding) << 3) | (triState(p.burmese) << 5)),
     tokenStart,
     numbers: encodeLists(names.map((p) => p.numbers), table),
@@ -130,10 +134,11 @@ export function encodePreparedNames(names: readonly PreparedName[]): PreparedCol
     generic: perToken((tok) => table.optionalId(tok.generic)),
     hebrew: perToken((tok) => table.optionalId(tok.hebrew)),
     korean: perToken((tok) => table.optionalId(tok.korean)),
+    native: perToken((tok) => table.optionalId(tok.native)),
     origin: perToken((tok) => table.id(tok.origin)),
     kind: perToken((tok) => table.id(tok.kind)),
     pos: perToken((tok) => tok.pos),
-    tokenFlags: Uint8Array.from(tokens, (tok) => (tok.initial ? 1 : 0) | (tok.common ? 2 : 0) | (tok.patronymic ? 4 : 0)),
+    tokenFlags: Uint8Array.from(tokens, (tok) => (tok.initial ? 1 : 0) | (tok.common ? 2 : 0) | (tok.patronymic ? 4 : 0) | (tok.pinyin ? 8 : 0)),
     renderings: encodeLists(tokens.map((tok) => tok.renderings), table),
     strings: table.strings,
   };
@@ -164,6 +169,8 @@ export function decodePreparedNames(c: PreparedColumns): PreparedName[] {
         generic: optional(c.generic[t]),
         hebrew: optional(c.hebrew[t]),
         korean: optional(c.korean[t]),
+        native: optional(c.native[t]),
+        pinyin: (flags & 8) !== 0,
       });
     }
     const flags = c.nameFlags[i];
@@ -173,6 +180,7 @@ export function decodePreparedNames(c: PreparedColumns): PreparedName[] {
     p.holding = fromTriState((flags >> 3) & 3);
     p.burmese = fromTriState((flags >> 5) & 3);
     p.reading = optional(c.reading[i]);
+    p.commaAt = c.commaAt[i] < 0 ? undefined : c.commaAt[i];
     names[i] = p;
   }
   for (const { name, alternatives } of c.alternatives) names[name].alternatives = decodePreparedNames(alternatives);

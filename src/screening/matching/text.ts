@@ -19,6 +19,11 @@ export interface RawToken {
   origin: TokenOrigin;
   /** The Hebrew word (points stripped) a token came from: compared letter by letter (hebrewMatchesLatin). */
   hebrew?: string;
+  /**
+   * The word as its own script writes it, where the romanisation loses what tells two names apart:
+   * a Hangul syllable block (정 and 종 are both "jong" in the lists' spelling).
+   */
+  native?: string;
 }
 
 /**
@@ -153,7 +158,7 @@ export function transliterateTokens(raw: string): RawToken[] {
         if (RE_HANGUL.test(ch)) {
           if (latinRun) push(anyAscii(latinRun), 'latin');
           latinRun = '';
-          out.push({ norm: foldKoreanSyllable(anyAscii(ch)), origin: 'hangul' });
+          out.push({ norm: foldKoreanSyllable(anyAscii(ch)), origin: 'hangul', native: ch });
         } else if (RE_HAN.test(ch)) {
           if (latinRun) push(anyAscii(latinRun), 'latin');
           latinRun = '';

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { handleCommand } from '../../../src/commands/command-handler';
 import { ScreeningOrchestrator } from '../../../src/agents/orchestrator/screening-orchestrator';
+import { EventSourcedOffshoreLeakChecks } from '../../../src/app/usage/offshore-leak-checks';
 import { buildScreeningReport } from '../../../src/projections/screening-report';
 import type { Agent } from '../../../src/agents/runtime/agent';
 import { screeningDecider, type ScreeningRequested, streamName } from '../../../src/commands/screening';
@@ -21,6 +22,8 @@ import { PostgresEventStore } from '../../../src/infrastructure/eventstore/postg
 import { systemClock } from '../../../src/shared/clock';
 import { createLogger } from '../../../src/shared/logger';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres';
+import { offshoreLeakQuotaDecider, streamName as offshoreQuotaStream } from '../../../src/commands/offshore-leak-quota';
+import { loadAggregate } from '../../../src/commands/command-handler';
 
 const logger = createLogger({ level: 'silent' });
 const registry = AvroRegistry.load();
@@ -45,6 +48,7 @@ function orchestrator(eventStore: EventStore = store, localAgents?: ReadonlyMap<
     agentTimeoutMs: 1000,
     phaseDeadlineMs: 60_000,
     retryBudget: 1,
+    offshoreLeakChecks: new EventSourcedOffshoreLeakChecks({ store: eventStore, clock: systemClock }),
   });
 }
 
@@ -53,12 +57,13 @@ function result(agent: string): AgentResult {
   return { taskId: randomUUID(), agent, phase: '1', queried: true, error: null, result: '{"hits":[]}', startedAt: now, finishedAt: now };
 }
 
-async function requestScreening(): Promise<string> {
+async function requestScreening(on: { surface?: 's1' | 's3'; accountId?: string; requestedAt?: string } = {}): Promise<string> {
   const id = String(nextId++);
+  const { surface = 's1', accountId = '7' } = on;
   await handleCommand(store, screeningDecider, streamName(id), {
     type: 'RequestScreening',
-    data: { screeningId: id, uuid: randomUUID(), kind: 'cdd', surface: 's1', accountId: '7', plan: 'enterprise', subject: { query: 'Margaret Thistlewood', entityType: 'individual' } },
-    metadata: { now: new Date().toISOString(), actor: { surface: 's1', accountId: '7' }, commandId: `request-${id}` },
+    data: { screeningId: id, uuid: randomUUID(), kind: 'cdd', surface, accountId, plan: 'enterprise', subject: { query: 'Margaret Thistlewood', entityType: 'individual' } },
+    metadata: { now: on.requestedAt ?? new Date().toISOString(), actor: { surface, accountId }, commandId: `request-${id}` },
   });
   return id;
 }
@@ -198,5 +203,99 @@ describe('screening orchestrator', () => {
     );
     assert.deepEqual(phase3[2]!.data.agentsQueried, ['litigation']);
     assert.equal(events.filter((e) => e.type === 'PhaseSkipped').length, 3, 'phases 1b, 2 and 4 are still skipped');
+  });
+});
+
+describe('screening orchestrator: the monthly offshore-leak checks (issue 33)', () => {
+  const november = '2026-11-20T10:00:00.000Z';
+  let nextAccount = 500;
+  const checks = () => new EventSourcedOffshoreLeakChecks({ store, clock: systemClock });
+  /** How the screening's phase 1 recorded its offshore-leak agent: the reason it was not queried. */
+  async function offshoreAnswer(id: string): Promise<string | undefined> {
+    const started = (await store.readStream(streamName(id))).find((e) => e.type === 'PhaseStarted' && e.data.phase === '1');
+    assert.ok(started, `screening ${id}: phase 1 started`);
+    return (started.data as { notQueried?: { agent: string; error: string }[] }).notQueried?.find((n) => n.agent === 'offshore_leaks')?.error;
+  }
+  const usedIn = async (accountId: string, month: string) => (await loadAggregate(store, offshoreLeakQuotaDecider, offshoreQuotaStream(accountId, month))).state;
+  /** The month's first `count` checks, used through the real command path by earlier screenings. */
+  let earlier = 900_000;
+  async function usedUpTo(accountId: string, month: string, count: number) {
+    for (let i = 0; i < count; i++) assert.deepEqual(await checks().use({ accountId, month, screeningId: String(earlier++), limit: 100 }), { used: true });
+  }
+  // Here no agent serves offshore_leaks, so a screening that used its check records "no agent serves
+  // offshore_leaks" and one refused by the quota records the quota's reason instead.
+  const served = 'no agent serves offshore_leaks in this deployment';
+
+  it('an S3 screening uses one check as phase 1 starts; the start decided again by another instance uses none more', async () => {
+    const accountId = String(nextAccount++);
+    const id = await requestScreening({ surface: 's3', accountId, requestedAt: november });
+    const [a, b] = [orchestrator(), orchestrator()];
+    // Two instances start the same screening at once (a rebalance, a redelivered ScreeningRequested), then again.
+    await Promise.all([a.advance(id, { results: [], dispatch: true }), b.advance(id, { results: [], dispatch: true })]);
+    await a.advance(id, { results: [], dispatch: true });
+    const quota = await usedIn(accountId, '2026-11');
+    assert.equal(quota.used, 1);
+    assert.deepEqual(quota.byScreening, { [id]: 1 });
+    assert.equal(await offshoreAnswer(id), served);
+    await a.advance(id, { results: [result('sanctions'), result('pep')], dispatch: false });
+    assert.equal((await store.readStream(streamName(id))).filter((e) => e.type === 'ScreeningCompleted').length, 1);
+  });
+
+  it('two screenings starting at once with 99 used: exactly one uses the 100th, the other runs without the offshore-leak search', async () => {
+    const accountId = String(nextAccount++);
+    await usedUpTo(accountId, '2026-11', 99);
+    const ids = [await requestScreening({ surface: 's3', accountId, requestedAt: november }), await requestScreening({ surface: 's3', accountId, requestedAt: november })];
+    const [a, b] = [orchestrator(), orchestrator()];
+    await Promise.all([a.advance(ids[0]!, { results: [], dispatch: true }), b.advance(ids[1]!, { results: [], dispatch: true })]);
+    const answers = await Promise.all(ids.map(offshoreAnswer));
+    const reason = 'monthly offshore-leak quota used: 100 of 100, resets 2026-12-01';
+    assert.deepEqual([...answers].sort(), [reason, served].sort(), JSON.stringify(answers));
+    const quota = await usedIn(accountId, '2026-11');
+    assert.equal(quota.used, 100);
+    const winner = ids[answers.indexOf(served)]!;
+    assert.equal(quota.byScreening[winner], 100);
+
+    // The refused one still runs every other source and completes; the report names the gap and why.
+    const refused = ids[answers.indexOf(reason)]!;
+    for (const orch of [a, b]) await orch.advance(refused, { results: [], dispatch: true }); // decided again: nothing more used
+    await a.advance(refused, { results: [result('sanctions'), result('pep')], dispatch: false });
+    const events = await store.readStream(streamName(refused));
+    assert.equal(events.filter((e) => e.type === 'ScreeningCompleted').length, 1);
+    const report = buildScreeningReport(events, { agentLabels: {} })!;
+    assert.deepEqual(report.sourcesNotSearched.filter((x) => x.source === 'offshore_leaks'), [{ source: 'offshore_leaks', reason }]);
+    assert.ok(report.dataGaps.some((g) => g.code === 'not_searched:offshore_leaks' && g.description.includes(reason)), JSON.stringify(report.dataGaps));
+    assert.equal((await usedIn(accountId, '2026-11')).used, 100);
+  });
+
+  it('20 screenings using a check at once with 90 used: exactly 10 get one, each once, numbered 91-100', async () => {
+    const accountId = String(nextAccount++);
+    await usedUpTo(accountId, '2026-11', 90);
+    const screeningIds = Array.from({ length: 20 }, () => String(earlier++));
+    // Each screening asks twice at once (its start decided by two instances).
+    const outcomes = await Promise.all([...screeningIds, ...screeningIds].map((screeningId) => checks().use({ accountId, month: '2026-11', screeningId, limit: 100 })));
+    const quota = await usedIn(accountId, '2026-11');
+    assert.equal(quota.used, 100);
+    const winners = screeningIds.filter((id) => quota.byScreening[id] !== undefined);
+    assert.equal(winners.length, 10);
+    assert.deepEqual(winners.map((id) => quota.byScreening[id]).sort((x, y) => x! - y!), Array.from({ length: 10 }, (_, i) => 91 + i));
+    for (const [i, outcome] of outcomes.entries()) {
+      const id = screeningIds[i % 20]!;
+      if (winners.includes(id)) assert.deepEqual(outcome, { used: true }, id);
+      else assert.deepEqual(outcome, { used: false, reason: 'monthly offshore-leak quota used: 100 of 100, resets 2026-12-01' }, id);
+    }
+    assert.equal((await store.readStream(offshoreQuotaStream(accountId, '2026-11'))).length, 100, 'one event per check');
+  });
+
+  it("counts a screening in the month it was requested in, and only S3 screenings", async () => {
+    const accountId = String(nextAccount++);
+    await usedUpTo(accountId, '2026-11', 100);
+    const december = await requestScreening({ surface: 's3', accountId, requestedAt: '2026-12-01T00:00:01.000Z' });
+    const s1 = await requestScreening({ surface: 's1', accountId, requestedAt: november });
+    const a = orchestrator();
+    for (const id of [december, s1]) await a.advance(id, { results: [], dispatch: true });
+    assert.equal(await offshoreAnswer(december), served, "December's checks are not November's");
+    assert.equal((await usedIn(accountId, '2026-12')).used, 1);
+    assert.equal(await offshoreAnswer(s1), served, 'an S1 screening uses no S3 check');
+    assert.equal((await usedIn(accountId, '2026-11')).used, 100);
   });
 });

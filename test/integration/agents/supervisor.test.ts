@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { handleCommand } from '../../../src/commands/command-handler';
 import { ScreeningOrchestrator } from '../../../src/agents/orchestrator/screening-orchestrator';
+import { EventSourcedOffshoreLeakChecks } from '../../../src/app/usage/offshore-leak-checks';
 import { WorkSupervisor } from '../../../src/agents/orchestrator/supervisor';
 import { startAgentWorkers } from '../../../src/agents/runtime/worker';
 import type { Agent } from '../../../src/agents/runtime/agent';
@@ -103,6 +104,7 @@ describe('supervisor: a screening whose agent tasks were lost', () => {
       agentTimeoutMs: 100,
       phaseDeadlineMs: PHASE_DEADLINE_MS,
       retryBudget: 1,
+      offshoreLeakChecks: new EventSourcedOffshoreLeakChecks({ store, clock: systemClock }),
     });
     await orchestrator.start();
     const workers = await startAgentWorkers({ bus, registry, agents: [sanctions], timeoutMs: 100, clock: systemClock, logger });

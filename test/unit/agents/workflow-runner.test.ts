@@ -125,6 +125,7 @@ interface ToyOptions {
   appendEachPhase?: boolean;
   supervision?: SupervisionPolicy;
   runHere?: (phase: string, agent: string, run: RunContext<JobState>) => Promise<LocalOutcome>;
+  withheld?: WorkflowDefinition<JobCommand, JobEvent, JobState>['withheld'];
   recordFailures?: boolean;
 }
 
@@ -153,6 +154,7 @@ function toy(options: ToyOptions): WorkflowDefinition<JobCommand, JobEvent, JobS
     },
     placement: (_phase, agent) => (workers.has(agent) ? 'workers' : 'here'),
     runHere: options.runHere ?? (async (phase, agent) => ({ queried: true, result: { phase, agent } })),
+    ...(options.withheld ? { withheld: options.withheld } : {}),
     taskSubject: (run) => ({ subjectKind: 'screening', subject: { workflow: run.stream, name: 'Toy', entityType: 'individual' } }),
     commands: {
       recordResult: (jobId, a) =>
@@ -264,6 +266,29 @@ describe('workflow runner', () => {
     const started = store.streams.get('job-6')!.find((e) => e.type === 'JobPhaseStarted')!;
     assert.deepEqual((started.data as { notQueried: unknown[] }).notQueried, [{ agent: 'local', error: 'no agent serves local' }]);
     assert.deepEqual(published.map((t) => t.agent), ['a'], 'only the pending worker agent is dispatched');
+  });
+
+  it('given an agent the run may not query (a quota used up), when its phase starts, then it is recorded with the reason and neither run here nor dispatched', async () => {
+    const phases: Phase[] = [{ phase: 'search', agents: ['a', 'leaks', 'local'], mode: 'parallel' }];
+    const ran: string[] = [];
+    const asked: string[][] = [];
+    const { store, published, runner } = setup({
+      phases,
+      workers: ['a', 'leaks'],
+      startsPhases: true,
+      runHere: async (_p, agent) => (ran.push(agent), { queried: false, error: `no agent serves ${agent}`, result: {} }),
+      withheld: async (_phase, agents) => (asked.push([...agents]), [{ agent: 'leaks', error: 'monthly quota used: 100 of 100' }]),
+    });
+    await given(store, '6b', phases);
+    await runner.resume('6b');
+    const started = store.streams.get('job-6b')!.find((e) => e.type === 'JobPhaseStarted')!;
+    assert.deepEqual((started.data as { notQueried: unknown[] }).notQueried, [
+      { agent: 'leaks', error: 'monthly quota used: 100 of 100' },
+      { agent: 'local', error: 'no agent serves local' },
+    ]);
+    assert.deepEqual(asked, [['a', 'leaks', 'local']], 'asked once, as the phase starts');
+    assert.deepEqual(ran, ['local']);
+    assert.deepEqual(published.map((t) => t.agent), ['a'], 'the withheld agent is not dispatched');
   });
 
   it('given the phases as declared, when an agent runs here, then it gets its phase\'s timeout; a phase the definition does not declare is refused', async () => {

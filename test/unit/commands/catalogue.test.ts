@@ -16,6 +16,7 @@ describe('commands catalogue', () => {
     assert.ok(commands.personCheck.streamName('SVC-00000000-P').startsWith(commands.streamPrefixes.personCheck));
     assert.ok(commands.subjectCheck.streamName('1').startsWith(commands.streamPrefixes.subjectCheck));
     assert.ok(commands.webhookEndpoint.streamName('s2', '1').startsWith(commands.streamPrefixes.webhookEndpoint));
+    assert.ok(commands.offshoreLeakQuota.streamName('1', '2026-11').startsWith(commands.streamPrefixes.offshoreLeakQuota));
   });
 
   it('domain errors carry stable codes and their context', () => {

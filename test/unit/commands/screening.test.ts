@@ -285,6 +285,17 @@ describe('screening: pipeline commands', () => {
     spec.given(asGiven(requested())).when(completion()).thenThrows(Conflict);
   });
 
+  it('given a hit on an internal-list entry with a long reference, then it completes; every list of a hit is recorded; an empty list of lists is refused', () => {
+    const given = asGiven(finishedPipeline());
+    const entityId = `internal_list:3c6a0e2b-8b7d-4c3e-9a1f-0b2c3d4e5f60:row-${'2d91c4e7'.repeat(15)}`;
+    const internal = { hitId: `sanctions:${entityId}`, entityId, category: 'sanctions' as const, source: 'internal_list', matchedName: 'Margaret Thistlewood', score: 0.97, entityRecordHash: 'rec-c', lists: ['internal_list:3c6a0e2b-8b7d-4c3e-9a1f-0b2c3d4e5f60'] };
+    assert.ok(internal.hitId.length > 100);
+    const { events } = spec.given(given).when(completion({ hits: [...hits, internal] })).thenTypes(['ScreeningCompleted']);
+    assert.deepEqual((events[0]!.data as { hits: { lists?: string[] }[] }).hits[2]!.lists, internal.lists);
+    spec.given(given).when(completion({ hits: [{ ...hits[0]!, lists: [] }] })).thenThrows(ValidationFailed, (e) => e.issues[0]?.field === 'hits.lists');
+    spec.given(given).when(completion({ hits: [{ ...hits[0]!, hitId: 'x'.repeat(601) }] })).thenThrows(ValidationFailed, (e) => e.issues[0]?.field === 'hits.hit_id');
+  });
+
   it('EDD and M&A completions must carry their analysis', () => {
     const edd = runPipeline(requested({ kind: 'edd', plan: 'professional' }));
     spec.given(asGiven(edd)).when(completion()).thenThrows(ValidationFailed, (e) => e.issues[0]?.field === 'analysis');
@@ -567,6 +578,63 @@ describe('screening: dispositions', () => {
       .given(asGiven(history))
       .when({ ...dispose('h1', 'true_match', 30, 'medium'), data: { ...dispose('h1', 'true_match', 30, 'medium').data, reason: '' } })
       .thenThrows(ValidationFailed);
+  });
+});
+
+describe('screening: one decision on several hits (bulk)', () => {
+  const bulk = (hitIds: string[], disposition: 'true_match' | 'false_positive' | 'needs_more_information', riskScore: number, riskLevel: 'low' | 'medium' | 'high', reason = 'not the bank onboarded') =>
+    ({
+      type: 'DispositionHits',
+      data: { screeningId: '501', hitIds, disposition, reason, analyst: 'user:u7', riskScore, riskLevel },
+      metadata: meta(),
+    }) as const;
+  const decided = (hitId: string, entityId: string, entityRecordHash: string, extra: Record<string, unknown> = {}) => ({
+    type: 'HitDispositioned' as const,
+    data: { ...ids, hitId, entityId, disposition: 'false_positive' as const, ...extra, reason: 'not the bank onboarded', analyst: 'user:u7', entityRecordHash, dispositionedAt: NOW },
+  });
+
+  it('given two open hits, when both are decided false positive with one comment, then one decision each with that comment and one risk recomputation', () => {
+    const { stateAfter } = spec
+      .given(asGiven(completedHistory()))
+      .when(bulk(['h1', 'h2'], 'false_positive', 0, 'low'))
+      .then([
+        decided('h1', 'ofac_sdn:123', 'rec-a'),
+        decided('h2', 'opensanctions_peps:Q1', 'rec-b'),
+        {
+          type: 'RiskRecomputed',
+          data: { ...ids, previousRiskScore: 30, previousRiskLevel: 'medium', riskScore: 0, riskLevel: 'low', countingHitIds: [], cause: 'disposition', recomputedAt: NOW },
+        },
+      ]);
+    assert.deepEqual(hitsCountingTowardRisk(stateAfter), []);
+  });
+
+  it('given one hit already a false positive, when both are decided false positive, then only the other is recorded', () => {
+    const history = completedHistory();
+    const first = screeningDecider.decide(bulk(['h2'], 'false_positive', 15, 'low'), foldEvents(screeningDecider, history));
+    spec
+      .given(asGiven([...history, ...first]))
+      .when(bulk(['h1', 'h2'], 'false_positive', 0, 'low'))
+      .then([
+        decided('h1', 'ofac_sdn:123', 'rec-a'),
+        { type: 'RiskRecomputed', data: { ...ids, previousRiskScore: 15, previousRiskLevel: 'low', riskScore: 0, riskLevel: 'low', countingHitIds: [], cause: 'disposition', recomputedAt: NOW } },
+      ]);
+    spec.given(asGiven([...history, ...first])).when(bulk(['h2'], 'false_positive', 15, 'low')).thenNothing();
+  });
+
+  it('given a case, when one of the hits is unknown, then nothing is decided', () => {
+    spec.given(asGiven(completedHistory())).when(bulk(['h1', 'nope'], 'false_positive', 15, 'low')).thenThrows(NotFound);
+  });
+
+  it('given a case, when no hit, a hit twice, too many hits or no comment, then refused', () => {
+    const history = completedHistory();
+    spec.given(asGiven(history)).when(bulk([], 'false_positive', 15, 'low')).thenThrows(ValidationFailed);
+    spec.given(asGiven(history)).when(bulk(['h1', 'h1'], 'false_positive', 15, 'low')).thenThrows(ValidationFailed);
+    spec.given(asGiven(history)).when(bulk(Array.from({ length: 101 }, (_, i) => `h${i}`), 'false_positive', 15, 'low')).thenThrows(ValidationFailed);
+    spec.given(asGiven(history)).when(bulk(['h1'], 'false_positive', 15, 'low', '')).thenThrows(ValidationFailed);
+  });
+
+  it('given a screening still running, when a bulk decision comes, then it is an illegal transition', () => {
+    spec.given(asGiven(finishedPipeline())).when(bulk(['h1'], 'true_match', 30, 'medium')).thenThrows(IllegalTransition);
   });
 });
 

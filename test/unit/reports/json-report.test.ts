@@ -1,3 +1,4 @@
+import { notSearchedWords } from '../../../src/reports/plain-words';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildJsonReport } from '../../../src/reports/json-report';
@@ -76,7 +77,7 @@ describe('structured JSON report', () => {
         for (const h of section.content.hits) assert.ok(flat.includes(h.entity_id), h.entity_id);
       }
       if (section.key === 'registry') for (const r of section.content.records) assert.ok(flat.includes(r.legal_name!), r.legal_name);
-      if (section.key === 'data_gaps') for (const s of section.content.sources_not_searched) assert.ok(flat.includes(s.reason));
+      if (section.key === 'data_gaps') for (const s of section.content.sources_not_searched) assert.ok(flat.includes(notSearchedWords(s.reason)), s.reason);
     }
   });
 

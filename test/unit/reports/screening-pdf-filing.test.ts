@@ -11,6 +11,7 @@ import { renderScreeningReportPdf } from '../../../src/reports/pdf/screening-rep
 import { SECTION_TITLES } from '../../../src/reports/sections';
 import { emptyHits, RISK_SCALE, type ScreeningReport } from '../../../src/reports/model';
 import { pdfPages, savePageOnePng } from './pdf-text';
+import { notSearchedWords } from '../../../src/reports/plain-words';
 import { cleanSampleReport, sampleReport } from './sample-report';
 
 const generatedAt = '2026-11-26T10:00:00.000Z';
@@ -41,7 +42,7 @@ function checkFileable(report: ScreeningReport, pages: string[]): string {
   SECTION_TITLES.forEach((title, i) => assert.equal(count(flat, `${i + 1}. ${title}`), 1, `section ${i + 1} "${title}" exactly once`));
   assert.equal(count(flat, 'Review and sign-off'), 1);
   assert.doesNotMatch(flat, INTERNAL_CODE);
-  for (const ns of report.sourcesNotSearched) assert.equal(count(flat, ns.reason), 1, `the reason "${ns.reason}" is printed once`);
+  for (const ns of report.sourcesNotSearched) assert.equal(count(flat, `${ns.source}: ${notSearchedWords(ns.reason)}`), 1, `"${ns.source}" is listed once, with why in words`);
   return flat;
 }
 
@@ -57,7 +58,7 @@ describe('screening PDF an officer files', () => {
     const pages = pdfPages(pdf, 'sanctioned.pdf');
     const flat = checkFileable(report, pages);
     assert.ok(flat.includes(`Risk score ${report.verdict.riskScore} / 100: ${report.verdict.riskLevel.toUpperCase()}`));
-    assert.ok(flat.includes('Decision: true match Reviewer: Jane Officer (jane@acme.test) Date: 2026-11-25T09:30:00.000Z Comment: DOB and nationality agree'));
+    assert.ok(flat.includes('Decision: true match Reviewer: Jane Officer (jane@acme.test) Date: 25 November 2026, 09:30 UTC Comment: DOB and nationality agree'));
     const undecided = report.hits.sanctions.length - 1 + report.hits.pep.length + report.hits.adverse_media.length + report.hits.offshore_leaks.length + report.hits.debarment.length;
     assert.equal(count(flat, 'Undecided. Decision: true match / false positive / needs more information'), undecided);
     assert.ok(flat.includes('Compliance officer (name):'));
@@ -95,7 +96,7 @@ describe('screening PDF an officer files', () => {
     ];
     const pdf = await renderScreeningReportPdf(report, { generatedAt });
     const flat = checkFileable(report, pdfPages(pdf, 'needs-more-information.pdf'));
-    assert.ok(flat.includes('Decision: needs more information (undecided) Reviewer: ann@acme.test Date: 2026-11-25T09:30:00.000Z Comment: Ask for the passport copy'), flat);
+    assert.ok(flat.includes('Decision: needs more information (undecided) Reviewer: ann@acme.test Date: 25 November 2026, 09:30 UTC Comment: Ask for the passport copy'), flat);
     assert.ok(flat.includes('Final decision: true match / false positive (circle one)'));
     assert.ok(flat.includes('Sanctions: under a comprehensive embargo. 1 programme targets Iran:'));
     assert.ok(flat.includes('OFAC Iran sanctions (United States, OFAC, comprehensive): Iranian Transactions and Sanctions Regulations, 31 CFR part 560. In force since 1995-05-06; classification reviewed 2026-11-26. 2812 designations on the list of 2024-05-03.'), flat.slice(flat.indexOf('Country risk'), flat.indexOf('Country risk') + 900));

@@ -1,3 +1,4 @@
+import { eventWords, humanTime } from '../../../src/reports/plain-words';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -37,16 +38,19 @@ describe('13-section screening report PDF', () => {
     // audit trail: list versions with hashes, matcher version, event timestamps
     for (const v of report.audit.listVersions) assert.ok(flat.includes(v.contentHash), v.versionId);
     assert.ok(flat.includes('matcher-1.0.0'));
-    for (const e of report.audit.events) assert.ok(flat.includes(`${e.occurredAt} ${e.type}`), e.type);
+    // Every stored event in the appendix, in words with its time to the second, never its type name.
+    for (const e of report.audit.events) assert.ok(flat.includes(`${humanTime(e.occurredAt, 'UTC', { seconds: true })}: ${eventWords(e.type)}`), e.type);
+    for (const e of report.audit.events) assert.ok(!flat.includes(e.type), `no raw event type ${e.type}`);
     // analysis markdown rendered readably (markers gone)
     assert.ok(flat.includes('nested point with bold words inside'));
     assert.ok(!flat.includes('**'), 'no raw Markdown emphasis');
-    assert.ok(flat.includes('not configured: set OPENCORPORATES_API_TOKEN'));
+    assert.ok(!flat.includes('OPENCORPORATES_API_TOKEN'), 'what enables a source is the Sources page\'s business');
+    assert.ok(flat.includes('not configured on this deployment'));
     // header and page numbers on every page
     assert.ok(pages >= 3);
     assert.ok(flat.includes(`Page ${pages} of ${pages}`));
     assert.equal(flat.split(`S1 #${report.id}`).length - 1, pages, 'header on every page');
-    assert.ok(flat.includes(`Generated ${generatedAt}`));
+    assert.ok(flat.includes('Generated 2 March 2026, 10:00 UTC'));
   });
 
   it('is deterministic for the same input and generation time', async () => {
@@ -130,8 +134,9 @@ describe('a merged hit (one real-world entity on several lists) in the PDF and t
     assert.ok(flat.includes('Nationality'));
     assert.ok(flat.includes('Passport 100000001 (RU)'));
     assert.ok(flat.includes('Listed on (2 list rows, one entity)'));
-    assert.ok(flat.includes('OFAC SDN List [ofac_sdn:35096], list of 2024-05-01'));
-    assert.ok(flat.includes('list of 2022-05-16'));
+    assert.ok(flat.includes('OFAC SDN List, list of 1 May 2024'));
+    assert.ok(flat.includes('list of 16 May 2022'));
+    assert.ok(flat.includes('ofac_sdn: ofac_sdn:35096'), 'the record ids in the audit appendix');
     assert.ok(flat.includes('screened as organization (inferred: no type given), listed as person'));
   });
 

@@ -104,7 +104,7 @@ function runScreening(request: ScreeningRequest, options: { overduePhases?: read
 }
 
 const hits: commands.screening.ScreeningHit[] = [
-  { hitId: 'h1', entityId: 'ofac_sdn:123', category: 'sanctions', source: 'ofac_sdn', matchedName: 'ROSNEFT', score: 0.97, listVersion: 'ofac_sdn@abc', entityRecordHash: 'rec-a' },
+  { hitId: 'h1', entityId: 'ofac_sdn:123', category: 'sanctions', source: 'ofac_sdn', matchedName: 'ROSNEFT', score: 0.97, listVersion: 'ofac_sdn@abc', entityRecordHash: 'rec-a', lists: ['ofac_sdn', 'us_csl'] },
   { hitId: 'h2', entityId: 'opensanctions_peps:Q1', category: 'pep', source: 'opensanctions_peps', matchedName: 'Rosneft', score: 0.81, entityRecordHash: 'rec-b' },
 ];
 
@@ -343,7 +343,23 @@ function watchlistEvents(): Event[] {
   return [...s.events, ...other.events, ...legacyEvents];
 }
 
+function offshoreLeakQuotaEvents(): Event[] {
+  const s = new Stream(commands.offshoreLeakQuota.offshoreLeakQuotaDecider);
+  s.run('UseOffshoreLeakCheck', { accountId: '42', month: '2026-03', screeningId: '501', limit: 100 });
+  s.run('UseOffshoreLeakCheck', { accountId: '42', month: '2026-03', screeningId: '502', limit: 100 });
+  return s.events;
+}
+
 /** Every event the scenarios above produce, from the real deciders. */
 export function deciderEvents(): Event[] {
-  return [...accountEvents(), ...apiKeyEvents(), ...screeningEvents(), ...personCheckEvents(), ...subjectCheckEvents(), ...webhookEndpointEvents(), ...watchlistEvents()];
+  return [
+    ...accountEvents(),
+    ...apiKeyEvents(),
+    ...screeningEvents(),
+    ...personCheckEvents(),
+    ...subjectCheckEvents(),
+    ...webhookEndpointEvents(),
+    ...watchlistEvents(),
+    ...offshoreLeakQuotaEvents(),
+  ];
 }

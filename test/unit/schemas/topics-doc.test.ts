@@ -17,6 +17,7 @@ const realStreams: Record<keyof typeof commands.eventTypesByAggregate, string> =
   subjectCheck: commands.subjectCheck.streamName('1001'),
   webhookEndpoint: commands.webhookEndpoint.streamName('s3', '42'),
   watchlist: commands.watchlist.streamName('0b6c2f1e-8d4a-4c1e-9a53-2f6d1b7e4c90'),
+  offshoreLeakQuota: commands.offshoreLeakQuota.streamName('42', '2026-11'),
 };
 
 describe('event topics in docs/topics.md', () => {
@@ -27,7 +28,7 @@ describe('event topics in docs/topics.md', () => {
       const topic = topics.find((t) => t.aggregates.some((a) => a.aggregate === aggregate));
       assert.equal(topic?.topic, eventTopicForStream(stream), aggregate);
     }
-    assert.deepEqual(topics.map((t) => t.topic), ['svc.events.account', 'svc.events.person', 'svc.events.screening', 'svc.events.subject', 'svc.events.watchlist', 'svc.events.webhook']);
+    assert.deepEqual(topics.map((t) => t.topic), ['svc.events.account', 'svc.events.person', 'svc.events.quota', 'svc.events.screening', 'svc.events.subject', 'svc.events.watchlist', 'svc.events.webhook']);
   });
 
   it('lists every event type with its topic and data schema, and each data schema section names its topic', () => {

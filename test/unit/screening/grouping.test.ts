@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { groupMatches, mergeFacts, type MatchGroup } from '../../../src/screening/grouping';
+import { filingMember, groupMatches, mergeFacts, type MatchGroup } from '../../../src/screening/grouping';
 import type { ListEntity, MatchResult } from '../../../src/screening/model';
 import { entity } from './matching/fixtures';
 
@@ -135,6 +135,25 @@ describe('groupMatches: one organisation on another authority\'s list', () => {
     const a = entity({ source: 'ofac_sdn', sourceId: '50', primaryName: 'IVAN IVANOV PETROV' });
     const b = entity({ source: 'uk_sanctions', sourceId: '51', primaryName: 'IVAN IVANOV PETROV' });
     spec([match(a, 0.95), match(b, 0.95)]).then((groups) => assert.equal(groups.length, 2));
+  });
+});
+
+describe('filingMember: the list a merged hit is filed under', () => {
+  const sdn = entity({ source: 'ofac_sdn', sourceId: '20157', schema: 'person', primaryName: 'KIM, Jong Un' });
+  const csl = entity({ source: 'us_csl', sourceId: '06f3f6', schema: 'person', primaryName: 'KIM, Jong Un', extra: { list: 'Specially Designated Nationals (SDN) - Treasury Department', entity_number: '20157' } });
+  const un = entity({ source: 'un_sc', sourceId: '6908', schema: 'person', primaryName: 'KIM JONG UN' });
+
+  it('given the CSL row scoring best (the Latin name) and the SDN row (the Chinese name), then the hit is filed under the SDN either way', () => {
+    spec([match(csl, 0.97), match(sdn, 0.9)]).then((groups) => {
+      assert.equal(groups[0]!.best.entity.id, 'us_csl:06f3f6', 'the score stays the best row\'s');
+      assert.equal(filingMember(groups[0]!).entity.id, 'ofac_sdn:20157');
+    });
+    spec([match(csl, 0.85), match(sdn, 0.99)]).then((groups) => assert.equal(filingMember(groups[0]!).entity.id, 'ofac_sdn:20157'));
+  });
+
+  it('given only an aggregate\'s row, then it is filed there; given two issuers\' own lists, then in the SOURCE_RANK order', () => {
+    assert.equal(filingMember({ members: [match(csl, 0.97)] }).entity.id, 'us_csl:06f3f6');
+    assert.equal(filingMember({ members: [match(un, 0.99), match(sdn, 0.9)] }).entity.id, 'ofac_sdn:20157');
   });
 });
 

@@ -1,8 +1,8 @@
 import { api, readEventStream } from '../api';
 import { announce, clear, field, h, showFailure } from '../dom';
-import type { Cleanup, PageContext } from '../router';
+import { navigate, type Cleanup, type PageContext } from '../router';
 import { session } from '../session';
-import { COUNTRIES } from '../countries';
+import { countryCode, countryDatalist } from '../country-input';
 
 interface PhasePlan {
   phase: string;
@@ -13,6 +13,8 @@ interface PhasePlan {
 
 export function renderNewScreening({ main }: PageContext): Cleanup {
   const abort = new AbortController();
+  /** The run's last message arrived: its stream is ending by itself and is left to close cleanly. */
+  let concluded = false;
   const plan = session.overview?.account.plan ?? 'starter';
   const query = h('input', { type: 'text', name: 'query', required: true, minlength: 2, maxlength: 300, autocomplete: 'off' });
   const entityType = h(
@@ -29,8 +31,8 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
   const jurisdiction = h('input', { type: 'text', name: 'jurisdiction', maxlength: 100, autocomplete: 'off', placeholder: 'e.g. RU, AE, Delaware' });
   // What tells the subject from a namesake: date of birth, nationality (searchable list), identifiers.
   const dateOfBirth = h('input', { type: 'text', name: 'date_of_birth', inputmode: 'numeric', maxlength: 10, autocomplete: 'off', placeholder: 'YYYY-MM-DD, YYYY-MM or YYYY' });
-  const countryList = h('datalist', { id: 'country-options' }, COUNTRIES.map(([code, name]) => h('option', { value: `${name} (${code})` })));
-  const nationality = h('input', { type: 'text', name: 'nationality', list: 'country-options', maxlength: 80, autocomplete: 'off', placeholder: 'Type to search, e.g. Russia' });
+  const countryList = countryDatalist('country-options');
+  const nationality = h('input', { type: 'text', name: 'nationality', list: 'country-options', maxlength: 80, autocomplete: 'off', placeholder: 'e.g. North Korea or KP' });
   const identifierType = h(
     'select',
     { name: 'identifiers.0.type' },
@@ -49,18 +51,10 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
   const addressLine = h('input', { type: 'text', name: 'address.line', maxlength: 300, autocomplete: 'off' });
   const addressCity = h('input', { type: 'text', name: 'address.city', maxlength: 100, autocomplete: 'off' });
   const addressPostcode = h('input', { type: 'text', name: 'address.postal_code', maxlength: 20, autocomplete: 'off' });
-  const addressCountry = h('input', { type: 'text', name: 'address.country', list: 'country-options', maxlength: 80, autocomplete: 'off', placeholder: 'Type to search' });
+  const addressCountry = h('input', { type: 'text', name: 'address.country', list: 'country-options', maxlength: 80, autocomplete: 'off', placeholder: 'e.g. United Kingdom or GB' });
   // Phone and e-mail: compared with listed ones; the firm's own lists weigh them.
   const phone = h('input', { type: 'tel', name: 'phone', maxlength: 40, autocomplete: 'off', placeholder: '+44 20 7946 0958' });
   const email = h('input', { type: 'email', name: 'email', maxlength: 254, autocomplete: 'off' });
-  /** "Russia (RU)", "RU" or "russia": the ISO code, or undefined when it names no country. */
-  const countryCode = (raw: string): string | undefined => {
-    const text = raw.trim();
-    if (!text) return undefined;
-    const code = /\(([A-Za-z]{2})\)$/.exec(text)?.[1] ?? (/^[A-Za-z]{2}$/.test(text) ? text : undefined);
-    if (code) return COUNTRIES.some(([c]) => c === code.toUpperCase()) ? code.toUpperCase() : undefined;
-    return COUNTRIES.find(([, name]) => name.toLowerCase() === text.toLowerCase())?.[0];
-  };
   /** Field checks as the user leaves each field, next to it: the server checks the same again. */
   const setFieldError = (control: HTMLElement, message: string) => {
     const slot = document.getElementById(`${control.id}-error`);
@@ -84,12 +78,12 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
   };
   const checkNationality = (): boolean => {
     const ok = !nationality.value.trim() || countryCode(nationality.value) !== undefined;
-    setFieldError(nationality, ok ? '' : 'Choose a country from the list (or type its two-letter code).');
+    setFieldError(nationality, ok ? '' : 'Choose a country from the suggestions, or type its name or ISO code (e.g. North Korea, KP).');
     return ok;
   };
   const checkAddressCountry = (): boolean => {
     const ok = !addressCountry.value.trim() || countryCode(addressCountry.value) !== undefined;
-    setFieldError(addressCountry, ok ? '' : 'Choose a country from the list (or type its two-letter code).');
+    setFieldError(addressCountry, ok ? '' : 'Choose a country from the suggestions, or type its name or ISO code (e.g. North Korea, KP).');
     return ok;
   };
   const addressBody = () => {
@@ -218,13 +212,13 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
         'div',
         { class: 'form-grid' },
         field('Date of birth', dateOfBirth, 'Full date, year and month, or year.'),
-        field('Nationality', nationality, 'Search by country name.'),
+        field('Nationality', nationality, 'Country name (as people say it or as the lists write it) or ISO code.'),
         field('Identifier type', identifierType),
         field('Identifier', identifierValue, 'Passport, national id, registration or IMO number.'),
         field('Address line', addressLine, 'Checked against your internal lists.'),
         field('City', addressCity),
         field('Postcode', addressPostcode),
-        field('Country of address', addressCountry, 'Search by country name.'),
+        field('Country of address', addressCountry, 'Country name or ISO code.'),
         field('Phone', phone, 'Compared with listed phone numbers and your internal lists.'),
         field('E-mail', email, 'Compared with listed e-mail addresses and your internal lists.'),
       ),
@@ -279,7 +273,9 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
             const li = phaseEls.get(d.phase)?.agents.get(d.agent);
             if (li) {
               li.className = `agent ${d.queried ? 'agent-done' : 'agent-skipped'}`;
-              li.textContent = `${d.label}${d.queried ? ' ✓' : ' — not searched'}${d.error ? ` (${d.error})` : ''}`;
+              // What enables a source is an operator's business (the Sources page): here only that it was not searched.
+              const why = d.error ? (String(d.error).startsWith('not configured') ? ' (not configured on this deployment)' : ` (${d.error})`) : '';
+              li.textContent = `${d.label}${d.queried ? ' ✓' : ` — not searched${why}`}`;
             }
             break;
           }
@@ -287,10 +283,12 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
             setPhase(d.phase, 'done', `done (${d.queried.length} searched${d.not_queried.length ? `, ${d.not_queried.length} not searched` : ''})`);
             break;
           case 'completed':
+            concluded = true;
             status.textContent = `Completed: risk ${d.risk_level} (${d.risk_score}/100).`;
             announce(`Screening completed with ${d.risk_level} risk`);
             break;
           case 'failed':
+            concluded = true;
             status.textContent = `Failed: ${d.reason}`;
             announce('Screening failed');
             break;
@@ -300,15 +298,21 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
       },
       abort.signal,
     );
-    if (!abort.signal.aborted) {
+    if (!abort.signal.aborted && progress.isConnected) {
       // No automatic jump (an unexpected change of page disorients screen-reader users): a link, focused.
       const link = h('a', { href: `#/screenings/${id}`, class: 'button primary' }, 'Open the report');
-      progress.insertBefore(h('p', null, link), phases);
+      // The next subject starts from an empty form, never from this one's name, date of birth or nationality.
+      const another = h('button', { type: 'button', class: 'button secondary', onclick: () => navigate('#/screen') }, 'Screen another subject');
+      progress.insertBefore(h('p', { class: 'actions-row' }, link, ' ', another), phases);
       link.focus();
     }
   }
 
   main.append(form, progress);
   query.focus();
-  return () => abort.abort();
+  // Leaving during a run stops following it; after its last message the server closes the stream
+  // itself a moment later, so it is not cut short (an aborted request, for nothing).
+  return () => {
+    if (!concluded) abort.abort();
+  };
 }

@@ -1,6 +1,6 @@
 import { formatDate, h, scrollTable } from '../dom';
 import type { PageContext } from '../router';
-import { loadSession } from '../session';
+import { loadSession, type Overview } from '../session';
 
 const surfaceNames: Record<string, string> = { s1: 'Screening API (S1)', s2: 'Subject-check API (S2)', s3: 'Enterprise API (S3)' };
 
@@ -14,15 +14,28 @@ function meter(used: number, limit: number | null, label: string): HTMLElement {
   return h(
     'div',
     { class: 'meter-wrap' },
-    h('div', { class: `meter ${pct >= 90 ? 'meter-high' : ''}`, role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': limit, 'aria-valuenow': used, 'aria-label': label }, bar),
+    h('div', { class: `meter ${pct >= 80 ? 'meter-high' : ''}`, role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': limit, 'aria-valuenow': used, 'aria-label': label }, bar),
     h('p', { class: 'meter-text' }, `${used} of ${limit} used (${limit - used} left)`),
   );
+}
+
+/** The quotas at 80 % or more, each with what happens once (or now that) it is used up: first on the page. */
+function quotaWarnings(quotas: Overview['quotas']): HTMLElement[] {
+  const warned = quotas.filter((q) => q.warning);
+  if (warned.length === 0) return [];
+  const line = (q: Overview['quotas'][number]) => {
+    const reached = q.warning!.level === 'reached';
+    // The words say the level too: status is never colour alone.
+    return h('p', { class: `alert ${reached ? 'error' : 'caution'}`, 'data-quota': q.quota, 'data-level': q.warning!.level }, h('strong', null, reached ? 'Used up: ' : 'Nearly used: '), q.warning!.message);
+  };
+  return [h('section', { class: 'card quota-warnings', 'aria-labelledby': 'quota-warn-h' }, h('h2', { id: 'quota-warn-h' }, 'Quota warnings'), warned.map(line))];
 }
 
 export async function renderOverview({ main }: PageContext): Promise<void> {
   const o = await loadSession();
   main.append(
     h('h1', null, o.account.name ?? `Account ${o.account.id}`),
+    ...quotaWarnings(o.quotas),
     h(
       'div',
       { class: 'grid' },

@@ -13,10 +13,16 @@ interface QueueItem {
   open_hits: number;
   needs_more_information_hits: number;
   assignee: Assignee | null;
-  lists: string[];
+  /** Every list the entities of its undecided hits are on, by name. */
+  lists: QueueList[];
   monitoring: boolean;
   completed_at: string;
   age_days: number;
+}
+
+interface QueueList {
+  id: string;
+  name: string;
 }
 
 interface Assignee {
@@ -25,7 +31,7 @@ interface Assignee {
 }
 
 const LEVELS = ['critical', 'high', 'medium', 'low'] as const;
-const SURFACES: Record<string, string> = { s1: 'S1 API', s3: 'S3 API', portal: 'Portal' };
+const SURFACES: Record<string, string> = { s1: 'Screenings API', s3: 'Enterprise API', portal: 'Portal' };
 
 /**
  * Home: the work queue. Screenings with undecided hits, most severe first, then oldest; counts per
@@ -47,7 +53,7 @@ export async function renderQueue({ main, query }: PageContext): Promise<void> {
   if (list) params.set('list', list);
   if (assignee) params.set('assignee', assignee);
   if (waiting) params.set('needs_more_information', 'true');
-  const { data, meta } = await api<{ items: QueueItem[]; counts: Record<string, number>; lists: string[]; assignees: Assignee[] }>('GET', `/api/portal/queue?${params}`);
+  const { data, meta } = await api<{ items: QueueItem[]; counts: Record<string, number>; lists: QueueList[]; assignees: Assignee[] }>('GET', `/api/portal/queue?${params}`);
   const total = meta.pagination?.total ?? data.items.length;
   const pages = Math.max(1, Math.ceil(total / limit));
 
@@ -64,7 +70,7 @@ export async function renderQueue({ main, query }: PageContext): Promise<void> {
   levelSelect.value = level;
   const surfaceSelect = h('select', { name: 'surface' }, h('option', { value: '' }, 'Any'), Object.entries(SURFACES).map(([v, label]) => h('option', { value: v }, label)));
   surfaceSelect.value = surface;
-  const listSelect = h('select', { name: 'list' }, h('option', { value: '' }, 'Any'), data.lists.map((l) => h('option', { value: l }, l)));
+  const listSelect = h('select', { name: 'list' }, h('option', { value: '' }, 'Any'), data.lists.map((l) => h('option', { value: l.id }, l.name)));
   listSelect.value = list;
   const assigneeSelect = h(
     'select',
@@ -134,7 +140,8 @@ export async function renderQueue({ main, query }: PageContext): Promise<void> {
                     h(
                       'th',
                       { scope: 'row' },
-                      h('a', { href: `#/screenings/${item.screening_id}` }, item.search_query),
+                      // Opened from here, the case leads back here (its back link and the menu say Work queue).
+                      h('a', { href: `#/screenings/${item.screening_id}?from=queue` }, item.search_query),
                       h('div', { class: 'muted small' }, `${item.kind === 'ma' ? 'M&A' : item.kind.toUpperCase()} · ${item.entity_type}${item.monitoring ? ' · monitored' : ''}`),
                     ),
                     h('td', null, item.risk_level ? badge(`${item.risk_level}${item.risk_score !== null ? ` · ${item.risk_score}` : ''}`, riskTone(item.risk_level)) : '—'),
@@ -145,7 +152,7 @@ export async function renderQueue({ main, query }: PageContext): Promise<void> {
                       item.needs_more_information_hits > 0 ? h('div', null, badge(`${item.needs_more_information_hits} need${item.needs_more_information_hits === 1 ? 's' : ''} more information`, 'medium')) : null,
                     ),
                     h('td', { class: 'assignee' }, item.assignee ? `${item.assignee.email}${item.assignee.me ? ' (you)' : ''}` : h('span', { class: 'muted' }, 'Unassigned')),
-                    h('td', null, item.lists.join(', ')),
+                    h('td', { class: 'lists' }, item.lists.length === 1 ? item.lists[0]!.name : h('ul', { class: 'plain' }, item.lists.map((l) => h('li', null, l.name)))),
                     h('td', { title: formatDate(item.completed_at) }, item.age_days === 0 ? 'today' : `${item.age_days} day${item.age_days === 1 ? '' : 's'}`),
                     h('td', null, SURFACES[item.surface] ?? item.surface),
                   ),

@@ -20,6 +20,33 @@ interface SourceStatus {
   enable_with: string | null;
 }
 
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/**
+ * A list's age against its own maximum: red past it, amber in its last fifth, green within it; a
+ * list with no maximum set gets no verdict colour (its age is said, not judged).
+ */
+function ageBadge(l: ListStatus): HTMLElement | string {
+  if (l.age_days === null) return l.stale ? badge('no publication date: out of date', 'high') : '—';
+  const age = plural(l.age_days, 'day', 'days');
+  if (l.max_age_days === null) return badge(`${age} (no maximum set)`, 'neutral');
+  if (l.stale) return badge(`${age}: out of date`, 'high');
+  if (l.age_days > l.max_age_days * 0.8) return badge(`${age}: due for an update`, 'medium');
+  return badge(`${age}: current`, 'low');
+}
+
+/** One warning for every list past its maximum age, naming them. */
+function staleBanner(lists: ListStatus[]): HTMLElement | null {
+  const stale = lists.filter((l) => l.stale);
+  if (stale.length === 0) return null;
+  return h(
+    'div',
+    { class: 'alert error', role: 'alert' },
+    h('strong', null, stale.length === 1 ? 'One list is older than its maximum age' : `${stale.length} lists are older than their maximum age`),
+    `: ${stale.map((l) => l.label).join(', ')}. Results on ${stale.length === 1 ? 'it' : 'them'} carry a warning until an administrator updates the lists (the svc lists update command).`,
+  );
+}
+
 /**
  * What this deployment searches: every list with its publication date and age, and every outside
  * source, configured or not, with what an operator sets to enable it. Reports refer here instead of
@@ -31,13 +58,7 @@ export async function renderSources({ main }: PageContext): Promise<void> {
   const missing = data.sources.filter((s) => !s.configured);
   main.append(
     h('h1', null, 'Sources'),
-    h(
-      'div',
-      null,
-      data.lists.some((l) => l.stale)
-      ? h('div', { class: 'alert error', role: 'alert' }, `${data.lists.filter((l) => l.stale).length} list(s) are older than their maximum age: results on them carry a warning. An administrator updates them with \`svc lists update\`.`)
-      : null,
-    ),
+    staleBanner(data.lists) ?? '',
     h('p', { class: 'muted' }, 'What every screening on this deployment searches. A source that is not configured is not searched: its absence of hits is not evidence of absence.'),
     h(
       'section',
@@ -56,10 +77,10 @@ export async function renderSources({ main }: PageContext): Promise<void> {
               h(
                 'tr',
                 null,
-                h('th', { scope: 'row' }, l.label, h('div', { class: 'muted small' }, l.list)),
-                h('td', null, l.published_at ?? 'not stated'),
-                h('td', null, l.age_days === null ? '—' : badge(`${l.age_days} day${l.age_days === 1 ? '' : 's'}${l.stale ? ': out of date' : ''}`, l.stale ? 'high' : 'low')),
-                h('td', null, l.max_age_days === null ? 'none' : `${l.max_age_days} days`),
+                h('th', { scope: 'row' }, l.label),
+                h('td', null, l.published_at ? formatDate(l.published_at) : 'not stated'),
+                h('td', null, ageBadge(l)),
+                h('td', null, l.max_age_days === null ? 'none set' : `${l.max_age_days.toLocaleString('en-US')} days`),
                 h('td', null, l.entity_count.toLocaleString('en')),
                 h('td', null, formatDate(l.loaded_at)),
               ),

@@ -38,7 +38,8 @@ interface Delivery {
   attempts: Attempt[];
 }
 
-const surfaceNames: Record<string, string> = { s1: 'S1 (per key)', s2: 'S2 subject checks', s3: 'S3 enterprise' };
+/** What the user set up, in their words: the API a webhook reports on (never "surface"). */
+const apiNames: Record<string, string> = { s1: 'Screenings API (one endpoint per key)', s2: 'Subject-check API', s3: 'Enterprise API' };
 const statusTone: Record<string, string> = { succeeded: 'low', pending: 'medium', delivering: 'medium', failed: 'critical', dropped: 'neutral' };
 
 export async function renderWebhooks({ main }: PageContext): Promise<Cleanup> {
@@ -79,13 +80,13 @@ export async function renderWebhooks({ main }: PageContext): Promise<Cleanup> {
         'table',
         null,
         h('caption', { class: 'visually-hidden' }, 'Configured webhook endpoints'),
-        h('thead', null, h('tr', null, ['Surface', 'URL', 'State', 'Actions'].map((c) => h('th', { scope: 'col' }, c)))),
+        h('thead', null, h('tr', null, ['Reports on', 'URL', 'State', 'Actions'].map((c) => h('th', { scope: 'col' }, c)))),
         h(
           'tbody',
           null,
           endpoints.map((e) => {
             const actions = h('td', { class: 'actions' });
-            const label = e.surface === 's1' ? `S1 key ${e.key_name ?? e.key_id}` : surfaceNames[e.surface];
+            const label = e.surface === 's1' ? `Screenings API, key “${e.key_name ?? e.key_id}”` : apiNames[e.surface]!;
             // A failed action on this endpoint is said on its own row, not at the top of the page.
             const rowError = h('p', { class: 'field-error', role: 'alert' });
             const showRowError = (err: unknown) => {
@@ -156,12 +157,14 @@ export async function renderWebhooks({ main }: PageContext): Promise<Cleanup> {
   };
 
   // ---- configure
+  // No preselected choice: an endpoint set up for the wrong API would receive the wrong events.
   const surfaceSelect = h(
     'select',
-    { name: 'surface' },
-    h('option', { value: 's2' }, 'S2 subject checks (one per account)'),
-    hooks.s3_available ? h('option', { value: 's3' }, 'S3 enterprise (one per account)') : null,
-    (keyData.keys.s1 ?? []).filter((k) => !k.revoked_at).map((k) => h('option', { value: `s1:${k.id}` }, `S1 key ${k.name} (${k.prefix}…)`)),
+    { name: 'surface', required: true },
+    h('option', { value: '' }, 'Choose the API it reports on…'),
+    (keyData.keys.s1 ?? []).filter((k) => !k.revoked_at).map((k) => h('option', { value: `s1:${k.id}` }, `Screenings API, key “${k.name}” (${k.prefix}…)`)),
+    h('option', { value: 's2' }, 'Subject-check API (one endpoint for the account)'),
+    hooks.s3_available ? h('option', { value: 's3' }, 'Enterprise API (one endpoint for the account)') : null,
   );
   const url = h('input', { type: 'url', name: 'url', required: true, placeholder: 'https://example.com/hooks', autocomplete: 'off' });
   const save = h('button', { type: 'submit', class: 'button primary' }, 'Save webhook');
@@ -187,19 +190,15 @@ export async function renderWebhooks({ main }: PageContext): Promise<Cleanup> {
           form.reset();
           await reload();
         } catch (e) {
+          // A refused URL is said once, next to its field (showFailure); a failure of no field at the top of the form.
           showFailure(formError, form, e);
-          if (!Object.keys((e as { fields?: object }).fields ?? {}).length) {
-            const slot = document.getElementById(`${url.id}-error`);
-            if (slot) slot.textContent = (e as Error).message;
-            url.setAttribute('aria-invalid', 'true');
-          }
         } finally {
           save.disabled = false;
         }
       },
     },
     formError,
-    field('Endpoint for', surfaceSelect),
+    field('Endpoint for', surfaceSelect, 'The API whose events it receives.'),
     field('HTTPS URL', url, 'Must resolve to a public address.', 'wide'),
     save,
   );
@@ -211,7 +210,7 @@ export async function renderWebhooks({ main }: PageContext): Promise<Cleanup> {
   renderEndpoints();
 
   // ---- delivery log
-  const logSurface = h('select', { name: 'log-surface' }, ['s1', 's2', 's3'].map((s) => h('option', { value: s }, surfaceNames[s]!)));
+  const logSurface = h('select', { name: 'log-surface' }, ['s1', 's2', 's3'].map((s) => h('option', { value: s }, apiNames[s]!)));
   const logStatus = h(
     'select',
     { name: 'log-status' },
@@ -262,7 +261,7 @@ export async function renderWebhooks({ main }: PageContext): Promise<Cleanup> {
           void loadLog().catch(showError);
         },
       },
-      field('Surface', logSurface),
+      field('Deliveries of', logSurface),
       field('Status', logStatus),
       h('button', { type: 'submit', class: 'button secondary' }, 'Show'),
     ),

@@ -1,7 +1,8 @@
 /** The list agents: one hit per real-world entity, and an entity type that ranks but never hides (small engine, fixture entities). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createListAgents, expectedSchema, queriesFor } from '../../../../src/agents/lists/list-agents';
+import { createListAgents, expectedSchema, queriesFor, toReportHit } from '../../../../src/agents/lists/list-agents';
+import { hitListIds } from '../../../../src/reports/hit-lists';
 import type { AgentSubject } from '../../../../src/agents/runtime/agent';
 import { ScreeningEngine } from '../../../../src/screening/engine';
 import type { ListVersion } from '../../../../src/screening/model';
@@ -45,6 +46,16 @@ describe('sanctions list agent', () => {
     assert.deepEqual(hit.sources?.map((s) => [s.entityId, s.publishedAt, s.listAuthority]), [['ofac_sdn:7', '2024-05-01', 'us'], ['us_csl:7', '2022-05-16', 'us']]);
     assert.deepEqual(hit.birthDates, ['1970-01-02']);
     assert.deepEqual(hit.nationalities, ['RU']);
+  });
+  it('files a merged hit under the issuer\'s own list whichever row scored best, and keeps every list row, the filing one first', () => {
+    const cslBest = { entity: personCsl, score: 0.99, explanation: { matchedName: 'PETROV, Ivan', matchedNameKind: 'primary' as const, nameScore: 0.99, alignment: [], qualifiers: [], summary: 'csl' } };
+    const sdnLower = { entity: person, score: 0.9, explanation: { matchedName: 'Petrov Ivan', matchedNameKind: 'strong_alias' as const, nameScore: 0.9, alignment: [], qualifiers: [], summary: 'sdn' } };
+    const hit = toReportHit('sanctions', { best: cslBest, members: [cslBest, sdnLower], links: [{ kind: 'ofac_id', detail: 'OFAC entity number 7' }] }, { versions });
+    assert.equal(hit.hitId, 'sanctions:ofac_sdn:7');
+    assert.equal(hit.source, 'ofac_sdn');
+    assert.equal(hit.score, 0.99, 'the score is the best row\'s');
+    assert.deepEqual(hit.sources?.map((s) => s.entityId), ['ofac_sdn:7', 'us_csl:7']);
+    assert.deepEqual(hitListIds(hit), ['ofac_sdn', 'us_csl']);
   });
   it('no type given: the bank is found and not marked', async () => {
     const hits = await run({ name: 'Banco Nacional de Cuba', entityType: 'individual', entityTypeDefaulted: true });

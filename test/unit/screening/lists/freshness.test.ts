@@ -89,7 +89,7 @@ test('the PDF cover and the JSON report carry a stale list\'s warning and the au
   assert.equal(sdnAudit.stale, true);
   const { flat } = pdfText(await renderScreeningReportPdf(report, { generatedAt: '2026-11-26T08:00:00Z' }), 'stale.pdf');
   assert.ok(flat.includes(`! ${warning}`), 'warning on the cover');
-  assert.ok(flat.includes('937 days old, over the 7-day maximum: STALE'), 'age in the audit trail');
+  assert.ok(flat.includes('937 days old, over the 7-day maximum: OUT OF DATE'), 'age in the audit trail');
   // A fresh report has none.
   assert.deepEqual(buildJsonReport(base, { generatedAt: '2026-11-26T08:00:00Z' }).list_warnings, []);
 });

@@ -1,0 +1,26 @@
+/**
+ * The case view the portal's page shows (GET /api/portal/screenings/:id and the answers of the
+ * routes that change a case): each hit with its match explained in words (no raw scores or
+ * qualifier codes), its adjustments in points, and only the identifiers that are documents or
+ * registration numbers (list remarks parsed as "other" are not). The API surfaces keep the raw
+ * explanation, the codes and every identifier.
+ */
+import type { HitView, ListVersionView } from '../../app/services';
+import { identifierWords, plainExplanation, qualifierWords, realIdentifiers } from '../../reports/plain-words';
+import { listLabel } from '../../screening/lists/freshness';
+
+export function portalHit<H extends HitView>(hit: H) {
+  const identifiers = realIdentifiers(hit.identifiers);
+  const { identifiers: _all, ...rest } = hit;
+  return {
+    ...rest,
+    why: plainExplanation(hit.explanation),
+    qualifiers: hit.qualifiers.map((q) => ({ ...q, words: qualifierWords(q) })),
+    ...(identifiers.length ? { identifiers: identifiers.map((i) => ({ ...i, words: identifierWords(i) })) } : {}),
+  };
+}
+
+/** Each list version with the list's name (the stale-list banner and the audit card name lists, not codes). */
+export function portalListVersions(versions: readonly ListVersionView[]) {
+  return versions.map((v) => ({ ...v, label: v.list === 'internal_list' ? 'Internal list' : listLabel(v.list) }));
+}
