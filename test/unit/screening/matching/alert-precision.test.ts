@@ -1,12 +1,15 @@
 /**
- * Issue 27, second round: the alerts an innocent customer's name raises. Pair rules (engine.compare,
- * the name score): transliterations must agree on each word's consonants and on where its vowels are,
- * not on a skeleton two different names share; "X al-Y" names a family.
+ * Issue 27, second round: the alerts an innocent customer's name raises. Two kinds of rule:
+ * - pair rules (engine.compare, the name score): transliterations must agree on each word's
+ *   consonants and on where its vowels are, not on a skeleton two different names share;
+ * - one alert rule (engine.screen, the final score only): a partial match on a common name, with no
+ *   date of birth or identifier agreeing, raises no alert; the pair score is left as it is.
  * Names of listed persons below are real list entries (OFAC SDN, UN) unless a comment says otherwise.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ScreeningEngine } from '../../../../src/screening/engine';
+import { PARTIAL_COMMON_NAME_CAP, ScreeningEngine } from '../../../../src/screening/engine';
+import { entity } from './fixtures';
 
 const pairs = ScreeningEngine.build([], []);
 const T = pairs.defaultThreshold;
@@ -59,5 +62,50 @@ describe('Arabic family names: "X al-Y" is X of the family al-Y', () => {
     same('محمد الحسن', 'HASSAN, Mohamed');
     same('Ahmad al-Hasan', 'HASAN, Ahmad');
     same('Hamza Al-Masri', 'AL-MASRI, Abu Hamza');
+  });
+});
+
+describe('alerts: a partial match on a common name raises none without an identity fact', () => {
+  // Real entries (OFAC SDN 29886, 11940, 26945, 35096; UN QDi.6908419).
+  const ivanova = entity({ primaryName: 'IVANOVA, Elena Nikolaevna', birthDates: [{ date: '1962-03-01' }] });
+  const gonzalez = entity({ primaryName: 'GONZALEZ DIAZ, Juan', birthDates: [{ date: '1969-05-19' }] });
+  const khalil = entity({ primaryName: 'Umar Muhammad Khalil Mustafa', source: 'un_sc', birthDates: [{ date: '1976-05-03' }] });
+  const khamenei = entity({ primaryName: 'KHAMENEI, Ali Husseini' });
+  const putin = entity({ primaryName: 'PUTIN, Vladimir Vladimirovich', birthDates: [{ date: '1952-10-07' }] });
+  const engine = ScreeningEngine.build([ivanova, gonzalez, khalil, khamenei, putin], []);
+  const hitOn = (name: string, id: string, birthDate?: string) => engine.screen({ name, ...(birthDate ? { birthDate } : {}) }, { threshold: 0.5 }).find((h) => h.entity.id === id);
+
+  it('given a common name with the listed second surname missing, when screened by name only, then no alert, and the note says why', () => {
+    const hit = hitOn('Juan Gonzalez', gonzalez.id);
+    assert.ok(hit, 'still found below the threshold');
+    assert.equal(hit.score, PARTIAL_COMMON_NAME_CAP);
+    assert.ok(hit.score < T);
+    const note = hit.explanation.qualifiers.map((q) => q.detail).join(' | ');
+    assert.match(note, /partial match on a common name.*"diaz" unmatched.*no alert on the name alone/);
+    assert.equal(engine.screen({ name: 'Juan Gonzalez' }).length, 0, 'no alert at the default threshold');
+  });
+  it('given the listed name with the grandfather\'s name only (Omar Khalil / Umar Muhammad Khalil Mustafa), then no alert', () => {
+    assert.ok((hitOn('Omar Khalil', khalil.id)?.score ?? 0) < T);
+  });
+  it('the pair score is left as it is: the rule is an alert rule, not a name score', () => {
+    assert.ok(pairs.compare('Juan Gonzalez', 'GONZALEZ DIAZ, Juan').score >= T);
+  });
+  it('given the listed date of birth, then the partial match alerts', () => {
+    const hit = hitOn('Juan Gonzalez', gonzalez.id, '1969-05-19');
+    assert.ok(hit && hit.score >= T, JSON.stringify(hit?.score));
+  });
+  it('given a date of birth that conflicts, then still no alert', () => {
+    assert.ok((hitOn('Juan Gonzalez', gonzalez.id, '1990-01-01')?.score ?? 0) < T);
+  });
+  it('a missing patronymic is a small penalty, not another name: Elena Ivanova still alerts on IVANOVA, Elena Nikolaevna', () => {
+    assert.ok((hitOn('Elena Ivanova', ivanova.id)?.score ?? 0) >= T);
+  });
+  it('a common given name with a rare surname is not a common name: Ali Khamenei alerts on KHAMENEI, Ali Husseini', () => {
+    assert.ok((hitOn('Ali Khamenei', khamenei.id)?.score ?? 0) >= T);
+  });
+  it('a whole name and a distinctive name keep their alerts: Vladimir Putin, and Putin alone', () => {
+    assert.ok((hitOn('Vladimir Putin', putin.id)?.score ?? 0) >= T);
+    assert.ok((hitOn('Putin', putin.id)?.score ?? 0) >= T);
+    assert.ok((hitOn('Juan Gonzalez Diaz', gonzalez.id)?.score ?? 0) >= T, 'the whole listed name alerts however common');
   });
 });
