@@ -232,7 +232,7 @@ export class ScreeningEngine {
   private partialOnCommonName(entity: ListEntity, listed: PreparedName, cmp: NameComparison, quals: readonly Qualified[], q: PreparedName, memo: SpellingMemo): string | undefined {
     // (a row of unknown kind whose name reads as a person's counts: the CSL gives many persons no type)
     const person = entity.schema === 'person' || (entity.schema === 'unknown' && !listed.org && !listed.vessel);
-    if (!person || cmp.whole || q.org || q.vessel) return undefined;
+    if (!person || cmp.exact || q.org || q.vessel) return undefined;
     if (quals.some((x) => x.corroborates && (x.kind === 'dob_match' || x.kind === 'identifier_match'))) return undefined;
     const full = compareNames(q, listed, this.index.rarity, true, memo);
     return partialMatchOnCommonName(full.alignment, q, listed, (this.commonNames ??= new CommonNames(listNameFrequency(this.entities))));

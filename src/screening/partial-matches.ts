@@ -82,7 +82,7 @@ export class CommonNames {
 export function partialMatchOnCommonName(alignment: readonly TokenAlignment[], query: PreparedName, listed: PreparedName, names: CommonNames): string | undefined {
   const fullWord = (display: string, side: PreparedName) => side.tokens.some((t) => t.display === display && t.kind === 'name' && !t.initial && !t.patronymic);
   const unmatched = alignment.filter((a) => a.how === 'missing' && (a.query ? fullWord(a.query, query) : fullWord(a.candidate, listed)));
-  if (!unmatched.length) return undefined;
+  if (!unmatched.length) return nearSpellingOfCommonName(alignment, query);
   const matched = alignment.filter((a) => a.how !== 'missing' && a.query && a.candidate);
   if (matched.length < 2) return undefined;
   const listedWords = matched.map((a) => a.candidate);
@@ -92,4 +92,27 @@ export function partialMatchOnCommonName(alignment: readonly TokenAlignment[], q
     `partial match on a common name: "${listedWords.join(' ')}" matched (${reason}), ` +
     `${unmatched.map((a) => `"${a.query || a.candidate}"`).join(', ')} unmatched, and no date of birth or identifier agrees: no alert on the name alone`
   );
+}
+
+/**
+ * A whole-name match whose only name word besides common given names matched by a near spelling (a
+ * typo's distance or a sound code, not a transliteration of one name): Mohammad Amini / AMEEN,
+ * Mohamad; Robert Garza / Robert Garcia; Mehmet Sahin / MUHAMMAD, Sahib. The given name is shared by
+ * millions and the surname is another word: without an identity fact, no alert on the name alone.
+ */
+function nearSpellingOfCommonName(alignment: readonly TokenAlignment[], query: PreparedName): string | undefined {
+  const token = (display: string) => query.tokens.find((t) => t.display === display && t.kind === 'name');
+  let near: TokenAlignment | undefined;
+  let words = 0;
+  for (const a of alignment) {
+    if (a.how === 'missing' || !a.query || !a.candidate) continue;
+    const t = token(a.query);
+    if (!t) continue; // particles, titles
+    words++;
+    if (t.common) continue;
+    if ((a.how === 'fuzzy' || a.how === 'phonetic') && !near) near = a;
+    else return undefined; // a rarer word matched as written or transliterated: not only common names
+  }
+  if (!near || words < 2) return undefined;
+  return `"${near.query}" only resembles "${near.candidate}" (a near spelling, not the same name) and the other words matched are common given names: no alert on the name alone without a date of birth or identifier`;
 }

@@ -103,6 +103,16 @@ describe('alerts: a partial match on a common name raises none without an identi
   it('a common given name with a rare surname is not a common name: Ali Khamenei alerts on KHAMENEI, Ali Husseini', () => {
     assert.ok((hitOn('Ali Khamenei', khamenei.id)?.score ?? 0) >= T);
   });
+  it('a common given name with a surname only near the listed one (a typo\'s distance, not a transliteration) raises no alert alone', () => {
+    const ameen = entity({ primaryName: 'AMEEN, Mohamad', birthDates: [{ date: '1971-02-02' }] });
+    const near = ScreeningEngine.build([ameen, putin], []);
+    const hit = near.screen({ name: 'Mohammad Amini' }, { threshold: 0.5 }).find((h) => h.entity.id === ameen.id);
+    assert.ok(hit && hit.score < T, String(hit?.score));
+    assert.match(hit.explanation.qualifiers.map((q) => q.detail).join(' | '), /"amini" only resembles "ameen"/);
+    assert.ok(pairs.compare('Mohammad Amini', 'AMEEN, Mohamad', 'Person').score >= T, 'the pair score is unchanged');
+    assert.ok((near.screen({ name: 'Mohammad Amini', birthDate: '1971-02-02' })[0]?.score ?? 0) >= T, 'with the listed DOB it alerts');
+    assert.ok((near.screen({ name: 'Vladimir Poutine' })[0]?.score ?? 0) >= T, 'a distinctive surname in another spelling still alerts');
+  });
   it('a whole name and a distinctive name keep their alerts: Vladimir Putin, and Putin alone', () => {
     assert.ok((hitOn('Vladimir Putin', putin.id)?.score ?? 0) >= T);
     assert.ok((hitOn('Putin', putin.id)?.score ?? 0) >= T);
