@@ -153,15 +153,14 @@ const VOWEL = /[aeiouy]/;
  * Salma / Salim), where a vowel between consonants may be a spelling's choice (Abdelkrim / Abdelkarim).
  */
 function sameVowelEnds(a: string, b: string): boolean {
-  // (a final h after a vowel writes the vowel: Fatemeh / Fatima, Sarah / Sara)
-  const last = (w: string) => (w.length > 2 && w.endsWith('h') && VOWEL.test(w[w.length - 2]) ? w[w.length - 2] : w[w.length - 1]);
-  return VOWEL.test(a[0]) === VOWEL.test(b[0]) && VOWEL.test(last(a)) === VOWEL.test(last(b));
+  return VOWEL.test(a[0]) === VOWEL.test(b[0]) && !oneFeminineA(a, b);
 }
 
-/** One word ends in -a and the other in a consonant. */
+/** One word ends in -a and the other in a consonant (a final h after a vowel writes the vowel: Fatemeh / Fatima). */
 function oneFeminineA(a: string, b: string): boolean {
-  const ea = a[a.length - 1];
-  const eb = b[b.length - 1];
+  const last = (w: string) => (w.length > 2 && w.endsWith('h') && VOWEL.test(w[w.length - 2]) ? w[w.length - 2] : w[w.length - 1]);
+  const ea = last(a);
+  const eb = last(b);
   return (ea === 'a' && !VOWEL.test(eb)) || (eb === 'a' && !VOWEL.test(ea));
 }
 
@@ -211,10 +210,6 @@ export function abjadVowelsAgree(abjad: string, latin: string): boolean {
     const written = a.length - (/h$/.test(abjad) ? 1 : 0);
     return written <= l.length;
   }
-  // A word the script ends with a consonant ends with one in Latin too, or with an -a (an alef or a
-  // final ه/ة, which the reading leaves out or writes h): the script writes a final ی or و (خليل khlyl
-  // is Khalil, not Khalalu).
-  if (a[a.length - 1] === '' && l[l.length - 1] !== '' && l[l.length - 1] !== 'a' && !/h$/.test(abjad)) return false;
   for (let i = 0; i < a.length; i++) {
     if (a[i] === '') {
       // (a Latin w or y is a letter the script would write: "انس" Anas is not Wanus)
@@ -223,8 +218,8 @@ export function abjadVowelsAgree(abjad: string, latin: string): boolean {
   }
   return true;
 }
-// (ou is the French spelling of the long u: Mahmoud, Youssef; ai, ei, au a diphthong the script writes with ی or و: Hosseini)
-const LONG_VOWEL = /^(oo|uu|ee|ii|ou|ai|ei|au)$/;
+// (not ou, ai, ei: French writes a short u as ou, Mounir / منير, and the reading leaves out alef and ain, القاعدة qdh / Qaida)
+const LONG_VOWEL = /^(oo|uu|ee|ii)$/;
 
 /** Two Hangul blocks are one syllable, reading an initial ㄹ as ㅇ/ㄴ as the South writes it (리/이, 림/임, 로/노). */
 function hangulSame(a: string, b: string): boolean {
@@ -873,6 +868,8 @@ function swappedChain(q: PreparedName, qt: NameToken[], c: PreparedName, ct: Nam
       // (أحمد الحسن, Ahmad al-Hasan, is not AHMAD, Hasan, that is Hasan Ahmad).
       const family = bin.fold === 'al' && otherComma;
       if (bin.fold !== 'bin' && !family) continue;
+      // (a word a name repeats, HASSAN, Hassan el-Hajj, says nothing about which of its places is which)
+      if (family && (repeats(toks, order[k - 1]) || repeats(toks, order[k + 1]))) continue;
       const son = order[k - 1];
       const father = order[k + 1];
       if (toks[son].kind !== 'name' || toks[father].kind !== 'name') continue;
@@ -889,6 +886,11 @@ function swappedChain(q: PreparedName, qt: NameToken[], c: PreparedName, ct: Nam
     return undefined;
   };
   return check(qt, qRank, qToC, ct, cRank, c.commaAt !== undefined) ?? check(ct, cRank, cToQ, qt, qRank, q.commaAt !== undefined);
+}
+
+function repeats(toks: NameToken[], at: number): boolean {
+  for (let i = 0; i < toks.length; i++) if (i !== at && toks[i].fold === toks[at].fold) return true;
+  return false;
 }
 
 function hasFamilyArticle(toks: NameToken[]): boolean {
