@@ -104,6 +104,10 @@ export function precisionSection(after: PrecisionFigures, before: PrecisionFigur
   log('Mohammed Hassan / HASSAN, Mohamed), a listed name with a patronymic more (Elena Ivanova / IVANOVA, Elena Nikolaevna: a');
   log('missing patronymic is a small penalty, issue 27 §1), and partial matches on names the name-frequency model does not');
   log('know to be common (romanised Persian and Arabic surnames its pools lack: Mohammad Hosseini / HOSSEINI, Mohammad Ali).');
+  log('Critical name-only verdicts are exact collisions the verdict confirms as an exact match on a *distinctive* name: the');
+  log('name-frequency model counts a surname its pools lack as one in 100,000, so Mohammed Al-Masri or Mohammad Ahmadi come out');
+  log('"distinctive" (about 6 expected bearers) and their exact collisions critical; a model that knows romanised Arabic and');
+  log('Persian surnames is what the critical line of issue 27 needs next. No name rule can lower the exact-collision share.');
   log();
   log('### Positive classes, before → after (recall at the default threshold; F1 where the class has false pairs)');
   log();
