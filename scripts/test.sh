@@ -26,4 +26,7 @@ if [ "${#files[@]}" -eq 0 ]; then
 fi
 export NODE_ENV=test
 export LOG_LEVEL=${LOG_LEVEL:-silent}
+# Every event read from a store is deep-frozen in the whole suite (the default under NODE_ENV=test, forced
+# here whatever the caller's environment says): a fold that writes into a recorded event fails its test.
+export FREEZE_EVENTS=true
 exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=300000 "${files[@]}" "$@"

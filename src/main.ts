@@ -158,15 +158,26 @@ program
   .command('projections')
   .description('read-model tools')
   .command('rebuild <name>')
-  .description('replay the whole history into fresh tables and swap them in')
-  .action(async (name: string) => {
+  .description('replay the whole history into fresh tables and swap them in; with --scratch, into a scratch schema compared row by row with the live read model, which stays as it is')
+  .option('--scratch', 'only check: rebuild into a scratch schema up to the live checkpoint, compare every row, drop it; exit 1 on a difference (name may be "all")')
+  .option('--json', 'print JSON (with --scratch)')
+  .action(async (name: string, opts: { scratch?: boolean; json?: boolean }) => {
     const config = configOrExit();
     const log = operatorLogger(config);
     const [{ readModelProjections }, { rebuildProjectionByName }] = await Promise.all([import('./bootstrap/read-side'), import('./projections/rebuild')]);
-    const projections = readModelProjections(systemClock, log);
-    if (!projections.some((p) => p.name === name)) throw new UsageError(`Unknown projection "${name}"; known projections: ${projections.map((p) => p.name).join(', ')}`);
+    const projections = readModelProjections(log);
+    const known = projections.map((p) => p.name).join(', ');
+    if (!(opts.scratch && name === 'all') && !projections.some((p) => p.name === name)) throw new UsageError(`Unknown projection "${name}"; known projections: ${known}${opts.scratch ? ', or all' : ''}`);
     const ctx = await openOperator();
     try {
+      if (opts.scratch) {
+        const { verifyProjection, verifyReport } = await import('./projections/verify');
+        const results = [];
+        for (const projection of projections.filter((p) => name === 'all' || p.name === name)) results.push(await verifyProjection({ pool: ctx.pool, store: ctx.store, projection }));
+        process.stdout.write(opts.json ? `${JSON.stringify(results, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}\n` : verifyReport(results));
+        if (!results.every((r) => r.equal)) process.exitCode = 1;
+        return;
+      }
       const result = await rebuildProjectionByName(name, { pool: ctx.pool, store: ctx.store, projections });
       process.stdout.write(`${JSON.stringify(result, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}\n`);
     } finally {
@@ -219,7 +230,7 @@ program
     // webhook dispatcher) on the service's database; the read models are brought up to date before and after.
     const ctx = await openOperator();
     const { readModelProjections, startService } = await composition();
-    const projections = readModelProjections(systemClock, log);
+    const projections = readModelProjections(log);
     let service: RunningService | undefined;
     try {
       await ctx.catchUp(projections);
@@ -248,7 +259,7 @@ registerReplayCommand(program, {
   open: async () => {
     const ctx = await openOperator();
     const { readModelProjections } = await import('./bootstrap/read-side');
-    return { store: ctx.store, pool: ctx.pool, projections: readModelProjections(systemClock, operatorLogger(configOrExit())), stop: () => ctx.stop() };
+    return { store: ctx.store, pool: ctx.pool, projections: readModelProjections(operatorLogger(configOrExit())), stop: () => ctx.stop() };
   },
 });
 

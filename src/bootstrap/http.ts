@@ -19,7 +19,7 @@ export async function startHttp(deps: HttpDeps): Promise<{ server: Server; url: 
   // Idempotency-Key on every create route: one store, one middleware, each surface's envelope. The
   // lease outlasts the longest create answer (a screening waits up to SCREENING_WAIT_MS).
   const idempotencyStore = new PgIdempotencyStore(deps.pool);
-  const idempotent = createIdempotency({ store: idempotencyStore, clock, leaseMs: Math.max(60_000, 2 * config.SCREENING_WAIT_MS) });
+  const idempotent = createIdempotency({ store: idempotencyStore, clock, leaseMs: config.IDEMPOTENCY_LEASE_MS ?? Math.max(60_000, 2 * config.SCREENING_WAIT_MS) });
   // Records past their 24 h are already ignored; the hourly sweep keeps the table small.
   const idempotencySweep = setInterval(() => {
     idempotencyStore.sweep(clock.now()).catch((err: unknown) => logger.warn({ err }, 'idempotency sweep failed'));

@@ -6,7 +6,7 @@
  * second beside a running service instead of starting a second one.
  */
 import type pg from 'pg';
-import type { Config } from '../config/config';
+import { eventsFrozen, type Config } from '../config/config';
 import type { Logger } from '../shared/logger';
 import type { EventStore } from '../infrastructure/eventstore/port';
 import { PostgresEventStore } from '../infrastructure/eventstore/postgres/store';
@@ -40,8 +40,8 @@ export async function openOperatorContext(config: Config, logger: Logger, option
   const db = await openOperatorDatabase(config, logger, options.notice ? { notice: options.notice } : {});
   // The EventStoreDB client (gRPC) is loaded only where it is used: it is most of a command's start-up.
   const store: EventStore = config.ESDB_URL
-    ? new (await import('../infrastructure/eventstore/esdb/store')).EsdbEventStore({ connectionString: config.ESDB_URL, logger })
-    : new PostgresEventStore({ pool: db.pool, listenConnectionString: db.connectionString, pollIntervalMs: 500, logger });
+    ? new (await import('../infrastructure/eventstore/esdb/store')).EsdbEventStore({ connectionString: config.ESDB_URL, logger, freezeEvents: eventsFrozen(config) })
+    : new PostgresEventStore({ pool: db.pool, listenConnectionString: db.connectionString, pollIntervalMs: 500, logger, freezeEvents: eventsFrozen(config) });
   return {
     pool: db.pool,
     connectionString: db.connectionString,

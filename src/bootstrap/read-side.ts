@@ -1,7 +1,6 @@
 /** The read side (the API process): the relay to the bus, the read models' runner and the webhook dispatcher. */
 import type { Config } from '../config/config';
 import type { Logger } from '../shared/logger';
-import type { Clock } from '../shared/clock';
 import { EventRelay } from '../infrastructure/relay/relay';
 import { ProjectionRunner } from '../projections/runner';
 import type { Projection } from '../projections/projection';
@@ -20,7 +19,7 @@ import { createSecretBox, type SecretBox } from '../webhooks/secrets';
 import type { CoreDeps } from './lifecycle';
 
 /** Every read model the API process keeps, in one list (the runner and `svc projections rebuild` share it). */
-export function readModelProjections(clock: Clock, logger: Logger): Projection[] {
+export function readModelProjections(logger: Logger): Projection[] {
   return [
     accountsProjection,
     apiKeysProjection,
@@ -31,7 +30,7 @@ export function readModelProjections(clock: Clock, logger: Logger): Projection[]
     personChecksProjection,
     monitoringProjection,
     watchlistsProjection,
-    createWebhookProjector({ clock, logger }),
+    createWebhookProjector({ logger }),
   ];
 }
 
@@ -64,7 +63,7 @@ export async function startReadSide(deps: ReadSideDeps, here: boolean): Promise<
   const relay = new EventRelay({ store, bus, pool, registry, logger, pollIntervalMs: 500 });
   relay.start();
   stops.push(() => relay.stop());
-  const runner = new ProjectionRunner({ pool, store, projections: readModelProjections(clock, logger), logger, pollIntervalMs: 500 });
+  const runner = new ProjectionRunner({ pool, store, projections: readModelProjections(logger), logger, pollIntervalMs: 500 });
   await runner.start();
   stops.push(() => runner.stop());
   const dispatcher = createWebhookDispatcher({

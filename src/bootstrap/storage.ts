@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type pg from 'pg';
-import type { Config } from '../config/config';
+import { eventsFrozen, type Config } from '../config/config';
 import type { Logger } from '../shared/logger';
 import { PostmasterRunningError, startEmbeddedPostgres, type EmbeddedPostgres } from '../infrastructure/postgres/embedded';
 import { createPool } from '../infrastructure/postgres/pool';
@@ -32,9 +32,10 @@ export async function startStorage(config: Config, logger: Logger, stops: Stops)
   stops.push(() => pool.end());
   await migrate(pool, { logger });
 
+  const freezeEvents = eventsFrozen(config);
   const store: EventStore = config.ESDB_URL
-    ? new EsdbEventStore({ connectionString: config.ESDB_URL, logger })
-    : new PostgresEventStore({ pool, listenConnectionString: connectionString, pollIntervalMs: 500, minFenceIntervalMs: config.EVENTSTORE_FENCE_INTERVAL_MS, logger });
+    ? new EsdbEventStore({ connectionString: config.ESDB_URL, logger, freezeEvents })
+    : new PostgresEventStore({ pool, listenConnectionString: connectionString, pollIntervalMs: 500, minFenceIntervalMs: config.EVENTSTORE_FENCE_INTERVAL_MS, logger, freezeEvents });
   stops.push(() => store.close());
   return { pool, store, embedded };
 }

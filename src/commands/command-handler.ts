@@ -8,15 +8,22 @@ export interface HandledCommand<E extends Event, S> {
   events: E[];
   /** State after the command. */
   state: S;
-  /** Global position of the last appended event, to wait for read models. */
+  /** Global position of the last appended event (or of the last one an earlier attempt recorded), to wait for read models. */
   lastGlobalPosition: bigint | null;
+  /**
+   * The stream already held this command's events (an earlier attempt of the same request, e.g. a
+   * retry under an Idempotency-Key after a crash): nothing was decided or appended, and `events` is empty.
+   */
+  alreadyRecorded?: boolean;
 }
 
 /**
  * Runs one command against one stream: read, fold, decide, append with the expected revision.
  * A concurrent writer makes the append fail with a revision conflict; the command is then
  * decided again on the fresh state (a bounded number of times), so deciders see every event.
- * Event ids derive from the command id, so a retried HTTP request appends nothing twice.
+ * Event ids derive from the command id, so a retried HTTP request appends nothing twice; and a
+ * command whose events the stream already holds (caused by its command id) is not decided again:
+ * its outcome stands, answered as `alreadyRecorded` with the position of its last event.
  */
 export async function handleCommand<C extends Command, E extends Event, S>(
   store: EventStore,
@@ -33,10 +40,27 @@ export async function handleCommand<C extends Command, E extends Event, S>(
     newStream?: boolean;
   } = {},
 ): Promise<HandledCommand<E, S>> {
-  return handleStep(store, decider, streamName, (state) => decider.decide(command, state), {
-    ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
-    ...(options.newStream ? { history: [] } : {}),
-  });
+  let earlier: RecordedEvent[] = [];
+  const handled = await handleStep(
+    store,
+    decider,
+    streamName,
+    (state, recorded) => {
+      earlier = recorded.filter((event) => event.metadata.causationId === command.metadata.commandId);
+      return earlier.length > 0 ? [] : decider.decide(command, state);
+    },
+    {
+      ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+      ...(options.newStream ? { history: [] } : {}),
+    },
+  );
+  if (earlier.length > 0) return { events: [], state: handled.state, lastGlobalPosition: earlier[earlier.length - 1]!.globalPosition, alreadyRecorded: true };
+  if (handled.written || handled.events.length === 0) return handled;
+  // Decided on a history that did not show them (newStream), the events' ids were all in the stream
+  // already: the same answer as above, from the stream as it is.
+  const { state, events } = await loadAggregate(store, decider, streamName);
+  const recorded = events.filter((event) => event.metadata.causationId === command.metadata.commandId);
+  return { events: [], state, lastGlobalPosition: recorded[recorded.length - 1]?.globalPosition ?? handled.lastGlobalPosition, alreadyRecorded: true };
 }
 
 /** What a step appended, and whether the store wrote it (false: every event id was already there). */

@@ -1,4 +1,4 @@
-import type { Actor, Event, EventMetadata } from '../shared/events';
+import type { Actor, Event, EventIdempotency, EventMetadata } from '../shared/events';
 
 /** Metadata every command carries: time, who, and ids for idempotency and tracing. */
 export interface CommandMetadata {
@@ -8,6 +8,8 @@ export interface CommandMetadata {
   /** Unique per command; events derive their ids from it, so a retried command appends nothing new. */
   commandId: string;
   correlationId?: string;
+  /** A create sent with an Idempotency-Key: recorded on every event it appends (and its commandId derives from the key). */
+  idempotency?: EventIdempotency;
 }
 
 export interface Command<Type extends string = string, Data = Record<string, unknown>> {
@@ -43,6 +45,7 @@ export function stamp<E extends Event>(command: Command, events: Bare<E>[]): E[]
       actor: command.metadata.actor,
     };
     if (command.metadata.correlationId !== undefined) metadata.correlationId = command.metadata.correlationId;
+    if (command.metadata.idempotency !== undefined) metadata.idempotency = command.metadata.idempotency;
     return { type: event.type, data: event.data, metadata } as E;
   });
 }

@@ -57,6 +57,12 @@ export const configSchema = z.object({
    */
   EVENTSTORE_FENCE_INTERVAL_MS: z.coerce.number().int().min(0).max(1000).default(1),
   /**
+   * Deep-freeze every event read from the event store, so a fold, read model or decider that writes
+   * into a recorded event throws at once instead of changing what later readers see. Unset: on in
+   * development and test, off in production (the walk costs time on every read: docs/operations.md).
+   */
+  FREEZE_EVENTS: booleanFlag.optional(),
+  /**
    * Named prepared statements for parameterised queries (one Parse per connection and statement).
    * Turn off behind a transaction-pooling proxy that does not track them (PgBouncer before 1.21).
    */
@@ -96,6 +102,13 @@ export const configSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   /** How long a synchronous screening request waits for ScreeningCompleted before answering 202. */
   SCREENING_WAIT_MS: z.coerce.number().int().min(0).max(300_000).default(20_000),
+  /**
+   * How long an Idempotency-Key reservation holds before a retry with the same key and body may take
+   * it over (ms): the time a key stays blocked after its process died mid-request. Unset:
+   * max(60 s, 2 × SCREENING_WAIT_MS). Keep it above the longest a create request may take (a
+   * screening waits up to SCREENING_WAIT_MS), so that a live request is never taken over.
+   */
+  IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).optional(),
   /** Per-agent timeout inside a pipeline phase. */
   AGENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /**
@@ -225,6 +238,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
   return config;
+}
+
+/** Whether events read from the store are deep-frozen (FREEZE_EVENTS; by default everywhere but production). */
+export function eventsFrozen(config: Pick<Config, 'FREEZE_EVENTS' | 'NODE_ENV'>): boolean {
+  return config.FREEZE_EVENTS ?? config.NODE_ENV !== 'production';
 }
 
 /** Names of every variable the service reads (used by the docker-compose test); LIST_URL_* are matched by prefix. */

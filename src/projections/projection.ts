@@ -35,6 +35,19 @@ export interface Projection {
    * A row is then written about once per item instead of once per read batch the item appears in.
    */
   mayLag?: boolean;
+  /**
+   * Tables outside its schema that it writes (the webhook projector's outbox and endpoints, shared
+   * with the dispatcher), unqualified in its statements. A rebuild check (verify.ts) gives it its own
+   * copies first on the search path and compares what `rows` selects: the columns it alone writes.
+   */
+  sharedTables?: readonly SharedTable[];
+}
+
+/** A table a projection writes outside its own schema (see Projection.sharedTables). */
+export interface SharedTable {
+  table: string;
+  /** The rows it wrote, as written (no column another writer changes), from the copy in `schema`. */
+  rows(schema: string): string;
 }
 
 /**

@@ -163,9 +163,11 @@ export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEve
       if (!d.queried) {
         report.sourcesNotSearched.push({ source: d.agent, reason: d.error ?? 'not queried' });
       }
+      // A copy of each hit: finishReport and later events (monitoring, dispositions) write into the
+      // report's hits, never into the recorded event's.
       for (const hit of payload.hits ?? []) {
         const list = report.hits[hit.category];
-        if (list && !list.some((h) => h.hitId === hit.hitId)) list.push(hit);
+        if (list && !list.some((h) => h.hitId === hit.hitId)) list.push({ ...hit });
       }
       for (const record of payload.registry ?? []) report.enrichment.registries.push(record);
       if (payload.ukRegistry) report.enrichment.ukRegistry = payload.ukRegistry;
@@ -221,12 +223,16 @@ export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEve
       const summary = `Raised by ongoing monitoring (${d.kind.replace('_', ' ')}) on list version ${d.listVersion}`;
       if (existing >= 0) {
         const hit = list[existing]!;
-        hit.score = d.score;
+        // (a copy: a fold never changes the events it reads, whose hits the store may hand to every reader)
+        const updated = {
+          ...hit,
+          score: d.score,
+          explanation: { ...hit.explanation, summary: `${hit.explanation.summary} ${summary}.` },
+          ...(d.entityRecordHash ? { entityRecordHash: d.entityRecordHash } : {}),
+          ...(d.internalList ? { internalList: d.internalList } : {}),
+        };
         // The identity facts the hit was assessed on are the subject's and stay; the new score may leave the name band.
-        hit.status = hitStatusOf(hit);
-        hit.explanation = { ...hit.explanation, summary: `${hit.explanation.summary} ${summary}.` };
-        if (d.entityRecordHash) hit.entityRecordHash = d.entityRecordHash;
-        if (d.internalList) hit.internalList = d.internalList;
+        list[existing] = { ...updated, status: hitStatusOf(updated) };
       } else {
         list.push({
           hitId: d.hitId,

@@ -26,10 +26,24 @@ export interface EventMetadata {
   actor?: Actor;
   /** When the fact happened, ISO 8601 UTC, supplied by the command handler's clock. */
   occurredAt: string;
+  /**
+   * The events of a create sent with an Idempotency-Key record it here, in the same append as the
+   * resource they create: their ids derive from the key (a second create under it is refused by the
+   * store's unique event ids) and this names the key and the request (docs/idempotency-and-strict-input.md).
+   */
+  idempotency?: EventIdempotency;
   /** Hash of the previous event in the same stream (hash chain, filled by the store). */
   previousHash?: string;
   /** Hash of this event (type, data, metadata without `hash`), filled by the store. */
   hash?: string;
+}
+
+/** What a create's events record of the Idempotency-Key it was sent with. */
+export interface EventIdempotency {
+  /** SHA-256 (hex) of the key's scope (surface, account, credential) and the key: never the key itself. */
+  key: string;
+  /** The request's fingerprint: SHA-256 of its method, path and canonical body (of a streamed body: its type, length and query). */
+  request: string;
 }
 
 export interface Event<Type extends string = string, Data = Record<string, unknown>> {

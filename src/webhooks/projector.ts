@@ -15,7 +15,7 @@
  * rebuild, a redelivery) never sends a webhook twice.
  */
 import type pg from 'pg';
-import type { Clock } from '../shared/clock';
+import { createHash } from 'node:crypto';
 import type { RecordedEvent } from '../shared/events';
 import { quoteIdent, type Projection } from '../projections/projection';
 import type { ApiKeyEvent } from '../commands/api-keys';
@@ -70,8 +70,6 @@ type Handled = Extract<
 >;
 
 export interface WebhookProjectorOptions {
-  /** Time written on outbox rows (the first attempt is due at once). */
-  clock: Clock;
   logger?: { error(obj: object, msg: string): void };
 }
 
@@ -113,8 +111,25 @@ const endpointEvents: ReadonlySet<string> = new Set<(typeof webhookProjectorHand
 /** (surface, account, key) of a lookup or of a found endpoint ('' / null: no key, as stored). */
 const endpointKey = (ref: EndpointRef | EndpointView) => JSON.stringify([ref.surface, ref.accountId, ref.keyId ?? '']);
 
-export function createWebhookProjector(options: WebhookProjectorOptions): Projection {
-  const { clock } = options;
+/**
+ * A delivery's id, derived from its dedup key (the event it is about, the surface and the webhook
+ * event): a rebuild of the projector writes the same row under the same id, and a receiver that
+ * deduplicates on the id sees one delivery however often history is replayed. A UUID (v8: custom).
+ */
+export function deliveryIdOf(dedupKey: string): string {
+  const hex = createHash('sha256').update(`svc-webhook-delivery:${dedupKey}`).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * When the fact happened, as the event records it: the time written on outbox rows (due at once)
+ * and on endpoint rows. Never the clock: rebuilding the projector from the same events must give
+ * the same rows.
+ */
+const recordedTime = (event: RecordedEvent) => new Date(event.metadata.occurredAt);
+
+export function createWebhookProjector(options: WebhookProjectorOptions = {}): Projection {
   const logger = options.logger ?? { error() {} };
 
   /**
@@ -137,13 +152,8 @@ export function createWebhookProjector(options: WebhookProjectorOptions): Projec
       return;
     }
     const endpoint = await lookups.endpoint({ accountId, surface: message.surface, keyId });
-    await enqueueTo(db, endpoint, {
-      accountId,
-      keyId,
-      message,
-      now: clock.now(),
-      dedupKey: `${event.metadata.eventId}:${message.surface}:${message.event}`,
-    });
+    const dedupKey = `${event.metadata.eventId}:${message.surface}:${message.event}`;
+    await enqueueTo(db, endpoint, { accountId, keyId, message, now: recordedTime(event), dedupKey, deliveryId: deliveryIdOf(dedupKey) });
   }
 
   /** The facts of several screenings in one query (facts never change once written). */
@@ -177,7 +187,7 @@ export function createWebhookProjector(options: WebhookProjectorOptions): Projec
   async function applyEvent(client: pg.PoolClient, recorded: RecordedEvent, schema: string, lookups: Lookups): Promise<void> {
     const event = recorded as unknown as Handled & RecordedEvent;
     const s = quoteIdent(schema);
-    const now = clock.now();
+    const now = recordedTime(recorded);
     switch (event.type) {
       // ---------------------------------------------------------------- endpoints
       case 'ApiKeyCreated':
@@ -360,6 +370,7 @@ export function createWebhookProjector(options: WebhookProjectorOptions): Projec
     name: 'webhooks',
     version: 1,
     handles: webhookProjectorHandles,
+    sharedTables: WEBHOOK_PROJECTOR_TABLES,
 
     async setup(client: pg.PoolClient, schema: string) {
       const s = quoteIdent(schema);
@@ -409,6 +420,27 @@ export function createWebhookProjector(options: WebhookProjectorOptions): Projec
     },
   };
 }
+
+/**
+ * What the projector alone writes in the shared webhook tables, as it writes it: the dispatcher
+ * changes a delivery's status, attempts and times, and an endpoint's failure streak and enabled flag,
+ * so those are left out; endpoints are named by surface, account and key (their serial ids depend on
+ * insertion order), and manual retries and test sends (no dedup key) are not the projector's.
+ */
+const WEBHOOK_PROJECTOR_TABLES = [
+  {
+    table: 'webhook_endpoints',
+    rows: (schema: string) => `SELECT surface, account_id, key_id, url, secret_ciphertext, created_at FROM ${quoteIdent(schema)}.webhook_endpoints`,
+  },
+  {
+    table: 'webhook_outbox',
+    rows: (schema: string) =>
+      `SELECT o.delivery_id, e.surface AS endpoint_surface, e.account_id AS endpoint_account, e.key_id AS endpoint_key, o.account_id, o.surface,
+              o.event_type, encode(o.body, 'escape') AS body, o.dedup_key, o.subject_ref, o.max_attempts, o.created_at
+         FROM ${quoteIdent(schema)}.webhook_outbox o JOIN ${quoteIdent(schema)}.webhook_endpoints e ON e.id = o.endpoint_id
+        WHERE o.dedup_key IS NOT NULL`,
+  },
+] as const;
 
 type ScreeningRequestedEvent = Extract<Handled, { type: 'ScreeningRequested' }> & RecordedEvent;
 type PersonCheckRequestedEvent = Extract<Handled, { type: 'PersonCheckRequested' }> & RecordedEvent;

@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
+import type { SurfaceCredentials } from './surface-credentials';
 
 export interface CrashRoundOptions {
   requests?: number;
@@ -54,6 +55,8 @@ export interface Ready {
   keys: string[];
   databaseUrl: string;
   pid: number;
+  /** With TEST_SURFACES set: credentials on every surface. */
+  surfaces?: SurfaceCredentials;
 }
 
 const serviceEntry = new URL('./crash-service.ts', import.meta.url).pathname;

@@ -134,6 +134,12 @@ export interface ScaledClusterOptions {
   logLevel?: string;
   /** Keep the log directory after stop (default: only when KEEP_SCALED_LOGS=1). */
   keepLogs?: boolean;
+  /**
+   * PostgreSQL settings over the throwaway defaults (no fsync, no synchronous commit). A test that
+   * SIGKILLs PostgreSQL needs `synchronous_commit: 'on'`: without it a commit is answered before its WAL
+   * leaves PostgreSQL's memory, so the kill loses acknowledged transactions, which no deployment allows.
+   */
+  postgresSettings?: Record<string, string>;
 }
 
 export interface ScaledCluster {
@@ -157,6 +163,12 @@ export interface ScaledCluster {
   /** OS process ids of the postmaster and of the broker (for CPU accounting). */
   postgresPid(): number;
   kafkaPid(): number;
+  /**
+   * SIGKILL of the broker and a new one in its place (the mock keeps nothing on disk: topics are made
+   * again, empty, on new ports). Processes started afterwards get the new brokers; running ones must
+   * be restarted by the caller (the chaos soak does).
+   */
+  replaceKafka(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -217,9 +229,13 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
   };
 
   try {
-    const kafka = await startMockKafka({ brokers: 1, topics: scaledModeTopics().map((name) => ({ name, partitions })), startTimeoutMs: 120_000 });
+    const startKafka = async () => {
+      const started = await startMockKafka({ brokers: 1, topics: scaledModeTopics().map((name) => ({ name, partitions })), startTimeoutMs: 120_000 });
+      track(started.pid, ended(started.pid));
+      return started;
+    };
+    let kafka = await startKafka();
     cleanups.push(() => kafka.stop());
-    track(kafka.pid, ended(kafka.pid));
 
     const pgPort = await freePort();
     const pgDir = path.join(dir, 'postgres');
@@ -230,7 +246,7 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
         port: pgPort,
         unixSocket: false,
         // A throwaway cluster: no fsync; max_connections above the pools of every process (20 each).
-        settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '200' },
+        settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '200', ...options.postgresSettings },
         initNoSync: true,
         stopOnProcessExit: true,
         keepProcessAlive: false,
@@ -274,7 +290,9 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
 
     return {
       dir,
-      kafka,
+      get kafka() {
+        return kafka;
+      },
       databaseUrl,
       pool,
       get url() {
@@ -316,6 +334,16 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
       startPostgres,
       postgresPid: () => postgres?.pid ?? -1,
       kafkaPid: () => kafka.pid,
+      async replaceKafka() {
+        const old = kafka;
+        try {
+          process.kill(old.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+        await ended(old.pid);
+        kafka = await startKafka();
+      },
       stop: stopAll,
     };
   } catch (error) {

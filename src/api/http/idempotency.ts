@@ -50,6 +50,8 @@ export const IDEMPOTENT_CREATE_ROUTES = [
   '/api/portal/watchlists',
   '/api/v1/watchlists/{id}/imports',
   '/api/portal/watchlists/{id}/imports',
+  '/api/v1/watchlists/{id}/entries',
+  '/api/portal/watchlists/{id}/entries',
 ] as const;
 
 /** Response headers replayed with the stored answer (the rest are the replaying request's own). */
@@ -141,6 +143,8 @@ export function createIdempotency(deps: IdempotencyDeps | undefined): Idempotent
               // The commands bind the ids they draw to the key before they append (CommandContext.idempotency).
               ctxOf(res).idempotency = {
                 bindingId: outcome.bindingId,
+                keyDigest: createHash('sha256').update(`${scope}\n${key}`).digest('hex'),
+                requestHash,
                 bind: (names, draw) => deps.store.bind({ scope, key, names, draw }),
               };
               captureAnswer(res, deps, { scope, key, ownerToken: outcome.ownerToken }, content);

@@ -120,7 +120,7 @@ export function registerWatchlistPaths(registry: OpenAPIRegistry, options: { bas
     tags: [tag],
     summary: `${label}add an entry`,
     description:
-      'An entry has the fields of an official list entity. `primary_name` is required. Adding an entry reverse-matches the account\'s monitored subjects against it (monitoring alerts). Send your own `entry_id` to make a retry safe (the same id twice is a 409).',
+      'An entry has the fields of an official list entity. `primary_name` is required. Adding an entry reverse-matches the account\'s monitored subjects against it (monitoring alerts). With an `Idempotency-Key` a retry is safe whether or not you send an `entry_id`: the entry\'s id is bound to the key, so a retry after a lost answer (even one the service crashed before sending) answers the same entry and adds nothing. Without a key, send your own `entry_id` (the same id twice is a 409).',
     security,
     request: { params: WatchlistParamsSchema, body: { required: true, content: json(CreateEntrySchema) } },
     responses: {

@@ -49,7 +49,7 @@ export interface WatchlistRoutesOptions {
   principalOf(req: Request, res: Response): Promise<Principal>;
   commandContext(res: Response, principal: Principal): CommandContext;
   send(res: Response, status: number, data: unknown): void;
-  /** The Idempotency-Key middleware for the list create route. */
+  /** The Idempotency-Key middleware of the create routes (lists, entries, imports). */
   idempotent: RequestHandler;
   /** Largest import body in bytes (WATCHLIST_IMPORT_MAX_BYTES). */
   maxImportBytes: number;
@@ -236,6 +236,7 @@ export function createWatchlistRoutes(options: WatchlistRoutesOptions): Router {
   // ---- entries
   router.post(
     `${base}/:id/entries`,
+    options.idempotent,
     handle(async (req, res) => {
       const principal = await options.principalOf(req, res);
       const id = listId(req);

@@ -6,7 +6,7 @@ import { projectionSchema } from '../../projections/projection';
 import type { SecretBox } from '../../webhooks/secrets';
 import { S1_KEY_PATTERN, S2_KEY_PATTERN, S3_KEY_PATTERN } from '../../commands/api-keys/key-format';
 import { handleCommand } from '../../commands/command-handler';
-import { boundId } from '../idempotency/binding';
+import { bindCreate } from '../idempotency/binding';
 import { nextId } from '../ids';
 import { countInWindowSql, limitWindowAt, settleCount } from '../limits';
 import type { ApiKeyView, AuthFailure, CommandContext, KeyCountedLimit, KeyService, LimitDecision, Plan, Principal } from '../services';
@@ -162,7 +162,7 @@ export class PgKeyService implements KeyService {
     // With an Idempotency-Key the id is bound to the key before the append. A retry after a crash between
     // the append and the recorded answer finds the key created; its secret existed only in the answer that
     // was never recorded (keys are stored as hashes), so it cannot be shown again: 409, nothing created.
-    const keyId = await boundId(ctx.idempotency, 'api-key', () => nextId(this.deps.pool, 'api_key_id_seq'));
+    const { id: keyId, meta } = await bindCreate(ctx, 'api-key', () => nextId(this.deps.pool, 'api_key_id_seq'));
     if (ctx.idempotency && (await this.keyExists(principal.accountId, keyId))) {
       throw new Conflict(
         `This Idempotency-Key already created API key ${keyId}, whose secret is shown only in the first answer and is not stored: revoke key ${keyId} and create a new key with a new Idempotency-Key`,
@@ -190,7 +190,7 @@ export class PgKeyService implements KeyService {
         ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),
         ...(webhook ? { webhook } : {}),
       },
-      metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, commandId: ctx.commandId, correlationId: ctx.correlationId },
+      metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, correlationId: ctx.correlationId, ...meta },
     });
     await this.deps.readModelsCaughtUp();
     const key = await this.byId(principal.accountId, keyId);

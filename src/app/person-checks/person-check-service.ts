@@ -25,7 +25,7 @@ import { systemTimer, type Clock, type Timer } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import { NotFound } from '../../commands/errors';
 import { handleCommand } from '../../commands/command-handler';
-import { boundId } from '../idempotency/binding';
+import { bindCreate } from '../idempotency/binding';
 import type { AdmissionSlot, ScreeningAdmission } from '../screenings/admission';
 import type { CommandContext, Principal, RiskLevel } from '../services';
 import type { ListsInServiceView } from '../services';
@@ -303,7 +303,7 @@ export class PgPersonCheckService implements PersonCheckService {
 
   private async requestAdmitted(principal: Principal, input: PersonCheckRequestInput, ctx: CommandContext, slot: AdmissionSlot | undefined): Promise<PersonCheckView> {
     // With an Idempotency-Key the id is bound to the key before the append (a retry after a crash finds it).
-    const personCheckId = await boundId(ctx.idempotency, 'person-check', async () => newPersonCheckId());
+    const { id: personCheckId, meta } = await bindCreate(ctx, 'person-check', async () => newPersonCheckId());
     if (ctx.idempotency) {
       const existing = await this.deps.store.readStream(streamName(personCheckId));
       if (existing.length > 0) {
@@ -335,9 +335,15 @@ export class PgPersonCheckService implements PersonCheckService {
         ...(input.phone !== undefined ? { phone: input.phone } : {}),
         ...(input.email !== undefined ? { email: input.email } : {}),
       },
-      metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, commandId: ctx.commandId, correlationId: ctx.correlationId },
+      metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, correlationId: ctx.correlationId, ...meta },
     });
     const stream = streamName(personCheckId);
+    // Another attempt of the same request (a lease taken over while the first still ran) recorded it first.
+    if (handled.alreadyRecorded) {
+      const view = buildPersonCheckView(await this.deps.store.readStream(stream));
+      if (!view || view.accountId !== principal.accountId) throw new NotFound('person check', personCheckId);
+      return view;
+    }
     return buildPersonCheckView(
       handled.events.map((e, i) => ({ ...e, streamName: stream, streamPosition: BigInt(i), globalPosition: 0n, recordedAt: e.metadata.occurredAt })),
     )!;

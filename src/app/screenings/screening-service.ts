@@ -18,7 +18,7 @@ import { systemTimer, type Clock, type Timer } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import { NotFound } from '../../commands/errors';
 import { handleCommand } from '../../commands/command-handler';
-import { boundId } from '../idempotency/binding';
+import { bindCreate, type CreateCommandMeta } from '../idempotency/binding';
 import type { IdBlocks } from '../ids';
 import type {
   CommandContext,
@@ -304,13 +304,13 @@ export class PgScreeningService implements ScreeningService {
     // (Admitted first, so a refusal at capacity binds nothing and the key stays free.)
     const slot = this.deps.admission?.acquire(); // throws Overloaded at capacity, before anything is written
     try {
-      const screeningId = await boundId(ctx.idempotency, 'screening', () => this.deps.ids.next('screening_id_seq'));
+      const { id: screeningId, meta } = await bindCreate(ctx, 'screening', () => this.deps.ids.next('screening_id_seq'));
       const existing = ctx.idempotency ? await this.existing(principal, screeningId) : undefined;
       if (existing) {
         slot?.release();
         return existing;
       }
-      return await this.requestAdmitted(principal, input, ctx, slot, screeningId);
+      return await this.requestAdmitted(principal, input, ctx, slot, screeningId, meta);
     } catch (error) {
       slot?.release();
       throw error;
@@ -333,6 +333,7 @@ export class PgScreeningService implements ScreeningService {
     ctx: CommandContext,
     slot: AdmissionSlot | undefined,
     screeningId: string,
+    meta: CreateCommandMeta,
   ): Promise<ScreeningView> {
     slot?.bind(screeningStream(screeningId)); // before the append: its end cannot be seen earlier
     const surface = principal.surface === 's1' || principal.surface === 's3' ? principal.surface : 'portal';
@@ -394,8 +395,13 @@ export class PgScreeningService implements ScreeningService {
           : {}),
         ...(input.monitor ? { monitor: true } : {}),
       },
-      metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, commandId: ctx.commandId, correlationId: ctx.correlationId },
+      metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, correlationId: ctx.correlationId, ...meta },
     }, { newStream: true });
+    // Another attempt of the same request (a lease taken over while the first still ran) recorded it first.
+    if (result.alreadyRecorded) {
+      const existing = await this.existing(principal, screeningId);
+      if (existing) return existing;
+    }
     const report = buildScreeningReport(
       result.events.map((e, i) => ({ ...e, streamName: screeningStream(screeningId), streamPosition: BigInt(i), globalPosition: 0n, recordedAt: e.metadata.occurredAt })),
       this.deps.reportContext(),

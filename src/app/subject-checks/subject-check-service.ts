@@ -24,7 +24,7 @@ import type { EventStore } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import type { Clock } from '../../shared/clock';
 import { handleCommand, loadAggregate } from '../../commands/command-handler';
-import { boundId } from '../idempotency/binding';
+import { bindCreate } from '../idempotency/binding';
 import type { AdmissionSlot, ScreeningAdmission } from '../screenings/admission';
 import type { IdBlocks } from '../ids';
 import type { CommandContext, Principal } from '../services';
@@ -357,7 +357,7 @@ export class PgSubjectCheckService {
   ): Promise<SubjectCheckView> {
     // With an Idempotency-Key the id is bound to the key before the append: a retry after a crash
     // between the append and the recorded answer finds its check here and answers it.
-    const subjectCheckId = await boundId(ctx.idempotency, options.bindAs ?? 'subject-check', () => this.deps.ids.next('subject_check_id_seq'));
+    const { id: subjectCheckId, meta } = await bindCreate(ctx, options.bindAs ?? 'subject-check', () => this.deps.ids.next('subject_check_id_seq'));
     if (ctx.idempotency) {
       const existing = await this.deps.store.readStream(subjectCheckStream(subjectCheckId));
       if (existing.length > 0) {
@@ -388,11 +388,14 @@ export class PgSubjectCheckService {
         ...(options.batchId !== undefined ? { batchId: options.batchId } : {}),
         ...(input.monitor === true ? { monitor: true } : {}),
       },
-      metadata: this.meta(ctx),
+      metadata: { ...this.meta(ctx), ...meta },
     }, { newStream: true });
     // So that a GET right after the 201 finds the check.
     if (options.waitForReadModel !== false) await this.deps.readModelsCaughtUp(handled.lastGlobalPosition ?? undefined);
-    return startedView(handled.events[0] as SubjectCheckStarted);
+    // Another attempt of the same request (a lease taken over while the first still ran) recorded it first.
+    const started = (handled.alreadyRecorded ? (await this.deps.store.readStream(subjectCheckStream(subjectCheckId)))[0] : handled.events[0]) as unknown as SubjectCheckStarted | undefined;
+    if (started?.type !== 'SubjectCheckStarted' || started.data.accountId !== principal.accountId) throw new NotFound('subject check', subjectCheckId);
+    return startedView(started);
   }
 
   /** Waits for the read model (after a batch of starts). */

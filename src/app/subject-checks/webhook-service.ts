@@ -21,7 +21,7 @@ import {
 import { prepareWebhookRegistration } from '../../webhooks/registration';
 import { UrlGuardError } from '../../webhooks/url-guard';
 import { handleCommand, loadAggregate } from '../../commands/command-handler';
-import { boundId } from '../idempotency/binding';
+import { bindCreate } from '../idempotency/binding';
 import type { CommandContext, Principal } from '../services';
 import type { WebhookServiceDeps } from '../webhook-deps';
 
@@ -64,7 +64,8 @@ export class S2WebhookService {
     // With an Idempotency-Key the command's id is bound to the key before the append: a retry after a
     // crash between the append and the recorded answer finds that registration and answers it (its
     // signing secret is kept sealed, so the same secret is shown), instead of registering a new secret.
-    const commandId = await boundId(ctx.idempotency, 'webhook-registration', async () => ctx.commandId);
+    const { meta } = await bindCreate(ctx, 'webhook-registration', async () => ctx.commandId);
+    const { commandId } = meta;
     const { state, events } = await loadAggregate(this.deps.store, webhookEndpointDecider, stream);
     if (ctx.idempotency) {
       const done = events.find(
@@ -95,7 +96,7 @@ export class S2WebhookService {
         secretCiphertext: prepared.secretCiphertext,
         secretHash: prepared.secretHash,
       },
-      metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, commandId, correlationId: ctx.correlationId },
+      metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, correlationId: ctx.correlationId, ...meta },
     });
     // Deliveries and test sends need the endpoint row the projector writes.
     await this.deps.readModelsCaughtUp();

@@ -30,6 +30,7 @@ import type { Watchlist, WatchlistEntry, WatchlistEntryInput, WatchlistSeverity 
 import type { Clock } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import { handleCommand } from '../../commands/command-handler';
+import { bindCreate, eventIdempotency, type CreateCommandMeta } from '../idempotency/binding';
 import type { CommandContext } from '../services';
 
 export interface WatchlistView extends Watchlist {
@@ -118,11 +119,14 @@ export class WatchlistService {
     this.listeners.push(listener);
   }
 
-  private async run(command: Omit<WatchlistCommand, 'metadata'>, ctx: CommandContext, options: { newStream?: boolean } = {}) {
-    const full = { ...command, metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, commandId: ctx.commandId, correlationId: ctx.correlationId } } as WatchlistCommand;
-    const handled = await handleCommand(this.expanding, watchlistDecider, streamName(full.data.watchlistId), full, options);
+  /** `meta`: a create's command id and idempotency record (bindCreate); other commands use the request's command id. */
+  private async run(command: Omit<WatchlistCommand, 'metadata'>, ctx: CommandContext, options: { newStream?: boolean; meta?: CreateCommandMeta } = {}) {
+    const meta = options.meta ?? { commandId: ctx.commandId };
+    const full = { ...command, metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, correlationId: ctx.correlationId, ...meta } } as WatchlistCommand;
+    const handled = await handleCommand(this.expanding, watchlistDecider, streamName(full.data.watchlistId), full, options.newStream ? { newStream: true } : {});
     await this.deps.readModelsCaughtUp(handled.lastGlobalPosition ?? undefined);
-    if (handled.events.length) {
+    // A retry whose command an earlier attempt recorded waits too: that attempt may have died before.
+    if (handled.events.length || handled.alreadyRecorded) {
       for (const listener of this.listeners) {
         await listener(full.data.accountId, full.data.watchlistId, handled.events, handled.lastGlobalPosition ?? undefined).catch((err: unknown) =>
           this.deps.logger?.error({ err, watchlistId: full.data.watchlistId }, 'watchlist change listener failed (the change is committed)'),
@@ -132,10 +136,21 @@ export class WatchlistService {
     return handled;
   }
 
+  /**
+   * Under an Idempotency-Key the list's id is bound to the key before the append and the command id
+   * derives from it: a retry (after a crash, or after a failure past the append) answers that list.
+   */
   async create(accountId: string, input: WatchlistInput, ctx: CommandContext): Promise<WatchlistView> {
-    const watchlistId = randomUUID();
-    await this.run({ type: 'CreateWatchlist', data: { watchlistId, accountId, ...input } }, ctx, { newStream: true });
-    return (await this.get(accountId, watchlistId))!;
+    const { id: watchlistId, meta } = await bindCreate(ctx, 'watchlist', async () => randomUUID());
+    await this.run({ type: 'CreateWatchlist', data: { watchlistId, accountId, ...input } }, ctx, { newStream: true, meta });
+    return this.found(accountId, watchlistId);
+  }
+
+  /** A list the caller's command just wrote (the read model has applied it): its view, or NotFound (never another tenant's). */
+  private async found(accountId: string, watchlistId: string): Promise<WatchlistView> {
+    const list = await this.get(accountId, watchlistId);
+    if (!list) throw new NotFound('watchlist', watchlistId);
+    return list;
   }
 
   async change(accountId: string, watchlistId: string, input: Partial<WatchlistInput>, ctx: CommandContext): Promise<WatchlistView> {
@@ -152,10 +167,13 @@ export class WatchlistService {
     return (await this.get(accountId, watchlistId))!;
   }
 
+  /** Under an Idempotency-Key the entry's id (drawn, or the caller's) is bound to the key, as a list's is. */
   async addEntry(accountId: string, watchlistId: string, entryId: string | undefined, entry: WatchlistEntryInput, ctx: CommandContext): Promise<{ list: WatchlistView; entry: WatchlistEntry }> {
-    const id = entryId ?? randomUUID();
-    await this.run({ type: 'AddEntry', data: { watchlistId, accountId, entryId: id, entry, addedBy: addedByOf(ctx) } }, ctx);
-    return { list: (await this.get(accountId, watchlistId))!, entry: (await this.entry(accountId, watchlistId, id))! };
+    const { id, meta } = await bindCreate(ctx, 'watchlist-entry', async () => entryId ?? randomUUID());
+    await this.run({ type: 'AddEntry', data: { watchlistId, accountId, entryId: id, entry, addedBy: addedByOf(ctx) } }, ctx, { meta });
+    const added = await this.entry(accountId, watchlistId, id);
+    if (!added) throw new NotFound('watchlist entry', id);
+    return { list: await this.found(accountId, watchlistId), entry: added };
   }
 
   async changeEntry(accountId: string, watchlistId: string, entryId: string, entry: WatchlistEntryInput, ctx: CommandContext): Promise<{ list: WatchlistView; entry: WatchlistEntry }> {
@@ -237,6 +255,8 @@ export class WatchlistService {
         },
       },
       ctx,
+      // The import id is bound to the key by the route (with the file's digest); ListImported records the key.
+      { meta: { commandId: ctx.commandId, ...(ctx.idempotency ? { idempotency: eventIdempotency(ctx.idempotency) } : {}) } },
     );
     const last = handled.events[handled.events.length - 1];
     const imported = last?.type === 'ListImported' ? (last.data as unknown as Record<string, unknown>) : {};

@@ -195,12 +195,38 @@ const cases: CreateCase[] = [
     other: '{"full_name":"Ada Quill","date_of_birth":"1980-02-02"}\n',
     created: () => importsInto(importLists.portal),
   },
+  {
+    // Without entry_id the service draws the entry's id: bound to the key, so a retry adds nothing.
+    name: 'S3 watchlist entry',
+    surface: 's3',
+    path: '/api/v1/watchlists/{id}/entries',
+    url: () => `/api/v1/watchlists/${importLists.s3}/entries`,
+    auth: async () => ({ 'x-api-key': s3Key }),
+    body: { primary_name: 'Octavia Entrywright' },
+    other: { primary_name: 'Octavia Entrywrights' },
+    created: () => entriesIn(importLists.s3),
+  },
+  {
+    name: 'portal watchlist entry',
+    surface: 'portal',
+    path: '/api/portal/watchlists/{id}/entries',
+    url: () => `/api/portal/watchlists/${importLists.portal}/entries`,
+    auth: async () => ({ authorization: `Bearer ${portalToken}` }),
+    body: { primary_name: 'Octavia Entrywright', nationalities: ['GB'] },
+    other: { primary_name: 'Octavia Entrywright', nationalities: ['FR'] },
+    created: () => entriesIn(importLists.portal),
+  },
   { name: 'portal API key', surface: 'portal', path: '/api/portal/keys', auth: async () => ({ authorization: `Bearer ${portalToken}` }), body: { surface: 's1', name: 'ci' }, other: { surface: 's1', name: 'ci 2' } },
 ];
 
 /** Imports recorded on a list (ListImported events). */
 async function importsInto(listId: string): Promise<number> {
   return (await service.store.readStream(`watchlist-${listId}`)).filter((e) => e.type === 'ListImported').length;
+}
+
+/** Entries added one by one to a list (EntryAdded events). */
+async function entriesIn(listId: string): Promise<number> {
+  return (await service.store.readStream(`watchlist-${listId}`)).filter((e) => e.type === 'EntryAdded').length;
 }
 
 /** Events appended on behalf of callers (the pipeline's own, actor system, keep arriving and are left out). */

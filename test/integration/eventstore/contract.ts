@@ -9,6 +9,8 @@ import { describe, it } from 'node:test';
 import type { Event, RecordedEvent } from '../../../src/shared/events';
 import { verifyHashChain, GENESIS_HASH } from '../../../src/infrastructure/eventstore/hashChain';
 import { StreamRevisionConflictError, type EventStore } from '../../../src/infrastructure/eventstore/port';
+import { stamp, type Command } from '../../../src/commands/decider';
+import { handleCommand } from '../../../src/commands/command-handler';
 
 export interface ContractStore {
   store: EventStore;
@@ -137,6 +139,57 @@ export function eventStoreContract(name: string, factory: StoreFactory, options:
         const next = await store.appendToStream(stream, [newEvent('C')], { expectedRevision: first.nextExpectedRevision });
         assert.equal(next.written, true);
         assert.equal(next.nextExpectedRevision, 2n);
+      });
+    });
+
+    it('hands out deep-frozen events from every read: a reader cannot change what the next one sees', async () => {
+      await withStore(factory, async (store) => {
+        const stream = uniqueStream('frozen');
+        await store.appendToStream(stream, [newEvent('A', { hits: [{ score: 0.5, note: 'x' }] })]);
+        const seen: RecordedEvent[] = [];
+        const sub = store.subscribeToAll(async (e) => {
+          if (e.streamName === stream) seen.push(e);
+        });
+        await sub.caughtUp();
+        await sub.stop();
+        const reads = [(await store.readStream(stream))[0]!, (await store.readAll()).find((e) => e.streamName === stream)!, seen[0]!];
+        for (const event of reads) {
+          const hit = (event.data.hits as { score: number }[])[0]!;
+          assert.throws(() => {
+            hit.score = 1;
+          }, TypeError);
+          assert.throws(() => (event.data.hits as unknown[]).push({}), TypeError);
+          assert.throws(() => {
+            event.metadata.eventId = 'other';
+          }, TypeError);
+        }
+        assert.equal(((await store.readStream(stream))[0]!.data.hits as { score: number }[])[0]!.score, 0.5);
+      });
+    });
+
+    it('a create under an Idempotency-Key (event ids derived from the key) is recorded once however often it is retried', async () => {
+      await withStore(factory, async (store) => {
+        const stream = uniqueStream('keyed');
+        const decider = {
+          initialState: () => ({ created: 0 }),
+          evolve: (state: { created: number }) => ({ created: state.created + 1 }),
+          decide: (command: Command<'Create', { name: string }>) => stamp(command, [{ type: 'Created', data: { name: command.data.name } }]),
+        };
+        const command: Command<'Create', { name: string }> = {
+          type: 'Create',
+          data: { name: 'one' },
+          metadata: { now: '2026-01-02T03:04:05.000Z', actor: { surface: 's3' }, commandId: `idem-${randomUUID()}`, idempotency: { key: 'k'.repeat(64), request: 'r'.repeat(64) } },
+        };
+        const first = await handleCommand(store, decider, stream, command, { newStream: true });
+        assert.equal(first.events.length, 1);
+        assert.deepEqual((await store.readStream(stream))[0]!.metadata.idempotency, { key: 'k'.repeat(64), request: 'r'.repeat(64) }, 'the key and the fingerprint are in the event');
+        const retried = await handleCommand(store, decider, stream, command, { newStream: true });
+        assert.equal(retried.alreadyRecorded, true);
+        assert.equal(retried.lastGlobalPosition, first.lastGlobalPosition);
+        assert.deepEqual(retried.state, { created: 1 });
+        // Even a retry that decides again and appends the same ids writes nothing.
+        assert.equal((await store.appendToStream(stream, decider.decide(command))).written, false);
+        assert.equal((await store.readStream(stream)).length, 1);
       });
     });
 

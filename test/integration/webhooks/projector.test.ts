@@ -42,7 +42,7 @@ describe('webhook projector: events to verified deliveries', () => {
     for (const surface of ['s1', 's2', 's3'] as const) {
       receivers[surface] = await startHttpsReceiver({ surface, secret: secrets[surface], nowSeconds: () => Math.floor(clock.now().getTime() / 1000) });
     }
-    runner = new ProjectionRunner({ pool: db.pool, store, projections: [createWebhookProjector({ clock })], pollIntervalMs: 20 });
+    runner = new ProjectionRunner({ pool: db.pool, store, projections: [createWebhookProjector()], pollIntervalMs: 20 });
     await runner.start();
   });
   after(async () => {
@@ -189,7 +189,7 @@ describe('webhook projector: events to verified deliveries', () => {
 
   it('never enqueues twice when an event is applied again (replay or rebuild)', async () => {
     const before = (await db.pool.query(`SELECT count(*)::int AS n FROM webhook_outbox`)).rows[0].n as number;
-    const projector = createWebhookProjector({ clock });
+    const projector = createWebhookProjector();
     const events = await store.readAll();
     const client = await db.pool.connect();
     try {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { ConfigError, knownConfigVariables, loadConfig } from '../../../src/config/config';
+import { ConfigError, eventsFrozen, knownConfigVariables, loadConfig } from '../../../src/config/config';
 
 test('defaults give the embedded mode: no DATABASE_URL, no KAFKA_BROKERS, no ESDB_URL', () => {
   const config = loadConfig({});
@@ -27,6 +27,16 @@ test('production requires the secrets', () => {
   assert.throws(() => loadConfig({ NODE_ENV: 'production' }), /JWT_SECRET: required in production/);
   const ok = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), SECRETS_KEY: 'y'.repeat(32) });
   assert.equal(ok.NODE_ENV, 'production');
+});
+
+test('FREEZE_EVENTS: frozen reads in development and test, not in production unless asked, and a bad value is named', () => {
+  const prod = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), SECRETS_KEY: 'y'.repeat(32) };
+  assert.equal(eventsFrozen(loadConfig({})), true, 'development');
+  assert.equal(eventsFrozen(loadConfig({ NODE_ENV: 'test' })), true);
+  assert.equal(eventsFrozen(loadConfig(prod)), false, 'production: the walk costs CPU on every read');
+  assert.equal(eventsFrozen(loadConfig({ ...prod, FREEZE_EVENTS: 'true' })), true);
+  assert.equal(eventsFrozen(loadConfig({ NODE_ENV: 'test', FREEZE_EVENTS: 'false' })), false);
+  assert.throws(() => loadConfig({ FREEZE_EVENTS: 'sometimes' }), /invalid configuration: FREEZE_EVENTS: /);
 });
 
 test('docker-compose.yml parses and sets only variables the service reads', () => {

@@ -19,6 +19,7 @@ import { type RequestScreening, screeningDecider } from '../../../src/commands/s
 import type { RecordedEvent } from '../../../src/shared/events';
 import { meta, NOW } from '../commands/helpers';
 import { sampleReport } from '../reports/sample-report';
+import { deepFreeze } from '../../../src/shared/freeze';
 
 const ids = { screeningId: '77', accountId: '42' };
 const request: RequestScreening = {
@@ -118,6 +119,29 @@ describe('screening report fold (live path)', () => {
       report.hits.sanctions.map((h) => [h.hitId, h.score]),
       [best!, second!, third!].map((h) => [h.hitId, h.score]),
     );
+  });
+
+  it('is a fold: the same events give the same report however often it is built, and the events are not written to', async () => {
+    const [best, second] = sampleReport().hits.sanctions;
+    const completedStream = await pipelineStream([best!, second!]);
+    const later = (type: string, data: Record<string, unknown>, position: number): RecordedEvent =>
+      ({ type, data: { ...ids, ...data }, metadata: { eventId: `later-${position}`, occurredAt: NOW }, streamName: 'screening-77', streamPosition: BigInt(position), globalPosition: BigInt(position), recordedAt: NOW }) as RecordedEvent;
+    const n = completedStream.length;
+    const events = deepFreeze([
+      ...completedStream,
+      later('HitDispositioned', { hitId: second!.hitId, entityId: second!.entityId, disposition: 'false_positive', reason: 'other DOB', analyst: 'user-1', entityRecordHash: 'h1', dispositionedAt: NOW }, n),
+      // Monitoring changes a hit the pipeline found: the report shows the new score and one note.
+      later('MonitoringAlertRaised', { alertId: 'a1', kind: 'changed_hit', hitId: best!.hitId, entityId: best!.entityId, category: 'sanctions', source: best!.source, matchedName: best!.matchedName, score: 0.97, diff: {}, listVersion: 'v2', raisedAt: NOW }, n + 1),
+    ]);
+    const before = JSON.stringify(events, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+    const first = buildScreeningReport(events, context)!;
+    const second_ = buildScreeningReport(events, context)!;
+    assert.deepEqual(second_, first);
+    const changed = first.hits.sanctions.find((h) => h.hitId === best!.hitId)!;
+    assert.equal(changed.score, 0.97);
+    assert.equal(changed.explanation.summary.split('list version v2').length - 1, 1, changed.explanation.summary);
+    assert.equal(first.hits.sanctions.find((h) => h.hitId === second!.hitId)!.disposition?.decision, 'false_positive');
+    assert.equal(JSON.stringify(events, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)), before, 'the events are as recorded');
   });
 });
 

@@ -33,6 +33,7 @@ import {
 } from '@eventstore/db-client';
 import type { Event, EventMetadata, RecordedEvent } from '../../../shared/events';
 import { silentLogger, type InfraLogger } from '../../postgres/log';
+import { freezeIf } from '../../../shared/freeze';
 import { DuplicateEventIdsError, InvalidEventBatchError } from '../errors';
 import { chainEvents, GENESIS_HASH } from '../hashChain';
 import { checkExpectedRevision } from '../postgres/store';
@@ -57,6 +58,8 @@ export interface EsdbEventStoreOptions {
   connectionString?: string;
   client?: EventStoreDBClient;
   logger?: InfraLogger;
+  /** Deep-freeze every event read (default true; FREEZE_EVENTS), as the PostgreSQL store does. */
+  freezeEvents?: boolean;
 }
 
 export class EsdbEventStore implements EventStore {
@@ -64,8 +67,10 @@ export class EsdbEventStore implements EventStore {
   private readonly ownsClient: boolean;
   private readonly logger: InfraLogger;
   private readonly subscriptions = new Set<EsdbAllSubscription>();
+  private readonly freeze: boolean;
 
   constructor(options: EsdbEventStoreOptions) {
+    this.freeze = options.freezeEvents ?? true;
     if (options.client) {
       this.client = options.client;
       this.ownsClient = false;
@@ -160,7 +165,7 @@ export class EsdbEventStore implements EventStore {
         read++;
         const commit = resolved.event?.position?.commit;
         if (commit !== undefined && commit > after) after = commit;
-        const event = toRecorded(resolved);
+        const event = toRecorded(resolved, this.freeze);
         if (!event || event.globalPosition <= (options.after ?? -1n)) continue;
         out.push(event);
         if (out.length >= wanted) break;
@@ -174,14 +179,14 @@ export class EsdbEventStore implements EventStore {
   /** Commit position of the last non-system event in $all (0 when none). */
   async headPosition(): Promise<bigint> {
     for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 200 })) {
-      const event = toRecorded(resolved);
+      const event = toRecorded(resolved, false);
       if (event) return event.globalPosition;
     }
     return 0n;
   }
 
   subscribeToAll(handler: EventHandler, options: SubscribeToAllOptions = {}): Subscription {
-    const subscription = new EsdbAllSubscription(this.client, handler, options, () => this.headPosition(), this.logger, (s) =>
+    const subscription = new EsdbAllSubscription(this.client, handler, options, () => this.headPosition(), this.logger, this.freeze, (s) =>
       this.subscriptions.delete(s),
     );
     this.subscriptions.add(subscription);
@@ -202,7 +207,7 @@ export class EsdbEventStore implements EventStore {
     const out: RecordedEvent[] = [];
     try {
       for await (const resolved of this.client.readStream(streamName, read)) {
-        const event = toRecorded(resolved);
+        const event = toRecorded(resolved, this.freeze);
         if (event) out.push(event);
       }
     } catch (err) {
@@ -227,6 +232,7 @@ class EsdbAllSubscription implements Subscription {
     private readonly options: SubscribeToAllOptions,
     private readonly head: () => Promise<bigint>,
     private readonly logger: InfraLogger,
+    private readonly freeze: boolean,
     private readonly onStopped: (s: EsdbAllSubscription) => void,
   ) {
     this.position = options.after ?? 0n;
@@ -254,7 +260,7 @@ class EsdbAllSubscription implements Subscription {
     try {
       for await (const resolved of this.stream) {
         if (this.stopped) break;
-        const event = toRecorded(resolved);
+        const event = toRecorded(resolved, this.freeze);
         if (!event || event.globalPosition <= this.position) continue;
         await this.handler(event);
         this.position = event.globalPosition;
@@ -280,12 +286,12 @@ function position(commit: bigint): Position {
   return { commit, prepare: commit };
 }
 
-function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | undefined {
+function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent, freeze: boolean): RecordedEvent | undefined {
   const event = resolved.event;
   if (!event || !event.isJson) return undefined;
   if (event.type.startsWith('$') || event.streamId.startsWith('$')) return undefined;
   const metadata = (event.metadata ?? {}) as unknown as EventMetadata;
-  return {
+  return freezeIf(freeze, {
     type: event.type,
     data: event.data as Record<string, unknown>,
     metadata: { ...metadata, eventId: metadata.eventId ?? event.id },
@@ -293,7 +299,7 @@ function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedE
     streamPosition: event.revision,
     globalPosition: event.position?.commit ?? resolved.commitPosition ?? 0n,
     recordedAt: event.created.toISOString(),
-  };
+  });
 }
 
 /** ESDB event ids must be UUIDs: keep UUIDs, map anything else to a stable name-based UUID. */

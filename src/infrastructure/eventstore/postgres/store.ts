@@ -31,6 +31,7 @@
 import pg from 'pg';
 import type { Event, RecordedEvent } from '../../../shared/events';
 import { systemTimer, type Timer } from '../../../shared/clock';
+import { freezeIf } from '../../../shared/freeze';
 import { silentLogger, type InfraLogger } from '../../postgres/log';
 import { DuplicateEventIdsError, InvalidEventBatchError } from '../errors';
 import { canonicalJson, chainEvents, GENESIS_HASH } from '../hashChain';
@@ -119,6 +120,11 @@ export interface PostgresEventStoreOptions {
   logger?: InfraLogger;
   /** Elapsed time between fences (default the monotonic system timer). */
   timer?: Timer;
+  /**
+   * Deep-freeze every event read (default true; FREEZE_EVENTS): the tail hands the same objects to
+   * every subscriber, so a reader that mutated one would change what the others see (src/shared/freeze.ts).
+   */
+  freezeEvents?: boolean;
 }
 
 export class PostgresEventStore implements EventStore {
@@ -430,7 +436,7 @@ export class PostgresEventStore implements EventStore {
         ORDER BY stream_position LIMIT $3`,
       [streamName, String(options.fromRevision ?? 0n), options.maxCount ?? null],
     );
-    const recorded = rows.map(toRecorded);
+    const recorded = rows.map((row) => this.recorded(row));
     // The last event read is the likely head: the next append to this stream chains from it.
     const last = recorded[recorded.length - 1];
     if (last && options.maxCount === undefined && typeof last.metadata.hash === 'string') {
@@ -454,7 +460,12 @@ export class PostgresEventStore implements EventStore {
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     this.lastFenceStart = this.timer.nowMs();
     const { rows } = await this.pool.query<EventRow & { horizon: string }>('SELECT * FROM es_read_settled($1, $2)', [String(after), maxCount]);
-    return { horizon: BigInt(rows[0]!.horizon), events: rows.slice(1).map(toRecorded) };
+    return { horizon: BigInt(rows[0]!.horizon), events: rows.slice(1).map((row) => this.recorded(row)) };
+  }
+
+  /** An event as read, frozen unless FREEZE_EVENTS is off. */
+  private recorded(row: EventRow): RecordedEvent {
+    return freezeIf(this.options.freezeEvents ?? true, toRecorded(row));
   }
 
   /** Highest committed global position (0 when empty): the head used for caughtUp() and lag. */
