@@ -19,7 +19,8 @@ import type {
 } from './model';
 import { compareNames, PARTIAL_NAME_CAP, round, SimilarityMemo, type NameComparison, type SpellingMemo } from './matching/compare';
 import { NameIndex, type Candidate, type NameIndexSnapshot } from './matching/name-index';
-import { prepareAsPerson, prepareName, type PreparedName } from './matching/prepare';
+import { prepareName, type PreparedName } from './matching/prepare';
+import { prepareQueryName, withoutInitials } from './matching/foreign/query';
 import { qualifiersFor, type Qualified } from './matching/qualifiers';
 import { listNameFrequency } from './identity/name-frequency';
 import { CommonNames, PARTIAL_COMMON_NAME_CAP, partialMatchOnCommonName } from './partial-matches';
@@ -48,10 +49,19 @@ export function toEntitySchema(schema: string | undefined): EntitySchema | undef
   return 'unknown';
 }
 
+export interface EngineOptions {
+  /** How many recent queries keep their prepared name and candidates (see prepareQuery; default none). */
+  recentQueries?: number;
+  /** Read queries written in other scripts as foreign names (issue 32, matching/foreign; default on). */
+  foreignReadings?: boolean;
+}
+
 interface PreparedQuery {
   q: PreparedName;
   qPerson: PreparedName;
   candidates: readonly Candidate[];
+  /** The query's foreign-name readings (issue 32) with their own candidates. */
+  readings?: { q: PreparedName; candidates: readonly Candidate[] }[];
 }
 
 export interface EngineStats {
@@ -91,21 +101,34 @@ export class ScreeningEngine {
   private bestScore = new Float64Array(0);
   private bestName = new Int32Array(0);
   private bestCmp: (NameComparison | undefined)[] = [];
+  /** Per entity, the foreign-name reading its best name was found through (issue 32), or undefined: the query itself. */
+  private bestVia: (PreparedName | undefined)[] = [];
   /** The entities the current query met, in the order it met them. */
   private metEntities: number[] = [];
 
-  private constructor(entities: ListEntity[], versions: ListVersion[], index: NameIndex, buildMs: number, private readonly keepRecent: number) {
+  private constructor(
+    entities: ListEntity[],
+    versions: ListVersion[],
+    index: NameIndex,
+    buildMs: number,
+    private readonly keepRecent: number,
+    /** Foreign-name readings of queries (issue 32); off only to measure them (bench/screening/foreign). */
+    private readonly foreignReadings: boolean,
+  ) {
     this.entities = entities;
     this.versions = versions;
     this.index = index;
     this.buildMs = buildMs;
   }
 
-  /** options.recentQueries: how many recent queries keep their candidates (see prepareQuery; default none). */
-  static build(entities: ListEntity[], versions: ListVersion[], options: { recentQueries?: number } = {}): ScreeningEngine {
+  /**
+   * options.recentQueries: how many recent queries keep their candidates (see prepareQuery; default none);
+   * options.foreignReadings: read queries as foreign names written in other scripts (issue 32; default on).
+   */
+  static build(entities: ListEntity[], versions: ListVersion[], options: EngineOptions = {}): ScreeningEngine {
     const t0 = performance.now();
     const index = NameIndex.build(entities);
-    return new ScreeningEngine(entities, versions, index, performance.now() - t0, options.recentQueries ?? 0);
+    return new ScreeningEngine(entities, versions, index, performance.now() - t0, options.recentQueries ?? 0, options.foreignReadings ?? true);
   }
 
   /**
@@ -117,17 +140,17 @@ export class ScreeningEngine {
   rebased(entities: ListEntity[], versions: ListVersion[], previous: Int32Array): ScreeningEngine {
     const t0 = performance.now();
     const index = this.index.rebased(this.entities, entities, previous);
-    return new ScreeningEngine(entities, versions, index, performance.now() - t0, this.keepRecent);
+    return new ScreeningEngine(entities, versions, index, performance.now() - t0, this.keepRecent, this.foreignReadings);
   }
 
   /**
    * The engine over entities whose index was built before (indexSnapshot() of an engine built from
    * the same entities, in the same order): nothing is prepared again.
    */
-  static restore(entities: ListEntity[], versions: ListVersion[], index: NameIndexSnapshot, options: { recentQueries?: number } = {}): ScreeningEngine {
+  static restore(entities: ListEntity[], versions: ListVersion[], index: NameIndexSnapshot, options: EngineOptions = {}): ScreeningEngine {
     const t0 = performance.now();
     const restored = NameIndex.fromSnapshot(index, entities);
-    return new ScreeningEngine(entities, versions, restored, performance.now() - t0, options.recentQueries ?? 0);
+    return new ScreeningEngine(entities, versions, restored, performance.now() - t0, options.recentQueries ?? 0, options.foreignReadings ?? true);
   }
 
   /** The index as plain data, for ScreeningEngine.restore (see src/screening/index-snapshot.ts). */
@@ -156,7 +179,7 @@ export class ScreeningEngine {
     const threshold = options.threshold ?? this.defaultThreshold;
     const limit = options.limit ?? 10;
     if (!query.name?.trim()) return [];
-    const { q, qPerson, candidates } = this.prepareQuery(query.name, query.schema, threshold >= 0.6 ? 0.5 : 0.25);
+    const { q, qPerson, candidates, readings } = this.prepareQuery(query.name, query.schema, threshold >= 0.6 ? 0.5 : 0.25);
     const memo = this.spellingMemo();
     // Each entity's best name for this query (in the order entities were first met), by generation.
     const gen = this.nextComparisonGeneration();
@@ -165,6 +188,7 @@ export class ScreeningEngine {
       this.bestScore = new Float64Array(this.entities.length);
       this.bestName = new Int32Array(this.entities.length);
       this.bestCmp = new Array(this.entities.length);
+      this.bestVia = new Array(this.entities.length);
     }
     const met = this.metEntities;
     met.length = 0;
@@ -193,7 +217,10 @@ export class ScreeningEngine {
       this.bestScore[entityIndex] = nameScore;
       this.bestName[entityIndex] = c.nameIndex;
       this.bestCmp[entityIndex] = cmp;
+      this.bestVia[entityIndex] = undefined;
     }
+    // issue 32: names found through a foreign-name reading of the query are compared through that reading only
+    if (readings) this.compareReadings(readings, gen, filtered ? options : undefined, memo);
     const scored: { entityIndex: number; nameIndex: number; nameScore: number; quals: Qualified[]; score: number }[] = [];
     for (const entityIndex of met) {
       const nameScore = this.bestScore[entityIndex];
@@ -207,7 +234,7 @@ export class ScreeningEngine {
       const quals = qualifiersFor(query, entity);
       let score = Math.min(finalScore(nameScore, cmp.exact && ALIAS_FACTOR[named.record.kind] === 1, quals), cmp.maxScore ?? 1);
       let common: string | undefined;
-      if (score > PARTIAL_COMMON_NAME_CAP && (common = this.partialOnCommonName(entity, named.prepared, cmp, quals, qPerson, memo))) {
+      if (score > PARTIAL_COMMON_NAME_CAP && (common = this.partialOnCommonName(entity, named.prepared, cmp, quals, this.bestVia[entityIndex] ?? qPerson, memo))) {
         score = PARTIAL_COMMON_NAME_CAP;
         quals.push({ kind: 'name_note', effect: 0, detail: common, corroborates: false });
       }
@@ -218,7 +245,7 @@ export class ScreeningEngine {
     return scored.slice(0, limit).map((s) => {
       const entity = this.entities[s.entityIndex];
       const named = this.index.names[s.nameIndex];
-      const full = compareNames(entity.schema === 'person' ? qPerson : q, named.prepared, this.index.rarity, true, memo);
+      const full = compareNames(this.bestVia[s.entityIndex] ?? (entity.schema === 'person' ? qPerson : q), named.prepared, this.index.rarity, true, memo);
       return { entity, score: s.score, explanation: explain(named.record, full, s.nameScore, s.quals, s.score) };
     });
   }
@@ -236,6 +263,32 @@ export class ScreeningEngine {
     if (quals.some((x) => x.corroborates && (x.kind === 'dob_match' || x.kind === 'identifier_match'))) return undefined;
     const full = compareNames(q, listed, this.index.rarity, true, memo);
     return partialMatchOnCommonName(full.alignment, q, listed, (this.commonNames ??= new CommonNames(listNameFrequency(this.entities))));
+  }
+
+  /**
+   * The candidates of each foreign-name reading (issue 32), compared through the reading alone (a match
+   * through it is capped at potential strength: compareNames): the query's own reading is not compared
+   * with names only a reading found, which would let its transliteration meet names its own lookup
+   * never brings. Updates each entity's best name of the current query like the main loop of screen().
+   */
+  private compareReadings(readings: NonNullable<PreparedQuery['readings']>, gen: number, filters: MatchOptions | undefined, memo: SpellingMemo): void {
+    for (const r of readings) {
+      for (const c of r.candidates) {
+        const named = this.index.names[c.nameIndex];
+        const entityIndex = named.entityIndex;
+        if (filters && !this.passesFilters(this.entities[entityIndex], filters)) continue;
+        const cmp = compareNames(r.q, named.prepared, this.index.rarity, false, memo);
+        const nameScore = aliasScore(cmp, named.record.kind);
+        if (this.bestGen[entityIndex] !== gen) {
+          this.bestGen[entityIndex] = gen;
+          this.metEntities.push(entityIndex);
+        } else if (!(nameScore > this.bestScore[entityIndex])) continue;
+        this.bestScore[entityIndex] = nameScore;
+        this.bestName[entityIndex] = c.nameIndex;
+        this.bestCmp[entityIndex] = cmp;
+        this.bestVia[entityIndex] = r.q;
+      }
+    }
   }
 
   private spellingMemo(): SpellingMemo {
@@ -270,12 +323,15 @@ export class ScreeningEngine {
     const key = `${schema ?? ''}\u0000${minShare}\u0000${name}`;
     const kept = this.recentQueries.get(key);
     if (kept) return kept;
-    const q = prepareName(name, schema);
     // With no entity type, listed persons are compared with the query read as a person name
-    // (no legal forms), everything else with the query read as it comes.
-    // (the same object when the person reading changes nothing: prepareAsPerson)
-    const qPerson = !schema || schema === 'unknown' ? prepareAsPerson(name, q) : q;
+    // (no legal forms), everything else with the query read as it comes (the same object when the
+    // person reading changes nothing: prepareAsPerson). Titles dropped, foreign-name readings attached (issue 32).
+    const { q, qPerson, readings } = prepareQueryName(name, schema, this.foreignReadings);
     const prepared: PreparedQuery = { q, qPerson, candidates: this.index.candidates(q, 150, minShare) };
+    // issue 32: a query with initials also finds the names its full words alone find (withoutInitials)
+    const bare = this.foreignReadings ? withoutInitials(q) : undefined;
+    if (bare) prepared.candidates = withCandidates(prepared.candidates, this.index.candidates(bare, 150, minShare));
+    if (readings.length) prepared.readings = readings.map((r) => ({ q: r, candidates: this.index.candidates(r, 150, minShare) }));
     if (this.keepRecent === 0) return prepared;
     this.recentQueries.set(key, prepared);
     if (this.recentQueries.size > this.keepRecent) this.recentQueries.delete(this.recentQueries.keys().next().value!);
@@ -285,7 +341,9 @@ export class ScreeningEngine {
   /** Score a pair of bare names with the same algorithm (no qualifiers except a schema hint). */
   compare(name1: string, name2: string, schema?: string, listed?: { countries?: string[]; country?: string }): { score: number; explanation: MatchExplanation } {
     const s = toEntitySchema(schema);
-    const a = prepareName(name1, s);
+    const { q: a, readings } = prepareQueryName(name1, s, this.foreignReadings);
+    // (a pair has no candidates to keep apart: the best of the name and its readings)
+    if (readings.length) a.alternatives = [...(a.alternatives ?? []), ...readings];
     const b = prepareName(name2, s);
     const cmp = compareNames(a, b, this.index.rarity);
     // the query's country against the listed entity's countries (the only qualifier a pair of bare names can carry)
@@ -309,6 +367,13 @@ export class ScreeningEngine {
     if (o.topics?.length && !entity.topics.some((t) => o.topics!.includes(t))) return false;
     return true;
   }
+}
+
+/** `a` and the candidates of `b` that `a` lacks (issue 32: the candidates of a query's initials-free form). */
+function withCandidates(a: readonly Candidate[], b: readonly Candidate[]): readonly Candidate[] {
+  const seen = new Set(a.map((c) => c.nameIndex));
+  const extra = b.filter((c) => !seen.has(c.nameIndex));
+  return extra.length ? [...a, ...extra] : a;
 }
 
 /**

@@ -19,6 +19,7 @@ import { editDistance, jaroWinkler } from './similarity';
 import { hebrewMatchesLatin } from './text';
 import { koreanKey } from './korean';
 import { SimilarityMemo } from './similarity-memo';
+import { capReading, transcribedSimilarity } from './foreign/readings';
 
 export type AlignHow =
   | 'exact'
@@ -55,6 +56,8 @@ const INITIAL_PATRONYMIC: TokenSim = { how: 'initial', sim: 0.5 };
 
 /** Similarity of two tokens, and how they matched. */
 export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
+  // issue 32: a query word read as a foreign name's transcription (foreign/readings.ts)
+  if (q.origin === 'transcribed' || c.origin === 'transcribed') return transcribedSimilarity(q, c) ?? NONE;
   if (q.kind === 'legal' || c.kind === 'legal') {
     if (q.kind !== c.kind) return NONE;
     return q.fold === c.fold ? LEGAL_SAME : LEGAL_OTHER;
@@ -90,8 +93,13 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
   // One Korean syllable in two romanisations (Gim/Kim, Jeong/Jong/Chung, Eun/Un, Choe/Choi): see korean.ts.
   if (q.korean && q.korean === c.korean) return TRANSLIT_92;
   if (q.initial || c.initial) {
-    // (an initial goes to a given name before a patronymic: "V. Putin" is Vladimir, not Vladimirovich)
-    return q.norm[0] !== c.norm[0] ? NONE : q.patronymic || c.patronymic ? INITIAL_PATRONYMIC : INITIAL;
+    // (an initial goes to a given name before a patronymic: "V. Putin" is Vladimir, not Vladimirovich;
+    // issue 32: a Cyrillic initial also agrees by the folds' first letters: Е. is Yevgeny, Ю. Yuri or Iurii)
+    const cyrillic = q.origin === 'cyrillic' || c.origin === 'cyrillic';
+    if (q.norm[0] !== c.norm[0] && !(cyrillic && q.fold[0] === c.fold[0])) return NONE;
+    // (the second of two initials is the patronymic's in Russian order: "D. A. Medvedev" is Dmitry Anatolievich)
+    const patronymicInitial = (q.patronymic && c.followsInitial) || (c.patronymic && q.followsInitial);
+    return (q.patronymic || c.patronymic) && !patronymicInitial ? INITIAL_PATRONYMIC : INITIAL;
   }
   // Two Korean names: a syllable in another romanisation matched above; any other difference is another syllable.
   if (q.korean && c.korean) return NONE;
@@ -932,13 +940,13 @@ export function compareNames(
   /** Kept by the caller for q's tokens (see SpellingMemo). */
   memo?: SpellingMemo,
 ): NameComparison {
-  if (!q.alternatives?.length && !c.alternatives?.length) return compareOne(q, c, rarity, withAlignment, memo);
+  if (!q.alternatives?.length && !c.alternatives?.length) return capReading(q, c, compareOne(q, c, rarity, withAlignment, memo), true, PARTIAL_NAME_CAP);
   let best: NameComparison | undefined;
   let bestQ = q;
   let bestC = c;
   for (const qa of [q, ...(q.alternatives ?? [])]) {
     for (const ca of [c, ...(c.alternatives ?? [])]) {
-      const r = compareOne(qa, ca, rarity, withAlignment, memo);
+      const r = capReading(qa, ca, compareOne(qa, ca, rarity, withAlignment, memo), qa === q, PARTIAL_NAME_CAP);
       if (!best || r.score > best.score) [best, bestQ, bestC] = [r, qa, ca];
     }
   }

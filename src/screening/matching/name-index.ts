@@ -14,6 +14,7 @@ import { foldToken } from './text';
 import type { RarityFn } from './compare';
 import { prepareName, type NameToken, type PreparedName } from './prepare';
 import { decodePreparedNames, encodePreparedNames, type PreparedColumns } from './prepared-codec';
+import { transcribedKeys } from './foreign/readings';
 
 export interface IndexedName {
   entityIndex: number;
@@ -34,6 +35,8 @@ function keyable(t: NameToken): boolean {
 
 /** Keys of one token, best first. */
 export function tokenKeys(t: NameToken): string[] {
+  // issue 32: a query word read as a foreign name's transcription is looked up by the spellings it allows
+  if (t.origin === 'transcribed') return transcribedKeys(t);
   const keys = [`t:${t.fold}`];
   if (t.initial) return keys;
   if (t.meta[0].length >= 2) keys.push(`p:${t.meta[0]}`);

@@ -47,6 +47,8 @@ export interface NameToken {
   common: boolean;
   /** A Slavic patronymic: a middle name often left out. */
   patronymic: boolean;
+  /** An initial written right after another (the A of "D. A. Medvedev"): a patronymic's initial in Russian order. Queries only (foreign/query.ts). */
+  followsInitial?: boolean;
   /** A generic business word (data/business-words.tsv): its concept, shared with its translations. */
   generic?: string;
   /** The Hebrew word this token was read from (compared letter by letter with Latin spellings). */
@@ -351,7 +353,8 @@ function prepareOne(raw: string, schema: SchemaHint | undefined, trace: PrepareT
       }
     }
     // (a Latin particle comes before the word it belongs to: the last word is a name, "Anish Das", "Le Bach Van")
-    const particle = mayBeWord(t, true) && (i + 1 < n || t.origin !== 'latin') ? PARTICLES[t.norm] : undefined;
+    // (a one-letter Cyrillic word is an initial, Ю. or Е., never the Spanish "y" or the Italian "e": issue 32)
+    const particle = mayBeWord(t, true) && (i + 1 < n || t.origin !== 'latin') && !(t.origin === 'cyrillic' && t.norm.length === 1) ? PARTICLES[t.norm] : undefined;
     if (particle && n > 1 && !(SUN_LETTER_ARTICLES.has(t.norm) && (t.origin !== 'abjad' || i + 1 >= n))) {
       // "y"/"e"/"and"/"of" are particles only between words; "al"/"bin"/"abu" anywhere but alone.
       const between = i > 0 && i + 1 < n;

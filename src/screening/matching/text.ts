@@ -12,7 +12,10 @@ import anyAscii from 'any-ascii';
 import { burmeseSyllables, RE_MYANMAR } from './burmese';
 
 /** Where a token came from; abjad tokens have no written vowels, CJK/Hangul tokens are syllables. */
-export type TokenOrigin = 'latin' | 'cyrillic' | 'greek' | 'abjad' | 'arabic_name' | 'han' | 'hangul' | 'kana' | 'burmese' | 'armenian' | 'other';
+export type TokenOrigin =
+  | 'latin' | 'cyrillic' | 'greek' | 'abjad' | 'arabic_name' | 'han' | 'hangul' | 'kana' | 'burmese' | 'armenian' | 'other'
+  // issue 32: a query word read as the transcription of a foreign name (matching/foreign/readings.ts)
+  | 'transcribed';
 
 export interface RawToken {
   norm: string;
@@ -143,7 +146,9 @@ export function transliterateTokens(raw: string): RawToken[] {
       const letters = word.normalize('NFD').replace(/[^\u05D0-\u05EA]/g, '');
       if (out.length === start + 1 && letters) out[start].hebrew = letters;
     } else if (RE_CYRILLIC.test(word)) {
-      push(transliterateCyrillic(word), 'cyrillic');
+      // issue 32: a one-letter word is an initial: Ю., Ж., Ш. keep one Latin letter (y, z, s), not yu, zh, sh
+      const latin = transliterateCyrillic(word);
+      push([...word].length === 1 && latin.length > 1 ? latin[0] : latin, 'cyrillic');
     } else if (RE_HANGUL.test(word) || RE_HAN.test(word)) {
       // A Chinese name in Han characters: surname, then the given name's syllables joined, as pinyin
       // writes it (习近平 → Xi Jinping, 李克强 → Li Keqiang).

@@ -1,0 +1,140 @@
+/**
+ * Latin-script spellings of Russian (and other) names in the languages that write them their own way,
+ * read back (issue 32): Lithuanian and Latvian add a case ending (Dmitrijus Medvedevas, Dmitrijs
+ * Medvedevs), Polish, Czech, Slovak and Hungarian spell the sounds with their letters (Miedwiediew,
+ * Medveděv, Medvegyev; Szergej Sojgu: Hungarian s is sh, sz is s).
+ *
+ * Sources: the national transcription rules of Russian into each language (Lithuanian: Valstybinė
+ * lietuvių kalbos komisija's rules for foreign names, nominative endings -as -is -us -ijus; Latvian:
+ * the rules of the State Language Centre, endings -s -š -is -ijs; Polish: the PWN transcription of
+ * Russian (sz cz ż szcz ch w ł, ie/ia/io/iu after consonants); Czech and Slovak: the Czech
+ * transcription of Russian (š ž č šč ch j, ě); Hungarian: the Akadémia's transcription of Russian
+ * (sz s zs cs c gy ty ny j)); German (w v, sch sh/zh, tsch ch, z ts) and Dutch (oe u, sj sh, tsj ch) as the
+ * press writes Russian names (text.ts renderingFolds reads single words the same way; here a whole name).
+ *
+ * A language is recognised by its letters or endings (detectLatinLanguage); a name with none of them is
+ * left to the plain Latin comparison.
+ */
+import { type Segment } from './pattern';
+
+export type LatinLanguage = 'lt' | 'lv' | 'pl' | 'cs' | 'hu' | 'de' | 'nl';
+
+const COMMON: Record<string, Segment> = {
+  a: ['a', 'o'], b: ['b'], c: ['T'], d: ['d'], e: ['e', 'ie'], f: ['f'], g: ['g'], h: ['h'], i: ['i'], j: ['i', ''], k: ['k'], l: ['l'],
+  m: ['m'], n: ['n'], o: ['o', 'a'], p: ['p'], q: ['k'], r: ['r'], s: ['s'], t: ['t'], u: ['u'], v: ['v'], w: ['v'], x: ['ks'], y: ['i'], z: ['z'],
+};
+// letters and letter groups of each language (longest first), over COMMON
+const LANG: Record<LatinLanguage, [string, Segment][]> = {
+  lt: [['dž', ['j']], ['ch', ['h']], ['č', ['C']], ['š', ['S']], ['ž', ['Z']], ['ą', ['a']], ['ę', ['e']], ['ė', ['e']], ['į', ['i']], ['ų', ['u']], ['ū', ['u']], ['y', ['i']]],
+  lv: [['dž', ['j']], ['č', ['C']], ['š', ['S']], ['ž', ['Z']], ['ā', ['a']], ['ē', ['e']], ['ī', ['i']], ['ū', ['u']], ['ģ', ['g']], ['ķ', ['k']], ['ļ', ['l']], ['ņ', ['n']], ['o', ['o', 'uo']]],
+  pl: [
+    ['szcz', ['S']], ['sz', ['S']], ['cz', ['C']], ['rz', ['Z', 'r']], ['dż', ['j']], ['dź', ['j', 'd']], ['ch', ['h']], ['ie', ['e', 'ie']], ['ia', ['ia', 'a']],
+    ['io', ['io', 'o', 'e']], ['iu', ['iu', 'u']], ['ż', ['Z']], ['ź', ['Z', 'z']], ['ś', ['S', 's']], ['ć', ['C', 't']], ['ł', ['l']], ['ń', ['n']],
+    ['ó', ['o', 'u']], ['ą', ['on', 'a', 'o']], ['ę', ['en', 'e']], ['w', ['v', 'f']],
+  ],
+  cs: [
+    ['dž', ['j']], ['ch', ['h']], ['č', ['C']], ['š', ['S']], ['ž', ['Z']], ['ř', ['rZ', 'r', 'Z']], ['ě', ['ie', 'e']], ['ů', ['u']], ['ú', ['u']],
+    ['á', ['a']], ['é', ['e']], ['í', ['i']], ['ó', ['o']], ['ý', ['i']], ['ď', ['d']], ['ť', ['t']], ['ň', ['n']], ['ľ', ['l']], ['ĺ', ['l']],
+    ['ŕ', ['r']], ['ä', ['a', 'e']], ['ô', ['o', 'uo']],
+  ],
+  hu: [
+    ['dzs', ['j']], ['sz', ['s']], ['zs', ['Z']], ['cs', ['C']], ['gy', ['d', 'g']], ['ty', ['t']], ['ny', ['n']], ['ly', ['l', 'i']], ['dz', ['dz', 'z']],
+    ['s', ['S', 's']], ['á', ['a']], ['é', ['e']], ['í', ['i']], ['ó', ['o']], ['ö', ['o']], ['ő', ['o']], ['ú', ['u']], ['ü', ['u']], ['ű', ['u']],
+  ],
+  // German: Wladimir Putin, Dmitri Medwedew, Sergei Schoigu, Jewgeni Prigoschin (sch is sh or zh), z is ts
+  de: [
+    ['schtsch', ['S']], ['tsch', ['C']], ['sch', ['S', 'Z']], ['ch', ['h']], ['ck', ['k']], ['ß', ['s']], ['ä', ['e', 'a']], ['ö', ['o']],
+    ['ü', ['u', 'i']], ['w', ['v']], ['z', ['T', 'z']], ['s', ['s', 'z']],
+  ],
+  // Dutch: Vladimir Poetin, Sergej Sjojgoe, Tsjernov (oe is u, sj sh, tsj ch, zj zh, j y)
+  nl: [['sjtsj', ['S']], ['tsj', ['C']], ['sj', ['S']], ['zj', ['Z']], ['oe', ['u']], ['ch', ['h']], ['ij', ['i', 'ei']], ['ie', ['i']], ['w', ['v', 'w']]],
+};
+
+// The nominative endings Lithuanian and Latvian add to a name (longest first): what stays is the stem,
+// after which the Russian ending (-iy, -y, -i or none) may stand.
+const ENDINGS: Record<'lt' | 'lv', string[]> = { lt: ['ijus', 'ejus', 'ajus', 'ojus', 'ius', 'as', 'is', 'ys', 'us'], lv: ['ijs', 'ejs', 'ajs', 'ojs', 'is', 'us', 's', 'š'] };
+const RUSSIAN_ENDING: Segment = ['', 'i', 'ii', 'e', 'a'];
+// the stem kept by each ending (-ijus → -ij: Dmitrijus → Dmitrij)
+const KEEP: Record<string, string> = { ijus: 'ij', ejus: 'ej', ajus: 'aj', ojus: 'oj', ijs: 'ij', ejs: 'ej', ajs: 'aj', ojs: 'oj', ius: 'i' };
+
+/** A Slavic stem the Baltic endings are added to (Medvedev-as, Putin-as, Dmitrij-us, Chodorkovsk-is, Aleksandrovič-ius). */
+const SLAVIC_STEM = /(ov|ev|jev|in|yn|ij|ej|aj|oj|sk|ck|nk|čk|ič|vič|ovič|evič|ovn|evn|ir|dr|or|eg|il|ad|im)$/;
+const CONSONANT_END = /[^aeiouyąęėįųūāēīō]$/;
+
+const MARKS: [LatinLanguage, RegExp][] = [
+  ['cs', /[řěůďťňľĺŕô]/],
+  // (ie after a consonant is Polish for the Russian е: Miedwiediew, Siergiej; German ie is a long i before a vowel-less end)
+  ['pl', /[łśćźżńó]|szcz|cz|rz|[bdfgkmnprstwz]ie[bdfgklmnprstwzj]/],
+  ['lv', /[āēīģķļņ]/],
+  ['lt', /[ąęėįų]/],
+  ['hu', /dzs|sz|zs|cs|gy|[őű]|(ty|ny)[aeiouáéíóöőúüű]/],
+  ['nl', /oe|tsj|sj|zj/],
+  ['de', /tsch|sch|ß|(ow|ew|jew|owitsch|ewitsch|ewna|owna)\b/],
+];
+
+/**
+ * The languages a Latin-script name may be written in, by its letters or endings (most likely first):
+ * Czech, Polish, Latvian, Lithuanian or Hungarian marks (sz alone is Hungarian s or Polish sh: both);
+ * č š ž alone are Czech; with no marks, Baltic endings on every name word over Slavic stems
+ * (Dmitrijus Medvedevas). None: the plain Latin comparison is all there is.
+ */
+export function detectLatinLanguages(words: string[]): LatinLanguage[] {
+  const all = words.join(' ');
+  const out: LatinLanguage[] = [];
+  for (const [lang, re] of MARKS) if (re.test(all)) out.push(lang);
+  // č š ž with Baltic endings on every word: Lithuanian or Latvian (Aleksandrovičius, Aleksandrovičs)
+  if (!out.length && /[čšž]/.test(all)) {
+    for (const lang of ['lt', 'lv'] as const) if (words.length >= 2 && words.every((w) => balticStem(w, lang) !== undefined)) out.push(lang);
+    if (out.length) return out;
+  }
+  if (out.includes('hu') && !out.includes('pl') && /sz/.test(all) && !/(zs|cs|gy|dzs|[őű])/.test(all)) out.push('pl');
+  // a Lithuanian nominative ending on every word outweighs a letter group other languages share (Afanasjevas: sj)
+  if (out.length && !out.includes('lt') && words.length >= 2 && words.every((w) => balticStem(w, 'lt') !== undefined)) out.unshift('lt');
+  if (out.length) return out.slice(0, 2);
+  // every name word with a Baltic ending (Lithuanian: Hasanas Saburinezhadas); Latvian's -s, which English
+  // names end in too, also over a Slavic stem in one of them (Deniss Tjurins)
+  const baltic = (lang: 'lt' | 'lv') =>
+    words.length >= 2 && words.every((w) => balticStem(w, lang) !== undefined) && (lang === 'lt' || words.some((w) => SLAVIC_STEM.test(balticStem(w, lang)!)));
+  if (baltic('lt')) return ['lt'];
+  if (baltic('lv')) return ['lv'];
+  return /[čšž]/.test(all) ? ['cs', 'lt'] : [];
+}
+
+/** The stem of a word with a Baltic nominative ending (after a consonant: Deniss → Denis, Medvedevas → Medvedev), or undefined. */
+function balticStem(word: string, lang: 'lt' | 'lv'): string | undefined {
+  for (const e of ENDINGS[lang]) {
+    if (!word.endsWith(e) || word.length - e.length < 3) continue;
+    const stem = word.slice(0, word.length - e.length) + (KEEP[e] ?? '');
+    if (KEEP[e] || CONSONANT_END.test(stem)) return stem;
+  }
+  return undefined;
+}
+
+/** A word (lowercase, with its diacritics) in one language as segments, or undefined. */
+export function latinPattern(word: string, lang: LatinLanguage): Segment[] | undefined {
+  let w = word.normalize('NFC');
+  let ending: Segment | undefined;
+  if (lang === 'lt' || lang === 'lv') {
+    const stem = balticStem(w, lang);
+    if (stem) {
+      w = stem;
+      ending = RUSSIAN_ENDING;
+    }
+  }
+  const rules = LANG[lang];
+  const out: Segment[] = [];
+  for (let i = 0; i < w.length; ) {
+    const r = rules.find(([g]) => w.startsWith(g, i));
+    if (r) {
+      out.push(r[1]);
+      i += r[0].length;
+      continue;
+    }
+    const seg = COMMON[w[i]];
+    if (!seg) return undefined;
+    out.push(seg);
+    i++;
+  }
+  if (ending) out.push(ending);
+  return out.length ? out : undefined;
+}
