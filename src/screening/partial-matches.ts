@@ -12,6 +12,9 @@ import { abjadVowelsAgree } from './matching/compare';
 import { skeleton } from './matching/text';
 import { namePools, nameRarity, type ListNameFrequency, type NamePools } from './identity/name-frequency';
 
+/** Longest surname (letters) whose near spelling is another name rather than a spelling of the same one. */
+const NEAR_WORD_MAX_LENGTH = 6;
+
 /** Final score of such a hit: just under the default threshold (0.80), so a caller asking for less still sees it. */
 export const PARTIAL_COMMON_NAME_CAP = 0.79;
 
@@ -96,7 +99,8 @@ export function partialMatchOnCommonName(alignment: readonly TokenAlignment[], q
 
 /**
  * A whole-name match whose only name word besides common given names matched by a near spelling (a
- * typo's distance or a sound code, not a transliteration of one name): Mohammad Amini / AMEEN,
+ * typo's distance or a sound code, not a transliteration of one name) and is short (Amini, Sahib,
+ * Garza: six letters at most, where a letter more or less makes another name): Mohammad Amini / AMEEN,
  * Mohamad; Robert Garza / Robert Garcia; Mehmet Sahin / MUHAMMAD, Sahib. The given name is shared by
  * millions and the surname is another word: without an identity fact, no alert on the name alone.
  */
@@ -110,7 +114,8 @@ function nearSpellingOfCommonName(alignment: readonly TokenAlignment[], query: P
     if (!t) continue; // particles, titles
     words++;
     if (t.common) continue;
-    if ((a.how === 'fuzzy' || a.how === 'phonetic') && !near) near = a;
+    // (a short word only: two long words a letter or two apart are one name's spellings, Medvedyev / Medvedev)
+    if ((a.how === 'fuzzy' || a.how === 'phonetic') && !near && Math.min(t.fold.length, a.candidate.length) <= NEAR_WORD_MAX_LENGTH) near = a;
     else return undefined; // a rarer word matched as written or transliterated: not only common names
   }
   if (!near || words < 2) return undefined;
