@@ -199,6 +199,11 @@ registerScreenCommands(program, {
     const { loadScreeningEngine } = await import('./bootstrap/operator-cli');
     return loadScreeningEngine(config);
   },
+  loadScreening: async () => {
+    const config = configOrExit();
+    const { loadScreeningWithContext } = await import('./bootstrap/operator-cli');
+    return loadScreeningWithContext(config);
+  },
 });
 
 registerListCommands(program, {

@@ -154,6 +154,13 @@ export interface ScreeningView {
    */
   list_warnings?: string[];
   /**
+   * Extension (issue 27): the scorer's flags (confirmed_sanctions_hit, pep, sanctions_not_searched,
+   * risk_not_scored…) and its one sentence of why, naming what confirmed a hit or that nothing did.
+   * Present on a screening read or created (built from its events), absent from list pages.
+   */
+  risk_flags?: string[];
+  risk_reason?: string | null;
+  /**
    * Whether the offshore-leak check ran (null until it answered) and, when it did not, why (e.g. the
    * month's S3 offshore-leak checks are used up). Like list_warnings: on a screening read or created.
    */

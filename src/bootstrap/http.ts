@@ -37,6 +37,7 @@ export async function startHttp(deps: HttpDeps): Promise<{ server: Server; url: 
     workers: config.BATCH_WORKERS,
     engine: () => deps.lists.engine(),
     lists: () => deps.lists.entities(),
+    verdictContext: () => ({ countryRisk: deps.lists.countryRisk(), countrySanctions: (iso2) => deps.lists.countrySanctions(iso2) }),
   });
   await batchJobs.start();
   stops.push(() => batchJobs.stop());

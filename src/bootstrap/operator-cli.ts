@@ -7,6 +7,7 @@ import type { Config } from '../config/config';
 import type { Logger } from '../shared/logger';
 import type { ListEntity, ListVersion } from '../screening/model';
 import type { ScreeningEngine } from '../screening/engine';
+import type { VerdictContext } from '../agents/lists/direct-verdict';
 import type { DeadLetterSource } from '../cli/deadletters';
 import type { ListsConfig } from '../screening/lists/config';
 import { listsConfigFor } from './lists-config';
@@ -26,13 +27,21 @@ export async function loadScreeningLists(config: Config): Promise<{ entities: Li
 
 /** One engine over every configured list (a single-process `svc screen`), from the index cache when it holds this list set. */
 export async function loadScreeningEngine(config: Config): Promise<ScreeningEngine> {
-  const { loadEngineCached } = await import('../screening/index-snapshot');
+  return (await loadScreeningWithContext(config)).engine;
+}
+
+/**
+ * The engine and what a verdict needs besides it, as the service has them: the FATF table of the
+ * loaded lists and the sanctions programmes by country (`svc screen` answers as S1/S3 do).
+ */
+export async function loadScreeningWithContext(config: Config): Promise<{ engine: ScreeningEngine; context: VerdictContext }> {
+  const [{ loadEngineCached }, { bundledProgrammes }] = await Promise.all([import('../screening/index-snapshot'), import('../screening/lists/country-sanctions')]);
   const { load, engine } = await loadEngineCached(screeningListsConfig(config), {
     progressBar: Boolean(process.stderr.isTTY),
     onCacheError: (error) => process.stderr.write(`index cache not written: ${error instanceof Error ? error.message : String(error)}\n`),
   });
   for (const failure of load.failures) process.stderr.write(`list ${failure.source} failed: ${failure.message}\n`);
-  return engine;
+  return { engine, context: { countryRisk: load.countryRisk, countrySanctions: bundledProgrammes(engine) } };
 }
 
 /** Kafka mode: the svc.deadletter topic; embedded default: the dead_letters table of the service's database. */

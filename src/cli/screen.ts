@@ -20,12 +20,22 @@ import { BatchInputError, defaultWorkerCount, inProcessScreener, runBatch, start
 import { csvField as rfc4180Field } from '../app/batch-screening/rows';
 import type { ScreeningEngine } from '../screening/engine';
 import type { ListsConfig } from '../screening/lists/config';
-import type { ListEntity, ListTopic, ListVersion, MatchResult, ScreeningQuery } from '../screening/model';
+import type { ListEntity, ListTopic, ListVersion, ScreeningQuery } from '../screening/model';
+import { directVerdict, type DirectVerdict, type VerdictContext } from '../agents/lists/direct-verdict';
+import { bundledProgrammes } from '../screening/lists/country-sanctions';
+import { rankedHits, subjectOfRow } from '../app/batch-screening/rows';
+import { BADGES, confirmationOf, standingOf, assessmentOf } from '../reports/confirmation';
+import { toScore100 } from '../reports/risk-score';
 import { parseScreeningInput, parseThresholdValue, type InputProblem } from '../screening/query-input';
 import { systemClock } from '../shared/clock';
 
 export interface ScreenCommandDeps {
   loadEngine: () => Promise<ScreeningEngine>;
+  /**
+   * The engine with what a verdict needs besides it (the FATF table, sanctions programmes by country):
+   * `svc screen` answers as S1/S3 do. Without it, loadEngine with no country risk.
+   */
+  loadScreening?: () => Promise<{ engine: ScreeningEngine; context: VerdictContext }>;
   /**
    * The loaded list entities, for a batch over several worker threads (each builds its own
    * engine from them). Without it a batch runs in this thread on loadEngine().
@@ -269,9 +279,9 @@ async function screenFile(a: {
       screener = await startWorkerPool({ ...(await a.deps.loadLists!()), workers: a.workers, options });
     }
   } else {
-    const engine = await a.deps.loadEngine();
+    const { engine, context } = await loadScreening(a.deps);
     threshold = a.threshold ?? engine.defaultThreshold;
-    screener = inProcessScreener(engine, { threshold, ...a.filters, jsonl: !!a.jsonl });
+    screener = inProcessScreener(engine, { threshold, ...a.filters, jsonl: !!a.jsonl }, context);
   }
   const readyMs = clock() - t0;
   const results = fileOutput(a.out, a.stdout);
@@ -303,26 +313,45 @@ async function screenFile(a: {
   }
 }
 
-/** Human rendering of ranked hits with their explanations. */
-export function formatHits(query: ScreeningQuery, hits: MatchResult[], threshold: number): string {
+/** The engine and the verdict context: loadScreening when wired, else loadEngine with no FATF table (the bundled programmes only). */
+async function loadScreening(deps: ScreenCommandDeps): Promise<{ engine: ScreeningEngine; context: VerdictContext }> {
+  if (deps.loadScreening) return deps.loadScreening();
+  const engine = await deps.loadEngine();
+  return { engine, context: { countryRisk: [], countrySanctions: bundledProgrammes(engine) } };
+}
+
+/**
+ * Human rendering of a verdict as S1/S3 give it: the level and why, then one hit per real-world
+ * entity, strongest first, with its lists, what confirmed it (or that nothing did) and why it matched.
+ */
+export function formatVerdict(query: ScreeningQuery, verdict: DirectVerdict, threshold: number, limit = Number.MAX_SAFE_INTEGER): string {
   const lines: string[] = [];
   const q = [query.name, query.birthDate && `dob ${query.birthDate}`, query.country && `country ${query.country}`, query.schema].filter(Boolean).join(', ');
+  const a = verdict.assessment;
   lines.push(`Query: ${q}`);
+  lines.push(`Verdict: ${a.riskLevel.toUpperCase()} ${a.riskScore}${a.flags.length ? `  [${a.flags.join(', ')}]` : ''}`);
+  lines.push(`  ${a.reason}`);
+  const hits = rankedHits(verdict);
   if (!hits.length) {
     lines.push(`No hits at threshold ${threshold}.`);
     return `${lines.join('\n')}\n`;
   }
-  hits.forEach((h, i) => {
-    const e = h.entity;
+  lines.push(`${hits.length} hit(s), one per listed entity:`);
+  hits.slice(0, limit).forEach((h, i) => {
+    const standing = standingOf(h) ?? assessmentOf(h);
+    const confirmation = confirmationOf(h);
     lines.push('');
-    lines.push(`${i + 1}. ${h.score.toFixed(4)}  ${e.primaryName}  [${e.schema}; ${e.source} ${e.sourceId}; ${e.topics.join(', ')}${e.programs.length ? `; ${e.programs.slice(0, 3).join(', ')}` : ''}]`);
-    lines.push(`   matched ${h.explanation.matchedNameKind.replace('_', ' ')}: "${h.explanation.matchedName}"  (name score ${h.explanation.nameScore})`);
-    lines.push(`   tokens: ${h.explanation.alignment.map((a) => `${a.query || '∅'}→${a.candidate || '∅'} ${a.how}${a.how !== 'missing' ? ` ${a.similarity}` : ''}`).join('; ')}`);
-    for (const qual of h.explanation.qualifiers) {
-      lines.push(`   ${qual.kind}${qual.effect ? ` ${qual.effect > 0 ? '+' : ''}${qual.effect}` : ''}: ${qual.detail}`);
-    }
+    lines.push(`${i + 1}. ${h.entityName}  [${h.category}; ${h.entitySchema ?? 'unknown'}; ${h.entityId}]  score ${h.score.toFixed(4)} (${toScore100(h.score)})`);
+    lines.push(`   ${BADGES[standing].badge}`);
+    lines.push(`   ${confirmation ? `confirmed by ${confirmation.detail}` : (h.identityNote ?? 'nothing corroborates the identity')}`);
+    lines.push(`   matched ${(h.matchedNameKind ?? 'name').replace('_', ' ')}: "${h.matchedName}"`);
+    const sources = h.sources?.length ? h.sources : [{ source: h.source, sourceLabel: h.sourceLabel, entityId: h.entityId }];
+    lines.push(`   lists: ${sources.map((s) => `${s.sourceLabel ?? s.source}${s.entityId ? ` [${s.entityId}]` : ''}`).join('; ')}`);
+    if (h.programs.length) lines.push(`   programmes: ${h.programs.slice(0, 6).join(', ')}`);
+    for (const qual of h.explanation.qualifiers) lines.push(`   ${qual.kind}${qual.effect ? ` ${qual.effect > 0 ? '+' : ''}${qual.effect}` : ''}: ${qual.detail}`);
     lines.push(`   ${h.explanation.summary}`);
   });
+  if (hits.length > limit) lines.push('', `… and ${hits.length - limit} more (raise --limit).`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -340,7 +369,7 @@ export function registerScreenCommands(program: Command, deps: ScreenCommandDeps
     .option('--type <type>', 'entity type: person, organization, vessel, aircraft')
     .option('--id <identifier...>', 'identifier(s): passport, registration, IMO…')
     .option('--threshold <score>', 'minimum score between 0 and 1 (default: the engine default)')
-    .option('--limit <n>', 'maximum hits per name (single name)', '10')
+    .option('--limit <n>', 'maximum hits shown (single name); the verdict counts them all', '10')
     .option('--source <sources...>', 'only these lists (ofac_sdn, un_sc, …)')
     .option('--topic <topics...>', 'only these topics (sanctions, pep, debarment, offshore_leaks, export_control)')
     .option('--json', 'print the hits as JSON')
@@ -363,11 +392,21 @@ export function registerScreenCommands(program: Command, deps: ScreenCommandDeps
         const parsed = parseScreeningInput({ name, dob: o.dob, country: o.country, type: o.type }, today());
         if (!parsed.ok) throw new CliUsageError(parsed.problems.map((p) => `${OPTION_OF[p.field]}: ${p.message}`).join('\n'));
         for (const note of parsed.notes) stderr.write(`note: ${note}\n`);
-        const query: ScreeningQuery = { ...parsed.query, identifiers: (o.id as string[] | undefined)?.map((value) => ({ value })) };
-        const engine = await deps.loadEngine();
+        const ids = (o.id as string[] | undefined)?.map((value) => ({ value }));
+        const query: ScreeningQuery = { ...parsed.query, ...(ids?.length ? { identifiers: ids } : {}) };
+        const { engine, context } = await loadScreening(deps);
         const t = threshold ?? engine.defaultThreshold;
-        const hits = engine.screen(query, { ...filters, threshold: t, limit });
-        stdout.write(o.json ? `${JSON.stringify(hits, null, 2)}\n` : formatHits(query, hits, t));
+        // The verdict S1/S3 give: merged hits, the country's risk, the one scorer (src/agents/lists/direct-verdict.ts).
+        const verdict = directVerdict(engine, subjectOfRow({ line: 0, input: { name, entity_type: '', dob: '', country: '' }, query }), context, {
+          threshold: t,
+          ...(filters.sources ? { sources: filters.sources } : {}),
+          ...(filters.topics ? { topics: filters.topics } : {}),
+        });
+        stdout.write(
+          o.json
+            ? `${JSON.stringify({ query, verdict: { risk_score: verdict.assessment.riskScore, risk_level: verdict.assessment.riskLevel, reason: verdict.assessment.reason, flags: verdict.assessment.flags, breakdown: verdict.assessment.breakdown }, ...(verdict.countryRisk ? { country_risk: verdict.countryRisk } : {}), hits: rankedHits(verdict).slice(0, limit) }, null, 2)}\n`
+            : formatVerdict(query, verdict, t, limit),
+        );
         return;
       }
       if (o.dob || o.country || o.type || o.id) throw new CliUsageError('--dob, --country, --type and --id apply to a single name; in a file they are columns');

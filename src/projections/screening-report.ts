@@ -223,8 +223,7 @@ export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEve
       const summary = `Raised by ongoing monitoring (${d.kind.replace('_', ' ')}) on list version ${d.listVersion}`;
       if (existing >= 0) {
         const hit = list[existing]!;
-        // (a copy: a fold never changes the events it reads, whose hits the store may hand to every reader)
-        const updated = {
+        const updated: ReportHit = {
           ...hit,
           score: d.score,
           explanation: { ...hit.explanation, summary: `${hit.explanation.summary} ${summary}.` },
@@ -292,6 +291,14 @@ export function finishReport(fold: ScreeningReportFold, context: ReportContext):
     }
     if (agent === 'data_gaps' && Array.isArray(payload.dataGaps)) report.dataGaps = payload.dataGaps as ScreeningReport['dataGaps'];
     if (agent === 'summary' && typeof payload.summary === 'string' && !report.verdict.summary) report.verdict.summary = payload.summary;
+  }
+  // Completed without the scorer's answer (it threw, or the finalisation phase expired): the level
+  // is the fail-closed one (failClosedVerdict) and the report says why, never "no significant flags".
+  if (report.status === 'completed' && !fold.rescored && !fold.finalisation.some((f) => f.agent === 'risk_score' && f.payload.assessment)) {
+    const why = report.agents.find((a) => a.agent === 'risk_score' && !a.queried)?.error ?? 'the risk-score step gave no answer';
+    const level = report.verdict.riskLevel;
+    report.verdict.flags = ['risk_not_scored', ...(report.agents.some((a) => a.agent === 'sanctions' && a.queried) ? [] : ['sanctions_not_searched'])];
+    report.verdict.reason = `${level.charAt(0).toUpperCase()}${level.slice(1)} (${report.verdict.riskScore}): the risk score could not be computed (${why}), so the screening fails closed at ${level}; screen the subject again before relying on it.`;
   }
   for (const category of HIT_CATEGORIES) {
     for (const hit of report.hits[category]) {

@@ -686,6 +686,18 @@ export function computeRiskScore(input: ScoringInput): RiskAssessment {
 
 const floorOrder = Object.keys(FLOORS) as FloorId[];
 
+/**
+ * The verdict of a screening whose risk was not scored (the scorer threw, or the finalisation phase
+ * expired before it ran): fail closed. At least high, "EDD required" (RISK_NOT_SCORED_FLOOR), and
+ * critical when a confirmed sanctions hit is on record. Deliberately simple: it must not fail too.
+ */
+export const RISK_NOT_SCORED_FLOOR = minimumScoreOf('high');
+export function failClosedVerdict(report: { hits: Partial<Record<HitCategory, readonly ScorableHit[]>> }): { riskScore: number; riskLevel: RiskLevel } {
+  const confirmedSanctions = (report.hits.sanctions ?? []).some((h) => statusOfStanding(standingOf(h)) === 'confirmed');
+  const riskScore = confirmedSanctions ? minimumScoreOf('critical') : RISK_NOT_SCORED_FLOOR;
+  return { riskScore, riskLevel: riskLevelForScore(riskScore) };
+}
+
 function verdictReason(score: number, level: RiskLevel, breakdown: ScoreContribution[], floor: RiskAssessment['floor']): string {
   const meaning = RISK_SCALE.find((b) => b.level === level)!.meaning;
   // The floor decides whenever the level is the floor's own: it is the reason an auditor needs.

@@ -43,6 +43,7 @@ export const KIND_LABELS: Record<ScreeningKind, string> = {
 export const FLAG_NOTES: Record<string, string> = {
   confirmed_sanctions_hit: 'Confirmed sanctions match (the identity agrees): do not proceed without compliance review, whatever the score.',
   sanctions_not_searched: 'The sanctions lists were not searched (a source failed or timed out): the subject is not cleared; screen again before relying on this result.',
+  risk_not_scored: 'The risk score could not be computed (an internal failure): the level is the fail-closed one, at least high; screen again before relying on this result.',
   pep: 'Politically exposed person: senior-management approval and source of wealth required.',
   fatf_black_list: 'FATF black-list jurisdiction involved: countermeasures or enhanced measures apply.',
 };

@@ -5,8 +5,13 @@
  * Rules, the same as the HTTP surfaces' (S2 and the person checks): a date of birth is a real
  * calendar date, not before 1900 and not in the future; a country resolves to ISO 3166-1 alpha-2
  * (code or a name the lists use); the entity type is one the engine knows.
- * Accepted DOB forms: YYYY, YYYY-MM, YYYY-MM-DD, DD/MM/YYYY or DD.MM.YYYY (day first, as the
- * matcher reads them), and a range of years YYYY..YYYY or YYYY-YYYY.
+ * Accepted DOB forms: YYYY, YYYY-MM, YYYY-MM-DD (month and day with or without a leading zero:
+ * 1969-7-16), DD/MM/YYYY or DD.MM.YYYY (day first, as the matcher reads them), and a range of years
+ * YYYY..YYYY or YYYY-YYYY.
+ *
+ * A batch row is lenient (issue 27): only a missing or unusable name refuses it; an optional field
+ * that cannot be used (an impossible date, an unknown country or type) is left out, the name is
+ * screened without it, and a warning says so. A single name on the command line is strict.
  */
 import type { EntitySchema, ScreeningQuery } from './model';
 import { toIso2 } from './lists/countries';
@@ -25,7 +30,8 @@ export interface RawScreeningInput {
 }
 
 export type ParsedScreeningInput =
-  | { ok: true; query: ScreeningQuery; notes: string[] }
+  /** warnings: optional fields left out (lenient mode only), each naming the field and why. */
+  | { ok: true; query: ScreeningQuery; notes: string[]; warnings: InputProblem[] }
   | { ok: false; problems: InputProblem[] };
 
 export const ENTITY_TYPES: Record<string, EntitySchema> = {
@@ -68,7 +74,7 @@ export function parseBirthDate(raw: string, today: string): { date: string } | {
   let y: number;
   let mo: number | undefined;
   let d: number | undefined;
-  if ((m = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(s))) {
+  if ((m = /^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$/.exec(s))) {
     y = Number(m[1]);
     mo = m[2] ? Number(m[2]) : undefined;
     d = m[3] ? Number(m[3]) : undefined;
@@ -77,7 +83,7 @@ export function parseBirthDate(raw: string, today: string): { date: string } | {
     mo = Number(m[2]);
     y = Number(m[3]);
   } else {
-    return { problem: `"${s}" is not a date: use YYYY, YYYY-MM, YYYY-MM-DD, DD/MM/YYYY or a range YYYY..YYYY` };
+    return { problem: `"${s}" is not a date: use YYYY, YYYY-MM, YYYY-MM-DD (1969-7-16 too), DD/MM/YYYY or a range YYYY..YYYY` };
   }
   if (mo !== undefined && (mo < 1 || mo > 12)) return { problem: `"${s}": there is no month ${mo}` };
   if (d !== undefined && !realDate(y, mo!, d)) return { problem: `"${s}" is not a real calendar date` };
@@ -98,10 +104,15 @@ export function parseThresholdValue(raw: string): number | { problem: string } {
   return n;
 }
 
-/** Validate and map one query. Blank optional fields are absent, not errors. */
-export function parseScreeningInput(input: RawScreeningInput, today: string): ParsedScreeningInput {
+/**
+ * Validate and map one query. Blank optional fields are absent, not errors. `lenient` (batch rows):
+ * a problem with an optional field is a warning and the field is left out; only the name refuses.
+ */
+export function parseScreeningInput(input: RawScreeningInput, today: string, options: { lenient?: boolean } = {}): ParsedScreeningInput {
   const problems: InputProblem[] = [];
+  const warnings: InputProblem[] = [];
   const notes: string[] = [];
+  const optional = (p: InputProblem) => (options.lenient ? warnings.push({ ...p, message: `${p.message}; screened without it` }) : problems.push(p));
   const name = (input.name ?? '').trim();
   if (!name) problems.push({ field: 'name', value: input.name ?? '', message: 'a name is required' });
   else if (name.length > MAX_NAME_LENGTH) problems.push({ field: 'name', value: name.slice(0, 40), message: `the name is longer than ${MAX_NAME_LENGTH} characters` });
@@ -111,7 +122,7 @@ export function parseScreeningInput(input: RawScreeningInput, today: string): Pa
   const dob = input.dob?.trim();
   if (dob) {
     const parsed = parseBirthDate(dob, today);
-    if ('problem' in parsed) problems.push({ field: 'dob', value: dob, message: parsed.problem });
+    if ('problem' in parsed) optional({ field: 'dob', value: dob, message: parsed.problem });
     else if ('range' in parsed) {
       // The matcher reads one date or year; a range cannot be scored yet, so it is left out, and said so.
       notes.push(`birth years ${parsed.range[0]}..${parsed.range[1]}: the matcher scores a single date or year only, so this range was not used`);
@@ -120,14 +131,14 @@ export function parseScreeningInput(input: RawScreeningInput, today: string): Pa
   const country = input.country?.trim();
   if (country) {
     const iso2 = toIso2(country);
-    if (!iso2) problems.push({ field: 'country', value: country, message: `unknown country "${country}": give an ISO 3166-1 code (GB, GBR) or a country name` });
+    if (!iso2) optional({ field: 'country', value: country, message: `unknown country "${country}": give an ISO 3166-1 code (GB, GBR) or a country name` });
     else query.country = iso2;
   }
   const type = input.type?.trim();
   if (type) {
     const schema = parseEntityType(type);
-    if (!schema) problems.push({ field: 'entity_type', value: type, message: `unknown entity type "${type}": one of ${TYPE_LIST}` });
+    if (!schema) optional({ field: 'entity_type', value: type, message: `unknown entity type "${type}": one of ${TYPE_LIST}` });
     else query.schema = schema;
   }
-  return problems.length ? { ok: false, problems } : { ok: true, query, notes };
+  return problems.length ? { ok: false, problems } : { ok: true, query, notes, warnings };
 }

@@ -192,6 +192,8 @@ export class FakeScreeningService implements ScreeningService {
       country_risks: [],
       list_versions: [],
       list_warnings: [],
+      risk_flags: [],
+      risk_reason: null,
       matcher_version: null,
     };
     this.screenings.push(view);

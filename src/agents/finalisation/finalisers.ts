@@ -38,13 +38,53 @@ function fatfFinding(iso2: string, basis: string, table: CountryRisk[], jurisdic
   return { iso2, jurisdiction: current.jurisdiction, fatfStatus: current.list, ...(current.measure ? { measure: current.measure } : {}), asOf: current.asOf, basis, ...programmes };
 }
 
+/** The subject jurisdiction's risk: its FATF status and the sanctions programmes targeting it (undefined: no jurisdiction that resolves). */
+export function subjectCountryRisk(
+  jurisdiction: string | undefined,
+  table: CountryRisk[],
+  countrySanctions?: (iso2: string) => SanctionsProgrammeFinding[],
+): CountryRiskFinding | undefined {
+  const iso2 = countryToIso2(jurisdiction);
+  return iso2 ? fatfFinding(iso2, 'subject_jurisdiction', table, jurisdiction ?? iso2, countrySanctions?.(iso2)) : undefined;
+}
+
+/** Agents a verdict cannot do without: our own sanctions lists. Not searched, the screening fails closed (at least high). */
+export const VERDICT_REQUIRED_AGENTS: readonly string[] = ['sanctions'];
+
+/**
+ * The facts besides hits a screening is scored on: the subject jurisdiction's country risk, the UK
+ * registry, every FATF-listed country for the UK controller rule, and the required sources that were
+ * not searched (an agent error or timeout, a phase that expired: the scorer never answers low then).
+ */
+export function verdictFacts(input: {
+  countryRisk: readonly CountryRiskFinding[];
+  table: readonly CountryRisk[];
+  ukRegistry?: RiskFacts['ukRegistry'];
+  agents?: readonly Pick<ScreeningReport['agents'][number], 'agent' | 'queried' | 'error'>[];
+}): RiskFacts {
+  const unsearched = input.agents
+    ? VERDICT_REQUIRED_AGENTS.filter((agent) => !input.agents!.some((a) => a.agent === agent && a.queried)).map((agent) => ({
+        source: agent,
+        reason: input.agents!.find((a) => a.agent === agent && !a.queried)?.error ?? 'no result was recorded',
+      }))
+    : [];
+  return {
+    // The UK controller rule looks at every FATF-listed country, not only the subject's.
+    highRiskJurisdictions: input.table.map((c) => c.iso2),
+    countryRisk: input.countryRisk.filter((c) => c.basis === 'subject_jurisdiction'),
+    ...(input.ukRegistry ? { ukRegistry: input.ukRegistry } : {}),
+    ...(unsearched.length ? { unsearched } : {}),
+  };
+}
+
 export const finalisers: Record<string, FinalisationStep> = {
   async country_risk(report, ctx) {
     const table = ctx.countryRisk();
     if (table.length === 0) return { queried: false, error: 'FATF lists not loaded', result: {} };
     const findings: CountryRiskFinding[] = [];
     const iso2 = countryToIso2(report.subject.jurisdiction);
-    if (iso2) findings.push(fatfFinding(iso2, 'subject_jurisdiction', table, report.subject.jurisdiction ?? iso2, ctx.countrySanctions?.(iso2)));
+    const subject = subjectCountryRisk(report.subject.jurisdiction, table, ctx.countrySanctions);
+    if (subject) findings.push(subject);
     // The subject's nationality is a country of the subject too: its FATF status and the programmes
     // targeting it are shown beside the jurisdiction's (context: the scorer weighs the jurisdiction).
     const nationality = report.subject.nationality ? countryToIso2(report.subject.nationality) : undefined;
@@ -66,12 +106,7 @@ export const finalisers: Record<string, FinalisationStep> = {
   async risk_score(report, ctx) {
     // The non-hit facts are recorded with the assessment: a re-score after a disposition or a
     // monitoring alert (src/app/monitoring/risk.ts, the report builder) uses the very same ones.
-    const facts: RiskFacts = {
-      // The UK controller rule looks at every FATF-listed country, not only the subject's.
-      highRiskJurisdictions: ctx.countryRisk().map((c) => c.iso2),
-      countryRisk: report.countryRisk.filter((c) => c.basis === 'subject_jurisdiction'),
-      ...(report.enrichment.ukRegistry ? { ukRegistry: report.enrichment.ukRegistry } : {}),
-    };
+    const facts = verdictFacts({ countryRisk: report.countryRisk, table: ctx.countryRisk(), ukRegistry: report.enrichment.ukRegistry, agents: report.agents });
     const assessment = computeRiskScore({ hits: report.hits, ...facts });
     return { queried: true, result: { assessment, facts } };
   },

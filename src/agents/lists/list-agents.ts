@@ -32,7 +32,7 @@ export const HIT_THRESHOLD = MIN_MATCH_SCORE;
 /** A match on another kind of entity than the caller named is still reported from this score (the confirmed name band). */
 export const TYPE_MISMATCH_THRESHOLD = STRONG_NAME_SCORE;
 /** List rows asked of the engine per query: several rows can be one entity, grouped afterwards. */
-const ROWS_PER_QUERY = 80;
+export const ROWS_PER_QUERY = 80;
 /** Entities (merged hits) kept per agent. */
 const HITS_PER_AGENT = 25;
 
@@ -185,6 +185,8 @@ export interface IdentityContext {
   lists: ListNameFrequency;
   /** Groups of this screening whose name matches exactly, persons and things apart: more than one of a kind are namesakes on the lists. */
   exactGroups: { person: number; thing: number };
+  /** The subject name's rarity by the kind it is read as, worked out once per screening. */
+  rarity: Map<EntitySchema, ReturnType<typeof nameRarity>>;
 }
 
 const kindOf = (schema: EntitySchema): 'person' | 'thing' => (schema === 'person' ? 'person' : 'thing');
@@ -195,12 +197,18 @@ export function identityContext(subject: IdentityContext['subject'], engine: Pic
   const exactGroups = { person: 0, thing: 0 };
   for (const g of groups) if (bestSimilarity(g) >= EXACT_NAME_SIMILARITY) exactGroups[kindOf(g.best.entity.schema)]++;
   const entities = engine.listedEntities?.();
-  return { subject, lists: entities ? listNameFrequency(entities) : NO_LIST_FREQUENCY, exactGroups };
+  return { subject, lists: entities ? listNameFrequency(entities) : NO_LIST_FREQUENCY, exactGroups, rarity: new Map() };
 }
 
 /** The subject's identifiers, its phone and e-mail included, as the identity assessment compares them. */
 export function subjectIdentifiers(subject: Pick<AgentSubject, 'identifiers' | 'phone' | 'email'>): { type: string; value: string }[] {
   return [...(subject.identifiers ?? []), ...(subject.phone ? [{ type: 'phone', value: subject.phone }] : []), ...(subject.email ? [{ type: 'email', value: subject.email }] : [])];
+}
+
+function rarityOf(context: IdentityContext, schema: EntitySchema): ReturnType<typeof nameRarity> {
+  let rarity = context.rarity.get(schema);
+  if (!rarity) context.rarity.set(schema, (rarity = nameRarity(context.subject.name, schema, context.lists)));
+  return rarity;
 }
 
 /**
@@ -215,14 +223,16 @@ export function assessGroup(group: MatchGroup, context: IdentityContext): Identi
   const country = context.subject.nationality ?? toIso2(context.subject.jurisdiction);
   const listedCountries = new Set(entities.flatMap((e) => [...e.nationalities, ...e.countries]));
   const exact = similarity >= EXACT_NAME_SIMILARITY;
+  const countryAgrees = country && listedCountries.has(country) ? country : undefined;
   return assessIdentity({
     nameSimilarity: similarity,
     score: group.best.score,
     dob: dobEvidence(context.subject.birthDate, entities.flatMap((e) => e.birthDates)),
     identifier: identifierEvidence(subjectIdentifiers(context.subject), entities.flatMap((e) => e.identifiers)),
-    rarity: nameRarity(context.subject.name, schema, context.lists),
+    // The name's rarity decides only for an exact name, and qualifies a country that agrees: worked out only then.
+    ...(exact || countryAgrees ? { rarity: rarityOf(context, schema) } : {}),
     namesakesOnLists: exact ? Math.max(0, context.exactGroups[kindOf(schema)] - 1) : 0,
-    ...(country && listedCountries.has(country) ? { countryAgrees: country } : {}),
+    ...(countryAgrees ? { countryAgrees } : {}),
   });
 }
 
@@ -242,9 +252,9 @@ function sameKind(expected: EntitySchema, listed: EntitySchema): boolean {
 export function screenRows(
   engine: NameScreener,
   subject: AgentSubject,
-  options: MatchOptions & { excludeSources?: readonly string[] },
+  options: MatchOptions & { excludeSources?: readonly string[]; /** rows asked of the engine per query (default ROWS_PER_QUERY) */ rowsPerQuery?: number },
 ): { rows: MatchResult[]; mismatched: Set<string>; expected: { schema: EntitySchema; given: boolean } } {
-  const { excludeSources, ...matchOptions } = options;
+  const { excludeSources, rowsPerQuery = ROWS_PER_QUERY, ...matchOptions } = options;
   const expected = expectedSchema(subject);
   const best = new Map<string, MatchResult>();
   const mismatched = new Set<string>();
@@ -257,11 +267,11 @@ export function screenRows(
     else mismatched.delete(result.entity.id);
   };
   for (const query of queriesFor(subject)) {
-    for (const result of engine.screen(query, { ...matchOptions, limit: ROWS_PER_QUERY })) {
+    for (const result of engine.screen(query, { ...matchOptions, limit: rowsPerQuery })) {
       keep(result, !sameKind(expected.schema, result.entity.schema));
     }
     if (expected.given) {
-      for (const result of mismatchedRows(engine, query, expected.schema, matchOptions)) {
+      for (const result of mismatchedRows(engine, query, expected.schema, matchOptions, rowsPerQuery)) {
         const previous = best.get(result.entity.id);
         if (!previous || previous.score < result.score) keep(result, true);
       }
@@ -280,9 +290,9 @@ const ALL_SCHEMAS: readonly EntitySchema[] = ['person', 'organization', 'vessel'
  * the untyped query run as such, so rows of the expected kind that rank before them still count
  * against the row limit exactly as they always did. Same answer as the untyped query, filtered.
  */
-function mismatchedRows(engine: NameScreener, query: ScreeningQuery, expected: EntitySchema, matchOptions: MatchOptions): MatchResult[] {
+function mismatchedRows(engine: NameScreener, query: ScreeningQuery, expected: EntitySchema, matchOptions: MatchOptions, rowsPerQuery: number): MatchResult[] {
   const { schema: _typed, ...untyped } = query;
-  const options: MatchOptions = { ...matchOptions, threshold: Math.max(TYPE_MISMATCH_THRESHOLD, matchOptions.threshold ?? 0), limit: ROWS_PER_QUERY };
+  const options: MatchOptions = { ...matchOptions, threshold: Math.max(TYPE_MISMATCH_THRESHOLD, matchOptions.threshold ?? 0), limit: rowsPerQuery };
   const otherKinds = ALL_SCHEMAS.filter((schema) => !sameKind(expected, schema) && (!matchOptions.schemas || matchOptions.schemas.includes(schema)));
   if (otherKinds.length === 0) return [];
   // An entity's score does not depend on the other candidates: filtered, the rows of the other
@@ -296,13 +306,52 @@ export function sourceListOf(entity: Pick<ListEntity, 'extra'>): string | undefi
   return entity.extra?.list ?? entity.extra?.lists;
 }
 
-interface ListAgentSpec {
+export interface ListAgentSpec {
   name: string;
   label: string;
   category: HitCategory;
   topics: ListTopic[];
   /** Sources to exclude (e.g. the DPL is debarment, not sanctions, although CSL carries it). */
   excludeSources?: string[];
+}
+
+/** The agents backed by our own lists, one per hit category: what they search and how they file a hit. */
+export const LIST_AGENT_SPECS: readonly ListAgentSpec[] = [
+  { name: 'sanctions', label: 'Sanctions lists (OFAC SDN and non-SDN, UN, US CSL, EU and UK when loaded)', category: 'sanctions', topics: ['sanctions'] },
+  { name: 'pep', label: 'PEP lists (OpenSanctions PEPs when configured)', category: 'pep', topics: ['pep'] },
+  { name: 'offshore_leaks', label: 'ICIJ Offshore Leaks (local data)', category: 'offshore_leaks', topics: ['offshore_leaks'] },
+  { name: 'debarment', label: 'Debarment and export-control lists (BIS Denied Persons, Entity List)', category: 'debarment', topics: ['debarment', 'export_control'] },
+];
+
+/** A row belongs to a list agent when it carries one of the agent's topics and is not from an excluded source. */
+export function rowOfSpec(spec: Pick<ListAgentSpec, 'topics' | 'excludeSources'>, row: MatchResult): boolean {
+  return row.entity.topics.some((t) => spec.topics.includes(t)) && !spec.excludeSources?.includes(row.entity.source);
+}
+
+/**
+ * One list agent's hits from the rows screened for the subject: one hit per real-world entity (rows
+ * grouped), type mismatches ranked last, each with the identity assessed (src/reports/confirmation.ts).
+ */
+export function hitsOfRows(
+  spec: Pick<ListAgentSpec, 'category'>,
+  engine: NameScreener,
+  subject: AgentSubject,
+  screened: { rows: MatchResult[]; mismatched: ReadonlySet<string>; expected: { schema: EntitySchema; given: boolean } },
+  hitsPerAgent = HITS_PER_AGENT,
+): ReportHit[] {
+  const { rows, mismatched, expected } = screened;
+  // one hit per real-world entity; a group is a mismatch only when its best row is
+  const groups = groupMatches(rows);
+  const isMismatch = (g: MatchGroup) => mismatched.has(g.best.entity.id);
+  groups.sort((a, b) => Number(isMismatch(a)) - Number(isMismatch(b)) || compareMatches(a.best, b.best));
+  const identity = identityContext(subject, engine, groups);
+  return groups.slice(0, hitsPerAgent).map((g) =>
+    toReportHit(spec.category, g, {
+      versions: engine.versions,
+      identity: assessGroup(g, identity),
+      ...(isMismatch(g) ? { typeMismatch: { expected: expected.schema, listed: g.best.entity.schema, typeGiven: expected.given } } : {}),
+    }),
+  );
 }
 
 /** Screens the subject (all names) against the lists of the given topics; reports one hit per real-world entity (rows grouped). */
@@ -312,41 +361,15 @@ export function createListAgent(spec: ListAgentSpec, screener: () => NameScreene
     label: spec.label,
     async run(subject): Promise<AgentOutcome> {
       const engine = screener();
-      const { rows, mismatched, expected } = screenRows(engine, subject, { topics: spec.topics, threshold: HIT_THRESHOLD, excludeSources: spec.excludeSources });
-      // one hit per real-world entity; a group is a mismatch only when its best row is
-      const groups = groupMatches(rows);
-      const isMismatch = (g: MatchGroup) => mismatched.has(g.best.entity.id);
-      groups.sort((a, b) => Number(isMismatch(a)) - Number(isMismatch(b)) || compareMatches(a.best, b.best));
-      const identity = identityContext(subject, engine, groups);
-      const hits = groups.slice(0, HITS_PER_AGENT).map((g) =>
-        toReportHit(spec.category, g, {
-          versions: engine.versions,
-          identity: assessGroup(g, identity),
-          ...(isMismatch(g) ? { typeMismatch: { expected: expected.schema, listed: g.best.entity.schema, typeGiven: expected.given } } : {}),
-        }),
-      );
-      return { queried: true, hits };
+      const screened = screenRows(engine, subject, { topics: spec.topics, threshold: HIT_THRESHOLD, excludeSources: spec.excludeSources });
+      return { queried: true, hits: hitsOfRows(spec, engine, subject, screened) };
     },
   };
 }
 
 /** The agents backed by our own lists: they do real work in every deployment. */
 export function createListAgents(screener: () => NameScreener): Agent[] {
-  return [
-    createListAgent(
-      { name: 'sanctions', label: 'Sanctions lists (OFAC SDN and non-SDN, UN, US CSL, EU and UK when loaded)', category: 'sanctions', topics: ['sanctions'] },
-      screener,
-    ),
-    createListAgent({ name: 'pep', label: 'PEP lists (OpenSanctions PEPs when configured)', category: 'pep', topics: ['pep'] }, screener),
-    createListAgent(
-      { name: 'offshore_leaks', label: 'ICIJ Offshore Leaks (local data)', category: 'offshore_leaks', topics: ['offshore_leaks'] },
-      screener,
-    ),
-    createListAgent(
-      { name: 'debarment', label: 'Debarment and export-control lists (BIS Denied Persons, Entity List)', category: 'debarment', topics: ['debarment', 'export_control'] },
-      screener,
-    ),
-  ];
+  return LIST_AGENT_SPECS.map((spec) => createListAgent(spec, screener));
 }
 
 /** The engine's list versions by id, built once per engine (its versions never change). */

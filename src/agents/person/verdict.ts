@@ -29,10 +29,12 @@
 import type { PersonCheckOutcome, PersonFinding } from '../../commands/person-check';
 import type { RiskLevel } from '../../commands/plans';
 import type { HitCategory, ScoreContribution } from '../../reports/model';
-import { computeRiskScore, type ScorableHit } from '../../reports/risk-score';
+import { computeRiskScore, type ScorableHit, type UnsearchedSource } from '../../reports/risk-score';
 import { MIN_MATCH_SCORE, STRONG_NAME_SCORE } from '../../reports/confirmation';
 
 export const CRITICAL_SOURCES = ['federal_courts', 'sanctions_list'] as const;
+/** The person-check source a risk level cannot do without: not searched, the level is at least high. */
+const SANCTIONS_SOURCE = 'sanctions_list';
 export const MIN_COVERAGE_FOR_CLEAN = 0.5;
 export const HIGH_CONFIDENCE_COVERAGE = 0.8;
 
@@ -89,8 +91,8 @@ function personContribution(f: VerdictFinding): ScoreContribution | undefined {
   return undefined;
 }
 
-/** The risk of a person check's findings, from the shared scorer. */
-export function assessPersonRisk(findings: readonly VerdictFinding[]) {
+/** The risk of a person check's findings, from the shared scorer; `unsearched`: sanctions sources not searched (never low). */
+export function assessPersonRisk(findings: readonly VerdictFinding[], unsearched: readonly UnsearchedSource[] = []) {
   const hits: Partial<Record<HitCategory, ScorableHit[]>> = {};
   const additional: ScoreContribution[] = [];
   findings.forEach((f, i) => {
@@ -123,7 +125,7 @@ export function assessPersonRisk(findings: readonly VerdictFinding[]) {
       ...(f.identityNote ? { identityNote: f.identityNote } : {}),
     });
   });
-  return computeRiskScore({ hits, additional });
+  return computeRiskScore({ hits, additional, ...(unsearched.length ? { unsearched: [...unsearched] } : {}) });
 }
 
 export function decideVerdict(findings: readonly VerdictFinding[], sources: readonly SourceCoverage[]): Verdict {
@@ -134,7 +136,9 @@ export function decideVerdict(findings: readonly VerdictFinding[], sources: read
   const missingCritical = CRITICAL_SOURCES.filter((name) => !sources.some((s) => s.agent === name && s.searched));
   const redFlagCount = findings.filter((f) => f.severity === 'red_flag').length;
   const warningCount = findings.filter((f) => f.severity === 'warning').length;
-  const risk = assessPersonRisk(findings);
+  // Fail closed (issue 27 §4): a check whose sanctions list was not searched (an error, a timeout) is at least high.
+  const sanctions = sources.find((s) => s.agent === SANCTIONS_SOURCE);
+  const risk = assessPersonRisk(findings, sanctions && !sanctions.searched ? [{ source: SANCTIONS_SOURCE, reason: 'not searched (the source failed or timed out)' }] : []);
   const riskScore = risk.riskScore;
   const reasons: string[] = [`${sourcesChecked} of ${sourcesTotal} sources searched (coverage ${pct})`];
   let result: Verdict['result'];

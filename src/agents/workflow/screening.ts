@@ -18,7 +18,8 @@ import {
   screeningDecider,
 } from '../../commands/screening';
 import { NotFound } from '../../commands/errors';
-import { riskLevelForScore, type RiskLevel } from '../../commands/plans';
+import type { RiskLevel } from '../../commands/plans';
+import { failClosedVerdict } from '../../reports/risk-score';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import { hitListIds } from '../../reports/hit-lists';
@@ -156,9 +157,9 @@ export function screeningWorkflow(options: ScreeningWorkflowOptions): WorkflowDe
         const history = [...run.history];
         const report = buildScreeningReport(history, reportContext())!;
         // Score and level both come from the scorer (src/reports/risk-score.ts), never re-derived here.
+        // Without its answer (the scorer threw, phase 5 expired) the screening fails closed: never low.
         const riskPayload = resultsOf(history, 'risk_score').map((r) => (r as { assessment?: { riskScore: number; riskLevel: RiskLevel } }).assessment)[0];
-        const riskScore = riskPayload?.riskScore ?? 0;
-        const riskLevel = riskPayload?.riskLevel ?? riskLevelForScore(riskScore);
+        const { riskScore, riskLevel } = riskPayload ?? failClosedVerdict(report);
         const versions = options.engineVersions();
         // The account's internal-list versions the sanctions agent screened against (issue 21).
         const internalVersions = resultsOf(history, 'sanctions')

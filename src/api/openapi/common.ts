@@ -102,6 +102,17 @@ export const ListWarningsSchema = z
     description: 'One warning per stale list the result used, e.g. "OFAC SDN list is 937 days old: update the lists before relying on this result". Empty when every list was within its maximum age.',
     example: ['OFAC SDN list is 937 days old: update the lists before relying on this result'],
   });
+/** The verdict's flags and reason (issue 27), on S1 and S3 screenings read or created. */
+export const RiskFlagsSchema = z.array(z.string()).openapi({
+  description:
+    'Extension: facts a reviewer must see whatever the score: confirmed_sanctions_hit (a sanctions hit whose identity agrees), pep, fatf_black_list, comprehensive_sanctions_jurisdiction, internal_list_hit, sanctions_not_searched (the sanctions lists could not be searched: the screening fails closed, at least high), risk_not_scored (the risk step gave no answer: at least high). Empty while running; absent from list pages.',
+  example: ['sanctions_not_searched'],
+});
+export const RiskReasonSchema = z.string().nullable().openapi({
+  description:
+    'Extension: one sentence saying why the level is what it is, naming which fact confirmed a hit or that nothing did ("name only: common name…; needs an identity fact"). Null while running; absent from list pages.',
+});
+
 /** A hit's `match_strength` (the spec's values, issue 27's meaning), on every surface that shows hits. */
 export const MatchStrengthSchema = z.enum(['confirmed', 'potential']).openapi({
   description:

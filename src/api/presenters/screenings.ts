@@ -56,6 +56,8 @@ export function presentScreening(surface: ScreeningSurface, view: ScreeningView,
     created_at: view.created_at,
     completed_at: view.completed_at,
     ...(view.list_warnings ? { list_warnings: view.list_warnings } : {}),
+    ...(view.risk_flags ? { risk_flags: view.risk_flags } : {}),
+    ...(view.risk_reason !== undefined ? { risk_reason: view.risk_reason } : {}),
     // S3: "0 offshore-leak hits" must not read as "searched, none" when the month's checks were used up.
     ...(surface === 's3' && view.offshore_leaks_search
       ? { offshore_leaks_searched: view.offshore_leaks_search.searched, offshore_leaks_not_searched_reason: view.offshore_leaks_search.reason }

@@ -3,7 +3,7 @@
  * the 400-vs-422 rule) and registerS1 documents the same objects in OpenAPI.
  */
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { HitConfirmationSchema, ListVersionAgeSchema, ListWarningsSchema, MatchAssessmentSchema, MatchStrengthSchema, retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, securitySchemes } from '../openapi/common';
+import { HitConfirmationSchema, RiskFlagsSchema, RiskReasonSchema, ListVersionAgeSchema, ListWarningsSchema, MatchAssessmentSchema, MatchStrengthSchema, retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, securitySchemes } from '../openapi/common';
 import { s1Schemas } from '../../webhooks/payloads';
 import { z } from '../openapi/zod';
 import { screenableNameCheck } from '../http/validation';
@@ -158,6 +158,8 @@ export const ScreeningSchema = z
     created_at: z.string().openapi({ description: 'ISO 8601 UTC.', example: '2026-04-01T10:00:00.000Z' }),
     completed_at: z.string().nullable().openapi({ description: 'Extension: ISO 8601 UTC; null while running.' }),
     list_warnings: ListWarningsSchema.optional(),
+    risk_flags: RiskFlagsSchema.optional(),
+    risk_reason: RiskReasonSchema.optional(),
   })
   .openapi('S1Screening');
 

@@ -116,9 +116,13 @@ export function registerS3Batches(registry: OpenAPIRegistry): void {
     },
   });
   const files: [string, string, string][] = [
-    ['results.csv', 'text/csv', 'One line per readable row, in input order: line, name, entity_type, dob, country, flagged, hit_count, best_score, best_entity_id, best_entity_name, matched_name, matched_lists, risk_score, risk_level, explanation.'],
-    ['results.jsonl', 'application/x-ndjson', 'One JSON line per flagged row with every hit and its full explanation.'],
-    ['errors.csv', 'text/csv', 'line, field, value, message: one line per problem of a row that could not be screened (field `row`: a line that could not be read at all).'],
+    [
+      'results.csv',
+      'text/csv',
+      'One line per row with a name, in input order: line, name, entity_type, dob, country, flagged, hit_count, best_score, best_entity_id, best_entity_name, matched_name, matched_lists, risk_score, risk_level, explanation, match_strength, confirmation, risk_reason, warnings. Each row gets the verdict a CDD screening of the same name and facts gives: one hit per real-world entity, the row country as the jurisdiction, the same scorer (docs/batch-screening.md). A bad optional field (an impossible dob such as 1968-13-30, an unknown country) is left out and named in `warnings`; the name is still screened. Dates may omit leading zeros (1969-7-16).',
+    ],
+    ['results.jsonl', 'application/x-ndjson', 'One JSON line per flagged row with the verdict (risk_score, risk_level, risk_reason, risk_flags, country_risk) and every merged hit with its lists, what confirmed it or that nothing did, and its full explanation.'],
+    ['errors.csv', 'text/csv', 'line, field, value, message: one line per problem of a row that could not be screened (no name; field `row`: a line that could not be read at all), and one per optional field a screened row was screened without.'],
   ];
   for (const [name, type, description] of files) {
     registry.registerPath({

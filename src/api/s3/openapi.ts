@@ -4,7 +4,7 @@
  * shared paths are merged by buildOpenApiDocument (security alternatives, bodies as oneOf).
  */
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { ListVersionAgeSchema, ListWarningsSchema, retryAfterHeader, S3ErrorSchema, S3RateLimitErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
+import { ListVersionAgeSchema, ListWarningsSchema, RiskFlagsSchema, RiskReasonSchema, retryAfterHeader, S3ErrorSchema, S3RateLimitErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
 import { s3Schemas } from '../../webhooks/payloads';
 import { registerS3Batches } from './batch-openapi';
 import { registerWatchlistPaths } from './watchlist-openapi';
@@ -89,6 +89,8 @@ export const S3ScreeningSchema = z
     completed_at: z.string().nullable(),
     list_versions: z.array(ListVersionAgeSchema).optional().openapi({ description: 'GET /api/v1/screening/{id}: every list the screening used, with its publication date and age at completion.' }),
     list_warnings: ListWarningsSchema.optional(),
+    risk_flags: RiskFlagsSchema.optional(),
+    risk_reason: RiskReasonSchema.optional(),
     offshore_leaks_searched: z.boolean().nullable().optional().openapi({
       description:
         'Whether the offshore-leak check ran (null while it has not answered; absent on list pages). false: `offshore_leaks_hits` 0 means not searched, not "none found": see `offshore_leaks_not_searched_reason`.',

@@ -41,6 +41,7 @@ import type { CommandContext, Principal } from '../services';
 import { CheckpointedFile } from './checkpointed-file';
 import { BATCH_FILES, BATCH_FILES_READY, view, type BatchFile, type BatchJobView, type Row } from './job-view';
 import { BatchUploadRefused, receiveUpload } from './upload';
+import type { VerdictContext } from '../../agents/lists/direct-verdict';
 
 export { BatchUploadRefused } from './upload';
 export { BATCH_FILES, BATCH_FILES_READY, type BatchFile, type BatchJobStatus, type BatchJobView } from './job-view';
@@ -59,6 +60,8 @@ export interface BatchJobServiceDeps {
   workers: number;
   /** The engine in service and the lists it was built from (the pool builds its engines from them). */
   engine: () => ScreeningEngine;
+  /** The FATF table and sanctions programmes in service: a row's country gives its country risk (issue 27). */
+  verdictContext?: () => VerdictContext;
   lists: () => { entities: ListEntity[]; versions: ListVersion[]; snapshot?: CachedSnapshot };
   /** A job whose heartbeat is older than this is free to be claimed (default 60 s). */
   heartbeatTimeoutMs?: number;
@@ -362,8 +365,9 @@ export class BatchJobService {
         CheckpointedFile.openAt(path.join(dir, 'errors.csv'), Number(job.errors_bytes)),
       ]);
       outputs.push(results, jsonl, errors);
-      const options = { threshold: job.threshold, jsonl: true };
-      screener = this.deps.workers > 0 ? await startWorkerPool({ ...this.deps.lists(), workers: this.deps.workers, options }) : inProcessScreener(this.deps.engine(), options);
+      const context = this.deps.verdictContext?.();
+      const options = { threshold: job.threshold, jsonl: true, ...(context ? { countryRisk: [...context.countryRisk] } : {}) };
+      screener = this.deps.workers > 0 ? await startWorkerPool({ ...this.deps.lists(), workers: this.deps.workers, options }) : inProcessScreener(this.deps.engine(), options, context);
       const input = createReadStream(path.join(dir, inputName(job.input_format)));
       // The stop may come while the pool was starting: then the read ends at once.
       const onAbort = () => input.destroy(new LeaseLost(String(abort.signal.reason)));

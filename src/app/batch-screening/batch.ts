@@ -3,9 +3,11 @@
  * (or in this thread with one worker), results written in input order as the chunks come back.
  * Nothing holds the whole file: the reader waits when the pool has enough work in flight.
  *
- * Rows that cannot be read (no name, a DOB that is not a date, an unknown country or entity type,
- * broken CSV quoting, a line that is not a JSON object) go to the errors CSV with their line number and
- * the batch carries on. Input: CSV or JSON lines (./input.ts).
+ * Rows that cannot be read (no name, broken CSV quoting, a line that is not a JSON object) go to the
+ * errors CSV with their line number and the batch carries on. A bad optional field never drops a
+ * name (issue 27): a DOB that is not a real date, an unknown country or entity type is left out, the
+ * name is screened without it, and the warning goes to the row's output and the errors CSV.
+ * Input: CSV or JSON lines (./input.ts).
  */
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -19,6 +21,8 @@ import type { ListEntity, ListVersion } from '../../screening/model';
 import { parseScreeningInput } from '../../screening/query-input';
 import { readInput, type BatchInputFormat } from './input';
 import { csvLine, RESULT_COLUMNS, screenChunk, type BatchRow, type BatchScreenOptions, type ChunkResult } from './rows';
+import type { VerdictContext } from '../../agents/lists/direct-verdict';
+import { bundledProgrammes } from '../../screening/lists/country-sanctions';
 import type { WorkerInit, WorkerReply, WorkerRequest } from './worker';
 
 export { BatchInputError, type BatchInputFormat } from './input';
@@ -32,10 +36,14 @@ export interface ChunkScreener {
   close(): Promise<void>;
 }
 
-export function inProcessScreener(engine: ScreeningEngine, options: BatchScreenOptions): ChunkScreener {
+/**
+ * `context`: the FATF table and sanctions programmes for the rows' country risk (default:
+ * options.countryRisk and the bundled programmes counted on this engine, as a batch worker has them).
+ */
+export function inProcessScreener(engine: ScreeningEngine, options: BatchScreenOptions, context: VerdictContext = { countryRisk: options.countryRisk ?? [], countrySanctions: bundledProgrammes(engine) }): ChunkScreener {
   return {
     workers: 1,
-    screen: async (rows) => screenChunk(engine, rows, options),
+    screen: async (rows) => screenChunk(engine, rows, options, context),
     close: async () => {},
   };
 }
@@ -327,12 +335,15 @@ export async function runBatch(args: {
       } else {
         const { record } = item;
         const input = { name: record.name ?? '', entity_type: record.entity_type ?? record.type ?? '', dob: record.dob ?? '', country: record.country ?? '' };
-        const parsed = parseScreeningInput({ name: input.name, dob: input.dob, country: input.country, type: input.entity_type }, args.today);
+        const parsed = parseScreeningInput({ name: input.name, dob: input.dob, country: input.country, type: input.entity_type }, args.today, { lenient: true });
         if (!parsed.ok) {
           progress.rejected++;
           for (const p of parsed.problems) errorLines.push(csvLine([item.line, p.field, p.value, p.message]));
         } else {
-          chunk.push({ line: item.line, input, query: parsed.query, ...(parsed.notes.length ? { notes: parsed.notes } : {}) });
+          // An optional field left out: the name is screened, the warning is in its row and in the errors file.
+          for (const p of parsed.warnings) errorLines.push(csvLine([item.line, p.field, p.value, p.message]));
+          const warnings = parsed.warnings.map((p) => `${p.field} "${p.value}": ${p.message}`);
+          chunk.push({ line: item.line, input, query: parsed.query, ...(parsed.notes.length ? { notes: parsed.notes } : {}), ...(warnings.length ? { warnings } : {}) });
         }
       }
       if (chunk.length >= chunkSize || errorLines.length >= MAX_PENDING_ERRORS) {

@@ -23,6 +23,9 @@ import type { LoadedList } from '../../screening/lists/load';
 import type { ListsConfig } from '../../screening/lists/config';
 import type { ListEntity, ListVersion } from '../../screening/model';
 import { screenChunk, type BatchRow, type BatchScreenOptions } from './rows';
+import type { VerdictContext } from '../../agents/lists/direct-verdict';
+import { bundledProgrammes } from '../../screening/lists/country-sanctions';
+import type { CountryRisk } from '../../screening/model';
 
 export type WorkerInit = { options: BatchScreenOptions } & (
   | { entities: ListEntity[]; versions: ListVersion[]; lists?: undefined; snapshot?: undefined }
@@ -50,10 +53,17 @@ const init = workerData as WorkerInit;
 const port = parentPort!;
 const t0 = performance.now();
 let engine: ScreeningEngine | undefined;
+/** A row's country risk, as the service scores it: the FATF table given (else the one this worker loaded) and the sanctions programmes. */
+let context: VerdictContext | undefined;
 const lists = new Map<number, LoadedList | SharedArrayBuffer | undefined>();
 
-function build(entities: ListEntity[], versions: ListVersion[], loaded?: LoadedList[]): void {
+function useContext(built: ScreeningEngine, countryRisk: readonly CountryRisk[]): void {
+  context = { countryRisk: init.options.countryRisk ?? countryRisk, countrySanctions: bundledProgrammes(built) };
+}
+
+function build(entities: ListEntity[], versions: ListVersion[], loaded?: LoadedList[], countryRisk: readonly CountryRisk[] = []): void {
   engine = ScreeningEngine.build(entities, versions);
+  useContext(engine, countryRisk);
   let snapshot: Uint8Array | undefined;
   if (init.lists && init.makeSnapshot && loaded) {
     // encoded before the first query, into shared memory so the main thread gets it without a copy
@@ -88,6 +98,7 @@ function buildFromLists(): void {
   const entities: ListEntity[] = [];
   const versions: ListVersion[] = [];
   const loaded: LoadedList[] = [];
+  const countryRisk: CountryRisk[] = [];
   let complete = true;
   for (let i = 0; i < init.lists!.lists.length; i++) {
     let l = lists.get(i);
@@ -97,12 +108,13 @@ function buildFromLists(): void {
       continue;
     }
     for (const e of l.entities) entities.push(e);
+    countryRisk.push(...(l.countryRisk ?? []));
     versions.push(l.version);
     loaded.push(l);
   }
   lists.clear();
   // a list set with a failed list is not snapshotted
-  build(entities, versions, complete ? loaded : undefined);
+  build(entities, versions, complete ? loaded : undefined, countryRisk);
 }
 
 function restore(snapshot: { bytes: Uint8Array; key: string }): void {
@@ -112,6 +124,7 @@ function restore(snapshot: { bytes: Uint8Array; key: string }): void {
     return;
   }
   engine = restored.engine;
+  useContext(restored.engine, restored.load.countryRisk);
   port.postMessage({ type: 'ready', buildMs: Math.round(performance.now() - t0) } satisfies WorkerReply);
 }
 
@@ -119,7 +132,7 @@ port.on('message', (req: WorkerRequest) => {
   switch (req.type) {
     case 'screen':
       try {
-        port.postMessage({ type: 'done', seq: req.seq, ...screenChunk(engine!, req.rows, init.options) } satisfies WorkerReply);
+        port.postMessage({ type: 'done', seq: req.seq, ...screenChunk(engine!, req.rows, init.options, context) } satisfies WorkerReply);
       } catch (error) {
         port.postMessage({ type: 'failed', seq: req.seq, message: error instanceof Error ? error.message : String(error) } satisfies WorkerReply);
       }

@@ -12,6 +12,7 @@ import type { RiskLevel } from '../../commands/plans';
 import type { CountryRisk } from '../../screening/model';
 import type { RecordedEvent } from '../../shared/events';
 import { buildScreeningReport, riskFactsOf } from '../../projections/screening-report';
+import { verdictFacts } from '../../agents/finalisation/finalisers';
 
 export function recomputeRisk(
   events: readonly RecordedEvent[],
@@ -24,11 +25,9 @@ export function recomputeRisk(
   if (!report) return { riskScore: 0, riskLevel: 'low', countingHitIds: counting.map((h) => h.hitId) };
   const recorded = riskFactsOf(events);
   const table = options.countryRisk?.() ?? [];
-  const facts: RiskFacts = recorded ?? {
-    ...(table.length ? { highRiskJurisdictions: table.map((c) => c.iso2) } : {}),
-    countryRisk: report.countryRisk.filter((c) => c.basis === 'subject_jurisdiction'),
-    ...(report.enrichment.ukRegistry ? { ukRegistry: report.enrichment.ukRegistry } : {}),
-  };
+  // Without recorded facts (screenings from before they were kept, or whose risk step never answered),
+  // the same facts are worked out from the report, the sources not searched included (fail closed).
+  const facts: RiskFacts = recorded ?? verdictFacts({ countryRisk: report.countryRisk, table, ukRegistry: report.enrichment.ukRegistry, agents: report.agents });
   const assessment = computeRiskScore({ hits: report.hits, ...facts });
   return { riskScore: assessment.riskScore, riskLevel: assessment.riskLevel, countingHitIds: counting.map((h) => h.hitId), assessment };
 }

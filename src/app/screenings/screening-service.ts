@@ -10,6 +10,7 @@ import { screeningDecider, streamName as screeningStream, type ScreeningRequeste
 import type { EventStore, Subscription } from '../../infrastructure/eventstore/port';
 import { projectionSchema } from '../../projections/projection';
 import { buildJsonReport } from '../../reports/json-report';
+import { derivedFlags } from '../../reports/sections';
 import { assessmentOf, confirmationOf, hitStatusOf } from '../../reports/confirmation';
 import { HIT_CATEGORIES, type CountryRiskFinding, type ReportHit, type ScreeningReport } from '../../reports/model';
 import { watchlistVersionId } from '../../screening/watchlists/model';
@@ -66,6 +67,8 @@ export function screeningView(report: ScreeningReport, surface: ScreeningView['s
     created_at: report.createdAt,
     completed_at: report.completedAt ?? null,
     list_warnings: listWarnings(report),
+    risk_flags: report.status === 'completed' ? derivedFlags(report) : [],
+    risk_reason: report.status === 'completed' ? (report.verdict.reason ?? null) : null,
     offshore_leaks_search: offshoreLeaksSearch(report),
   };
 }

@@ -21,7 +21,7 @@
  *   same hits is. Tier scores stay the matcher's evidence per tier (they drive escalation).
  */
 import type { SubjectSummary } from '.';
-import { computeRiskScore, type RiskAssessment, type ScorableHit } from '../../reports/risk-score';
+import { computeRiskScore, type RiskAssessment, type ScorableHit, type UnsearchedSource } from '../../reports/risk-score';
 import { hitStatusOf, parseAssessment, parseConfirmation, type HitConfirmation, type MatchAssessment } from '../../reports/confirmation';
 import { HIT_CATEGORIES, type HitCategory, type RiskLevel } from '../../reports/model';
 
@@ -121,8 +121,25 @@ export function findingsOf(input: AgentResultInput): Finding[] {
     .sort((a, b) => b.score - a.score);
 }
 
+/** The source a subject check's risk level cannot do without: not searched, the level is at least high. */
+export const VERDICT_REQUIRED_SOURCE = 'sanctions';
+
+/**
+ * The required source when it was not searched (issue 27 §4, fail closed): it answered "not queried"
+ * (an error, a stale list refused), or, once the check has concluded, it never answered (the deadline).
+ */
+export function unsearchedSources(
+  sources: readonly Pick<AgentResultInput, 'agent' | 'queried' | 'error'>[],
+  concluded: boolean,
+): UnsearchedSource[] {
+  if (sources.some((r) => r.agent === VERDICT_REQUIRED_SOURCE && r.queried)) return [];
+  const answered = sources.find((r) => r.agent === VERDICT_REQUIRED_SOURCE);
+  if (answered) return [{ source: VERDICT_REQUIRED_SOURCE, reason: answered.error ?? 'not searched' }];
+  return concluded ? [{ source: VERDICT_REQUIRED_SOURCE, reason: 'no answer before the check concluded' }] : [];
+}
+
 /** The risk of a check's findings, from the shared scorer (each tier is the hit category of the same name). */
-export function riskOfFindings(findings: readonly Finding[]): RiskAssessment {
+export function riskOfFindings(findings: readonly Finding[], unsearched: readonly UnsearchedSource[] = []): RiskAssessment {
   const hits: Partial<Record<HitCategory, ScorableHit[]>> = {};
   findings.forEach((f, i) => {
     if (!(HIT_CATEGORIES as readonly string[]).includes(f.tier)) return;
@@ -138,7 +155,7 @@ export function riskOfFindings(findings: readonly Finding[]): RiskAssessment {
       ...(f.confirmation ? { confirmation: f.confirmation } : {}),
     });
   });
-  return computeRiskScore({ hits });
+  return computeRiskScore({ hits, ...(unsearched.length ? { unsearched: [...unsearched] } : {}) });
 }
 
 /** Measures a finished check: every source has answered (searched or not). */
@@ -159,10 +176,12 @@ export function assess(results: readonly AgentResultInput[], sourcesTotal: numbe
   const second = findings.find((f) => best !== undefined && f.entity_id !== best.entity_id);
   const bestHitAmbiguous =
     best !== undefined && (best.match_strength === 'potential' || (second !== undefined && best.score - second.score <= AMBIGUITY_MARGIN));
-  const overallResult = redFlagCount > 0 ? 'adverse_found' : findings.length === 0 && coverage >= 0.6 ? 'clean' : 'inconclusive';
+  // A check whose sanctions lists were not searched cannot call the subject clean (fail closed).
+  const unsearched = unsearchedSources(results, true);
+  const overallResult = redFlagCount > 0 ? 'adverse_found' : findings.length === 0 && coverage >= 0.6 && unsearched.length === 0 ? 'clean' : 'inconclusive';
   const confidenceLevel =
     coverage >= 0.8 && (best === undefined || best.match_strength === 'confirmed') ? 'high' : coverage >= 0.6 ? 'medium' : 'low';
-  const risk = riskOfFindings(findings);
+  const risk = riskOfFindings(findings, unsearched);
   return {
     riskScore: risk.riskScore,
     riskLevel: risk.riskLevel,

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { subjectCheckEventTypes, type SubjectCheckEvent } from '../../commands/subject-check';
 import { assertNever, type RecordedEvent } from '../../shared/events';
-import { findingsOf, MalformedAgentResult, riskOfFindings, type Finding } from '../../commands/subject-check/assessment';
+import { findingsOf, MalformedAgentResult, riskOfFindings, unsearchedSources, type Finding } from '../../commands/subject-check/assessment';
 import { quoteIdent, type Projection } from '../projection';
 
 /**
@@ -81,6 +81,26 @@ export const subjectChecksProjection: Projection = {
         [event.data.subjectCheckId, at, position, ...values],
       );
     };
+    /**
+     * Re-score from the findings and sources columns alone, so replays give the same row. A sanctions
+     * source that was not searched keeps the level at least high (issue 27 §4); one that has not
+     * answered yet counts only once the check has concluded.
+     */
+    const rescore = async (concluded: boolean) => {
+      const { rows } = await client.query<{ findings: Finding[]; sources: { agent: string; queried: boolean; error: string | null }[] }>(
+        `SELECT findings, sources FROM ${s}.subject_checks WHERE subject_check_id = $1`,
+        [event.data.subjectCheckId],
+      );
+      if (!rows[0]) return;
+      const sources = rows[0].sources.map((x) => ({ agent: x.agent, queried: x.queried, ...(x.error ? { error: x.error } : {}) }));
+      const risk = riskOfFindings(rows[0].findings, unsearchedSources(sources, concluded));
+      await client.query(`UPDATE ${s}.subject_checks SET risk_score = $2, risk_level = $3, risk_reason = $4 WHERE subject_check_id = $1`, [
+        event.data.subjectCheckId,
+        risk.riskScore,
+        risk.riskLevel,
+        risk.reason,
+      ]);
+    };
     switch (event.type) {
       case 'SubjectCheckStarted': {
         const d = event.data;
@@ -127,17 +147,7 @@ export const subjectChecksProjection: Projection = {
           finished_at: d.finishedAt,
         };
         await update(`sources = sources || $4::jsonb, findings = findings || $5::jsonb`, [JSON.stringify([source]), JSON.stringify(findings)]);
-        // Re-score on every result: derived from the findings column alone, so replays give the same row.
-        const { rows } = await client.query<{ findings: Finding[] }>(`SELECT findings FROM ${s}.subject_checks WHERE subject_check_id = $1`, [d.subjectCheckId]);
-        if (rows[0]) {
-          const risk = riskOfFindings(rows[0].findings);
-          await client.query(`UPDATE ${s}.subject_checks SET risk_score = $2, risk_level = $3, risk_reason = $4 WHERE subject_check_id = $1`, [
-            d.subjectCheckId,
-            risk.riskScore,
-            risk.riskLevel,
-            risk.reason,
-          ]);
-        }
+        await rescore(false);
         return;
       }
       case 'SubjectCheckReviewRequired': {
@@ -148,6 +158,7 @@ export const subjectChecksProjection: Projection = {
           [d.overallResult, d.confidenceLevel, d.findingsCount, d.redFlagCount, d.warningCount, d.sourcesSearched, d.sourcesTotal, d.reviewReason,
             JSON.stringify(d.tierScores), d.reviewRequiredAt],
         );
+        await rescore(true);
         return;
       }
       case 'SubjectCheckEscalated': {
@@ -164,6 +175,7 @@ export const subjectChecksProjection: Projection = {
           [d.investigationId, JSON.stringify(d.triggeringTiers), JSON.stringify(d.tierScores), d.requestedScope, d.priority, d.escalatedAt,
             d.investigationCreatedAt ?? null, d.slaDueAt ?? null],
         );
+        await rescore(true);
         return;
       }
       case 'SubjectCheckCompleted': {
@@ -174,6 +186,7 @@ export const subjectChecksProjection: Projection = {
           [d.overallResult, d.confidenceLevel, d.findingsCount, d.redFlagCount, d.warningCount, d.sourcesSearched, d.sourcesTotal,
             d.resolvedBy ?? 'automatic', d.completedAt],
         );
+        await rescore(true);
         return;
       }
       case 'SubjectCheckFailed':

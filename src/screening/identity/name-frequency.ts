@@ -53,6 +53,8 @@ export interface NameCulture {
 export interface NamePools {
   source: string;
   cultures: readonly NameCulture[];
+  /** Every fold any culture's pools know (a word no pool knows may still recur on the lists). */
+  pooled: ReadonlySet<string>;
 }
 
 interface PoolData {
@@ -80,17 +82,16 @@ function decodePool(p: PoolData): Pool {
 export function parseNamePools(text: string): NamePools {
   const file = JSON.parse(text) as NameFrequencyFile;
   if (file.format !== 1 || !Array.isArray(file.groups)) throw new Error('name-frequency data: unknown format');
-  return {
-    source: file.source,
-    cultures: file.groups.map((g) => ({
-      id: g.id,
-      label: g.label,
-      population: g.population * 1e6,
-      countries: g.countries,
-      given: decodePool(g.given),
-      surname: decodePool(g.surname),
-    })),
-  };
+  const cultures = file.groups.map((g) => ({
+    id: g.id,
+    label: g.label,
+    population: g.population * 1e6,
+    countries: g.countries,
+    given: decodePool(g.given),
+    surname: decodePool(g.surname),
+  }));
+  const pooled = new Set(cultures.flatMap((c) => [...c.given.counts.keys(), ...c.surname.counts.keys()]));
+  return { source: file.source, cultures, pooled };
 }
 
 let committed: NamePools | undefined;
@@ -172,14 +173,11 @@ function shareIn(culture: NameCulture, fold: string, unpooledRecurring: boolean)
   return unpooledRecurring ? LIST_RECURRING_SHARE : TAIL_SHARE;
 }
 
-function pooledAnywhere(pools: NamePools, fold: string): boolean {
-  return pools.cultures.some((c) => c.given.counts.has(fold) || c.surname.counts.has(fold));
-}
-
 /** An estimate in words, to two significant digits ("about 13,000"). */
 function rounded(n: number): string {
   if (n < 1) return 'fewer than one';
-  return `about ${Number(n.toPrecision(2)).toLocaleString('en-GB')}`;
+  const digits = Number(n.toPrecision(2));
+  return `about ${Number.isInteger(digits) ? String(digits).replace(/\B(?=(\d{3})+$)/g, ',') : String(digits)}`;
 }
 
 function personRarity(tokens: readonly NameToken[], pools: NamePools, lists: ListNameFrequency): NameRarity {
@@ -192,7 +190,7 @@ function personRarity(tokens: readonly NameToken[], pools: NamePools, lists: Lis
   // A word many listed people carry is a common name element even where no pool knows it (list words are
   // never a culture's evidence otherwise: a Russian given name recurring on sanctions lists says nothing about India).
   const unpooledRecurring = new Set(
-    parts.filter((t) => !pooledAnywhere(pools, t.fold) && lists.persons(plainWords(t.norm).join('')) >= LIST_RECURRING_MIN_NAMES).map((t) => t.fold),
+    parts.filter((t) => !pools.pooled.has(t.fold) && lists.persons(plainWords(t.norm).join('')) >= LIST_RECURRING_MIN_NAMES).map((t) => t.fold),
   );
   const perCulture = pools.cultures.map((culture) => {
     const shares = folds.map((f) => shareIn(culture, f, unpooledRecurring.has(f))).sort((a, b) => a - b);
@@ -205,7 +203,7 @@ function personRarity(tokens: readonly NameToken[], pools: NamePools, lists: Lis
     .map((c) => ({ culture: c.culture.id, label: c.culture.label, countries: c.culture.countries, bearers: Math.round(c.bearers) }));
   const distinctive = top.bearers < DISTINCTIVE_MAX_BEARERS;
   const reason = distinctive
-    ? `distinctive name: ${rounded(top.bearers)} expected bearer(s) world-wide (most among ${top.culture.label} names)`
+    ? `distinctive name: ${rounded(top.bearers)} expected bearer(s) world-wide${top.bearers >= 1 ? ` (most among ${top.culture.label} names)` : ''}`
     : commonIn.length
       ? `common name: ${rounded(top.bearers)} expected bearers among ${top.culture.label} names`
       : `not distinctive: ${rounded(top.bearers)} expected bearers among ${top.culture.label} names`;

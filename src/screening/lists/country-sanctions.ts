@@ -84,6 +84,15 @@ export function loadCountrySanctions(file = COUNTRY_SANCTIONS_FILE): CountrySanc
   return parseCountrySanctions(readFileSync(file, 'utf8'), path.basename(file));
 }
 
+/**
+ * The bundled programmes targeting each country, counted on the given lists: what the service's
+ * country-risk step records, for a verdict worked out outside it (`svc screen`, batch workers).
+ */
+export function bundledProgrammes(lists: ProgrammeSource): (iso2: string) => SanctionsProgrammeFinding[] {
+  const sanctions = new CountrySanctions(loadCountrySanctions());
+  return (iso2) => sanctions.programmesFor(iso2, lists);
+}
+
 /** What the counts are taken from: each entity's list and programme tags. */
 export interface ProgrammeSource {
   listedEntities(): Iterable<{ source: string; programs: readonly string[] }>;

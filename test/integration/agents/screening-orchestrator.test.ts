@@ -3,13 +3,15 @@
  * API tests cannot set up, i.e. two orchestrator instances racing on one screening (a consumer-group
  * rebalance) and redelivered results. Each instance keeps the history of screenings in flight
  * between steps; these tests prove that stale copy never writes a wrong or duplicate event.
- * And what a CDD screening's stream holds for the phases none of whose sources can be queried here.
+ * And what a CDD screening's stream holds for the phases none of whose sources can be queried here,
+ * and how it fails closed (issue 27 §4): a risk-score step that throws, a sanctions phase that expires
+ * unanswered or a sanctions source that answers "not searched" never complete low.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { handleCommand } from '../../../src/commands/command-handler';
-import { ScreeningOrchestrator } from '../../../src/agents/orchestrator/screening-orchestrator';
+import { ScreeningOrchestrator, type ScreeningOrchestratorOptions } from '../../../src/agents/orchestrator/screening-orchestrator';
 import { EventSourcedOffshoreLeakChecks } from '../../../src/app/usage/offshore-leak-checks';
 import { buildScreeningReport } from '../../../src/projections/screening-report';
 import type { Agent } from '../../../src/agents/runtime/agent';
@@ -32,7 +34,11 @@ let store: PostgresEventStore;
 let bus: InProcessBus;
 let nextId = 1;
 
-function orchestrator(eventStore: EventStore = store, localAgents?: ReadonlyMap<string, Agent>): ScreeningOrchestrator {
+function orchestrator(
+  eventStore: EventStore = store,
+  localAgents?: ReadonlyMap<string, Agent>,
+  overrides: Partial<Pick<ScreeningOrchestratorOptions, 'finalisation' | 'phaseDeadlineMs' | 'retryBudget'>> = {},
+): ScreeningOrchestrator {
   return new ScreeningOrchestrator({
     store: eventStore,
     bus,
@@ -49,12 +55,21 @@ function orchestrator(eventStore: EventStore = store, localAgents?: ReadonlyMap<
     phaseDeadlineMs: 60_000,
     retryBudget: 1,
     offshoreLeakChecks: new EventSourcedOffshoreLeakChecks({ store: eventStore, clock: systemClock }),
+    ...overrides,
   });
 }
 
-function result(agent: string): AgentResult {
+function result(agent: string, notSearched?: string): AgentResult {
   const now = new Date().toISOString();
-  return { taskId: randomUUID(), agent, phase: '1', queried: true, error: null, result: '{"hits":[]}', startedAt: now, finishedAt: now };
+  return { taskId: randomUUID(), agent, phase: '1', queried: !notSearched, error: notSearched ?? null, result: notSearched ? '{}' : '{"hits":[]}', startedAt: now, finishedAt: now };
+}
+
+/** The completion and the report of a screening's stream. */
+async function outcome(id: string): Promise<{ completed: { riskScore: number; riskLevel: string }; report: ReturnType<typeof buildScreeningReport> & object }> {
+  const events = await store.readStream(streamName(id));
+  const completed = events.filter((e) => e.type === 'ScreeningCompleted');
+  assert.equal(completed.length, 1, 'the screening completed once');
+  return { completed: completed[0]!.data as { riskScore: number; riskLevel: string }, report: buildScreeningReport(events, { agentLabels: {} })! };
 }
 
 async function requestScreening(on: { surface?: 's1' | 's3'; accountId?: string; requestedAt?: string } = {}): Promise<string> {
@@ -203,6 +218,61 @@ describe('screening orchestrator', () => {
     );
     assert.deepEqual(phase3[2]!.data.agentsQueried, ['litigation']);
     assert.equal(events.filter((e) => e.type === 'PhaseSkipped').length, 3, 'phases 1b, 2 and 4 are still skipped');
+  });
+});
+
+describe('screening orchestrator: the verdict fails closed (issue 27 §4; S1, S3 and portal complete at least high with a flag)', () => {
+  it('given both list sources answered with no hit, when the pipeline ends, then the screening is low: the control case', async () => {
+    const id = await requestScreening();
+    const a = orchestrator();
+    await a.advance(id, { results: [], dispatch: true });
+    await a.advance(id, { results: [result('sanctions'), result('pep')], dispatch: false });
+    const { completed, report } = await outcome(id);
+    assert.deepEqual([completed.riskScore, completed.riskLevel], [0, 'low']);
+    assert.deepEqual(report.verdict.flags, []);
+  });
+
+  it('given the sources answered, when the risk-score step throws, then the screening completes high, flagged risk_not_scored, and says why', async () => {
+    const id = await requestScreening();
+    const broken = {
+      countryRisk: () => {
+        throw new Error('FATF table unreadable');
+      },
+      analyse: async () => ({ markdown: 'rules', generatedBy: 'rules' as const }),
+    };
+    const a = orchestrator(store, undefined, { finalisation: broken });
+    await a.advance(id, { results: [], dispatch: true });
+    await a.advance(id, { results: [result('sanctions'), result('pep')], dispatch: false });
+    const { completed, report } = await outcome(id);
+    assert.deepEqual([completed.riskScore, completed.riskLevel], [45, 'high'], 'never low 0 after an internal failure');
+    assert.deepEqual([report.verdict.riskScore, report.verdict.riskLevel], [45, 'high']);
+    assert.deepEqual(report.verdict.flags, ['risk_not_scored']);
+    assert.match(report.verdict.reason ?? '', /^High \(45\): the risk score could not be computed \(FATF table unreadable\), so the screening fails closed/);
+  });
+
+  it('given the sanctions source never answers, when its phase expires with the retry budget spent, then the screening completes high, flagged sanctions_not_searched', async () => {
+    const id = await requestScreening();
+    const a = orchestrator(store, undefined, { phaseDeadlineMs: 100, retryBudget: 0 });
+    await a.advance(id, { results: [], dispatch: true });
+    await a.advance(id, { results: [result('pep')], dispatch: false });
+    await new Promise((r) => setTimeout(r, 150));
+    assert.equal(await a.supervise(id), 'gave_up');
+    const { completed, report } = await outcome(id);
+    assert.deepEqual([completed.riskScore, completed.riskLevel], [45, 'high']);
+    assert.ok((report.verdict.flags ?? []).includes('sanctions_not_searched'), String(report.verdict.flags));
+    assert.equal(report.agents.find((e) => e.agent === 'sanctions')?.queried, false);
+    assert.match(report.verdict.reason ?? '', /sanctions/i);
+  });
+
+  it('given the sanctions source answers "not searched" (a stale list under the refuse policy), when the pipeline ends, then the screening completes high, flagged sanctions_not_searched', async () => {
+    const id = await requestScreening();
+    const a = orchestrator();
+    await a.advance(id, { results: [], dispatch: true });
+    await a.advance(id, { results: [result('sanctions', 'OFAC SDN List is 400 days old: refused by LISTS_STALE_POLICY'), result('pep')], dispatch: false });
+    const { completed, report } = await outcome(id);
+    assert.deepEqual([completed.riskScore, completed.riskLevel], [45, 'high']);
+    assert.deepEqual(report.verdict.flags, ['sanctions_not_searched']);
+    assert.match(report.verdict.reason ?? '', /400 days old/);
   });
 });
 

@@ -41,7 +41,7 @@ describe('batch jobs across a restart', () => {
     const rows = Array.from({ length: N }, (_, i) => {
       if (i % 1000 === 17) {
         bad.add(i + 2);
-        return `Bad ${i},boat,,GB`;
+        return `,boat,,GB`; // no name: refused (an unknown type alone would be screened with a warning)
       }
       return i % 2500 === 9 ? 'Saddam Hussein Al-Tikriti,,,' : `Customer ${i} Example,person,,GB`;
     });

@@ -78,6 +78,8 @@ function book(rows: number): { csv: string; badLines: { line: number; field: str
   }
   return { csv: `${lines.join('\n')}\n`, badLines };
 }
+/** Rows refused: only a row without a name. A bad optional field is a warning; the name is screened without it (issue 27). */
+const refusedOf = (badLines: { field: string }[]) => badLines.filter((b) => b.field === 'name').length;
 
 describe('S3 batch jobs', () => {
   let jobId: string;
@@ -114,8 +116,8 @@ describe('S3 batch jobs', () => {
     assert.ok(seen.some((s) => s.status === 'queued' || s.status === 'running'), JSON.stringify(seen));
     for (let i = 1; i < seen.length; i++) assert.ok(seen[i]!.rows_read >= seen[i - 1]!.rows_read && seen[i]!.screened >= seen[i - 1]!.screened, JSON.stringify(seen));
     assert.deepEqual(job.progress.rows_read, 400);
-    assert.equal(job.progress.rejected, badLines.length);
-    assert.equal(job.progress.screened, 400 - badLines.length);
+    assert.equal(job.progress.rejected, refusedOf(badLines));
+    assert.equal(job.progress.screened, 400 - refusedOf(badLines));
     assert.ok(job.progress.flagged >= 1, 'the listed names are flagged');
     assert.ok(job.progress.names_per_second > 0);
     assert.ok(job.started_at && job.finished_at);
@@ -135,8 +137,13 @@ describe('S3 batch jobs', () => {
     assert.deepEqual(Object.keys(rows[0]!), [
       'line', 'name', 'entity_type', 'dob', 'country', 'flagged', 'hit_count', 'best_score', 'best_entity_id',
       'best_entity_name', 'matched_name', 'matched_lists', 'risk_score', 'risk_level', 'explanation',
+      'match_strength', 'confirmation', 'risk_reason', 'warnings',
     ]);
-    assert.equal(rows.length, 400 - badLines.length);
+    assert.equal(rows.length, 400 - refusedOf(badLines));
+    // A row with a bad optional field is screened without it, and says so.
+    const warned = rows.filter((r) => r.warnings !== '');
+    assert.deepEqual(warned.map((r) => Number(r.line)), badLines.filter((b) => b.field !== 'name').map((b) => b.line));
+    assert.ok(warned.every((r) => /screened without it/.test(r.warnings!)), JSON.stringify(warned));
     const banco = rows.find((r) => r.name === 'Saddam Hussein Al-Tikriti')!;
     assert.equal(banco.flagged, 'true');
     assert.ok(Number(banco.hit_count) >= 1);
@@ -173,7 +180,7 @@ describe('S3 batch jobs', () => {
     assert.equal(usage.status, 200, usage.text);
     const today = (usage.body.data.keys as { today: { by_endpoint: Record<string, number>; by_screening_type: Record<string, number> } }[]).map((k) => k.today);
     const batchNames = today.reduce((sum, t) => sum + (t.by_endpoint['POST /api/v1/batches'] ?? 0), 0);
-    assert.equal(batchNames, 400 - badLines.length, 'the screened names, not the rejected rows');
+    assert.equal(batchNames, 400 - refusedOf(badLines), 'the screened names, not the rejected rows');
     assert.equal(today.reduce((sum, t) => sum + (t.by_screening_type.BATCH ?? 0), 0), batchNames);
     const other = await get('/api/v1/usage', otherKey);
     assert.equal(JSON.stringify(other.body.data).includes('/api/v1/batches'), false, 'not in another account\'s usage');
@@ -310,10 +317,12 @@ describe('S3 batch jobs', () => {
     assert.equal(created.body.data.input_format, 'jsonl');
     const job = await waitFor(created.body.data.id);
     assert.equal(job.status, 'completed', JSON.stringify(job));
-    assert.deepEqual(job.progress, { ...job.progress, rows_read: 7, screened: 3, rejected: 4 });
+    // John Smith's impossible date is left out with a warning: his name is screened (issue 27).
+    assert.deepEqual(job.progress, { ...job.progress, rows_read: 7, screened: 4, rejected: 3 });
     const results = parse((await get(`/api/v1/batches/${job.id}/results.csv`)).text, { columns: true }) as Record<string, string>[];
-    assert.deepEqual(results.map((r) => [r.line, r.name]), [['1', 'Saddam Hussein Al-Tikriti'], ['2', 'Customer One Quillfeather'], ['8', 'Jane Roe']]);
-    assert.equal(results[2]!.dob, '1970', 'a number is read as its digits');
+    assert.deepEqual(results.map((r) => [r.line, r.name]), [['1', 'Saddam Hussein Al-Tikriti'], ['2', 'Customer One Quillfeather'], ['6', 'John Smith'], ['8', 'Jane Roe']]);
+    assert.match(results[2]!.warnings!, /^dob "31\/02\/1960": .*screened without it$/);
+    assert.equal(results[3]!.dob, '1970', 'a number is read as its digits');
     // The same name as a CSV row (the first job) gives the same result, but for its line.
     const fromCsv = (parse((await get(`/api/v1/batches/${jobId}/results.csv`)).text, { columns: true }) as Record<string, string>[]).find((r) => r.name === 'Saddam Hussein Al-Tikriti')!;
     assert.deepEqual({ ...results[0], line: '' }, { ...fromCsv, line: '' });

@@ -34,12 +34,13 @@ interface Row {
 }
 
 const rows: Row[] = [
-  { finding: 'confirmed SDN hit', query: 'Kim Jong Un', jurisdiction: 'KP', person: { full: 'Kim Jong Un', first: 'Kim', middle: 'Jong', last: 'Un' }, level: 'critical', floor: 'floor.blocking_sanctions_confirmed' },
+  // A name alone confirms nothing when it is common (issue 27): Kim Jong Un, name only, is a potential SDN hit, high ("EDD required").
+  { finding: 'potential SDN hit: an exact match on a common name, nothing else known', query: 'Kim Jong Un', jurisdiction: 'KP', person: { full: 'Kim Jong Un', first: 'Kim', middle: 'Jong', last: 'Un' }, level: 'high', floor: 'floor.sanctions_potential' },
   { finding: 'confirmed SDN hit (CSL row from the SDN programme)', query: 'Vladimir Putin', jurisdiction: 'RU', person: { full: 'Vladimir Putin', first: 'Vladimir', last: 'Putin' }, level: 'critical', floor: 'floor.blocking_sanctions_confirmed' },
   { finding: 'confirmed SDN hit on a bank, no entity type given', query: 'Banco Nacional de Cuba', jurisdiction: 'CU', entityType: null, level: 'critical', floor: 'floor.blocking_sanctions_confirmed' },
   { finding: 'confirmed SDN hit on a bank screened as a company', query: 'Banco Nacional de Cuba', jurisdiction: 'CU', entityType: 'company', level: 'critical', floor: 'floor.blocking_sanctions_confirmed' },
   { finding: 'potential SDN hit', query: 'Vladimir Putn', jurisdiction: 'RU', person: { full: 'Vladimir Putn', first: 'Vladimir', last: 'Putn' }, level: 'high', floor: 'floor.sanctions_potential' },
-  { finding: 'confirmed Denied Persons List hit', query: 'Aaron Abraham Villa', jurisdiction: 'US', person: { full: 'Aaron Abraham Villa', first: 'Aaron', middle: 'Abraham', last: 'Villa' }, level: 'high', floor: 'floor.export_control_confirmed' },
+  { finding: 'potential Denied Persons List hit: a common name, nothing else known', query: 'Aaron Abraham Villa', jurisdiction: 'US', person: { full: 'Aaron Abraham Villa', first: 'Aaron', middle: 'Abraham', last: 'Villa' }, level: 'medium', floor: 'floor.export_control_potential' },
   { finding: 'confirmed PEP', query: 'Jennifer L. McClellan', jurisdiction: 'US', person: { full: 'Jennifer L. McClellan', first: 'Jennifer', middle: 'L.', last: 'McClellan' }, level: 'medium', floor: 'floor.pep_confirmed' },
   { finding: 'FATF black-list jurisdiction', query: 'Margaret Thistlewood', jurisdiction: 'KP', level: 'high', floor: 'floor.fatf_black_list' },
   { finding: 'clean', query: 'Margaret Thistlewood', jurisdiction: 'GB', person: { full: 'Margaret Thistlewood', first: 'Margaret', last: 'Thistlewood' }, level: 'low' },

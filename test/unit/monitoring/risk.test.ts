@@ -5,15 +5,17 @@ import { recomputeRisk } from '../../../src/app/monitoring/risk';
 import type { RecordedEvent } from '../../../src/shared/events';
 
 const at = '2026-01-01T00:00:00.000Z';
-const reportHit = (id: string, score: number) => ({
+// Hit 1's identity was corroborated by the date of birth when it was found (src/reports/confirmation.ts); hit 2 is a name match.
+const reportHit = (id: string, score: number, confirmedBy?: string) => ({
   hitId: `sanctions:ofac_sdn:${id}`, category: 'sanctions', source: 'ofac_sdn', entityId: `ofac_sdn:${id}`, entityName: `NAME ${id}`,
-  matchedName: `NAME ${id}`, score, status: score >= 0.95 ? 'confirmed' : 'potential', explanation: { summary: '', qualifiers: [] }, programs: [], entityRecordHash: `h${id}`,
+  matchedName: `NAME ${id}`, score, status: confirmedBy ? 'confirmed' : 'potential', explanation: { summary: '', qualifiers: [] }, programs: [], entityRecordHash: `h${id}`,
+  ...(confirmedBy ? { assessment: 'identity_corroborated', confirmation: { basis: 'date_of_birth', detail: confirmedBy } } : { assessment: 'name_match' }),
 });
 const stateHit = (id: string, score: number) => ({ hitId: `sanctions:ofac_sdn:${id}`, entityId: `ofac_sdn:${id}`, category: 'sanctions', source: 'ofac_sdn', matchedName: `NAME ${id}`, score, entityRecordHash: `h${id}` });
 
 const bare: { type: ScreeningEvent['type']; data: Record<string, unknown> }[] = [
   { type: 'ScreeningRequested', data: { screeningId: '5', accountId: '1', uuid: 'u', kind: 'cdd', surface: 's1', plan: 'enterprise', subject: { query: 'X', entityType: 'individual' }, monitor: true, pipeline: [], requestedAt: at } },
-  { type: 'AgentResultRecorded', data: { screeningId: '5', accountId: '1', phase: '1', agent: 'sanctions', queried: true, result: { hits: [reportHit('1', 0.97), reportHit('2', 0.85)] }, startedAt: at, finishedAt: at } },
+  { type: 'AgentResultRecorded', data: { screeningId: '5', accountId: '1', phase: '1', agent: 'sanctions', queried: true, result: { hits: [reportHit('1', 0.97, 'date of birth 1960-01-01 equals listed 01 Jan 1960'), reportHit('2', 0.85)] }, startedAt: at, finishedAt: at } },
   { type: 'ScreeningCompleted', data: { screeningId: '5', accountId: '1', uuid: 'u', kind: 'cdd', surface: 's1', riskScore: 22, riskLevel: 'medium', counts: { sanctionsHits: 2, pepHits: 0, adverseMediaHits: 0, offshoreLeaksHits: 0, debarmentHits: 0 }, hits: [stateHit('1', 0.97), stateHit('2', 0.85)], listVersions: [], matcherVersion: 'm', completedAt: at } },
   { type: 'MonitoringEnrolled', data: { screeningId: '5', accountId: '1', subject: { query: 'X', entityType: 'individual' }, enrolledAt: at } },
 ];
@@ -68,6 +70,11 @@ test('a hit added by monitoring counts (the report folds the alert in)', () => {
     },
   });
   const risk = recomputeRisk(alert.events, alert.state);
-  assert.deepEqual([risk.riskScore, risk.riskLevel], [70, 'critical'], 'a new confirmed SDN hit is critical again');
+  // A hit found by monitoring is a name match: nothing corroborates its identity yet, however high its name score.
+  assert.deepEqual([risk.riskScore, risk.riskLevel], [45, 'high'], 'a new SDN name match is high, "EDD required"');
   assert.deepEqual(risk.countingHitIds.sort(), ['sanctions:ofac_sdn:2', 'sanctions:ofac_sdn:3']);
+  assert.ok(risk.assessment!.breakdown.some((c) => c.hitIds?.includes('sanctions:ofac_sdn:3') && c.points > 0), 'the new hit adds its points');
+  // The analyst confirms it: a sanctions true match is critical again.
+  const confirmed = applied(alert.events, dispose('3', 'true_match', { riskScore: 70, riskLevel: 'critical' }));
+  assert.deepEqual([recomputeRisk(confirmed.events, confirmed.state).riskScore, recomputeRisk(confirmed.events, confirmed.state).riskLevel], [70, 'critical']);
 });

@@ -112,3 +112,13 @@ test('every verdict the rule produces passes the decider\'s honesty invariants',
     }
   }
 });
+
+test('given the sanctions list was not searched, when the verdict is decided, then the risk is at least high, never low (issue 27 §4: fails closed)', () => {
+  const withoutSanctions = sources(13).map((s) => (s.agent === 'sanctions_list' ? { ...s, searched: false } : s));
+  const v = decideVerdict([], withoutSanctions);
+  assert.deepEqual([v.result, v.riskLevel, v.riskScore], ['inconclusive', 'high', 45]);
+  assert.ok(v.breakdown.some((c) => c.rule === 'floor.sanctions_not_searched'), 'the floor says why');
+  assert.match(v.reasons.join(' '), /not searched: .*sanctions_list/);
+  // the control: the same check with the sanctions list searched is clean and low
+  assert.deepEqual([decideVerdict([], sources(13)).result, decideVerdict([], sources(13)).riskLevel], ['clean', 'low']);
+});

@@ -110,7 +110,7 @@ describe('svc screen --file', () => {
     ].join('\n'),
   );
 
-  it('reports unreadable rows with their line in the errors file, carries on, and sums up', async () => {
+  it('refuses only rows without a name or unreadable; a bad optional field is left out with a warning in the row and the errors file', async () => {
     const out = path.join(dir, 'bad-rows.out.csv');
     const { err } = await run(['screen', '--file', bad, '--out', out, '--workers', '1']);
     const results = csv(out);
@@ -118,6 +118,9 @@ describe('svc screen --file', () => {
       results.map((r) => [r.line, r.name, r.flagged]),
       [
         ['2', 'PUTIN, Vladimir', 'true'],
+        ['4', 'Osama bin Laden', 'true'],
+        ['5', 'Hamas', 'true'],
+        ['7', 'Sea Star\n2', 'true'],
         ['10', 'George Bush', 'false'],
         ['11', 'Hamas', 'true'],
       ],
@@ -134,8 +137,27 @@ describe('svc screen --file', () => {
       ],
     );
     assert.match(errors[3].message, /unreadable CSV row: Invalid Opening Quote/);
-    assert.match(results[1].explanation, /birth years 1950\.\.1960: .* not used/);
-    assert.match(err, new RegExp(`screened 3 names, 2 flagged at 0\\.8, 5 rejected \\(see ${out.replace(/[.]/g, '\\.')}\\.errors\\.csv\\)`));
+    assert.match(errors[1].message, /is not a real calendar date; screened without it$/);
+    assert.match(results[1].warnings, /^dob "31\/02\/1960": .*not a real calendar date; screened without it$/);
+    assert.match(results[2].warnings, /^country "Narnia": unknown country/);
+    assert.equal(results[0].warnings, '');
+    assert.match(results[4].explanation, /birth years 1950\.\.1960: .* not used/);
+    assert.match(err, new RegExp(`screened 6 names, 5 flagged at 0\\.8, 2 rejected \\(see ${out.replace(/[.]/g, '\\.')}\\.errors\\.csv\\)`));
+  });
+
+  it('a bad optional field never drops a name (issue 27): an unpadded date is a date, an impossible one is left out', async () => {
+    const input = path.join(dir, 'dates.csv');
+    const out = path.join(dir, 'dates.out.csv');
+    writeFileSync(input, 'name,dob,country\nVladimir Putin,1952-10-7,RU\nVladimir Putin,1952-13-30,RU\nVladimir Putin,1952-10-07,\n');
+    await run(['screen', '--file', input, '--out', out, '--workers', '1']);
+    const [unpadded, impossible, padded] = csv(out);
+    assert.deepEqual([unpadded.line, unpadded.warnings, unpadded.match_strength], ['2', '', 'confirmed'], 'read as 1952-10-07: the listed date of birth confirms the hit');
+    assert.match(unpadded.confirmation, /^date_of_birth: date of birth 1952-10-07 equals listed/);
+    assert.equal(unpadded.risk_level, 'critical');
+    assert.deepEqual([impossible.line, impossible.flagged, impossible.risk_level], ['3', 'true', 'high'], 'screened on the name without the date: a potential hit, high');
+    assert.match(impossible.warnings, /^dob "1952-13-30": "1952-13-30": there is no month 13; screened without it$/);
+    assert.deepEqual(csv(`${out}.errors.csv`).map((e) => [e.line, e.field]), [['3', 'dob']]);
+    assert.equal(padded.risk_level, 'critical');
   });
 
   it('refuses a file without a name column before loading lists, and leaves no file behind', async () => {
@@ -160,21 +182,74 @@ describe('svc screen --file', () => {
     const [hamas, emma, nobody] = csv(out);
     const expected = engine.screen({ name: 'Hamas', schema: 'organization' });
     assert.deepEqual(
-      [hamas.entity_type, hamas.hit_count, hamas.best_entity_id, hamas.best_entity_name, hamas.matched_name, hamas.matched_lists, hamas.explanation],
-      ['organization', String(expected.length), F.HAMAS.id, 'HAMAS', 'HAMAS', 'ofac_sdn', expected[0].explanation.summary],
+      [hamas.entity_type, hamas.hit_count, hamas.best_entity_id, hamas.best_entity_name, hamas.matched_name, hamas.matched_lists],
+      ['organization', '1', F.HAMAS.id, 'HAMAS', 'HAMAS', 'ofac_sdn'],
     );
-    // the shared scorer on the row's hits, filed as the list agents file them (a sanctions list → sanctions, a PEP list → pep)
+    assert.ok(hamas.explanation.startsWith(expected[0].explanation.summary), hamas.explanation);
+    // the shared scorer on the row's merged hits, filed as the list agents file them (a sanctions list → sanctions, a PEP list → pep),
+    // with what S1/S3 would say about the identity: a one-word organisation name confirms nothing, a distinctive exact person name does
     assert.equal(Number(hamas.best_score), 0.95);
-    const sanctions = computeRiskScore({ hits: { sanctions: expected.map((h) => ({ hitId: h.entity.id, category: 'sanctions', source: h.entity.source, score: h.score })) } });
-    const pep = computeRiskScore({ hits: { pep: [{ hitId: F.EMMA_DANIELS.id, category: 'pep', source: 'opensanctions_peps', score: Number(emma.best_score) }] } });
-    assert.ok(sanctions.riskScore > 0 && pep.riskScore > 0);
-    assert.deepEqual([hamas.risk_score, hamas.risk_level], [String(sanctions.riskScore), sanctions.riskLevel]);
-    assert.deepEqual([emma.risk_score, emma.risk_level, emma.matched_lists], [String(pep.riskScore), pep.riskLevel, 'opensanctions_peps']);
+    assert.deepEqual([hamas.risk_score, hamas.risk_level, hamas.match_strength, hamas.confirmation], ['45', 'high', 'potential', '']);
+    assert.match(hamas.explanation, /Name only: not distinctive/);
+    assert.match(hamas.risk_reason, /^High \(45\), edd required: potential sanctions match/);
+    assert.deepEqual([emma.risk_score, emma.risk_level, emma.matched_lists, emma.match_strength], ['20', 'medium', 'opensanctions_peps', 'confirmed']);
+    assert.match(emma.confirmation, /^distinctive_name: exact match on a distinctive name/);
+    const pep = computeRiskScore({ hits: { pep: [{ hitId: F.EMMA_DANIELS.id, category: 'pep', source: 'opensanctions_peps', score: Number(emma.best_score), confirmation: { basis: 'distinctive_name', detail: 'x' }, assessment: 'identity_corroborated' }] } });
+    assert.deepEqual([emma.risk_score, emma.risk_level], [String(pep.riskScore), pep.riskLevel]);
     assert.deepEqual([nobody.flagged, nobody.hit_count, nobody.risk_score, nobody.risk_level], ['false', '0', '0', 'low']);
     const lines = readFileSync(jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     assert.deepEqual(lines.map((l) => l.line), [2, 3]);
-    assert.deepEqual(lines[0].hits.map((h: { entity: { id: string } }) => h.entity.id), expected.map((h) => h.entity.id));
-    assert.equal(lines[0].hits[0].explanation.summary, expected[0].explanation.summary);
+    assert.deepEqual(lines[0].hits.map((h: { entityId: string }) => h.entityId), [F.HAMAS.id]);
+    assert.equal(lines[0].hits[0].explanation.summary, hamas.explanation);
+    assert.deepEqual([lines[0].risk_level, lines[1].risk_level], ['high', 'medium']);
+  });
+
+  it('scores a row as S1/S3 do (issue 27 §4): one hit per listed entity, the row country\'s risk, export-control rows as export control', async () => {
+    // The same SDN designation on the SDN file and inside the CSL (linked by its OFAC entity number), and a BIS Entity List row.
+    const putinInCsl = F.entity({
+      primaryName: 'PUTIN, Vladimir Vladimirovich',
+      source: 'us_csl',
+      sourceId: '35096-1',
+      birthDates: [{ date: '1952-10-07' }],
+      extra: { list: 'Specially Designated Nationals (SDN) - Treasury Department', entity_number: '35096' },
+    });
+    const entityList = F.entity({
+      primaryName: 'ZORBLAX MICROELECTRONICS COMPANY',
+      source: 'us_csl',
+      sourceId: 'el-zorblax',
+      schema: 'organization',
+      topics: ['export_control'],
+      extra: { list: 'Entity List (EL) - Bureau of Industry and Security' },
+    });
+    const merged = ScreeningEngine.build([F.PUTIN, putinInCsl, entityList], []);
+    const input = path.join(dir, 'as-api.csv');
+    const out = path.join(dir, 'as-api.out.csv');
+    writeFileSync(input, 'name,dob,country,entity_type\nVladimir Putin,1952-10-07,,person\nZorblax Microelectronics Company,,,organization\nMargaret Thistlewood,,GB,person\nMargaret Thistlewood,,IR,person\n');
+    const program = new Command().exitOverride();
+    registerScreenCommands(program, { loadEngine: async () => merged, stdout: new PassThrough(), stderr: new PassThrough(), now: () => NOW });
+    await program.parseAsync(['node', 'svc', 'screen', '--file', input, '--out', out, '--jsonl', `${out}.jsonl`, '--workers', '1']);
+    const [putin, zorblax, inGb, inIr] = csv(out);
+    // two list rows, one real entity: one hit carrying both lists, counted once per issuing authority
+    assert.deepEqual([putin.hit_count, putin.matched_lists, putin.match_strength, putin.risk_level], ['1', 'ofac_sdn;us_csl', 'confirmed', 'critical']);
+    const detail = readFileSync(`${out}.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(detail[0].hits.map((h: { category: string; sources: unknown[] }) => [h.category, h.sources.length]), [['sanctions', 2]]);
+    // an export-control row is filed as export control (debarment), and its floor is export control's, not sanctions'
+    assert.deepEqual(detail[1].hits.map((h: { category: string }) => h.category), ['debarment']);
+    assert.ok(!detail[1].risk_flags.includes('confirmed_sanctions_hit'));
+    assert.ok(['medium', 'high'].includes(zorblax.risk_level), zorblax.risk_reason);
+    assert.match(zorblax.risk_reason, /export-control/);
+    // no hit: the row's country alone decides, as the country-risk step does for S1/S3 (Iran: comprehensive embargo)
+    assert.deepEqual([inGb.flagged, inGb.risk_level], ['false', 'low']);
+    assert.deepEqual([inIr.flagged, inIr.risk_level], ['false', 'high']);
+    assert.match(inIr.risk_reason, /embargo|comprehensive/i);
+    // the single-name command shows the same merged hit and the same verdict
+    let printed = '';
+    const stdout = new PassThrough().on('data', (d) => (printed += d));
+    const single = new Command().exitOverride();
+    registerScreenCommands(single, { loadEngine: async () => merged, stdout, stderr: new PassThrough(), now: () => NOW });
+    await single.parseAsync(['node', 'svc', 'screen', 'Vladimir Putin', '--dob', '1952-10-07', '--json']);
+    const answer = JSON.parse(printed);
+    assert.deepEqual([answer.verdict.risk_level, answer.hits.length, answer.hits[0].sources.map((x: { source: string }) => x.source)], ['critical', 1, ['ofac_sdn', 'us_csl']]);
   });
 
   it('writes the same results, hits and errors on a pool of worker threads as in one thread', async () => {
@@ -186,7 +261,8 @@ describe('svc screen --file', () => {
     for (const workers of [1, 3]) {
       const out = path.join(dir, `many-${workers}.csv`);
       const { err } = await run(['screen', '--file', input, '--out', out, '--jsonl', `${out}.jsonl`, '--workers', String(workers)]);
-      assert.match(err, new RegExp(`screened 1200 names, 1000 flagged at 0\\.8, 200 rejected .* on ${workers} worker\\(s\\)`));
+      // 'x' of type 'boat' is screened without the unknown type (a warning), no longer refused
+      assert.match(err, new RegExp(`screened 1400 names, 1000 flagged at 0\\.8, 0 rejected.* on ${workers} worker\\(s\\)`));
       outputs[workers] = [readFileSync(out, 'utf8'), readFileSync(`${out}.jsonl`, 'utf8'), readFileSync(`${out}.errors.csv`, 'utf8')];
     }
     assert.equal(outputs[3][0], outputs[1][0]);
@@ -224,14 +300,17 @@ describe('svc screen --file', () => {
     writeFileSync(csvIn, 'name,entity_type,dob,country\n"PUTIN, Vladimir",person,1952,RU\nHamas,organization,,\nNobody Inparticular,,,\n');
     const out = path.join(dir, 'book-jsonl.out.csv');
     const { err } = await run(['screen', '--file', jsonlIn, '--out', out, '--jsonl', `${out}.jsonl`, '--workers', '1']);
-    assert.match(err, /screened 3 names, 2 flagged at 0\.8, 3 rejected/);
+    // Osama bin Laden's impossible date is left out (a warning), the name is screened: 4 names, 2 rows refused
+    assert.match(err, /screened 4 names, 3 flagged at 0\.8, 2 rejected/);
     await run(['screen', '--file', csvIn, '--out', path.join(dir, 'book-same.out.csv'), '--workers', '1']);
     const fromJson = csv(out);
     const fromCsv = csv(path.join(dir, 'book-same.out.csv'));
-    assert.deepEqual(fromJson.map((r) => r.line), ['1', '4', '7']);
-    assert.deepEqual(fromJson.map((r) => ({ ...r, line: '' })), fromCsv.map((r) => ({ ...r, line: '' })));
+    assert.deepEqual(fromJson.map((r) => r.line), ['1', '4', '5', '7']);
+    assert.deepEqual(fromJson.filter((r) => r.line !== '5').map((r) => ({ ...r, line: '' })), fromCsv.map((r) => ({ ...r, line: '' })));
     assert.deepEqual(csv(`${out}.errors.csv`).map((e) => [e.line, e.field]), [['2', 'row'], ['5', 'dob'], ['6', 'name']]);
-    assert.deepEqual(readFileSync(`${out}.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l).line), [1, 4]);
+    const detail = readFileSync(`${out}.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(detail.map((l) => l.line), [1, 4, 5]);
+    assert.match(detail[2].warnings[0], /^dob "31\/02\/1960"/);
     // --format overrides the extension
     const txt = path.join(dir, 'book.txt');
     writeFileSync(txt, readFileSync(jsonlIn));

@@ -28,21 +28,29 @@ async function run(args: string[]): Promise<{ out: string; err: string }> {
 }
 
 describe('svc screen', () => {
-  it('prints ranked hits with their explanations', async () => {
+  it('prints the verdict S1/S3 give, then one hit per listed entity with what confirmed it (or that nothing did)', async () => {
     const { out } = await run(['screen', 'Vladimir Putin', '--dob', '1952', '--country', 'RU']);
-    assert.match(out, /1\. 0\.\d{4}\s+PUTIN, Vladimir Vladimirovich/);
-    assert.match(out, /putin→putin exact/);
+    assert.match(out, /^Verdict: HIGH 45$/m);
+    assert.match(out, /1\. PUTIN, Vladimir Vladimirovich  \[sanctions; person; ofac_sdn:35096\]  score 0\.\d{4}/);
+    assert.match(out, /POTENTIAL: /);
+    assert.match(out, /birth year 1952 agrees .* but a full date is needed to confirm/);
     assert.match(out, /dob_match \+0\.03: birth year 1952/);
     assert.match(out, /country_match \+0\.03/);
+    const confirmed = await run(['screen', 'Vladimir Putin', '--dob', '1952-10-07']);
+    assert.match(confirmed.out, /^Verdict: CRITICAL 70  \[confirmed_sanctions_hit\]$/m);
+    assert.match(confirmed.out, /CONFIRMED: identity corroborated\n\s+confirmed by date of birth 1952-10-07 equals listed 07 Oct 1952/);
     const none = await run(['screen', 'Nobody Inparticular']);
+    assert.match(none.out, /Verdict: LOW 0/);
     assert.match(none.out, /No hits at threshold 0\.8/);
   });
-  it('--json prints the MatchResult array', async () => {
+  it('--json prints the verdict and the merged hits', async () => {
     const { out } = await run(['screen', 'Hamas', '--json', '--limit', '1']);
-    const hits = JSON.parse(out);
-    assert.equal(hits.length, 1);
-    assert.equal(hits[0].entity.id, F.HAMAS.id);
-    assert.equal(hits[0].explanation.matchedName, 'HAMAS');
+    const answer = JSON.parse(out);
+    assert.deepEqual([answer.verdict.risk_level, answer.verdict.risk_score], ['high', 45]);
+    assert.equal(answer.hits.length, 1);
+    assert.equal(answer.hits[0].entityId, F.HAMAS.id);
+    assert.equal(answer.hits[0].matchedName, 'HAMAS');
+    assert.equal(answer.hits[0].status, 'potential', 'a one-word organisation name confirms nothing');
   });
   it('--file/--out writes one row per input name with the best hit, its lists and the risk level', async () => {
     const input = path.join(dir, 'names.csv');

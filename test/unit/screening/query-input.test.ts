@@ -13,6 +13,13 @@ describe('parseBirthDate', () => {
     assert.deepEqual(parseBirthDate('7/10/1952', TODAY), { date: '1952-10-07' });
     assert.deepEqual(parseBirthDate('29.02.1960', TODAY), { date: '1960-02-29' });
   });
+  it('takes an ISO date without leading zeros (issue 27: 1969-7-16 is a date)', () => {
+    assert.deepEqual(parseBirthDate('1969-7-16', TODAY), { date: '1969-07-16' });
+    assert.deepEqual(parseBirthDate('1969-7', TODAY), { date: '1969-07' });
+    assert.deepEqual(parseBirthDate('1969-07-6', TODAY), { date: '1969-07-06' });
+    assert.match((parseBirthDate('1968-13-30', TODAY) as { problem: string }).problem, /no month 13/);
+    assert.match((parseBirthDate('1969-2-30', TODAY) as { problem: string }).problem, /not a real calendar date/);
+  });
   it('takes a range of years, earlier year first', () => {
     assert.deepEqual(parseBirthDate('1950..1955', TODAY), { range: [1950, 1955] });
     assert.deepEqual(parseBirthDate('1950-1955', TODAY), { range: [1950, 1955] });
@@ -34,7 +41,7 @@ describe('parseBirthDate', () => {
 describe('parseScreeningInput', () => {
   it('maps a country name or code to ISO alpha-2 and an entity type to the engine schema', () => {
     const r = parseScreeningInput({ name: ' Vladimir Putin ', dob: '1952', country: 'Russian Federation', type: 'Individual' }, TODAY);
-    assert.deepEqual(r, { ok: true, query: { name: 'Vladimir Putin', birthDate: '1952', country: 'RU', schema: 'person' }, notes: [] });
+    assert.deepEqual(r, { ok: true, query: { name: 'Vladimir Putin', birthDate: '1952', country: 'RU', schema: 'person' }, notes: [], warnings: [] });
     const org = parseScreeningInput({ name: 'Hamas', country: 'GBR', type: 'company' }, TODAY);
     assert.deepEqual(org.ok && org.query, { name: 'Hamas', country: 'GB', schema: 'organization' });
     const vessel = parseScreeningInput({ name: 'Sea Star 2', country: 'uk', type: 'VESSEL', dob: '' }, TODAY);
@@ -53,6 +60,16 @@ describe('parseScreeningInput', () => {
     );
     assert.match(!r.ok ? r.problems[1].message : '', /unknown country "Narnia"/);
     assert.match(!r.ok ? r.problems[2].message : '', /one of person .* vessel, aircraft/);
+  });
+  it('lenient (a batch row): a bad optional field is left out with a warning, the name is screened; only the name refuses', () => {
+    const r = parseScreeningInput({ name: 'Neil Armstrong', dob: '1968-13-30', country: 'Narnia', type: 'boat' }, TODAY, { lenient: true });
+    assert.ok(r.ok);
+    assert.deepEqual(r.query, { name: 'Neil Armstrong' });
+    assert.deepEqual(r.warnings.map((w) => [w.field, w.value]), [['dob', '1968-13-30'], ['country', 'Narnia'], ['entity_type', 'boat']]);
+    assert.match(r.warnings[0]!.message, /no month 13; screened without it$/);
+    const unpadded = parseScreeningInput({ name: 'Neil Armstrong', dob: '1930-8-5' }, TODAY, { lenient: true });
+    assert.deepEqual(unpadded.ok && [unpadded.query.birthDate, unpadded.warnings], ['1930-08-05', []]);
+    assert.deepEqual(parseScreeningInput({ name: ' ', dob: '1968-13-30' }, TODAY, { lenient: true }).ok, false);
   });
   it('refuses a missing or letterless name', () => {
     assert.deepEqual(parseScreeningInput({ name: '  ' }, TODAY), { ok: false, problems: [{ field: 'name', value: '  ', message: 'a name is required' }] });

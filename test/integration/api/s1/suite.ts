@@ -66,7 +66,7 @@ function assertError(res: CallResult, status: number, code: string): void {
 
 function assertCompletedScreening(screening: any, kind: 'cdd' | 'edd' | 'ma'): void {
   // list_warnings (list ages, docs/lists.md) is on every screening created or read, not on list pages.
-  const expected = [...SCREENING_KEYS, 'list_warnings', ...(kind === 'edd' ? ['edd_analysis'] : []), ...(kind === 'ma' ? ['ma_analysis'] : [])].sort();
+  const expected = [...SCREENING_KEYS, 'list_warnings', 'risk_flags', 'risk_reason', ...(kind === 'edd' ? ['edd_analysis'] : []), ...(kind === 'ma' ? ['ma_analysis'] : [])].sort();
   assert.deepEqual(Object.keys(screening).sort(), expected);
   assert.ok(Number.isInteger(screening.id) && screening.id > 0);
   assert.equal(screening.screening_type, kind);
@@ -194,7 +194,7 @@ export function s1ApiSuite(label: string, makeServices: MakeS1Services): void {
         const screening = res.json.screening;
         assert.deepEqual(
           Object.keys(screening).sort(),
-          [...SCREENING_KEYS, 'country_risk', 'hits', 'list_versions', 'list_warnings', 'matcher_version', 'sources'].sort(),
+          [...SCREENING_KEYS, 'country_risk', 'hits', 'list_versions', 'list_warnings', 'matcher_version', 'risk_flags', 'risk_reason', 'sources'].sort(),
         );
         assert.equal(screening.id, id);
         assert.deepEqual(Object.keys(screening.hits).sort(), ['adverse_media', 'debarment', 'offshore_leaks', 'pep', 'sanctions']);

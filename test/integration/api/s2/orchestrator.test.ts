@@ -113,17 +113,28 @@ describe('answer deadlines', () => {
 
 describe('assessment rules', () => {
   const hit = (score: number, entityId = 'e1', source = 'ofac_sdn') => ({ source, entityId, entityName: 'NAME', matchedName: 'NAME', score });
+  /** A hit whose identity the list agent corroborated (src/reports/confirmation.ts): confirmed, not by its score. */
+  const confirmedHit = (score: number, entityId = 'e1', source = 'ofac_sdn') => ({
+    ...hit(score, entityId, source),
+    assessment: 'identity_corroborated',
+    confirmation: { basis: 'date_of_birth', detail: 'date of birth 1960-01-01 equals listed 01 Jan 1960' },
+  });
   const searched = (agent: string, hits: object[] = []) => ({ agent, queried: true, result: { hits } });
   const missing = (agent: string) => ({ agent, queried: false, error: 'not configured', result: {} });
 
   const cases: [string, ReturnType<typeof searched | typeof missing>[], Partial<ReturnType<typeof assess>>][] = [
-    ['all five searched, no hit', ['sanctions', 'pep', 'adverse_media', 'offshore_leaks', 'debarment'].map((a) => searched(a)), { overallResult: 'clean', confidenceLevel: 'high', bestHitAmbiguous: false, sourcesSearched: 5 }],
+    ['all five searched, no hit', ['sanctions', 'pep', 'adverse_media', 'offshore_leaks', 'debarment'].map((a) => searched(a)), { overallResult: 'clean', confidenceLevel: 'high', bestHitAmbiguous: false, sourcesSearched: 5, riskLevel: 'low' }],
+    // Fail closed (issue 27 §4): without the sanctions lists the check is neither clean nor low, whatever the coverage.
+    ['four of five searched, the sanctions lists not (an error): not clean, high', [missing('sanctions'), ...['pep', 'adverse_media', 'offshore_leaks', 'debarment'].map((a) => searched(a))], { overallResult: 'inconclusive', riskLevel: 'high', riskScore: 45 }],
+    ['four of five searched, the sanctions lists never answered (the deadline): not clean, high', ['pep', 'adverse_media', 'offshore_leaks', 'debarment'].map((a) => searched(a)), { overallResult: 'inconclusive', riskLevel: 'high', riskScore: 45 }],
+    ['the offshore leaks not searched (a quota, issue 33) is coverage, not a failure: clean, low', [missing('offshore_leaks'), ...['sanctions', 'pep', 'adverse_media', 'debarment'].map((a) => searched(a))], { overallResult: 'clean', riskLevel: 'low' }],
     ['three of five searched, no hit', [searched('sanctions'), searched('offshore_leaks'), searched('debarment'), missing('pep'), missing('adverse_media')], { overallResult: 'clean', confidenceLevel: 'medium' }],
     ['two of five searched, no hit: not clean', [searched('sanctions'), searched('debarment'), missing('pep'), missing('adverse_media'), missing('offshore_leaks')], { overallResult: 'inconclusive', confidenceLevel: 'low' }],
-    ['a confirmed sanctions hit is a red flag', [searched('sanctions', [hit(0.97)]), searched('offshore_leaks'), searched('debarment'), missing('pep'), missing('adverse_media')], { overallResult: 'adverse_found', redFlagCount: 1, warningCount: 0, tierScores: { sanctions: 97, offshore_leaks: 0, debarment: 0 }, bestHitAmbiguous: false }],
+    ['a confirmed sanctions hit is a red flag', [searched('sanctions', [confirmedHit(0.97)]), searched('offshore_leaks'), searched('debarment'), missing('pep'), missing('adverse_media')], { overallResult: 'adverse_found', redFlagCount: 1, warningCount: 0, tierScores: { sanctions: 97, offshore_leaks: 0, debarment: 0 }, bestHitAmbiguous: false }],
     ['a potential hit is a warning and ambiguous', [searched('sanctions', [hit(0.86)]), searched('offshore_leaks'), searched('debarment')], { overallResult: 'inconclusive', redFlagCount: 0, warningCount: 1, bestHitAmbiguous: true }],
     ['two entities within 0.02 are ambiguous', [searched('sanctions', [hit(0.97, 'a'), hit(0.96, 'b')]), searched('offshore_leaks'), searched('debarment')], { bestHitAmbiguous: true, findingsCount: 2 }],
-    ['two entities 0.05 apart are not', [searched('sanctions', [hit(0.99, 'a'), hit(0.94, 'b')]), searched('offshore_leaks'), searched('debarment')], { bestHitAmbiguous: false }],
+    ['a sanctions name match alone (0.97, nothing corroborates it) is a warning', [searched('sanctions', [hit(0.97)]), searched('offshore_leaks'), searched('debarment')], { overallResult: 'inconclusive', redFlagCount: 0, warningCount: 1, riskLevel: 'high' }],
+    ['two entities 0.05 apart are not', [searched('sanctions', [confirmedHit(0.99, 'a'), hit(0.94, 'b')]), searched('offshore_leaks'), searched('debarment')], { bestHitAmbiguous: false }],
     ['a confirmed offshore-leaks hit is only a warning', [searched('offshore_leaks', [hit(0.99, 'x', 'icij_offshore')]), searched('sanctions'), searched('debarment')], { redFlagCount: 0, warningCount: 1, overallResult: 'inconclusive' }],
   ];
   for (const [name, results, expected] of cases) {
