@@ -10,6 +10,7 @@
  * streets, towns and postcodes are invented in the UK style. Seeded, so the file is reproducible:
  *   npx tsx bench/watchlists/devset-generate.ts
  */
+import { seededRandom } from './seeded-random';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { englishGivenNames } from '../../src/screening/watchlists/given-names';
 import type { WatchlistEntryLike, WatchlistSubject } from '../../src/screening/watchlists/match-policy';
@@ -23,17 +24,7 @@ export interface DevPair {
   entry: WatchlistEntryLike;
 }
 
-let seed = 20261126;
-function rand(): number {
-  // mulberry32
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
-const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
+const { rand, pick, int } = seededRandom(20261126);
 const cap = (s: string) => s[0].toUpperCase() + s.slice(1);
 
 const csvNames = (file: string, n: number) =>

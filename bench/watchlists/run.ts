@@ -9,7 +9,7 @@
  * its figures are optimistic: a development set, not a held-out test.
  *   npx tsx bench/watchlists/run.ts        (writes bench/watchlists/RESULTS.md)
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { ScreeningEngine } from '../../src/screening/engine';
 import type { ListEntity } from '../../src/screening/model';
@@ -149,4 +149,8 @@ log();
 log(`## Policy errors (${misses.length})`);
 log();
 for (const m of misses) log(m);
-writeFileSync(new URL('./RESULTS.md', import.meta.url), out.join('\n') + '\n');
+// the truth-set section (truthset.ts) is kept as it is
+const resultsFile = new URL('./RESULTS.md', import.meta.url);
+const previous = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '';
+const kept = previous.includes('<!-- truthset:start -->') ? `\n${previous.slice(previous.indexOf('<!-- truthset:start -->'))}` : '';
+writeFileSync(resultsFile, out.join('\n') + '\n' + kept);

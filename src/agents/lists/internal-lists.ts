@@ -6,13 +6,17 @@
  * Internal lists hold ordinary names, so the engine is asked for name candidates only and
  * scoreWatchlistCandidate (src/screening/watchlists/match-policy.ts) decides the score from the
  * name plus date of birth, address and identifier agreement. The subject's given name is also tried
- * in its nickname forms (Bob ⇒ Robert). The run records which list versions it used
+ * in its nickname forms (Bob ⇒ Robert). Entries that share a document, phone, e-mail or date of
+ * birth with the subject are candidates too, whatever their names (src/screening/watchlists/fact-index.ts):
+ * the policy's rules for another name (the same document, a changed surname) need them. Inactive
+ * entries are kept on the list but never screened. The run records which list versions it used
  * (`data.internalLists`), so replay and `svc audit reproduce` screen against the same entries.
  */
 import type { ReportHit } from '../../reports/model';
 import type { ListVersion, MatchResult, ScreeningQuery } from '../../screening/model';
+import { subjectFactKeys, type FactLookup } from '../../screening/watchlists/fact-index';
 import { scoreWatchlistCandidate, type WatchlistCandidateScore, type WatchlistSubject } from '../../screening/watchlists/match-policy';
-import { internalListLabel, INTERNAL_LIST_SOURCE, type Watchlist, type WatchlistEntry } from '../../screening/watchlists/model';
+import { internalListLabel, INTERNAL_LIST_SOURCE, toListEntity, type Watchlist, type WatchlistEntry } from '../../screening/watchlists/model';
 import { givenNameVariants } from '../person/nicknames';
 import { STRONG_NAME_SCORE, type HitConfirmation } from '../../reports/confirmation';
 import type { Agent, AgentOutcome, AgentSubject } from '../runtime/agent';
@@ -24,6 +28,8 @@ export interface InternalListIndex {
   /** Engine entity id (`internal_list:<watchlistId>:<entryId>`) → its list and entry. */
   entries: ReadonlyMap<string, { list: Pick<Watchlist, 'id' | 'name' | 'severity' | 'version'>; entry: WatchlistEntry }>;
   engine: NameScreener;
+  /** The entries by document, phone, e-mail and date of birth (engine entity ids), whatever their names. */
+  facts: FactLookup;
   versions: readonly ListVersion[];
 }
 
@@ -75,6 +81,18 @@ export function policySubject(subject: AgentSubject): WatchlistSubject {
   };
 }
 
+/** A candidate found by its facts, as the engine would have returned it (the policy's comparison in place of the engine's). */
+function factResult(list: Pick<Watchlist, 'id' | 'name' | 'severity' | 'version'>, entry: WatchlistEntry, scored: WatchlistCandidateScore): MatchResult {
+  const entity = toListEntity(list, entry);
+  // an entry listed by its identifiers alone has no name to have matched
+  const matched = entity.names.find((n) => n.value === scored.matchedName) ?? entity.names[0] ?? { value: '', kind: 'primary' as const };
+  return {
+    entity,
+    score: scored.score,
+    explanation: { matchedName: matched.value, matchedNameKind: matched.kind, nameScore: scored.nameScore, alignment: [], qualifiers: scored.qualifiers, summary: scored.summary },
+  };
+}
+
 /**
  * What confirmed an internal-list hit: the policy confirms only on strong agreement of identity facts
  * (never the name alone), so its strongest agreeing fact is the basis.
@@ -96,7 +114,7 @@ export function screenInternalLists(index: InternalListIndex, subject: AgentSubj
     const query: ScreeningQuery = { name: q.name, ...(given ? { schema } : {}) };
     for (const result of index.engine.screen(query, { threshold: NAME_CANDIDATE_THRESHOLD, limit: 50, sources: [INTERNAL_LIST_SOURCE] })) {
       const found = index.entries.get(result.entity.id);
-      if (!found) continue;
+      if (!found || found.entry.status === 'inactive') continue;
       const nameScore = result.explanation.nameScore;
       const scored = scoreWatchlistCandidate(who, found.entry, {
         nameScore,
@@ -107,6 +125,15 @@ export function screenInternalLists(index: InternalListIndex, subject: AgentSubj
       const previous = best.get(result.entity.id);
       if (!previous || scored.score > previous.score) best.set(result.entity.id, { result, score: scored.score, summary: scored.summary, qualifiers: scored.qualifiers, scored });
     }
+  }
+  // the same document, phone, e-mail or date of birth, whatever the name: the policy compares the names itself
+  for (const entityId of index.facts.candidates(subjectFactKeys(who))) {
+    if (best.has(entityId)) continue;
+    const found = index.entries.get(entityId);
+    if (!found || found.entry.status === 'inactive') continue;
+    const scored = scoreWatchlistCandidate(who, found.entry);
+    if (scored.score < HIT_THRESHOLD) continue;
+    best.set(entityId, { result: factResult(found.list, found.entry, scored), score: scored.score, summary: scored.summary, qualifiers: scored.qualifiers, scored });
   }
   const hits: ReportHit[] = [];
   for (const [entityId, b] of [...best].sort((x, y) => y[1].score - x[1].score || x[0].localeCompare(y[0]))) {

@@ -39,6 +39,7 @@ export function createPortalConsoleRouter(deps: PortalConsoleDeps): Router {
         // The session is checked before the key is looked up (as on the other portal create routes).
         idempotent: portalIdempotent(deps.idempotent, deps.auth),
         maxImportBytes: deps.watchlistImportMaxBytes ?? DEFAULT_WATCHLIST_IMPORT_MAX_BYTES,
+        today: () => deps.clock.now().toISOString().slice(0, 10),
       }),
     );
   }

@@ -5,13 +5,13 @@
  */
 import { z } from '../openapi/zod';
 import { screenableNameCheck } from '../http/validation';
+import { isTimeZone } from '../../reports/plain-words';
 import { DateOfBirthField, EmailField, IdentifiersField, NationalityField, PhoneField } from '../http/subject-facts';
 
 /** A form field left empty is absent, not malformed. */
 function emptyIsAbsent<T extends z.ZodType>(field: T) {
   return field.optional().or(z.literal('').transform(() => undefined));
 }
-import { isTimeZone } from '../../reports/plain-words';
 
 export const portalKeySurfaces = ['s1', 's2', 's3'] as const;
 

@@ -258,6 +258,7 @@ export function createS3Router(deps: S3RouterDeps): Router {
         send,
         idempotent,
         maxImportBytes: deps.config.watchlistImportMaxBytes ?? DEFAULT_WATCHLIST_IMPORT_MAX_BYTES,
+        today: () => deps.clock.now().toISOString().slice(0, 10),
       }),
     );
   }

@@ -169,8 +169,19 @@ export function registerWatchlistPaths(registry: OpenAPIRegistry, options: { bas
   const importBody = {
     required: true,
     content: {
-      'text/csv': { schema: { type: 'string' as const, description: 'A header row, then one entry per row. Headers are recognised automatically (name, first/middle/last name, DOB, address lines, city, postcode, country, passport, national id, tax id, registration number, IMO, phone, e-mail, reason, id); several values in one cell are separated by `;` or `|`.' } },
-      'application/x-ndjson': { schema: { type: 'string' as const, description: 'One JSON object per line, keys recognised like CSV headers; values are strings, numbers or arrays of them.' } },
+      'text/csv': {
+        schema: {
+          type: 'string' as const,
+          description:
+            'A header row, then one entry per row. Headers are recognised automatically: plain ones (name, first/middle/last name, suffix, alias, DOB, gender, status, address lines, city, state, postcode, country, passport, national id, SSN, tax id, registration number, IMO, driver\'s licence and its state, phone, e-mail, reason, id), the entity-resolution vendor layout (`PRIMARY_NAME_LAST/FIRST/MIDDLE/SUFFIX/FULL`, other labels\' `_NAME_FULL` as aliases, `[LABEL_]ADDR_LINE1..6/CITY/STATE/POSTAL_CODE/COUNTRY/FULL` one address per label, `PHONE_NUMBER`, `EMAIL_ADDRESS`, `SSN_NUMBER`, `DRIVERS_LICENSE_NUMBER/STATE`, `PASSPORT_NUMBER/COUNTRY`, `GENDER`, `DATE_OF_BIRTH`, `RECORD_TYPE`, `RECORD_ID`, `STATUS`) and the World-Check style (`UID`, `LAST NAME`, `FIRST NAME`, `ALIASES`, `DOB`, `PASSPORTS`, `SSN`, `CITIZENSHIP`, `E/I`, `FURTHER INFORMATION`). Several values in one cell are separated by `;` or `|`.',
+        },
+      },
+      'application/x-ndjson': {
+        schema: {
+          type: 'string' as const,
+          description: 'One JSON object per line, keys recognised like CSV headers; values are strings, numbers or arrays of them. The vendor\'s nested form (`{"RECORD_ID": …, "FEATURES": [{"NAME_TYPE": "PRIMARY", "NAME_LAST": …}, {"DATE_OF_BIRTH": …}, {"ADDR_TYPE": "HOME", "ADDR_LINE1": …}]}`) is read as the record its features make.',
+        },
+      },
     },
   };
   registry.registerPath({
@@ -191,9 +202,9 @@ export function registerWatchlistPaths(registry: OpenAPIRegistry, options: { bas
     method: 'post',
     path: `${base}/{id}/imports`,
     tags: [tag],
-    summary: `${label}import entries from CSV or JSON lines, all or nothing`,
+    summary: `${label}import entries from CSV or JSON lines, all or nothing (or skipping bad rows)`,
     description:
-      'Streams the body, maps it (automatic recognition plus your mapping in the X-Import-Mapping header or `mapping` query parameter) and commits every row in one append, closed by a ListImported event with the counts, the file name and its SHA-256: the list gets one new version, searchable as soon as the answer is sent. `mode=add` adds new ids and changes known ones; `mode=replace` also removes entries the file does not hold. Rows without an id get a stable one from the name and date of birth. Any unreadable row ⇒ 422 listing each (line, field, reason), nothing imported. With an `Idempotency-Key`, a retry of the same import (same file bytes, mode, mapping and file name) within 24 h answers the first import again (`Idempotent-Replayed: true`) and records nothing; the same key with another file or other options ⇒ 422 `idempotency_key_reused`. Without the key, re-sending the same file changes no entry (all rows `unchanged`) but records another import.',
+      'Streams the body, maps it (automatic recognition plus your mapping in the X-Import-Mapping header or `mapping` query parameter) and commits the rows in chunks closed by one ListImported event with the counts, the file name and its SHA-256: the list gets one new version, searchable as soon as the answer is sent. `mode=add` adds new ids and changes known ones; `mode=replace` also removes entries the file does not hold. Rows without an id get a stable one from the name and date of birth. A row needs a name, an alias or a document number, phone or e-mail. The day/month order of each date column is decided from all its rows (the answer\'s `date_orders` says how); two-digit years follow `two_digit_years`. `bad_rows=reject` (default): any unreadable row ⇒ 422 listing each (line, field, reason), nothing imported; `bad_rows=skip`: the readable rows are imported and the others listed in `skipped`. With an `Idempotency-Key`, a retry of the same import (same file bytes, mode, mapping and file name) within 24 h answers the first import again (`Idempotent-Replayed: true`) and records nothing; the same key with another file or other options ⇒ 422 `idempotency_key_reused`. Without the key, re-sending the same file changes no entry (all rows `unchanged`) but records another import.',
     security,
     request: { params: WatchlistParamsSchema, query: ImportQuerySchema, headers: ImportHeaders, body: importBody },
     responses: {

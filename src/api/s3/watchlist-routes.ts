@@ -15,6 +15,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { ImportRejected, MAX_IMPORT_ROWS } from '../../commands/watchlist';
 import type { CommandContext, Principal } from '../../app/services';
 import { ImportTooLarge, ImportUnreadable, parseImport, type ImportMapping, type ParsedImport } from '../../app/watchlists/import-parser';
+import type { DateColumnOrder } from '../../app/watchlists/import-values';
 import { spoolImport } from '../../app/watchlists/watchlist-import';
 import type { WatchlistService } from '../../app/watchlists/watchlist-service';
 import type { WatchlistEntry } from '../../screening/watchlists/model';
@@ -53,6 +54,8 @@ export interface WatchlistRoutesOptions {
   idempotent: RequestHandler;
   /** Largest import body in bytes (WATCHLIST_IMPORT_MAX_BYTES). */
   maxImportBytes: number;
+  /** Today as YYYY-MM-DD (the service clock): the default pivot of two-digit years. */
+  today(): string;
 }
 
 const CSV_TYPES = ['text/csv', 'application/csv', 'text/plain'];
@@ -84,7 +87,17 @@ function mappingOf(req: Request, query: { mapping?: string | undefined }): Impor
 }
 
 async function readImport(req: Request, options: WatchlistRoutesOptions, mapping: ImportMapping, keepRows?: number): Promise<ParsedImport> {
-  return readBody(req, options, (format) => parseImport(req, { format, mapping, maxBytes: options.maxImportBytes, maxRows: MAX_IMPORT_ROWS, ...(keepRows !== undefined ? { keepRows } : {}) }));
+  return readBody(req, options, (format) => parseImport(req, { format, mapping, maxBytes: options.maxImportBytes, maxRows: MAX_IMPORT_ROWS, today: options.today(), ...(keepRows !== undefined ? { keepRows } : {}) }));
+}
+
+/** How each date column's order was decided, as the preview and the import answer show it. */
+function presentDateOrders(orders: Readonly<Record<string, DateColumnOrder>>) {
+  return Object.fromEntries(
+    Object.entries(orders).map(([column, o]) => [
+      column,
+      { order: o.order, decided_by: o.decidedBy, day_first_rows: o.dayFirstRows, month_first_rows: o.monthFirstRows, ambiguous_rows: o.ambiguousRows, flagged: o.flagged, note: o.note },
+    ]),
+  );
 }
 
 /** Reads an import body with `read`, answering a body too large or unreadable in the surface's envelope. */
@@ -111,12 +124,15 @@ async function readBody<T>(req: Request, options: WatchlistRoutesOptions, read: 
 export const EXPORT_COLUMNS = [
   'entry_id',
   'entity_type',
+  'status',
   'full_name',
   'aliases',
+  'gender',
   'date_of_birth',
   'nationality',
   'address_line',
   'city',
+  'region',
   'postal_code',
   'country',
   'passport',
@@ -124,6 +140,8 @@ export const EXPORT_COLUMNS = [
   'tax_id',
   'registration_number',
   'imo',
+  'drivers_license',
+  'drivers_license_region',
   'phone',
   'email',
   'other_id',
@@ -139,12 +157,15 @@ export function exportRow(e: WatchlistEntry): string {
   const cells = [
     e.entryId,
     e.entityType,
+    e.status ?? 'active',
     e.primaryName,
     e.aliases.map((x) => x.name).join('; '),
+    e.gender ?? '',
     e.datesOfBirth.join('; '),
     e.nationalities.join('; '),
     a?.line ?? '',
     a?.city ?? '',
+    a?.region ?? '',
     a?.postalCode ?? '',
     a?.country ?? '',
     ids('passport'),
@@ -152,6 +173,8 @@ export function exportRow(e: WatchlistEntry): string {
     ids('tax_id'),
     ids('registration_number'),
     ids('imo'),
+    ids('drivers_license'),
+    e.identifiers.find((i) => i.kind === 'drivers_license' && i.region)?.region ?? '',
     ids('phone'),
     ids('email'),
     ids('other'),
@@ -283,7 +306,8 @@ export function createWatchlistRoutes(options: WatchlistRoutesOptions): Router {
       const current = await service.entry(principal.accountId, id, entryId);
       if (!current) throw new ApiError('not_found', `Entry ${entryId} not found in watchlist ${id}`);
       const given = Object.fromEntries(Object.entries(patch).filter(([key]) => req.body && Object.hasOwn(req.body, key)));
-      const merged = parseInput(WatchlistEntryBodySchema, { ...presentEntryContent(current), ...given });
+      const { primary_name: currentName, ...currentRest } = presentEntryContent(current);
+      const merged = parseInput(WatchlistEntryBodySchema, { ...currentRest, ...(currentName ? { primary_name: currentName } : {}), ...given });
       const changed = await service.changeEntry(principal.accountId, id, entryId, toEntryInput(merged), options.commandContext(res, principal));
       send(res, 200, { entry: presentEntry(changed.entry), watchlist: presentWatchlist(changed.list) });
     }),
@@ -316,8 +340,10 @@ export function createWatchlistRoutes(options: WatchlistRoutesOptions): Router {
         format: parsed.format,
         mapping: parsed.mapping,
         unmapped_columns: parsed.unmappedColumns,
+        date_orders: presentDateOrders(parsed.dateOrders),
+        two_digit_years: parsed.twoDigitYears,
         rows: parsed.rowCount,
-        valid_rows: parsed.rowCount - new Set(parsed.errors.map((e) => e.line)).size,
+        valid_rows: parsed.rowCount - parsed.badRows,
         sample: parsed.rows.map((r) => ({ line: r.line, entry_id: r.entryId, ...presentEntryContent(r.entry) })),
         errors: parsed.errors.slice(0, 1000),
         error_count: parsed.errorCount,
@@ -337,12 +363,13 @@ export function createWatchlistRoutes(options: WatchlistRoutesOptions): Router {
       const list = await own(principal, id);
       if (list.status === 'archived') throw archivedConflict(id);
       // Pass one: every row read and checked, the valid ones spooled to disk (never all in memory).
-      const parsed = await readBody(req, options, (format) => spoolImport(req, { format, mapping, maxBytes: options.maxImportBytes, maxRows: MAX_IMPORT_ROWS }));
+      const skip = query.bad_rows === 'skip';
+      const parsed = await readBody(req, options, (format) => spoolImport(req, { format, mapping, maxBytes: options.maxImportBytes, maxRows: MAX_IMPORT_ROWS, today: options.today(), skipBadRows: skip }));
       const refuse = (rows: { line: number; field: string; reason: string }[], count: number): void => {
         res.status(422).json({ error: `${count} problem(s) in the import's rows; nothing was imported`, details: rows.slice(0, 1000) });
       };
       try {
-        if (parsed.errorCount) return refuse(parsed.errors, parsed.errorCount);
+        if (parsed.errorCount && (!skip || parsed.goodRows === 0)) return refuse(parsed.errors, parsed.errorCount);
         if (parsed.rowCount === 0) throw new ApiError('bad_request', 'body: the file holds no entries', { fields: { body: ['the file holds no entries'] } });
         const fileNameHeader = req.headers['x-file-name'];
         const fileName = query.file_name ?? (typeof fileNameHeader === 'string' && fileNameHeader.trim() ? fileNameHeader.trim().slice(0, 255) : `upload.${parsed.format}`);
@@ -350,13 +377,13 @@ export function createWatchlistRoutes(options: WatchlistRoutesOptions): Router {
         if (ctx.idempotency) {
           // The streamed file is not in the key's request hash: its SHA-256 (with the mode, mapping and
           // file name) is bound to the key, and so is the import id, so a retry imports nothing twice.
-          const request = createHash('sha256').update(`${parsed.sha256}\n${query.mode}\n${fileName}\n${canonicalJson(mapping)}`).digest('hex');
+          const request = createHash('sha256').update(`${parsed.sha256}\n${query.mode}\n${fileName}\n${canonicalJson(mapping)}${skip ? '\nskip' : ''}`).digest('hex');
           const [importId, bound] = await ctx.idempotency.bind(['watchlist-import', 'watchlist-import-request'], async () => [randomUUID(), request]);
           if (bound !== request) throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with a different file or import options; use a new key for a new import');
           ctx = { ...ctx, commandId: importId! };
         }
         // Pass two: decided and appended in chunks, made visible by one ListImported.
-        const { list: after, imported } = await service.importStaged(principal.accountId, id, parsed, { mode: query.mode, fileName }, ctx);
+        const { list: after, imported } = await service.importStaged(principal.accountId, id, parsed, { mode: query.mode, fileName, skipBadRows: skip }, ctx);
         const d = imported as { importId: string; rows: number; added: number; changed: number; unchanged: number; removed: number; entryCount: number; version: number };
         send(res, 201, {
           watchlist: presentWatchlist(after),
@@ -375,6 +402,11 @@ export function createWatchlistRoutes(options: WatchlistRoutesOptions): Router {
             entry_count: d.entryCount,
             version: d.version,
             mapping: parsed.mapping,
+            date_orders: presentDateOrders(parsed.dateOrders),
+            two_digit_years: parsed.twoDigitYears,
+            bad_rows: query.bad_rows,
+            skipped_rows: skip ? parsed.badRows : 0,
+            skipped: skip ? parsed.errors : [],
           },
         });
       } catch (error) {

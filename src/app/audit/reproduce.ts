@@ -116,6 +116,8 @@ export async function reproduceScreening(deps: { store: Pick<EventStore, 'readSt
         ...(subject.dateOfBirth ? { birthDate: subject.dateOfBirth } : {}),
         ...(subject.nationality ? { nationality: subject.nationality } : {}),
         ...(subject.identifiers?.length ? { identifiers: subject.identifiers } : {}),
+        // the internal lists weigh the address: a hit it supported reproduces only with it
+        ...(subject.address ? { address: subject.address } : {}),
       },
       { signal },
     );

@@ -4,9 +4,11 @@
  * duplicate ids), and the valid rows are spooled to a temporary file, one JSON line each. Memory
  * holds one row at a time plus the file's entry ids (duplicates), never the rows.
  *
- * Any row problem ⇒ the caller refuses the whole file with every (line, field, reason) and nothing
- * is written anywhere but the spool, which dispose() deletes. Otherwise pass two
- * (WatchlistService.importStaged) reads the spool back in chunks.
+ * All or nothing (the default): any row problem ⇒ the caller refuses the whole file with every
+ * (line, field, reason) and nothing is written anywhere but the spool, which dispose() deletes.
+ * Skipping bad rows (`skipBadRows`): the good rows are spooled and the refused ones reported by line.
+ * Pass two (WatchlistService.importStaged) reads the spool back in chunks, each ambiguous date read
+ * the way its column's rows decided (which is known only once the whole file is read).
  */
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,10 +18,11 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { importRowIssues, type ImportRowIssue } from '../../commands/watchlist';
 import type { WatchlistEntryInput } from '../../screening/watchlists/model';
-import { parseImport, type ImportTarget, type ParseOptions } from './import-parser';
+import { parseImport, resolveDates, type ImportRow, type ImportTarget, type ParseOptions } from './import-parser';
+import type { DateColumnOrder } from './import-values';
 
-/** About this much row JSON per chunk event (with the entry's bookkeeping fields it stays under 1 MB). */
-export const CHUNK_MAX_BYTES = 384 * 1024;
+/** About this much row JSON per chunk event (well under a bus message's 1 MB; see IMPORT_CHUNK_ENTRIES for the size). */
+export const CHUNK_MAX_BYTES = 128 * 1024;
 
 /** Row problems reported (all are counted). */
 export const MAX_REPORTED_ROW_ERRORS = 1000;
@@ -32,6 +35,13 @@ export interface SpooledImport {
   /** The first MAX_REPORTED_ROW_ERRORS problems in line order; errorCount counts them all. */
   errors: ImportRowIssue[];
   errorCount: number;
+  /** Rows with at least one problem (refused, or skipped when skipping bad rows). */
+  badRows: number;
+  /** Rows spooled (to be imported). */
+  goodRows: number;
+  /** How each date column's day/month order was decided. */
+  dateOrders: Record<string, DateColumnOrder>;
+  twoDigitYears: string;
   bytes: number;
   sha256: string;
   /**
@@ -56,7 +66,7 @@ async function write(out: WriteStream, text: string): Promise<void> {
 }
 
 /** Reads and checks the whole body, spooling the valid rows; see the module comment. */
-export async function spoolImport(body: Readable, options: Omit<ParseOptions, 'onRow' | 'keepRows' | 'maxErrors'> & { spoolDir?: string }): Promise<SpooledImport> {
+export async function spoolImport(body: Readable, options: Omit<ParseOptions, 'onRow' | 'keepRows' | 'maxErrors'> & { spoolDir?: string; skipBadRows?: boolean }): Promise<SpooledImport> {
   const dir = await mkdtemp(join(options.spoolDir ?? tmpdir(), 'svc-watchlist-import-'));
   const path = join(dir, 'rows.jsonl');
   const dispose = () => rm(dir, { recursive: true, force: true });
@@ -64,6 +74,8 @@ export async function spoolImport(body: Readable, options: Omit<ParseOptions, 'o
   const seen = new Map<string, number>();
   const rowErrors: ImportRowIssue[] = [];
   let rowErrorCount = 0;
+  let refusedRows = 0;
+  let goodRows = 0;
   try {
     const parsed = await parseImport(body, {
       ...options,
@@ -72,11 +84,14 @@ export async function spoolImport(body: Readable, options: Omit<ParseOptions, 'o
         const issues = importRowIssues(row, seen);
         if (issues.length) {
           rowErrorCount += issues.length;
+          refusedRows += 1;
           for (const issue of issues) if (rowErrors.length < MAX_REPORTED_ROW_ERRORS) rowErrors.push(issue);
           return;
         }
-        // Once a row is bad the file is refused: the rest is only checked, not spooled.
-        if (rowErrorCount === 0) await write(out, JSON.stringify([row.line, row.entryId, row.entry]) + '\n');
+        // All or nothing: once a row is bad the file is refused, and the rest is only checked, not spooled.
+        if (!options.skipBadRows && rowErrorCount > 0) return;
+        goodRows += 1;
+        await write(out, JSON.stringify([row.line, row.entryId, row.entry, row.ambiguousDates ?? null]) + '\n');
       },
     });
     await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
@@ -88,6 +103,10 @@ export async function spoolImport(body: Readable, options: Omit<ParseOptions, 'o
       rowCount: parsed.rowCount,
       errors,
       errorCount: parsed.errorCount + rowErrorCount,
+      badRows: parsed.badRows + refusedRows,
+      goodRows,
+      dateOrders: parsed.dateOrders,
+      twoDigitYears: parsed.twoDigitYears,
       bytes: parsed.bytes,
       sha256: parsed.sha256,
       entryIds: seen,
@@ -97,13 +116,13 @@ export async function spoolImport(body: Readable, options: Omit<ParseOptions, 'o
         let bytes = 0;
         for await (const text of lines) {
           if (!text) continue;
-          const [line, entryId, entry] = JSON.parse(text) as [number, string, WatchlistEntryInput];
+          const [line, entryId, entry, ambiguousDates] = JSON.parse(text) as [number, string, WatchlistEntryInput, ImportRow['ambiguousDates'] | null];
           if (chunk.length > 0 && bytes + text.length > maxBytes) {
             yield chunk;
             chunk = [];
             bytes = 0;
           }
-          chunk.push({ line, entryId, entry });
+          chunk.push(resolveDates({ line, entryId, entry, ...(ambiguousDates ? { ambiguousDates } : {}) }, parsed.dateOrders));
           bytes += text.length;
           if (chunk.length >= size) {
             yield chunk;

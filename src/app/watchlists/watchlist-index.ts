@@ -20,6 +20,7 @@ import type { EventStore } from '../../infrastructure/eventstore/port';
 import type { RecordedEvent } from '../../shared/events';
 import { ScreeningEngine } from '../../screening/engine';
 import type { ListEntity, ListVersion } from '../../screening/model';
+import { combinedFacts, entryFactKeys, WatchlistFactIndex } from '../../screening/watchlists/fact-index';
 import { INTERNAL_LIST_SOURCE, parseWatchlistVersionId, relistEntity, toListEntity, watchlistVersionId, type Watchlist, type WatchlistEntry } from '../../screening/watchlists/model';
 import { importChunks, watchlistAtVersion, type WatchlistSnapshot, type WatchlistService } from './watchlist-service';
 import type { ActiveWatchlistVersions } from './active-versions';
@@ -50,17 +51,28 @@ function sortedContentHash(sorted: readonly WatchlistEntry[]): string {
   return hash.digest('hex');
 }
 
-/** One list as indexed: its entries in entry-id order and their engine entities (same order). */
+/** Each entry's fact keys (document, phone, e-mail, date of birth), kept while the entry object lives, like its serialisation. */
+const factKeys = new WeakMap<WatchlistEntry, readonly string[]>();
+
+function keysOf(entry: WatchlistEntry): readonly string[] {
+  let keys = factKeys.get(entry);
+  if (keys === undefined) factKeys.set(entry, (keys = entry.status === 'inactive' ? [] : entryFactKeys(entry)));
+  return keys;
+}
+
+/** One list as indexed: its entries in entry-id order, their engine entities (same order) and its fact index. */
 interface IndexedList {
   list: ListHeader;
   entries: WatchlistEntry[];
   entities: ListEntity[];
+  facts: WatchlistFactIndex;
   version: ListVersion;
 }
 
 function indexedList(list: ListHeader, sortedEntries: WatchlistEntry[], entities: ListEntity[], loadedAt: string): IndexedList {
   const version: ListVersion = { id: watchlistVersionId(list.id, list.version), source: INTERNAL_LIST_SOURCE, contentHash: sortedContentHash(sortedEntries), loadedAt, entityCount: sortedEntries.length, files: [] };
-  return { list, entries: sortedEntries, entities, version };
+  const facts = WatchlistFactIndex.build(sortedEntries.map((e, i) => [entities[i]!.id, keysOf(e)] as const));
+  return { list, entries: sortedEntries, entities, facts, version };
 }
 
 function header(list: Watchlist | ListHeader): ListHeader {
@@ -71,7 +83,7 @@ function toIndex(lists: readonly IndexedList[], engine: ScreeningEngine): Intern
   const entries = new Map<string, { list: ListHeader; entry: WatchlistEntry }>();
   for (const l of lists) for (let i = 0; i < l.entries.length; i++) entries.set(l.entities[i]!.id, { list: l.list, entry: l.entries[i]! });
   const versions = lists.map((l) => l.version);
-  return { lists: lists.map((l) => l.list), entries, engine, versions };
+  return { lists: lists.map((l) => l.list), entries, engine, facts: combinedFacts(lists.map((l) => l.facts)), versions };
 }
 
 /** Same engine names: the entity's prepared names can be reused. */

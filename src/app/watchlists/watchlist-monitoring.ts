@@ -39,6 +39,7 @@ interface RequestedSubject {
   dateOfBirth?: string;
   nationality?: string;
   identifiers?: { type: string; value: string }[];
+  address?: AgentSubject['address'];
 }
 
 export class WatchlistMonitoring {
@@ -101,6 +102,8 @@ export class WatchlistMonitoring {
             ...(requested?.dateOfBirth ? { birthDate: requested.dateOfBirth } : {}),
             ...(requested?.nationality ? { nationality: requested.nationality } : {}),
             ...(requested?.identifiers?.length ? { identifiers: requested.identifiers } : {}),
+            // the address weighs in the policy as in the screening itself (the same dwelling, another place)
+            ...(requested?.address ? { address: requested.address } : {}),
           };
           const hits = new Map<string, ReportHit>(screenInternalLists(index, agentSubject).map((h) => [h.entityId, h]));
           for (const [entryId, { entry, changed }] of upserted) {

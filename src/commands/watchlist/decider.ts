@@ -19,6 +19,8 @@ import { assertNever, type Event } from '../../shared/events';
 import {
   identifierKinds,
   watchlistEntityTypes,
+  watchlistEntryStatuses,
+  watchlistGenders,
   watchlistSeverities,
   type Watchlist,
   type WatchlistEntry,
@@ -63,6 +65,9 @@ export type CommitImport = Command<
     mode: 'add' | 'replace';
     source: { fileName: string; sha256: string; format: 'csv' | 'jsonl'; bytes: number };
     counts: ImportCounts;
+    /** Rows left out as bad (skipping bad rows). */
+    skippedRows?: number;
+    dateOrders?: Record<string, 'dmy' | 'mdy'>;
   }
 >;
 export interface ImportCounts {
@@ -104,6 +109,10 @@ export type ListImported = Event<
     /** A streamed import: its entries are the EntriesImported chunks of this staging stream (absent: they precede this event in the list's stream). */
     stagingStream?: string;
     chunks?: number;
+    /** Rows refused and left out (an import that skipped bad rows); absent: all or nothing. */
+    skippedRows?: number;
+    /** Date column → the order its ambiguous dates were read in. */
+    dateOrders?: Record<string, 'dmy' | 'mdy'>;
   }
 >;
 /**
@@ -146,13 +155,19 @@ export function entryIssues(entry: WatchlistEntryInput | undefined, issues: Issu
   if (!entry || typeof entry !== 'object') return issues.add(f('entry'), 'is required');
   issues
     .check((watchlistEntityTypes as readonly string[]).includes(entry.entityType), f('entity_type'), `must be one of ${watchlistEntityTypes.join(', ')}`)
-    .check(isNonEmptyText(entry.primaryName, 300), f('primary_name'), 'is required (1-300 characters): an entry without a name cannot be matched')
+    .check(
+      isNonEmptyText(entry.primaryName, 300) || (entry.primaryName === '' && hasStrongIdentifier(entry)),
+      f('primary_name'),
+      'is required (1-300 characters) unless the entry has a document number, phone or e-mail: an entry with neither cannot be matched',
+    )
     .check(Array.isArray(entry.aliases) && entry.aliases.length <= 100, f('aliases'), 'at most 100')
     .check(Array.isArray(entry.datesOfBirth) && entry.datesOfBirth.length <= 20, f('dates_of_birth'), 'at most 20')
     .check(Array.isArray(entry.nationalities) && entry.nationalities.length <= 20, f('nationalities'), 'at most 20')
     .check(Array.isArray(entry.addresses) && entry.addresses.length <= 50, f('addresses'), 'at most 50')
     .check(Array.isArray(entry.identifiers) && entry.identifiers.length <= 50, f('identifiers'), 'at most 50')
-    .check(typeof entry.reason === 'string' && entry.reason.length <= 2000, f('reason'), 'at most 2000 characters');
+    .check(typeof entry.reason === 'string' && entry.reason.length <= 2000, f('reason'), 'at most 2000 characters')
+    .check(entry.status === undefined || (watchlistEntryStatuses as readonly string[]).includes(entry.status), f('status'), `must be one of ${watchlistEntryStatuses.join(', ')}`)
+    .check(entry.gender === undefined || (watchlistGenders as readonly string[]).includes(entry.gender), f('gender'), `must be one of ${watchlistGenders.join(', ')}`);
   if (!issues.empty) return issues;
   entry.aliases.forEach((a, i) => {
     issues.check(isNonEmptyText(a?.name, 300), f(`aliases[${i}].name`), 'is required (1-300 characters)');
@@ -161,8 +176,8 @@ export function entryIssues(entry: WatchlistEntryInput | undefined, issues: Issu
   entry.datesOfBirth.forEach((d, i) => issues.check(typeof d === 'string' && DOB.test(d) && validDay(d), f(`dates_of_birth[${i}]`), 'must be YYYY, YYYY-MM or a real YYYY-MM-DD'));
   entry.nationalities.forEach((n, i) => issues.check(typeof n === 'string' && ISO2.test(n), f(`nationalities[${i}]`), 'must be an ISO 3166-1 alpha-2 code'));
   entry.addresses.forEach((a, i) => {
-    const parts = [a?.line, a?.city, a?.postalCode, a?.country];
-    issues.check(parts.some((p) => typeof p === 'string' && p.trim() !== ''), f(`addresses[${i}]`), 'needs at least one of line, city, postal_code, country');
+    const parts = [a?.line, a?.city, a?.region, a?.postalCode, a?.country];
+    issues.check(parts.some((p) => typeof p === 'string' && p.trim() !== ''), f(`addresses[${i}]`), 'needs at least one of line, city, region, postal_code, country');
     issues.check(parts.every((p) => p === undefined || (typeof p === 'string' && p.length <= 500)), f(`addresses[${i}]`), 'parts are text of at most 500 characters');
     issues.check(a?.country === undefined || ISO2.test(a.country), f(`addresses[${i}].country`), 'must be an ISO 3166-1 alpha-2 code');
   });
@@ -170,8 +185,15 @@ export function entryIssues(entry: WatchlistEntryInput | undefined, issues: Issu
     issues.check((identifierKinds as readonly string[]).includes(id?.kind), f(`identifiers[${i}].kind`), `must be one of ${identifierKinds.join(', ')}`);
     issues.check(isNonEmptyText(id?.value, 200), f(`identifiers[${i}].value`), 'is required (1-200 characters)');
     issues.check(id?.country === undefined || ISO2.test(id.country), f(`identifiers[${i}].country`), 'must be an ISO 3166-1 alpha-2 code');
+    issues.check(id?.region === undefined || isNonEmptyText(id.region, 100), f(`identifiers[${i}].region`), 'is 1-100 characters');
   });
   return issues;
+}
+
+/** Kinds that identify a holder by themselves: an entry with one of them needs no name (a fraudster's e-mail). */
+const STRONG_IDENTIFIERS = new Set<string>(['passport', 'national_id', 'tax_id', 'registration_number', 'imo', 'drivers_license', 'phone', 'email', 'other']);
+function hasStrongIdentifier(entry: WatchlistEntryInput): boolean {
+  return Array.isArray(entry.identifiers) && entry.identifiers.some((i) => STRONG_IDENTIFIERS.has(i?.kind) && isNonEmptyText(i?.value, 200));
 }
 
 function validDay(d: string): boolean {
@@ -190,10 +212,16 @@ function listIssues(d: { name?: string; purpose?: string; severity?: string; own
   return issues;
 }
 
-/** Content equality of two entries (bookkeeping fields aside): a re-import of the same row changes nothing. */
+/**
+ * Content equality of two entries (bookkeeping fields aside): a re-import of the same row changes
+ * nothing. Both sides are written in one key order first: an entry read back from the PostgreSQL
+ * store (jsonb) has its objects' keys in another order than the one it was written in.
+ */
 export function sameContent(a: WatchlistEntryInput, b: WatchlistEntryInput): boolean {
-  const content = (e: WatchlistEntryInput) =>
-    JSON.stringify([e.entityType, e.primaryName, e.aliases, e.datesOfBirth, e.nationalities, e.addresses, e.identifiers, e.reason]);
+  const content = (e: WatchlistEntryInput) => {
+    const c = contentOf(e);
+    return JSON.stringify([c.entityType, c.primaryName, c.aliases, c.datesOfBirth, c.nationalities, c.addresses, c.identifiers, c.reason, c.status ?? 'active', c.gender ?? null]);
+  };
   return content(a) === content(b);
 }
 
@@ -207,11 +235,15 @@ function contentOf(e: WatchlistEntryInput): WatchlistEntryInput {
     addresses: e.addresses.map((a) => ({
       ...(a.line ? { line: a.line.trim() } : {}),
       ...(a.city ? { city: a.city.trim() } : {}),
+      ...(a.region ? { region: a.region.trim() } : {}),
       ...(a.postalCode ? { postalCode: a.postalCode.trim() } : {}),
       ...(a.country ? { country: a.country } : {}),
     })),
-    identifiers: e.identifiers.map((i) => ({ kind: i.kind, value: i.value.trim(), ...(i.country ? { country: i.country } : {}) })),
+    identifiers: e.identifiers.map((i) => ({ kind: i.kind, value: i.value.trim(), ...(i.country ? { country: i.country } : {}), ...(i.region ? { region: i.region.trim() } : {}) })),
     reason: e.reason,
+    // absent when active: entries written before statuses existed keep their content (and hash)
+    ...(e.status === 'inactive' ? { status: 'inactive' as const } : {}),
+    ...(e.gender ? { gender: e.gender } : {}),
   };
 }
 
@@ -389,6 +421,8 @@ function decideCommitImport(command: CommitImport, state: Watchlist & { entries:
     .check(isNonEmptyText(c.importId, 200), 'import_id', 'is required')
     .check(typeof c.staging?.stream === 'string' && isImportStagingStream(c.staging.stream) && c.staging.stream.startsWith(`${streamName(state.id)}.`), 'staging', 'must be this list\'s import staging stream')
     .check(Number.isInteger(c.staging?.chunks) && c.staging.chunks >= 1, 'staging', 'holds at least one chunk')
+    .check(c.skippedRows === undefined || (Number.isInteger(c.skippedRows) && c.skippedRows >= 0), 'skipped_rows', 'must be a count')
+    .check(c.dateOrders === undefined || Object.values(c.dateOrders).every((o) => o === 'dmy' || o === 'mdy'), 'date_orders', 'each is dmy or mdy')
     .throwIfAny();
   // The chunks were decided against this version: a change in between would be lost or undone.
   if (state.version !== c.basedOnVersion) {
@@ -411,6 +445,8 @@ function decideCommitImport(command: CommitImport, state: Watchlist & { entries:
         importedAt: command.metadata.now,
         stagingStream: c.staging.stream,
         chunks: c.staging.chunks,
+        ...(c.skippedRows !== undefined ? { skippedRows: c.skippedRows } : {}),
+        ...(c.dateOrders && Object.keys(c.dateOrders).length ? { dateOrders: c.dateOrders } : {}),
       },
     },
   ]);

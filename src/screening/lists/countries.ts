@@ -346,6 +346,20 @@ export function toIso2(raw: string | undefined | null): string | undefined {
   return undefined;
 }
 
+/**
+ * The country a whole text names (a name, variant, "UK", alpha-2 or alpha-3 code), without
+ * toIso2's guesses from parts of the text: an address parser asks whether its last words are a country.
+ */
+export function countryNamed(raw: string): string | undefined {
+  const s = raw.trim();
+  if (/^[A-Za-z]{2}$/.test(s)) {
+    const up = s.toUpperCase();
+    return up === 'UK' ? 'GB' : byIso2.has(up) ? up : undefined;
+  }
+  if (/^[A-Za-z]{3}$/.test(s) && byIso3.has(s.toUpperCase())) return byIso3.get(s.toUpperCase())!.iso2;
+  return byKey.get(countryKey(s))?.iso2;
+}
+
 export function countryInfo(iso2: string): CountryInfo | undefined {
   return byIso2.get(iso2.toUpperCase());
 }

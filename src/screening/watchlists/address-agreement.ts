@@ -1,15 +1,20 @@
 /**
- * Address normalisation and agreement for internal-list matching. Street types and directions are
- * written one way (Street/St/St. → "st", Lane → "ln"), flat/apartment/unit numbers are taken apart
- * from the house number, postcodes lose case and spacing (US ZIP+4 compares on the ZIP), and the
- * result says how much of two addresses agree: the same dwelling, the same building (another flat),
- * the same street, the same postcode or city, or a different place.
+ * Address normalisation and agreement for internal-list matching. An address is taken apart into
+ * house number, unit, street, city, region, postcode and country, from its structured fields and
+ * from its line (./address-parse.ts reads a whole address written on one line: "123 Main St Apt 4,
+ * Las Vegas NV 89101"). Street types and directions are written one way (Street/St/St. → "st"),
+ * postcodes lose case and spacing (US ZIP+4 compares on the ZIP), and the result says how much of
+ * two addresses agree: the same dwelling, the same building (another flat), the same street, the
+ * same postcode or city, or a different place. The same address written the same way always agrees.
  */
 import anyAscii from 'any-ascii';
+import { parseAddressLine, regionCode, regionCountry, STREET_TYPES, WORD_FORMS, words } from './address-parse';
 
 export interface AddressInput {
   line?: string;
   city?: string;
+  /** state, province or county (a code or a name) */
+  region?: string;
   postalCode?: string;
   /** ISO alpha-2 when known */
   country?: string;
@@ -21,83 +26,63 @@ export interface NormalisedAddress {
   houseNumber?: string;
   unit?: string;
   city?: string;
+  /** two-letter US state or Canadian province code, else the region's words */
+  region?: string;
   postcode?: string;
   country?: string;
-}
-
-/** Written-out words and their one spelling (USPS and Royal Mail usage; both sides are rewritten the same way). */
-const WORD_FORMS: Record<string, string> = {
-  street: 'st', str: 'st', strasse: 'st', road: 'rd', lane: 'ln', avenue: 'ave', av: 'ave', avenu: 'ave', drive: 'dr', drv: 'dr',
-  court: 'ct', crt: 'ct', place: 'pl', square: 'sq', crescent: 'cres', cresc: 'cres', terrace: 'ter', terr: 'ter', boulevard: 'blvd',
-  boul: 'blvd', close: 'cl', gardens: 'gdns', garden: 'gdn', highway: 'hwy', parkway: 'pkwy', way: 'way', mews: 'mews', grove: 'gr',
-  grv: 'gr', hill: 'hl', park: 'pk', circle: 'cir', row: 'row', walk: 'wlk', green: 'grn', mount: 'mt', view: 'vw',
-  north: 'n', south: 's', east: 'e', west: 'w', northeast: 'ne', northwest: 'nw', southeast: 'se', southwest: 'sw',
-  saint: 'st', first: '1st', second: '2nd', third: '3rd',
-};
-const STREET_WORDS = new Set(Object.values(WORD_FORMS));
-/** Words that introduce a flat/apartment/unit number. */
-const UNIT_WORDS = new Set(['apartment', 'apt', 'flat', 'unit', 'suite', 'ste', 'room', 'rm', 'no', 'number', 'apartement', 'appartement']);
-const FLOOR_WORDS = new Set(['floor', 'fl', 'level']);
-
-function words(s: string): string[] {
-  return anyAscii(s)
-    .toLowerCase()
-    .replace(/#\s*/g, ' unit ')
-    .replace(/[^a-z0-9/]+/g, ' ')
-    .split(' ')
-    .filter(Boolean);
+  /** street and city words in order: compared when a one-line address could not say where its street ends */
+  place?: string;
+  /** every word of the address, rewritten: the same text is the same address */
+  text: string;
 }
 
 export function normalisePostcode(raw: string | undefined, country?: string): string | undefined {
   if (!raw) return undefined;
-  let p = anyAscii(raw).toUpperCase().replace(/[^A-Z0-9]/g, '');
+  let p = (/^[\x00-\x7f]*$/.test(raw) ? raw : anyAscii(raw)).toUpperCase().replace(/[^A-Z0-9]/g, '');
   // US ZIP+4 compares on the ZIP
   if ((country === 'US' || !country) && /^\d{9}$/.test(p)) p = p.slice(0, 5);
   return p || undefined;
 }
 
-const HOUSE_NUMBER = /^\d+[a-z]?$/;
+const normaliseCountry = (c: string | undefined) => (c && c.trim() ? c.trim().toUpperCase() : undefined);
 
+/**
+ * Each address object's parts, kept while the object lives: a list entry's addresses are compared
+ * with every screened subject that reaches the entry, and parsing a line is the dearest step. (A memo
+ * of a pure function over objects that are never changed after they are read: entries and requests.)
+ */
+const normalisedByObject = new WeakMap<AddressInput, NormalisedAddress>();
+
+/** An address's parts: the structured fields, and what its line says besides (a one-line address gives them all). */
 export function normaliseAddress(a: AddressInput): NormalisedAddress {
-  const out: NormalisedAddress = {};
-  if (a.country) out.country = a.country.trim().toUpperCase();
-  out.postcode = normalisePostcode(a.postalCode, out.country);
-  if (a.city) out.city = words(a.city).join(' ') || undefined;
-  if (!a.line) return out;
-  const w = words(a.line);
-  const street: string[] = [];
-  for (let i = 0; i < w.length; i++) {
-    const t = w[i];
-    if (UNIT_WORDS.has(t) && i + 1 < w.length && /^\d+[a-z]?$|^[a-z]$/.test(w[i + 1])) {
-      out.unit = w[++i];
-      continue;
-    }
-    if (FLOOR_WORDS.has(t) && i + 1 < w.length && /^\d+/.test(w[i + 1])) {
-      i++;
-      continue;
-    }
-    // "12/3 High St" (unit/number, the Australian way) and "3-12" are kept as number + unit
-    const slash = /^(\d+[a-z]?)\/(\d+[a-z]?)$/.exec(t);
-    if (slash && !out.houseNumber) {
-      out.unit = slash[1];
-      out.houseNumber = slash[2];
-      continue;
-    }
-    if (HOUSE_NUMBER.test(t) && !/^\d+(st|nd|rd|th)$/.test(t)) {
-      // the first number is the house number, a second one before the street a unit ("Flat 3, 12 High St" was handled above)
-      if (!out.houseNumber) out.houseNumber = t;
-      else if (!out.unit) {
-        out.unit = out.houseNumber;
-        out.houseNumber = t;
-      }
-      continue;
-    }
-    street.push(WORD_FORMS[t] ?? t);
+  let out = normalisedByObject.get(a);
+  if (out === undefined) normalisedByObject.set(a, (out = normaliseUncached(a)));
+  return out;
+}
+
+function normaliseUncached(a: AddressInput): NormalisedAddress {
+  const parsed = a.line ? parseAddressLine(a.line) : undefined;
+  const out: NormalisedAddress = { text: '' };
+  const region = a.region ? (regionCode(a.region) ?? (words(a.region).join(' ') || undefined)) : parsed?.region;
+  out.country = normaliseCountry(a.country) ?? parsed?.country ?? (region && /^[a-z]{2}$/.test(region) && regionCode(region) ? regionCountry(region) : undefined);
+  out.postcode = normalisePostcode(a.postalCode, out.country) ?? (parsed?.postcode ? normalisePostcode(parsed.postcode, out.country) : undefined);
+  const cityWords = a.city ? words(a.city) : [];
+  const city = a.city ? cityWords.map((w) => WORD_FORMS[w] ?? w) : parsed?.city ?? [];
+  if (city.length) out.city = city.join(' ');
+  if (region) out.region = region;
+  if (parsed) {
+    if (parsed.houseNumber) out.houseNumber = parsed.houseNumber;
+    if (parsed.unit) out.unit = parsed.unit;
+    // the city or postcode sometimes sits in a structured line too: leave them out of the street
+    const cityWords = new Set(a.city ? city : []);
+    const street = parsed.street.filter((t, i) => !(cityWords.has(t) && i > 0));
+    if (street.length) out.street = street.join(' ');
+    const place = [...street, ...(parsed.city.length ? parsed.city : city)];
+    if (place.length) out.place = place.join(' ');
   }
-  // the postcode or city sometimes sits in the line itself: leave them out of the street
-  const cityWords = new Set(out.city?.split(' ') ?? []);
-  const filtered = street.filter((t, i) => !(cityWords.has(t) && i > 0) && normalisePostcode(t, out.country) !== out.postcode);
-  if (filtered.length) out.street = filtered.join(' ');
+  const text = [...(parsed?.words ?? []), ...cityWords];
+  for (const field of [a.region, a.postalCode, a.country]) if (field && field.trim() !== '') text.push(...words(field));
+  out.text = text.map((w) => WORD_FORMS[w] ?? w).join(' ');
   return out;
 }
 
@@ -123,6 +108,9 @@ export interface AddressAgreement {
   listed: string;
 }
 
+/** Words a street's name may have on one side only: types and directions ("High St" / "High"). */
+const STREET_WORDS = new Set([...Object.values(WORD_FORMS), ...STREET_TYPES]);
+
 function streetsAgree(a: string | undefined, b: string | undefined): boolean {
   if (!a || !b) return false;
   if (a === b) return true;
@@ -138,12 +126,18 @@ function streetsAgree(a: string | undefined, b: string | undefined): boolean {
 
 export function compareAddresses(s: NormalisedAddress, l: NormalisedAddress): AddressLevel | undefined {
   if (s.country && l.country && s.country !== l.country) return 'other_country';
+  // the same address written the same way is the same place, however it would be parsed
+  if (s.text !== '' && s.text === l.text && (s.street || s.houseNumber)) return 'same_address';
   const samePostcode = !!s.postcode && s.postcode === l.postcode;
-  const sameCity = !!s.city && s.city === l.city;
+  const postcodesDiffer = !!s.postcode && !!l.postcode && s.postcode !== l.postcode;
+  const regionsDiffer = !!s.region && !!l.region && s.region !== l.region;
+  const sameCity = !!s.city && s.city === l.city && !regionsDiffer;
   // a postcode on both sides must agree: the same street name in one city with two postcodes is often two streets
-  const sameTown = samePostcode || (sameCity && (!s.postcode || !l.postcode));
-  const street = streetsAgree(s.street, l.street);
-  if (street && sameTown) {
+  const sameTown = samePostcode || (sameCity && !postcodesDiffer);
+  // a one-line address that could not say where its street ends ("400 Main St Park City UT"): its
+  // street and city words in order against the other side's
+  const samePlace = !!s.place && s.place === l.place && !!s.city && !!l.city && !postcodesDiffer && !regionsDiffer;
+  if ((streetsAgree(s.street, l.street) && sameTown) || samePlace) {
     if (s.houseNumber && s.houseNumber === l.houseNumber) {
       if (s.unit && l.unit && s.unit !== l.unit) return 'same_building_other_unit';
       return 'same_address';
@@ -152,6 +146,9 @@ export function compareAddresses(s: NormalisedAddress, l: NormalisedAddress): Ad
   }
   if (samePostcode) return 'same_postcode';
   if (sameCity) return 'same_city';
+  // a street with no town on one side: it may be the same street in another town, or another street in the same town
+  const town = (a: NormalisedAddress) => !!(a.postcode || a.city);
+  if (streetsAgree(s.street, l.street) && (!town(s) || !town(l))) return undefined;
   const comparable = (s.street || s.postcode || s.city) && (l.street || l.postcode || l.city);
   return comparable ? 'different' : undefined;
 }
@@ -161,7 +158,7 @@ const RANK: Record<AddressLevel, number> = {
 };
 
 export function formatAddress(a: AddressInput): string {
-  return [a.line, a.postalCode, a.city, a.country].filter((x) => x && x.trim()).join(', ');
+  return [a.line, a.postalCode, a.city, a.region, a.country].filter((x) => x && x.trim()).join(', ');
 }
 
 /** The best agreement between any subject address and any listed one; undefined when nothing can be compared. */

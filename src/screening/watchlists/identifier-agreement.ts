@@ -5,19 +5,24 @@
  *   different numbers are a conflict for ids a person keeps for life (national id, tax id), and
  *   only a difference for passports (renewed, several held).
  * - Phones are brought to an E.164-like form (+ country code, national number without its trunk 0)
- *   when the country is known or the number is international; otherwise the national significant
- *   digits (the last nine) are compared, which is weaker and said so.
+ *   when the country is known or the number is international. Two numbers written without a code
+ *   are the same number when all their national digits agree, and a number without a code is read
+ *   in the other side's country when only that one is known (a customer file and a list of one firm
+ *   use one numbering plan); when no country places a national number against an international
+ *   one, the last nine digits are compared, which is weaker and said so.
  * - E-mail addresses compare case-insensitively and otherwise exactly: dots or "+tags" in the local
  *   part are not assumed to be ignorable (only some providers do so).
  */
 
-export type IdentifierKind = 'passport' | 'national_id' | 'tax_id' | 'registration_number' | 'imo' | 'phone' | 'email' | 'other';
+export type IdentifierKind = 'passport' | 'national_id' | 'tax_id' | 'registration_number' | 'imo' | 'drivers_license' | 'phone' | 'email' | 'other';
 
 export interface IdentifierInput {
   kind: IdentifierKind | string;
   value: string;
   /** ISO alpha-2 of the issuing country (documents) or of the phone number */
   country?: string;
+  /** issuing state or province (a driver's licence): the same number in two states is two licences */
+  region?: string;
 }
 
 /** Country calling codes of the countries a UK/EU/US firm's customers most often give (ITU-T E.164 assignments). */
@@ -32,6 +37,8 @@ const CALLING_CODES: Record<string, string> = {
 export interface NormalisedPhone {
   /** "+447700900123" when the country code is known */
   e164?: string;
+  /** without a known code: the digits without the trunk 0 ("07700 900123" → "7700900123") */
+  national?: string;
   /** the last nine digits: the national significant number of most countries */
   tail: string;
 }
@@ -51,7 +58,7 @@ export function normalisePhone(raw: string, country?: string): NormalisedPhone |
     else if (cc) e164 = '+' + cc + (cc === '1' ? digits.replace(/^1(?=\d{10}$)/, '') : digits.replace(/^0/, ''));
   }
   const national = e164 ? e164.slice(1) : digits.replace(/^0/, '');
-  return { e164, tail: national.slice(-9) };
+  return e164 ? { e164, tail: national.slice(-9) } : { national, tail: national.slice(-9) };
 }
 
 export function normaliseEmail(raw: string): string | undefined {
@@ -64,7 +71,7 @@ export function normaliseDocument(raw: string): string {
   return raw.toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
 
-const DOCUMENT_KINDS = new Set(['passport', 'national_id', 'tax_id', 'registration_number', 'imo', 'other']);
+const DOCUMENT_KINDS = new Set(['passport', 'national_id', 'tax_id', 'registration_number', 'imo', 'drivers_license', 'other']);
 /** Identifiers a person or company keeps: two different values of one kind and country are two different holders. */
 const LIFELONG_KINDS = new Set(['national_id', 'tax_id', 'registration_number', 'imo']);
 
@@ -112,12 +119,16 @@ export function identifierAgreements(
     for (const l of listed) {
       const kind = s.kind === l.kind ? s.kind : `${s.kind}/${l.kind}`;
       if (s.kind === 'phone' && l.kind === 'phone') {
-        const ps = normalisePhone(s.value, s.country ?? defaultCountry.subject);
-        const pl = normalisePhone(l.value, l.country ?? defaultCountry.listed);
+        // a number without a code is read in its own side's country, else in the other side's (one firm's customers and lists share a plan)
+        const subjectCountry = s.country ?? defaultCountry.subject;
+        const listedCountry = l.country ?? defaultCountry.listed;
+        const ps = normalisePhone(s.value, subjectCountry ?? listedCountry);
+        const pl = normalisePhone(l.value, listedCountry ?? subjectCountry);
         if (!ps || !pl) continue;
         if (ps.e164 && pl.e164) {
           if (ps.e164 === pl.e164) add({ level: 'phone_match', kind, subject: s.value, listed: l.value });
-        } else if (ps.tail === pl.tail) add({ level: 'phone_probable_match', kind, subject: s.value, listed: l.value });
+        } else if (ps.national && ps.national.length >= 9 && ps.national === pl.national) add({ level: 'phone_match', kind, subject: s.value, listed: l.value });
+        else if (ps.tail === pl.tail) add({ level: 'phone_probable_match', kind, subject: s.value, listed: l.value });
         continue;
       }
       if (s.kind === 'email' && l.kind === 'email') {
@@ -129,12 +140,13 @@ export function identifierAgreements(
       const ds = normaliseDocument(s.value);
       const dl = normaliseDocument(l.value);
       if (ds.length < 4 || dl.length < 4) continue;
-      const countriesAgree = !s.country || !l.country || s.country.toUpperCase() === l.country.toUpperCase();
+      const countriesAgree =
+        (!s.country || !l.country || s.country.toUpperCase() === l.country.toUpperCase()) && (!s.region || !l.region || s.region.toLowerCase() === l.region.toLowerCase());
       if (ds === dl && countriesAgree) {
         add({ level: s.kind === l.kind && s.kind !== 'other' ? 'document_match' : 'document_number_match', kind, subject: s.value, listed: l.value });
       } else if (s.kind === l.kind && s.country && l.country && s.country.toUpperCase() === l.country.toUpperCase()) {
         if (LIFELONG_KINDS.has(s.kind)) add({ level: 'document_conflict', kind, subject: s.value, listed: l.value });
-        else if (s.kind === 'passport') add({ level: 'passport_differs', kind, subject: s.value, listed: l.value });
+        else if (s.kind === 'passport' || s.kind === 'drivers_license') add({ level: 'passport_differs', kind, subject: s.value, listed: l.value });
       }
     }
   }

@@ -16,7 +16,7 @@
  *   namesake), nor a namesake whose date of birth or address differs.
  */
 import type { QualifierApplied } from '../model';
-import { addressAgreement, type AddressAgreement, type AddressInput, type AddressLevel } from './address-agreement';
+import { addressAgreement, normaliseAddress, type AddressAgreement, type AddressInput, type AddressLevel } from './address-agreement';
 import { dobAgreement, type DobAgreement, type DobLevel } from './dob-agreement';
 import { identifierAgreements, type IdentifierAgreement, type IdentifierInput, type IdentifierLevel } from './identifier-agreement';
 import { personNameAgreement, type PersonNameAgreement } from './person-name';
@@ -43,8 +43,8 @@ export interface WatchlistSubject {
   country?: string;
   address?: AddressInput;
   addresses?: readonly AddressInput[];
-  /** type: passport, national_id, tax_id, registration_number, imo, phone, email, other */
-  identifiers?: readonly { type: string; value: string; country?: string }[];
+  /** type: passport, national_id, tax_id, registration_number, imo, drivers_license, phone, email, other */
+  identifiers?: readonly { type: string; value: string; country?: string; region?: string }[];
 }
 
 /** What the policy reads of an internal-list entry (structurally the model's WatchlistEntry). */
@@ -145,7 +145,7 @@ const IDENTIFIER_WORDS: Record<IdentifierLevel, string> = {
   phone_match: 'is the same number as listed',
   phone_probable_match: 'ends in the same nine digits as listed (country code unknown)',
   email_match: 'is the same address as listed',
-  passport_differs: 'is another passport of the same country than listed',
+  passport_differs: 'is another number of the same renewable document (passport, licence) and country than listed',
   document_conflict: 'is another number of the same kind and country than listed',
 };
 
@@ -171,6 +171,8 @@ function describePersonName(subject: string, listed: string, a: PersonNameAgreem
         return `"${p.subject}" exact`;
       case 'nickname':
         return `"${p.subject}" is a short form of "${p.listed}"`;
+      case 'short_form':
+        return `"${p.subject}" / "${p.listed}": one given name is the start of the other`;
       case 'initial':
         return `"${p.subject}" / "${p.listed}" by initial`;
       case 'spelling':
@@ -195,7 +197,11 @@ function bestName(subject: WatchlistSubject, entry: WatchlistEntryLike, nameMatc
       }
     }
   }
-  if (nameMatch && nameMatch.nameScore > best.score) {
+  // The screening matcher reads neither generational suffixes nor the English given-name table: Jr
+  // against Sr, Robert against Richard, Steven against Stephanie stay two people whatever it scores.
+  // (It still wins elsewhere: transliterations, other scripts, organisations.)
+  const decisive = best.person?.suffixConflict === true || best.person?.givenNamesDiffer === true;
+  if (nameMatch && nameMatch.nameScore > best.score && !decisive) {
     const variant = nameMatch.variant ? ` (found as ${nameMatch.variant})` : '';
     best = {
       score: nameMatch.nameScore,
@@ -227,12 +233,14 @@ export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: Watchl
   let evidence = 0;
   let lifelongConflict = false;
   let documentMatch = false;
+  /** the same document of the same kind (not only the same number under two kinds) */
+  let sameDocument = false;
   let comparable = 0;
 
   const subjectDates = [...(subject.birthDate ? [subject.birthDate] : []), ...(subject.datesOfBirth ?? [])];
   const subjectAddresses = [...(subject.address ? [subject.address] : []), ...(subject.addresses ?? [])];
   const subjectNationalities = [...(subject.nationality ? [subject.nationality] : []), ...(subject.nationalities ?? [])];
-  const subjectIds: IdentifierInput[] = (subject.identifiers ?? []).map((i) => ({ kind: i.type, value: i.value, country: i.country }));
+  const subjectIds: IdentifierInput[] = (subject.identifiers ?? []).map((i) => ({ kind: i.type, value: i.value, country: i.country, region: i.region }));
 
   const typeConflict =
     !!subject.entityType && !!entry.entityType && subject.entityType !== 'unknown' && entry.entityType !== 'unknown' && isPerson(subject.entityType) !== isPerson(entry.entityType);
@@ -254,9 +262,11 @@ export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: Watchl
     push({ kind: 'address', level: address.level, points, detail: `address "${address.subject}" is ${ADDRESS_WORDS[address.level]} "${address.listed}"` });
   } else notCompared.push(`address (${!subjectAddresses.length ? 'none given for the subject' : !entry.addresses?.length ? 'none on the entry' : 'nothing comparable'})`);
 
+  // a phone written without its code is placed by the country of the address (a one-line address's too)
+  const addressCountry = (a: AddressInput | undefined) => (a ? normaliseAddress(a).country : undefined);
   const ids: IdentifierAgreement[] = identifierAgreements(subjectIds, entry.identifiers ?? [], {
-    subject: subject.country ?? subjectAddresses[0]?.country ?? subjectNationalities[0],
-    listed: entry.addresses?.[0]?.country ?? entry.nationalities?.[0],
+    subject: subject.country ?? addressCountry(subjectAddresses[0]) ?? subjectNationalities[0],
+    listed: addressCountry(entry.addresses?.[0]) ?? entry.nationalities?.[0],
   });
   let positives = 0;
   let bestPositive = 0;
@@ -265,6 +275,7 @@ export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: Watchl
     if (points > 0) {
       positives++;
       if (id.level === 'document_match' || id.level === 'document_number_match') documentMatch = true;
+      if (id.level === 'document_match') sameDocument = true;
       bestPositive = Math.max(bestPositive, points);
     } else {
       evidence += points;
@@ -295,6 +306,7 @@ export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: Watchl
   evidence = round3(evidence);
 
   const n = name.score;
+  const nameless = !entry.primaryName?.trim() && !(entry.aliases ?? []).some((a) => aliasName(a).trim());
   // a changed surname: the given name agrees, the surname does not, and the birth date and dwelling are the same
   const renamed =
     !!name.person && name.person.givenAgrees && !name.person.surnameAgrees && dob?.level === 'exact' && address?.level === 'same_address' && !lifelongConflict;
@@ -303,7 +315,11 @@ export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: Watchl
     if (n >= POLICY.closeName && evidence >= POLICY.confirmEvidence && !lifelongConflict) strength = 'confirmed';
     else if (n >= POLICY.closeName && evidence >= POLICY.potentialEvidence) strength = 'potential';
     else if (n >= POLICY.weakName && evidence >= POLICY.confirmEvidence) strength = 'potential';
+    // the same document under another name: a person keeps a passport or national id through a change of name (and a fraud list wants one id under two names)
+    else if (sameDocument && !lifelongConflict) strength = 'potential';
     else if (documentMatch && n >= POLICY.renamedName && !lifelongConflict) strength = 'potential';
+    // an entry listed by its identifiers alone (a fraudster's e-mail or phone): the identifier is the listing
+    else if (nameless && positives > 0 && !lifelongConflict) strength = 'potential';
     else if (renamed) strength = 'potential';
   }
 
@@ -347,7 +363,11 @@ export function scoreWatchlistCandidate(subject: WatchlistSubject, entry: Watchl
       : strength === 'potential'
         ? renamed && n < POLICY.weakName
             ? 'Potential match: the given name, date of birth and address agree but the surname differs (changed by marriage?); an analyst should review.'
-            : 'Potential match: the name and some details agree; an analyst should review.'
+            : nameless
+              ? 'Potential match: the entry is listed by its identifiers alone (no name) and one of them agrees; an analyst should review.'
+              : documentMatch && n < POLICY.weakName
+                ? 'Potential match: the same document under another name (a changed name, or one identity used under two names); an analyst should review.'
+              : 'Potential match: the name and some details agree; an analyst should review.'
         : n < POLICY.weakName
           ? 'No match: the names are different.'
           : comparable === 0

@@ -15,8 +15,13 @@ export const watchlistStatuses = ['active', 'archived'] as const;
 export type WatchlistStatus = (typeof watchlistStatuses)[number];
 export const watchlistEntityTypes = ['person', 'organization', 'vessel', 'aircraft', 'unknown'] as const;
 export type WatchlistEntityType = (typeof watchlistEntityTypes)[number];
-export const identifierKinds = ['passport', 'national_id', 'tax_id', 'registration_number', 'imo', 'phone', 'email', 'other'] as const;
+export const identifierKinds = ['passport', 'national_id', 'tax_id', 'registration_number', 'imo', 'drivers_license', 'phone', 'email', 'other'] as const;
 export type IdentifierKind = (typeof identifierKinds)[number];
+/** An inactive entry stays on the list (for audit and export) but is not screened. */
+export const watchlistEntryStatuses = ['active', 'inactive'] as const;
+export type WatchlistEntryStatus = (typeof watchlistEntryStatuses)[number];
+export const watchlistGenders = ['male', 'female', 'other'] as const;
+export type WatchlistGender = (typeof watchlistGenders)[number];
 
 export interface Watchlist {
   /** uuid, allocated by the handler. */
@@ -43,6 +48,8 @@ export interface WatchlistAlias {
 export interface WatchlistAddress {
   line?: string;
   city?: string;
+  /** State, province or county (a US state or Canadian province as its two-letter code). */
+  region?: string;
   postalCode?: string;
   /** ISO 3166-1 alpha-2. */
   country?: string;
@@ -53,6 +60,8 @@ export interface WatchlistIdentifier {
   value: string;
   /** Issuing country, ISO 3166-1 alpha-2. */
   country?: string;
+  /** Issuing state or province (a driver's licence). */
+  region?: string;
 }
 
 /** The content of an entry, as a caller writes it (no bookkeeping fields). */
@@ -68,6 +77,9 @@ export interface WatchlistEntryInput {
   identifiers: WatchlistIdentifier[];
   /** Why the firm listed it (free text, shown with a hit). */
   reason: string;
+  /** Absent: active. An inactive entry is kept (export, audit) but not screened. */
+  status?: WatchlistEntryStatus;
+  gender?: WatchlistGender;
 }
 
 export interface WatchlistEntry extends WatchlistEntryInput {
@@ -111,6 +123,7 @@ const identifierType: Record<IdentifierKind, string> = {
   tax_id: 'tax_id',
   registration_number: 'registration',
   imo: 'imo',
+  drivers_license: 'drivers_license',
   phone: 'phone',
   email: 'email',
   other: 'other',
@@ -121,16 +134,18 @@ const identifierType: Record<IdentifierKind, string> = {
  * `watchlist-<id>@v<n>`, topic sanctions (the spec's phase 1 "local curated list").
  */
 export function toListEntity(list: Pick<Watchlist, 'id' | 'name' | 'severity' | 'version'>, entry: WatchlistEntry): ListEntity {
+  // an entry listed by an identifier alone has no name to index (the fact index finds it)
   const names: NameRecord[] = [
-    { value: entry.primaryName, kind: 'primary' },
+    ...(entry.primaryName ? [{ value: entry.primaryName, kind: 'primary' as const }] : []),
     ...entry.aliases.map((a): NameRecord => ({ value: a.name, kind: a.script && a.script !== 'Latn' ? 'original_script' : 'strong_alias', ...(a.script ? { script: a.script } : {}) })),
   ];
   const addresses: Address[] = entry.addresses.map((a) => ({
     ...(a.line ? { street: a.line } : {}),
     ...(a.city ? { city: a.city } : {}),
+    ...(a.region ? { region: a.region } : {}),
     ...(a.postalCode ? { postalCode: a.postalCode } : {}),
     ...(a.country ? { country: a.country } : {}),
-    full: [a.line, a.city, a.postalCode, a.country].filter(Boolean).join(', '),
+    full: [a.line, a.city, a.region, a.postalCode, a.country].filter(Boolean).join(', '),
   }));
   const identifiers: Identifier[] = entry.identifiers.map((i) => ({ type: identifierType[i.kind], value: i.value, ...(i.country ? { country: i.country } : {}) }));
   const countries = [...new Set(entry.addresses.map((a) => a.country).filter((c): c is string => !!c))];

@@ -2,7 +2,9 @@
  * Person-name agreement for internal lists: ordinary Western names where a nickname stands for the
  * formal name (Bob Smith = Robert Smith), a middle name or initial may be missing, the surname may be
  * misspelt by a letter, and "Smith, Robert" is written surname first. Two different given names
- * (John/Robert) or surnames are different people whatever else agrees in the name.
+ * (John/Robert) or surnames are different people whatever else agrees in the name, and so are two
+ * different generational suffixes (John Smith Jr / John Smith Sr: a father and son often share a
+ * name, a home and a phone).
  */
 import anyAscii from 'any-ascii';
 import { doubleMetaphone } from 'double-metaphone';
@@ -10,7 +12,7 @@ import { HONORIFICS } from '../matching/lexicon';
 import { editDistance } from '../matching/similarity';
 import { englishGivenNames, type GivenNameTable } from './given-names';
 
-export type NameTokenHow = 'exact' | 'nickname' | 'spelling' | 'sounds_alike' | 'initial';
+export type NameTokenHow = 'exact' | 'nickname' | 'short_form' | 'spelling' | 'sounds_alike' | 'initial';
 
 export interface NamePairing {
   subject: string;
@@ -31,28 +33,63 @@ export interface PersonNameAgreement {
   givenAgrees: boolean;
   /** the surnames pair (exactly or within a letter or two) */
   surnameAgrees: boolean;
+  /** both names carry a generational suffix and they differ (Jr / Sr, II / III): two people */
+  suffixConflict: boolean;
+  /** the first given names are both in the table and do not stand for each other (Robert / Richard, Steven / Stephanie): two people */
+  givenNamesDiffer: boolean;
 }
 
-const SUFFIXES = new Set(['jr', 'jnr', 'junior', 'sr', 'snr', 'senior', 'ii', 'iii', 'iv', 'esq']);
+/** Generational suffixes, each written one way: kept, since Jr and Sr are two people. */
+const GENERATIONS: Readonly<Record<string, string>> = {
+  jr: 'jr', jnr: 'jr', junior: 'jr', sr: 'sr', snr: 'sr', senior: 'sr', ii: 'ii', '2nd': 'ii', iii: 'iii', '3rd': 'iii', iv: 'iv', '4th': 'iv',
+};
+/** Suffixes that say nothing about who the person is. */
+const OTHER_SUFFIXES = new Set(['esq', 'phd', 'md', 'dds', 'cpa']);
+/** A person's name never gets above this when the generational suffixes differ (below the weak-name bar of the policy). */
+export const SUFFIX_CONFLICT_CAP = 0.6;
 
-/** Words of a person's name in given-names-first order ("Smith, Robert J." → robert j smith). */
-export function personNameWords(name: string): string[] {
+export interface PersonNameParts {
+  /** given names first, surname last, titles and suffixes left out */
+  words: string[];
+  /** the generational suffix, written one way (jr, sr, ii, iii, iv) */
+  generation?: string;
+}
+
+/** A person's name in given-names-first order ("Smith, Robert J. Jr" → robert j smith, jr). */
+export function personNameParts(name: string): PersonNameParts {
   let s = anyAscii(name).toLowerCase().trim();
   const comma = s.indexOf(',');
   if (comma > 0) s = `${s.slice(comma + 1)} ${s.slice(0, comma)}`;
-  return s
-    .split(/[^a-z']+/)
+  const all = s
+    .split(/[^a-z0-9']+/)
     .map((w) => w.replace(/'/g, ''))
-    .filter((w) => w && !HONORIFICS.has(w) && !SUFFIXES.has(w));
+    // the matcher's honorifics hold jr/sr/ii/iii too: a generational suffix is read before they are dropped
+    .filter((w) => w && (GENERATIONS[w] !== undefined || (!HONORIFICS.has(w) && !OTHER_SUFFIXES.has(w))));
+  let generation: string | undefined;
+  const words: string[] = [];
+  // a suffix is a suffix after the first word ("Junior Smith" is a given name)
+  all.forEach((w, i) => {
+    const g = i > 0 ? GENERATIONS[w] : undefined;
+    if (g) generation ??= g;
+    else if (/^[a-z]+$/.test(w)) words.push(w);
+  });
+  return { words, ...(generation ? { generation } : {}) };
 }
 
-function tokenSim(a: string, b: string, table: GivenNameTable): { how: NameTokenHow; sim: number } | undefined {
+/** Words of a person's name in given-names-first order ("Smith, Robert J." → robert j smith). */
+export function personNameWords(name: string): string[] {
+  return personNameParts(name).words;
+}
+
+function tokenSim(a: string, b: string, table: GivenNameTable, firstGiven: boolean): { how: NameTokenHow; sim: number } | undefined {
   if (a === b) return { how: 'exact', sim: 1 };
   if (a.length === 1 || b.length === 1) return a[0] === b[0] ? { how: 'initial', sim: 0.7 } : undefined;
   if (table.agree(a, b)) return { how: 'nickname', sim: 0.9 };
   // two given names the table knows and that do not stand for each other are two names (Robert/Roberta, John/Joan)
   if (table.knows(a) && table.knows(b)) return undefined;
   const shortest = Math.min(a.length, b.length);
+  // a first given name written short, the table not knowing the pair (Kim / Kimberly, Sam / Samantha): the start of the other
+  if (firstGiven && shortest >= 3 && Math.max(a.length, b.length) >= shortest + 2 && (a.startsWith(b) || b.startsWith(a))) return { how: 'short_form', sim: 0.85 };
   const d = editDistance(a, b, 2);
   if (d === 1 && shortest >= 4) return { how: 'spelling', sim: 0.88 };
   if (d === 2 && shortest >= 7) return { how: 'spelling', sim: 0.82 };
@@ -73,7 +110,7 @@ function align(sw: string[], lw: string[], table: GivenNameTable): { pairs: { i:
   const cands: { i: number; j: number; how: NameTokenHow; sim: number; v: number }[] = [];
   for (let i = 0; i < sw.length; i++) {
     for (let j = 0; j < lw.length; j++) {
-      const t = tokenSim(sw[i], lw[j], table);
+      const t = tokenSim(sw[i]!, lw[j]!, table, i === 0 && j === 0 && sw.length > 1 && lw.length > 1);
       // prefer pairing words in the same role (first with first, last with last)
       const role = (k: number, n: number) => (k === n - 1 ? 2 : k === 0 ? 0 : 1);
       if (t) cands.push({ i, j, ...t, v: t.sim + (role(i, sw.length) === role(j, lw.length) ? 0.01 : 0) });
@@ -95,17 +132,24 @@ function align(sw: string[], lw: string[], table: GivenNameTable): { pairs: { i:
 }
 
 export function personNameAgreement(subjectName: string, listedName: string, table: GivenNameTable = englishGivenNames()): PersonNameAgreement {
-  const sw = personNameWords(subjectName);
-  const lw = personNameWords(listedName);
-  if (!sw.length || !lw.length) return { score: 0, pairs: [], unmatched: { subject: sw, listed: lw }, notes: ['a name is empty'], givenAgrees: false, surnameAgrees: false };
+  const subject = personNameParts(subjectName);
+  const listed = personNameParts(listedName);
+  const sw = subject.words;
+  const lw = listed.words;
+  if (!sw.length || !lw.length) return { score: 0, pairs: [], unmatched: { subject: sw, listed: lw }, notes: ['a name is empty'], givenAgrees: false, surnameAgrees: false, suffixConflict: false, givenNamesDiffer: false };
   // surname written first without a comma ("Smith Robert"): try the reversed order too and keep the better reading
-  const direct = scoreOf(sw, lw, table);
+  let best = scoreOf(sw, lw, table);
   if (sw.length === 2 && lw.length === 2) {
     const reversed = scoreOf([sw[1], sw[0]], lw, table);
     // only when it pairs the surnames: otherwise a given name read as a surname would look better than it is
-    if (reversed.surnameAgrees && reversed.score > direct.score) return reversed;
+    if (reversed.surnameAgrees && reversed.score > best.score) best = reversed;
   }
-  return direct;
+  if (subject.generation && listed.generation && subject.generation !== listed.generation) {
+    best.suffixConflict = true;
+    best.score = Math.min(best.score, SUFFIX_CONFLICT_CAP);
+    best.notes.push(`the generational suffixes differ ("${subject.generation}" / "${listed.generation}"): two people of one name`);
+  }
+  return best;
 }
 
 function scoreOf(sw: string[], lw: string[], table: GivenNameTable): PersonNameAgreement {
@@ -140,7 +184,8 @@ function scoreOf(sw: string[], lw: string[], table: GivenNameTable): PersonNameA
   // every word of both sides paired exactly
   if (pairs.length === sw.length && pairs.length === lw.length && pairs.every((p) => p.how === 'exact')) score = 1;
   const given = pairs.find((p) => p.i === 0 && p.j === 0);
-  const givenAgrees = sw.length > 1 && lw.length > 1 && !!given && (given.how === 'exact' || given.how === 'nickname');
+  const givenAgrees = sw.length > 1 && lw.length > 1 && !!given && (given.how === 'exact' || given.how === 'nickname' || given.how === 'short_form');
+  const givenNamesDiffer = sw.length > 1 && lw.length > 1 && sw[0]!.length > 1 && lw[0]!.length > 1 && sw[0] !== lw[0] && table.knows(sw[0]!) && table.knows(lw[0]!) && !table.agree(sw[0]!, lw[0]!);
   const su = new Set(pairs.map((p) => p.i));
   const lu = new Set(pairs.map((p) => p.j));
   return {
@@ -150,5 +195,7 @@ function scoreOf(sw: string[], lw: string[], table: GivenNameTable): PersonNameA
     notes,
     givenAgrees,
     surnameAgrees: !!surname && surname.sim >= 0.8,
+    suffixConflict: false,
+    givenNamesDiffer,
   };
 }

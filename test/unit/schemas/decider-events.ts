@@ -307,23 +307,24 @@ function watchlistEvents(): Event[] {
     aliases: [{ name: 'Bob Smith' }, { name: 'Роберт Смит', script: 'Cyrl' }],
     datesOfBirth: ['1971-04-03', '1971'],
     nationalities: ['GB'],
-    addresses: [{ line: '12 Baker Street', city: 'London', postalCode: 'NW1 6XE', country: 'GB' }, { city: 'Leeds' }],
-    identifiers: [{ kind: 'passport' as const, value: '123456789', country: 'GB' }, { kind: 'email' as const, value: 'bob@example.test' }],
+    addresses: [{ line: '12 Baker Street', city: 'London', postalCode: 'NW1 6XE', country: 'GB' }, { city: 'Leeds' }, { line: '1 Main St', city: 'Reno', region: 'NV', country: 'US' }],
+    identifiers: [{ kind: 'passport' as const, value: '123456789', country: 'GB' }, { kind: 'email' as const, value: 'bob@example.test' }, { kind: 'drivers_license' as const, value: 'D1234567', country: 'US', region: 'NV' }],
     reason: 'exited for card fraud',
+    gender: 'male' as const,
   };
   const bare = { entityType: 'organization' as const, primaryName: 'Shellco Ltd', aliases: [], datesOfBirth: [], nationalities: [], addresses: [], identifiers: [], reason: '' };
   s.run('CreateWatchlist', { ...ref, name: 'Exited customers', purpose: 'fraud exits', severity: 'block', owner: 'fincrime@acme.test' });
   s.run('ChangeWatchlist', { ...ref, name: 'Exited customers (fraud)', severity: 'review' });
   s.run('AddEntry', { ...ref, entryId: 'e-1', entry: full, addedBy: 'u-owner' });
-  s.run('ChangeEntry', { ...ref, entryId: 'e-1', entry: { ...full, reason: 'exited for card fraud, 2024' } });
+  s.run('ChangeEntry', { ...ref, entryId: 'e-1', entry: { ...full, reason: 'exited for card fraud, 2024', status: 'inactive' } });
   // A streamed import: its chunk (on the staging stream) and the ListImported that commits it.
   const { base, ids } = commands.watchlist.beginImport(s.state, { ...ref, mode: 'replace', source: { fileName: 'exits.csv' }, addedBy: 'key:3' });
   const staging = commands.watchlist.importStagingStream(ref.watchlistId, '9d1c0a4e-3b7f-4e2a-8c51-6f0e2d9b7a13');
-  const chunk = commands.watchlist.decideImportChunk(base, ids, [{ entryId: 'e-2', entry: bare }, { entryId: 'e-3', entry: { ...bare, primaryName: 'Other Ltd' } }], { importId: 'imp-1', chunk: 0, addedBy: 'key:3', now: '2026-01-02T03:04:05.000Z', stampedBy: { type: 'StageImportChunk', data: {}, metadata: meta() } });
+  const chunk = commands.watchlist.decideImportChunk(base, ids, [{ entryId: 'e-2', entry: bare }, { entryId: 'e-3', entry: { ...bare, primaryName: 'Other Ltd' } }, { entryId: 'e-5', entry: { ...full, status: 'inactive' } }], { importId: 'imp-1', chunk: 0, addedBy: 'key:3', now: '2026-01-02T03:04:05.000Z', stampedBy: { type: 'StageImportChunk', data: {}, metadata: meta() } });
   const removals = [...commands.watchlist.decideImportRemovals(base, ids, new Set(['e-2', 'e-3']), { importId: 'imp-1', firstChunk: 1, fileName: 'exits.csv', now: '2026-01-02T03:04:05.000Z', size: 1000, stampedBy: () => ({ type: 'StageImportChunk', data: {}, metadata: meta() }) })];
   s.events.push(chunk.event, ...removals);
-  s.run('CommitImport', { ...ref, importId: 'imp-1', staging: { stream: staging, chunks: 1 + removals.length }, basedOnVersion: base.version, mode: 'replace', source: { fileName: 'exits.csv', sha256: sha('exits'), format: 'csv', bytes: 120 }, counts: { ...chunk.counts, removed: removals.reduce((n, e) => n + e.data.removed.length, 0) } });
-  s.run('AddEntry', { ...ref, entryId: 'e-4', entry: bare, addedBy: 'u-owner' });
+  s.run('CommitImport', { ...ref, importId: 'imp-1', staging: { stream: staging, chunks: 1 + removals.length }, basedOnVersion: base.version, mode: 'replace', source: { fileName: 'exits.csv', sha256: sha('exits'), format: 'csv', bytes: 120 }, counts: { ...chunk.counts, removed: removals.reduce((n, e) => n + e.data.removed.length, 0) }, skippedRows: 2, dateOrders: { DOB: 'mdy' } });
+  s.run('AddEntry', { ...ref, entryId: 'e-4', entry: { ...bare, status: 'inactive' }, addedBy: 'u-owner' });
   s.run('RemoveEntry', { ...ref, entryId: 'e-4', reason: 'added by mistake' });
   s.run('RemoveEntry', { ...ref, entryId: 'e-3' });
   s.run('ArchiveWatchlist', { ...ref, reason: 'superseded' });

@@ -6,6 +6,7 @@
  * cut applies, nicknames, organisations) gives the same results, scores and explanations; and only
  * the touched entries are new engine entities.
  */
+import { combinedFacts } from '../../../src/screening/watchlists/fact-index';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildInternalListIndex, updateInternalListIndex } from '../../../src/app/watchlists/watchlist-index';
@@ -77,7 +78,7 @@ describe('incremental internal-list index', () => {
 
     // the cache's state: start from a fresh build, then apply deltas
     const first = ScreeningEngine.build([], []);
-    let built = updateInternalListIndex({ lists: [], engine: first, index: { lists: [], entries: new Map(), engine: first, versions: [] } }, snapshots().map((s) => s.list), new Map(snapshots().map((s) => [s.list.id, new Map(s.entries.map((e) => [e.entryId, e]))])), 'T');
+    let built = updateInternalListIndex({ lists: [], engine: first, index: { lists: [], entries: new Map(), engine: first, facts: combinedFacts([]), versions: [] } }, snapshots().map((s) => s.list), new Map(snapshots().map((s) => [s.list.id, new Map(s.entries.map((e) => [e.entryId, e]))])), 'T');
     assert.deepEqual(answers(built.index), answers(fresh()));
 
     const step = (changes: Map<string, Map<string, WatchlistEntry | null>>, headers?: () => void) => {
@@ -127,7 +128,7 @@ describe('incremental internal-list index', () => {
     const A = '11111111-1111-4111-8111-111111111111';
     const base = Array.from({ length: 50 }, (_, i) => entry(`e${String(i).padStart(3, '0')}`, `${GIVEN[i % GIVEN.length]} ${SURNAMES[i % SURNAMES.length]}`));
     const first = ScreeningEngine.build([], []);
-    const start = { lists: [], engine: first, index: { lists: [], entries: new Map(), engine: first, versions: [] } };
+    const start = { lists: [], engine: first, index: { lists: [], entries: new Map(), engine: first, facts: combinedFacts([]), versions: [] } };
     const built = updateInternalListIndex(start, [list(A, 'Exits', 1)], new Map([[A, new Map(base.map((e) => [e.entryId, e]))]]), 'T');
     const next = updateInternalListIndex(built, [list(A, 'Exits', 2)], new Map([[A, new Map([['e025', entry('e025', 'Zebedee Quux')]])]]), 'T');
     const before = new Set(built.engine.listedEntities().map((e) => e.id));

@@ -88,7 +88,7 @@ describe('import reading', () => {
     assert.deepEqual([ok.row?.entry.primaryName, ok.row?.entry.nationalities, ok.row?.entry.aliases.map((a) => a.name)], ['Ann Example', ['FR', 'DE'], ['Annie', 'A. Example']]);
     assert.match(ok.row!.entryId, /^row-[0-9a-f]{16}$/);
     const bad = mapRecord([{ column: 'DOB', target: 'date_of_birth', value: '1971-13-01' }, { column: 'Country', target: 'country', value: 'Atlantis' }], 9, {});
-    assert.deepEqual(bad.errors.map((e) => [e.line, e.field]), [[9, 'full_name'], [9, 'date_of_birth'], [9, 'country']]);
+    assert.deepEqual(bad.errors.map((e) => [e.line, e.field]), [[9, 'date_of_birth'], [9, 'country'], [9, 'full_name']]);
     assert.equal(bad.row, undefined);
   });
 });

@@ -3,6 +3,7 @@
  * portal (JWT) routes, the S3 envelope, missing/malformed/oversized/hostile input, the all-or-nothing
  * import with its per-row report, the CSV export, Idempotency-Key on creation and tenant isolation.
  */
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestService, type TestService } from '../../../support/service';
@@ -169,16 +170,19 @@ describe('S3 watchlists: imports and export', () => {
       addresses: [{ line: '12 Baker Street', city: 'London', postal_code: 'NW1 6XE', country: 'GB' }],
       identifiers: [{ kind: 'passport', value: '123456789' }, { kind: 'email', value: 'bob@example.test' }],
       reason: 'card fraud',
+      status: 'active',
     });
     assert.deepEqual(
       p.errors.map((e: any) => [e.line, e.field]),
       [
-        [3, 'full_name'],
         [3, 'date_of_birth'],
         [3, 'country'],
+        [3, 'full_name'],
       ],
       JSON.stringify(p.errors),
     );
+    // 03/04/1971 could be either order and no row decides: read day first, and the column is flagged
+    assert.deepEqual([p.date_orders['Date of Birth'].order, p.date_orders['Date of Birth'].decided_by, p.date_orders['Date of Birth'].flagged], ['dmy', 'default', true]);
     assert.deepEqual(await streamEvents(list.id), ['WatchlistCreated']);
   });
 
@@ -239,7 +243,7 @@ describe('S3 watchlists: imports and export', () => {
     assert.equal(exported.headers['x-watchlist-version'], '2');
     const lines = exported.text.trim().split('\r\n');
     assert.equal(lines.length, 4);
-    assert.ok(lines.some((l) => l.startsWith("A3,person,'=cmd Eve,")), `a formula cell is neutralised: ${lines.join(' / ')}`);
+    assert.ok(lines.some((l) => l.startsWith("A3,person,active,'=cmd Eve,")), `a formula cell is neutralised: ${lines.join(' / ')}`);
     // The export re-imports (replace): unchanged but for the neutralised formula cell.
     const reimport = await upload(`/api/v1/watchlists/${list.id}/imports`, exported.text, { query: '?mode=replace' });
     assert.equal(reimport.status, 201, reimport.text);
@@ -270,6 +274,71 @@ describe('S3 watchlists: imports and export', () => {
     s3Error(await upload(`/api/v1/watchlists/${list.id}/imports`, ''), 400);
     const after = envelopeData(await call(svc.url, 'GET', `/api/v1/watchlists/${list.id}`, { key }), 200);
     assert.deepEqual([after.version, after.entry_count], [2, 2]);
+  });
+});
+
+describe('S3 watchlists: imports as firms export them (issue 30)', () => {
+  const truthset = (file: string) => readFileSync(new URL(`../../../../bench/watchlists/truthset/${file}`, import.meta.url));
+
+  it('the vendor-layout CSV imports with no mapping and no hand edits: every row, its state, licence, SSN, suffix, status; month-first and two-digit dates; a row with no name', async () => {
+    const list = await newList('Fraud and risk (vendor export)');
+    const res = await upload(`/api/v1/watchlists/${list.id}/imports`, truthset('watchlist.csv'));
+    assert.equal(res.status, 201, res.text);
+    const d = res.body.data.import;
+    assert.deepEqual([d.rows, d.added, d.bad_rows, d.skipped_rows], [45, 45, 'reject', 0]);
+    assert.equal(Object.keys(d.mapping).length, 26, 'every vendor column recognised');
+    assert.deepEqual([d.date_orders.DATE_OF_BIRTH.order, d.date_orders.DATE_OF_BIRTH.decided_by], ['mdy', 'inferred']);
+    const entry = async (id: string) => envelopeData(await call(svc.url, 'GET', `/api/v1/watchlists/${list.id}/entries/${id}`, { key }), 200);
+    const father = await entry('WL-0001');
+    assert.match(father.primary_name, / Sr$/, 'the suffix is kept');
+    assert.equal(father.addresses[0].region, 'IL');
+    assert.ok(father.identifiers.some((i: any) => i.kind === 'drivers_license' && i.region === 'IL' && i.country === 'US'));
+    assert.ok(father.identifiers.some((i: any) => i.kind === 'national_id' && i.country === 'US'));
+    assert.equal((await entry('WL-9001')).status, 'inactive');
+    const noName = await entry('WL-9101');
+    assert.equal(noName.primary_name, '');
+    assert.ok(noName.identifiers.some((i: any) => i.kind === 'national_id'));
+    assert.equal((await entry('WL-9201')).primary_name, 'Иван Петров');
+    // the same records in the vendor's nested JSON form change nothing
+    const again = await upload(`/api/v1/watchlists/${list.id}/imports`, truthset('watchlist.jsonl'), { type: 'application/x-ndjson' });
+    assert.equal(again.status, 201, again.text);
+    assert.deepEqual([again.body.data.import.rows, again.body.data.import.unchanged], [45, 45]);
+  });
+
+  it('bad_rows=skip imports the readable rows and reports the refused ones by line; the default refuses the file', async () => {
+    const list = await newList('Skip bad rows');
+    const csv = 'id,name,dob,email\ne1,Ann One,1970-01-01,\ne2,,1971-01-01,\ne3,Cy Three,1972-13-45,\ne4,,,mule@example.test\n';
+    const refused = await upload(`/api/v1/watchlists/${list.id}/imports`, csv);
+    assert.equal(refused.status, 422, refused.text);
+    assert.deepEqual(refused.body.details.map((e: any) => e.line), [3, 4]);
+    const res = await upload(`/api/v1/watchlists/${list.id}/imports`, csv, { query: '?bad_rows=skip' });
+    assert.equal(res.status, 201, res.text);
+    const d = res.body.data.import;
+    assert.deepEqual([d.rows, d.added, d.skipped_rows, d.skipped.map((e: any) => [e.line, e.field])], [2, 2, 2, [[3, 'full_name'], [4, 'date_of_birth']]]);
+    const imported = (await svc.service.store.readStream(`watchlist-${list.id}`)).find((e) => e.type === 'ListImported')!;
+    assert.equal((imported.data as { skippedRows?: number }).skippedRows, 2);
+    const nothing = await upload(`/api/v1/watchlists/${list.id}/imports`, 'id,name,dob\ne9,,1999-99-99\n', { query: '?bad_rows=skip' });
+    assert.equal(nothing.status, 422, 'no readable row: nothing to import');
+    assert.equal((await call(svc.url, 'POST', `/api/v1/watchlists/${list.id}/imports?bad_rows=maybe`, { key, raw: 'name\nA B\n' })).status, 400);
+  });
+
+  it('the preview flags an ambiguous date column and names every header when no name or identifier column is recognised', async () => {
+    const list = await newList('Preview checks');
+    const preview = await upload(`/api/v1/watchlists/${list.id}/imports/preview`, 'name,born\nAnn One,03/04/1971\n');
+    assert.equal(preview.status, 200, preview.text);
+    assert.deepEqual([preview.body.data.date_orders.born.order, preview.body.data.date_orders.born.flagged], ['dmy', true]);
+    assert.match(preview.body.data.two_digit_years, /^00-\d\d are 2000-20\d\d/);
+    const headers = Array.from({ length: 24 }, (_, i) => `Col ${i + 1}`);
+    const bad = await upload(`/api/v1/watchlists/${list.id}/imports/preview`, `${headers.join(',')}\n${headers.map(() => 'x').join(',')}\n`);
+    s3Error(bad, 400);
+    for (const h of headers) assert.ok(bad.text.includes(h), h);
+  });
+
+  it('an entry with no name is accepted when it has an e-mail, refused with neither', async () => {
+    const list = await newList('By identifier');
+    const added = await call(svc.url, 'POST', `/api/v1/watchlists/${list.id}/entries`, { key, body: { identifiers: [{ kind: 'email', value: 'mule@example.test' }], reason: 'mule' } });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    s3Error(await call(svc.url, 'POST', `/api/v1/watchlists/${list.id}/entries`, { key, body: { reason: 'nobody' } }), 400);
   });
 });
 

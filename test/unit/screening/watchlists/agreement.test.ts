@@ -4,7 +4,7 @@ import { addressAgreement, normaliseAddress, normalisePostcode } from '../../../
 import { compareDates, dobAgreement, oneDigitTypo, parsePartialDate } from '../../../../src/screening/watchlists/dob-agreement';
 import { englishGivenNames, GivenNameTable, parseGivenNameFamilies } from '../../../../src/screening/watchlists/given-names';
 import { identifierAgreements, normaliseEmail, normalisePhone } from '../../../../src/screening/watchlists/identifier-agreement';
-import { personNameAgreement, personNameWords } from '../../../../src/screening/watchlists/person-name';
+import { personNameAgreement, personNameParts, personNameWords } from '../../../../src/screening/watchlists/person-name';
 
 describe('english given names', () => {
   const t = englishGivenNames();
@@ -68,9 +68,8 @@ describe('date of birth agreement', () => {
 
 describe('address normalisation and agreement', () => {
   it('writes street types, units and postcodes one way', () => {
-    assert.deepEqual(normaliseAddress({ line: 'Flat 3, 12 High Street', city: 'London', postalCode: 'sw1a 1aa', country: 'gb' }), {
-      country: 'GB', postcode: 'SW1A1AA', city: 'london', unit: '3', houseNumber: '12', street: 'high st',
-    });
+    const { place: _place, text: _text, ...parts } = normaliseAddress({ line: 'Flat 3, 12 High Street', city: 'London', postalCode: 'sw1a 1aa', country: 'gb' });
+    assert.deepEqual(parts, { country: 'GB', postcode: 'SW1A1AA', city: 'london', unit: '3', houseNumber: '12', street: 'high st' });
     assert.equal(normaliseAddress({ line: '12 High St.' }).street, normaliseAddress({ line: '12 HIGH STREET' }).street);
     assert.equal(normaliseAddress({ line: '7 Mill Lane' }).street, normaliseAddress({ line: '7 Mill Ln' }).street);
     assert.equal(normaliseAddress({ line: '500 Fifth Avenue Apt 4B' }).unit, '4b');
@@ -107,9 +106,11 @@ describe('identifier, phone and e-mail agreement', () => {
     assert.equal(a[0]?.level, 'email_match');
     assert.deepEqual(identifierAgreements([{ kind: 'email', value: 'rsmith@gmail.com' }], [{ kind: 'email', value: 'r.smith@gmail.com' }]), []);
   });
-  it('matches phones written differently, and only probably when a country code is unknown', () => {
+  it('matches phones written differently, and only probably when one side\'s country code is unknown', () => {
     assert.equal(identifierAgreements([{ kind: 'phone', value: '+44 7700 900123' }], [{ kind: 'phone', value: '07700900123', country: 'GB' }])[0]?.level, 'phone_match');
-    assert.equal(identifierAgreements([{ kind: 'phone', value: '07700 900123' }], [{ kind: 'phone', value: '07700900123' }])[0]?.level, 'phone_probable_match');
+    assert.equal(identifierAgreements([{ kind: 'phone', value: '+44 7700 900123' }], [{ kind: 'phone', value: '07700900123' }])[0]?.level, 'phone_probable_match');
+    assert.equal(identifierAgreements([{ kind: 'phone', value: '07700 900123' }], [{ kind: 'phone', value: '07700900123' }])[0]?.level, 'phone_match', 'the same national number on both sides');
+    assert.equal(identifierAgreements([{ kind: 'phone', value: '(702) 919-1300' }], [{ kind: 'phone', value: '702.919.1300' }])[0]?.level, 'phone_match');
     assert.equal(identifierAgreements([{ kind: 'phone', value: '07700 900123' }], [{ kind: 'phone', value: '07700900123' }], { subject: 'GB', listed: 'GB' })[0]?.level, 'phone_match');
   });
   it('matches documents on letters and digits and flags a lifelong id of another number', () => {
@@ -140,6 +141,22 @@ describe('person name agreement', () => {
   });
 });
 
+describe('person name agreement: generational suffixes', () => {
+  it('keeps Jr, Sr, II, III (written any way) and reads two different ones as two people', () => {
+    assert.deepEqual(personNameParts('Smith, Robert J. Jr.'), { words: ['robert', 'j', 'smith'], generation: 'jr' });
+    assert.equal(personNameParts('John Smith Senior').generation, 'sr');
+    assert.equal(personNameParts('John Smith 3rd').generation, 'iii');
+    assert.equal(personNameParts('Junior Smith').generation, undefined, 'a given name, not a suffix');
+    const conflict = personNameAgreement('John Smith Jr', 'John Smith Sr.');
+    assert.ok(conflict.suffixConflict);
+    assert.ok(conflict.score <= 0.6, String(conflict.score));
+    assert.match(conflict.notes.join(), /generational suffixes differ/);
+    assert.equal(personNameAgreement('John Smith III', 'John Smith II').suffixConflict, true);
+    assert.equal(personNameAgreement('John Smith Junior', 'John Smith Jr').score, 1);
+    assert.equal(personNameAgreement('John Smith', 'John Smith Jr').suffixConflict, false, 'a suffix left out is no conflict');
+  });
+});
+
 describe('person name agreement: word order', () => {
   it('reads a two-word name surname first only when that pairs the surnames', () => {
     const a = personNameAgreement('Smith Robert', 'Robert Smith');
@@ -165,5 +182,40 @@ describe('address agreement: street types', () => {
     assert.equal(addressAgreement([{ line: '12 Kingsway', city: 'Leeds', postalCode: 'LS1 4AB' }], listed)?.level, 'same_address');
     assert.equal(addressAgreement([{ line: '12 Kingsway Avenue', city: 'Leeds', postalCode: 'LS1 4AB' }], listed)?.level, 'same_postcode');
     assert.equal(addressAgreement([{ line: '12 Park Rd', city: 'Leeds', postalCode: 'LS1 4AB' }], [{ line: '12 Park Road', postalCode: 'LS14AB' }])?.level, 'same_address');
+  });
+});
+
+describe('address agreement: an address written on one line', () => {
+  it('takes a US line apart into number, street, unit, city, state and ZIP', () => {
+    const { text: _t, place: _p, ...parts } = normaliseAddress({ line: '123 MAIN STREET APT 4 LAS VEGAS NV 89101-1234' });
+    assert.deepEqual(parts, { houseNumber: '123', unit: '4', street: 'main st', city: 'las vegas', region: 'nv', postcode: '89101', country: 'US' });
+  });
+  it('takes a UK line apart, with the country named at the end', () => {
+    const { text: _t, place: _p, ...parts } = normaliseAddress({ line: 'Flat 3, 12 High Street, London SW1A 1AA, United Kingdom' });
+    assert.deepEqual(parts, { houseNumber: '12', unit: '3', street: 'high st', city: 'london', postcode: 'SW1A1AA', country: 'GB' });
+  });
+  it('an identical string always agrees, even one the parser cannot take apart', () => {
+    for (const line of ['123 Main St, Las Vegas NV 89101', 'Hauptstrasse 5, 10115 Berlin', 'Lot 7 Rural Route 2 Box 19 Smallville KS', 'c/o Acme, PO Box 77, Reno NV']) {
+      assert.equal(addressAgreement([{ line }], [{ line }])?.level, 'same_address', line);
+    }
+  });
+  it('a line-only address agrees with the same address written in fields, abbreviated or not', () => {
+    const listed = [{ line: '3212 West 32nd Street, Apt 12', city: 'Las Vegas', region: 'Nevada', postalCode: '89102-4312', country: 'US' }];
+    assert.equal(addressAgreement([{ line: '3212 W 32nd St #12, Las Vegas, NV 89102' }], listed)?.level, 'same_address');
+    assert.equal(addressAgreement([{ line: '3212 W 32ND ST APT 12 LAS VEGAS NV 89102' }], listed)?.level, 'same_address');
+    assert.equal(addressAgreement([{ line: '3212 W 32nd St Apt 14, Las Vegas NV 89102' }], listed)?.level, 'same_building_other_unit');
+    assert.equal(addressAgreement([{ line: '3300 W 32nd St, Las Vegas NV 89102' }], listed)?.level, 'same_street');
+    assert.equal(addressAgreement([{ line: '77 Oak Ave, Las Vegas NV 89102' }], listed)?.level, 'same_postcode');
+    assert.equal(addressAgreement([{ line: '77 Oak Ave, Las Vegas NV 89117' }], listed)?.level, 'same_city');
+    assert.equal(addressAgreement([{ line: '3212 W 32nd St, Reno NV 89501' }], listed)?.level, 'different');
+  });
+  it('a city whose name holds a street type is still found when the line runs street and city together', () => {
+    assert.equal(addressAgreement([{ line: '400 N Main St Park City UT 84060' }], [{ line: '400 North Main Street', city: 'Park City', region: 'UT' }])?.level, 'same_address');
+  });
+  it('the same street and city in two states are two places', () => {
+    assert.equal(addressAgreement([{ line: '12 Main St, Springfield, IL' }], [{ line: '12 Main St', city: 'Springfield', region: 'MO' }])?.level, 'different');
+  });
+  it('a street with no town on one side is not compared as the same place', () => {
+    assert.equal(addressAgreement([{ line: '12 High Street' }], [{ line: '12 High St', city: 'London', postalCode: 'SW1A 1AA' }]), undefined);
   });
 });

@@ -174,3 +174,17 @@ describe('internal-list matching policy: the score the list agent reads', () => 
     assert.match(r.summary, /found as abbreviation Rbt → Robert/);
   });
 });
+
+describe('internal-list matching policy: the screening matcher cannot overrule the given-name table', () => {
+  const listed: WatchlistEntryLike = { primaryName: 'Stephanie A Patterson', entityType: 'person', addresses: [{ line: '453 East Cedar Lane, San Diego CA 92105' }] };
+  it('Steven at Stephanie\'s address is her husband, whatever the matcher scores the names', () => {
+    const r = scoreWatchlistCandidate({ name: 'Steven James Patterson', address: { line: '453 E Cedar Ln, San Diego, CA 92105' } }, listed, { nameScore: 0.89, matchedName: 'Stephanie A Patterson', variant: 'nickname Steven → Stephen' });
+    assert.equal(r.strength, 'none');
+    assert.ok(r.nameScore <= 0.55);
+  });
+  it('a short form the table lacks is still read as the start of the given name (Kim / Kimberly)', () => {
+    const r = scoreWatchlistCandidate({ name: 'Kim Tucker', birthDate: '1995-12-10' }, { primaryName: 'Kimberly Tucker', datesOfBirth: ['1995-12-10'] });
+    assert.equal(r.strength, 'potential');
+    assert.match(r.summary, /"kim" \/ "kimberly": one given name is the start of the other/);
+  });
+});
