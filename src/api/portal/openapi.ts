@@ -13,7 +13,7 @@
  * (/api/person-checks) by registerPersonChecks.
  */
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { HitConfirmationSchema, ListVersionAgeSchema, ListWarningsSchema, MatchAssessmentSchema, MatchStrengthSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
+import { HitConfirmationSchema, ListVersionAgeSchema, ListWarningsSchema, MatchAssessmentSchema, MatchStrengthSchema, RiskFlagsSchema, RiskReasonSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
 import { z } from '../openapi/zod';
 import { AuditEventSchema } from '../monitoring/schemas';
 import { CountryRiskSchema, HitSchema } from '../s1/schemas';
@@ -177,6 +177,8 @@ const PortalScreeningSchema = z
     created_at: z.string(),
     completed_at: z.string().nullable(),
     list_warnings: ListWarningsSchema.optional(),
+    risk_flags: RiskFlagsSchema.optional(),
+    risk_reason: RiskReasonSchema.optional(),
     offshore_leaks_search: z
       .object({ searched: z.boolean().nullable(), reason: z.string().nullable() })
       .optional()
