@@ -13,7 +13,9 @@
  * Env: BENCH_REQUESTS (per client at 16 clients, default 100), BENCH_CLIENTS=1 or =16 runs one of the
  * two (RESULTS-http.md then lacks the other), BENCH_PROFILE=<prefix> writes <prefix>-<clients>.cpuprofile
  * of the service process during each measured run, BENCH_KEEP_DATA=1 keeps DATA_DIR, BENCH_QUERIES=1 prints
- * the PostgreSQL statements by count per screening (to stderr).
+ * the PostgreSQL statements by count per screening (to stderr), BENCH_TRACING=1 runs the service with
+ * tracing on (spans made and batched as for an exporter, then dropped: the cost of tracing, not of a
+ * collector), BENCH_NO_WRITE=1 prints the JSON only (bench/http-compare.ts and bench/scale.ts use it).
  * Writes bench/RESULTS-http.md.
  */
 import { spawn } from 'node:child_process';
@@ -22,6 +24,7 @@ import inspector from 'node:inspector';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import { loadConfig } from '../src/config/config';
 import { startService } from '../src/bootstrap/service';
 import { createLogger } from '../src/shared/logger';
@@ -140,7 +143,14 @@ async function main() {
   fs.chmodSync(dataDir, 0o755); // the embedded PostgreSQL runs as an unprivileged user when we are root
   const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SCREENING_WAIT_MS: '20000' };
   const config = loadConfig(env);
-  const service = await startService({ config, logger: createLogger({ level: 'silent' }), http: true, agents: 'all', projections: true });
+  const service = await startService({
+    config,
+    logger: createLogger({ level: 'silent' }),
+    http: true,
+    agents: 'all',
+    projections: true,
+    ...(process.env.BENCH_TRACING === '1' ? { spanExporter: droppingExporter() } : {}),
+  });
   // A fresh DATA_DIR: the service persists the bundled list versions (gzip) in the background
   // after starting. Measure only once that one-time work is done and the process is quiet.
   await service.monitoring?.lists.flush();
@@ -245,7 +255,12 @@ async function main() {
         ]
       : []),
   ];
-  fs.writeFileSync(new URL('./RESULTS-http.md', import.meta.url), lines.join('\n'));
+  if (process.env.BENCH_NO_WRITE !== '1') fs.writeFileSync(new URL('./RESULTS-http.md', import.meta.url), lines.join('\n'));
+}
+
+/** Spans exported nowhere (BENCH_TRACING=1). */
+function droppingExporter(): SpanExporter {
+  return { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {}, forceFlush: async () => {} };
 }
 
 await main();

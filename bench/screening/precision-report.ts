@@ -15,7 +15,12 @@ export const BASELINE_FILE = path.join(here, 'precision-before.json');
 /** The 50 held-back name-only alerts read by hand (name, hit, score, verdict, why). */
 export const READ_FILE = path.join(here, 'innocents/alerts-read.tsv');
 
-const per100 = (r: Rate | undefined, k: 'flagged' | 'sanctions' | 'other' = 'flagged') => (r && r.n ? ((100 * r[k]) / r.n).toFixed(2) : 'n/a');
+const per100 = (r: Rate | undefined, k: 'flagged' | 'sanctions' | 'other' | 'exact' | 'critical' | 'high' = 'flagged') =>
+  r && r.n && r[k] !== undefined ? ((100 * r[k]!) / r.n).toFixed(2) : 'n/a';
+/** Flagged innocents whose whole name is not a listed name (the alerts the name-part rules can act on). */
+const notExact = (r: Rate | undefined) => (r && r.n && r.exact !== undefined ? ((100 * (r.flagged - r.exact)) / r.n).toFixed(2) : 'n/a');
+/** Per 10,000 (the issue's unit for critical). */
+const per10k = (r: Rate | undefined) => (r && r.n && r.critical !== undefined ? ((10000 * r.critical) / r.n).toFixed(1) : 'n/a');
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 const recall = (c?: PairCounts) => (c && c.tp + c.fn ? f3(c.tp / (c.tp + c.fn)) : 'n/a');
 const f1 = (c?: PairCounts) => {
@@ -51,7 +56,7 @@ export function precisionSection(after: PrecisionFigures, before: PrecisionFigur
   const log = (s = '') => out.push(s);
   const b = (k: string) => before?.innocents[k];
   const a = (k: string) => after.innocents[k];
-  const both = (k: string, what: 'flagged' | 'sanctions' = 'flagged') => `${per100(b(k), what)} → **${per100(a(k), what)}**`;
+  const both = (k: string, what: 'flagged' | 'sanctions' | 'exact' | 'critical' | 'high' = 'flagged') => `${per100(b(k), what)} → **${per100(a(k), what)}**`;
   log('## Multicultural innocents and the name-part rules (issue 27 §1)');
   log();
   log('bench/screening/innocents/multicultural.ts: 20,800 synthetic people, 1,600 in each of 13 naming cultures (Chinese,');
@@ -60,32 +65,49 @@ export function precisionSection(after: PrecisionFigures, before: PrecisionFigur
   log('this set with Zipf weights (common names common), and a random date of birth. Even ids are the tuning half, odd ids');
   log('the held-back half (rules were tuned on the tuning half only). Each person is screened by name only (no entity type)');
   log('and with the date of birth, against every bundled list, at the default threshold: flagged = at least one hit.');
-  log(`Before: commit ${before?.commit ?? 'n/a'} (the matcher before these rules); after: ${after.commit}${after.commit === before?.commit ? '' : ' and the working tree'}.`);
+  log(`Before: commit ${before?.commit ?? 'n/a'}; after: ${after.commit}${after.commit === before?.commit ? '' : ' and the working tree'}.`);
   log('Both measured by bench/screening/precision.ts on the same people and pairs (`npx tsx bench/screening/run.ts --baseline DIR`');
-  log('with a checkout of the baseline in DIR; without --baseline, the before column is the last such measurement, precision-before.json).');
+  log('with a checkout of the baseline in DIR, e.g. `git archive <commit> | tar -x -C DIR` plus a COMMIT file and a node_modules link;');
+  log('without --baseline, the before column is the last such measurement, precision-before.json).');
   log();
-  log('| screened | half | flagged per 100, before → after | through a sanctions list, before → after |');
-  log('|---|---|---|---|');
+  log('Verdict levels: what the product answers for the name (and DOB) alone, computed by the measured checkout\'s own code:');
+  log('its list agents (sanctions, PEP, offshore leaks, debarment: one hit per real-world entity, assessed confirmed or');
+  log('potential) run over the engine for an S1 CDD subject with no entity type, and its risk scorer (src/reports/risk-score.ts,');
+  log('floors included) scores their hits with nothing else known (no country, no media, no registries). An exact collision');
+  log('is an innocent whose whole name equals a listed name (a hit of name similarity ≥ 0.995): no name rule can tell them');
+  log('apart; only an identity fact (DOB, identifier) can, which is the verdict\'s job (issue 27 §2).');
+  log();
+  log('| screened | half | flagged /100 | of which exact collisions /100 | flagged, not exact /100 | critical /10,000 | high /100 |');
+  log('|---|---|---|---|---|---|---|');
   for (const mode of ['name_only', 'with_dob']) {
     for (const half of ['tuning', 'held_back']) {
       const k = `${mode}|${half}|all`;
-      log(`| ${mode === 'name_only' ? 'name only' : 'name + DOB'} | ${half.replace('_', '-')} | ${both(k)} | ${both(k, 'sanctions')} |`);
+      log(
+        `| ${mode === 'name_only' ? 'name only' : 'name + DOB'} | ${half.replace('_', '-')} | ${both(k)} | ${both(k, 'exact')} | ` +
+          `${notExact(b(k))} → **${notExact(a(k))}** | ${per10k(b(k))} → **${per10k(a(k))}** | ${both(k, 'high')} |`,
+      );
     }
   }
   log();
-  log('Per culture and written form, held-back half, name only (flagged per 100, before → after; sanctions share in brackets):');
+  log('Through a sanctions list (flagged /100, before → after): ' + ['tuning', 'held_back'].map((h) => `name only, ${h.replace('_', '-')}: ${both(`name_only|${h}|all`, 'sanctions')}`).join('; ') + '.');
   log();
-  log('| culture | n | flagged | through sanctions | with DOB |');
-  log('|---|---|---|---|---|');
+  log('Per culture and written form, held-back half, name only (per 100, before → after):');
+  log();
+  log('| culture | n | flagged | exact collisions | high | critical | flagged with DOB |');
+  log('|---|---|---|---|---|---|---|');
   for (const g of [...CULTURES, 'native', 'roman']) {
     const k = `name_only|held_back|${g}`;
-    log(`| ${g} | ${a(k)?.n ?? 0} | ${both(k)} | ${both(k, 'sanctions')} | ${both(`with_dob|held_back|${g}`)} |`);
+    log(`| ${g} | ${a(k)?.n ?? 0} | ${both(k)} | ${both(k, 'exact')} | ${both(k, 'high')} | ${both(k, 'critical')} | ${both(`with_dob|held_back|${g}`)} |`);
   }
   log();
-  log('What remains flagged is mostly a whole name equal to a listed one (Sun Wei / SUN, Wei; Mohammad Ahmadi / MOHAMMAD');
-  log('AHMADI) and a listed name with a middle name or patronymic more (Elena Ivanova / IVANOVA, Elena Nikolaevna): the rules');
-  log('keep those as potential matches (the dropped-middle and alias classes below must keep their recall); telling a common');
-  log('name from a distinctive one is the verdict\'s job (issue 27 §2), not the name score\'s.');
+  log('What remains flagged is mostly a whole name equal to a listed one, in the same or another spelling (Sun Wei / SUN, Wei;');
+  log('Mohammed Hassan / HASSAN, Mohamed), a listed name with a patronymic more (Elena Ivanova / IVANOVA, Elena Nikolaevna: a');
+  log('missing patronymic is a small penalty, issue 27 §1), and partial matches on names the name-frequency model does not');
+  log('know to be common (romanised Persian and Arabic surnames its pools lack: Mohammad Hosseini / HOSSEINI, Mohammad Ali).');
+  log('Critical name-only verdicts are exact collisions the verdict confirms as an exact match on a *distinctive* name: the');
+  log('name-frequency model counts a surname its pools lack as one in 100,000, so Mohammed Al-Masri or Mohammad Ahmadi come out');
+  log('"distinctive" (about 6 expected bearers) and their exact collisions critical; a model that knows romanised Arabic and');
+  log('Persian surnames is what the critical line of issue 27 needs next. No name rule can lower the exact-collision share.');
   log();
   log('### Positive classes, before → after (recall at the default threshold; F1 where the class has false pairs)');
   log();
@@ -106,7 +128,9 @@ export function precisionSection(after: PrecisionFigures, before: PrecisionFigur
   }
   log(`| UN | listed persons by listed name | ${after.un.n} | ${before ? `${before.un.found}/${before.un.n}` : 'n/a'} | ${after.un.found}/${after.un.n} |`);
   log();
-  log('dev = development pairs built from the lists (devsets.ts), hand = bench/data/pairs_handmade.csv, hard = dev-sets/*.tsv.');
+  log('dev = development pairs built from the lists (devsets.ts), hand = bench/data/pairs_handmade.csv, hard = dev-sets/*.tsv;');
+  log('dev-alert = the true dev pairs as alerts: the first name screened alone (no type, no DOB) finds the entity the pair was');
+  log('built from at the default threshold (the alert rule for partial matches on common names acts here, not on pair scores).');
   log();
   log('### The rules\' own classes (dev-sets/precision/), per half');
   log();
@@ -123,16 +147,18 @@ export function precisionSection(after: PrecisionFigures, before: PrecisionFigur
   }
   log();
   if (existsSync(READ_FILE)) {
+    // query, best hit, score, level, verdict, why, commit
     const rows = readFileSync(READ_FILE, 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
-    const sensible = rows.filter((r) => r[3] === 'sensible').length;
+    const sensible = rows.filter((r) => r[4] === 'sensible').length;
     log(`### ${rows.length} random name-only alerts of the held-back half, read (after)`);
     log();
-    log(`Drawn with a fixed seed (precision-report.ts alertSample) from the held-back alerts of commit ${rows[0]?.[5] ?? after.commit}; each read and marked`);
+    log(`Drawn with a fixed seed (precision-report.ts alertSample) from the held-back alerts of commit ${rows[0]?.[6] ?? after.commit}; each read and marked`);
     log(`sensible (a reviewer would want to see it) or absurd (no reviewer would). **${sensible} sensible, ${rows.length - sensible} absurd.**`);
+    log('Level: the product\'s verdict for the name alone (see above).');
     log();
-    log('| query | best hit | score | verdict | why |');
-    log('|---|---|---|---|---|');
-    for (const r of rows) log(`| ${r[0]} | ${r[1]} | ${r[2]} | ${r[3]} | ${r[4]} |`);
+    log('| query | best hit | score | level | verdict | why |');
+    log('|---|---|---|---|---|---|');
+    for (const r of rows) log(`| ${r[0]} | ${r[1]} | ${r[2]} | ${r[3]} | ${r[4]} | ${r[5]} |`);
     log();
   }
   return out;

@@ -29,6 +29,11 @@ export interface Rate {
   flagged: number;
   sanctions: number;
   other: number;
+  /** Flagged with a whole name equal to a listed name (a hit of name similarity ≥ 0.995): an exact collision. */
+  exact?: number;
+  /** The verdict the product gives (list agents + risk scorer, see verdictOf): critical and high. */
+  critical?: number;
+  high?: number;
 }
 export interface PairCounts {
   tp: number;
@@ -45,6 +50,10 @@ export interface Alert {
   list: string;
   score: number;
   sanctions: boolean;
+  /** The whole name equals a listed name (name similarity ≥ 0.995). */
+  exact?: boolean;
+  /** The product's verdict level for this name alone (verdictOf). */
+  level?: string;
   /** The token alignment, "query~listed:how" each (for reading the alert). */
   detail: string;
 }
@@ -62,7 +71,43 @@ export interface PrecisionFigures {
   cpuMsPerInnocent: number;
 }
 
-const blank = (): Rate => ({ n: 0, flagged: 0, sanctions: 0, other: 0 });
+const blank = (): Rate => ({ n: 0, flagged: 0, sanctions: 0, other: 0, exact: 0, critical: 0, high: 0 });
+
+/** Name similarity from which a hit counts as an exact collision (confirmation.ts EXACT_NAME_SIMILARITY). */
+const EXACT_SIMILARITY = 0.995;
+
+/**
+ * The verdict level the product gives a name (and DOB) alone, from the checkout at `root`: the list
+ * agents (sanctions, PEP, offshore leaks, debarment: one hit per real-world entity, each assessed as
+ * confirmed or potential) run over `engine` for an S1 CDD subject with no entity type given, and the
+ * risk scorer (src/reports/risk-score.ts, its floors included) scores their hits with nothing else
+ * known (no country, no media, no registries). Only called for a flagged name: with no engine hit at
+ * the default threshold, no list agent reports a hit and the verdict is low.
+ */
+async function verdictOf(root: string, engine: EngineLike): Promise<(name: string, birthDate?: string) => Promise<string>> {
+  const lists = await import(pathToFileURL(path.join(root, 'src/agents/lists/list-agents.ts')).href);
+  const scoring = await import(pathToFileURL(path.join(root, 'src/reports/risk-score.ts')).href);
+  const agents: { run(s: object, o: { signal: AbortSignal }): Promise<{ hits?: { category: string }[] }> }[] = lists.createListAgents(() => engine);
+  const signal = new AbortController().signal;
+  return async (name, birthDate) => {
+    const hits: Record<string, unknown[]> = { sanctions: [], pep: [], adverse_media: [], offshore_leaks: [], debarment: [] };
+    for (const agent of agents) {
+      const outcome = await agent.run({ workflow: 'precision-bench', name, entityType: 'individual', entityTypeDefaulted: true, ...(birthDate ? { birthDate } : {}) }, { signal });
+      for (const h of outcome.hits ?? []) hits[h.category]!.push(h);
+    }
+    return (scoring.computeRiskScore({ hits }) as { riskLevel: string }).riskLevel;
+  };
+}
+
+/** The checkout's commit: git's, or the first word of a COMMIT file in an exported tree (git archive). */
+async function commitOf(root: string): Promise<string> {
+  const { execSync } = await import('node:child_process');
+  try {
+    return execSync('git rev-parse --short HEAD', { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    return readFileSync(path.join(root, 'COMMIT'), 'utf8').trim().split(/\s+/)[0] ?? 'unknown';
+  }
+}
 
 export interface PrecisionPair extends LabelledPair {
   half: 'tuning' | 'held_back';
@@ -87,7 +132,7 @@ export interface EngineLike {
   screen(
     q: { name: string; birthDate?: string },
     o?: { limit?: number },
-  ): { entity: { id: string; source: string; topics: string[] }; score: number; explanation: { matchedName: string; alignment: { query: string; candidate: string; how: string }[] } }[];
+  ): { entity: { id: string; source: string; topics: string[] }; score: number; explanation: { matchedName: string; nameScore: number; alignment: { query: string; candidate: string; how: string }[] } }[];
   compare(a: string, b: string, schema?: string, listed?: { country: string; countries: string[] }): { score: number };
 }
 
@@ -108,15 +153,16 @@ export async function measureEngine(
 ): Promise<PrecisionFigures> {
   const loaded = { entities };
   const threshold = engine.defaultThreshold;
-  const { execSync } = await import('node:child_process');
-  const commit = execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim();
+  const commit = await commitOf(root);
+  const verdict = await verdictOf(root, engine);
 
   // ---------- innocents
   const innocents: Record<string, Rate> = {};
   const alerts: Alert[] = [];
   const people = multiculturalInnocents().filter((p) => halves.includes(p.half));
-  const add = (mode: string, p: Innocent, hits: ReturnType<EngineLike['screen']>) => {
+  const add = (mode: string, p: Innocent, hits: ReturnType<EngineLike['screen']>, level: string) => {
     const sanctions = hits.some((h) => h.entity.topics.includes('sanctions'));
+    const exact = hits.some((h) => h.explanation.nameScore >= EXACT_SIMILARITY);
     for (const half of [p.half, 'all']) {
       for (const group of ['all', p.culture, p.form]) {
         const key = `${mode}|${half}|${group}`;
@@ -126,22 +172,46 @@ export async function measureEngine(
           r.flagged++;
           if (sanctions) r.sanctions++;
           else r.other++;
+          if (exact) r.exact!++;
         }
+        if (level === 'critical') r.critical!++;
+        if (level === 'high') r.high!++;
       }
     }
   };
-  const cpu0 = process.cpuUsage();
+  let cpuMs = 0;
+  const cpuSince = (u: NodeJS.CpuUsage) => {
+    const d = process.cpuUsage(u);
+    cpuMs += (d.user + d.system) / 1000;
+  };
   for (const p of people) {
+    let u = process.cpuUsage();
     const hits = engine.screen({ name: p.name }, { limit: 10 });
-    add('name_only', p, hits);
+    cpuSince(u);
+    const level = hits.length ? await verdict(p.name) : 'low';
+    add('name_only', p, hits, level);
     if (hits.length) {
       const h = hits.find((x) => x.entity.topics.includes('sanctions')) ?? hits[0];
-      alerts.push({ id: p.id, culture: p.culture, half: p.half, name: p.name, hit: h.explanation.matchedName, list: h.entity.id, score: h.score, sanctions: h.entity.topics.includes('sanctions'), detail: h.explanation.alignment.map((x) => `${x.query}~${x.candidate}:${x.how}`).join(' ') });
+      alerts.push({
+        id: p.id,
+        culture: p.culture,
+        half: p.half,
+        name: p.name,
+        hit: h.explanation.matchedName,
+        list: h.entity.id,
+        score: h.score,
+        sanctions: h.entity.topics.includes('sanctions'),
+        exact: hits.some((x) => x.explanation.nameScore >= EXACT_SIMILARITY),
+        level,
+        detail: h.explanation.alignment.map((x) => `${x.query}~${x.candidate}:${x.how}`).join(' '),
+      });
     }
-    add('with_dob', p, engine.screen({ name: p.name, birthDate: p.birthDate }, { limit: 10 }));
+    u = process.cpuUsage();
+    const withDob = engine.screen({ name: p.name, birthDate: p.birthDate }, { limit: 10 });
+    cpuSince(u);
+    add('with_dob', p, withDob, withDob.length ? await verdict(p.name, p.birthDate) : 'low');
   }
-  const used = process.cpuUsage(cpu0);
-  const cpuMsPerInnocent = (used.user + used.system) / 1000 / (2 * people.length);
+  const cpuMsPerInnocent = cpuMs / (2 * people.length);
 
   // ---------- pair classes
   const pairs: Record<string, PairCounts> = {};
@@ -161,6 +231,17 @@ export async function measureEngine(
       const s = engine.compare(p.name1, p.name2, p.schema, p.listed).score;
       count(`${set}:${p.category}`, p.label, s);
       count(`${set}:all`, p.label, s);
+    }
+  }
+  // The same true development pairs as alerts: the first name screened alone (no type, no DOB) finds the
+  // entity the pair was built from. An alert-level rule (a partial match on a common name raises none)
+  // leaves the pair score alone, so only this shows what it costs.
+  for (const p of sets[0][1]) {
+    if (!p.label || !p.entityId) continue;
+    const found = engine.screen({ name: p.name1 }, { limit: 50 }).some((h) => h.entity.id === p.entityId);
+    for (const k of [`dev-alert:${p.category}`, 'dev-alert:all']) {
+      const c = (pairs[k] ??= { tp: 0, fn: 0, fp: 0, tn: 0 });
+      c[found ? 'tp' : 'fn']++;
     }
   }
 
@@ -189,7 +270,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   for (const mode of ['name_only', 'with_dob']) {
     for (const h of ['tuning', 'held_back', 'all']) {
       const a = r(`${mode}|${h}|all`);
-      if (a) console.log(`${mode} ${h}: flagged ${per100(a.flagged, a.n)} per 100 (sanctions ${per100(a.sanctions, a.n)}, other ${per100(a.other, a.n)}) of ${a.n}`);
+      if (a) {
+        console.log(
+          `${mode} ${h}: flagged ${per100(a.flagged, a.n)} per 100 (sanctions ${per100(a.sanctions, a.n)}, other ${per100(a.other, a.n)}; ` +
+            `exact collisions ${per100(a.exact ?? 0, a.n)}), critical ${per100(a.critical ?? 0, a.n)}, high ${per100(a.high ?? 0, a.n)} of ${a.n}`,
+        );
+      }
     }
   }
   for (const c of CULTURES) {
@@ -198,5 +284,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   }
   for (const [k, c] of Object.entries(fig.pairs).sort()) console.log(`  ${k}: TP ${c.tp} FN ${c.fn} FP ${c.fp} TN ${c.tn}`);
   console.log(`UN ${fig.un.found}/${fig.un.n}; CPU ${fig.cpuMsPerInnocent.toFixed(3)} ms per innocent screening`);
-  if (args.includes('--alerts')) for (const a of fig.alerts.filter((x) => halves.includes(x.half as 'tuning'))) console.log(`${a.half}\t${a.culture}\t${a.name}\t→ ${a.hit}\t${a.list}\t${a.score}\t${a.detail}`);
+  if (args.includes('--alerts')) for (const a of fig.alerts.filter((x) => halves.includes(x.half as 'tuning'))) console.log(`${a.half}\t${a.culture}\t${a.name}\t→ ${a.hit}\t${a.list}\t${a.score}\t${a.level}${a.exact ? ' exact' : ''}\t${a.detail}`);
 }

@@ -1,5 +1,6 @@
 /**
- * Screening quality and speed benchmark: `npx tsx bench/screening/run.ts [--data ../shared/data] [--no-write]`
+ * Screening quality and speed benchmark:
+ * `npx tsx bench/screening/run.ts [--data ../shared/data] [--no-write] [--baseline DIR] [--figures-dir DIR]`
  *
  * Loads every list in the data folder, builds the engine, then measures:
  *  - precision/recall/F1 per category on labelled pairs built from the lists (devsets.ts) and on a
@@ -300,6 +301,12 @@ async function main() {
     if (write) writeFileSync(BASELINE_FILE, JSON.stringify(trimmed(baseline)) + '\n');
   }
   const after = await measureEngine(engine, loaded.entities, path.join(here, '../..'));
+  // (every figure of both sides, for precision-section.ts: the read alerts change without re-measuring)
+  if (args.includes('--figures-dir')) {
+    const dir = path.resolve(args[args.indexOf('--figures-dir') + 1]);
+    writeFileSync(path.join(dir, 'precision-after.json'), JSON.stringify(after));
+    if (baseline) writeFileSync(path.join(dir, 'precision-before.json'), JSON.stringify(baseline));
+  }
   log();
   for (const line of precisionSection(after, baseline)) log(line);
   if (args.includes('--alerts')) for (const a of after.alerts) console.log(`alert\t${a.half}\t${a.culture}\t${a.name}\t${a.hit}\t${a.score}\t${a.detail}`);

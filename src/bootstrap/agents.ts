@@ -10,6 +10,7 @@ import { ScreeningOrchestrator } from '../agents/orchestrator/screening-orchestr
 import { SubjectCheckOrchestrator } from '../agents/orchestrator/subject-check-orchestrator';
 import { PersonCheckOrchestrator } from '../agents/orchestrator/person-check-orchestrator';
 import { WorkSupervisor } from '../agents/orchestrator/supervisor';
+import { startWorkflowConsumer } from '../agents/workflow/consumer';
 import { analyseEdd, analyseMa, analyseSow, llmConfigFromEnv } from '../agents/analysis';
 import { createPersonAgents } from '../agents/person/agents';
 import { runningWorkQueries } from '../projections/read-models/running-work';
@@ -58,14 +59,14 @@ export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none'
   const unknown = wanted.filter((name) => !catalog.has(name));
   if (unknown.length) throw new Error(`unknown agents: ${unknown.join(', ')} (known: ${[...catalog.keys()].join(', ')})`);
   const { bus, registry, clock, logger } = deps;
-  const workers = await startAgentWorkers({ bus, registry, agents: wanted.map((name) => catalog.get(name)!), timeoutMs: deps.config.AGENT_TIMEOUT_MS, clock, logger });
+  const workers = await startAgentWorkers({ bus, registry, agents: wanted.map((name) => catalog.get(name)!), timeoutMs: deps.config.AGENT_TIMEOUT_MS, clock, logger, telemetry: deps.telemetry });
   deps.stops.push(() => workers.stop());
   const supervisor = await startOrchestrators(deps, catalog, agentLabels, sources, watchlistIndex);
   return { catalog, sources, agentLabels, supervisor, watchlistVersions };
 }
 
 async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agentLabels: Record<string, string>, sources: Agents['sources'], internalLists: WatchlistIndexCache): Promise<WorkSupervisor> {
-  const { config, logger, clock, store, bus, registry, lists, stops } = deps;
+  const { config, logger, clock, store, bus, registry, lists, stops, telemetry } = deps;
   const env = sourceSettings(config);
   const llm = llmConfigFromEnv(env);
   const orchestrator = new ScreeningOrchestrator({
@@ -74,6 +75,7 @@ async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agent
     registry,
     clock,
     logger,
+    telemetry,
     remoteAgents: new Set([...catalog.values()].filter((a) => a.configured?.() !== false).map((a) => a.name)),
     localAgents: new Map([...catalog.values()].filter((a) => a.configured?.() === false).map((a) => [a.name, a])),
     finalisation: {
@@ -93,10 +95,8 @@ async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agent
     retryBudget: config.PIPELINE_RETRY_BUDGET,
     offshoreLeakChecks: new EventSourcedOffshoreLeakChecks({ store, clock }),
   });
-  await orchestrator.start();
   stops.push(() => orchestrator.stop());
-  const subjectCheckOrchestrator = new SubjectCheckOrchestrator({ store, bus, registry, clock, logger, agentTimeoutMs: config.AGENT_TIMEOUT_MS });
-  await subjectCheckOrchestrator.start();
+  const subjectCheckOrchestrator = new SubjectCheckOrchestrator({ store, bus, registry, clock, logger, telemetry, agentTimeoutMs: config.AGENT_TIMEOUT_MS });
   stops.push(() => subjectCheckOrchestrator.stop());
   // Person checks: the seven phases run in this process, beside the engine their list agents use.
   const personCheckOrchestrator = new PersonCheckOrchestrator({
@@ -105,6 +105,7 @@ async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agent
     registry,
     clock,
     logger,
+    telemetry,
     agents: createPersonAgents({
       screener: () => lists.engine(),
       hasPepList: () => lists.engine().versions.some((v) => v.source === 'opensanctions_peps'),
@@ -115,8 +116,10 @@ async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agent
     agentTimeoutMs: config.AGENT_TIMEOUT_MS,
     stallDeadlineMs: config.PIPELINE_PHASE_DEADLINE_MS,
   });
-  await personCheckOrchestrator.start();
   stops.push(() => personCheckOrchestrator.stop());
+  // One consumer for the three workflows (stopped first, before their runners: stops run last first).
+  const workflows = await startWorkflowConsumer(bus, [orchestrator.runner, subjectCheckOrchestrator.runner, personCheckOrchestrator.runner]);
+  stops.push(() => workflows.stop());
 
   // Nothing in flight stays running: phases past their deadline (recorded in the store) are
   // re-dispatched or closed with the data gap, after a crash as well as while running.

@@ -29,6 +29,8 @@ export function startBus(config: Config, logger: Logger, clock: Clock, pool: pg.
         retry: busRetry,
         deadLetters,
         client: { connectionTimeout: config.KAFKA_CONNECTION_TIMEOUT_MS },
+        fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT_MS,
+        partitionsConsumedConcurrently: config.KAFKA_PARTITIONS_CONCURRENCY,
         consumer: { sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS, heartbeatInterval: Math.floor(config.KAFKA_SESSION_TIMEOUT_MS / 10) },
       })
     : new InProcessBus({ logger, clock, retry: busRetry, deadLetters, deadLetterSink: new PgDeadLetterTable(pool, clock) });

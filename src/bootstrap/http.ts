@@ -48,6 +48,7 @@ export async function startHttp(deps: HttpDeps): Promise<{ server: Server; url: 
     // Authenticate and rate-limit S1 before the body is parsed: a broken or huge body still counts.
     beforeBody: [createS1Gate({ keys, limits }), createS3Gate({ keys, limits, clock }), createPaymentWebhookBodyReader(), createS2Gate({ keys, sessions, accounts })],
     metrics: serviceMetrics(deps),
+    telemetry: deps.telemetry,
     health: healthChecks(deps),
     routers: surfaceRouters(deps, idempotent, batchJobs),
   });

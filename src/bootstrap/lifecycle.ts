@@ -6,6 +6,7 @@ import type { MessageBus } from '../infrastructure/bus/port';
 import type { EventStore } from '../infrastructure/eventstore/port';
 import type { Clock } from '../shared/clock';
 import type { Logger } from '../shared/logger';
+import type { Telemetry } from '../infrastructure/telemetry/telemetry';
 
 export class Stops {
   private readonly stops: (() => Promise<void>)[] = [];
@@ -37,4 +38,6 @@ export interface CoreDeps {
   bus: MessageBus;
   registry: AvroRegistry;
   stops: Stops;
+  /** Spans and hop histograms (off by default: histograms only). */
+  telemetry: Telemetry;
 }

@@ -9,9 +9,11 @@ import type { ListsInService } from './lists';
 import type { Agents } from './agents';
 import type { ReadSide } from './read-side';
 import type { ApplicationServices } from './services';
+import type { Telemetry } from '../infrastructure/telemetry/telemetry';
 
 interface ProbeDeps {
   config: Config;
+  telemetry: Telemetry;
   pool: pg.Pool;
   store: EventStore;
   deadLetters: DeadLetterCounter;
@@ -26,7 +28,7 @@ interface ProbeDeps {
  * read from the live parts at scrape time. No default process metrics: the names below are the ones
  * dashboards use.
  */
-export function serviceMetrics({ readSide: { runner, relay }, lists, deadLetters, agents: { supervisor }, services: { admission, personCheckAdmission, subjectCheckAdmission } }: ProbeDeps): () => Promise<string> {
+export function serviceMetrics({ readSide: { runner, relay }, lists, deadLetters, telemetry, agents: { supervisor }, services: { admission, personCheckAdmission, subjectCheckAdmission } }: ProbeDeps): () => Promise<string> {
   const registry = new Registry();
   const registers = [registry];
   new Gauge({
@@ -51,6 +53,7 @@ export function serviceMetrics({ readSide: { runner, relay }, lists, deadLetters
     },
   });
   deadLetters.registerMetrics(registry);
+  telemetry.registerMetrics(registry);
   supervisor?.registerMetrics(registry);
   const inFlight = 'Screenings this process accepted that have not completed or failed yet (refused past svc_screenings_in_flight_limit).';
   gauge(registers, 'svc_screenings_in_flight', inFlight, () => admission.inFlight);

@@ -59,11 +59,11 @@ export interface ReadSide {
 export async function startReadSide(deps: ReadSideDeps, here: boolean): Promise<ReadSide> {
   const deliveryHooks: ReadSide['deliveryHooks'] = [];
   if (!here) return { runner: undefined, relay: undefined, dispatcher: undefined, deliveryHooks, readModelsCaughtUp: async () => {} };
-  const { pool, store, bus, registry, clock, logger, stops } = deps;
-  const relay = new EventRelay({ store, bus, pool, registry, logger, pollIntervalMs: 500 });
+  const { pool, store, bus, registry, clock, logger, stops, telemetry } = deps;
+  const relay = new EventRelay({ store, bus, pool, registry, logger, pollIntervalMs: 500, telemetry });
   relay.start();
   stops.push(() => relay.stop());
-  const runner = new ProjectionRunner({ pool, store, projections: readModelProjections(logger), logger, pollIntervalMs: 500 });
+  const runner = new ProjectionRunner({ pool, store, projections: readModelProjections(logger), logger, pollIntervalMs: 500, telemetry });
   await runner.start();
   stops.push(() => runner.stop());
   const dispatcher = createWebhookDispatcher({
@@ -72,6 +72,7 @@ export async function startReadSide(deps: ReadSideDeps, here: boolean): Promise<
     secrets: deps.secrets,
     allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE,
     logger,
+    telemetry,
     ...(deps.webhookCa ? { ca: deps.webhookCa } : {}),
     onDeliveryFinished: async (finished) => {
       for (const hook of deliveryHooks) await hook(finished).catch((err: unknown) => logger.error({ err, deliveryId: finished.deliveryId }, 'delivery outcome not recorded'));

@@ -42,6 +42,7 @@ import type { ApplicationServices } from './services';
 import type { MonitoringWiring } from './monitoring';
 import type { PortalServices } from './portal';
 import type { Stops } from './lifecycle';
+import type { Telemetry } from '../infrastructure/telemetry/telemetry';
 
 type Idempotent = ReturnType<typeof createIdempotency>;
 
@@ -61,6 +62,7 @@ export interface HttpDeps {
   monitoring: MonitoringWiring;
   portal: PortalServices;
   stops: Stops;
+  telemetry: Telemetry;
 }
 
 export function surfaceRouters(deps: HttpDeps, idempotent: Idempotent, batchJobs?: BatchJobService): Router[] {

@@ -33,6 +33,10 @@ import { startMonitoring, startWatchlistMonitoring, type Monitoring } from './mo
 import { createPortalServices, type PortalServices } from './portal';
 import { startHttp } from './http';
 import { publishDiscovery } from './operator-database';
+import { startTelemetry } from './telemetry';
+import { tracedEventStore } from '../infrastructure/telemetry/traced-store';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
+import type { Telemetry } from '../infrastructure/telemetry/telemetry';
 
 export { readModelProjections } from './read-side';
 export { openOperatorBus } from './bus';
@@ -49,6 +53,8 @@ export interface ServiceOptions {
   projections: boolean;
   /** Extra CA certificates the webhook dispatcher trusts (receivers with private certificates, tests). */
   webhookCa?: string | Buffer | Array<string | Buffer>;
+  /** Spans go to this exporter (tracing on) instead of TRACING_OTLP_ENDPOINT: tests and benches. */
+  spanExporter?: SpanExporter;
 }
 
 export interface RunningService {
@@ -56,6 +62,7 @@ export interface RunningService {
   pool: pg.Pool;
   store: EventStore;
   bus: MessageBus;
+  telemetry: Telemetry;
   engine: () => ScreeningEngine;
   runner: ProjectionRunner | undefined;
   relay: EventRelay | undefined;
@@ -86,11 +93,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const clock = options.clock ?? systemClock;
   const stops = new Stops(logger);
   try {
-    const { pool, store, embedded } = await startStorage(config, logger, stops);
+    const telemetry = startTelemetry(config, clock, { defaultServiceName: options.http ? 'svc-serve' : 'svc-worker', ...(options.spanExporter ? { spanExporter: options.spanExporter } : {}) }, stops);
+    const storage = await startStorage(config, logger, stops);
+    const { pool, embedded } = storage;
+    const store = tracedEventStore(storage.store, telemetry);
     const { bus, deadLetters, registry } = startBus(config, logger, clock, pool, stops);
     const lists = await loadLists(config, logger, clock);
     const secrets = webhookSecrets(config);
-    const base = { config, logger, clock, pool, store, bus, registry, secrets, lists, stops };
+    const base = { config, logger, clock, pool, store, bus, registry, secrets, lists, stops, telemetry };
     const agents = await startAgents(base, options.agents);
     const readSide = await startReadSide({ ...base, ...(options.webhookCa ? { webhookCa: options.webhookCa } : {}) }, options.projections);
     const { readModelsCaughtUp } = readSide;
@@ -110,6 +120,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       pool,
       store,
       bus,
+      telemetry,
       engine: () => lists.engine(),
       runner: readSide.runner,
       relay: readSide.relay,

@@ -43,10 +43,32 @@ export const configSchema = z.object({
    */
   KAFKA_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /**
+   * Longest time a broker may hold a consumer's fetch that finds no message (ms). A Kafka broker
+   * answers as soon as a message arrives, so this only spaces the fetches of idle topics (the Java
+   * client's default, 500). librdkafka's mock broker holds an empty fetch for the whole wait even when
+   * a message arrives meanwhile: the tests and benches on it set 10 (docs/scaling.md).
+   */
+  KAFKA_FETCH_MAX_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(500),
+  /**
+   * Partitions of one consumer handled at the same time (each in order). A handler waits on PostgreSQL
+   * and the broker; several partitions at once keep a worker busy while one waits.
+   */
+  KAFKA_PARTITIONS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  /**
    * Failed handler attempts (not counting connection errors) after which a bus consumer publishes the
    * message to the dead-letter topic svc.deadletter and moves on (docs/operations.md).
    */
   BUS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1_000).default(5),
+  /**
+   * OpenTelemetry traces (docs/operations.md, Tracing): the OTLP/HTTP traces endpoint of a collector,
+   * e.g. http://otel-collector:4318/v1/traces. Unset: tracing is off (the hop histograms of /metrics
+   * stay on; a hop then costs two timer reads and an observation).
+   */
+  TRACING_OTLP_ENDPOINT: z.string().url().optional(),
+  /** Share of new traces kept, 0 to 1 (a trace begun elsewhere follows its parent's decision). */
+  TRACING_SAMPLE_RATIO: z.coerce.number().min(0).max(1).default(1),
+  /** service.name of this process's spans (default svc-serve, or svc-worker for `svc worker`). */
+  TRACING_SERVICE_NAME: z.string().min(1).max(100).optional(),
   /** EventStoreDB/KurrentDB connection string. Unset: the PostgreSQL event store. */
   ESDB_URL: z.string().min(1).optional(),
   /**

@@ -14,6 +14,7 @@ import { subscribeInBatches, type EventStore, type Subscription } from '../infra
 import { silentLogger, type InfraLogger } from '../infrastructure/postgres/log';
 import { applyEvents, projectionSchema, quoteIdent, type CommitRoundTrip, type HeadPositionSource, type Projection } from './projection';
 import { rebuildProjection } from './rebuild';
+import type { HopSpan, Telemetry } from '../infrastructure/telemetry/telemetry';
 
 export interface ProjectionRunnerOptions {
   pool: pg.Pool;
@@ -28,6 +29,8 @@ export interface ProjectionRunnerOptions {
   skipFlushEvery?: number;
   /** The idle flush (positions reached through unhandled events, events held by read models that may lag) runs this often (ms, default 1000). */
   flushIntervalMs?: number;
+  /** The projection_batch hop: a span per trace among a batch's events, and the duration histogram. */
+  telemetry?: Telemetry;
 }
 
 export type ProjectionStatus = 'stopped' | 'starting' | 'running' | 'failed';
@@ -306,6 +309,31 @@ export class ProjectionRunner {
 
   /** The read models' events in one shared transaction, or, if that fails for a reason other than a transient one, each alone. */
   private async applyWork(together: { state: Running; events: RecordedEvent[] }[]): Promise<void> {
+    const telemetry = this.options.telemetry;
+    if (!telemetry) return this.applyWorkUntraced(together);
+    const timed = telemetry.stopwatch('projection_batch');
+    const spans = telemetry.enabled ? this.batchSpans(telemetry, together) : [];
+    try {
+      await this.applyWorkUntraced(together);
+    } catch (error) {
+      for (const span of spans) span.end(error);
+      throw error;
+    }
+    for (const span of spans) span.end();
+    timed();
+  }
+
+  /** One span per trace the batch's events belong to (each screening's trace shows when its events reached the read models). */
+  private batchSpans(telemetry: Telemetry, together: { state: Running; events: RecordedEvent[] }[]): HopSpan[] {
+    const traces = new Map<string, number>();
+    for (const { events } of together) for (const event of events) if (event.metadata.traceparent) traces.set(event.metadata.traceparent, (traces.get(event.metadata.traceparent) ?? 0) + 1);
+    const readModels = together.map((w) => w.state.projection.name).join(',');
+    return [...traces].map(([parent, events]) =>
+      telemetry.start('projection_batch', 'projection batch', { parent, observe: false, attributes: { 'svc.read_models': readModels, 'svc.events': events } }),
+    );
+  }
+
+  private async applyWorkUntraced(together: { state: Running; events: RecordedEvent[] }[]): Promise<void> {
     if (together.length > 1) {
       try {
         await this.withRetries('read models', () => this.applyTogether(together));

@@ -22,11 +22,14 @@ import { NameIndex, type Candidate, type NameIndexSnapshot } from './matching/na
 import { prepareName, type PreparedName } from './matching/prepare';
 import { prepareQueryName, withoutInitials } from './matching/foreign/query';
 import { qualifiersFor, type Qualified } from './matching/qualifiers';
+import { listNameFrequency } from './identity/name-frequency';
+import { CommonNames, PARTIAL_COMMON_NAME_CAP, partialMatchOnCommonName } from './partial-matches';
 
 export const MATCHER_VERSION = 'name-matcher/1.0.0';
 /** Default alert threshold: chosen on the development sets in bench/screening (see RESULTS.md). */
 export const DEFAULT_THRESHOLD = 0.8;
 const NAME_ONLY_CAP = 0.95;
+export { PARTIAL_COMMON_NAME_CAP } from './partial-matches';
 const ALIAS_FACTOR: Record<NameRecord['kind'], number> = {
   primary: 1,
   strong_alias: 1,
@@ -85,6 +88,8 @@ export class ScreeningEngine {
    * screening (a fixed 10 MiB table that bounds itself: similarity-memo.ts).
    */
   private memo?: SpellingMemo;
+  /** Which names are common (partial-matches.ts), made at the first partial match that needs it. */
+  private commonNames?: CommonNames;
   /** Comparisons of this query with each distinct prepared name (slot preparedId·2 + read as a person), by generation. */
   private compared: (NameComparison | undefined)[] = [];
   private comparedGen = new Int32Array(0);
@@ -227,7 +232,12 @@ export class ScreeningEngine {
       const nameIndex = this.bestName[entityIndex];
       const named = this.index.names[nameIndex];
       const quals = qualifiersFor(query, entity);
-      const score = Math.min(finalScore(nameScore, cmp.exact && ALIAS_FACTOR[named.record.kind] === 1, quals), cmp.maxScore ?? 1);
+      let score = Math.min(finalScore(nameScore, cmp.exact && ALIAS_FACTOR[named.record.kind] === 1, quals), cmp.maxScore ?? 1);
+      let common: string | undefined;
+      if (score > PARTIAL_COMMON_NAME_CAP && (common = this.partialOnCommonName(entity, named.prepared, cmp, quals, this.bestVia[entityIndex] ?? qPerson, memo))) {
+        score = PARTIAL_COMMON_NAME_CAP;
+        quals.push({ kind: 'name_note', effect: 0, detail: common, corroborates: false });
+      }
       if (score >= threshold) scored.push({ entityIndex, nameIndex, nameScore, quals, score });
     }
     scored.sort((a, b) => b.score - a.score || this.entities[a.entityIndex].id.localeCompare(this.entities[b.entityIndex].id));
@@ -238,6 +248,21 @@ export class ScreeningEngine {
       const full = compareNames(this.bestVia[s.entityIndex] ?? (entity.schema === 'person' ? qPerson : q), named.prepared, this.index.rarity, true, memo);
       return { entity, score: s.score, explanation: explain(named.record, full, s.nameScore, s.quals, s.score) };
     });
+  }
+
+  /**
+   * Why a hit is a partial match on a common name that no identity fact supports, or undefined
+   * (partial-matches.ts): such a hit raises no alert on the name alone. Persons only (an
+   * organisation's extra word is compare.ts's business); a date of birth or an identifier that agrees
+   * keeps the alert. The name score is not touched.
+   */
+  private partialOnCommonName(entity: ListEntity, listed: PreparedName, cmp: NameComparison, quals: readonly Qualified[], q: PreparedName, memo: SpellingMemo): string | undefined {
+    // (a row of unknown kind whose name reads as a person's counts: the CSL gives many persons no type)
+    const person = entity.schema === 'person' || (entity.schema === 'unknown' && !listed.org && !listed.vessel);
+    if (!person || cmp.exact || q.org || q.vessel) return undefined;
+    if (quals.some((x) => x.corroborates && (x.kind === 'dob_match' || x.kind === 'identifier_match'))) return undefined;
+    const full = compareNames(q, listed, this.index.rarity, true, memo);
+    return partialMatchOnCommonName(full.alignment, q, listed, (this.commonNames ??= new CommonNames(listNameFrequency(this.entities))));
   }
 
   /**

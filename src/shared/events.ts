@@ -23,6 +23,11 @@ export interface EventMetadata {
   causationId?: string;
   /** Id shared by everything one request or workflow produced. */
   correlationId?: string;
+  /**
+   * W3C trace context of the span that appended the event (only when tracing is on): the relay, the
+   * read models and the webhooks continue that trace (src/infrastructure/telemetry).
+   */
+  traceparent?: string;
   actor?: Actor;
   /** When the fact happened, ISO 8601 UTC, supplied by the command handler's clock. */
   occurredAt: string;

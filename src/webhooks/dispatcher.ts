@@ -18,6 +18,7 @@ import { signRawBody, signS1 } from './signing';
 import { postWebhook } from './transport';
 import { dropQueued } from './outbox';
 import type { Resolver } from './url-guard';
+import type { Telemetry } from '../infrastructure/telemetry/telemetry';
 
 export interface DispatcherLogger {
   info(obj: object, msg: string): void;
@@ -70,6 +71,8 @@ export interface DispatcherOptions {
   onEndpointDisabled?: (event: EndpointDisabled) => void | Promise<void>;
   /** Called once per delivery when it succeeds or is given up (not per attempt). */
   onDeliveryFinished?: (event: DeliveryFinished) => void | Promise<void>;
+  /** The webhook_delivery hop: a span per attempt in the trace of the event that enqueued it. */
+  telemetry?: Telemetry;
 }
 
 export interface RunDueReport {
@@ -100,6 +103,7 @@ interface ClaimedRow {
   max_attempts: number;
   url: string;
   secret_ciphertext: string;
+  traceparent: string | null;
 }
 
 export function createWebhookDispatcher(options: DispatcherOptions): WebhookDispatcher {
@@ -147,7 +151,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
            FROM due, webhook_endpoints e
           WHERE o.delivery_id = due.delivery_id AND e.id = o.endpoint_id
          RETURNING o.delivery_id, o.endpoint_id, o.account_id, o.surface, o.event_type, o.body, o.attempt_count,
-                   o.max_attempts, e.url, e.secret_ciphertext`,
+                   o.max_attempts, e.url, e.secret_ciphertext, o.traceparent`,
         [now, batchSize, new Date(now.getTime() + longestTimeout + leaseGraceMs)],
       );
       if (rows.length > 0) {
@@ -306,6 +310,13 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
   }
 
   async function deliver(row: ClaimedRow, now: Date, report: RunDueReport): Promise<void> {
+    const { telemetry } = options;
+    if (!telemetry) return deliverOnce(row, now, report);
+    const attributes = { 'svc.webhook_event': row.event_type, 'svc.surface': row.surface, 'svc.attempt': row.attempt_count };
+    return telemetry.traced('webhook_delivery', `webhook ${row.event_type}`, { ...(row.traceparent ? { parent: row.traceparent } : {}), attributes }, () => deliverOnce(row, now, report));
+  }
+
+  async function deliverOnce(row: ClaimedRow, now: Date, report: RunDueReport): Promise<void> {
     const done = await attempt(row, now);
     const recorded = await record(row, now, done);
     report.attempts++;

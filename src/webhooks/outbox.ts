@@ -180,6 +180,8 @@ export interface EnqueueInput extends Omit<EndpointRef, 'surface'> {
   deliveryId?: string;
   /** The delivery this one re-sends (manual retry). */
   retryOf?: string;
+  /** W3C trace context of the event that enqueued it (the delivery span continues that trace). */
+  traceparent?: string | undefined;
 }
 
 export type EnqueueResult =
@@ -216,8 +218,8 @@ export async function enqueueTo(db: Queryable, endpoint: EndpointView | null, in
   const { rowCount } = await db.query(
     `INSERT INTO webhook_outbox (delivery_id, endpoint_id, account_id, surface, event_type, body, dedup_key, subject_ref,
                                  status, attempt_count, max_attempts, next_attempt_at, last_error, retry_of,
-                                 created_at, updated_at, finished_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $11, $12, $13, $14, $14, $15)
+                                 created_at, updated_at, finished_at, traceparent)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $11, $12, $13, $14, $14, $15, $16)
      ON CONFLICT (dedup_key) DO NOTHING`,
     [
       deliveryId,
@@ -235,6 +237,7 @@ export async function enqueueTo(db: Queryable, endpoint: EndpointView | null, in
       input.retryOf ?? null,
       input.now,
       dropped ? input.now : null,
+      input.traceparent ?? null,
     ],
   );
   if (rowCount === 0) return { status: 'duplicate' };

@@ -153,7 +153,7 @@ export function createWebhookProjector(options: WebhookProjectorOptions = {}): P
     }
     const endpoint = await lookups.endpoint({ accountId, surface: message.surface, keyId });
     const dedupKey = `${event.metadata.eventId}:${message.surface}:${message.event}`;
-    await enqueueTo(db, endpoint, { accountId, keyId, message, now: recordedTime(event), dedupKey, deliveryId: deliveryIdOf(dedupKey) });
+    await enqueueTo(db, endpoint, { accountId, keyId, message, now: recordedTime(event), dedupKey, deliveryId: deliveryIdOf(dedupKey), traceparent: event.metadata.traceparent });
   }
 
   /** The facts of several screenings in one query (facts never change once written). */

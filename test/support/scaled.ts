@@ -59,11 +59,12 @@ export interface SvcProcess {
   stop(): Promise<void>;
 }
 
-function spawnSvc(name: string, args: string[], env: Record<string, string>, dir: string): SvcProcess {
+function spawnSvc(name: string, args: string[], env: Record<string, string>, dir: string, svcRoot = repoRoot): SvcProcess {
   const logFile = path.join(dir, `${name}.log`);
   const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', mainScript, ...args], {
-    cwd: repoRoot,
+  const script = svcRoot === repoRoot ? mainScript : path.join(svcRoot, 'src', 'main.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: svcRoot,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? dir, ...env },
     stdio: ['ignore', out, out],
   });
@@ -134,6 +135,8 @@ export interface ScaledClusterOptions {
   logLevel?: string;
   /** Keep the log directory after stop (default: only when KEEP_SCALED_LOGS=1). */
   keepLogs?: boolean;
+  /** Another checkout whose `src/main.ts` the svc processes run (benches against an older commit). */
+  svcRoot?: string;
   /**
    * PostgreSQL settings over the throwaway defaults (no fsync, no synchronous commit). A test that
    * SIGKILLs PostgreSQL needs `synchronous_commit: 'on'`: without it a commit is answered before its WAL
@@ -278,6 +281,8 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
         DATABASE_URL: databaseUrl,
         KAFKA_BROKERS: kafka.brokers.join(','),
         KAFKA_CLIENT_ID: `svc-${name}`,
+        // The mock broker holds an empty fetch for the whole wait even when a message arrives meanwhile.
+        KAFKA_FETCH_MAX_WAIT_MS: '10',
         DATA_DIR: dataDir,
         WEBHOOK_ALLOW_PRIVATE: 'true',
         ...(options.extraCaFile ? { NODE_EXTRA_CA_CERTS: options.extraCaFile } : {}),
@@ -307,7 +312,7 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
         const firstStart = serveCount === 0;
         for (let attempt = 1; ; attempt++) {
           const name = `serve-${++serveCount}`;
-          const proc = spawnSvc(name, ['serve'], { ...baseEnv('serve'), AGENTS: 'none', HOST: '127.0.0.1', PORT: String(servePort) }, dir);
+          const proc = spawnSvc(name, ['serve'], { ...baseEnv('serve'), AGENTS: 'none', HOST: '127.0.0.1', PORT: String(servePort) }, dir, options.svcRoot);
           serveProcess = proc;
           track(proc.child.pid, proc.exited);
           try {
@@ -322,7 +327,7 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
       },
       async startWorker() {
         const name = `worker-${++workerCount}`;
-        const proc = spawnSvc(name, ['worker', '--agents', 'all'], baseEnv(name), dir);
+        const proc = spawnSvc(name, ['worker', '--agents', 'all'], baseEnv(name), dir, options.svcRoot);
         workers.push(proc);
         track(proc.child.pid, proc.exited);
         await waitForLog(proc, (l) => l.msg === 'worker running', '"worker running"', 300_000);
@@ -432,7 +437,8 @@ export async function waitUntil(check: () => Promise<boolean> | boolean, timeout
 const NAMES = ['Vladimir Putin', 'John Smithers', 'Kim Jong Un', 'Acme Trading Ltd', 'Margaret Thistlewood', 'Rosneft', 'Banco Nacional de Cuba', 'Ali Hassan'];
 
 export type RequestOutcome =
-  | { kind: 'answered'; status: number; id?: number; screeningStatus?: string }
+  /** ms: from sending the request to its answer (a CDD answer waits for the screening to complete). */
+  | { kind: 'answered'; status: number; id?: number; screeningStatus?: string; ms?: number }
   /** The connection broke after the request may have reached the server: created or not, unknown. */
   | { kind: 'cut'; error: string };
 
@@ -455,13 +461,15 @@ export async function runScreenings(
     const name = NAMES[i % NAMES.length]!;
     for (;;) {
       try {
+        const sent = performance.now();
         const res = await fetch(`${url}/api/v1/screening/cdd`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
           body: JSON.stringify({ query: name, entity_type: /Ltd|Rosneft|Banco/.test(name) ? 'company' : 'individual' }),
         });
         const body = (await res.json().catch(() => ({}))) as { screening?: { id?: number; status?: string } };
-        return { kind: 'answered', status: res.status, ...(body.screening?.id !== undefined ? { id: body.screening.id } : {}), ...(body.screening?.status ? { screeningStatus: body.screening.status } : {}) };
+        const ms = performance.now() - sent;
+        return { kind: 'answered', status: res.status, ms, ...(body.screening?.id !== undefined ? { id: body.screening.id } : {}), ...(body.screening?.status ? { screeningStatus: body.screening.status } : {}) };
       } catch (error) {
         const code = String((error as { cause?: { code?: unknown } }).cause?.code ?? '');
         if (code === 'ECONNREFUSED') {

@@ -12,6 +12,7 @@ import { createTestDatabase, type TestDatabase } from './postgres';
 import { handleCommand } from '../../src/commands/command-handler';
 import { accountDecider, streamName as accountStream } from '../../src/commands/account';
 import { hashPassword } from '../../src/app/accounts/passwords';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
 
 export interface TestService {
   service: RunningService;
@@ -38,7 +39,14 @@ function testEnv(db: TestDatabase, extra: Record<string, string> = {}): Record<s
   };
 }
 
-async function startOn(env: Record<string, string>, options: { clock?: Clock; agents?: 'all' | 'none' | string[] }): Promise<RunningService> {
+interface StartOptions {
+  clock?: Clock;
+  agents?: 'all' | 'none' | string[];
+  /** Tracing on, into this exporter (test/support/span-collector.ts). */
+  spanExporter?: SpanExporter;
+}
+
+async function startOn(env: Record<string, string>, options: StartOptions): Promise<RunningService> {
   const config = loadConfig(env);
   return startService({
     config,
@@ -47,12 +55,11 @@ async function startOn(env: Record<string, string>, options: { clock?: Clock; ag
     agents: options.agents ?? 'all',
     projections: true,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.spanExporter ? { spanExporter: options.spanExporter } : {}),
   });
 }
 
-export async function startTestService(
-  options: { env?: Record<string, string>; clock?: Clock; agents?: 'all' | 'none' | string[] } = {},
-): Promise<TestService> {
+export async function startTestService(options: StartOptions & { env?: Record<string, string> } = {}): Promise<TestService> {
   const db = await createTestDatabase();
   const service = await startOn(testEnv(db, { SCREENING_WAIT_MS: '20000', ...options.env }), options);
   return {

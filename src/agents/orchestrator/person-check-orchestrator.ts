@@ -12,6 +12,7 @@ import type { EventStore } from '../../infrastructure/eventstore/port';
 import type { Logger } from '../../shared/logger';
 import { personCheckWorkflow, type PersonCheckWorkflowOptions } from '../workflow/person-check';
 import { WorkflowRunner } from '../workflow/runner';
+import type { Telemetry } from '../../infrastructure/telemetry/telemetry';
 
 export type { RecordedPersonResult } from '../workflow/person-check';
 
@@ -22,10 +23,12 @@ export interface PersonCheckOrchestratorOptions extends PersonCheckWorkflowOptio
   bus: MessageBus;
   registry: AvroRegistry;
   logger: Logger;
+  /** The consume and agent hops (default: histograms only). */
+  telemetry?: Telemetry;
 }
 
 export class PersonCheckOrchestrator {
-  private readonly runner;
+  readonly runner;
 
   constructor(options: PersonCheckOrchestratorOptions) {
     this.runner = new WorkflowRunner(personCheckWorkflow(options), options);

@@ -11,19 +11,22 @@ import type { Logger } from '../../shared/logger';
 import { answerOf } from '../workflow/answers';
 import { WorkflowRunner } from '../workflow/runner';
 import { screeningWorkflow, type ScreeningWorkflowOptions } from '../workflow/screening';
+import type { Telemetry } from '../../infrastructure/telemetry/telemetry';
 
 export interface ScreeningOrchestratorOptions extends ScreeningWorkflowOptions {
   store: EventStore;
   bus: MessageBus;
   registry: AvroRegistry;
   logger: Logger;
+  /** The consume and agent hops (default: histograms only). */
+  telemetry?: Telemetry;
 }
 
 /** What the supervisor found (and did) for one screening. */
 export type SupervisionOutcome = 'on_time' | 'retried' | 'gave_up' | 'resumed' | 'ended';
 
 export class ScreeningOrchestrator {
-  private readonly runner;
+  readonly runner;
 
   constructor(options: ScreeningOrchestratorOptions) {
     this.runner = new WorkflowRunner(screeningWorkflow(options), options);

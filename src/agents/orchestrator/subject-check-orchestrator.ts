@@ -11,6 +11,7 @@ import type { Clock } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import { WorkflowRunner } from '../workflow/runner';
 import { subjectCheckWorkflow, type SubjectCheckWorkflowOptions } from '../workflow/subject-check';
+import type { Telemetry } from '../../infrastructure/telemetry/telemetry';
 
 export { INTERNAL_FAILURE_MESSAGE } from '../workflow/subject-check';
 
@@ -20,10 +21,12 @@ export interface SubjectCheckOrchestratorOptions extends SubjectCheckWorkflowOpt
   registry: AvroRegistry;
   clock: Clock;
   logger: Logger;
+  /** The consume and agent hops (default: histograms only). */
+  telemetry?: Telemetry;
 }
 
 export class SubjectCheckOrchestrator {
-  private readonly runner;
+  readonly runner;
 
   constructor(options: SubjectCheckOrchestratorOptions) {
     this.runner = new WorkflowRunner(subjectCheckWorkflow(options), options);

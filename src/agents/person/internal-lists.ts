@@ -10,7 +10,7 @@
 import { internalListsUsed, screenInternalLists, type InternalListSource } from '../lists/internal-lists';
 import { toListEntity } from '../../screening/watchlists/model';
 import type { AgentSubject } from '../runtime/agent';
-import { dobRelation, locationRelation } from './list-agents';
+import { dobRelation, identityYearOnly, locationRelation } from './list-agents';
 import type { PersonAgent, PersonSubject, SourceRecord } from './types';
 
 /** The person-check subject as the list agents read it: the full name, every other search name as an alias. */
@@ -59,7 +59,9 @@ export function withPersonInternalLists(base: PersonAgent, source: InternalListS
           ...(ref.reason ? { detail: ref.reason.slice(0, 300) } : {}),
           internalList: ref,
           // The policy's verdict on the identity, as the screening's hit of the same entry carries it.
-          ...(hit.assessment ? { identity: { assessment: hit.assessment, note: hit.identityNote ?? '', ...(hit.confirmation ? { confirmation: hit.confirmation } : {}) } } : {}),
+          ...(hit.assessment
+            ? { identity: identityYearOnly({ assessment: hit.assessment, note: hit.identityNote ?? '', ...(hit.confirmation ? { confirmation: hit.confirmation } : {}) }, subject.dateOfBirth) }
+            : {}),
         });
       }
       return { ...ours, records: [...ours.records, ...records], data: { ...(ours.data ?? {}), internalLists: internalListsUsed(index) } };

@@ -13,17 +13,31 @@ import { assessGroup, HIT_THRESHOLD, identityContext, listSourceLabels, sourceLi
 import { groupMatches, type MatchGroup } from '../../screening/grouping';
 import { countryQualifier, dobQualifier, QUALIFIER_EFFECTS } from '../../screening/matching/qualifiers';
 import type { ListEntity, ListTopic, MatchResult } from '../../screening/model';
+import type { IdentityAssessment } from '../../reports/confirmation';
 import type { DobRelation, LocationRelation, PersonAgent, PersonSubject, RecordCategory, SourceRecord } from './types';
 
 /** The screening agents' list names; person-check records name the FollowTheMoney data plainly. */
 const LIST_LABELS: Record<string, string> = { ...listSourceLabels, opensanctions_ftm: 'OpenSanctions' };
 
+/** Person-check reports show the subject's date of birth as its year only: so does every sentence about it. */
+export function withDobYearOnly(text: string, dateOfBirth: string | undefined): string {
+  return dateOfBirth ? text.split(dateOfBirth).join(`${dateOfBirth.slice(0, 4)}-**-**`) : text;
+}
+
+/** The identity assessment of a record, its sentences with the subject's date of birth as its year only. */
+export function identityYearOnly(identity: IdentityAssessment, dateOfBirth: string | undefined): IdentityAssessment {
+  return {
+    ...identity,
+    note: withDobYearOnly(identity.note, dateOfBirth),
+    ...(identity.confirmation ? { confirmation: { ...identity.confirmation, detail: withDobYearOnly(identity.confirmation.detail, dateOfBirth) } } : {}),
+  };
+}
+
 export function dobRelation(subject: PersonSubject, entity: ListEntity): { dob: DobRelation; dobDetail?: string } {
   if (!subject.dateOfBirth) return { dob: 'unknown' };
   const q = dobQualifier({ name: subject.fullName, birthDate: subject.dateOfBirth }, entity);
   if (!q) return { dob: 'unknown', dobDetail: 'the record gives no date of birth' };
-  // Reports show the subject's date of birth as its year only: so does the explanation.
-  const detail = q.detail.split(subject.dateOfBirth).join(`${subject.dateOfBirth.slice(0, 4)}-**-**`);
+  const detail = withDobYearOnly(q.detail, subject.dateOfBirth);
   if (q.kind === 'dob_match') return { dob: q.effect === QUALIFIER_EFFECTS.dobExact ? 'match' : 'year_match', dobDetail: detail };
   return { dob: 'conflict', dobDetail: detail };
 }
@@ -124,7 +138,7 @@ export function createPersonListAgent(
           // one record per real-world person, however many files list them, with the identity assessed as a screening's hit is
           const groups = groupMatches(rows).slice(0, 25);
           const identity = identityContext({ name, ...(subject.dateOfBirth ? { birthDate: subject.dateOfBirth } : {}) }, engine, groups);
-          for (const g of groups) records.push({ ...recordFromGroup(subject, name, g, group.category, retrievedAt), identity: assessGroup(g, identity) });
+          for (const g of groups) records.push({ ...recordFromGroup(subject, name, g, group.category, retrievedAt), identity: identityYearOnly(assessGroup(g, identity), subject.dateOfBirth) });
         }
       }
       return { queried: true, records, data: { namesSearched: subject.searchNames.length, ...(notes.length ? { notes } : {}) } };

@@ -14,6 +14,7 @@ import type { MessageBus } from '../../infrastructure/bus/port';
 import type { Clock } from '../../shared/clock';
 import type { Event, RecordedEvent } from '../../shared/events';
 import type { Logger } from '../../shared/logger';
+import type { Telemetry } from '../../infrastructure/telemetry/telemetry';
 import type { AgentSubject } from '../runtime/agent';
 import type { SupervisedKind } from '../orchestrator/supervisor';
 
@@ -136,6 +137,8 @@ export interface WorkflowRunnerOptions {
   logger: Logger;
   /** The deadline an AgentTask carries (now + this). */
   agentTimeoutMs: number;
+  /** The consume and agent hops (default: histograms only). */
+  telemetry?: Telemetry;
 }
 
 /** What moves a run: answers to record, and whether to (re-)dispatch what is pending. */

@@ -27,13 +27,20 @@ import { StreamRevisionConflictError } from '../../infrastructure/eventstore/por
 import { EVENT_TYPE_HEADER } from '../../infrastructure/relay/relay';
 import type { Event, RecordedEvent } from '../../shared/events';
 import type { SupervisionResult } from '../orchestrator/supervisor';
+import { Telemetry } from '../../infrastructure/telemetry/telemetry';
 import { answerOf, UndecodableAnswer } from './answers';
 import type { AgentAnswer, Decision, LocalOutcome, PhaseDeclaration, RunContext, StepInput, WorkflowDefinition, WorkflowRunnerOptions } from './definition';
 
 export type { StepInput, WorkflowRunnerOptions };
 
 
-type Input = { kind: 'start'; envelope: EventEnvelope } | { kind: 'answer'; answer: AgentAnswer } | { kind: 'bad_answer'; error: unknown };
+type DecodedInput = { kind: 'start'; envelope: EventEnvelope } | { kind: 'answer'; answer: AgentAnswer } | { kind: 'bad_answer'; error: unknown };
+type Input = ({ kind: 'start'; envelope: EventEnvelope } | { kind: 'answer'; answer: AgentAnswer } | { kind: 'bad_answer'; error: unknown }) & {
+  /** The message's trace context (its header) and how long it waited on the bus. */
+  traceparent: string | undefined;
+  busWaitMs: number | undefined;
+  topic: string;
+};
 
 /** Runs in flight whose history this runner keeps between steps. */
 const HISTORY_CACHE_SIZE = 2_000;
@@ -51,20 +58,32 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
   /** overall_deadline: the timers of runs this process dispatched. */
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private stopped = false;
+  private readonly telemetry: Telemetry;
 
   constructor(
     readonly definition: WorkflowDefinition<C, E, S>,
     private readonly options: WorkflowRunnerOptions,
-  ) {}
+  ) {
+    this.telemetry = options.telemetry ?? Telemetry.off(options.clock);
+  }
 
+  /** The topics this workflow reads: its aggregate's events, and the agents' results if workers answer it. */
+  topics(): string[] {
+    const def = this.definition;
+    return [eventTopicForStream(`${def.streamPrefix}0`), ...(def.consumer.answersFromWorkers ? [AGENT_RESULTS_TOPIC] : [])];
+  }
+
+  /**
+   * Consumes this workflow's topics in a group of its own. A service runs its workflows on one shared
+   * consumer instead (startWorkflowConsumer in ./consumer.ts), which hands messages to handleMessages.
+   */
   async start(): Promise<void> {
     const def = this.definition;
-    const topics = [eventTopicForStream(`${def.streamPrefix}0`), ...(def.consumer.answersFromWorkers ? [AGENT_RESULTS_TOPIC] : [])];
-    const subscription = { groupId: def.consumer.groupId, topics, fromBeginning: true };
+    const subscription = { groupId: def.consumer.groupId, topics: this.topics(), fromBeginning: true };
     this.consumer =
       def.consumer.maxBatch !== undefined
-        ? await this.options.bus.subscribeInBatches({ ...subscription, maxBatch: def.consumer.maxBatch }, (messages) => this.onMessages(messages))
-        : await this.options.bus.subscribe(subscription, (message) => this.onMessages([message]));
+        ? await this.options.bus.subscribeInBatches({ ...subscription, maxBatch: def.consumer.maxBatch }, (messages) => this.handleMessages(messages))
+        : await this.options.bus.subscribe(subscription, (message) => this.handleMessages([message]));
   }
 
   async stop(): Promise<void> {
@@ -84,43 +103,61 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
   /**
    * Ready messages of one partition. Each run's messages are taken in order (a run of answers is
    * recorded in one step); different runs move concurrently. Any failure fails the batch, which the
-   * bus then redelivers message by message: steps are idempotent.
+   * bus then redelivers message by message: steps are idempotent. Messages of other workflows (their
+   * results on the shared topic) are ignored.
    */
-  private async onMessages(messages: ConsumedMessage[]): Promise<void> {
+  async handleMessages(messages: ConsumedMessage[]): Promise<void> {
     const byRun = new Map<string, Input[]>();
     for (const message of messages) {
       const decoded = this.decode(message);
       if (!decoded) continue;
       const list = byRun.get(decoded.id) ?? [];
-      list.push(decoded.input);
+      const { parent, attributes } = this.telemetry.received(message.headers);
+      const busWaitMs = attributes?.['svc.bus_wait_ms'];
+      list.push({ ...decoded.input, traceparent: parent, busWaitMs: typeof busWaitMs === 'number' ? busWaitMs : undefined, topic: message.topic });
       byRun.set(decoded.id, list);
     }
+    // One consume span per run: a child of its first message, linked to the others' traces.
     const outcomes = await Promise.allSettled(
-      [...byRun].map(async ([id, inputs]) => {
-        for (let i = 0; i < inputs.length; ) {
-          const input = inputs[i]!;
-          if (input.kind === 'start') {
-            this.onStarted(input.envelope);
-            await this.resume(id);
-            i++;
-            continue;
-          }
-          if (input.kind === 'bad_answer') {
-            await this.failOrThrow(id, input.error);
-            i++;
-            continue;
-          }
-          const answers: AgentAnswer[] = [];
-          for (let next = inputs[i]; next?.kind === 'answer'; next = inputs[++i]) answers.push(next.answer);
-          await this.advance(id, { answers, dispatch: false });
-        }
-      }),
+      [...byRun].map(([id, inputs]) =>
+        this.telemetry.traced(
+          'consume',
+          `consume ${inputs[0]!.topic}`,
+          {
+            parent: inputs[0]!.traceparent,
+            links: inputs.slice(1).map((i) => i.traceparent),
+            attributes: { 'svc.workflow': this.streamOf(id), 'svc.messages': inputs.length, ...(inputs[0]!.busWaitMs !== undefined ? { 'svc.bus_wait_ms': inputs[0]!.busWaitMs } : {}) },
+          },
+          () => this.onRunMessages(id, inputs),
+        ),
+      ),
     );
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
   }
 
-  private decode(message: ConsumedMessage): { id: string; input: Input } | undefined {
+  /** One run's messages of a batch, in order: a start, answers (recorded together), an undecodable answer. */
+  private async onRunMessages(id: string, inputs: Input[]): Promise<void> {
+    for (let i = 0; i < inputs.length; ) {
+      const input = inputs[i]!;
+      if (input.kind === 'start') {
+        this.onStarted(input.envelope);
+        await this.resume(id);
+        i++;
+        continue;
+      }
+      if (input.kind === 'bad_answer') {
+        await this.failOrThrow(id, input.error);
+        i++;
+        continue;
+      }
+      const answers: AgentAnswer[] = [];
+      for (let next = inputs[i]; next?.kind === 'answer'; next = inputs[++i]) answers.push(next.answer);
+      await this.advance(id, { answers, dispatch: false });
+    }
+  }
+
+  private decode(message: ConsumedMessage): { id: string; input: DecodedInput } | undefined {
     const prefix = this.definition.streamPrefix;
     if (message.topic === AGENT_RESULTS_TOPIC) {
       if (!message.key.startsWith(prefix)) return undefined; // answers for other workflows
@@ -247,7 +284,7 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
     await Promise.all(
       tasks.map((task) =>
         this.options.bus.publish(agentTaskTopic(task.agent), [
-          this.options.registry.message(AGENT_TASK, stream, task, { 'x-message-id': task.taskId, 'x-correlation-id': task.correlationId }),
+          this.options.registry.message(AGENT_TASK, stream, task, { 'x-message-id': task.taskId, 'x-correlation-id': task.correlationId, ...this.telemetry.messageHeaders() }),
         ]),
       ),
     );
@@ -350,7 +387,9 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
       // dispatch: run the agents that answer here now; send the others to their workers.
       const here = step.agents.filter((agent) => this.placementOf(step.phase, agent) === 'here');
       if (here.length > 0) {
-        const answered = await Promise.all(here.map(async (agent) => ({ agent, ...(await runHere(step.phase, agent)) })));
+        const answered = await Promise.all(
+          here.map(async (agent) => ({ agent, ...(await this.telemetry.traced('agent', `agent ${agent}`, { attributes: { 'svc.agent': agent, 'svc.workflow': stream } }, () => runHere(step.phase, agent))) })),
+        );
         for (const a of answered) record(step.phase, a.agent, a.local, a.startedAt);
         if (def.appendEachPhase) return done(outcome, true);
         continue;

@@ -5,6 +5,8 @@ import { ctxOf, requestContext } from './context';
 import { ApiError, sendError } from './errors';
 import { toApiError } from './error-mapping';
 import { rejectDuplicateCredentialHeaders, verifyJsonBody } from './strict-input';
+import { requestTracing } from './tracing';
+import type { Telemetry } from '../../infrastructure/telemetry/telemetry';
 
 export interface HealthProbe {
   /** Liveness: the process serves requests. */
@@ -31,6 +33,8 @@ export interface HttpAppOptions {
   staticDir?: string;
   /** Prometheus text exposition for GET /metrics (operators scrape it from the private network). */
   metrics?: () => Promise<string>;
+  /** The HTTP hop's span and histogram (api/http/tracing.ts). */
+  telemetry?: Telemetry;
 }
 
 export function createHttpApp(options: HttpAppOptions): express.Express {
@@ -38,6 +42,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   // First, synchronously inside the 'request' event, before the parser pushes any body chunk: a
   // streamed body under an Idempotency-Key is hashed as it arrives (api/http/idempotency.ts).
   app.use(hashIdempotentBodies());
+  const tracing = options.telemetry ? requestTracing(options.telemetry) : undefined;
+  if (tracing) app.use(tracing.start);
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext(options.logger));
@@ -97,6 +103,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     }),
   );
 
+  if (tracing) app.use(tracing.resume);
   for (const router of options.routers) app.use(router);
 
   if (options.staticDir) {

@@ -25,6 +25,7 @@ import { backoffDelay, describeError, type BusLogger, type RedeliveryBackoff } f
 import type { BusMessage, MessageBus } from '../bus/port';
 import { eventTopicForStream } from '../bus/topics';
 import { MESSAGE_ID_HEADER } from '../inbox/inbox';
+import { PUBLISHED_AT_HEADER, TRACEPARENT, type HopSpan, type Telemetry } from '../telemetry/telemetry';
 
 export const EVENT_TYPE_HEADER = 'x-event-type';
 export const CORRELATION_ID_HEADER = 'x-correlation-id';
@@ -53,6 +54,8 @@ export interface EventRelayOptions {
   standbyRetryMs?: number;
   /** Elapsed time of a catch-up wait and between checkpoints (default the monotonic system timer). */
   timer?: Timer;
+  /** The relay_publish hop: a span per traced event (child of its append), the wait and duration histograms. */
+  telemetry?: Telemetry;
 }
 
 class RelayStopped extends Error {}
@@ -75,9 +78,13 @@ export function relayMessage(
   registry: AvroRegistry,
   event: RecordedEvent,
   onTypedDataError?: (error: Error, event: RecordedEvent) => void,
+  trace?: { traceparent?: string | undefined; publishedAt?: number },
 ): BusMessage {
   const headers: Record<string, string> = { [MESSAGE_ID_HEADER]: event.metadata.eventId, [EVENT_TYPE_HEADER]: event.type };
   if (event.metadata.correlationId) headers[CORRELATION_ID_HEADER] = event.metadata.correlationId;
+  const traceparent = trace?.traceparent ?? event.metadata.traceparent;
+  if (traceparent) headers[TRACEPARENT] = traceparent;
+  if (trace?.publishedAt !== undefined) headers[PUBLISHED_AT_HEADER] = String(trace.publishedAt);
   // Encoded when first read: in the embedded mode most relayed events are never read as bytes.
   return registry.deferredMessage(EVENT_ENVELOPE, event.streamName, () => toTypedEventEnvelope(registry, event, onTypedDataError), headers);
 }
@@ -300,13 +307,39 @@ export class EventRelay {
   }
 
   private async publishWithRetry(batch: RecordedEvent[]): Promise<void> {
+    const telemetry = this.options.telemetry;
+    const timed = telemetry?.stopwatch('relay_publish');
+    // One span per traced event (child of the append that recorded it), ended when its batch is out.
+    const spans: HopSpan[] = [];
+    const publishedAt = telemetry?.nowEpochMs();
     const byTopic = new Map<string, BusMessage[]>();
     for (const event of batch) {
       const topic = this.topicFor(event);
       const messages = byTopic.get(topic) ?? [];
-      messages.push(relayMessage(this.options.registry, event, this.typedDataError));
+      let traceparent = event.metadata.traceparent;
+      if (telemetry) {
+        const waitedMs = telemetry.waited('relay', Date.parse(event.recordedAt));
+        if (traceparent !== undefined && telemetry.enabled) {
+          const attributes = { 'messaging.destination.name': topic, 'svc.event_type': event.type, 'svc.batch': batch.length, ...(waitedMs !== undefined ? { 'svc.relay_wait_ms': waitedMs } : {}) };
+          const span = telemetry.start('relay_publish', `publish ${topic}`, { parent: traceparent, observe: false, attributes });
+          spans.push(span);
+          traceparent = span.traceparent;
+        }
+      }
+      messages.push(relayMessage(this.options.registry, event, this.typedDataError, { traceparent, ...(publishedAt !== undefined ? { publishedAt } : {}) }));
       byTopic.set(topic, messages);
     }
+    try {
+      await this.publishBatch(batch, byTopic);
+    } catch (error) {
+      for (const span of spans) span.end(error);
+      throw error;
+    }
+    for (const span of spans) span.end();
+    timed?.();
+  }
+
+  private async publishBatch(batch: RecordedEvent[], byTopic: Map<string, BusMessage[]>): Promise<void> {
     const last = batch[batch.length - 1]!.globalPosition;
     // Topics whose publish failed are retried; the ones that succeeded are not sent again.
     const pending = new Map(byTopic);

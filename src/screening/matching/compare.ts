@@ -155,6 +155,23 @@ function nisbaOf(longer: string, shorter: string): boolean {
 }
 const VOWEL = /[aeiouy]/;
 
+/**
+ * Two Latin spellings of one name start alike and end alike with a vowel or a consonant: a vowel
+ * before the first consonant or after the last is a sound the other name lacks (Ehsan / Hassan,
+ * Salma / Salim), where a vowel between consonants may be a spelling's choice (Abdelkrim / Abdelkarim).
+ */
+function sameVowelEnds(a: string, b: string): boolean {
+  return VOWEL.test(a[0]) === VOWEL.test(b[0]) && !oneFeminineA(a, b);
+}
+
+/** One word ends in -a and the other in a consonant (a final h after a vowel writes the vowel: Fatemeh / Fatima). */
+function oneFeminineA(a: string, b: string): boolean {
+  const last = (w: string) => (w.length > 2 && w.endsWith('h') && VOWEL.test(w[w.length - 2]) ? w[w.length - 2] : w[w.length - 1]);
+  const ea = last(a);
+  const eb = last(b);
+  return (ea === 'a' && !VOWEL.test(eb)) || (eb === 'a' && !VOWEL.test(ea));
+}
+
 /** Runs of vowels in a Latin word (y counts as a vowel): its syllables, roughly. */
 function vowelGroups(word: string): number {
   let n = 0;
@@ -192,10 +209,15 @@ function vowelGaps(norm: string): string[] {
  * writes none the Latin has at most a short one. "کریمی" (krymy) is Karimi, not Cayaurima; "زمانی"
  * (zmny) is Zamani, not Zaman; "עופרי" (wpry) is Ofri, not Para.
  */
-function abjadVowelsAgree(abjad: string, latin: string): boolean {
+export function abjadVowelsAgree(abjad: string, latin: string): boolean {
   const a = vowelGaps(abjad);
   const l = vowelGaps(latin);
-  if (a.length !== l.length) return true; // consonants counted otherwise: leave it to the skeleton
+  if (a.length !== l.length) {
+    // A consonant the script writes, missing from the Latin (خليل khlyl is Khalil, three consonants, not
+    // Kalai: the skeleton's doubled-letter rule merged l-y-l). A final ه/ة (h) is often not written in Latin.
+    const written = a.length - (/h$/.test(abjad) ? 1 : 0);
+    return written <= l.length;
+  }
   for (let i = 0; i < a.length; i++) {
     if (a[i] === '') {
       // (a Latin w or y is a letter the script would write: "انس" Anas is not Wanus)
@@ -204,6 +226,7 @@ function abjadVowelsAgree(abjad: string, latin: string): boolean {
   }
   return true;
 }
+// (not ou, ai, ei: French writes a short u as ou, Mounir / منير, and the reading leaves out alef and ain, القاعدة qdh / Qaida)
 const LONG_VOWEL = /^(oo|uu|ee|ii)$/;
 
 /** Two Hangul blocks are one syllable, reading an initial ㄹ as ㅇ/ㄴ as the South writes it (리/이, 림/임, 로/노). */
@@ -351,11 +374,16 @@ function spellingSimilarity(q: NameToken, c: NameToken): TokenSim {
   const q2 = q.meta[1];
   const c1 = c.meta[0];
   const c2 = c.meta[1];
-  const phonetic = !!q1 && (q1 === c1 || q1 === c2 || (!!q2 && (q2 === c1 || q2 === c2))) && 0.85 > best;
+  // (a feminine -a is another name, whatever the sound code says: Salma / Salim, Roberta / Robert)
+  const phonetic = !!q1 && (q1 === c1 || q1 === c2 || (!!q2 && (q2 === c1 || q2 === c2))) && 0.85 > best && !oneFeminineA(q.fold, c.fold);
   // (a shared consonant skeleton counts only with as many vowel sounds: Fang / Fangwei, Hamid / Ahmadi are other names)
   // (kana writes a vowel after every consonant: アエロスキャン aerosukyan is Aeroscan)
+  // (and with the vowels at the same ends: Ehsan / Hassan and Salma / Salim share consonants, not a name)
   const skeletal =
-    q.skel.length >= 3 && q.skel === c.skel && 0.88 > best && (vowelGroups(q.fold) === vowelGroups(c.fold) || q.origin === 'kana' || c.origin === 'kana');
+    q.skel.length >= 3 &&
+    q.skel === c.skel &&
+    0.88 > best &&
+    (q.origin === 'kana' || c.origin === 'kana' || (vowelGroups(q.fold) === vowelGroups(c.fold) && sameVowelEnds(q.fold, c.fold)));
   // Jaro-Winkler is worked out only when its value can change the result: for a phonetic or skeleton
   // match to count, or for a long pair whose lengths let it reach 0.94 (jw ≤ 0.8 + 0.2·shortest/longest).
   const longest = Math.max(q.fold.length, c.fold.length);
@@ -827,7 +855,7 @@ function naturalRank(p: PreparedName, toks: NameToken[]): Int32Array {
  * side: another person (the father and the son), whatever else the names share.
  */
 function swappedChain(q: PreparedName, qt: NameToken[], c: PreparedName, ct: NameToken[], pairs: Pair[]): string | undefined {
-  if (!hasChain(qt) && !hasChain(ct)) return undefined;
+  if (!hasChain(qt) && !hasChain(ct) && !(hasFamilyArticle(qt) && c.commaAt !== undefined) && !(hasFamilyArticle(ct) && q.commaAt !== undefined)) return undefined;
   const qRank = naturalRank(q, qt);
   const cRank = naturalRank(c, ct);
   // the other side's token matched to each token (-1: none)
@@ -837,12 +865,19 @@ function swappedChain(q: PreparedName, qt: NameToken[], c: PreparedName, ct: Nam
     for (let i = p.q0; i < p.q0 + p.qn; i++) qToC[i] = p.c0;
     for (let j = p.c0; j < p.c0 + p.cn; j++) cToQ[j] = p.q0;
   }
-  const check = (toks: NameToken[], rank: Int32Array, toOther: Int32Array, otherToks: NameToken[], otherRank: Int32Array): string | undefined => {
+  const check = (toks: NameToken[], rank: Int32Array, toOther: Int32Array, otherToks: NameToken[], otherRank: Int32Array, otherComma: boolean): string | undefined => {
     const order = [...toks.keys()].sort((x, y) => rank[x] - rank[y]);
     for (let k = 1; k + 1 < order.length; k++) {
       const bin = toks[order[k]];
       // ("BIN ALI, Khodr": a family name starting with Bin, not a link of the chain)
-      if (bin.kind !== 'particle' || bin.fold !== 'bin' || order[k] === 0) continue;
+      if (bin.kind !== 'particle' || order[k] === 0) continue;
+      // "X al-Y": X of the family al-Y. Against a "SURNAME, Given" name (which says which word is the
+      // given name) that gives Y as the given name and X as the surname, it is another person too
+      // (أحمد الحسن, Ahmad al-Hasan, is not AHMAD, Hasan, that is Hasan Ahmad).
+      const family = bin.fold === 'al' && otherComma;
+      if (bin.fold !== 'bin' && !family) continue;
+      // (a word a name repeats, HASSAN, Hassan el-Hajj, says nothing about which of its places is which)
+      if (family && (repeats(toks, order[k - 1]) || repeats(toks, order[k + 1]))) continue;
       const son = order[k - 1];
       const father = order[k + 1];
       if (toks[son].kind !== 'name' || toks[father].kind !== 'name') continue;
@@ -851,12 +886,24 @@ function swappedChain(q: PreparedName, qt: NameToken[], c: PreparedName, ct: Nam
       // (the father's word right before the son's, a particle between at most: a reordered list name
       // that moves one word to the end is not a swapped chain)
       if (s2 >= 0 && f2 >= 0 && s2 !== f2 && otherRank[s2] > otherRank[f2] && onlyParticlesBetween(otherToks, otherRank, f2, s2)) {
-        return `"${toks[son].display} ${bin.display} ${toks[father].display}" names ${toks[son].display} as the son of ${toks[father].display}; the other name has them the other way round: another person`;
+        return family
+          ? `"${toks[son].display} ${bin.display}-${toks[father].display}" is ${toks[son].display} of the family ${bin.display}-${toks[father].display}; the other name gives ${toks[father].display} as the given name and ${toks[son].display} as the surname: another person`
+          : `"${toks[son].display} ${bin.display} ${toks[father].display}" names ${toks[son].display} as the son of ${toks[father].display}; the other name has them the other way round: another person`;
       }
     }
     return undefined;
   };
-  return check(qt, qRank, qToC, ct, cRank) ?? check(ct, cRank, cToQ, qt, qRank);
+  return check(qt, qRank, qToC, ct, cRank, c.commaAt !== undefined) ?? check(ct, cRank, cToQ, qt, qRank, q.commaAt !== undefined);
+}
+
+function repeats(toks: NameToken[], at: number): boolean {
+  for (let i = 0; i < toks.length; i++) if (i !== at && toks[i].fold === toks[at].fold) return true;
+  return false;
+}
+
+function hasFamilyArticle(toks: NameToken[]): boolean {
+  for (const t of toks) if (t.kind === 'particle' && t.fold === 'al') return true;
+  return false;
 }
 
 /** In reading order, token `to` follows token `from` with nothing but particles between. */

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { ConfigError, eventsFrozen, knownConfigVariables, loadConfig } from '../../../src/config/config';
+import { createAgentCatalog } from '../../../src/agents/catalog';
 
 test('defaults give the embedded mode: no DATABASE_URL, no KAFKA_BROKERS, no ESDB_URL', () => {
   const config = loadConfig({});
@@ -55,6 +56,16 @@ test('docker-compose.yml parses and sets only variables the service reads', () =
     assert.ok(compose.services[name]!.environment!.KAFKA_BROKERS, `${name} uses the real Kafka`);
   }
   for (const infra of ['kafka', 'postgres', 'kurrentdb']) assert.ok(compose.services[infra]?.image, `${infra} service present`);
+  // Every worker runs agents the catalog knows (`svc worker` refuses unknown names at start), and together they run them all.
+  const known = [...createAgentCatalog({ screener: () => ({}) as never, sources: [], hasPepList: () => false }).keys()];
+  const served = ours.flatMap(([name, service]) => {
+    const command = service.command ?? [];
+    if (command[0] !== 'worker') return [];
+    const agents = command[command.indexOf('--agents') + 1]!.split(',');
+    for (const agent of agents) assert.ok(known.includes(agent), `${name} runs ${agent}, which no agent is called`);
+    return agents;
+  });
+  assert.deepEqual([...new Set(served)].sort(), [...known].sort(), 'the workers run every agent of the catalog');
 });
 
 test('the CLI exits non-zero with one clear line on a bad variable', () => {

@@ -10,6 +10,16 @@
  * delivery is at-least-once, and handlers make it effectively once through the inbox
  * (src/infrastructure/inbox).
  *
+ * Publishes asked for in the same turn of the event loop go out together, in one produce request
+ * (a workflow step's agent tasks, the results of a batch of tasks, concurrent handlers'): with one
+ * request in flight per connection, one request each would queue behind one another.
+ *
+ * Consumers fetch with a bounded wait (fetchMaxWaitMs): a real broker answers a fetch as soon as data
+ * arrives, so the bound only spaces the fetches of an idle topic; librdkafka's mock broker holds an
+ * empty fetch for the whole wait even when data arrives meanwhile (tests give it a short one).
+ * Partitions are assigned by alignedAssigner (./aligned-assigner.ts), and up to
+ * partitionsConsumedConcurrently of a member's partitions are handled at once.
+ *
  * The producer is deliberately neither idempotent nor transactional: librdkafka's mock cluster
  * (our test broker) reports controller id 0, which breaks kafkajs's idempotent producer, and
  * Kafka transactions would not give us exactly-once across PostgreSQL anyway. Ordering per key
@@ -21,6 +31,7 @@
  */
 import {
   Kafka,
+  PartitionAssigners,
   Partitioners,
   logLevel as KafkaLogLevel,
   type Consumer,
@@ -28,8 +39,10 @@ import {
   type IHeaders,
   type KafkaConfig,
   type LogEntry,
+  type Message,
   type Producer,
 } from 'kafkajs';
+import { alignedAssigner } from './aligned-assigner';
 import type { BatchHandler, BatchSubscribeOptions, BusConsumer, BusMessage, ConsumedMessage, MessageBus, MessageHandler, SubscribeOptions } from '../port';
 import { systemClock, type Clock } from '../../../shared/clock';
 import { defaultRedeliveryBackoff, describeError, type BusLogger, type RedeliveryBackoff } from '../logger';
@@ -51,6 +64,8 @@ export interface KafkaBusOptions {
   consumer?: Omit<ConsumerConfig, 'groupId'>;
   /** Partitions of one consumer processed in parallel (order within a partition is kept). Default 1. */
   partitionsConsumedConcurrently?: number;
+  /** Longest time a broker may hold a fetch that finds no message (ms, default kafkajs's 5000). */
+  fetchMaxWaitMs?: number;
   redeliveryBackoff?: RedeliveryBackoff;
   /** Default retry policy of every subscription (attempts before dead-lettering, DLQ topic). */
   retry?: Partial<RetryPolicy>;
@@ -83,6 +98,9 @@ export class KafkaBus implements MessageBus {
   private producerConnecting: Promise<Producer> | undefined;
   private readonly consumers = new Set<BusConsumer>();
   private closed = false;
+  /** Publishes waiting for the next produce request (see sendOutgoing). */
+  private outgoing: { topic: string; messages: Message[]; resolve(): void; reject(error: unknown): void }[] = [];
+  private sendScheduled = false;
 
   constructor(private readonly options: KafkaBusOptions) {
     if (options.brokers.length === 0) throw new Error('KafkaBus needs at least one broker');
@@ -130,12 +148,33 @@ export class KafkaBus implements MessageBus {
   async publish(topic: string, messages: BusMessage[]): Promise<void> {
     if (this.closed) throw new Error('KafkaBus is closed');
     if (messages.length === 0) return;
-    const producer = await this.connectedProducer();
-    await producer.send({
-      topic,
-      acks: -1,
-      messages: messages.map((m) => ({ key: m.key, value: m.value, headers: { ...m.headers } })),
+    const outgoing = messages.map((m) => ({ key: m.key, value: m.value, headers: { ...m.headers } }));
+    return new Promise<void>((resolve, reject) => {
+      this.outgoing.push({ topic, messages: outgoing, resolve, reject });
+      if (this.sendScheduled) return;
+      this.sendScheduled = true;
+      setImmediate(() => void this.sendOutgoing());
     });
+  }
+
+  /** Everything published since the last request, in one produce request (order kept per topic and key). */
+  private async sendOutgoing(): Promise<void> {
+    this.sendScheduled = false;
+    const sending = this.outgoing;
+    this.outgoing = [];
+    try {
+      const producer = await this.connectedProducer();
+      const byTopic = new Map<string, Message[]>();
+      for (const { topic, messages } of sending) {
+        const list = byTopic.get(topic);
+        if (list) list.push(...messages);
+        else byTopic.set(topic, [...messages]);
+      }
+      await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+      for (const publish of sending) publish.resolve();
+    } catch (error) {
+      for (const publish of sending) publish.reject(error);
+    }
   }
 
   subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<BusConsumer> {
@@ -155,6 +194,9 @@ export class KafkaBus implements MessageBus {
     const policy = resolveRetryPolicy(this.options.retry, options.retry);
     const consumer: Consumer = this.kafka.consumer({
       allowAutoTopicCreation: true,
+      // Round robin second: a group whose older members know only it (a rolling upgrade) still forms.
+      partitionAssigners: [alignedAssigner, PartitionAssigners.roundRobin],
+      ...(this.options.fetchMaxWaitMs !== undefined ? { maxWaitTimeInMs: this.options.fetchMaxWaitMs } : {}),
       ...this.options.consumer,
       groupId: options.groupId,
     });

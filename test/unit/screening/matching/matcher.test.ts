@@ -47,11 +47,18 @@ describe('middle names and initials', () => {
     assert.equal(how(r.explanation, 'v'), 'initial');
     assert.ok(r.score >= T, String(r.score));
   });
-  it('an extra middle name in the query costs little', () => {
-    const r = top('Kim Jong Sun Un');
-    assert.equal(r.entity.id, F.KIM_JONG_UN.id);
+  it('an extra middle name in the query costs little in the name score', () => {
+    const r = engine.compare('Kim Jong Sun Un', 'KIM, Jong Un', 'Person');
     assert.ok(r.score >= T, String(r.score));
     assert.equal(r.explanation.alignment.find((a) => a.query === 'sun')?.how, 'missing');
+  });
+  it('on a common name (Kim Jong Un) such a partial match alerts only with an identity fact (partial-matches.ts)', () => {
+    const nameOnly = engine.screen({ name: 'Kim Jong Sun Un' }, { threshold: 0.5 }).find((h) => h.entity.id === F.KIM_JONG_UN.id);
+    assert.ok(nameOnly && nameOnly.score < T, String(nameOnly?.score));
+    assert.match(nameOnly.explanation.qualifiers.map((q) => q.detail).join(' | '), /partial match on a common name/);
+    const r = top('Kim Jong Sun Un', { birthDate: '1984-01-08' });
+    assert.equal(r.entity.id, F.KIM_JONG_UN.id);
+    assert.ok(r.score >= T, String(r.score));
   });
 });
 
