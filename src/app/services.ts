@@ -3,7 +3,7 @@
  * deciders (src/commands), the event store and the read models (src/projections); the routers in
  * src/api/* depend only on these interfaces, so each surface is tested against the real wiring.
  */
-import type { HitConfirmation, MatchAssessment } from '../reports/confirmation';
+import type { HitConfirmation, HitStanding, MatchAssessment } from '../reports/confirmation';
 import type { IdempotencyBinding } from './idempotency/binding';
 import type { Actor } from '../shared/events';
 
@@ -205,6 +205,10 @@ export interface HitView {
   match_strength: 'confirmed' | 'potential';
   /** The machine's assessment, apart from the analyst's decision. */
   match_assessment: MatchAssessment;
+  /** The hit's standing now: the machine's assessment with the analyst's decision applied (src/reports/confirmation.ts). */
+  standing: HitStanding;
+  /** The machine's standing alone, the decision left out (shown apart from it). */
+  machine_standing: MatchAssessment;
   /** What confirmed the hit (a date of birth, an identifier, a distinctive exact name, an analyst); null when nothing did. */
   confirmation: HitConfirmation | null;
   explanation: string;

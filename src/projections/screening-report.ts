@@ -11,6 +11,7 @@
  * finishReport from the ReportContext.
  */
 import type { RecordedEvent } from '../shared/events';
+import { currentSummary } from '../reports/match-summary';
 import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../reports/risk-score';
 import { hitStatusOf } from '../reports/confirmation';
 import type { ScreeningEvent, ScreeningRequested } from '../commands/screening';
@@ -307,6 +308,9 @@ export function finishReport(fold: ScreeningReportFold, context: ReportContext):
     }
     report.hits[category].sort((a, b) => b.score - a.score);
   }
+  // The summary's matches sentence counts the hits as they stand now, decisions included: a false
+  // positive recorded after completion changes it (issue 31). The rest is kept as recorded.
+  if (report.verdict.summary) report.verdict.summary = currentSummary(report.verdict.summary, allHits(report), report.agents);
   // After a disposition or a monitoring alert the recorded breakdown is the pipeline's: re-score
   // the hits as they stand now (dispositions included) on the same recorded facts, with the same
   // scorer the re-score event was computed with, so the breakdown explains the current score.

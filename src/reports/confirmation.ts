@@ -111,6 +111,16 @@ export function standingOf(hit: AssessableHit): HitStanding | undefined {
   return assessment;
 }
 
+/**
+ * The machine's standing of a hit with the analyst's decision left out, to show apart from the
+ * decision (a dismissed hit was still a strong name match; an analyst-confirmed one may have been a name match).
+ */
+export function machineStandingOf(hit: AssessableHit): MatchAssessment {
+  const { disposition: _decision, ...machine } = hit;
+  const standing = standingOf(machine);
+  return standing === undefined || standing === 'dismissed' || standing === 'analyst_confirmed' ? assessmentOf(hit) : standing;
+}
+
 export type HitStatus = 'confirmed' | 'potential';
 
 /** confirmed / potential (the API's `match_strength` and hit `status` values), for a standing. */

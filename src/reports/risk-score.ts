@@ -291,7 +291,7 @@ export const FLOORS = {
   },
   sanctions_potential: {
     level: 'high',
-    reason: 'potential sanctions match, identity not confirmed: enhanced due diligence required until an analyst confirms or dismisses it',
+    reason: 'potential sanctions match, identity not corroborated: enhanced due diligence required until an analyst decides it (true match or false positive)',
   },
   sanctions_not_searched: {
     level: 'high',
@@ -307,7 +307,7 @@ export const FLOORS = {
   },
   export_control_potential: {
     level: 'medium',
-    reason: 'potential match on an export-control or debarment list, identity not confirmed: monitor closely until reviewed',
+    reason: 'potential match on an export-control or debarment list, identity not corroborated: monitor closely until reviewed',
   },
   pep_confirmed: {
     level: 'medium',

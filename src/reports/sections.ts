@@ -5,7 +5,8 @@
  */
 
 import { toScore100 } from './risk-score';
-import { assessmentOf, BADGES, confirmationOf, hitStatusOf, standingOf, type HitConfirmation, type HitStanding } from './confirmation';
+import { assessmentOf, BADGES, confirmationOf, hitStatusOf, machineStandingOf, standingOf, statusOfStanding, type HitConfirmation, type HitStanding } from './confirmation';
+import { currentSummary, standingCounts, standingCountsText } from './match-summary';
 import {
   HIT_CATEGORIES,
   RISK_SCALE,
@@ -63,6 +64,8 @@ export interface HitView {
   /** The hit's standing (machine assessment, the analyst's decision applied) and its badge wording. */
   assessment: HitStanding;
   badge: string;
+  /** The machine's assessment alone, worded (shown apart from the analyst's decision). */
+  machine_label: string;
   /** What confirmed the hit, or null: then `identity_note` says what would. */
   confirmation: HitConfirmation | null;
   identity_note?: string;
@@ -90,8 +93,14 @@ export interface HitView {
 export interface HitsSection {
   category: HitCategory;
   count: number;
+  /** Confirmed now: identity corroborated and not dismissed, or analyst-confirmed. */
   confirmed: number;
+  /** Potential now: a name match nobody has decided (or "needs more information"). */
   potential: number;
+  /** Dismissed by an analyst (false positive). */
+  dismissed: number;
+  /** Each standing's label with its count ("analyst-confirmed 1, strong name match 2"), strongest first; empty without hits at the minimum match score. */
+  by_standing: string;
   hits: HitView[];
   /** Agents of this category that were not queried, with why: "no hits" is only meaningful with this. */
   not_searched: { source: string; reason: string }[];
@@ -246,6 +255,7 @@ function hitView(h: ReportHit): HitView {
     status: hitStatusOf(h),
     assessment: standingOf(h) ?? assessmentOf(h),
     badge: BADGES[standingOf(h) ?? assessmentOf(h)].badge,
+    machine_label: BADGES[machineStandingOf(h)].label,
     confirmation: confirmationOf(h) ?? null,
     ...(h.identityNote ? { identity_note: h.identityNote } : {}),
     explanation: { summary: h.explanation.summary, qualifiers: h.explanation.qualifiers.map((q) => ({ kind: q.kind, effect: q.effect, detail: q.detail })) },
@@ -287,7 +297,7 @@ function addressText(a: NonNullable<ScreeningReport['subject']['address']>): str
 export function derivedFlags(report: ScreeningReport): string[] {
   if (report.verdict.flags) return report.verdict.flags;
   const flags: string[] = [];
-  if (report.hits.sanctions.some((h) => hitStatusOf(h) === 'confirmed')) flags.push('confirmed_sanctions_hit');
+  if (report.hits.sanctions.some((h) => statusOfStanding(standingOf(h)) === 'confirmed')) flags.push('confirmed_sanctions_hit');
   if (report.hits.pep.length > 0) flags.push('pep');
   if (report.countryRisk.some((c) => c.fatfStatus === 'high_risk_call_for_action')) flags.push('fatf_black_list');
   return flags;
@@ -334,8 +344,11 @@ export function buildReportSections(report: ScreeningReport): ReportSections {
     return {
       category,
       count: hits.length,
-      confirmed: hits.filter((h) => hitStatusOf(h) === 'confirmed').length,
-      potential: hits.filter((h) => hitStatusOf(h) === 'potential').length,
+      // As the hits stand now: a dismissed hit is neither confirmed nor potential (issue 31).
+      confirmed: hits.filter((h) => statusOfStanding(standingOf(h)) === 'confirmed').length,
+      potential: hits.filter((h) => statusOfStanding(standingOf(h)) === 'potential').length,
+      dismissed: hits.filter((h) => standingOf(h) === 'dismissed').length,
+      by_standing: standingCountsText(standingCounts(hits)),
       hits: hits.map(hitView),
       not_searched: report.sourcesNotSearched.filter((s) => CATEGORY_AGENT_HINTS[category].test(s.source)).map((s) => ({ ...s })),
     };
@@ -352,7 +365,8 @@ export function buildReportSections(report: ScreeningReport): ReportSections {
         report.verdict.reason ??
         `${report.verdict.riskLevel.charAt(0).toUpperCase()}${report.verdict.riskLevel.slice(1)} (${report.verdict.riskScore}), ${band.meaning.toLowerCase()}.`,
       flags: derivedFlags(report).map((flag) => ({ flag, note: FLAG_NOTES[flag] ?? flag })),
-      ...(report.verdict.summary ? { summary: report.verdict.summary } : {}),
+      // Counted as the hits stand now (a report built from an older fold still reads the current counts).
+      ...(report.verdict.summary ? { summary: currentSummary(report.verdict.summary, HIT_CATEGORIES.flatMap((c) => report.hits[c]), report.agents) } : {}),
       hit_counts: hitCounts,
       list_warnings: report.audit.listVersions.flatMap((v) => (v.warning ? [v.warning] : [])),
     },

@@ -129,6 +129,9 @@ test('the morning: a fresh form for every subject, nationality by common name, c
   assert.equal(await nav('History').getAttribute('aria-current'), null);
   // The nationality typed as "North Korea" reached the case as KP.
   assert.match((await page.locator('dl.subject-facts').textContent()) ?? '', /NationalityKorea, North \(KP\)/);
+  // Nobody has decided: no badge and no summary says confirmed (the machine's words: strong name match, identity corroborated…).
+  assert.doesNotMatch((await page.locator('article.hit .badge').allTextContents()).join(' | '), /confirmed/i);
+  assert.doesNotMatch((await page.locator('p.summary').textContent()) ?? '', /confirmed/i);
   // One stale-list banner, naming the lists, with the way to the Sources page.
   assert.equal(await page.locator('.list-warning').count(), 1);
   assert.equal(await page.locator('.list-warning').getByRole('link', { name: /Sources page/ }).getAttribute('href'), '#/sources');
@@ -160,6 +163,12 @@ test('the morning: a fresh form for every subject, nationality by common name, c
   await putin.getByLabel('Comment (required)').fill(comment);
   await putin.getByRole('button', { name: 'Record decision' }).click();
   await page.locator('article.hit', { hasText: /PUTIN/i }).first().locator('dd.decision').waitFor();
+  // The facts entered are on the case; the analyst's decision is its own badge, beside the machine's, and the summary counts it.
+  assert.match((await page.locator('dl.subject-facts').textContent()) ?? '', /Date of birth1952-10-07NationalityRussia \(RU\)/);
+  const decided = page.locator('article.hit', { hasText: /PUTIN/i }).first();
+  assert.equal(await decided.locator('.analyst-decision').textContent(), 'analyst-confirmed');
+  assert.doesNotMatch((await decided.locator('.machine-assessment').textContent()) ?? '', /confirmed/);
+  assert.match((await page.locator('p.summary').textContent()) ?? '', /\(analyst-confirmed 1[,)]/);
   await browser.screenshot('desk-04-case-country-risk-1366');
   found.push(...(await audit(t, 'case with a decision and country risk')));
 
@@ -169,6 +178,7 @@ test('the morning: a fresh form for every subject, nationality by common name, c
   const flat = pages.join('\n').replace(/\s+/g, ' ');
   assert.ok(flat.includes('Name searched: Vladimir Putin'));
   assert.match(flat, /Russia \(RU\), the subject's nationality/);
+  assert.match(flat, /Identity facts given Date of birth: 1952-10-07 Nationality: Russia \(RU\) Identifiers: none given/);
   assert.ok(flat.includes(`Reviewer: ${account.email}`), 'the analyst by e-mail');
   assert.doesNotMatch(flat, /user:u/);
   for (const type of screeningEventTypes) assert.ok(!flat.includes(type), `raw event type ${type}`);
@@ -210,6 +220,9 @@ test('the morning: a fresh form for every subject, nationality by common name, c
     await card.locator('dd.decision').waitFor({ state: 'attached' });
     assert.match((await card.locator('dd.decision').textContent()) ?? '', new RegExp(`^False positive by ${account.email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} on .*: Not the bank onboarded: subsidiaries$`));
   }
+  // The summary and the badges count the decision at once: three dismissed, none of them named.
+  assert.match((await page.locator('p.summary').textContent()) ?? '', /dismissed 3\)/);
+  assert.equal(await page.locator(`article.hit[data-hit-id="${picked[0]}"] .analyst-decision`).textContent(), 'dismissed');
   const steps = await page.locator('.timeline li[data-kind="disposition"]').allTextContents();
   assert.equal(steps.filter((s) => s.includes('Not the bank onboarded: subsidiaries')).length, 3, 'one decision per hit, the one comment on each');
   found.push(...(await audit(t, 'case after a decision on several hits')));

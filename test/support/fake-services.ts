@@ -216,6 +216,8 @@ export class FakeScreeningService implements ScreeningService {
       score: 1,
       match_strength: 'confirmed',
       match_assessment: 'identity_corroborated',
+      standing: 'identity_corroborated',
+      machine_standing: 'identity_corroborated',
       confirmation: { basis: 'identifier', detail: 'test double: the listed identifier agrees' },
       explanation: 'Exact name match (test double)',
       qualifiers: [],

@@ -9,6 +9,7 @@ import { computeRiskScore, type RiskFacts } from '../../reports/risk-score';
 import { countryToIso2 } from '../sources/countries';
 import { countryInfo } from '../../screening/lists/countries';
 import { allHits } from '../../projections/screening-report';
+import { matchesSentence } from '../../reports/match-summary';
 import { assessSow, type SowAssessment } from '../sow/framework';
 import { readStoredDeclaration } from '../sow/declaration';
 import { corroborateKind, type SowAgentResult } from '../sow/agents';
@@ -131,19 +132,13 @@ export const finalisers: Record<string, FinalisationStep> = {
   },
 
   async summary(report) {
-    const hits = allHits(report);
-    const confirmed = hits.filter((h) => h.status === 'confirmed');
     const notSearched = report.agents.filter((a) => !a.queried).length;
     // Offshore leaks not searched (e.g. the month's S3 offshore-leak checks used up) must not read as "no match".
     const offshore = report.agents.find((a) => a.agent === 'offshore_leaks' && !a.queried);
     const parts = [
       `${report.subject.query} (${report.subject.entityType}${report.subject.jurisdiction ? `, ${report.subject.jurisdiction}` : ''}) was screened against ${report.agents.filter((a) => a.queried).length} sources.`,
-      hits.length === 0
-        ? `No ${offshore ? 'sanctions, PEP or debarment' : 'sanctions, PEP, debarment or offshore-leak'} match at or above the minimum match score.`
-        : `${hits.length} potential match(es), ${confirmed.length} confirmed: ${hits
-            .slice(0, 3)
-            .map((h) => `${h.entityName} on ${h.sourceLabel ?? h.source} (${Math.round(h.score * 100)})`)
-            .join('; ')}.`,
+      // Counted by standing (the report fold writes this sentence again after every decision).
+      matchesSentence(allHits(report), Boolean(offshore)),
       offshore ? `Offshore leaks were not searched: ${offshore.error ?? 'not queried'}.` : '',
       notSearched > 0 ? `${notSearched} source(s) could not be searched; see data gaps.` : '',
     ];

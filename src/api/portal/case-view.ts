@@ -6,6 +6,7 @@
  * explanation, the codes and every identifier.
  */
 import type { HitView, ListVersionView } from '../../app/services';
+import { BADGES } from '../../reports/confirmation';
 import { identifierWords, plainExplanation, qualifierWords, realIdentifiers } from '../../reports/plain-words';
 import { listLabel } from '../../screening/lists/freshness';
 
@@ -14,6 +15,9 @@ export function portalHit<H extends HitView>(hit: H) {
   const { identifiers: _all, ...rest } = hit;
   return {
     ...rest,
+    // The badges' words, from the one definition: the machine's assessment and, apart, the standing once decided.
+    assessment_label: BADGES[hit.machine_standing].label,
+    standing_label: BADGES[hit.standing].label,
     why: plainExplanation(hit.explanation),
     qualifiers: hit.qualifiers.map((q) => ({ ...q, words: qualifierWords(q) })),
     ...(identifiers.length ? { identifiers: identifiers.map((i) => ({ ...i, words: identifierWords(i) })) } : {}),

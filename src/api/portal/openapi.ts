@@ -13,7 +13,8 @@
  * (/api/person-checks) by registerPersonChecks.
  */
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { HitConfirmationSchema, ListVersionAgeSchema, ListWarningsSchema, MatchAssessmentSchema, MatchStrengthSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
+import { HitConfirmationSchema, ListVersionAgeSchema, ListWarningsSchema, MatchAssessmentSchema, MatchStrengthSchema, RiskFlagsSchema, RiskReasonSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
+import { MATCH_ASSESSMENTS } from '../../reports/confirmation';
 import { z } from '../openapi/zod';
 import { AuditEventSchema } from '../monitoring/schemas';
 import { CountryRiskSchema, HitSchema } from '../s1/schemas';
@@ -177,6 +178,8 @@ const PortalScreeningSchema = z
     created_at: z.string(),
     completed_at: z.string().nullable(),
     list_warnings: ListWarningsSchema.optional(),
+    risk_flags: RiskFlagsSchema.optional(),
+    risk_reason: RiskReasonSchema.optional(),
     offshore_leaks_search: z
       .object({ searched: z.boolean().nullable(), reason: z.string().nullable() })
       .optional()
@@ -201,6 +204,10 @@ const PortalHitSchema = z
     score: z.number(),
     match_strength: MatchStrengthSchema,
     match_assessment: MatchAssessmentSchema,
+    standing: z.enum(['analyst_confirmed', 'dismissed', ...MATCH_ASSESSMENTS]).openapi({ description: "The hit as it stands now: the machine's assessment with the analyst's decision applied (`analyst_confirmed` after a true match, `dismissed` after a false positive; needs more information decides nothing)." }),
+    machine_standing: MatchAssessmentSchema.openapi({ description: "The machine's assessment alone, the analyst's decision left out: shown apart from the decision." }),
+    assessment_label: z.string().openapi({ description: 'The machine\'s assessment in words: "strong name match", "identity corroborated", "name match", "identity contradicted".' }),
+    standing_label: z.string().openapi({ description: 'The standing in words: "analyst-confirmed", "dismissed", or the machine\'s assessment while undecided.' }),
     confirmation: HitConfirmationSchema,
     explanation: z.string(),
     qualifiers: z.array(

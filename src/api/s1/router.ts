@@ -23,6 +23,9 @@ import { buildOpenApiDocument } from '../openapi/registry';
 import { presentScreening, presentScreeningDetail } from '../presenters/screenings';
 import { subjectFactsInput } from '../http/subject-facts';
 import { addressInput, CddRequestSchema, EddRequestSchema, ListQuerySchema, MaRequestSchema, registerS1, ScreeningIdParamsSchema } from './schemas';
+import type { z } from '../openapi/zod';
+
+type EddBody = z.infer<typeof EddRequestSchema>;
 
 export const S1_RATE_LIMIT = 60;
 export const S1_RATE_WINDOW_SECONDS = 60;
@@ -149,20 +152,32 @@ export function cddRequestInput(body: unknown): ScreeningRequestInput {
   };
 }
 
-/** An EDD body (S1, and S3 which takes the same body): everything past the subject is declared. */
-export function eddRequestInput(body: unknown): ScreeningRequestInput {
-  const { query, entity_type, jurisdiction, address, monitor, date_of_birth, nationality, identifiers, phone, email, ...declared } = parseInput(EddRequestSchema, body);
+/** The subject's fields of a screening body; whatever else a declared body (EDD, S3 M&A) carries is declared. */
+type SubjectFields = Partial<Pick<EddBody, 'jurisdiction' | 'address' | 'monitor' | 'date_of_birth' | 'nationality' | 'identifiers' | 'phone' | 'email'>> & {
+  query: string;
+  entity_type: ScreeningRequestInput['entityType'];
+};
+
+/** A body whose fields past the subject are declarations (S1 and S3 EDD, S3 M&A), as the screening service's input. */
+export function declaredRequestInput<T extends SubjectFields>(kind: 'edd' | 'ma', parsed: T, body: unknown): ScreeningRequestInput {
+  const { query, entity_type, jurisdiction, address, monitor, date_of_birth, nationality, identifiers, phone, email, ...declared } = parsed;
   return {
-    kind: 'edd',
+    kind,
     query,
     entityType: entity_type,
     ...entityTypeOmitted(body),
     jurisdiction,
     ...subjectFactsInput({ date_of_birth, nationality, identifiers, phone, email }),
     ...addressInput(address),
-    declared,
+    // the schemas' other fields are all declaration scalars (zod has checked them)
+    declared: declared as ScreeningRequestInput['declared'],
     ...(monitor ? { monitor: true } : {}),
   };
+}
+
+/** An EDD body (S1, and S3 which takes the same body): everything past the subject is declared. */
+export function eddRequestInput(body: unknown): ScreeningRequestInput {
+  return declaredRequestInput('edd', parseInput(EddRequestSchema, body), body);
 }
 
 /** An S1 creation body as the screening service's input (S3 takes the same CDD and EDD bodies). */

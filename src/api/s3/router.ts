@@ -8,7 +8,7 @@
  * uses for the same screening; SOW screenings also carry `sow_screening_id` (`SVC-<8>-SOW`).
  */
 import { screeningKindRefusal } from '../../commands/plans';
-import { toRequestInput as s1RequestInput } from '../s1/router';
+import { declaredRequestInput, toRequestInput as s1RequestInput } from '../s1/router';
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { LimitExceeded } from '../../commands/errors';
@@ -25,8 +25,6 @@ import { ctxOf, idempotencyOf } from '../http/context';
 import { ApiError, invalidField } from '../http/errors';
 import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { entityTypeOmitted, parseInput } from '../http/validation';
-import { subjectFactsInput } from '../http/subject-facts';
-import { addressInput } from '../s1/schemas';
 import { createS3Gate, ensureUuidRequestId, s3PrincipalOf, s3MonthlyRequestQuota } from './gate';
 import { mountBatchRoutes } from './batch-routes';
 import { presentKey } from '../presenters/keys';
@@ -79,20 +77,8 @@ function toRequestInput(kind: ScreeningKind, body: unknown): ScreeningRequestInp
     case 'cdd':
     case 'edd':
       return s1RequestInput(kind, body);
-    case 'ma': {
-      const { query, entity_type, jurisdiction, monitor, date_of_birth, nationality, identifiers, phone, email, address, ...declared } = parseInput(S3MaRequestSchema, body);
-      return {
-        kind,
-        query,
-        entityType: entity_type,
-        ...entityTypeOmitted(body),
-        jurisdiction,
-        ...subjectFactsInput({ date_of_birth, nationality, identifiers, phone, email }),
-        ...addressInput(address),
-        declared,
-        ...(monitor ? { monitor: true } : {}),
-      };
-    }
+    case 'ma':
+      return declaredRequestInput('ma', parseInput(S3MaRequestSchema, body), body);
     case 'sow': {
       const { query, entity_type, jurisdiction, monitor, ...rest } = parseInput(S3SowRequestSchema, body);
       // The structured declaration travels as ScreeningRequested.sow.declaration (events are JSON).

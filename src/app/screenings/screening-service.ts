@@ -11,7 +11,7 @@ import type { EventStore, Subscription } from '../../infrastructure/eventstore/p
 import { projectionSchema } from '../../projections/projection';
 import { buildJsonReport } from '../../reports/json-report';
 import { derivedFlags } from '../../reports/sections';
-import { assessmentOf, confirmationOf, hitStatusOf } from '../../reports/confirmation';
+import { assessmentOf, confirmationOf, hitStatusOf, machineStandingOf, standingOf } from '../../reports/confirmation';
 import { HIT_CATEGORIES, type CountryRiskFinding, type ReportHit, type ScreeningReport } from '../../reports/model';
 import { watchlistVersionId } from '../../screening/watchlists/model';
 import { renderScreeningReportPdf } from '../../reports/pdf/screening-report';
@@ -102,6 +102,8 @@ export function detailView(report: ScreeningReport, surface: ScreeningView['surf
     score: Math.round(h.score * 1000) / 1000,
     match_strength: hitStatusOf(h),
     match_assessment: assessmentOf(h),
+    standing: standingOf(h) ?? assessmentOf(h),
+    machine_standing: machineStandingOf(h),
     confirmation: confirmationOf(h) ?? null,
     explanation: h.explanation.summary,
     qualifiers: h.explanation.qualifiers.map((q) => ({ kind: q.kind, effect: q.effect, detail: q.detail })),

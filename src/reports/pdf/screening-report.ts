@@ -8,6 +8,7 @@ import type { ScreeningReport } from '../model';
 import { buildReportSections, SECTION_TITLES, type HitsSection, type HitView } from '../sections';
 import { LEVEL_COLOURS, PdfWriter } from './writer';
 import { listLabel } from '../../screening/lists/freshness';
+import { countryInfo } from '../../screening/lists/countries';
 import { eventWords, humanDate, humanTime, identifierWords, notSearchedWords, plainExplanation, qualifierWords, realIdentifiers } from '../plain-words';
 
 export interface ScreeningPdfOptions {
@@ -92,7 +93,7 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
   w.field('Debarment and enforcement hits', counts.debarment);
   w.spacer(0.6);
   w.paragraph(
-    'This report records what the screening found in the sources listed in section 13 at the time shown. A potential match (the name matches but no date of birth, identifier or distinctive exact name confirms the identity) is not a finding until an analyst confirms it; the absence of hits in a source that was not searched (section 12) is not evidence of absence.',
+    'This report records what the screening found in the sources listed in section 13 at the time shown. A potential match (the name matches but no date of birth, identifier or distinctive exact name corroborates the identity) is not a finding until an analyst decides it a true match; the absence of hits in a source that was not searched (section 12) is not evidence of absence.',
     { style: 'italic', size: 8.5, colour: '#444444' },
   );
 
@@ -105,13 +106,15 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
   // The facts that confirm or clear a hit: what was given is compared with every listed record (section 4 on).
   w.subheading('Identity facts given');
   w.field('Date of birth', s.subject.date_of_birth ?? 'not given');
-  w.field('Nationality', s.subject.nationality ?? 'not given');
-  w.field('Identifiers', s.subject.identifiers?.length ? s.subject.identifiers.map((i) => `${i.type.replace(/_/g, ' ')} ${i.value}`).join('; ') : 'none given');
+  // As entered, the country named beside its code ("Russia (RU)"), the identifiers in words ("Passport 100000001").
+  const nationality = s.subject.nationality ? countryInfo(s.subject.nationality) : undefined;
+  w.field('Nationality', nationality ? `${nationality.name} (${nationality.iso2})` : (s.subject.nationality ?? 'not given'));
+  w.field('Identifiers', s.subject.identifiers?.length ? s.subject.identifiers.map(identifierWords).join('; ') : 'none given');
   if (s.subject.address) w.field('Address', s.subject.address);
   if (s.subject.phone) w.field('Phone', s.subject.phone);
   if (s.subject.email) w.field('E-mail', s.subject.email);
   if (!s.subject.date_of_birth && !s.subject.identifiers?.length) {
-    w.paragraph('Name only: no date of birth or identifier was given, so a hit is confirmed only by an exact match on a distinctive name or by an analyst.', { style: 'italic', size: 8.5, colour: '#444444' });
+    w.paragraph("Name only: no date of birth or identifier was given, so only an exact match on a distinctive name or an analyst's true-match decision can settle a hit's identity.", { style: 'italic', size: 8.5, colour: '#444444' });
   }
   if (s.subject.declared.length > 0) {
     w.subheading('Declared by the customer');
@@ -144,7 +147,8 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
   // 4–8. Hits
   const hitSection = (n: number, section: HitsSection, empty: string) => {
     w.section(n, title(n));
-    w.paragraph(`${section.count} hit${section.count === 1 ? '' : 's'}: ${section.confirmed} confirmed, ${section.potential} potential.`, { style: 'bold' });
+    // Counted as the hits stand now, in the words of src/reports/confirmation.ts (a dismissed hit is not potential).
+    w.paragraph(`${section.count} hit${section.count === 1 ? '' : 's'}${section.by_standing ? `: ${section.by_standing}` : ''}.`, { style: 'bold' });
     if (section.count === 0) w.paragraph(empty);
     section.hits.forEach((h, i) => hitBlock(w, i + 1, h, when));
     // Which sources of this section were not searched (the reasons are listed once, in section 12).
@@ -375,6 +379,8 @@ function hitBlock(w: PdfWriter, index: number, h: HitView, when: (value: string)
   w.field('List', h.list_label ?? listLabel(h.list), indent);
   w.field('Matched name', `${h.matched_name} (${NAME_KIND[h.matched_name_kind ?? ''] ?? h.matched_name_kind ?? 'name'})`, indent);
   w.field('Score', `${h.score} / 100: ${h.badge}`, indent);
+  // Once decided, the badge is the analyst's: the machine's own assessment stays beside it.
+  if (h.disposition && h.disposition.decision !== 'needs_more_information') w.field("Machine's assessment", h.machine_label, indent);
   w.field(h.confirmation ? 'Confirmed by' : 'Identity', h.confirmation ? h.confirmation.detail : (h.identity_note ?? 'not corroborated'), indent);
   if (h.programs.length > 0) w.field('Programs', h.programs.join(', '), indent);
   if (h.position) w.field('Position', h.position, indent);

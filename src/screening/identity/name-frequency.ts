@@ -201,6 +201,20 @@ function personRarity(tokens: readonly NameToken[], pools: NamePools, lists: Lis
   const commonIn = perCulture
     .filter((c) => c.bearers >= COMMON_MIN_BEARERS)
     .map((c) => ({ culture: c.culture.id, label: c.culture.label, countries: c.culture.countries, bearers: Math.round(c.bearers) }));
+  // A rarity that rests only on ignorance is not evidence: when the rarest part is in no pool (its 1 in
+  // 100,000 is an assumption) and another part recurs on the lists (a name element many people carry, such as
+  // Mohammed or Vladimir), the flat pools cannot tell "Mohammed Al-Masri" from a rare name. Not distinctive.
+  const unknownPart = folds.find((f) => !pools.pooled.has(f) && !unpooledRecurring.has(f));
+  const recurringPart = parts.find((t) => t.fold !== unknownPart && lists.persons(plainWords(t.norm).join('')) >= LIST_RECURRING_MIN_NAMES);
+  if (top.bearers < DISTINCTIVE_MAX_BEARERS && unknownPart !== undefined && recurringPart) {
+    return {
+      reading: 'person',
+      distinctive: false,
+      estimatedBearers: Math.round(top.bearers * 10) / 10,
+      commonIn: [],
+      reason: `not distinctive: "${recurringPart.norm}" is carried by ${lists.persons(plainWords(recurringPart.norm).join(''))} listed people and the rest of the name is in no name pool, so how rare it is cannot be told`,
+    };
+  }
   const distinctive = top.bearers < DISTINCTIVE_MAX_BEARERS;
   const reason = distinctive
     ? `distinctive name: ${rounded(top.bearers)} expected bearer(s) world-wide${top.bearers >= 1 ? ` (most among ${top.culture.label} names)` : ''}`

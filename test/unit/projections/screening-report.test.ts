@@ -97,13 +97,37 @@ describe('screening report fold (live path)', () => {
     assert.deepEqual(report.sourcesNotSearched, [{ source: 'Market data', reason: 'not configured: set MARKET_DATA_API_KEY' }]);
   });
 
-  it('takes the summary step\'s factual summary when completion carries none', async () => {
+  it('takes the summary step\'s factual summary when completion carries none, counting the hits by standing in the words of the one definition', async () => {
     const report = buildScreeningReport(await pipelineStream(sampleHits()), context)!;
     assert.equal(
       report.verdict.summary,
-      'Zala Aero Group (company, Iran) was screened against 2 sources. 7 potential match(es), 3 confirmed: ZALA AERO GROUP on OFAC SDN List (100); ' +
-        'Zala Aero on EU Financial Sanctions Files (91); صدام حسين التكريتي on UN Security Council Consolidated List (82). 1 source(s) could not be searched; see data gaps.',
+      'Zala Aero Group (company, Iran) was screened against 2 sources. 7 matches (identity corroborated 3, name match 4): ZALA AERO GROUP on OFAC SDN List (100, identity corroborated); ' +
+        'TIANSHENG INDUSTRY AND TRADING CO., LTD. 天盛工贸有限公司 on icij_offshore (97, identity corroborated); Alexander Vyacheslavovich ZAKHAROV on Commercial sanctions and PEP screening API (96, identity corroborated). 1 source(s) could not be searched; see data gaps.',
     );
+  });
+
+  it('counts the summary\'s matches as they stand after the decisions: a false positive is dismissed and no longer named, a true match is analyst-confirmed', async () => {
+    const [best, , third] = sampleReport().hits.sanctions;
+    const stream = await pipelineStream([best!, third!]);
+    const n = stream.length;
+    const decided = (hit: ReportHit, disposition: string, position: number): RecordedEvent =>
+      ({
+        type: 'HitDispositioned',
+        data: { ...ids, hitId: hit.hitId, entityId: hit.entityId, disposition, reason: 'checked', analyst: 'user:u2', entityRecordHash: 'h1', dispositionedAt: NOW },
+        metadata: { eventId: `decided-${position}`, occurredAt: NOW },
+        streamName: 'screening-77',
+        streamPosition: BigInt(position),
+        globalPosition: BigInt(position),
+        recordedAt: NOW,
+      }) as RecordedEvent;
+    const before = buildScreeningReport(stream, context)!.verdict.summary!;
+    assert.match(before, /2 matches \(identity corroborated 1, name match 1\): ZALA AERO GROUP on OFAC SDN List \(100, identity corroborated\); /);
+    const dismissed = buildScreeningReport([...stream, decided(best!, 'false_positive', n)], context)!.verdict.summary!;
+    assert.match(dismissed, /^Zala Aero Group \(company, Iran\) was screened against 2 sources\. 2 matches \(name match 1, dismissed 1\): /);
+    assert.doesNotMatch(dismissed, /ZALA AERO GROUP|confirmed|corroborated/, dismissed);
+    assert.match(dismissed, / 1 source\(s\) could not be searched; see data gaps\.$/, 'the coverage sentence is kept as recorded');
+    const both = buildScreeningReport([...stream, decided(best!, 'false_positive', n), decided(third!, 'true_match', n + 1)], context)!.verdict.summary!;
+    assert.match(both, /2 matches \(analyst-confirmed 1, dismissed 1\): [^;]+ \(\d+, analyst-confirmed\)\./);
   });
 
   it('a screening with nothing found is low, with no flags, and its JSON report has every section', async () => {

@@ -48,6 +48,23 @@ describe('structured JSON report', () => {
     assert.equal(pep.content.hits[0]!.position, 'Chief designer, Zala Aero Group');
   });
 
+  it('counts the hits as they stand: a false positive on the corroborated hit moves it from confirmed to dismissed, the machine\'s assessment kept apart', () => {
+    const report = sampleReport();
+    const sectionOf = (r: ReturnType<typeof sampleReport>) => {
+      const s = buildJsonReport(r, { generatedAt: '2026-03-02T10:00:00Z' }).sections.find((x) => x.key === 'sanctions');
+      assert.ok(s && s.key === 'sanctions');
+      return s.content;
+    };
+    const before = sectionOf(report);
+    assert.deepEqual([before.confirmed, before.potential, before.dismissed], [1, 2, 0]);
+    const best = report.hits.sanctions[0]!;
+    best.disposition = { decision: 'false_positive', by: 'ann@northgate.test', at: '2026-03-02T10:00:00Z', note: 'other entity' };
+    const after = sectionOf(report);
+    assert.deepEqual([after.confirmed, after.potential, after.dismissed], [0, 2, 1]);
+    assert.match(after.by_standing, /dismissed 1$/);
+    assert.deepEqual([after.hits[0]!.assessment, after.hits[0]!.machine_label], ['dismissed', 'identity corroborated']);
+  });
+
   it('risk section shows the scale, breakdown and cap; audit shows list versions and events', () => {
     const report = sampleReport();
     const json = buildJsonReport(report, { generatedAt: '2026-03-02T10:00:00Z' });

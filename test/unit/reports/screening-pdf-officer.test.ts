@@ -87,6 +87,15 @@ describe('the PDF an officer files (pdftotext)', () => {
     // The subject and its countries (nationality included: Russia's country risk is assessed).
     assert.ok(flat.includes('Name searched: Vladimir Putin'));
     assert.ok(flat.includes('Entity type: individual'));
+    // The identity facts that were entered, in the Subject section (section 2, before the risk section).
+    const from = flat.indexOf('Identity facts given');
+    const to = flat.indexOf('Risk score ', from);
+    assert.ok(from > 0 && to > from, 'section 2 before section 3');
+    const subject = flat.slice(from, to);
+    assert.ok(subject.includes('Date of birth: 1952-10-07'), subject);
+    assert.ok(subject.includes('Nationality: Russia (RU)'), subject);
+    assert.ok(subject.includes('Identifiers: Passport 100000001'), subject);
+    assert.doesNotMatch(subject, /Name only:/, 'facts were given: not read as a name-only screening');
     assert.match(flat, /Russia \(RU\), the subject's nationality \(shown, not scored\): Not on an FATF list\. FATF statement of 13 February 2026\./);
     // The hit's record: real identifiers only, list names with human dates, adjustments in words.
     assert.ok(flat.includes('Identifiers: Passport 100000001 (RU)'));
@@ -109,6 +118,10 @@ describe('the PDF an officer files (pdftotext)', () => {
     assert.doesNotMatch(flat, /Escalated to M[^L]/);
     assert.equal(flat.split('Why:').length - 1, 1, 'the one sentence of why is printed once');
     assert.ok(flat.includes('true match by ann@northgate.test on 2026-03-07'));
+    // The analyst's decision and the machine's assessment, each shown: the badge is the analyst's.
+    assert.ok(flat.includes('Score: 97 / 100: CONFIRMED by an analyst (true match)'), flat);
+    assert.match(flat, /Machine's assessment: (strong name match|identity corroborated)/);
+    assert.ok(flat.includes('1 hit: analyst-confirmed 1.'), 'the section counts the hit as it stands');
 
     // Each paragraph once (the running header and footer aside).
     const paragraphs = pages
@@ -128,5 +141,61 @@ describe('the PDF an officer files (pdftotext)', () => {
     assert.ok(appendixText.includes('7 March 2026, 14:00:10 GMT: Screening requested'));
     assert.ok(appendixText.includes('us_csl: us_csl:06f3f6a1b2c3d4e5f60718293a4b5c6d7e8f9'), 'record ids are kept, in the appendix');
     assert.ok(!pages.slice(0, signOff).join(' ').includes('us_csl:06f3f6'), 'and only there');
+  });
+
+  it('given an undecided name-only hit at 97, then "confirmed" appears nowhere, and a false positive changes the counts', async () => {
+    const strongName: ReportHit = {
+      hitId: 'sanctions:ofac_sdn:1',
+      category: 'sanctions',
+      source: 'ofac_sdn',
+      sourceLabel: 'OFAC SDN List',
+      listAuthority: 'us',
+      entityId: 'ofac_sdn:1',
+      entityName: 'LI, Wei',
+      matchedName: 'Li Wei',
+      matchedNameKind: 'primary',
+      score: 0.97,
+      status: 'potential',
+      assessment: 'strong_name_match',
+      identityNote: 'name only: nothing corroborates the identity; needs an identity fact (date of birth or identifier)',
+      explanation: { summary: 'Exact match on primary name "LI, Wei"; score 0.97.', qualifiers: [] },
+      programs: ['SDGT'],
+    };
+    const nameOnly = (hit: ReportHit): ScreeningReport => {
+      const hits = { ...emptyHits(), sanctions: [hit] };
+      const assessment = computeRiskScore({ hits, countryRisk: [] });
+      const base = officerReport();
+      return {
+        ...base,
+        subject: { query: 'Li Wei', entityType: 'individual' },
+        hits,
+        countryRisk: [],
+        verdict: {
+          ...base.verdict,
+          riskScore: assessment.riskScore,
+          riskLevel: assessment.riskLevel,
+          breakdown: assessment.breakdown,
+          uncappedScore: assessment.uncappedScore,
+          reason: assessment.reason,
+          flags: assessment.flags,
+          // As an older summary step recorded it: the report counts the hits again as they stand.
+          summary: 'Li Wei (individual) was screened against 4 sources. 1 potential match(es), 1 confirmed: LI, Wei on OFAC SDN List (97).',
+        },
+      };
+    };
+    const render = async (report: ScreeningReport) =>
+      pdfPages(await renderScreeningReportPdf(report, { generatedAt: '2026-03-07T15:00:00.000Z', timeZone: 'Europe/London' }), 'name-only.pdf').join('\n').replace(/\s+/g, ' ');
+
+    const undecided = await render(nameOnly(strongName));
+    assert.doesNotMatch(undecided, /confirmed/i, undecided.match(/.{0,80}confirmed.{0,40}/i)?.[0]);
+    assert.ok(undecided.includes('Score: 97 / 100: POTENTIAL: strong name match, identity not corroborated'));
+    assert.ok(undecided.includes('1 match (strong name match 1): LI, Wei on OFAC SDN List (97, strong name match).'), 'the summary in the words of the one definition');
+    assert.ok(undecided.includes('Identity facts given Date of birth: not given Nationality: not given Identifiers: none given'));
+
+    const dismissed = await render(nameOnly({ ...strongName, disposition: { decision: 'false_positive', by: 'ann@northgate.test', at: '2026-03-07T14:02:11.000Z', note: 'other person' } }));
+    assert.doesNotMatch(dismissed, /confirmed/i);
+    assert.ok(dismissed.includes('1 match (dismissed 1): none stands after the analysts\' decisions.'), 'the summary counts the decision');
+    assert.ok(dismissed.includes('1 hit: dismissed 1.'));
+    assert.ok(dismissed.includes("Machine's assessment: strong name match"));
   });
 });

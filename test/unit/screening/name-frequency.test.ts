@@ -78,6 +78,15 @@ describe('the lists\' own word frequencies', () => {
     const r = nameRarity('Qwertzhan Vladimir', 'person', lists);
     assert.equal(r.distinctive, false, r.reason);
   });
+  it('a name whose only rare part is in no pool, beside a name element many listed people carry, is not distinctive: its rarity is unknown, not shown', () => {
+    const recurring = Array.from({ length: LIST_RECURRING_MIN_NAMES }, (_, i) => entity(`m${i}`, `Mohammed Person${i}`));
+    const lists = listNameFrequency(recurring);
+    assert.equal(nameRarity('Mohammed Qwertzani', 'person', NO_LIST_FREQUENCY).distinctive, true, 'with no list at hand the tail estimate stands');
+    const r = nameRarity('Mohammed Qwertzani', 'person', lists);
+    assert.equal(r.distinctive, false, r.reason);
+    assert.match(r.reason, /carried by 10 listed people.*cannot be told/);
+    assert.equal(nameRarity('Qwertzan Asdfgov', 'person', lists).distinctive, true, 'two parts no pool knows and no list repeats: still distinctive');
+  });
   it('the frequencies of one entity array are counted once', () => {
     const entities = [entity('1', 'A B')];
     assert.equal(listNameFrequency(entities), listNameFrequency(entities));

@@ -15,6 +15,11 @@ interface Hit {
   matched_name_kind: string;
   score: number;
   match_strength: string;
+  /** The machine's assessment alone (identity_corroborated, strong_name_match, name_match, identity_contradicted) and its words. */
+  machine_standing: string;
+  assessment_label: string;
+  /** The standing once decided ("analyst-confirmed", "dismissed"), in the words of the server's one definition. */
+  standing_label: string;
   explanation: string;
   /** The explanation in words (no raw scores). */
   why: string;
@@ -178,6 +183,23 @@ interface HistoryEntry {
 const DECISION_WORDS: Record<string, string> = { true_match: 'True match', false_positive: 'False positive', needs_more_information: 'Needs more information' };
 const decisionWords = (status: string) => DECISION_WORDS[status] ?? status;
 const decisionTone = (status: string) => (status === 'true_match' ? 'critical' : status === 'needs_more_information' ? 'medium' : 'neutral');
+
+/** The machine's assessment as a badge: only a corroborated identity is shown in the alarm colour. */
+function machineBadge(hit: Hit): HTMLElement {
+  const tone = hit.machine_standing === 'identity_corroborated' ? 'critical' : hit.machine_standing === 'identity_contradicted' ? 'neutral' : 'medium';
+  const el = badge(hit.assessment_label, tone);
+  el.classList.add('machine-assessment');
+  el.title = "The machine's assessment";
+  return el;
+}
+
+/** The analyst's decision as a badge: "analyst-confirmed" or "dismissed" once decided, else what is awaited. */
+function decisionBadge(status: string, standingLabel: string): HTMLElement {
+  const el = badge(status === 'needs_more_information' ? decisionWords(status) : standingLabel, decisionTone(status));
+  el.classList.add('analyst-decision');
+  el.title = "The analyst's decision";
+  return el;
+}
 
 /** The sections hits are shown in: the official lists by kind, then the firm's own lists. */
 const SECTIONS: { key: string; title: string; test: (hit: Hit) => boolean }[] = [
@@ -581,8 +603,9 @@ function hitCard(s: Screening, hit: Hit, canDecide: boolean, selection: Set<stri
       select,
       h('h4', null, hit.entity_name),
       h('span', { class: 'score' }, `${Math.round(hit.score * 100)} %`),
-      badge(hit.match_strength, hit.match_strength === 'confirmed' ? 'critical' : 'medium'),
-      hit.disposition ? badge(decisionWords(hit.disposition.status), decisionTone(hit.disposition.status)) : null,
+      // The machine's assessment and the analyst's decision, each its own badge: a close name alone is never "confirmed".
+      machineBadge(hit),
+      hit.disposition ? decisionBadge(hit.disposition.status, hit.standing_label) : null,
     ),
     h('p', { class: 'hit-lists muted small' }, lists.join(' · ')),
     details,

@@ -254,18 +254,22 @@ describe('real entities of the bundled lists, as the list agents report them', (
     };
   });
 
-  it('Vladimir Putin, name only: an exact match on a distinctive name; the CSL row from the SDN programme makes it critical', async () => {
+  it('Vladimir Putin, name only: an exact match whose rarity cannot be shown ("Vladimir" recurs on the lists, "Putin" is in no name pool) is potential, high; with his date of birth the CSL row from the SDN programme makes it critical', async () => {
     const hits = await screen('Vladimir Putin');
     const putin = hits.sanctions.find((h) => /PUTIN, Vladimir/i.test(h.entityName));
     assert.ok(putin, 'Putin is on the bundled CSL');
     // Filed under OFAC's own SDN list; the CSL row that republishes the designation is one of its sources.
     assert.equal(putin.source, 'ofac_sdn');
     assert.ok(putin.sources?.some((s) => s.source === 'us_csl' && /Specially Designated Nationals/.test(s.sourceList ?? '')), JSON.stringify(putin.sources));
-    assert.equal(putin.confirmation?.basis, 'distinctive_name', JSON.stringify(putin));
-    const { result } = given({ hits });
+    assert.deepEqual([putin.status, putin.assessment, putin.confirmation], ['potential', 'strong_name_match', undefined]);
+    assert.match(putin.identityNote ?? '', /not distinctive: "vladimir" is carried by \d+ listed people/);
+    assert.deepEqual([given({ hits }).result.riskLevel, given({ hits }).result.floor?.rule], ['high', 'floor.sanctions_potential']);
+    const withDob = await screen('Vladimir Putin', 'individual', '1952-10-07');
+    const confirmed = withDob.sanctions.find((h) => /PUTIN, Vladimir/i.test(h.entityName));
+    assert.equal(confirmed?.confirmation?.basis, 'date_of_birth', JSON.stringify(confirmed));
+    const { result } = given({ hits: withDob });
     assert.equal(result.riskLevel, 'critical');
     assert.equal(result.floor?.rule, 'floor.blocking_sanctions_confirmed');
-    assert.match(result.reason, /confirmed by exact match on a distinctive name/);
   });
   it('Kim Jong Un, name only: a common Korean name is a strong name match, high; with his listed date of birth, critical', async () => {
     const nameOnly = await screen('Kim Jong Un');
