@@ -4,8 +4,25 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ListEntity } from '../../src/screening/model';
 import { jaroWinkler } from '../../src/screening/matching/similarity';
+
+/** `--data DIR` from a bench's arguments, else the `shared/data` folder beside the repository. */
+export function dataDirArg(args: readonly string[]): string {
+  const i = args.indexOf('--data');
+  return path.resolve(i >= 0 && args[i + 1] ? args[i + 1]! : path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data'));
+}
+
+/** One row of a class development set (dev-sets/*.tsv, read back by loadClassPairs). */
+export interface ClassPairRow {
+  cls: string;
+  query: string;
+  listed: string;
+  schema: string;
+  label: 0 | 1;
+  how: string;
+}
 
 export interface LabelledPair {
   category: string;

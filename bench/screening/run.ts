@@ -19,7 +19,7 @@ import anyAscii from 'any-ascii';
 import { ScreeningEngine } from '../../src/screening/engine';
 import { listsFromRoot, loadAllLists } from '../../src/screening/lists/index';
 import { jaroWinkler } from '../../src/screening/matching/similarity';
-import { buildDevPairs, loadClassPairs, loadHandmadePairs, rng, type LabelledPair } from './devsets';
+import { buildDevPairs, dataDirArg, loadClassPairs, loadHandmadePairs, rng, type LabelledPair } from './devsets';
 import { innocentAcronyms } from './innocent-acronyms';
 import { usPool } from './innocents/multicultural';
 import { measureEngine, type PrecisionFigures } from './precision';
@@ -27,7 +27,7 @@ import { BASELINE_FILE, loadBaseline, precisionSection, trimmed } from './precis
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-const dataDir = path.resolve(args.includes('--data') ? args[args.indexOf('--data') + 1] : path.join(here, '../../../shared/data'));
+const dataDir = dataDirArg(args);
 const quick = args.includes('--quick'); // pair sets and innocents only, for iterating
 const write = !args.includes('--no-write') && !quick;
 // a checkout of the matcher before issue 27's rules, measured on the same people and pairs (precision.ts --root)

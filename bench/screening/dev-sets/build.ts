@@ -13,20 +13,12 @@ import { listsFromRoot, loadAllLists } from '../../../src/screening/lists/index'
 import type { ListEntity } from '../../../src/screening/model';
 import { editDistance } from '../../../src/screening/matching/similarity';
 import { foldToken } from '../../../src/screening/matching/text';
-import { rng, sample } from '../devsets';
+import { dataDirArg, rng, sample, type ClassPairRow as Row } from '../devsets';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-const dataDir = path.resolve(args.includes('--data') ? args[args.indexOf('--data') + 1] : path.join(here, '../../../../shared/data'));
+const dataDir = dataDirArg(args);
 
-interface Row {
-  cls: string;
-  query: string;
-  listed: string;
-  schema: string;
-  label: 0 | 1;
-  how: string;
-}
 
 const SCHEMA: Record<string, string> = { person: 'Person', organization: 'Company', vessel: 'Vessel', aircraft: 'Vessel', unknown: 'LegalEntity' };
 const latin = (s: string) => /^[\x20-\x7E]*$/.test(s);

@@ -19,7 +19,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { rng } from '../devsets';
+import { dataDirArg, rng } from '../devsets';
 import * as W from './write';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -219,7 +219,7 @@ export function readCases(file = DEVSET_FILE): ForeignCase[] {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const args = process.argv.slice(2);
-  const data = path.resolve(args.includes('--data') ? args[args.indexOf('--data') + 1] : path.join(here, '../../../../shared/data'));
+  const data = dataDirArg(args);
   const lists = await import(pathToFileURL(path.join(here, '../../../src/screening/lists/index.ts')).href);
   const loaded = await lists.loadAllLists({ lists: lists.listsFromRoot(data, { includeOptIn: true }) }, { progressBar: false });
   const people = selectPeople(loaded.entities);

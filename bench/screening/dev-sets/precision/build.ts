@@ -24,21 +24,13 @@ import { allLocales } from '@faker-js/faker';
 import anyAscii from 'any-ascii';
 import { listsFromRoot, loadAllLists } from '../../../../src/screening/lists/index';
 import type { ListEntity } from '../../../../src/screening/model';
-import { rng, sample } from '../../devsets';
+import { dataDirArg, rng, sample, type ClassPairRow as Row } from '../../devsets';
 import * as P from '../../innocents/pools';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-const dataDir = path.resolve(args.includes('--data') ? args[args.indexOf('--data') + 1] : path.join(here, '../../../../../shared/data'));
+const dataDir = dataDirArg(args);
 
-interface Row {
-  cls: string;
-  query: string;
-  listed: string;
-  schema: string;
-  label: 0 | 1;
-  how: string;
-}
 const rand = rng(271);
 const latin = (s: string) => /^[A-Za-z][A-Za-z .'-]*$/.test(s);
 const words = (s: string) => s.replace(/,/g, ' ').split(/\s+/).filter(Boolean);
