@@ -11,10 +11,10 @@ import { internalListsUsed, screenInternalLists, type InternalListSource } from 
 import { toListEntity } from '../../screening/watchlists/model';
 import type { AgentSubject } from '../runtime/agent';
 import { dobRelation, identityYearOnly, locationRelation } from './list-agents';
-import type { PersonAgent, PersonSubject, SourceRecord } from './types';
+import type { PersonAgent, PersonAgentContext, PersonSubject, SourceRecord } from './types';
 
 /** The person-check subject as the list agents read it: the full name, every other search name as an alias. */
-export function agentSubjectOf(subject: PersonSubject, accountId: string): AgentSubject {
+export function agentSubjectOf(subject: PersonSubject, accountId: string, documents?: PersonAgentContext['documents']): AgentSubject {
   return {
     workflow: `person-check-${subject.personCheckId}`,
     accountId,
@@ -24,8 +24,13 @@ export function agentSubjectOf(subject: PersonSubject, accountId: string): Agent
     ...(subject.dateOfBirth ? { birthDate: subject.dateOfBirth } : {}),
     ...(subject.phone ? { phone: subject.phone } : {}),
     ...(subject.email ? { email: subject.email } : {}),
+    ...(subject.address ? { address: subject.address } : {}),
+    ...(documents?.length ? { identifiers: documents.map((d) => ({ ...d })) } : {}),
   };
 }
+
+const DOCUMENTS_NOT_HELD =
+  "the request's documents were not searched on the account's internal lists: only their last four characters are kept, and this run (resumed after a restart, or on another instance) did not receive them whole";
 
 /** `base` plus the account's internal lists; without a source or an account it is `base` unchanged. */
 export function withPersonInternalLists(base: PersonAgent, source: InternalListSource | undefined): PersonAgent {
@@ -35,11 +40,11 @@ export function withPersonInternalLists(base: PersonAgent, source: InternalListS
     label: `${base.label}; the account's internal lists`,
     async run(subject, context) {
       if (!context.accountId) return base.run(subject, context);
-      const [ours, index] = await Promise.all([base.run(subject, context), source.indexFor(context.accountId)]);
+      const [ours, index] = await Promise.all([base.run(subject, context), source.indexFor(context.accountId, context.internalListVersions)]);
       if (!ours.queried || !index) return ours;
       const retrievedAt = context.now().toISOString();
       const records: SourceRecord[] = [];
-      for (const hit of screenInternalLists(index, agentSubjectOf(subject, context.accountId))) {
+      for (const hit of screenInternalLists(index, agentSubjectOf(subject, context.accountId, context.documents))) {
         const ref = hit.internalList!;
         const found = index.entries.get(`internal_list:${ref.watchlistId}:${ref.entryId}`);
         if (!found) continue;
@@ -64,7 +69,8 @@ export function withPersonInternalLists(base: PersonAgent, source: InternalListS
             : {}),
         });
       }
-      return { ...ours, records: [...ours.records, ...records], data: { ...(ours.data ?? {}), internalLists: internalListsUsed(index) } };
+      const notes = [...((ours.data?.notes as string[] | undefined) ?? []), ...(context.documentsNotHeld ? [DOCUMENTS_NOT_HELD] : [])];
+      return { ...ours, records: [...ours.records, ...records], data: { ...(ours.data ?? {}), ...(notes.length ? { notes } : {}), internalLists: internalListsUsed(index) } };
     },
   };
 }

@@ -7,7 +7,7 @@ import { HitConfirmationSchema, RiskFlagsSchema, RiskReasonSchema, ListVersionAg
 import { s1Schemas } from '../../webhooks/payloads';
 import { z } from '../openapi/zod';
 import { screenableNameCheck } from '../http/validation';
-import { subjectFactFields } from '../http/subject-facts';
+import { PostalAddressSchema, subjectFactFields } from '../http/subject-facts';
 
 // C0 and C1 control characters. Names never contain them; free text may hold tab and line breaks.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -47,34 +47,6 @@ function freeText(max: number) {
  */
 function choice<const T extends readonly [string, ...string[]]>(values: T) {
   return z.string().pipe(z.enum(values)).openapi({ type: 'string', enum: [...values] });
-}
-
-/**
- * The subject's postal address (issue 21): the account's internal lists weigh it (the same dwelling
- * corroborates a match, another place counts against it); the official lists do not use it.
- */
-export const PostalAddressSchema = z
-  .strictObject({
-    line: nameText(1, 300).optional().openapi({ description: 'Street address, e.g. "12 Baker St, Flat 3".' }),
-    city: nameText(1, SHORT_TEXT_MAX).optional(),
-    postal_code: nameText(1, 20).optional(),
-    country: z
-      .string()
-      .trim()
-      .toUpperCase()
-      .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code')
-      .optional()
-      .openapi({ description: 'ISO 3166-1 alpha-2.', example: 'GB' }),
-  })
-  .refine((a) => a.line !== undefined || a.city !== undefined || a.postal_code !== undefined || a.country !== undefined, 'needs at least one of line, city, postal_code, country')
-  .openapi('PostalAddress', {
-    description: "The subject's postal address. The account's internal lists weigh it (the same dwelling corroborates a match, another place counts against it); the official lists do not use it.",
-  });
-
-/** A parsed PostalAddress as the screening service takes it. */
-export function addressInput(a: z.infer<typeof PostalAddressSchema> | undefined): { address: { line?: string; city?: string; postalCode?: string; country?: string } } | Record<string, never> {
-  if (!a) return {};
-  return { address: { ...(a.line ? { line: a.line } : {}), ...(a.city ? { city: a.city } : {}), ...(a.postal_code ? { postalCode: a.postal_code } : {}), ...(a.country ? { country: a.country } : {}) } };
 }
 
 export const CddRequestSchema = z
