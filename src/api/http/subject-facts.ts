@@ -111,7 +111,8 @@ export const PostalAddressSchema = z
     'needs at least one of line, city, region, postal_code, country',
   )
   .openapi('PostalAddress', {
-    description: "The subject's postal address. The account's internal lists weigh it (the same dwelling corroborates a match, another place counts against it); the official lists do not use it.",
+    description:
+      "The subject's postal address, taken by S1 and S3 screenings, the portal's form and, since issue 30, S2 subject checks and person checks (an extension there). The account's internal lists weigh it (the same dwelling corroborates a match, another place counts against it); the official lists and the other sources do not use it. A subject check or a person check does not show it back.",
   });
 
 /** A parsed PostalAddress as the services take it (absent parts stay absent). */

@@ -97,10 +97,7 @@ export const S1PersonCheckRequestSchema = z
       .openapi({ description: IDENTIFIERS_DESCRIPTION }),
     phone: PhoneField.optional(),
     email: EmailField.optional(),
-    address: PostalAddressSchema.optional().openapi({
-      description:
-        "Extension (issue 30): the subject's postal address, as S1 and S3 screenings take it. The account's internal lists weigh it (the same dwelling corroborates a match, another place counts against it); the official lists and the other sources do not use it, and it is not shown back.",
-    }),
+    address: PostalAddressSchema.optional(),
   })
   .openapi('S1PersonCheckRequest');
 
@@ -119,10 +116,7 @@ export const PortalPersonCheckRequestSchema = z
     additional_identifiers: z.array(identifier).max(10, 'must have at most 10 entries').optional(),
     phone: PhoneField.optional(),
     email: EmailField.optional(),
-    address: PostalAddressSchema.optional().openapi({
-      description:
-        "Extension (issue 30): the subject's postal address, as S1 and S3 screenings take it. The account's internal lists weigh it (the same dwelling corroborates a match, another place counts against it); the official lists and the other sources do not use it, and it is not shown back.",
-    }),
+    address: PostalAddressSchema.optional(),
     purpose: purpose.openapi({ description: 'Required by the FCRA (the engine refuses a check without it).' }),
     fcra_consent: fcraConsent,
   })

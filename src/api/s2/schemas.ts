@@ -98,10 +98,7 @@ export const SubjectCheckRequestSchema = z
     identifiers: IdentifiersField.optional(),
     phone: PhoneField.optional(),
     email: EmailField.optional(),
-    address: PostalAddressSchema.optional().openapi({
-      description:
-        "Extension (issue 30): the subject's postal address, as S1 and S3 screenings take it. The account's internal lists weigh it (the same dwelling corroborates a match, another place counts against it); the official lists and the other sources do not use it, and it is not shown back.",
-    }),
+    address: PostalAddressSchema.optional(),
     locations: z
       .array(LocationSchema)
       .min(1, 'at least one location {country, region?, city?} is required')
