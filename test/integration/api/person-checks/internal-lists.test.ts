@@ -15,6 +15,9 @@ import { randomUUID } from 'node:crypto';
 import { handleCommand } from '../../../../src/commands/command-handler';
 import { personCheckDecider, streamName } from '../../../../src/commands/person-check';
 import { newPersonCheckId } from '../../../../src/app/person-checks/person-check-service';
+import { reproducePersonCheck } from '../../../../src/app/audit/reproduce';
+import { ListRegistry } from '../../../../src/screening/lists/registry';
+import { listsConfigFor } from '../../../../src/bootstrap/lists-config';
 
 let svc: TestService;
 let s3Key: string;
@@ -223,5 +226,29 @@ describe('person checks screen the account internal lists', () => {
       assert.ok(json.errors.some((m: string) => m.startsWith('address')), JSON.stringify(json));
       assert.equal((await svc.service.store.readAll()).length, before, 'nothing written');
     }
+  });
+
+  it('svc audit reproduce re-runs a person check\'s list search against the versions it recorded: the same records, also after the entry is removed; a record found by a whole document is said not reproducible', async () => {
+    const config = svc.service.config;
+    // another process's registry, as `svc audit reproduce` opens it: the versions come from the data dir
+    const lists = new ListRegistry(listsConfigFor(config, { persist: true }));
+    const pc = await personCheck(s1Key, { full_name: 'Theodora Quillfeather', date_of_birth: '1971-04-03' });
+    // a record the whole SSN found: the SSN was not kept, so a re-run cannot find it, and says so
+    const bySsn = await personCheck(s1Key, { full_name: 'Marcus Holloway', date_of_birth: '1980-02-02', identifiers: [{ type: 'ssn', value: '123-45-6789' }] });
+    // the list moves on without the entry: the recorded version still gives the same records
+    const removed = await call(svc.url, 'DELETE', `/api/v1/watchlists/${listId}/entries/C-1001`, { key: s3Key });
+    assert.equal(removed.status, 200, JSON.stringify(removed.body));
+    const same = await reproducePersonCheck({ store: svc.service.store, lists }, pc.id);
+    assert.equal(same.error, undefined, JSON.stringify(same));
+    assert.equal(same.same, true, JSON.stringify(same));
+    assert.ok(same.listVersions.some((v) => v.source === 'ofac_sdn' && v.available), JSON.stringify(same.listVersions));
+    assert.ok(same.listVersions.some((v) => v.source === 'internal_list' && v.available), JSON.stringify(same.listVersions));
+    assert.ok(same.recordedListRecords >= 1 && same.reproducedRecords === same.recordedListRecords, JSON.stringify(same));
+    assert.equal(same.documentsNotKept, false);
+    const differs = await reproducePersonCheck({ store: svc.service.store, lists }, bySsn.id);
+    assert.equal(differs.documentsNotKept, true);
+    assert.equal(differs.same, false);
+    assert.ok(differs.onlyRecorded.some((r) => r.entityId.endsWith(':C-1003')), JSON.stringify(differs));
+    assert.match((await reproducePersonCheck({ store: svc.service.store, lists }, 'SVC-00000000-P')).error ?? '', /does not exist/);
   });
 });
