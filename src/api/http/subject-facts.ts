@@ -19,12 +19,12 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 // An unpaired UTF-16 surrogate (possible through JSON "\ud800" escapes) is not a character.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** A short value of an address: trimmed, no control characters, well-formed Unicode. */
-function addressText(max: number) {
+/** A name or short value (an address's parts, S1's names): trimmed, no control characters, well-formed Unicode. */
+export function boundedText(min: number, max: number) {
   return z
     .string()
     .trim()
-    .min(1, 'must be at least 1 characters')
+    .min(min, `must be at least ${min} characters`)
     .max(max, `must be at most ${max} characters`)
     .refine((s) => !CONTROL.test(s), 'must not contain control characters')
     .refine((s) => !LONE_SURROGATE.test(s), 'must be well-formed Unicode');
@@ -94,10 +94,10 @@ export const EmailField = z
  */
 export const PostalAddressSchema = z
   .strictObject({
-    line: addressText(300).optional().openapi({ description: 'Street address, e.g. "12 Baker St, Flat 3". A whole address on one line ("12 Main St Apt 4, Reno NV 89501") is read part by part.' }),
-    city: addressText(100).optional(),
-    region: addressText(100).optional().openapi({ description: 'Extension (issue 30): state, province or county, a code or a name ("NV", "Nevada", "Ontario").', example: 'NV' }),
-    postal_code: addressText(20).optional(),
+    line: boundedText(1, 300).optional().openapi({ description: 'Street address, e.g. "12 Baker St, Flat 3". A whole address on one line ("12 Main St Apt 4, Reno NV 89501") is read part by part.' }),
+    city: boundedText(1, 100).optional(),
+    region: boundedText(1, 100).optional().openapi({ description: 'Extension (issue 30): state, province or county, a code or a name ("NV", "Nevada", "Ontario").', example: 'NV' }),
+    postal_code: boundedText(1, 20).optional(),
     country: z
       .string()
       .trim()

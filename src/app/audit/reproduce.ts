@@ -49,6 +49,33 @@ export interface ReproduceReport {
 }
 
 const LIST_CATEGORIES = new Set(['sanctions', 'pep', 'offshore_leaks', 'debarment']);
+
+/** The official list versions a run recorded, read back from the kept versions: their entities, as engine versions, and what the report says of each. */
+async function officialVersions(lists: ListVersionSource, recorded: readonly { id: string; source: string; contentHash: string; publishedAt?: string }[], loadedAt: string) {
+  const entities: ListEntity[] = [];
+  const versions: ListVersion[] = [];
+  const listVersions: ReproduceReport['listVersions'] = [];
+  for (const v of recorded) {
+    const got = await lists.getVersion(v.id);
+    listVersions.push({ id: v.id, source: v.source, contentHash: v.contentHash, publishedAt: v.publishedAt ?? null, available: got !== undefined, entities: got?.length ?? 0 });
+    if (got) {
+      entities.push(...got);
+      versions.push({ id: v.id, source: v.source as ListVersion['source'], contentHash: v.contentHash, ...(v.publishedAt ? { publishedAt: v.publishedAt } : {}), loadedAt, entityCount: got.length, files: [] });
+    }
+  }
+  return { entities, versions, listVersions };
+}
+
+/** What was recorded and what came out again, by key: only on one side, or on both and different. */
+function compareByKey<T>(then: ReadonlyMap<string, T>, now: ReadonlyMap<string, T>, differs: (recorded: T, reproduced: T) => boolean) {
+  const onlyRecorded = [...then].filter(([k]) => !now.has(k)).map(([, v]) => v);
+  const onlyReproduced = [...now].filter(([k]) => !then.has(k)).map(([, v]) => v);
+  const changed = [...then]
+    .filter(([k]) => now.has(k))
+    .map(([key, recorded]) => ({ key, recorded, reproduced: now.get(key)! }))
+    .filter((c) => differs(c.recorded, c.reproduced));
+  return { onlyRecorded, onlyReproduced, changed, same: onlyRecorded.length === 0 && onlyReproduced.length === 0 && changed.length === 0 };
+}
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 export async function reproduceScreening(deps: { store: Pick<EventStore, 'readStream'>; lists: ListVersionSource }, screeningId: string): Promise<ReproduceReport> {
@@ -73,19 +100,9 @@ export async function reproduceScreening(deps: { store: Pick<EventStore, 'readSt
   let state = screeningDecider.initialState();
   for (const e of events) state = screeningDecider.evolve(state, e);
 
-  const entities: ListEntity[] = [];
-  const versions: ListVersion[] = [];
-  const listVersions: ReproduceReport['listVersions'] = [];
   const internal = completed.data.listVersions.filter((v) => v.source === INTERNAL_LIST_SOURCE);
-  for (const v of completed.data.listVersions) {
-    if (v.source === INTERNAL_LIST_SOURCE) continue;
-    const got = await deps.lists.getVersion(v.id);
-    listVersions.push({ id: v.id, source: v.source, contentHash: v.contentHash, publishedAt: v.publishedAt ?? null, available: got !== undefined, entities: got?.length ?? 0 });
-    if (got) {
-      entities.push(...got);
-      versions.push({ id: v.id, source: v.source as ListVersion['source'], contentHash: v.contentHash, ...(v.publishedAt ? { publishedAt: v.publishedAt } : {}), loadedAt: completed.data.completedAt, entityCount: got.length, files: [] });
-    }
-  }
+  const official = completed.data.listVersions.filter((v) => v.source !== INTERNAL_LIST_SOURCE);
+  const { entities, versions, listVersions } = await officialVersions(deps.lists, official, completed.data.completedAt);
   // The account's own lists at the versions the screening used, rebuilt from their event streams (issue 21).
   const snapshots: WatchlistSnapshot[] = [];
   for (const v of internal) {
@@ -134,15 +151,11 @@ export async function reproduceScreening(deps: { store: Pick<EventStore, 'readSt
   });
   const now = new Map(reproduced.map((h) => [h.hitId, facts(h)]));
   const then = new Map(recorded.map((h) => [h.hitId, facts(h)]));
-  const onlyRecorded = [...then.values()].filter((h) => !now.has(h.hitId));
-  const onlyReproduced = [...now.values()].filter((h) => !then.has(h.hitId));
-  const changed = [...then.values()]
-    .filter((h) => now.has(h.hitId))
-    .map((h) => ({ hitId: h.hitId, recorded: h, reproduced: now.get(h.hitId)! }))
-    .filter((c) => c.recorded.score !== c.reproduced.score || c.recorded.entityRecordHash !== c.reproduced.entityRecordHash);
+  const { onlyRecorded, onlyReproduced, changed: differing, same } = compareByKey(then, now, (a, b) => a.score !== b.score || a.entityRecordHash !== b.entityRecordHash);
+  const changed = differing.map((c) => ({ hitId: c.key, recorded: c.recorded, reproduced: c.reproduced }));
   return {
     ...empty,
-    same: onlyRecorded.length === 0 && onlyReproduced.length === 0 && changed.length === 0,
+    same,
     listVersions,
     recordedListHits: recorded.length,
     reproducedHits: reproduced.length,
@@ -232,17 +245,7 @@ export async function reproducePersonCheck(deps: { store: Pick<EventStore, 'read
   const official = listResult.result.data?.listVersions;
   if (!official) return { ...empty, error: 'the check predates recorded list versions: nothing to reproduce against' };
 
-  const entities: ListEntity[] = [];
-  const versions: ListVersion[] = [];
-  const listVersions: ReproduceReport['listVersions'] = [];
-  for (const v of official) {
-    const got = await deps.lists.getVersion(v.id);
-    listVersions.push({ id: v.id, source: v.source, contentHash: v.contentHash, publishedAt: v.publishedAt ?? null, available: got !== undefined, entities: got?.length ?? 0 });
-    if (got) {
-      entities.push(...got);
-      versions.push({ id: v.id, source: v.source as ListVersion['source'], contentHash: v.contentHash, ...(v.publishedAt ? { publishedAt: v.publishedAt } : {}), loadedAt: requested.data.requestedAt, entityCount: got.length, files: [] });
-    }
-  }
+  const { entities, versions, listVersions } = await officialVersions(deps.lists, official, requested.data.requestedAt);
   const internal = internalListsOfResult(listResult.result.data as Record<string, unknown> | undefined);
   const snapshots: WatchlistSnapshot[] = [];
   for (const v of internal) {
@@ -275,15 +278,10 @@ export async function reproducePersonCheck(deps: { store: Pick<EventStore, 'read
   };
   const then = byKey(recordedRecords);
   const now = byKey(outcome.records);
-  const onlyRecorded = [...then.values()].filter((r) => !now.has(keyOf(r)));
-  const onlyReproduced = [...now.values()].filter((r) => !then.has(keyOf(r)));
-  const changed = [...then.entries()]
-    .filter(([k]) => now.has(k))
-    .map(([key, recorded]) => ({ key, recorded, reproduced: now.get(key)! }))
-    .filter((c) => c.recorded.nameScore !== c.reproduced.nameScore);
+  const { onlyRecorded, onlyReproduced, changed, same } = compareByKey(then, now, (a, b) => a.nameScore !== b.nameScore);
   return {
     ...empty,
-    same: onlyRecorded.length === 0 && onlyReproduced.length === 0 && changed.length === 0,
+    same,
     listVersions,
     recordedListRecords: then.size,
     reproducedRecords: now.size,
