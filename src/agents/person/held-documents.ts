@@ -22,8 +22,8 @@ export class HeldDocuments {
   /** At most `capacity` checks' documents (a check whose last phase never ran is dropped oldest first). */
   constructor(private readonly capacity = 10_000) {}
 
+  /** None is held too (a request whose identifiers are no whole documents, `ssn_last4`): the list agent then knows nothing is missing. */
   hold(personCheckId: string, documents: readonly HeldDocument[]): void {
-    if (documents.length === 0) return;
     this.held.delete(personCheckId);
     this.held.set(personCheckId, documents.map((d) => ({ ...d })));
     while (this.held.size > this.capacity) this.held.delete(this.held.keys().next().value!);

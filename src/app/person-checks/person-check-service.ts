@@ -335,7 +335,7 @@ export class PgPersonCheckService implements PersonCheckService {
     const surface = principal.surface === 's1' ? 's1' : 'portal';
     const internalListVersions = await this.deps.activeInternalLists?.(principal.accountId);
     // Held before the append: the workflow may start the moment PersonCheckRequested is recorded.
-    this.deps.heldDocuments?.hold(personCheckId, matchingDocuments(input.identifiers));
+    if (input.identifiers?.length) this.deps.heldDocuments?.hold(personCheckId, matchingDocuments(input.identifiers));
     const handled = await handleCommand(this.deps.store, personCheckDecider, streamName(personCheckId), {
       type: 'RequestPersonCheck',
       data: {
