@@ -12,12 +12,15 @@ import { rawRequest } from '../../support/raw-http';
 let svc: TestService;
 let s1Key: string;
 let s3Key: string;
+let portalToken: string;
 
 before(async () => {
   svc = await startTestService({ agents: 'none' });
   const account = await svc.createAccount('enterprise');
   s1Key = (await svc.createKey(account.accountId, 's1')).key;
   s3Key = (await svc.createKey(account.accountId, 's3', { userId: account.userId })).key;
+  const session = await rawRequest(svc.url, 'POST', '/api/session', { json: { email: account.email, password: account.password } });
+  portalToken = session.body.data.token;
 });
 after(async () => {
   await svc?.stop();
@@ -92,6 +95,24 @@ for (const surface of surfaces) {
     });
   });
 }
+
+describe("the portal's screening form with a postal address", () => {
+  it('takes the same address, its state apart, and refuses a bad one in the portal envelope, writing nothing (issue 30)', async () => {
+    const ok = await rawRequest(svc.url, 'POST', '/api/portal/screenings', {
+      headers: { authorization: `Bearer ${portalToken}` },
+      json: { query: 'Bob Smith', address: { line: '12 Main St Apt 4', city: 'Reno', region: 'Nevada', postal_code: '89501', country: 'us' } },
+    });
+    assert.equal(ok.status, 201, ok.text);
+    assert.deepEqual((await requestedSubject()).address, { line: '12 Main St Apt 4', city: 'Reno', region: 'Nevada', postalCode: '89501', country: 'US' });
+    for (const address of [{ region: 'R'.repeat(101) }, { region: 7 }, { state: 'NV' }, {}]) {
+      const before = (await svc.service.store.readAll()).length;
+      const refused = await rawRequest(svc.url, 'POST', '/api/portal/screenings', { headers: { authorization: `Bearer ${portalToken}` }, json: { query: 'Bob Smith', address } });
+      assert.equal(refused.status, 400, `${JSON.stringify(address)}: ${refused.text}`);
+      assert.match(refused.text, /address/, refused.text);
+      assert.equal((await svc.service.store.readAll()).length, before, 'nothing written');
+    }
+  });
+});
 
 describe('the address in OpenAPI', () => {
   it('S1 and S3 document address on the CDD and EDD bodies', async () => {
