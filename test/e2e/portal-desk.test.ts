@@ -196,6 +196,14 @@ test('the morning: a fresh form for every subject, nationality by common name, c
   // ---- Sberbank: weak matches folded, one decision with one comment on three of them
   await page.goto(`${svc.url}/#/screenings/${cases.Sberbank}`);
   await page.getByRole('heading', { name: 'Case history' }).waitFor();
+  // A company's facts, on the case and in the PDF's Subject section: no date of birth or nationality rows.
+  const companyFacts = (await page.locator('dl.subject-facts').textContent()) ?? '';
+  assert.match(companyFacts, /^Countrynot givenIdentifiersnone given$/, companyFacts);
+  const [companyPdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
+  const companyText = pdfPages(readFileSync((await companyPdf.path())!), 'desk-sberbank.pdf').join('\n').replace(/\s+/g, ' ');
+  const companySubject = companyText.slice(companyText.indexOf('Name searched: Sberbank'), companyText.indexOf('Risk score ', companyText.indexOf('Identity facts given')));
+  assert.match(companySubject, /Entity type: company .*Identity facts given Registration number: not given Other identifiers: none given/, companySubject);
+  assert.doesNotMatch(companySubject, /Date of birth|Nationality/, companySubject);
   const weak = page.locator('details.weak-hits');
   assert.ok((await weak.count()) >= 1, 'weaker matches are folded away');
   assert.equal(await weak.first().getAttribute('open'), null);
