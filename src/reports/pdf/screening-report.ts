@@ -406,7 +406,7 @@ function countryWords(code: string): string {
  * The identity facts given, as fit the subject's kind (issue 31 item 6): a person's date of birth,
  * nationality and identifiers; a company's or organisation's registration number and other
  * identifiers (its jurisdiction is printed above), never a "Date of birth" or "Nationality" row. A
- * date or country a caller gave a company anyway is printed, under words that fit a company.
+ * date or country a caller entered for a company anyway is printed as entered (item 17), saying which field it came in.
  */
 function identityFacts(w: PdfWriter, subject: ReportSections['subject']): void {
   const identifiers = subject.identifiers ?? [];
@@ -420,13 +420,14 @@ function identityFacts(w: PdfWriter, subject: ReportSections['subject']): void {
     const others = identifiers.filter((i) => i.type !== 'registration_number');
     w.field('Registration number', registration.length ? registration.map((i) => i.value).join('; ') : 'not given');
     w.field('Other identifiers', others.length ? others.map(identifierWords).join('; ') : 'none given');
-    if (subject.nationality) w.field('Country given', countryWords(subject.nationality));
-    if (subject.date_of_birth) w.field('Date given (incorporation)', subject.date_of_birth);
+    if (subject.nationality) w.field('Country entered (as nationality)', countryWords(subject.nationality));
+    if (subject.date_of_birth) w.field('Date entered (as date of birth)', subject.date_of_birth);
   }
   if (subject.address) w.field('Address', subject.address);
   if (subject.phone) w.field('Phone', subject.phone);
   if (subject.email) w.field('E-mail', subject.email);
-  if (!subject.date_of_birth && identifiers.length === 0) {
+  // A company is told from a namesake by its identifiers; a person by a date of birth or an identifier.
+  if (identifiers.length === 0 && !(person && subject.date_of_birth)) {
     const facts = person ? 'no date of birth or identifier was' : 'no registration number or other identifier was';
     w.paragraph(`Name only: ${facts} given, so only an exact match on a distinctive name or an analyst's true-match decision can settle a hit's identity.`, { style: 'italic', size: 8.5, colour: '#444444' });
   }

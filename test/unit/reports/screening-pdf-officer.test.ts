@@ -178,6 +178,12 @@ describe('the PDF an officer files (pdftotext)', () => {
     assert.doesNotMatch(organisation, /Date of birth|Nationality/);
     assert.ok(organisation.includes('Name only: no registration number or other identifier was given'), organisation);
 
+    // A date and country a caller entered for a company anyway: printed as entered, saying which field, not as a person's rows.
+    const entered = await render({ query: 'Sberbank Leasing', entityType: 'company', dateOfBirth: '1991', nationality: 'RU' });
+    assert.ok(entered.includes('Country entered (as nationality): Russia (RU) Date entered (as date of birth): 1991'), entered);
+    assert.doesNotMatch(entered, /Date of birth:|Nationality:/);
+    assert.ok(entered.includes('Name only: no registration number or other identifier was given'), 'a date does not tell a company from a namesake');
+
     // A person keeps a person's rows.
     const person = await render({ query: 'Li Wei', entityType: 'individual' });
     assert.ok(person.includes('Date of birth: not given Nationality: not given Identifiers: none given'), person);
