@@ -45,12 +45,16 @@ const nav = (name: string) => browser.page.getByRole('navigation', { name: 'Main
 const audit = (t: TestContext, where: string) => auditPage(browser.page, (message) => t.diagnostic(message), where);
 
 /** Fills the new-screening form and waits until the screening completes in the page. */
-async function screen(fields: { name: string; type?: string; dob?: string; nationality?: string }): Promise<void> {
+async function screen(fields: { name: string; type?: string; dob?: string; nationality?: string; identifier?: { type: string; value: string } }): Promise<void> {
   const { page } = browser;
   await page.getByLabel('Name to screen').fill(fields.name);
   if (fields.type) await page.getByLabel('Entity type').selectOption(fields.type);
   if (fields.dob) await page.getByLabel('Date of birth').fill(fields.dob);
   if (fields.nationality) await page.getByLabel('Nationality').fill(fields.nationality);
+  if (fields.identifier) {
+    await page.getByLabel('Identifier type').selectOption(fields.identifier.type);
+    await page.getByLabel('Identifier', { exact: true }).fill(fields.identifier.value);
+  }
   await page.getByRole('button', { name: 'Run screening' }).click();
   await page.locator('.progress-status').filter({ hasText: /Completed/ }).waitFor({ timeout: 60_000 });
   const href = (await page.getByRole('link', { name: 'Open the report' }).getAttribute('href')) ?? '';
@@ -94,8 +98,8 @@ test('the morning: a fresh form for every subject, nationality by common name, c
   await page.getByRole('button', { name: 'Screen another subject' }).click();
   await assertFreshForm('"Screen another subject"');
 
-  // ---- subject 3: a company with many weak hits (Sberbank and its subsidiaries)
-  await screen({ name: 'Sberbank', type: 'company' });
+  // ---- subject 3: a company with many weak hits (Sberbank and its subsidiaries), with its registration number (OGRN)
+  await screen({ name: 'Sberbank', type: 'company', identifier: { type: 'registration_number', value: '1027700132195' } });
   // Opened from a report and back: still fresh.
   await page.getByRole('link', { name: 'Open the report' }).click();
   await page.getByRole('heading', { name: 'Case history' }).waitFor();
@@ -198,11 +202,11 @@ test('the morning: a fresh form for every subject, nationality by common name, c
   await page.getByRole('heading', { name: 'Case history' }).waitFor();
   // A company's facts, on the case and in the PDF's Subject section: no date of birth or nationality rows.
   const companyFacts = (await page.locator('dl.subject-facts').textContent()) ?? '';
-  assert.match(companyFacts, /^Countrynot givenIdentifiersnone given$/, companyFacts);
+  assert.match(companyFacts, /^Countrynot givenIdentifiersRegistration number 1027700132195$/, companyFacts);
   const [companyPdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
   const companyText = pdfPages(readFileSync((await companyPdf.path())!), 'desk-sberbank.pdf').join('\n').replace(/\s+/g, ' ');
   const companySubject = companyText.slice(companyText.indexOf('Name searched: Sberbank'), companyText.indexOf('Risk score ', companyText.indexOf('Identity facts given')));
-  assert.match(companySubject, /Entity type: company .*Identity facts given Registration number: not given Other identifiers: none given/, companySubject);
+  assert.match(companySubject, /Entity type: company .*Identity facts given Registration number: 1027700132195 Other identifiers: none given/, companySubject);
   assert.doesNotMatch(companySubject, /Date of birth|Nationality/, companySubject);
   const weak = page.locator('details.weak-hits');
   assert.ok((await weak.count()) >= 1, 'weaker matches are folded away');
