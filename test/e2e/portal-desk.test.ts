@@ -256,11 +256,13 @@ test('every page fits: no sideways scroll at 390 px (a case with a long entity i
   const list = await call('/api/portal/watchlists', { name: 'Exited customers', severity: 'review', owner: 'Financial crime team' });
   await call(`/api/portal/watchlists/${list.data.id}/entries`, { entry_id: `row-${'2d91c4e7'.repeat(14)}`, primary_name: 'Margaret Thistlewood', dates_of_birth: ['1961-11-02'], reason: 'Chargeback ring' });
   await page.goto(`${svc.url}/#/screen`);
-  await screen({ name: 'Margaret Thistlewood', dob: '1961-11-02' });
+  // The nationality typed as a bare ISO code, in lower case, as some analysts do.
+  await screen({ name: 'Margaret Thistlewood', dob: '1961-11-02', nationality: 'gb' });
   const internalCase = cases['Margaret Thistlewood']!;
   await page.goto(`${svc.url}/#/screenings/${internalCase}`);
   const internal = page.locator('section.hit-group[data-section="internal"]');
   await internal.waitFor();
+  assert.match((await page.locator('dl.subject-facts').textContent()) ?? '', /Nationality[^(]+\(GB\)/);
   assert.match((await internal.locator('h3').textContent()) ?? '', /^Your internal lists/);
   assert.match((await internal.locator('.hit-sources').textContent()) ?? '', /Internal list “Exited customers” \(severity review\), version \d+ of \d+ \w+ \d{4}/);
 
