@@ -91,15 +91,18 @@ async function main() {
     '',
     `Machine: ${os.cpus()[0]?.model ?? 'cpu'}, ${os.cpus().length} cores. Order ${ORDER.join(' ')} at each of ${CLIENTS.join(' and ')} clients (b = base, n = this checkout, t = this checkout with tracing on, m = main).`,
     '',
-    '| clients | run | load at start | screenings/s | median ms | service CPU ms / screening | PostgreSQL CPU ms / screening | round trips / screening | non-2xx | screenings/s ÷ the base run beside it |',
+    '| clients | run | load at start | screenings/s | median ms | service CPU ms / screening | PostgreSQL CPU ms / screening | round trips / screening | non-2xx | screenings/s ÷ the nearest base run |',
     '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const clients of CLIENTS) {
     const series = runs.filter((r) => r.clients === clients);
     series.forEach((run, i) => {
-      // The base run beside it: the nearest one in the order (the next, else the previous).
-      const neighbours = [series[i + 1], series[i - 1]].filter((r): r is Run => r?.who === 'b');
-      const ratio = run.who !== 'b' && neighbours[0] ? `${round(run.figures.rps / neighbours[0].figures.rps)}×` : '';
+      // The base run beside it: the nearest base run in the order (the later one on a tie).
+      const nearest = series
+        .map((r, j) => ({ r, distance: Math.abs(j - i) + (j < i ? 0.5 : 0) }))
+        .filter(({ r }) => r.who === 'b')
+        .sort((x, y) => x.distance - y.distance)[0]?.r;
+      const ratio = run.who !== 'b' && nearest ? `${round(run.figures.rps / nearest.figures.rps)}×` : '';
       const f = run.figures;
       lines.push(`| ${clients} | ${NAMES[run.who]} | ${run.load} | ${f.rps} | ${f.median_ms} | ${f.service_cpu_ms_per_screening} | ${f.postgres_cpu_ms_per_screening} | ${f.pg_round_trips_per_screening ?? '–'} | ${f.non2xx} | ${ratio} |`);
     });
