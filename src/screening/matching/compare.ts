@@ -129,7 +129,8 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
     return NONE;
   }
   // A given name and its other gender's form are two names, two people (Juan / Juana, Daniel / Daniela, Carlo / Carla).
-  if (q.kind === 'name' && c.kind === 'name' && (q.common || c.common) && (genderedForm(q.fold, c.fold) || genderedForm(c.fold, q.fold))) return NONE;
+  // (the name the other is made from is the well-known one: Mustaf, a typo of Mustafa, is no man's name)
+  if (q.kind === 'name' && c.kind === 'name' && ((q.common && genderedForm(q.fold, c.fold)) || (c.common && genderedForm(c.fold, q.fold)))) return NONE;
   // A Persian family name with a suffix that makes another family name (Jafari / Jafariyeh, Ghorbani / Ghorbaniyan).
   if (q.kind === 'name' && c.kind === 'name' && (derivedFamilyName(q.fold, c.fold) || derivedFamilyName(c.fold, q.fold))) return NONE;
   // A name with the Persian/Arabic adjective ending -i is another name (Zamani / Zaman, Karimi / Karim).
@@ -162,10 +163,9 @@ function derivedFamilyName(base: string, longer: string): boolean {
 const DERIVING_SUFFIX = /^(i?eh|i?an|zadeh?|pur|nejad|nezhad)$/;
 
 /**
- * `other` is the feminine form of the given name `name` (or the other way round): the name with -a
- * added (Juan / Juana, Daniel / Daniela) or its final -o made -a (Carlo / Carla, Antonio / Antonia).
- * Only called when one of them is a well-known given name: a surname's feminine form (Ivanov /
- * Ivanova) is one family's name.
+ * `other` is the feminine form of the given name `name`: the name with -a added (Juan / Juana, Daniel /
+ * Daniela) or its final -o made -a (Carlo / Carla, Antonio / Antonia). Only called when `name` is a
+ * well-known given name: a surname's feminine form (Ivanov / Ivanova) is one family's name.
  */
 function genderedForm(name: string, other: string): boolean {
   if (name.length < 3) return false;
