@@ -263,6 +263,10 @@ export function abjadVowelsAgree(abjad: string, latin: string): boolean {
     // A consonant the script writes, missing from the Latin (خليل khlyl is Khalil, three consonants, not
     // Kalai: the skeleton's doubled-letter rule merged l-y-l). A final ه/ة (h) is often not written in Latin.
     const written = a.length - (/h$/.test(abjad) ? 1 : 0);
+    // A consonant the Latin repeats across a vowel is two letters the script would write twice
+    // (Akbaba's b-a-b: not يعقوب, whose skeleton kb the repeat had collapsed into)
+    const repeat = /([bcdfgjklmnpqrstvz])[aeiouy]+\1/.exec(latin);
+    if (repeat && abjad.split(repeat[1]).length < 3) return false;
     return written <= l.length;
   }
   for (let i = 0; i < a.length; i++) {
@@ -763,7 +767,11 @@ function readsAsPerson(toks: NameToken[]): boolean {
  * A name that reads as a person's (no legal form or business word) against an organisation or vessel:
  * the same words on both sides, or nothing ("Li Wei" is not WEI TA LEE COMPANY, "Jing Sun" not SUN WING LTD).
  */
-function unaccountedEntity(qt: NameToken[], qUsed: Used, ct: NameToken[], cUsed: Used): string | undefined {
+function unaccountedEntity(qt: NameToken[], qUsed: Used, ct: NameToken[], cUsed: Used, pairs: readonly Pair[]): string | undefined {
+  // (a person's name words run together into one word of a company or vessel: Ma Na is not MANA
+  // INTERNATIONAL, אניעם עמר not NIMR INTERNATIONAL, as Han Lei is not HANLEY LIMITED)
+  const joined = pairs.find((p) => p.how === 'merged' && p.qn > 1);
+  if (joined) return `the person's name words ${displays(qt, joined.q0, joined.qn)} run together into the organisation or vessel word "${displays(ct, joined.c0, joined.cn)}": not the same name`;
   if (!unmatchedFull(qt, qUsed) && !unmatchedFull(ct, cUsed)) return undefined;
   const left = [leftDisplays(qt, qUsed), leftDisplays(ct, cUsed)].filter(Boolean).join(' and ');
   return `a person's name against an organisation or vessel name with ${left} unmatched: not the same name`;
@@ -1235,7 +1243,7 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
   const whole = !unmatchedNameOrInitial(qt, qUsed) && !unmatchedNameOrInitial(ct, cUsed);
   let anotherPerson = false;
   if (!oneWordDone && anyName && !q.org && !q.vessel && score > PARTIAL_NAME_CAP) {
-    const why = !(c.org || c.vessel) ? unaccounted(q, qt, qUsed, c, ct, cUsed, pairs) : readsAsPerson(qt) ? unaccountedEntity(qt, qUsed, ct, cUsed) : undefined;
+    const why = !(c.org || c.vessel) ? unaccounted(q, qt, qUsed, c, ct, cUsed, pairs) : readsAsPerson(qt) ? unaccountedEntity(qt, qUsed, ct, cUsed, pairs) : undefined;
     if (why) {
       score = PARTIAL_NAME_CAP;
       anotherPerson = true;

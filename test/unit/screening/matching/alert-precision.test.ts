@@ -207,3 +207,20 @@ describe('names that differ by a meaningful ending', () => {
     same('Mehdi Jafari', 'JAFARI, Mehdi');
   });
 });
+
+describe('a person\'s name against a company or vessel', () => {
+  it('name words run together into one company word are not that word: Ma Na is not MANA INTERNATIONAL INVESTMENTS, אניעם עמר not NIMR INTERNATIONAL L.L.C.', () => {
+    const screenOne = (query: string, listed: ReturnType<typeof entity>) => ScreeningEngine.build([listed], []).screen({ name: query }, { threshold: 0.5 })[0]?.score ?? 0;
+    assert.ok(screenOne('Ma Na', entity({ primaryName: 'Mana International Investments', schema: 'organization' })) < T);
+    assert.ok(screenOne('אניעם עמר', entity({ primaryName: 'NIMR INTERNATIONAL L.L.C.', schema: 'organization' })) < T);
+    assert.ok(screenOne('Mana International', entity({ primaryName: 'Mana International Investments', schema: 'organization' })) >= T, 'the company\'s own words still find it');
+  });
+});
+
+describe('a consonant the Latin repeats across a vowel is written twice', () => {
+  it('Akbaba (k-b-a-b) is not يعقوب (Yaqub), whose skeleton the repeat collapsed into; Babak is بابک', () => {
+    differ('Mehmet Akbaba', 'محمد يعقوب');
+    same('Babak Zanjani', 'بابک زنجانی');
+    same('Yaqub', 'يعقوب');
+  });
+});
