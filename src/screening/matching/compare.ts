@@ -845,7 +845,10 @@ function unmatchedEdge(a: PreparedName, at: NameToken[], aUsed: Used, b: Prepare
     // a common first name left out keeps the other parts in their places: the other side's surname
     // is this side's last word (Ali Ibrahim KHALIL is not IBRAHIM, Khalil), and no initial stands for a name
     const inPlace = bComma === undefined || surnameMatchedTo(pairs, bComma, last, aIsQuery);
-    if (!(mayBeLeftOut(at[first]) && inPlace && !byInitial(pairs))) return `first name word "${at[first].display}"`;
+    // (never one followed by "bin": the name after it is the father's, so the first is the person's own:
+    // Omar bin Mohammed al-Masri is not AL-MASRI, Mohammed, his father's name)
+    const ownBeforeChain = at[first + 1]?.kind === 'particle' && at[first + 1]!.fold === 'bin';
+    if (!(mayBeLeftOut(at[first]) && inPlace && !byInitial(pairs)) || ownBeforeChain) return `first name word "${at[first].display}"`;
   }
   if (!aUsed[last] && bComma !== undefined) {
     // a listed Arabic name's last "al-" name (family, tribe or origin: SADDAM HUSSEIN AL-TIKRITI) is

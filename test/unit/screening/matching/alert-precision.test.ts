@@ -224,3 +224,11 @@ describe('a consonant the Latin repeats across a vowel is written twice', () => 
     same('Yaqub', 'يعقوب');
   });
 });
+
+describe('a given name before "bin" is the person\'s own', () => {
+  it('Omar bin Mohammed al-Masri is not AL-MASRI, Mohammed (his father\'s name): a common first name may be left out, not one a chain follows', () => {
+    differ('Omar bin Mohammed Al-Masri', 'AL-MASRI, Mohammed');
+    same('Ahmed bin Khaled Al-Masri', 'AL-MASRI, Ahmad');
+    same('Mohammed bin Salman', 'Muhammad bin Salman Al Saud');
+  });
+});
