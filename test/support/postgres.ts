@@ -122,9 +122,9 @@ async function templateCluster(): Promise<string | undefined> {
     fs.mkdirSync(base, { recursive: true });
     const cluster = await startEmbeddedPostgres({ dataDir: making, settings: CLUSTER_SETTINGS, initNoSync: true, stopOnProcessExit: true, keepProcessAlive: false });
     try {
-      const admin = new pg.Client({ connectionString: cluster.url('postgres') });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${TEMPLATE_DATABASE}`).finally(() => admin.end());
+      const client = new pg.Client({ connectionString: cluster.url('postgres') });
+      await client.connect();
+      await client.query(`CREATE DATABASE ${TEMPLATE_DATABASE}`).finally(() => client.end());
       const pool = createPool({ connectionString: cluster.url(TEMPLATE_DATABASE), max: 2, applicationName: 'svc-test-template' });
       await migrate(pool).finally(() => pool.end());
     } finally {
@@ -132,6 +132,8 @@ async function templateCluster(): Promise<string | undefined> {
     }
     try {
       fs.renameSync(making, dir);
+      // templates of earlier migrations are not used again
+      for (const other of fs.readdirSync(base)) if (/^[0-9a-f]{32}$/.test(other) && path.join(base, other) !== dir) fs.rmSync(path.join(base, other), { recursive: true, force: true });
     } catch {
       // another process put its template in place first: use that one
     }
