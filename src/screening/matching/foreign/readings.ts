@@ -153,13 +153,12 @@ export function transcribedKeys(t: NameToken): string[] {
   for (const s of skeletons) keys.add(`s:${s}`);
   // the Arabic article written onto the name (알샤미, アルシャミ, Αλσάμι: al-Shami), which the lists write
   // apart and key by the name alone: the name after it is looked up too
+  // (kana and Hangul add a vowel to the l: アル aru, 알 al)
   for (const s of spellings) {
-    const rest = /^[aeuo]l(?=[^aeiouy])(.{3,})$/.exec(s)?.[1];
-    if (!rest) continue;
-    keys.add(`t:${foldToken(rest)}`);
-    const k = skeleton(rest);
-    if (k.length >= 2) keys.add(`s:${k}`);
+    const rest = /^[aeo]lu?(?=[^aeiouy])(.{3,})$/.exec(s)?.[1];
+    if (rest) keys.add(`t:${foldToken(rest)}`);
   }
+  for (const s of skeletons) if (s.length >= 3 && s[0] === 'l' && /^[aeo]/.test(spellings[0] ?? '')) keys.add(`s:${s.slice(1)}`);
   return [...keys];
 }
 
@@ -226,17 +225,21 @@ const PARTICLE_SPELLINGS: [string, string][] = [
 
 /** Common given names by consonant skeleton (to mark a transcribed given name as common: lexicon.ts). */
 let commonBySkeleton: Map<string, string[]> | undefined;
+/** latinKey of the common given names of fewer than two consonants (Ali, Eli), which no skeleton key finds. */
+let commonShort: string[] = [];
 function isCommonGivenName(p: Pattern): boolean {
   if (!commonBySkeleton) {
     commonBySkeleton = new Map();
     for (const n of COMMON_GIVEN_NAMES) {
       const s = skeleton(n);
+      if (s.length < 2) commonShort.push(latinKey(n));
       const l = commonBySkeleton.get(s) ?? [];
       l.push(latinKey(n));
       commonBySkeleton.set(s, l);
     }
   }
   for (const s of skeletonsOf(p)) for (const k of commonBySkeleton.get(s) ?? []) if (patternMatches(p, k)) return true;
+  for (const k of commonShort) if (patternMatches(p, k)) return true;
   return false;
 }
 
@@ -365,7 +368,8 @@ function readingOf(raw: string, words: string[], lower: string[], nameLangs: { c
       }
       return;
     }
-    const particle = [...w].length <= 4 ? PARTICLE_SPELLINGS.find(([s]) => patternMatches(p, latinKey(s))) : undefined;
+    // (not a word that also spells a common given name: Georgian ალი, Ali with the nominative -ი, is no al-)
+    const particle = [...w].length <= 4 && !isCommonGivenName(p) ? PARTICLE_SPELLINGS.find(([s]) => patternMatches(p, latinKey(s))) : undefined;
     if (particle) {
       tokens.push(makeToken(particle[1], 'latin', 'particle', tokens.length, words[i]));
       return;
