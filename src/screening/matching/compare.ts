@@ -442,9 +442,7 @@ export function tokenWeight(t: NameToken, rarity: RarityFn): number {
     case 'name': {
       let w = rarity(t.fold);
       if (t.common) w = Math.min(w, 0.4);
-      // a patronymic is a father's given name, as common as given names are, however few listed names
-      // carry that very word: weighed as a common given name's (issue 27: left out, a small penalty)
-      if (t.patronymic) w = Math.min(w, 0.4) * 0.6;
+      if (t.patronymic) w *= 0.6;
       if (t.initial) w = 0.3;
       return w;
     }
