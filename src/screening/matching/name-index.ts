@@ -400,10 +400,8 @@ export class NameIndex {
     const visits: Visit[] = [];
     let total = 0;
     for (const t of toks) {
-      // (a patronymic, often left out of a listed name or a query, weighs as a common given name: compare.ts
-      // tokenWeight; so does a word in Arabic or Hebrew letters whose consonants very many listed names
-      // share, whatever vowels it writes: موهاماد, هاسان are Muhammad and Hasan, not rare names)
-      const w = t.common || t.patronymic || this.commonSkeleton(t) ? 0.4 : t.kind === 'stop' ? 0.35 : t.initial ? 0.3 : 1;
+      // (a patronymic, often left out of a listed name or a query, weighs as a common given name)
+      const w = t.common || t.patronymic ? 0.4 : t.kind === 'stop' ? 0.35 : t.initial ? 0.3 : 1;
       total += w;
       // other languages' renderings of a Russian name (Poetin, Jewgeni) are looked up as spellings
       visits.push(this.visit(t.renderings?.length ? [...tokenKeys(t), ...t.renderings.map((r) => `t:${r}`)] : tokenKeys(t), w));
@@ -437,11 +435,6 @@ export class NameIndex {
       return out;
     }
     return this.best(passing, count, limit, q.tokens.length);
-  }
-
-  /** A word in Arabic or Hebrew letters whose consonant skeleton is too common a key to look up (list()). */
-  private commonSkeleton(t: NameToken): boolean {
-    return t.origin === 'abjad' && t.kind === 'name' && (this.postings.get(`s:${t.skel}`)?.length ?? 0) > BIG_POSTING;
   }
 
   /** A visit's keys resolved to the postings list() keeps, each with the credit it gives (w × key quality). */

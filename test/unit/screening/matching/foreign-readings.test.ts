@@ -253,13 +253,7 @@ describe('round 2: the conventions a listed spelling is read by, and the words a
   });
   const FUENTES = F.entity({ primaryName: 'FUENTES, Carlos Alberto', sourceId: 'r2-1' });
   const ZAWAHIRI = F.entity({ primaryName: 'AL-ZAWAHIRI, Mohammad', sourceId: 'r2-2' });
-  const BAGHERI = F.entity({ primaryName: 'BAGHERI, Mohammad', sourceId: 'r2-3' });
-  // more listed Mohammads than a consonant-skeleton key is looked up for (name-index.ts BIG_POSTING), as on the real lists
-  const syllables = ['ba', 'ka', 'ra', 'sa', 'ta', 'na', 'la', 'ma', 'da', 'fa'];
-  const mohammads = Array.from({ length: 650 }, (_, i) =>
-    F.entity({ primaryName: `${[i % 10, Math.floor(i / 10) % 10, Math.floor(i / 100)].map((k) => syllables[k]).join('').toUpperCase()}RI, Mohammad`, sourceId: `r2-m${i}` }),
-  );
-  const small = ScreeningEngine.build([...F.ALL, FUENTES, ZAWAHIRI, BAGHERI, ...mohammads], []);
+  const small = ScreeningEngine.build([...F.ALL, FUENTES, ZAWAHIRI], []);
   it('through a script that writes its vowels a listed second given name may be left out, through Persian or Hebrew letters not', () => {
     const listed = prepareName('FUENTES, Carlos Alberto', 'person');
     for (const q of ['카를로스 푸엔테스', 'Κάρλος Φουέντες']) assert.ok(compareNames(foreignReadings(q, undefined)[0], listed).score > PARTIAL_NAME_CAP, q);
@@ -269,8 +263,5 @@ describe('round 2: the conventions a listed spelling is read by, and the words a
   });
   it('the Arabic article written onto a name is looked up by the name after it', () => {
     for (const q of ['무함마드 알자와히리', 'ムハンマド・アルザワヒリ']) assert.ok(small.screen({ name: q }).some((h) => h.entity.id === ZAWAHIRI.id), q);
-  });
-  it('a plene spelling of a common name in Arabic letters does not keep the rare surname from finding the listed name', () => {
-    assert.ok(small.screen({ name: 'موهاماد باگری' }).some((h) => h.entity.id === BAGHERI.id));
   });
 });
