@@ -287,7 +287,7 @@ const PortalScreeningDetailSchema = z
       .object({
         date_of_birth: z.string().nullable(),
         nationality: z.string().nullable(),
-        identifiers: z.array(z.object({ type: z.string(), value: z.string() })),
+        identifiers: z.array(z.object({ type: z.string(), value: z.string(), words: z.string().openapi({ description: 'In words, e.g. "Registration number 1027700132195".' }) })),
         phone: z.string().nullable(),
         email: z.string().nullable(),
       })
