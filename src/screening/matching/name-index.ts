@@ -399,9 +399,12 @@ export class NameIndex {
     // Each key is resolved to its posting once here (list(): a Map lookup of a string made for this query).
     const visits: Visit[] = [];
     let total = 0;
+    // (a patronymic, often left out of a listed name or a query, weighs as a common given name; only as a
+    // middle word of three or more: in a two-word name a word ending -evich is the surname, Сянкевіч)
+    let words = 0;
+    for (const t of toks) if (t.kind === 'name' && !t.initial) words++;
     for (const t of toks) {
-      // (a patronymic, often left out of a listed name or a query, weighs as a common given name)
-      const w = t.common || t.patronymic ? 0.4 : t.kind === 'stop' ? 0.35 : t.initial ? 0.3 : 1;
+      const w = t.common || (t.patronymic && words >= 3) ? 0.4 : t.kind === 'stop' ? 0.35 : t.initial ? 0.3 : 1;
       total += w;
       // other languages' renderings of a Russian name (Poetin, Jewgeni) are looked up as spellings
       visits.push(this.visit(t.renderings?.length ? [...tokenKeys(t), ...t.renderings.map((r) => `t:${r}`)] : tokenKeys(t), w));
