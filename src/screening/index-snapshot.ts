@@ -149,6 +149,10 @@ export async function readSnapshotBytes(cacheDir: string, key: string): Promise<
       if (!bytesRead) return undefined;
       at += bytesRead;
     }
+    // Marked as used: writeSnapshot drops the least recently used list sets, so the one every start
+    // reads outlives a run of one-off sets (a LISTS_ONLY start, a private copy of the lists).
+    const now = systemClock.now();
+    await fh.utimes(now, now).catch(() => undefined);
     return bytes;
   } finally {
     await fh.close();
@@ -181,7 +185,7 @@ export function encodeSnapshot(key: string, lists: LoadedList[], engine: Screeni
   return serialize(snap);
 }
 
-/** Write a snapshot (atomically: a reader sees the whole file or none) and drop the oldest beyond KEEP_FILES. */
+/** Write a snapshot (atomically: a reader sees the whole file or none) and drop the least recently used (read or written) beyond KEEP_FILES. */
 export async function writeSnapshot(cacheDir: string, key: string, bytes: Uint8Array): Promise<string> {
   await fsp.mkdir(cacheDir, { recursive: true });
   const file = snapshotFile(cacheDir, key);

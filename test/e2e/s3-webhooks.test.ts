@@ -13,6 +13,7 @@ import { startService, type RunningService } from '../../src/bootstrap/service';
 import { createLogger } from '../../src/shared/logger';
 import { ManualClock } from '../../src/shared/clock';
 import { createTestDatabase, type TestDatabase } from '../support/postgres';
+import { testIndexCacheEnv } from '../support/index-cache';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { call } from '../integration/api/s3/helpers';
 
@@ -36,7 +37,7 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
 before(async () => {
   db = await createTestDatabase();
   receiver = await startHttpsReceiver({ surface: 's3', secret: 'not-yet-registered' });
-  const env = { NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', WEBHOOK_ALLOW_PRIVATE: 'true' };
+  const env = { NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', WEBHOOK_ALLOW_PRIVATE: 'true', ...testIndexCacheEnv() };
   const config = loadConfig(env);
   service = await startService({ config, logger: createLogger({ level: config.LOG_LEVEL }), http: true, agents: 'all', projections: true, clock, webhookCa: receiver.ca });
   url = service.url!;

@@ -24,6 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startChild, type Ready } from './crash-round';
+import { testIndexCacheEnv } from './index-cache';
 import { startHttpsReceiver, type HttpsReceiver } from './https-receiver';
 import { rawRequest, type RawAnswer } from './raw-http';
 import { enrolSurfaces, type Enroller, type SurfaceCredentials } from './surface-credentials';
@@ -207,7 +208,7 @@ async function clusterEnroller(cluster: ScaledCluster): Promise<{ enroller: Enro
   const { createLogger } = await import('../../src/shared/logger');
   const dataDir = path.join(cluster.dir, 'data-operator');
   fs.mkdirSync(dataDir, { recursive: true });
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: cluster.databaseUrl, DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE: 'true', SECRETS_KEY: SOAK_ENV.SECRETS_KEY, LISTS_DIR: SOAK_ENV.LISTS_DIR });
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: cluster.databaseUrl, DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE: 'true', SECRETS_KEY: SOAK_ENV.SECRETS_KEY, LISTS_DIR: SOAK_ENV.LISTS_DIR, ...testIndexCacheEnv() });
   const service = await startService({ config, logger: createLogger({ level: 'silent' }), http: false, agents: 'none', projections: false });
   const system = () => ({ actor: { surface: 'system' as const }, correlationId: randomUUID(), commandId: randomUUID() });
   const enroller: Enroller = {
@@ -616,7 +617,7 @@ async function createdIds(db: pg.Pool, accountId: string): Promise<Map<string, s
 function operator(topology: Topology, args: string[]): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
     cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? os.tmpdir(), NODE_ENV: 'test', LOG_LEVEL: 'silent', LISTS_ONLY: 'fatf', ...topology.operatorEnv() },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? os.tmpdir(), NODE_ENV: 'test', LOG_LEVEL: 'silent', LISTS_ONLY: 'fatf', ...testIndexCacheEnv(), ...topology.operatorEnv() },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import type { SurfaceCredentials } from './surface-credentials';
+import { testIndexCacheEnv } from './index-cache';
 
 export interface CrashRoundOptions {
   requests?: number;
@@ -65,7 +66,7 @@ export function startChild(dataDir: string, env: Record<string, string>): { chil
   const child = spawn(process.execPath, ['--import', 'tsx', serviceEntry], {
     detached: true, // its own process group: SIGKILL reaches PostgreSQL too
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.CRASH_LOG_LEVEL ?? 'silent', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.CRASH_LOG_LEVEL ?? 'silent', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...testIndexCacheEnv(), ...env },
   });
   const ready = new Promise<Ready>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });

@@ -20,6 +20,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/infrastr
 import { AGENT_RESULTS_TOPIC, agentTaskTopic } from '../../src/infrastructure/bus/topics';
 import { createAgentCatalog } from '../../src/agents/catalog';
 import { startMockKafka, type MockKafka } from './kafka';
+import { testIndexCacheEnv } from './index-cache';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const mainScript = path.join(repoRoot, 'src', 'main.ts');
@@ -285,6 +286,7 @@ export async function startScaledCluster(options: ScaledClusterOptions = {}): Pr
         KAFKA_FETCH_MAX_WAIT_MS: '10',
         DATA_DIR: dataDir,
         WEBHOOK_ALLOW_PRIVATE: 'true',
+        ...testIndexCacheEnv(),
         ...(options.extraCaFile ? { NODE_EXTRA_CA_CERTS: options.extraCaFile } : {}),
         ...options.env,
       };
@@ -385,7 +387,8 @@ export async function provisionS1Keys(
   const { accountHelpers } = await import('./service');
   const dataDir = path.join(cluster.dir, 'data-operator');
   fs.mkdirSync(dataDir, { recursive: true });
-  const env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: cluster.databaseUrl, DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE: 'true' };
+  // The operator's service only makes accounts and keys (no agents): the small fixture lists, not the bundled ones.
+  const env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: cluster.databaseUrl, DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE: 'true', LISTS_DIR: 'test/fixtures/lists', ...testIndexCacheEnv() };
   const config = loadConfig(env);
   const service = await startService({ config, logger: createLogger({ level: 'silent' }), http: false, agents: 'none', projections: false });
   try {

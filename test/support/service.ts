@@ -9,6 +9,7 @@ import { createLogger } from '../../src/shared/logger';
 import type { Clock } from '../../src/shared/clock';
 import type { Plan, KeySurface } from '../../src/app/services';
 import { createTestDatabase, type TestDatabase } from './postgres';
+import { testIndexCacheEnv } from './index-cache';
 import { handleCommand } from '../../src/commands/command-handler';
 import { accountDecider, streamName as accountStream } from '../../src/commands/account';
 import { hashPassword } from '../../src/app/accounts/passwords';
@@ -35,6 +36,7 @@ function testEnv(db: TestDatabase, extra: Record<string, string> = {}): Record<s
     DATABASE_URL: db.url,
     PORT: '0',
     HOST: '127.0.0.1',
+    ...testIndexCacheEnv(),
     ...extra,
   };
 }

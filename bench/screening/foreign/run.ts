@@ -4,7 +4,10 @@
  * multicultural innocents, each with and without the foreign-name readings, and with a baseline
  * checkout when one is given:
  *
- *   npx tsx bench/screening/foreign/run.ts [--data DIR] [--baseline DIR [--baseline-commit HASH]] [--json OUT] [--write] [--cpu N] [--alerts]
+ *   npx tsx bench/screening/foreign/run.ts [--data DIR] [--baseline DIR [--baseline-commit HASH]] [--json OUT] [--write] [--cpu N] [--alerts] [--misses]
+ *
+ * `--alerts` prints every name-only alert of the foreign innocents, `--misses` every development query
+ * the last engine does not find (both halves: to classify misses by cause, never to tune on the held-back one).
  *
  * - after: this checkout's engine; without readings: the same engine restored from its index snapshot
  *   with foreignReadings off (everything else the same); before: `--baseline DIR`, a checkout of the
@@ -63,6 +66,8 @@ interface Figures {
   precision?: PrecisionFigures;
   /** Every name-only alert of the foreign innocents (to read). */
   alerts: string[];
+  /** Every development query not found: half, form, query, listed name, best hit (to read). */
+  misses: string[];
 }
 
 /**
@@ -82,7 +87,7 @@ function personEntities(entities: readonly { id: string; schema: string; primary
 }
 
 function measureEngine(label: string, engine: EngineLike, cases: ForeignCase[], innocents: ForeignInnocent[]): Figures {
-  const f: Figures = { label, recall: {}, innocents: {}, alerts: [] };
+  const f: Figures = { label, recall: {}, innocents: {}, alerts: [], misses: [] };
   const bump = (m: Record<string, Count>, key: string, hit: boolean) => {
     const c = (m[key] ??= blank());
     c.n++;
@@ -90,7 +95,9 @@ function measureEngine(label: string, engine: EngineLike, cases: ForeignCase[], 
   };
   for (const c of cases) {
     const ids = samePerson.get(c.entityId) ?? new Set([c.entityId]);
-    const found = engine.screen({ name: c.query }, { limit: 25 }).some((h) => ids.has(h.entity.id));
+    const hits = engine.screen({ name: c.query }, { limit: 25 });
+    const found = hits.some((h) => ids.has(h.entity.id));
+    if (!found) f.misses.push(`${c.half}\t${c.form}\t${c.query}\t${c.listed}\t${hits[0] ? `${hits[0].explanation.matchedName} ${hits[0].score}` : '-'}`);
     bump(f.recall, `${c.form}|${c.half}`, found);
     bump(f.recall, `${c.form}|all`, found);
   }
@@ -231,6 +238,7 @@ const cpu = cpuPerName(engines, mix, cpuRounds * 2);
 const md = tables(figs, cases, innocents, cpu, load0);
 console.log(md);
 if (args.includes('--alerts')) for (const a of figs[figs.length - 1].alerts) console.log(a);
+if (args.includes('--misses')) for (const m of figs[figs.length - 1].misses) console.log(m);
 const out = opt('--json');
 if (out) writeFileSync(out, JSON.stringify({ figs, cpu, load: load0, mix: mix.length }, null, 1));
 if (args.includes('--write')) {

@@ -665,6 +665,7 @@ function tryMerge(oneSide: Side, oneUsed: Used, manySide: Side, manyUsed: Used, 
         if (j + len > many.length) continue;
         let eligible = true;
         let spanLen = 0;
+        let transcribed = one[i].origin === 'transcribed';
         for (let k = j; k < j + len; k++) {
           const t = many[k];
           if (manyUsed[k] || (t.kind !== 'name' && t.kind !== 'particle')) {
@@ -672,8 +673,11 @@ function tryMerge(oneSide: Side, oneUsed: Used, manySide: Side, manyUsed: Used, 
             break;
           }
           spanLen += t.norm.length;
+          if (t.origin === 'transcribed') transcribed = true;
         }
-        if (!eligible || Math.abs(spanLen - one[i].norm.length) > 3) continue;
+        // (a transcribed word's norm is its script's letters, whose count says nothing of the Latin length: a
+        // Burmese word has a letter per mark, 아 is one block; its pattern decides: foreign/readings.ts)
+        if (!eligible || (!transcribed && Math.abs(spanLen - one[i].norm.length) > 3)) continue;
         const span = spanToken(manySide, j, len);
         // Chinese syllables run together only as they are ("Jin Ping" = "Jinping"; "Han Lei" is not "Hanley")
         if ((span.pinyin || one[i].pinyin) && span.norm !== one[i].norm) continue;

@@ -10,7 +10,7 @@
  * internal list's delta) must stay beside the postings and token counts they all produce exactly.
  */
 import type { ListEntity, NameRecord } from '../model';
-import { foldToken } from './text';
+import { foldToken, skeleton } from './text';
 import type { RarityFn } from './compare';
 import { prepareName, type NameToken, type PreparedName } from './prepare';
 import { decodePreparedNames, encodePreparedNames, type PreparedColumns } from './prepared-codec';
@@ -51,6 +51,18 @@ export function tokenKeys(t: NameToken): string[] {
   return keys;
 }
 
+/**
+ * A listed word's c before e or i keyed as the k it is when read as a Latin letter (issue 32): the
+ * skeleton (s:) keys read it as s, but a writer of another script spells Belavencev 벨라벤케프 and
+ * Riccio 리키오, whose skeletons have a k there (the fold, which reads c as k, gives it). Listed names
+ * only: a query word is looked up by its own spellings.
+ */
+function listedHardCKey(t: NameToken): string | undefined {
+  if (t.kind !== 'name' || t.initial || !/c[eiy]/.test(t.norm)) return undefined;
+  const hard = skeleton(t.fold);
+  return hard.length >= 2 && hard !== t.skel ? `s:${hard}` : undefined;
+}
+
 function joinedKeys(tokens: NameToken[]): string[] {
   const keys: string[] = [];
   const names = tokens.filter(keyable);
@@ -75,6 +87,8 @@ function nameKeys(prepared: PreparedName, seenTokens: Set<string>): Set<string> 
     for (const t of part.tokens) {
       if (!keyable(t)) continue;
       for (const k of tokenKeys(t)) keys.add(k);
+      const hard = listedHardCKey(t);
+      if (hard) keys.add(hard);
       seenTokens.add(t.fold);
     }
     for (const k of joinedKeys(part.tokens)) keys.add(k);
@@ -385,8 +399,12 @@ export class NameIndex {
     // Each key is resolved to its posting once here (list(): a Map lookup of a string made for this query).
     const visits: Visit[] = [];
     let total = 0;
+    // (a patronymic, often left out of a listed name or a query, weighs as a common given name; only as a
+    // middle word of three or more: in a two-word name a word ending -evich is the surname, Сянкевіч)
+    let words = 0;
+    for (const t of toks) if (t.kind === 'name' && !t.initial) words++;
     for (const t of toks) {
-      const w = t.common ? 0.4 : t.kind === 'stop' ? 0.35 : t.initial ? 0.3 : 1;
+      const w = t.common || (t.patronymic && words >= 3) ? 0.4 : t.kind === 'stop' ? 0.35 : t.initial ? 0.3 : 1;
       total += w;
       // other languages' renderings of a Russian name (Poetin, Jewgeni) are looked up as spellings
       visits.push(this.visit(t.renderings?.length ? [...tokenKeys(t), ...t.renderings.map((r) => `t:${r}`)] : tokenKeys(t), w));

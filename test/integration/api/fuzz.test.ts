@@ -20,6 +20,7 @@ import { createLogger } from '../../../src/shared/logger';
 import type { Clock } from '../../../src/shared/clock';
 import { accountHelpers } from '../../support/service';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres';
+import { testIndexCacheEnv } from '../../support/index-cache';
 import { rawRequest, type RawAnswer } from '../../support/raw-http';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 190_019);
@@ -250,7 +251,7 @@ function describeInput(input: Input): string {
 before(async () => {
   db = await createTestDatabase();
   // No agents and no wait: a valid create answers 202 at once (the fuzzing is about the edge, not the pipeline).
-  const env = { NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', LISTS_DIR: 'test/fixtures/lists', SCREENING_WAIT_MS: '0' };
+  const env = { NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', LISTS_DIR: 'test/fixtures/lists', SCREENING_WAIT_MS: '0', ...testIndexCacheEnv() };
   const config = loadConfig(env);
   service = await startService({ config, logger: createLogger({ level: config.LOG_LEVEL }), http: true, agents: 'none', projections: true, clock });
   url = service.url!;

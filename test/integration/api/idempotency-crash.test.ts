@@ -16,6 +16,7 @@ import { createLogger } from '../../../src/shared/logger';
 import type { Clock } from '../../../src/shared/clock';
 import { accountHelpers } from '../../support/service';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres';
+import { testIndexCacheEnv } from '../../support/index-cache';
 import { startHttpsReceiver, type HttpsReceiver } from '../../support/https-receiver';
 import { rawRequest, type RawAnswer } from '../../support/raw-http';
 import { enrolOnEverySurface } from '../../support/surface-enrolment';
@@ -151,6 +152,7 @@ before(async () => {
     PORT: '0',
     HOST: '127.0.0.1',
     LISTS_DIR: 'test/fixtures/lists',
+    ...testIndexCacheEnv(),
     WEBHOOK_ALLOW_PRIVATE: 'true',
     SECRETS_KEY: 'idempotency-crash-test-secrets-key-0123456789',
   };

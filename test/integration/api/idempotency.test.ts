@@ -19,6 +19,7 @@ import type { Clock } from '../../../src/shared/clock';
 import { IDEMPOTENT_CREATE_ROUTES } from '../../../src/api/http/idempotency';
 import { accountHelpers } from '../../support/service';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres';
+import { testIndexCacheEnv } from '../../support/index-cache';
 import { startHttpsReceiver, type HttpsReceiver } from '../../support/https-receiver';
 import { rawRequest, type RawAnswer } from '../../support/raw-http';
 import { enrolOnEverySurface } from '../../support/surface-enrolment';
@@ -276,6 +277,7 @@ before(async () => {
     PORT: '0',
     HOST: '127.0.0.1',
     LISTS_DIR: 'test/fixtures/lists',
+    ...testIndexCacheEnv(),
     WEBHOOK_ALLOW_PRIVATE: 'true',
     SECRETS_KEY: 'idempotency-test-secrets-key-0123456789abcdef',
     // Batch uploads are stored under DATA_DIR/batches.

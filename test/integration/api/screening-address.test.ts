@@ -15,7 +15,9 @@ let s3Key: string;
 let portalToken: string;
 
 before(async () => {
-  svc = await startTestService({ agents: 'none' });
+  // No agents: a screening never completes here, so a create answers 202 at once instead of waiting
+  // SCREENING_WAIT_MS (20 s) for a pipeline that does not run; what is asserted is what the request recorded.
+  svc = await startTestService({ agents: 'none', env: { SCREENING_WAIT_MS: '0' } });
   const account = await svc.createAccount('enterprise');
   s1Key = (await svc.createKey(account.accountId, 's1')).key;
   s3Key = (await svc.createKey(account.accountId, 's3', { userId: account.userId })).key;

@@ -11,7 +11,8 @@ import { before, describe, it } from 'node:test';
 import { createListAgents, entityRecordHash, queriesFor, expectedSchema, screenRows, TYPE_MISMATCH_THRESHOLD, HIT_THRESHOLD, type NameScreener } from '../../../src/agents/lists/list-agents';
 import type { AgentSubject } from '../../../src/agents/runtime/agent';
 import { ScreeningEngine } from '../../../src/screening/engine';
-import { BUNDLED_LISTS_DIR, listsFromRoot, loadAllLists } from '../../../src/screening/lists/index';
+import { BUNDLED_LISTS_DIR, listsFromRoot } from '../../../src/screening/lists/index';
+import { cachedEngine } from '../../support/index-cache';
 import type { EntitySchema, ListTopic, MatchOptions, MatchResult } from '../../../src/screening/model';
 import { entity } from '../../unit/screening/matching/fixtures';
 
@@ -68,9 +69,9 @@ const SUBJECTS: Omit<AgentSubject, 'workflow'>[] = [
 
 let engine: ScreeningEngine;
 before(async () => {
-  const load = await loadAllLists({ lists: listsFromRoot(BUNDLED_LISTS_DIR) }, { progressBar: false });
+  const { load, engine: built } = await cachedEngine(listsFromRoot(BUNDLED_LISTS_DIR), { recentQueries: 256 });
   assert.deepEqual(load.failures, []);
-  engine = ScreeningEngine.build(load.entities, load.versions, { recentQueries: 256 });
+  engine = built;
 });
 
 describe('list agents: the faster paths answer as the plain ones did (bundled lists)', () => {

@@ -13,6 +13,7 @@ import { createLogger } from '../../../src/shared/logger';
 import { startMockKafka, type MockKafka } from '../../support/kafka';
 import { scaledModeTopics } from '../../support/scaled';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres';
+import { testIndexCacheEnv } from '../../support/index-cache';
 import { accountHelpers } from '../../support/service';
 import { collectingExporter, SpanCollection, type CollectedSpan } from '../../support/span-collector';
 
@@ -32,6 +33,7 @@ async function start(role: 'serve' | 'worker'): Promise<RunningService> {
     KAFKA_SESSION_TIMEOUT_MS: '6000',
     KAFKA_FETCH_MAX_WAIT_MS: '10',
     LISTS_DIR: 'test/fixtures/lists',
+    ...testIndexCacheEnv(),
     PORT: '0',
     HOST: '127.0.0.1',
     SCREENING_WAIT_MS: '30000',

@@ -4,7 +4,7 @@
  * another key, or damaged bytes) is never used; the batch pool starts from it and writes it.
  */
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -16,7 +16,7 @@ import { systemClock } from '../../../src/shared/clock';
 import { createLogger } from '../../../src/shared/logger';
 import { screenChunk, type BatchRow } from '../../../src/app/batch-screening/rows';
 import { ScreeningEngine } from '../../../src/screening/engine';
-import { decodeSnapshot, encodeSnapshot, loadEngineCached, snapshotKey } from '../../../src/screening/index-snapshot';
+import { decodeSnapshot, encodeSnapshot, loadEngineCached, readSnapshotBytes, snapshotKey, writeSnapshot } from '../../../src/screening/index-snapshot';
 import { loadAllLists } from '../../../src/screening/lists/index';
 import { listsConfig, type ListsConfig } from '../../../src/screening/lists/config';
 
@@ -98,6 +98,24 @@ describe('index snapshot', () => {
     assert.equal(fourth.fromCache, true);
     assert.equal(screenChunk(fourth.engine, probe, options).csv, screenChunk(third.engine, probe, options).csv);
     assert.equal(await snapshotKey(lists(path.join(tmp, 'unused'))), keyOfChanged);
+  });
+});
+
+describe('index snapshots kept in the cache directory', () => {
+  it('drops the least recently used list set: one that starts read is kept past newer one-off sets', async () => {
+    const cacheDir = path.join(tmp, 'cache-lru');
+    const keys = ['1', '2', '3', '4', '5'].map((d) => d.repeat(64));
+    const fileOf = (key: string) => path.join(cacheDir, `engine-${key.slice(0, 32)}.v8`);
+    for (const key of keys.slice(0, 4)) await writeSnapshot(cacheDir, key, new Uint8Array([Number(key[0])]));
+    // written an hour, 50, 40 and 30 minutes ago: the first is the oldest written
+    [60, 50, 40, 30].forEach((minutes, i) => {
+      const at = new Date(Date.now() - minutes * 60_000);
+      utimesSync(fileOf(keys[i]!), at, at);
+    });
+    assert.deepEqual([...((await readSnapshotBytes(cacheDir, keys[0]!)) ?? [])], [1], 'a start reads the oldest written');
+    await writeSnapshot(cacheDir, keys[4]!, new Uint8Array([5]));
+    const kept = keys.filter((key) => existsSync(fileOf(key))).map((key) => key[0]);
+    assert.deepEqual(kept, ['1', '3', '4', '5'], 'the set read a moment ago stays; the least recently used one (2) is dropped');
   });
 });
 

@@ -22,13 +22,21 @@ export type LatinLanguage = 'lt' | 'lv' | 'pl' | 'cs' | 'hu' | 'de' | 'nl';
 const COMMON: Record<string, Segment> = {
   a: ['a', 'o'], b: ['b'], c: ['T'], d: ['d'], e: ['e', 'ie'], f: ['f'], g: ['g'], h: ['h'], i: ['i'], j: ['i', ''], k: ['k'], l: ['l'],
   m: ['m'], n: ['n'], o: ['o', 'a'], p: ['p'], q: ['k'], r: ['r'], s: ['s'], t: ['t'], u: ['u'], v: ['v'], w: ['v'], x: ['ks'], y: ['i'], z: ['z'],
+  "'": [''], '’': [''],
 };
+// A Baltic writer keeps a non-Russian name's own Latin spelling and adds the ending (Saburinezhadas,
+// Maghamas, Gholamshahi): the English digraphs the lists spell it with
+// and its c and j as the lists have them (Carlosas, Juanas, Javadas: k and the j of Juan besides ts and y)
+const KEPT_DIGRAPHS: [string, Segment][] = [
+  ['zh', ['Z']], ['sh', ['S']], ['kh', ['h']], ['gh', ['g']], ['ph', ['f']], ['th', ['t']], ['c', ['T', 'k', 's']], ['j', ['i', '', 'j']],
+];
 // letters and letter groups of each language (longest first), over COMMON
 const LANG: Record<LatinLanguage, [string, Segment][]> = {
-  lt: [['dž', ['j']], ['ch', ['h']], ['č', ['C']], ['š', ['S']], ['ž', ['Z']], ['ą', ['a']], ['ę', ['e']], ['ė', ['e']], ['į', ['i']], ['ų', ['u']], ['ū', ['u']], ['y', ['i']]],
-  lv: [['dž', ['j']], ['č', ['C']], ['š', ['S']], ['ž', ['Z']], ['ā', ['a']], ['ē', ['e']], ['ī', ['i']], ['ū', ['u']], ['ģ', ['g']], ['ķ', ['k']], ['ļ', ['l']], ['ņ', ['n']], ['o', ['o', 'uo']]],
+  lt: [['dž', ['j']], ['ch', ['h']], ...KEPT_DIGRAPHS, ['č', ['C']], ['š', ['S']], ['ž', ['Z']], ['ą', ['a']], ['ę', ['e']], ['ė', ['e']], ['į', ['i']], ['ų', ['u']], ['ū', ['u']], ['y', ['i']]],
+  lv: [['dž', ['j']], ...KEPT_DIGRAPHS, ['č', ['C']], ['š', ['S']], ['ž', ['Z']], ['ā', ['a']], ['ē', ['e']], ['ī', ['i']], ['ū', ['u']], ['ģ', ['g']], ['ķ', ['k']], ['ļ', ['l']], ['ņ', ['n']], ['o', ['o', 'uo']]],
+  // (rz is ż, or r + z in a Russian name: Polish writes ж as ż, so Корзюк is Korzjuk)
   pl: [
-    ['szcz', ['S']], ['sz', ['S']], ['cz', ['C']], ['rz', ['Z', 'r']], ['dż', ['j']], ['dź', ['j', 'd']], ['ch', ['h']], ['ie', ['e', 'ie']], ['ia', ['ia', 'a']],
+    ['szcz', ['S']], ['sz', ['S']], ['cz', ['C']], ['rz', ['Z', 'rz', 'r']], ['dż', ['j']], ['dź', ['j', 'd']], ['ch', ['h']], ['ie', ['e', 'ie']], ['ia', ['ia', 'a']],
     ['io', ['io', 'o', 'e']], ['iu', ['iu', 'u']], ['ż', ['Z']], ['ź', ['Z', 'z']], ['ś', ['S', 's']], ['ć', ['C', 't']], ['ł', ['l']], ['ń', ['n']],
     ['ó', ['o', 'u']], ['ą', ['on', 'a', 'o']], ['ę', ['en', 'e']], ['w', ['v', 'f']],
   ],
@@ -46,8 +54,9 @@ const LANG: Record<LatinLanguage, [string, Segment][]> = {
     ['schtsch', ['S']], ['tsch', ['C']], ['sch', ['S', 'Z']], ['ch', ['h']], ['ck', ['k']], ['ß', ['s']], ['ä', ['e', 'a']], ['ö', ['o']],
     ['ü', ['u', 'i']], ['w', ['v']], ['z', ['T', 'z']], ['s', ['s', 'z']],
   ],
-  // Dutch: Vladimir Poetin, Sergej Sjojgoe, Tsjernov (oe is u, sj sh, tsj ch, zj zh, j y)
-  nl: [['sjtsj', ['S']], ['tsj', ['C']], ['sj', ['S']], ['zj', ['Z']], ['oe', ['u']], ['ch', ['h']], ['ij', ['i', 'ei']], ['ie', ['i']], ['w', ['v', 'w']]],
+  // Dutch: Vladimir Poetin, Sergej Sjojgoe, Tsjernov (oe is u, sj sh, tsj ch, zj zh, j y; sj and zj are also
+  // s and z before the j of я ю е: Afanasjev, Korzjoek)
+  nl: [['sjtsj', ['S']], ['tsj', ['C']], ['sj', ['S', 'si']], ['zj', ['Z', 'zi']], ['oe', ['u']], ['ch', ['h']], ['ij', ['i', 'ei']], ['ie', ['i']], ['w', ['v', 'w']]],
 };
 
 // The nominative endings Lithuanian and Latvian add to a name (longest first): what stays is the stem,
@@ -60,6 +69,8 @@ const KEEP: Record<string, string> = { ijus: 'ij', ejus: 'ej', ajus: 'aj', ojus:
 /** A Slavic stem the Baltic endings are added to (Medvedev-as, Putin-as, Dmitrij-us, Chodorkovsk-is, Aleksandrovič-ius). */
 const SLAVIC_STEM = /(ov|ev|jev|in|yn|ij|ej|aj|oj|sk|ck|nk|čk|ič|vič|ovič|evič|ovn|evn|ir|dr|or|eg|il|ad|im)$/;
 const CONSONANT_END = /[^aeiouyąęėįųūāēīō]$/;
+/** A name word with no ending to take: Lithuanian and Latvian leave a foreign name ending in a vowel as it is (Mosquera, Romanenko, Mustafa). */
+const UNDECLINED = /[aeiouāēīōū]$/;
 
 const MARKS: [LatinLanguage, RegExp][] = [
   ['cs', /[řěůďťňľĺŕô]/],
@@ -88,13 +99,19 @@ export function detectLatinLanguages(words: string[]): LatinLanguage[] {
     if (out.length) return out;
   }
   if (out.includes('hu') && !out.includes('pl') && /sz/.test(all) && !/(zs|cs|gy|dzs|[őű])/.test(all)) out.push('pl');
-  // a Lithuanian nominative ending on every word outweighs a letter group other languages share (Afanasjevas: sj)
-  if (out.length && !out.includes('lt') && words.length >= 2 && words.every((w) => balticStem(w, 'lt') !== undefined)) out.unshift('lt');
-  if (out.length) return out.slice(0, 2);
-  // every name word with a Baltic ending (Lithuanian: Hasanas Saburinezhadas); Latvian's -s, which English
-  // names end in too, also over a Slavic stem in one of them (Deniss Tjurins)
-  const baltic = (lang: 'lt' | 'lv') =>
-    words.length >= 2 && words.every((w) => balticStem(w, lang) !== undefined) && (lang === 'lt' || words.some((w) => SLAVIC_STEM.test(balticStem(w, lang)!)));
+  // every name word with a Baltic ending or none to take (Lithuanian: Hasanas Saburinezhadas, Mustafa
+  // Zaydanas); Latvian's -s, which English names end in too, also over a Slavic stem in one of them (Deniss Tjurins)
+  const baltic = (lang: 'lt' | 'lv') => {
+    if (words.length < 2 || !words.every((w) => balticStem(w, lang) !== undefined || UNDECLINED.test(w))) return false;
+    const stems = words.map((w) => balticStem(w, lang)).filter((s): s is string => s !== undefined);
+    return stems.length > 0 && (lang === 'lt' || stems.some((s) => SLAVIC_STEM.test(s)));
+  };
+  // a Baltic nominative ending on every word outweighs a letter group other languages share (Afanasjevas,
+  // Sergejs Afanasjevs: sj; Dmitrijs Korzjuks: rz, zj)
+  if (out.length) {
+    for (const lang of ['lv', 'lt'] as const) if (!out.includes(lang) && baltic(lang)) out.unshift(lang);
+    return out.slice(0, 2);
+  }
   if (baltic('lt')) return ['lt'];
   if (baltic('lv')) return ['lv'];
   return /[čšž]/.test(all) ? ['cs', 'lt'] : [];

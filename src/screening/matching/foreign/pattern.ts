@@ -68,13 +68,30 @@ export function latinKeys(norm: string): string[] {
   for (const [re, rep] of PLAIN_RULES) plain = plain.replace(re, rep);
   plain = plain.replace(/([bcdfgjklmnpqrstvwxzSZCT])\1+/g, '$1');
   const set = new Set([main, plain]);
-  for (const k of [main, plain]) {
+  for (const v of spellingVariants(norm)) set.add(latinKey(v).replace(/\u0001/g, 'SC'));
+  for (const k of [...set]) {
     if (/^ie[^aeiou]/.test(k) || /^iu/.test(k)) set.add(k.slice(1));
     else if (/^e[^aeiou]/.test(k)) set.add(`i${k}`);
   }
   out = [...set];
   if (keysCache.size > 200_000) keysCache.clear();
   keysCache.set(norm, out);
+  return out;
+}
+
+/**
+ * The listed spelling read by other conventions than the English-like one latinKey assumes, each a
+ * whole-word variant (a writer follows one convention throughout a word): c before e and i read as
+ * the Latin letter's hard k (Riccio 리키오, Belavencev 벨라벤케프), or as the ts it is in the Slavic
+ * Latin spellings (Belavencev: Белавенцев, ц); qu before e and i as the k of Spanish, Portuguese and
+ * French (Mosquera 모스케라, Moskera); shch as the sh + ch most scripts spell щ with (Georgian შჩ,
+ * Persian شچ, Lithuanian šč; \u0001 marks it through latinKey's rules, which would fold it to sh).
+ */
+function spellingVariants(norm: string): string[] {
+  const out: string[] = [];
+  const soft = /c(?=[eiy])/.test(norm);
+  if (soft || /qu(?=[eiy])/.test(norm) || norm.includes('shch')) out.push(norm.replace(/c(?=[eiy])/g, 'k').replace(/qu(?=[eiy])/g, 'k').replace(/shch/g, '\u0001'));
+  if (soft) out.push(norm.replace(/c(?=[eiy])/g, 'ts'));
   return out;
 }
 
@@ -98,7 +115,8 @@ const VOWEL_AFTER = /^[aeou]$/;
 /**
  * Does some choice of one alternative per segment spell `key` (a latinKey) exactly? A pattern consonant
  * repeated (ㄹ + ㄹ, ッ + タ) may stand for the one letter the key has there, since keys write doubled
- * letters once. Forward reachability over the key's positions: at most |pattern| × |key| steps.
+ * letters once; so may an i repeated, the й of a final -ий that scripts write as a second i
+ * (Ντμίτριι, 德米特里伊, დმიტრიი: Dmitry). Forward reachability over the key's positions: at most |pattern| × |key| steps.
  */
 export function patternMatches(p: Pattern, key: string): boolean {
   const n = key.length;
@@ -118,7 +136,7 @@ export function patternMatches(p: Pattern, key: string): boolean {
         } else if (key.startsWith(alt, j)) {
           next[j + alt.length] = 1;
           any = true;
-        } else if (j > 0 && alt.length === 1 && key.charCodeAt(j - 1) === alt.charCodeAt(0) && CONSONANT.test(alt)) {
+        } else if (j > 0 && alt.length === 1 && key.charCodeAt(j - 1) === alt.charCodeAt(0) && (CONSONANT.test(alt) || alt === 'i')) {
           next[j] = 1;
           any = true;
         }

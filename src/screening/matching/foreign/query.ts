@@ -3,7 +3,8 @@
  * its foreign-name readings (readings.ts) attached as alternatives. Only queries: listed names are
  * prepared by prepare.ts alone.
  */
-import { newPrepared, prepareAsPerson, prepareName, type PreparedName, type SchemaHint } from '../prepare';
+import { makeToken, newPrepared, prepareAsPerson, prepareName, type PreparedName, type SchemaHint } from '../prepare';
+import { transliterateTokens } from '../text';
 import { foreignReadings, readsAsNameWord } from './readings';
 import { stripTitles } from './titles';
 
@@ -27,7 +28,10 @@ export function prepareQueryName(name: string, schema: SchemaHint, readings = tr
   const qPerson = !schema || schema === 'unknown' ? prepareAsPerson(bare, q) : q;
   const both = q === qPerson ? [q] : [q, qPerson];
   if (dropped.length) for (const p of both) p.notes.push(`title ${dropped.map((d) => `"${d}"`).join(', ')} is not part of the name`);
-  for (const p of both) markFollowingInitials(p);
+  for (const p of both) {
+    initialsNotWords(p);
+    markFollowingInitials(p);
+  }
   return { q, qPerson, readings: readings ? foreignReadings(bare, schema) : [] };
 }
 
@@ -46,6 +50,20 @@ export function withoutInitials(q: PreparedName): PreparedName | undefined {
   const tokens = q.tokens.filter((t) => !t.initial);
   if (!tokens.some((t) => t.kind === 'name')) return undefined;
   return newPrepared(q.raw, tokens, q.numbers, q.key, q.org, [], []);
+}
+
+/**
+ * A one-letter word written with a full stop is an initial, never the stop word the letter also is
+ * (English "a", Russian "а", "и"): "А. А. Кострубицкий", "D. A. Medvedev" name Aleksey Aleksandrovich,
+ * Dmitry Anatolievich, and only as initials do those letters agree with the listed names.
+ */
+function initialsNotWords(p: PreparedName): void {
+  const written = new Set<string>();
+  for (const m of p.raw.matchAll(/(?<=^|[\s,.])(\p{L})\./gu)) for (const t of transliterateTokens(m[1])) written.add(t.norm);
+  if (!written.size) return;
+  p.tokens.forEach((t, i) => {
+    if (t.kind === 'stop' && t.norm.length === 1 && written.has(t.norm)) p.tokens[i] = makeToken(t.norm, t.origin, 'name', t.pos, t.display);
+  });
 }
 
 /** Marks each initial written right after another ("D. A. Medvedev", "Medvedev D.A."): compare.ts lets it stand for a patronymic. */

@@ -148,8 +148,17 @@ export function transcribedKeys(t: NameToken): string[] {
   const skeletons = skeletonsOf(p);
   // a word with no skeleton of two consonants (Ali, Atwa, Yuri) is found by its full spellings only: more of them
   const long = skeletons.some((s) => s.length >= 3);
-  for (const s of patternSpellings(p, long ? 6 : 32)) if (s.length >= 2) keys.add(`t:${foldToken(s)}`);
+  const spellings = patternSpellings(p, long ? 6 : 32);
+  for (const s of spellings) if (s.length >= 2) keys.add(`t:${foldToken(s)}`);
   for (const s of skeletons) keys.add(`s:${s}`);
+  // the Arabic article written onto the name (알샤미, アルシャミ, Αλσάμι: al-Shami), which the lists write
+  // apart and key by the name alone: the name after it is looked up too
+  // (kana and Hangul add a vowel to the l: アル aru, 알 al)
+  for (const s of spellings) {
+    const rest = /^[aeo]lu?(?=[^aeiouy])(.{3,})$/.exec(s)?.[1];
+    if (rest) keys.add(`t:${foldToken(rest)}`);
+  }
+  for (const s of skeletons) if (s.length >= 3 && s[0] === 'l' && /^[aeo]/.test(spellings[0] ?? '')) keys.add(`s:${s.slice(1)}`);
   return [...keys];
 }
 
@@ -216,17 +225,21 @@ const PARTICLE_SPELLINGS: [string, string][] = [
 
 /** Common given names by consonant skeleton (to mark a transcribed given name as common: lexicon.ts). */
 let commonBySkeleton: Map<string, string[]> | undefined;
+/** latinKey of the common given names of fewer than two consonants (Ali, Eli), which no skeleton key finds. */
+let commonShort: string[] = [];
 function isCommonGivenName(p: Pattern): boolean {
   if (!commonBySkeleton) {
     commonBySkeleton = new Map();
     for (const n of COMMON_GIVEN_NAMES) {
       const s = skeleton(n);
+      if (s.length < 2) commonShort.push(latinKey(n));
       const l = commonBySkeleton.get(s) ?? [];
       l.push(latinKey(n));
       commonBySkeleton.set(s, l);
     }
   }
   for (const s of skeletonsOf(p)) for (const k of commonBySkeleton.get(s) ?? []) if (patternMatches(p, k)) return true;
+  for (const k of commonShort) if (patternMatches(p, k)) return true;
   return false;
 }
 
@@ -355,7 +368,8 @@ function readingOf(raw: string, words: string[], lower: string[], nameLangs: { c
       }
       return;
     }
-    const particle = [...w].length <= 4 ? PARTICLE_SPELLINGS.find(([s]) => patternMatches(p, latinKey(s))) : undefined;
+    // (not a word that also spells a common given name: Georgian ალი, Ali with the nominative -ი, is no al-)
+    const particle = [...w].length <= 4 && !isCommonGivenName(p) ? PARTICLE_SPELLINGS.find(([s]) => patternMatches(p, latinKey(s))) : undefined;
     if (particle) {
       tokens.push(makeToken(particle[1], 'latin', 'particle', tokens.length, words[i]));
       return;
@@ -415,7 +429,7 @@ export function capReading<T extends { score: number; notes: string[]; exact: bo
   if (!p.reading || !isForeignReading(p)) return r;
   if (r.score > READING_NAME_CAP) r.score = Math.round(READING_NAME_CAP * 10000) / 10000;
   r.exact = false;
-  const why = c.org || c.vessel ? 'the listed name is not a person\'s' : !r.whole && !onlyPatronymicLeft(p, c) ? 'a name part of either side is left unmatched' : undefined;
+  const why = c.org || c.vessel ? 'the listed name is not a person\'s' : !r.whole && !onlyListedMiddleLeft(p, c) ? 'a name part of either side is left unmatched' : undefined;
   if (why && r.score > partialCap) {
     r.score = partialCap;
     r.notes.push(`read as a foreign name, ${why}: not a match`);
@@ -425,11 +439,15 @@ export function capReading<T extends { score: number; notes: string[]; exact: bo
 }
 
 /**
- * Whether what a comparison left unmatched can only be the listed name's patronymic: the listed name has
- * one, and no more other name words than the reading has (the matcher's own rules have already capped a
- * given name or surname left unmatched, so the word left is the patronymic).
+ * Whether what a comparison left unmatched can only be a middle part of the listed name: its patronymic
+ * (the listed name has one, and no more other name words than the reading has), or, through a script
+ * that writes its vowels, one second given name (Carlos Lobo: LOBO, Carlos Arnoldo), which issue 27
+ * makes a small penalty like a patronymic. The matcher's own rules (compare.ts unaccounted) have already
+ * capped a given name or surname left unmatched, so the word left is a middle one. Not through Persian
+ * or Hebrew letters: their consonants alone spell two words of a longer listed name too easily
+ * (שלמה פרץ: SALIM, Firas Hajj).
  */
-function onlyPatronymicLeft(p: PreparedName, c: PreparedName): boolean {
+function onlyListedMiddleLeft(p: PreparedName, c: PreparedName): boolean {
   let patronymics = 0;
   let others = 0;
   for (const t of c.tokens) {
@@ -438,7 +456,18 @@ function onlyPatronymicLeft(p: PreparedName, c: PreparedName): boolean {
     else others++;
   }
   const words = p.tokens.filter((t) => t.kind === 'name' && !t.patronymic && !t.initial).length;
-  return patronymics > 0 && others <= words;
+  if (patronymics > 0 && others <= words) return true;
+  return words >= 2 && others === words + 1 && writesVowels(p);
+}
+
+/** A reading all of whose transcribed words come from a script that writes vowels (not an abjad). */
+function writesVowels(p: PreparedName): boolean {
+  for (const t of p.tokens) {
+    if (t.origin !== 'transcribed') continue;
+    const lang = t.norm.slice(0, t.norm.indexOf('|'));
+    if (lang === 'fa' || lang === 'he') return false;
+  }
+  return true;
 }
 
 /** Whether a word (a query's remainder after a CJK title is cut off) still reads as a name. */
