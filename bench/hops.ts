@@ -10,7 +10,8 @@
  * For each hop (HTTP request = end to end, append, relay publish, bus consume per topic, agents,
  * projection batches, webhook deliveries) and each wait between hops (relay: committed -> published;
  * bus: published -> consumed), p50 and p99 in ms and how many one screening makes.
- * BENCH_MODES=embedded or =scaled runs one. Writes bench/RESULTS-hops.md.
+ * BENCH_MODES=embedded or =scaled runs one. BENCH_SPANS_DUMP=<prefix> also writes each mode's spans
+ * to <prefix>-<mode>.json (for a look at single traces). Writes bench/RESULTS-hops.md.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -57,6 +58,7 @@ async function embedded(): Promise<ModeResult> {
     collection.clear();
     await runScreenings(service.url!, keys, N, { concurrency: CLIENTS, offset: WARMUP });
     await settle(() => service.runner!.caughtUp().then(() => service.telemetry.flush()));
+    dumpSpans('embedded', collection);
     const traces = screeningTraces(collection);
     return { name: 'embedded', rows: hopRows(traces), screenings: traces.length };
   } finally {
@@ -79,12 +81,18 @@ async function scaled(): Promise<ModeResult> {
     await runScreenings(cluster.url, keys, N, { concurrency: CLIENTS, offset: WARMUP });
     await allFinished(cluster.pool, 600_000);
     await sleep(3000);
+    dumpSpans('scaled', collection);
     const traces = screeningTraces(collection);
     return { name: 'scaled (1 worker)', rows: hopRows(traces), screenings: traces.length };
   } finally {
     await cluster.stop();
     await receiver.close();
   }
+}
+
+function dumpSpans(mode: string, collection: SpanCollection): void {
+  const prefix = process.env.BENCH_SPANS_DUMP;
+  if (prefix) fs.writeFileSync(`${prefix}-${mode}.json`, JSON.stringify(collection.spans));
 }
 
 /** Lets the read models catch up (the detail model lags up to a second) and the spans be exported. */
