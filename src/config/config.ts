@@ -94,9 +94,9 @@ export const configSchema = z.object({
   /** Directory of the list snapshot to load (default: the bundled ./lists). */
   LISTS_DIR: z.string().min(1).default('./lists'),
   /**
-   * Maximum age in days of a sanctions list's publication before results that used it carry a
-   * staleness warning and readiness reports degraded (docs/lists.md). Other lists (FATF, ICIJ, PEPs)
-   * have no maximum unless LISTS_MAX_AGE names them.
+   * Maximum age in days of a sanctions or export-control list's publication before results that
+   * used it carry a staleness warning and readiness reports degraded (docs/lists.md). FATF (180),
+   * ICIJ (730) and PEP lists (30) have their own defaults; LISTS_MAX_AGE overrides any list.
    */
   LISTS_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(100_000).default(7),
   /** Per-list maximum ages overriding LISTS_MAX_AGE_DAYS: `ofac_sdn=3,fatf=180,icij_offshore=off`. */

@@ -51,8 +51,11 @@ export function matchesSentence(hits: readonly SummarisableHit[], offshoreNotSea
   return `${counted.length} match${counted.length === 1 ? '' : 'es'} (${counts})${named}.`;
 }
 
-/** The sentences the summary step writes after the matches one (src/agents/finalisation/finalisers.ts). */
-const AFTER_MATCHES = / (?:Offshore leaks were not searched: |\d+ source\(s\) could not be searched; )/;
+/**
+ * The sentences the summary step writes after the matches one (src/agents/finalisation/finalisers.ts);
+ * summaries recorded before it counted in words say "source(s)".
+ */
+const AFTER_MATCHES = / (?:Offshore leaks were not searched: |\d+ (?:sources?|source\(s\)) could not be searched; )/;
 
 /**
  * A recorded summary with its matches sentence replaced by `sentence`: the first sentence ("… was

@@ -575,7 +575,7 @@ test('screenings: date of birth, nationality and identifiers reach the matcher a
   });
   assert.equal(agreeing.status, 201, JSON.stringify(agreeing.body));
   const same = await waitDone(agreeing.body.data.screening.id);
-  assert.deepEqual(same.subject, { date_of_birth: '1952-10-07', nationality: 'RU', identifiers: [{ type: 'passport', value: '123 456' }], phone: null, email: null });
+  assert.deepEqual(same.subject, { date_of_birth: '1952-10-07', nationality: 'RU', identifiers: [{ type: 'passport', value: '123 456', words: 'Passport 123 456' }], phone: null, email: null });
   const conflicting = await call(owner.token, 'POST', '/api/portal/screenings', { query: 'Vladimir Putin', date_of_birth: '1991-01-01' });
   const other = await waitDone(conflicting.body.data.screening.id);
   const best = (s: any) => Math.max(0, ...s.hits.filter((h: any) => h.category === 'sanctions').map((h: any) => h.score));

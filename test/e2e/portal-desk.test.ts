@@ -45,12 +45,16 @@ const nav = (name: string) => browser.page.getByRole('navigation', { name: 'Main
 const audit = (t: TestContext, where: string) => auditPage(browser.page, (message) => t.diagnostic(message), where);
 
 /** Fills the new-screening form and waits until the screening completes in the page. */
-async function screen(fields: { name: string; type?: string; dob?: string; nationality?: string }): Promise<void> {
+async function screen(fields: { name: string; type?: string; dob?: string; nationality?: string; identifier?: { type: string; value: string } }): Promise<void> {
   const { page } = browser;
   await page.getByLabel('Name to screen').fill(fields.name);
   if (fields.type) await page.getByLabel('Entity type').selectOption(fields.type);
   if (fields.dob) await page.getByLabel('Date of birth').fill(fields.dob);
   if (fields.nationality) await page.getByLabel('Nationality').fill(fields.nationality);
+  if (fields.identifier) {
+    await page.getByLabel('Identifier type').selectOption(fields.identifier.type);
+    await page.getByLabel('Identifier', { exact: true }).fill(fields.identifier.value);
+  }
   await page.getByRole('button', { name: 'Run screening' }).click();
   await page.locator('.progress-status').filter({ hasText: /Completed/ }).waitFor({ timeout: 60_000 });
   const href = (await page.getByRole('link', { name: 'Open the report' }).getAttribute('href')) ?? '';
@@ -94,8 +98,8 @@ test('the morning: a fresh form for every subject, nationality by common name, c
   await page.getByRole('button', { name: 'Screen another subject' }).click();
   await assertFreshForm('"Screen another subject"');
 
-  // ---- subject 3: a company with many weak hits (Sberbank and its subsidiaries)
-  await screen({ name: 'Sberbank', type: 'company' });
+  // ---- subject 3: a company with many weak hits (Sberbank and its subsidiaries), with its registration number (OGRN)
+  await screen({ name: 'Sberbank', type: 'company', identifier: { type: 'registration_number', value: '1027700132195' } });
   // Opened from a report and back: still fresh.
   await page.getByRole('link', { name: 'Open the report' }).click();
   await page.getByRole('heading', { name: 'Case history' }).waitFor();
@@ -196,6 +200,14 @@ test('the morning: a fresh form for every subject, nationality by common name, c
   // ---- Sberbank: weak matches folded, one decision with one comment on three of them
   await page.goto(`${svc.url}/#/screenings/${cases.Sberbank}`);
   await page.getByRole('heading', { name: 'Case history' }).waitFor();
+  // A company's facts, on the case and in the PDF's Subject section: no date of birth or nationality rows.
+  const companyFacts = (await page.locator('dl.subject-facts').textContent()) ?? '';
+  assert.match(companyFacts, /^Countrynot givenIdentifiersRegistration number 1027700132195$/, companyFacts);
+  const [companyPdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
+  const companyText = pdfPages(readFileSync((await companyPdf.path())!), 'desk-sberbank.pdf').join('\n').replace(/\s+/g, ' ');
+  const companySubject = companyText.slice(companyText.indexOf('Name searched: Sberbank'), companyText.indexOf('Risk score ', companyText.indexOf('Identity facts given')));
+  assert.match(companySubject, /Entity type: company .*Identity facts given Registration number: 1027700132195 Other identifiers: none given/, companySubject);
+  assert.doesNotMatch(companySubject, /Date of birth|Nationality/, companySubject);
   const weak = page.locator('details.weak-hits');
   assert.ok((await weak.count()) >= 1, 'weaker matches are folded away');
   assert.equal(await weak.first().getAttribute('open'), null);
@@ -244,11 +256,13 @@ test('every page fits: no sideways scroll at 390 px (a case with a long entity i
   const list = await call('/api/portal/watchlists', { name: 'Exited customers', severity: 'review', owner: 'Financial crime team' });
   await call(`/api/portal/watchlists/${list.data.id}/entries`, { entry_id: `row-${'2d91c4e7'.repeat(14)}`, primary_name: 'Margaret Thistlewood', dates_of_birth: ['1961-11-02'], reason: 'Chargeback ring' });
   await page.goto(`${svc.url}/#/screen`);
-  await screen({ name: 'Margaret Thistlewood', dob: '1961-11-02' });
+  // The nationality typed as a bare ISO code, in lower case, as some analysts do.
+  await screen({ name: 'Margaret Thistlewood', dob: '1961-11-02', nationality: 'gb' });
   const internalCase = cases['Margaret Thistlewood']!;
   await page.goto(`${svc.url}/#/screenings/${internalCase}`);
   const internal = page.locator('section.hit-group[data-section="internal"]');
   await internal.waitFor();
+  assert.match((await page.locator('dl.subject-facts').textContent()) ?? '', /Nationality[^(]+\(GB\)/);
   assert.match((await internal.locator('h3').textContent()) ?? '', /^Your internal lists/);
   assert.match((await internal.locator('.hit-sources').textContent()) ?? '', /Internal list “Exited customers” \(severity review\), version \d+ of \d+ \w+ \d{4}/);
 

@@ -140,7 +140,7 @@ export const finalisers: Record<string, FinalisationStep> = {
       // Counted by standing (the report fold writes this sentence again after every decision).
       matchesSentence(allHits(report), Boolean(offshore)),
       offshore ? `Offshore leaks were not searched: ${offshore.error ?? 'not queried'}.` : '',
-      notSearched > 0 ? `${notSearched} source(s) could not be searched; see data gaps.` : '',
+      notSearched > 0 ? `${notSearched} ${notSearched === 1 ? 'source' : 'sources'} could not be searched; see data gaps.` : '',
     ];
     return { queried: true, result: { summary: parts.filter(Boolean).join(' ') } };
   },

@@ -18,7 +18,7 @@ export const ListStatusSchema = z
     }),
     loaded_at: z.string().openapi({ description: 'When this process loaded the version.' }),
     age_days: z.number().int().nullable().openapi({ description: 'Whole days from publication to now (the service clock).', example: 937 }),
-    max_age_days: z.number().int().nullable().openapi({ description: 'LISTS_MAX_AGE_DAYS for sanctions lists, LISTS_MAX_AGE per list; null: no maximum.', example: 7 }),
+    max_age_days: z.number().int().nullable().openapi({ description: 'LISTS_MAX_AGE_DAYS for sanctions and export-control lists, the list\'s own default for FATF (180), ICIJ (730) and PEPs (30), LISTS_MAX_AGE per list; null: no maximum (turned off, or a list the catalog does not know).', example: 7 }),
     stale: z.boolean(),
     warning: z.string().optional().openapi({ example: 'OFAC SDN list is 937 days old: update the lists before relying on this result' }),
   })

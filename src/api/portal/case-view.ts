@@ -24,6 +24,11 @@ export function portalHit<H extends HitView>(hit: H) {
   };
 }
 
+/** The subject as requested, its identifiers in words ("Registration number 1027700132195", "LEI 2534…") beside the codes. */
+export function portalSubject<S extends { identifiers: readonly { type: string; value: string }[] }>(subject: S) {
+  return { ...subject, identifiers: subject.identifiers.map((i) => ({ ...i, words: identifierWords(i) })) };
+}
+
 /** Each list version with the list's name (the stale-list banner and the audit card name lists, not codes). */
 export function portalListVersions(versions: readonly ListVersionView[]) {
   return versions.map((v) => ({ ...v, label: v.list === 'internal_list' ? 'Internal list' : listLabel(v.list) }));

@@ -287,7 +287,7 @@ const PortalScreeningDetailSchema = z
       .object({
         date_of_birth: z.string().nullable(),
         nationality: z.string().nullable(),
-        identifiers: z.array(z.object({ type: z.string(), value: z.string() })),
+        identifiers: z.array(z.object({ type: z.string(), value: z.string(), words: z.string().openapi({ description: 'In words, e.g. "Registration number 1027700132195".' }) })),
         phone: z.string().nullable(),
         email: z.string().nullable(),
       })
@@ -663,7 +663,7 @@ export function registerPortal(registry: OpenAPIRegistry): void {
               published_at: z.string().nullable(),
               published_at_source: z.enum(['file', 'manifest', 'download', 'file_date']).nullable().openapi({ description: 'Where the publication date comes from.' }),
               age_days: z.number().int().nullable(),
-              max_age_days: z.number().int().nullable().openapi({ description: 'LISTS_MAX_AGE_DAYS / LISTS_MAX_AGE; null: no maximum.' }),
+              max_age_days: z.number().int().nullable().openapi({ description: 'LISTS_MAX_AGE_DAYS, the list\'s own default (docs/lists.md) or LISTS_MAX_AGE; null: no maximum (turned off by the operator).' }),
               stale: z.boolean(),
               loaded_at: z.string(),
               entity_count: z.number().int(),

@@ -24,7 +24,7 @@ import { entityTypeOmitted, parseInput } from '../http/validation';
 import { portalCommandContext, portalIdempotent, sendPortalData } from './auth';
 import type { PortalConsoleDeps } from './console-deps';
 import { identitiesIn } from '../../app/screenings/case-desk';
-import { portalHit, portalListVersions } from './case-view';
+import { portalHit, portalListVersions, portalSubject } from './case-view';
 import { PORTAL_SCREENING_ID, PortalAssignmentSchema, PortalBulkDispositionSchema as BulkDispositionSchema, PortalDispositionSchema as DispositionSchema, PortalQueueQuerySchema, PortalReportPdfQuerySchema as ReportPdfQuerySchema, PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
 import { subjectFactsInput } from '../http/subject-facts';
 
@@ -166,6 +166,7 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
     const name = (identity: string) => names.get(identity) ?? identity;
     return {
       ...screening,
+      subject: portalSubject(screening.subject),
       list_versions: portalListVersions(screening.list_versions),
       hits: screening.hits.map((h) => portalHit(h.disposition ? { ...h, disposition: { ...h.disposition, analyst_name: name(h.disposition.analyst) } } : h)),
       ...(file

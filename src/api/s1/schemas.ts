@@ -152,7 +152,7 @@ export const ScreeningSchema = z
     pep_hits: z.number().int(),
     adverse_media_hits: z.number().int(),
     offshore_leaks_hits: z.number().int().openapi({ description: 'Present in every screening response.' }),
-    summary: z.string().nullable().openapi({ description: 'Plain-text summary of the findings (every kind; null while running).' }),
+    summary: z.string().nullable().openapi({ description: 'Plain-text summary of the findings (every kind; null while running). Its matches sentence counts the hits as they stand: an analyst\'s decision (a false positive, a true match) changes it, in the list as in the detail.' }),
     edd_analysis: z.string().nullable().optional().openapi({ description: 'EDD only: markdown analysis.' }),
     ma_analysis: z.string().nullable().optional().openapi({ description: 'M&A only: markdown due-diligence analysis.' }),
     created_at: z.string().openapi({ description: 'ISO 8601 UTC.', example: '2026-04-01T10:00:00.000Z' }),

@@ -81,7 +81,7 @@ export const S3ScreeningSchema = z
     pep_hits: z.number().int(),
     adverse_media_hits: z.number().int(),
     offshore_leaks_hits: z.number().int(),
-    summary: z.string().nullable(),
+    summary: z.string().nullable().openapi({ description: 'Plain-text summary of the findings (null while running). Its matches sentence counts the hits as they stand: an analyst\'s decision changes it, in the list as in the detail.' }),
     edd_analysis: z.string().nullable().optional(),
     ma_analysis: z.string().nullable().optional(),
     sow: SowAssessmentSchema.nullable().optional(),

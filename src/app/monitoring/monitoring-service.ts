@@ -40,6 +40,11 @@ import type { SubjectCheckRunResult } from './subject-check-monitoring';
 import { recomputeRisk } from './risk';
 import type { RiskLevel } from '../../commands/plans';
 
+/** What a re-score puts in the command: the score, the level and the summary as the hits will stand. */
+function rescored(risk: ReturnType<typeof recomputeRisk>): { riskScore: number; riskLevel: RiskLevel; summary?: string } {
+  return { riskScore: risk.riskScore, riskLevel: risk.riskLevel, ...(risk.summary !== undefined ? { summary: risk.summary } : {}) };
+}
+
 export interface MonitoringStatus {
   screeningId: string;
   monitoring: boolean;
@@ -140,9 +145,9 @@ export class MonitoringService {
     input: { screeningId: string; hitId: string; disposition: Disposition; reason: string; analyst: string },
     ctx: CommandContext,
   ): Promise<DispositionResult> {
-    const outcome = await this.decideWithRisk(principal, input.screeningId, (riskScore, riskLevel): DispositionHit => ({
+    const outcome = await this.decideWithRisk(principal, input.screeningId, (risk): DispositionHit => ({
       type: 'DispositionHit',
-      data: { screeningId: input.screeningId, hitId: input.hitId, disposition: input.disposition, reason: input.reason, analyst: input.analyst, riskScore, riskLevel },
+      data: { screeningId: input.screeningId, hitId: input.hitId, disposition: input.disposition, reason: input.reason, analyst: input.analyst, ...risk },
       metadata: this.meta(ctx),
     }), (state) => {
       if (!state.hits[input.hitId]) throw new NotFound('hit', input.hitId);
@@ -160,23 +165,23 @@ export class MonitoringService {
     input: { screeningId: string; hitIds: string[]; disposition: Disposition; reason: string; analyst: string },
     ctx: CommandContext,
   ): Promise<{ hitIds: string[]; disposition: Disposition; riskScore: number; riskLevel: string; changed: boolean }> {
-    const outcome = await this.decideWithRisk(principal, input.screeningId, (riskScore, riskLevel): DispositionHits => ({
+    const outcome = await this.decideWithRisk(principal, input.screeningId, (risk): DispositionHits => ({
       type: 'DispositionHits',
-      data: { screeningId: input.screeningId, hitIds: input.hitIds, disposition: input.disposition, reason: input.reason, analyst: input.analyst, riskScore, riskLevel },
+      data: { screeningId: input.screeningId, hitIds: input.hitIds, disposition: input.disposition, reason: input.reason, analyst: input.analyst, ...risk },
       metadata: this.meta(ctx),
     }));
     return { hitIds: input.hitIds, disposition: input.disposition, ...outcome };
   }
 
   /**
-   * A case-desk decision with the risk as it will be once it applies: decide once with the current
-   * risk, fold the resulting events into the report, re-score, decide again and append (retried on
-   * a concurrent write).
+   * A case-desk decision with the risk and summary as they will be once it applies: decide once with
+   * the current risk, fold the resulting events into the report, re-score, decide again and append
+   * (retried on a concurrent write).
    */
   private async decideWithRisk(
     principal: Principal,
     screeningId: string,
-    command: (riskScore: number, riskLevel: RiskLevel) => DispositionHit | DispositionHits,
+    command: (risk: { riskScore: number; riskLevel: RiskLevel; summary?: string }) => DispositionHit | DispositionHits,
     check: (state: Exclude<ScreeningState, { status: 'none' }>) => void = () => undefined,
   ): Promise<{ riskScore: number; riskLevel: RiskLevel; changed: boolean }> {
     const stream = screeningStream(screeningId);
@@ -184,13 +189,13 @@ export class MonitoringService {
       const { state, events } = await this.own(principal, screeningId);
       if (state.status === 'none') throw new NotFound('screening', screeningId);
       check(state);
-      const first = screeningDecider.decide(command(state.riskScore ?? 0, state.riskLevel ?? 'low'), state);
+      const first = screeningDecider.decide(command({ riskScore: state.riskScore ?? 0, riskLevel: state.riskLevel ?? 'low' }), state);
       if (first.length === 0) return { riskScore: state.riskScore ?? 0, riskLevel: state.riskLevel ?? 'low', changed: false };
       let after: ScreeningState = state;
       for (const e of first) after = screeningDecider.evolve(after, e);
       const withEvents = [...events, ...first.map((e, i) => ({ ...e, streamName: stream, streamPosition: BigInt(events.length + i), globalPosition: 0n, recordedAt: e.metadata.occurredAt }))];
       const risk = recomputeRisk(withEvents, after, this.deps.countryRisk ? { countryRisk: this.deps.countryRisk } : {});
-      const decided = screeningDecider.decide(command(risk.riskScore, risk.riskLevel), state);
+      const decided = screeningDecider.decide(command(rescored(risk)), state);
       try {
         await this.deps.store.appendToStream(stream, decided, { expectedRevision: events[events.length - 1]!.streamPosition });
         return { riskScore: risk.riskScore, riskLevel: risk.riskLevel, changed: true };
@@ -329,7 +334,7 @@ export class MonitoringService {
       for (const e of first) after = screeningDecider.evolve(after, e);
       const withEvents = [...events, ...first.map((e, i) => ({ ...e, streamName: stream, streamPosition: BigInt(events.length + i), globalPosition: 0n, recordedAt: e.metadata.occurredAt }))];
       const risk = recomputeRisk(withEvents, after, this.deps.countryRisk ? { countryRisk: this.deps.countryRisk } : {});
-      const decided = screeningDecider.decide({ ...command, data: { ...command.data, risk: { riskScore: risk.riskScore, riskLevel: risk.riskLevel } } }, state);
+      const decided = screeningDecider.decide({ ...command, data: { ...command.data, risk: rescored(risk) } }, state);
       try {
         await this.deps.store.appendToStream(stream, decided, { expectedRevision: events.length ? events[events.length - 1]!.streamPosition : 'no_stream' });
         return decided;

@@ -1,5 +1,5 @@
 /**
- * Risk recomputed after a disposition or a monitoring alert, with the one scorer every surface
+ * Risk (and the summary's matches sentence) recomputed after a disposition or a monitoring alert, with the one scorer every surface
  * uses (computeRiskScore): the screening's hits as the report shows them now (monitoring changes and
  * analyst dispositions folded in, so "true match by <who>" and "false positive by <who>" reach the
  * breakdown) on the non-hit facts the pipeline recorded with its own assessment (subject-jurisdiction
@@ -18,7 +18,7 @@ export function recomputeRisk(
   events: readonly RecordedEvent[],
   state: ScreeningState,
   options: { countryRisk?: () => CountryRisk[] } = {},
-): { riskScore: number; riskLevel: RiskLevel; countingHitIds: string[]; assessment?: RiskAssessment } {
+): { riskScore: number; riskLevel: RiskLevel; countingHitIds: string[]; assessment?: RiskAssessment; summary?: string } {
   if (state.status === 'none') return { riskScore: 0, riskLevel: 'low', countingHitIds: [] };
   const counting = Object.values(state.hits).filter((h: HitState) => countsTowardRisk(h.status));
   const report = buildScreeningReport(events, { agentLabels: {} });
@@ -29,5 +29,13 @@ export function recomputeRisk(
   // the same facts are worked out from the report, the sources not searched included (fail closed).
   const facts: RiskFacts = recorded ?? verdictFacts({ countryRisk: report.countryRisk, table, ukRegistry: report.enrichment.ukRegistry, agents: report.agents });
   const assessment = computeRiskScore({ hits: report.hits, ...facts });
-  return { riskScore: assessment.riskScore, riskLevel: assessment.riskLevel, countingHitIds: counting.map((h) => h.hitId), assessment };
+  // The report counts its summary's matches from the hits as they stand (src/reports/match-summary.ts):
+  // the re-score carries it to read models that keep no hits (the S1/S3 list).
+  return {
+    riskScore: assessment.riskScore,
+    riskLevel: assessment.riskLevel,
+    countingHitIds: counting.map((h) => h.hitId),
+    assessment,
+    ...(report.verdict.summary ? { summary: report.verdict.summary } : {}),
+  };
 }

@@ -30,13 +30,13 @@ export function decideCaseDesk(command: CaseDeskCommand, state: ScreeningState):
         .check(isDisposition(d.disposition), 'disposition', 'must be true_match, false_positive or needs_more_information')
         .check(isNonEmptyText(d.reason, 2000), 'reason', 'must be 1-2000 characters')
         .check(isNonEmptyText(d.analyst, 200), 'analyst', 'is required');
-      validateRisk(issues, d.riskScore, d.riskLevel);
+      validateRisk(issues, d.riskScore, d.riskLevel, d.summary);
       issues.throwIfAny();
       if (hit.status === 'removed') throw new IllegalTransition('hit', 'removed', command.type);
       if (hit.status === d.disposition) return [];
       return stamp<ScreeningEvent>(command, [
         hitDispositioned(ids, hit, d, now),
-        riskRecomputed(s, ids, d.riskScore, d.riskLevel, 'disposition', now, { [hit.hitId]: d.disposition }),
+        riskRecomputed(s, ids, d.riskScore, d.riskLevel, 'disposition', now, { [hit.hitId]: d.disposition }, d.summary),
       ]);
     }
     case 'DispositionHits': {
@@ -49,7 +49,7 @@ export function decideCaseDesk(command: CaseDeskCommand, state: ScreeningState):
         .check(isDisposition(d.disposition), 'disposition', 'must be true_match, false_positive or needs_more_information')
         .check(isNonEmptyText(d.reason, 2000), 'reason', 'must be 1-2000 characters')
         .check(isNonEmptyText(d.analyst, 200), 'analyst', 'is required');
-      validateRisk(issues, d.riskScore, d.riskLevel);
+      validateRisk(issues, d.riskScore, d.riskLevel, d.summary);
       issues.throwIfAny();
       // Every hit is checked before anything is decided: one unknown or removed hit refuses them all.
       const hits = hitIds.map((id) => {
@@ -62,7 +62,7 @@ export function decideCaseDesk(command: CaseDeskCommand, state: ScreeningState):
       if (changing.length === 0) return [];
       return stamp<ScreeningEvent>(command, [
         ...changing.map((hit) => hitDispositioned(ids, hit, d, now)),
-        riskRecomputed(s, ids, d.riskScore, d.riskLevel, 'disposition', now, Object.fromEntries(changing.map((hit) => [hit.hitId, d.disposition]))),
+        riskRecomputed(s, ids, d.riskScore, d.riskLevel, 'disposition', now, Object.fromEntries(changing.map((hit) => [hit.hitId, d.disposition])), d.summary),
       ]);
     }
     case 'AssignCase': {

@@ -109,6 +109,8 @@ export type DispositionHit = Command<
     /** Recomputed from the hits still counting (see hitsCountingTowardRisk) by the handler's scorer. */
     riskScore: number;
     riskLevel: RiskLevel;
+    /** The screening's summary with its matches sentence as the hits stand once decided (src/reports/match-summary.ts). */
+    summary?: string;
   }
 >;
 /**
@@ -126,6 +128,8 @@ export type DispositionHits = Command<
     /** Recomputed from the hits still counting once every one of them is decided. */
     riskScore: number;
     riskLevel: RiskLevel;
+    /** The summary as the hits stand once every one of them is decided. */
+    summary?: string;
   }
 >;
 /**
@@ -150,8 +154,8 @@ export type RecordMonitoringAlert = Command<
     entityRecordHash?: string;
     /** Required for a new hit (the handler allocates hitId). */
     hit?: Omit<ScreeningHit, 'entityId' | 'entityRecordHash'>;
-    /** Optional recomputed risk after this alert. */
-    risk?: { riskScore: number; riskLevel: RiskLevel };
+    /** Optional recomputed risk (and the summary as the hits stand) after this alert. */
+    risk?: { riskScore: number; riskLevel: RiskLevel; summary?: string };
   }
 >;
 export type ScreeningCommand =
@@ -246,6 +250,12 @@ export type RiskRecomputed = Event<
     countingHitIds: string[];
     cause: 'disposition' | 'monitoring_alert';
     recomputedAt: string;
+    /**
+     * The screening's summary with its matches sentence counted from the hits as they stand after
+     * this change (issue 31 item 3), for read models that keep no hits (the S1/S3 list). Absent on
+     * events recorded before it was kept: the summary then stays as last recorded.
+     */
+    summary?: string;
   }
 >;
 /** The case was assigned (or reassigned) to a user of the account. */

@@ -70,7 +70,7 @@ function recordMonitoringAlert(
       'hit.internal_list',
       'must name the list, its version and a severity of block, review or note',
     );
-  if (d.risk) validateRisk(issues, d.risk.riskScore, d.risk.riskLevel);
+  if (d.risk) validateRisk(issues, d.risk.riskScore, d.risk.riskLevel, d.risk.summary);
   issues.throwIfAny();
   if (s.alertIds.includes(d.alertId)) return [];
 
@@ -135,7 +135,7 @@ function recordMonitoringAlert(
   });
   if (d.risk && (d.risk.riskScore !== s.riskScore || d.risk.riskLevel !== s.riskLevel)) {
     const withAlert: RequestedScreening = s.hits[hitId] ? s : { ...s, hits: { ...s.hits, [hitId]: { ...hitFacts, hitId } as HitState } };
-    events.push(riskRecomputed(withAlert, ids, d.risk.riskScore, d.risk.riskLevel, 'monitoring_alert', now, { [hitId]: newStatus }));
+    events.push(riskRecomputed(withAlert, ids, d.risk.riskScore, d.risk.riskLevel, 'monitoring_alert', now, { [hitId]: newStatus }, d.risk.summary));
   }
   return stamp<ScreeningEvent>(command, events as never);
 }

@@ -3,7 +3,7 @@
  * (risk validation, the status a command requires, the RiskRecomputed a changed hit causes).
  */
 import { type Issues, IllegalTransition, NotFound } from '../errors';
-import { isInteger } from '../decider';
+import { isInteger, isNonEmptyText } from '../decider';
 import { type Plan, type RiskLevel, riskLevelForScore } from '../plans';
 import { nextPipelineStep, type PhasePlan, type PipelinePhase, type PipelineStep, type ScreeningKind } from './pipeline';
 import type { ScreeningCommand, RequestScreening, RiskRecomputed, ScreeningEvent } from './messages';
@@ -76,11 +76,16 @@ export function hitsCountingTowardRisk(state: ScreeningState): HitState[] {
   return Object.values(state.hits).filter((h) => countsTowardRisk(h.status));
 }
 
-export function validateRisk(issues: Issues, score: unknown, level: unknown): void {
+/** The longest summary a re-score may carry (the summary step writes a few sentences). */
+const MAX_SUMMARY_LENGTH = 10_000;
+
+/** A recomputed risk, and the summary that may come with a re-score (optional: absent keeps the recorded one). */
+export function validateRisk(issues: Issues, score: unknown, level: unknown, summary?: unknown): void {
   issues.check(isInteger(score, 0, 100), 'risk_score', 'must be an integer 0-100');
   if (isInteger(score, 0, 100)) {
     issues.check(level === riskLevelForScore(score), 'risk_level', `must be ${riskLevelForScore(score)} for score ${score}`);
   }
+  issues.check(summary === undefined || isNonEmptyText(summary, MAX_SUMMARY_LENGTH), 'summary', `must be 1-${MAX_SUMMARY_LENGTH} characters when given`);
 }
 
 export function requireExisting(command: Exclude<ScreeningCommand, RequestScreening>, state: ScreeningState): RequestedScreening {
@@ -105,6 +110,7 @@ export function riskRecomputed(
   cause: 'disposition' | 'monitoring_alert',
   now: string,
   statusOverride: Record<string, HitStatus>,
+  summary?: string,
 ): { type: 'RiskRecomputed'; data: RiskRecomputed['data'] } {
   const counting = Object.values(s.hits)
     .map((h) => ({ id: h.hitId, status: statusOverride[h.hitId] ?? h.status }))
@@ -121,6 +127,7 @@ export function riskRecomputed(
       countingHitIds: counting,
       cause,
       recomputedAt: now,
+      ...(summary !== undefined ? { summary } : {}),
     },
   };
 }

@@ -135,7 +135,9 @@ export const screeningsProjection: Projection = {
         await update(`status = 'failed', failure_reason = $3, completed_at = $4`, [event.data.reason, event.data.failedAt]);
         return;
       case 'RiskRecomputed':
-        await update('risk_score = $3, risk_level = $4', [event.data.riskScore, event.data.riskLevel]);
+        // The summary as the hits stand after the decision or alert (issue 31 item 3); an event
+        // recorded before re-scores carried it has none, and the last recorded summary stays.
+        await update('risk_score = $3, risk_level = $4, summary = COALESCE($5, summary)', [event.data.riskScore, event.data.riskLevel, event.data.summary ?? null]);
         return;
       case 'CaseAssigned':
         await update('assignee_user_id = $3, assigned_at = $4', [event.data.assigneeUserId, event.data.assignedAt]);

@@ -5,7 +5,7 @@
  */
 
 import type { ScreeningReport } from '../model';
-import { buildReportSections, SECTION_TITLES, type HitsSection, type HitView } from '../sections';
+import { buildReportSections, SECTION_TITLES, type HitsSection, type HitView, type ReportSections } from '../sections';
 import { LEVEL_COLOURS, PdfWriter } from './writer';
 import { listLabel } from '../../screening/lists/freshness';
 import { countryInfo } from '../../screening/lists/countries';
@@ -105,17 +105,7 @@ export async function renderScreeningReportPdf(report: ScreeningReport, options:
   w.field('Jurisdiction', s.subject.jurisdiction ? `${s.subject.jurisdiction}${s.subject.jurisdiction_iso2 ? ` (${s.subject.jurisdiction_iso2})` : ''}` : 'not given');
   // The facts that confirm or clear a hit: what was given is compared with every listed record (section 4 on).
   w.subheading('Identity facts given');
-  w.field('Date of birth', s.subject.date_of_birth ?? 'not given');
-  // As entered, the country named beside its code ("Russia (RU)"), the identifiers in words ("Passport 100000001").
-  const nationality = s.subject.nationality ? countryInfo(s.subject.nationality) : undefined;
-  w.field('Nationality', nationality ? `${nationality.name} (${nationality.iso2})` : (s.subject.nationality ?? 'not given'));
-  w.field('Identifiers', s.subject.identifiers?.length ? s.subject.identifiers.map(identifierWords).join('; ') : 'none given');
-  if (s.subject.address) w.field('Address', s.subject.address);
-  if (s.subject.phone) w.field('Phone', s.subject.phone);
-  if (s.subject.email) w.field('E-mail', s.subject.email);
-  if (!s.subject.date_of_birth && !s.subject.identifiers?.length) {
-    w.paragraph("Name only: no date of birth or identifier was given, so only an exact match on a distinctive name or an analyst's true-match decision can settle a hit's identity.", { style: 'italic', size: 8.5, colour: '#444444' });
-  }
+  identityFacts(w, s.subject);
   if (s.subject.declared.length > 0) {
     w.subheading('Declared by the customer');
     for (const d of s.subject.declared) w.field(d.label, d.value);
@@ -404,4 +394,41 @@ function hitBlock(w: PdfWriter, index: number, h: HitView, when: (value: string)
   for (const q of h.explanation.qualifiers) w.field('Adjustment', qualifierWords(q), indent);
   if (h.source_url) w.field('Source', h.source_url, indent);
   w.field('Decision', h.disposition ? `${DECISION_WORDS[h.disposition.decision] ?? h.disposition.decision} by ${h.disposition.by}, ${when(h.disposition.at)} (comment in the sign-off)` : 'undecided: to be decided in the sign-off block at the end', indent);
+}
+
+/** As entered, a country named beside its code ("Russia (RU)"). */
+function countryWords(code: string): string {
+  const country = countryInfo(code);
+  return country ? `${country.name} (${country.iso2})` : code;
+}
+
+/**
+ * The identity facts given, as fit the subject's kind (issue 31 item 6): a person's date of birth,
+ * nationality and identifiers; a company's or organisation's registration number and other
+ * identifiers (its jurisdiction is printed above), never a "Date of birth" or "Nationality" row. A
+ * date or country a caller entered for a company anyway is printed as entered (item 17), saying which field it came in.
+ */
+function identityFacts(w: PdfWriter, subject: ReportSections['subject']): void {
+  const identifiers = subject.identifiers ?? [];
+  const person = subject.entity_type === 'individual';
+  if (person) {
+    w.field('Date of birth', subject.date_of_birth ?? 'not given');
+    w.field('Nationality', subject.nationality ? countryWords(subject.nationality) : 'not given');
+    w.field('Identifiers', identifiers.length ? identifiers.map(identifierWords).join('; ') : 'none given');
+  } else {
+    const registration = identifiers.filter((i) => i.type === 'registration_number');
+    const others = identifiers.filter((i) => i.type !== 'registration_number');
+    w.field('Registration number', registration.length ? registration.map((i) => i.value).join('; ') : 'not given');
+    w.field('Other identifiers', others.length ? others.map(identifierWords).join('; ') : 'none given');
+    if (subject.nationality) w.field('Country entered (as nationality)', countryWords(subject.nationality));
+    if (subject.date_of_birth) w.field('Date entered (as date of birth)', subject.date_of_birth);
+  }
+  if (subject.address) w.field('Address', subject.address);
+  if (subject.phone) w.field('Phone', subject.phone);
+  if (subject.email) w.field('E-mail', subject.email);
+  // A company is told from a namesake by its identifiers; a person by a date of birth or an identifier.
+  if (identifiers.length === 0 && !(person && subject.date_of_birth)) {
+    const facts = person ? 'no date of birth or identifier was' : 'no registration number or other identifier was';
+    w.paragraph(`Name only: ${facts} given, so only an exact match on a distinctive name or an analyst's true-match decision can settle a hit's identity.`, { style: 'italic', size: 8.5, colour: '#444444' });
+  }
 }

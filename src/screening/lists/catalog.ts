@@ -24,6 +24,12 @@ export interface ListDefinition {
   /** Short name for warnings and tables ("OFAC SDN list"). */
   label: string;
   topics: ListTopic[];
+  /**
+   * This list's own maximum age in days when LISTS_MAX_AGE does not name it. Absent: sanctions and
+   * export-control lists take LISTS_MAX_AGE_DAYS (restricted-party lists change weekly); every other
+   * list states its own, from how often its issuer publishes (docs/lists.md "Maximum age").
+   */
+  defaultMaxAgeDays?: number;
   /** Sub-folder in the bundled snapshot and in ../shared/data. */
   defaultSubdir: string;
   /** Files in hash order; `names` overrides the default file names (same roles, same order). */
@@ -224,6 +230,8 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
     label: 'FATF jurisdiction lists',
     title: 'FATF high-risk and monitored jurisdictions (compiled)',
     topics: [],
+    // FATF's plenaries publish three times a year (February, June, October): half a year misses one.
+    defaultMaxAgeDays: 180,
     defaultSubdir: 'fatf',
     resolveFiles: fixedFiles(['fatf_lists.csv'], ['fatf_list_changes.csv']),
     parse: (ctx, files) => parseFatf(ctx, files),
@@ -236,6 +244,8 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
     label: 'ICIJ Offshore Leaks data',
     title: 'ICIJ Offshore Leaks (Panama Papers CSV export)',
     topics: ['offshore_leaks'],
+    // ICIJ adds a new investigation's records every year or two: older data misses the latest leaks.
+    defaultMaxAgeDays: 730,
     defaultSubdir: 'icij',
     resolveFiles: matchingFiles(/\.csv$/i, 'ICIJ CSV'),
     parse: (ctx, files) => parseIcij(ctx, files),
@@ -248,6 +258,8 @@ export const LIST_DEFINITIONS: ListDefinition[] = [
     label: 'OpenSanctions PEP list',
     title: 'OpenSanctions PEPs (Senzing JSON lines)',
     topics: ['pep'],
+    // Offices change hands daily and OpenSanctions publishes daily: a month misses elections.
+    defaultMaxAgeDays: 30,
     defaultSubdir: 'opensanctions',
     resolveFiles: matchingFiles(/senzing.*\.json$/i, 'Senzing JSON'),
     parse: (ctx, files) => parseSenzing(ctx, files),

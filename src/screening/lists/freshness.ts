@@ -6,7 +6,7 @@ import { listDefinition } from './catalog';
  * the clock's time (never Date.now()), so tests can set it ahead.
  */
 export interface FreshnessPolicy {
-  /** Maximum age in days for every list whose topics include sanctions. */
+  /** Maximum age in days for every sanctions or export-control list (LISTS_MAX_AGE_DAYS). */
   sanctionsMaxAgeDays: number;
   /** Per-list overrides (null: no maximum), for any list. */
   perList?: Record<string, number | null>;
@@ -34,7 +34,11 @@ const DAY_MS = 86_400_000;
 
 export function maxAgeFor(source: string, policy: FreshnessPolicy): number | null {
   if (policy.perList && source in policy.perList) return policy.perList[source] ?? null;
-  return listDefinition(source)?.topics.includes('sanctions') ? policy.sanctionsMaxAgeDays : null;
+  const definition = listDefinition(source);
+  if (!definition) return null;
+  if (definition.defaultMaxAgeDays !== undefined) return definition.defaultMaxAgeDays;
+  // Restricted-party lists (sanctions, export control) change weekly: one operator setting for all.
+  return definition.topics.some((t) => t === 'sanctions' || t === 'export_control') ? policy.sanctionsMaxAgeDays : null;
 }
 
 export function listLabel(source: string): string {

@@ -131,7 +131,7 @@ function mixedHistory(): History {
   const c103 = h.completed(103, ['h1']);
   h.again(c103);
   h.screening(101, 'HitDispositioned', { hitId: 'h1', entityId: 'ofac_sdn:101-h1', disposition: 'false_positive', reason: 'dob', analyst: 'a', entityRecordHash: 'hash-101-h1', dispositionedAt: DAY2 });
-  h.screening(101, 'RiskRecomputed', { previousRiskScore: 20, previousRiskLevel: 'low', riskScore: 10, riskLevel: 'low', countingHitIds: ['h2'], cause: 'disposition', recomputedAt: DAY2 });
+  h.screening(101, 'RiskRecomputed', { previousRiskScore: 20, previousRiskLevel: 'low', riskScore: 10, riskLevel: 'low', countingHitIds: ['h2'], cause: 'disposition', recomputedAt: DAY2, summary: '2 matches (name match 1, dismissed 1).' });
   h.requested(105, { keyId: '8', at: DAY2, kind: 'ma' });
   h.screening(104, 'ScreeningFailed', { reason: 'agent timeout', failedAt: DAY2 });
   h.requested(106, { keyId: '7', at: DAY2, kind: 'sow' });
@@ -309,5 +309,40 @@ describe('usage counts of a batch', () => {
       { key_id: '7', day: '2026-11-22', endpoint: 'POST /api/v1/screening/cdd', screening_type: 'CDD', count: 1 },
       { key_id: '8', day: '2026-11-21', endpoint: 'POST /api/v1/screening/edd', screening_type: 'EDD', count: 1 },
     ]);
+  });
+});
+
+describe('screenings read model: the summary after a decision (issue 31 item 3)', () => {
+  const rescored = (h: History, id: number, riskScore: number, summary?: string) =>
+    h.screening(id, 'RiskRecomputed', {
+      previousRiskScore: 20, previousRiskLevel: 'low', riskScore, riskLevel: 'low', countingHitIds: [], cause: 'disposition', recomputedAt: DAY2,
+      ...(summary !== undefined ? { summary } : {}),
+    });
+  const row = async (schema: string, id: number) =>
+    (await client.query(`SELECT summary, risk_score, stream_position::int AS position FROM ${quoteIdent(schema)}.screenings WHERE screening_id = $1`, [id])).rows[0];
+
+  it('given a completed screening, when a re-score carries the summary, then the list row shows it; an older re-score delivered again changes nothing', async () => {
+    const h = new History();
+    h.requested(603);
+    h.completed(603, ['h1', 'h2']); // id % 3 === 0: completed with the summary "2 hits"
+    const first = rescored(h, 603, 10, '2 matches (name match 1, dismissed 1).');
+    rescored(h, 603, 0, '2 matches (dismissed 2): none stands.');
+    const schema = await freshSchema(screeningsProjection, 'summary');
+    await applyOneByOne(screeningsProjection, h.events, schema);
+    assert.deepEqual(await row(schema, 603), { summary: '2 matches (dismissed 2): none stands.', risk_score: 0, position: 3 });
+    // Idempotent by stream position: the first re-score again (a redelivery) leaves the later one.
+    await screeningsProjection.apply(client, first, schema);
+    await applyAsBatch(screeningsProjection, [first], schema);
+    assert.deepEqual(await row(schema, 603), { summary: '2 matches (dismissed 2): none stands.', risk_score: 0, position: 3 });
+  });
+
+  it('given a completed screening, when a re-score recorded before it carried a summary arrives, then the recorded summary stays', async () => {
+    const h = new History();
+    h.requested(606);
+    h.completed(606, ['h1']);
+    rescored(h, 606, 0);
+    const schema = await freshSchema(screeningsProjection, 'old');
+    await applyOneByOne(screeningsProjection, h.events, schema);
+    assert.deepEqual(await row(schema, 606), { summary: '1 hits', risk_score: 0, position: 2 });
   });
 });

@@ -579,6 +579,20 @@ describe('screening: dispositions', () => {
       .when({ ...dispose('h1', 'true_match', 30, 'medium'), data: { ...dispose('h1', 'true_match', 30, 'medium').data, reason: '' } })
       .thenThrows(ValidationFailed);
   });
+
+  it('given a completed case, when a hit is decided with the summary as the hits will stand, then the risk recomputation carries that summary', () => {
+    const summary = 'Rosneft was screened against 9 sources. 2 matches (strong name match 1, dismissed 1): ROSNEFT on OFAC SDN (97, strong name match).';
+    const command = dispose('h2', 'false_positive', 15, 'low');
+    const { events } = spec.given(asGiven(completedHistory())).when({ ...command, data: { ...command.data, summary } }).thenTypes(['HitDispositioned', 'RiskRecomputed']);
+    assert.equal((events[1]!.data as { summary?: string }).summary, summary);
+  });
+
+  it('given a completed case, when the summary sent with a decision is empty or oversized, then refused', () => {
+    const command = dispose('h2', 'false_positive', 15, 'low');
+    for (const summary of ['', '   ', 'x'.repeat(10_001), 42]) {
+      spec.given(asGiven(completedHistory())).when({ ...command, data: { ...command.data, summary } } as never).thenThrows(ValidationFailed);
+    }
+  });
 });
 
 describe('screening: one decision on several hits (bulk)', () => {
@@ -619,6 +633,13 @@ describe('screening: one decision on several hits (bulk)', () => {
         { type: 'RiskRecomputed', data: { ...ids, previousRiskScore: 15, previousRiskLevel: 'low', riskScore: 0, riskLevel: 'low', countingHitIds: [], cause: 'disposition', recomputedAt: NOW } },
       ]);
     spec.given(asGiven([...history, ...first])).when(bulk(['h2'], 'false_positive', 15, 'low')).thenNothing();
+  });
+
+  it('given two open hits, when both are decided with the summary as they will stand, then the one risk recomputation carries it', () => {
+    const summary = 'Rosneft was screened against 9 sources. 2 matches (dismissed 2): none stands after the analysts\' decisions.';
+    const command = bulk(['h1', 'h2'], 'false_positive', 0, 'low');
+    const { events } = spec.given(asGiven(completedHistory())).when({ ...command, data: { ...command.data, summary } }).thenTypes(['HitDispositioned', 'HitDispositioned', 'RiskRecomputed']);
+    assert.equal((events[2]!.data as { summary?: string }).summary, summary);
   });
 
   it('given a case, when one of the hits is unknown, then nothing is decided', () => {

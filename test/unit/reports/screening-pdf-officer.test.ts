@@ -143,6 +143,53 @@ describe('the PDF an officer files (pdftotext)', () => {
     assert.ok(!pages.slice(0, signOff).join(' ').includes('us_csl:06f3f6'), 'and only there');
   });
 
+  it("given a company with a registration number and an LEI, then its Subject section shows a company's facts and no person's rows", async () => {
+    const base = officerReport();
+    const render = async (subject: ScreeningReport['subject']) => {
+      const pages = pdfPages(await renderScreeningReportPdf({ ...base, subject }, { generatedAt: '2026-03-07T15:00:00.000Z', timeZone: 'Europe/London' }), 'company.pdf');
+      const flat = pages.join('\n').replace(/\s+/g, ' ');
+      const from = flat.indexOf('Identity facts given');
+      const to = flat.indexOf('Risk score ', from);
+      assert.ok(from > 0 && to > from, 'section 2 before section 3');
+      return flat.slice(flat.lastIndexOf('Name searched', from), to);
+    };
+
+    const company = await render({
+      query: 'Sberbank Leasing',
+      entityType: 'company',
+      jurisdiction: 'Russia',
+      jurisdictionIso2: 'RU',
+      identifiers: [
+        { type: 'registration_number', value: '1027739000728' },
+        { type: 'lei', value: '253400M18U5TB02TW421' },
+      ],
+    });
+    assert.ok(company.includes('Entity type: company'), company);
+    assert.ok(company.includes('Jurisdiction: Russia (RU)'), company);
+    assert.ok(company.includes('Registration number: 1027739000728'), company);
+    assert.ok(company.includes('Other identifiers: LEI 253400M18U5TB02TW421'), company);
+    assert.doesNotMatch(company, /Date of birth|Nationality/, "a company has no person's rows");
+    assert.doesNotMatch(company, /Name only:/, 'identifiers were given');
+
+    // An organisation given nothing but its name: the company rows say so, and the name-only note speaks of a company's facts.
+    const organisation = await render({ query: 'Al-Haramain Foundation', entityType: 'organization' });
+    assert.ok(organisation.includes('Registration number: not given'), organisation);
+    assert.ok(organisation.includes('Other identifiers: none given'), organisation);
+    assert.doesNotMatch(organisation, /Date of birth|Nationality/);
+    assert.ok(organisation.includes('Name only: no registration number or other identifier was given'), organisation);
+
+    // A date and country a caller entered for a company anyway: printed as entered, saying which field, not as a person's rows.
+    const entered = await render({ query: 'Sberbank Leasing', entityType: 'company', dateOfBirth: '1991', nationality: 'RU' });
+    assert.ok(entered.includes('Country entered (as nationality): Russia (RU) Date entered (as date of birth): 1991'), entered);
+    assert.doesNotMatch(entered, /Date of birth:|Nationality:/);
+    assert.ok(entered.includes('Name only: no registration number or other identifier was given'), 'a date does not tell a company from a namesake');
+
+    // A person keeps a person's rows.
+    const person = await render({ query: 'Li Wei', entityType: 'individual' });
+    assert.ok(person.includes('Date of birth: not given Nationality: not given Identifiers: none given'), person);
+    assert.doesNotMatch(person, /Registration number/);
+  });
+
   it('given an undecided name-only hit at 97, then "confirmed" appears nowhere, and a false positive changes the counts', async () => {
     const strongName: ReportHit = {
       hitId: 'sanctions:ofac_sdn:1',

@@ -145,7 +145,10 @@ function screeningEvents(): Event[] {
   cdd.run('DispositionHit', { screeningId: '501', hitId: 'h2', disposition: 'needs_more_information', reason: 'ask for a passport copy', analyst: 'ann@acme.test', riskScore: 30, riskLevel: 'medium' });
   cdd.run('DispositionHit', { screeningId: '501', hitId: 'h2', disposition: 'true_match', reason: 'same DOB', analyst: 'ann@acme.test', riskScore: 30, riskLevel: 'medium' });
   cdd.run('UnassignCase', { screeningId: '501', unassignedBy: 'u-owner' });
-  cdd.run('DispositionHit', { screeningId: '501', hitId: 'h2', disposition: 'false_positive', reason: 'different DOB', analyst: 'ann@acme.test', riskScore: 15, riskLevel: 'low' });
+  cdd.run('DispositionHit', {
+    screeningId: '501', hitId: 'h2', disposition: 'false_positive', reason: 'different DOB', analyst: 'ann@acme.test', riskScore: 15, riskLevel: 'low',
+    summary: 'Rosneft was screened against 9 sources. 2 matches (strong name match 1, dismissed 1): ROSNEFT on OFAC SDN (97, strong name match).',
+  });
   cdd.run('RecordMonitoringAlert', {
     screeningId: '501', alertId: 'a1', kind: 'changed_hit', entityId: 'opensanctions_peps:Q1',
     diff: { birthDates: { before: [], after: ['1961-01-01'] } }, listVersion: 'peps@2', entityRecordHash: 'rec-b2',

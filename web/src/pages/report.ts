@@ -39,7 +39,7 @@ interface Hit {
 }
 
 interface Screening {
-  subject: { date_of_birth: string | null; nationality: string | null; identifiers: { type: string; value: string }[] };
+  subject: { date_of_birth: string | null; nationality: string | null; identifiers: { type: string; value: string; words: string }[] };
   id: number;
   uuid: string;
   kind: string;
@@ -256,7 +256,7 @@ export async function renderReport({ main, params, query }: PageContext): Promis
 
 /** The subject as requested, with the facts that fit its kind (a company has no date of birth). */
 function subjectFacts(s: Screening): HTMLElement {
-  const ids = s.subject.identifiers.length ? s.subject.identifiers.map((i) => `${i.type.replace(/_/g, ' ')} ${i.value}`).join('; ') : 'none given';
+  const ids = s.subject.identifiers.length ? s.subject.identifiers.map((i) => i.words).join('; ') : 'none given';
   const country = s.subject.nationality ? `${countryName(s.subject.nationality)} (${s.subject.nationality})` : 'not given';
   return h(
     'dl',
@@ -492,7 +492,7 @@ function sideBySide(s: Screening, hit: Hit): HTMLElement {
   };
   const dobSame = (a: string, b: string) => b.startsWith(a) || a.startsWith(b) || b.includes(a.slice(0, 4));
   const ids = (hit.identifiers ?? []).map((i) => i.words);
-  const subjectIds = s.subject.identifiers.map((i) => `${i.type.replace(/_/g, ' ')} ${i.value}`);
+  const subjectIds = s.subject.identifiers.map((i) => i.words);
   const countries = (codes: string[] | undefined) => codes?.map((c) => (/^[A-Z]{2}$/.test(c) ? `${countryName(c)} (${c})` : c)).join(', ');
   const subjectCountry = s.subject.nationality ? `${countryName(s.subject.nationality)} (${s.subject.nationality})` : 'not given';
   const row = (label: string, subject: string, listed: string, verdict: string) =>

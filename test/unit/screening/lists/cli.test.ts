@@ -70,7 +70,7 @@ test('svc lists status prints version, publication date, age, maximum age and en
   // Ages by the injected clock (2026-03-01): the UN list is 2 days old, the OFAC non-SDN list 72 (over the 7-day default).
   assert.match(out, /^list\s+version\s+published\s+age \(days\)\s+max\s+entities\s+files$/m);
   assert.match(out, /^un_sc\s+un_sc@[0-9a-f]{16}\s+2026-02-27\s+2\s+7\s+1003\s+UN_consolidated\.xml$/m);
-  assert.match(out, /^fatf\s+fatf@[0-9a-f]{16}\s+2026-06-19\s+0\s+-\s+25 countries\s+fatf_lists\.csv, fatf_list_changes\.csv$/m);
+  assert.match(out, /^fatf\s+fatf@[0-9a-f]{16}\s+2026-06-19\s+0\s+180\s+25 countries\s+fatf_lists\.csv, fatf_list_changes\.csv$/m);
   assert.match(out, /^ofac_cons\s+ofac_cons@[0-9a-f]{16}\s+2025-12-19 \(manifest\)\s+72 STALE\s+7\s+442\s+/m);
   assert.match(out, /^WARNING OFAC non-SDN consolidated list is 72 days old: run `svc lists update`$/m);
   assert.doesNotMatch(out, /WARNING UN Security Council/);

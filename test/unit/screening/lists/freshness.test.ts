@@ -34,11 +34,20 @@ test('given the default policy, when a sanctions list is exactly 7 days old, the
   assert.equal(listFreshness(sdn, new Date('2024-05-11T12:00:00Z'), policy).stale, true);
 });
 
-test('non-sanctions lists have no maximum unless configured; per-list overrides win, "off" removes one', () => {
-  const fatf = { ...sdn, id: 'fatf@1', source: 'fatf', publishedAt: '2020-01-01' };
-  assert.equal(maxAgeFor('fatf', policy), null);
-  assert.equal(listFreshness(fatf, new Date('2026-11-26'), policy).stale, false);
-  assert.equal(listFreshness(fatf, new Date('2026-11-26'), { ...policy, perList: { fatf: 180 } }).stale, true);
+test('every list is judged by its own maximum age: export control as sanctions, FATF, ICIJ and PEPs by their issuers\' rhythm; per-list overrides win, "off" removes one', () => {
+  const fatf = { ...sdn, id: 'fatf@1', source: 'fatf', publishedAt: '2026-06-19' };
+  assert.equal(maxAgeFor('us_dpl', policy), 7, 'the Denied Persons List is a restricted-party list');
+  assert.equal(maxAgeFor('fatf', policy), 180);
+  assert.equal(maxAgeFor('icij_offshore', policy), 730);
+  assert.equal(maxAgeFor('opensanctions_peps', policy), 30);
+  assert.equal(maxAgeFor('internal_list', policy), null, 'a list the catalog does not know has no maximum');
+  assert.equal(listFreshness(fatf, new Date('2026-11-26'), policy).stale, false, '160 days: within one plenary cycle');
+  assert.equal(listFreshness(fatf, new Date('2026-12-17'), policy).stale, true, '181 days');
+  assert.equal(listFreshness(fatf, new Date('2026-12-17'), { ...policy, perList: { fatf: null } }).stale, false);
+  const dpl = { ...sdn, id: 'us_dpl@1', source: 'us_dpl', publishedAt: '2022-09-02' };
+  assert.equal(listFreshness(dpl, new Date('2026-11-26'), policy).stale, true, 'a 1,546-day-old Denied Persons List is not fresh');
+  const icij = { ...sdn, id: 'icij_offshore@1', source: 'icij_offshore', publishedAt: '2017-08-14' };
+  assert.equal(listFreshness(icij, new Date('2026-11-26'), policy).stale, true, 'nine-year-old offshore-leaks data is not fresh');
   assert.equal(listFreshness(sdn, new Date('2026-11-26'), { ...policy, perList: { ofac_sdn: null } }).stale, false);
   assert.equal(listFreshness(sdn, new Date('2026-11-26'), { ...policy, perList: { ofac_sdn: 5000 } }).stale, false);
   assert.equal(maxAgeFor('uk_sanctions', policy), 7);
