@@ -41,8 +41,15 @@ function percentile(values: number[], p: number): number {
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** Counts PostgreSQL round trips made by this process (every pg query goes through Client#query). */
-function countQueries(): { reset(): void; count(): number; byStatement(): [string, number][] } {
+function countQueries(): { reset(): void; count(): number; connections(): number; byStatement(): [string, number][] } {
   let queries = 0;
+  let connections = 0;
+  // New connections too: each costs PostgreSQL a backend (fork, catalog caches) and its prepared statements again.
+  const originalConnect = pg.Client.prototype.connect as (...args: unknown[]) => unknown;
+  (pg.Client.prototype as unknown as { connect: (...args: unknown[]) => unknown }).connect = function (this: unknown, ...args: unknown[]) {
+    connections++;
+    return originalConnect.apply(this, args);
+  };
   const shapes = new Map<string, number>();
   const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
   (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (this: unknown, ...args: unknown[]) {
@@ -55,9 +62,11 @@ function countQueries(): { reset(): void; count(): number; byStatement(): [strin
   return {
     reset: () => {
       queries = 0;
+      connections = 0;
       shapes.clear();
     },
     count: () => queries,
+    connections: () => connections,
     byStatement: () => [...shapes].sort((a, b) => b[1] - a[1]),
   };
 }
@@ -207,6 +216,7 @@ async function main() {
       service_cpu_ms_per_screening: round((cpu.user + cpu.system) / 1000 / total, 2),
       postgres_cpu_ms_per_screening: round(pgCpu / total, 2),
       pg_round_trips_per_screening: round(queries.count() / total),
+      pg_connections_opened: queries.connections(),
     });
     // Where the round trips go (BENCH_QUERIES=1): statement shapes by count per screening.
     if (process.env.BENCH_QUERIES === '1') {

@@ -15,11 +15,21 @@
  * tokens joined ("minjun"), the way such names are often written in Latin script. The data depends
  * on prepareName: when the matcher's folding changes, run this again (the unit test
  * test/unit/screening/name-frequency.test.ts fails until then).
+ *
+ * Latin readings (latin-readings.ts): a pool written in another script must also know the name as a
+ * romanised query spells it, or "Ikeda Takashi" and "Farhad Mohammadi" look rare because no pool holds
+ * them in Latin letters. Each entry also counts the folds of its readings: Japanese kanji read in
+ * Hepburn (kuromoji's dictionary, a devDependency), Greek in its usual Latin spelling, Arabic-script
+ * and Hebrew entries by their consonant skeleton (keys `~skel`, what any Latin spelling of an
+ * unvowelled name shares with it), and English and Nordic patronymic surnames derived from the
+ * given-name pool (Daniels, Johnson, Hansen).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { allLocales } from '@faker-js/faker';
-import { prepareName } from '../src/screening/matching/prepare';
+import { derivedSurnames, entryFolds, latinReadings, type Readings } from './latin-readings';
+
+export { entryFolds };
 
 export const DATA_FILE = fileURLToPath(new URL('../src/screening/identity/data/name-frequency.json', import.meta.url));
 
@@ -87,24 +97,18 @@ function poolOf(value: Pools['first_name']): string[] {
   return Array.isArray(value) ? value : Object.values(value).flat();
 }
 
-/** The token folds one pool entry counts for: each name token, and its tokens joined when there are several. */
-export function entryFolds(entry: string): string[] {
-  const folds = prepareName(entry, 'person')
-    .tokens.filter((t) => t.kind === 'name' && !t.initial && /^[a-z]+$/.test(t.fold))
-    .map((t) => t.fold);
-  const out = new Set(folds);
-  if (folds.length > 1) out.add(folds.join(''));
-  return [...out];
-}
-
-/** fold → number of entries, written `fold` (1) or `fold:n`, sorted: compact and stable. */
-function encodePool(entries: Iterable<string>): { entries: number; tokens: string } {
+/**
+ * fold → number of entries, written `fold` (1) or `fold:n`, sorted: compact and stable. An entry counts
+ * once for every fold of itself and of its Latin readings (keys of `readings`).
+ */
+function encodePool(group: string, entries: Iterable<string>, readings: Readings): { entries: number; tokens: string } {
   const counts = new Map<string, number>();
   let n = 0;
   for (const entry of new Set(entries)) {
-    const folds = entryFolds(entry);
-    if (folds.length === 0) continue;
+    const own = entryFolds(entry);
+    if (own.length === 0) continue;
     n++;
+    const folds = new Set([...own, ...readings.keysOf(group, entry)]);
     for (const f of folds) counts.set(f, (counts.get(f) ?? 0) + 1);
   }
   const tokens = [...counts.entries()]
@@ -114,39 +118,43 @@ function encodePool(entries: Iterable<string>): { entries: number; tokens: strin
   return { entries: n, tokens };
 }
 
-export function buildNameFrequencyData(): string {
+export async function buildNameFrequencyData(): Promise<string> {
+  const readings = await latinReadings();
   const locales = allLocales as unknown as Record<string, { person?: Pools }>;
   const version = (JSON.parse(readFileSync(new URL('../node_modules/@faker-js/faker/package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const groups = GROUPS.map((g) => {
     const given: string[] = [];
+    const maleGiven: string[] = [];
     const surname: string[] = [];
     for (const id of g.locales) {
       const person = locales[id]?.person;
       if (!person) throw new Error(`faker has no locale ${id} with person names`);
       given.push(...poolOf(person.first_name));
+      if (person.first_name && !Array.isArray(person.first_name)) maleGiven.push(...(person.first_name.male ?? []));
       surname.push(...poolOf(person.last_name));
     }
+    surname.push(...derivedSurnames(g.id, maleGiven, surname));
     return {
       id: g.id,
       label: g.label,
       locales: g.locales,
       population: g.population,
       countries: g.countries,
-      given: { coverage: g.coverage?.given ?? DEFAULT_COVERAGE, ...encodePool(given) },
-      surname: { coverage: g.coverage?.surname ?? DEFAULT_COVERAGE, ...encodePool(surname) },
+      given: { coverage: g.coverage?.given ?? DEFAULT_COVERAGE, ...encodePool(g.id, given, readings) },
+      surname: { coverage: g.coverage?.surname ?? DEFAULT_COVERAGE, ...encodePool(g.id, surname, readings) },
     };
   });
   const data = {
     format: 1,
     generatedBy: 'scripts/build-name-frequency.ts',
-    source: `@faker-js/faker ${version} (MIT): person.first_name and person.last_name pools, prepared by the matcher's prepareName`,
+    source: `@faker-js/faker ${version} (MIT): person.first_name and person.last_name pools, prepared by the matcher's prepareName; Latin readings: ${readings.source}`,
     groups,
   };
   return `${JSON.stringify(data, null, 1)}\n`;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const text = buildNameFrequencyData();
+  const text = await buildNameFrequencyData();
   if (process.argv.includes('--check')) {
     const current = readFileSync(DATA_FILE, 'utf8');
     if (current !== text) {

@@ -101,13 +101,14 @@ export function precisionSection(after: PrecisionFigures, before: PrecisionFigur
   }
   log();
   log('What remains flagged is mostly a whole name equal to a listed one, in the same or another spelling (Sun Wei / SUN, Wei;');
-  log('Mohammed Hassan / HASSAN, Mohamed), a listed name with a patronymic more (Elena Ivanova / IVANOVA, Elena Nikolaevna: a');
-  log('missing patronymic is a small penalty, issue 27 §1), and partial matches on names the name-frequency model does not');
-  log('know to be common (romanised Persian and Arabic surnames its pools lack: Mohammad Hosseini / HOSSEINI, Mohammad Ali).');
-  log('Critical name-only verdicts are exact collisions the verdict confirms as an exact match on a *distinctive* name: the');
-  log('name-frequency model counts a surname its pools lack as one in 100,000, so Mohammed Al-Masri or Mohammad Ahmadi come out');
-  log('"distinctive" (about 6 expected bearers) and their exact collisions critical; a model that knows romanised Arabic and');
-  log('Persian surnames is what the critical line of issue 27 needs next. No name rule can lower the exact-collision share.');
+  log('Mohammed Hassan / HASSAN, Mohamed), a listed name with a patronymic more or less (Elena Ivanova / IVANOVA, Elena');
+  log('Nikolaevna: a missing patronymic is a small penalty, issue 27 §1), an Arabic name with the father\'s name or the article');
+  log('more or less (Mohammed Khaled Al-Masri / AL-MASRI, Mohammed), and partial matches the alert rule does not catch because');
+  log('the name-frequency model does not take the matched words for a common name. Exact collisions are high by issue 27 §2');
+  log('("a name-only match on a common name is potential: high"), so they alone keep the name-only figures above the issue\'s');
+  log('targets: no name rule can lower the exact-collision share, only an identity fact can. Name-only critical verdicts need an');
+  log('exact match on a distinctive name; since the name-frequency pools know the Latin spellings of names written in other');
+  log('scripts (docs/name-frequency.md, "Latin readings"), no innocent of either half gets one.');
   log();
   log('### Positive classes, before → after (recall at the default threshold; F1 where the class has false pairs)');
   log();

@@ -10,7 +10,7 @@ import type { TokenAlignment } from './model';
 import { prepareName, type PreparedName } from './matching/prepare';
 import { abjadVowelsAgree } from './matching/compare';
 import { skeleton } from './matching/text';
-import { namePools, nameRarity, type ListNameFrequency, type NamePools } from './identity/name-frequency';
+import { namePools, nameRarity, SKELETON_KEY_PREFIX, type ListNameFrequency, type NamePools } from './identity/name-frequency';
 
 /** Longest surname (letters) whose near spelling is another name rather than a spelling of the same one. */
 const NEAR_WORD_MAX_LENGTH = 6;
@@ -39,6 +39,7 @@ export class CommonNames {
       if (!UNVOWELLED_CULTURES.has(culture.id)) continue;
       for (const pool of [culture.given, culture.surname]) {
         for (const word of pool.counts.keys()) {
+          if (word.startsWith(SKELETON_KEY_PREFIX)) continue; // a skeleton key, not a written word
           // (the pools fold و to v; read it as the vowel letter it mostly is)
           const key = skeleton(word.replace(/v/g, 'w'));
           if (key.length < 2) continue;

@@ -11,11 +11,20 @@ import type { Event, EventMetadata } from '../../shared/events';
 export const GENESIS_HASH = '0'.repeat(64);
 
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') {
-    if (typeof value === 'bigint') throw new TypeError('canonicalJson: bigint is not JSON; store it as a string');
-    return JSON.stringify(value) ?? 'null';
-  }
   // Plain loops and string appends: every appended event is hashed, so this is on the hot path.
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'bigint':
+      throw new TypeError('canonicalJson: bigint is not JSON; store it as a string');
+    case 'object':
+      if (value === null) return 'null';
+      break;
+    default:
+      return 'null'; // undefined, a function or a symbol, as an array item would be written
+  }
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i++) {
@@ -27,7 +36,9 @@ export function canonicalJson(value: unknown): string {
   }
   if (value instanceof Date) return JSON.stringify(value.toISOString());
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
+  const keys = Object.keys(record);
+  // Most objects are built with their keys in order already: sorting is then skipped.
+  if (!inOrder(keys)) keys.sort();
   let out = '{';
   let first = true;
   for (const key of keys) {
@@ -35,9 +46,30 @@ export function canonicalJson(value: unknown): string {
     if (member === undefined) continue;
     if (!first) out += ',';
     first = false;
-    out += JSON.stringify(key) + ':' + canonicalJson(member);
+    out += quotedKey(key) + ':' + canonicalJson(member);
   }
   return out + '}';
+}
+
+/** Keys in code-unit order (Array#sort's default order for strings). */
+function inOrder(keys: string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false;
+  return true;
+}
+
+/**
+ * A key as JSON. The events' keys are few (their field names), so each is quoted once; the map is
+ * bounded for data whose keys are values (ids), which are quoted each time once it is full.
+ */
+const quotedKeys = new Map<string, string>();
+const QUOTED_KEYS_MAX = 4_096;
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (quotedKeys.size < QUOTED_KEYS_MAX) quotedKeys.set(key, quoted);
+  }
+  return quoted;
 }
 
 export function computeEventHash(event: Pick<Event, 'type' | 'data' | 'metadata'>, previousHash: string): string {

@@ -33,6 +33,11 @@ export const LIST_RECURRING_SHARE = MIN_POOL_SHARE;
 export const DISTINCTIVE_MAX_BEARERS = 10;
 /** At least this many expected bearers in one culture: "common" there (nationality agreement is then weak evidence). */
 export const COMMON_MIN_BEARERS = 100;
+/**
+ * Pool keys of an unvowelled (Arabic-script, Hebrew) entry are its consonant skeleton behind this prefix:
+ * a romanised query part is looked up by its skeleton too (Mohammadi → ~mhmd, the key of محمدی).
+ */
+export const SKELETON_KEY_PREFIX = '~';
 /** Words in this many distinct listed names of organisations, vessels or aircraft are generic ("international", "golden", "star"). */
 export const ORG_GENERIC_MIN_NAMES = 20;
 
@@ -53,7 +58,7 @@ export interface NameCulture {
 export interface NamePools {
   source: string;
   cultures: readonly NameCulture[];
-  /** Every fold any culture's pools know (a word no pool knows may still recur on the lists). */
+  /** Every key any culture's pools know (a word no pool knows may still recur on the lists). */
   pooled: ReadonlySet<string>;
 }
 
@@ -158,16 +163,27 @@ export interface NameRarity {
   reason: string;
 }
 
+/** A name part as the pools key it: its fold, and a Latin part also by its consonant skeleton (to meet unvowelled entries). */
+interface PartKeys {
+  fold: string;
+  keys: readonly string[];
+}
+function partKeys(t: NameToken): PartKeys {
+  return { fold: t.fold, keys: t.origin === 'latin' && t.skel.length >= 2 ? [t.fold, SKELETON_KEY_PREFIX + t.skel] : [t.fold] };
+}
+
 /**
  * A name part's share of one culture: its pool share when the culture's pools know it; a word no pool
  * of any culture knows but many listed names carry (a romanisation the pools lack) counts as a pool
  * name; anything else is the tail.
  */
-function shareIn(culture: NameCulture, fold: string, unpooledRecurring: boolean): number {
+function shareIn(culture: NameCulture, part: PartKeys, unpooledRecurring: boolean): number {
   let share = 0;
   for (const pool of [culture.given, culture.surname]) {
-    const n = pool.counts.get(fold);
-    if (n) share = Math.max(share, MIN_POOL_SHARE, Math.min(1, (pool.coverage * n) / pool.entries));
+    for (const key of part.keys) {
+      const n = pool.counts.get(key);
+      if (n) share = Math.max(share, MIN_POOL_SHARE, Math.min(1, (pool.coverage * n) / pool.entries));
+    }
   }
   if (share > 0) return share;
   return unpooledRecurring ? LIST_RECURRING_SHARE : TAIL_SHARE;
@@ -183,17 +199,21 @@ function rounded(n: number): string {
 function personRarity(tokens: readonly NameToken[], pools: NamePools, lists: ListNameFrequency): NameRarity {
   // Name parts that can tell people apart: not initials, particles or patronymics (these repeat a father's name).
   const parts = tokens.filter((t) => t.kind === 'name' && !t.initial && !t.patronymic);
-  const folds = [...new Set(parts.map((t) => t.fold))];
+  const byFold = new Map(parts.map((t) => [t.fold, partKeys(t)]));
+  const folds = [...byFold.keys()];
+  // Only a part's own fold shows it pooled: a consonant skeleton shared with an unvowelled entry is a
+  // guess at the part's frequency (Putin meets بطين), not a sign that its rarity is known.
+  const isPooled = (fold: string) => pools.pooled.has(fold);
   if (folds.length < 2) {
     return { reading: 'person', distinctive: false, commonIn: [], reason: 'a single name part cannot tell one person from another' };
   }
   // A word many listed people carry is a common name element even where no pool knows it (list words are
   // never a culture's evidence otherwise: a Russian given name recurring on sanctions lists says nothing about India).
   const unpooledRecurring = new Set(
-    parts.filter((t) => !pools.pooled.has(t.fold) && lists.persons(plainWords(t.norm).join('')) >= LIST_RECURRING_MIN_NAMES).map((t) => t.fold),
+    parts.filter((t) => !isPooled(t.fold) && lists.persons(plainWords(t.norm).join('')) >= LIST_RECURRING_MIN_NAMES).map((t) => t.fold),
   );
   const perCulture = pools.cultures.map((culture) => {
-    const shares = folds.map((f) => shareIn(culture, f, unpooledRecurring.has(f))).sort((a, b) => a - b);
+    const shares = folds.map((f) => shareIn(culture, byFold.get(f)!, unpooledRecurring.has(f))).sort((a, b) => a - b);
     return { culture, bearers: culture.population * shares[0]! * shares[1]! };
   });
   perCulture.sort((a, b) => b.bearers - a.bearers);
@@ -204,7 +224,7 @@ function personRarity(tokens: readonly NameToken[], pools: NamePools, lists: Lis
   // A rarity that rests only on ignorance is not evidence: when the rarest part is in no pool (its 1 in
   // 100,000 is an assumption) and another part recurs on the lists (a name element many people carry, such as
   // Mohammed or Vladimir), the flat pools cannot tell "Mohammed Al-Masri" from a rare name. Not distinctive.
-  const unknownPart = folds.find((f) => !pools.pooled.has(f) && !unpooledRecurring.has(f));
+  const unknownPart = folds.find((f) => !isPooled(f) && !unpooledRecurring.has(f));
   const recurringPart = parts.find((t) => t.fold !== unknownPart && lists.persons(plainWords(t.norm).join('')) >= LIST_RECURRING_MIN_NAMES);
   if (top.bearers < DISTINCTIVE_MAX_BEARERS && unknownPart !== undefined && recurringPart) {
     return {

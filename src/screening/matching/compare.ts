@@ -11,15 +11,15 @@
  * while a different surname (unmatched tokens on both sides) costs a lot.
  */
 import type { TokenAlignment } from '../model';
-import { BUSINESS_WORDS, HONORIFICS, NAME_VARIANT_HEADS, ORG_STOP_WORDS, TITLES } from './lexicon';
+import { BUSINESS_WORDS, HONORIFICS, NAME_VARIANT_HEADS, NAME_VARIANTS, ORG_STOP_WORDS, TITLES } from './lexicon';
 import { acronymWords, makeToken, type NameToken, type PreparedName } from './prepare';
 import { skippedWords } from './acronyms';
 import { relatedEntity } from './discriminators';
 import { editDistance, jaroWinkler } from './similarity';
-import { hebrewMatchesLatin } from './text';
+import { arabicNameOfLetters, foldToken, hebrewMatchesLatin } from './text';
 import { koreanKey } from './korean';
 import { SimilarityMemo } from './similarity-memo';
-import { capReading, transcribedSimilarity } from './foreign/readings';
+import { capReading, isForeignReading, transcribedSimilarity } from './foreign/readings';
 
 export type AlignHow =
   | 'exact'
@@ -112,7 +112,11 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
   if (qa !== ca) {
     // Hebrew letter by letter against a Latin spelling (vowel letters, begadkefat, the article).
     const heb = qa ? q.hebrew : c.hebrew;
-    if (heb && hebrewMatchesLatin(heb, qa ? c.norm : q.norm)) return TRANSLIT_95;
+    // (Hebrew is compared letter by letter only: the Arabic consonant skeleton below merges p/b and g/k,
+    // which Hebrew writes apart, and reads ד+ה as "dh": דביר is not Dapper, פלג not Black)
+    if (heb) return hebrewMatchesLatin(heb, qa ? c.norm : q.norm) ? TRANSLIT_95 : NONE;
+    // A name made from one well-known name is not the one made from another (محمدی Mohammadi is not Mahmoudi).
+    if (otherKnownName(qa ? q.norm : c.norm, qa ? c.norm : q.norm)) return NONE;
     // Unvowelled Arabic/Hebrew against a vowelled spelling: only the consonant skeleton can be compared.
     const latinLen = qa ? c.norm.length : q.norm.length;
     // (and the vowels the script does write must be where the Latin spelling has them: abjadVowelsAgree)
@@ -124,6 +128,11 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
     if (shortSkel >= 4 && editDistance(q.skel, c.skel, 1) <= 1) return TRANSLIT_8;
     return NONE;
   }
+  // A given name and its other gender's form are two names, two people (Juan / Juana, Daniel / Daniela, Carlo / Carla).
+  // (the name the other is made from is the well-known one: Mustaf, a typo of Mustafa, is no man's name)
+  if (q.kind === 'name' && c.kind === 'name' && ((q.common && genderedForm(q.fold, c.fold)) || (c.common && genderedForm(c.fold, q.fold)))) return NONE;
+  // A Persian family name with a suffix that makes another family name (Jafari / Jafariyeh, Ghorbani / Ghorbaniyan).
+  if (q.kind === 'name' && c.kind === 'name' && (derivedFamilyName(q.fold, c.fold) || derivedFamilyName(c.fold, q.fold))) return NONE;
   // A name with the Persian/Arabic adjective ending -i is another name (Zamani / Zaman, Karimi / Karim).
   if (q.kind === 'name' && c.kind === 'name' && (nisbaOf(q.norm, c.norm) || nisbaOf(c.norm, q.norm))) return NONE;
   // Two different well-known given names (Maria/Mario, Michael/Michelle) are different names,
@@ -141,6 +150,44 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
     return { how: sim.how, sim: round(sim.sim * 0.8) };
   }
   return sim;
+}
+
+/**
+ * `longer` (folded) is the family name `base` with a Persian suffix that forms family names of their own:
+ * -yeh, -iyan (Jafari / Jafariyeh, Ghorbani / Ghorbaniyan, Rezaei / Rezaeian), -zadeh, -pour, -nejad.
+ * The folds write -iyeh as -ieh and -iyan as -ian.
+ */
+function derivedFamilyName(base: string, longer: string): boolean {
+  return base.length >= 4 && longer.length > base.length && longer.startsWith(base) && DERIVING_SUFFIX.test(longer.slice(base.length));
+}
+const DERIVING_SUFFIX = /^(i?eh|i?an|zadeh?|pur|nejad|nezhad)$/;
+
+/**
+ * `other` is the feminine form of the given name `name`: the name with -a added (Juan / Juana, Daniel /
+ * Daniela) or its final -o made -a (Carlo / Carla, Antonio / Antonia). Only called when `name` is a
+ * well-known given name: a surname's feminine form (Ivanov / Ivanova) is one family's name.
+ */
+function genderedForm(name: string, other: string): boolean {
+  if (name.length < 3) return false;
+  if (other === `${name}a` && !VOWEL.test(name[name.length - 1])) return true;
+  return name.endsWith('o') && other === `${name.slice(0, -1)}a`;
+}
+
+/**
+ * An unvowelled word that writes one well-known Arabic name (or its adjective in -i: محمدی is Mohammadi)
+ * against a Latin word that spells another (Mahmoudi): the script's letters decide which name it is,
+ * where the consonant skeleton (mhmd for both) cannot.
+ */
+function otherKnownName(abjad: string, latin: string): boolean {
+  const nisba = abjad.length > 3 && abjad.endsWith('y') && /[iy]$/.test(latin);
+  const written = arabicNameOfLetters(nisba ? abjad.slice(0, -1) : abjad);
+  if (!written) return false;
+  const latinHead = (w: string) => {
+    const f = foldToken(w);
+    return NAME_VARIANTS.get(f) ?? (NAME_VARIANT_HEADS.has(f) ? f : undefined);
+  };
+  const head = latinHead(nisba ? latin.slice(0, -1) : latin);
+  return head !== undefined && head !== latinHead(written);
 }
 
 /** `longer` is `shorter` with the adjective ending -i (-y): a Persian or Arabic name made from another. */
@@ -216,6 +263,10 @@ export function abjadVowelsAgree(abjad: string, latin: string): boolean {
     // A consonant the script writes, missing from the Latin (خليل khlyl is Khalil, three consonants, not
     // Kalai: the skeleton's doubled-letter rule merged l-y-l). A final ه/ة (h) is often not written in Latin.
     const written = a.length - (/h$/.test(abjad) ? 1 : 0);
+    // A consonant the Latin repeats across a vowel is two letters the script would write twice
+    // (Akbaba's b-a-b: not يعقوب, whose skeleton kb the repeat had collapsed into)
+    const repeat = /([bcdfgjklmnpqrstvz])[aeiouy]+\1/.exec(latin);
+    if (repeat && abjad.split(repeat[1]).length < 3) return false;
     return written <= l.length;
   }
   for (let i = 0; i < a.length; i++) {
@@ -223,6 +274,8 @@ export function abjadVowelsAgree(abjad: string, latin: string): boolean {
       // (a Latin w or y is a letter the script would write: "انس" Anas is not Wanus)
       if (l[i].length >= 3 || LONG_VOWEL.test(l[i]) || /[wy]/.test(l[i])) return false;
     } else if (l[i] === '') return false;
+    // the long vowel written is the one read: ی (y) an i or e, و (w) an o or u (کریمی Karimi is not Karami)
+    else if ((a[i].includes('y') && !/[iey]/.test(l[i])) || (a[i].includes('w') && !/[ouw]/.test(l[i]))) return false;
   }
   return true;
 }
@@ -586,6 +639,17 @@ function spanToken(side: Side, j: number, len: number): NameToken {
   return t;
 }
 
+/** The Hangul blocks many[j .. j+len-1] read as `word`'s romanised Korean syllables, one for one. */
+function sameHangulSyllables(many: NameToken[], j: number, len: number, word: NameToken): boolean {
+  const keys: string[] = [];
+  for (let k = j; k < j + len; k++) {
+    const key = many[k].origin === 'hangul' ? (many[k].korean ?? koreanKey(many[k].norm)) : undefined;
+    if (!key) return false;
+    keys.push(key);
+  }
+  return keys.join('.') === (word.korean ?? koreanKey(word.norm));
+}
+
 /** Words split or joined differently ("Abdul Rahman"/"Abdulrahman", "Xi Jin Ping"/"Xi Jinping"). */
 function tryMerge(oneSide: Side, oneUsed: Used, manySide: Side, manyUsed: Used, oneIsQuery: boolean, pairs: Pair[], memo?: SpellingMemo): void {
   const one = oneSide.toks;
@@ -613,6 +677,9 @@ function tryMerge(oneSide: Side, oneUsed: Used, manySide: Side, manyUsed: Used, 
         const span = spanToken(manySide, j, len);
         // Chinese syllables run together only as they are ("Jin Ping" = "Jinping"; "Han Lei" is not "Hanley")
         if ((span.pinyin || one[i].pinyin) && span.norm !== one[i].norm) continue;
+        // Hangul blocks run together only into a word that reads as the same syllables, block for block
+        // (이우진: 이+우 ri+u is two syllables, never the one syllable Ryu)
+        if (many[j].origin === 'hangul' && span.norm !== one[i].norm && !sameHangulSyllables(many, j, len, one[i])) continue;
         let s = similarityIn(memo, one[i], oneId, span, manySide.spanIds[j * 2 + len - 2]);
         // (words run together keep their consonants, not always their vowels: ISIS GS / ISGS; the
         // vowel count that a single word must keep does not apply to a join)
@@ -700,7 +767,11 @@ function readsAsPerson(toks: NameToken[]): boolean {
  * A name that reads as a person's (no legal form or business word) against an organisation or vessel:
  * the same words on both sides, or nothing ("Li Wei" is not WEI TA LEE COMPANY, "Jing Sun" not SUN WING LTD).
  */
-function unaccountedEntity(qt: NameToken[], qUsed: Used, ct: NameToken[], cUsed: Used): string | undefined {
+function unaccountedEntity(qt: NameToken[], qUsed: Used, ct: NameToken[], cUsed: Used, pairs: readonly Pair[]): string | undefined {
+  // (a person's name words run together into one word of a company or vessel: Ma Na is not MANA
+  // INTERNATIONAL, אניעם עמר not NIMR INTERNATIONAL, as Han Lei is not HANLEY LIMITED)
+  const joined = pairs.find((p) => p.how === 'merged' && p.qn > 1);
+  if (joined) return `the person's name words ${displays(qt, joined.q0, joined.qn)} run together into the organisation or vessel word "${displays(ct, joined.c0, joined.cn)}": not the same name`;
   if (!unmatchedFull(qt, qUsed) && !unmatchedFull(ct, cUsed)) return undefined;
   const left = [leftDisplays(qt, qUsed), leftDisplays(ct, cUsed)].filter(Boolean).join(' and ');
   return `a person's name against an organisation or vessel name with ${left} unmatched: not the same name`;
@@ -774,7 +845,10 @@ function unmatchedEdge(a: PreparedName, at: NameToken[], aUsed: Used, b: Prepare
     // a common first name left out keeps the other parts in their places: the other side's surname
     // is this side's last word (Ali Ibrahim KHALIL is not IBRAHIM, Khalil), and no initial stands for a name
     const inPlace = bComma === undefined || surnameMatchedTo(pairs, bComma, last, aIsQuery);
-    if (!(mayBeLeftOut(at[first]) && inPlace && !byInitial(pairs))) return `first name word "${at[first].display}"`;
+    // (never one followed by "bin": the name after it is the father's, so the first is the person's own:
+    // Omar bin Mohammed al-Masri is not AL-MASRI, Mohammed, his father's name)
+    const ownBeforeChain = at[first + 1]?.kind === 'particle' && at[first + 1]!.fold === 'bin';
+    if (!(mayBeLeftOut(at[first]) && inPlace && !byInitial(pairs)) || ownBeforeChain) return `first name word "${at[first].display}"`;
   }
   if (!aUsed[last] && bComma !== undefined) {
     // a listed Arabic name's last "al-" name (family, tribe or origin: SADDAM HUSSEIN AL-TIKRITI) is
@@ -946,7 +1020,7 @@ export function compareNames(
   let bestC = c;
   for (const qa of [q, ...(q.alternatives ?? [])]) {
     for (const ca of [c, ...(c.alternatives ?? [])]) {
-      const r = capReading(qa, ca, compareOne(qa, ca, rarity, withAlignment, memo), qa === q, PARTIAL_NAME_CAP);
+      const r = capHanjaReading(qa, qa !== q, ca, capReading(qa, ca, compareOne(qa, ca, rarity, withAlignment, memo), qa === q, PARTIAL_NAME_CAP));
       if (!best || r.score > best.score) [best, bestQ, bestC] = [r, qa, ca];
     }
   }
@@ -958,6 +1032,22 @@ export function compareNames(
   else if (bestC !== c) out.notes.unshift(`listed former name "${bestC.raw}" matched (split from "${c.raw}")`);
   out.exact = out.exact && bestQ === q && bestC === c;
   return out;
+}
+
+/**
+ * A query in Han characters read in Korean (Hanja, prepare.ts withReadings) is a guess that the
+ * person is Korean: it may find a Korean person's whole name, never an organisation or a vessel
+ * (林静 read rim jong is not the vessel CHONG RIM 2, 罗娜 ra na not RANA INSTITUTE, 中村 剛 not
+ * CHONG CHON GANG), and never a name with a syllable or name part left over on either side (刘思 read
+ * ryu sa is not Yu Long): each such match is capped at PARTIAL_NAME_CAP, below the threshold.
+ */
+function capHanjaReading(p: PreparedName, isAlternative: boolean, c: PreparedName, r: NameComparison): NameComparison {
+  if (!isAlternative || !p.reading || isForeignReading(p) || r.score <= PARTIAL_NAME_CAP) return r;
+  const why = c.org || c.vessel ? 'the listed name is not a person\'s' : !r.whole ? 'a syllable or name part of either side is left unmatched' : undefined;
+  if (!why) return r;
+  r.score = PARTIAL_NAME_CAP;
+  r.notes.push(`read in Korean (Hanja), ${why}: not a match`);
+  return r;
 }
 
 function oneWordName(toks: NameToken[]): boolean {
@@ -1156,7 +1246,7 @@ function compareOne(q: PreparedName, c: PreparedName, rarity: RarityFn, withAlig
   const whole = !unmatchedNameOrInitial(qt, qUsed) && !unmatchedNameOrInitial(ct, cUsed);
   let anotherPerson = false;
   if (!oneWordDone && anyName && !q.org && !q.vessel && score > PARTIAL_NAME_CAP) {
-    const why = !(c.org || c.vessel) ? unaccounted(q, qt, qUsed, c, ct, cUsed, pairs) : readsAsPerson(qt) ? unaccountedEntity(qt, qUsed, ct, cUsed) : undefined;
+    const why = !(c.org || c.vessel) ? unaccounted(q, qt, qUsed, c, ct, cUsed, pairs) : readsAsPerson(qt) ? unaccountedEntity(qt, qUsed, ct, cUsed, pairs) : undefined;
     if (why) {
       score = PARTIAL_NAME_CAP;
       anotherPerson = true;

@@ -43,6 +43,23 @@ const ARABIC_NAMES: Record<string, string> = {
 };
 const normalizeArabic = (w: string) => w.replace(/[\u064B-\u0652\u0670]/g, '').replace(/[أإآٱ]/g, 'ا');
 
+let namesByLetters: Map<string, string> | undefined;
+/**
+ * The common Arabic given name an unvowelled word writes, by its letters as the matcher transliterates
+ * them ("mhmd" → muhammad, "mhmwd" → mahmud), or undefined. The written و of Mahmud is what tells it
+ * from Muhammad.
+ */
+export function arabicNameOfLetters(abjadNorm: string): string | undefined {
+  if (!namesByLetters) {
+    namesByLetters = new Map();
+    for (const [written, reading] of Object.entries(ARABIC_NAMES)) {
+      const letters = anyAscii(written).toLowerCase().replace(/[^a-z]/g, '');
+      if (!namesByLetters.has(letters)) namesByLetters.set(letters, reading);
+    }
+  }
+  return namesByLetters.get(abjadNorm);
+}
+
 const RE_ARABIC = /[\u0600-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70-\uFEFF]/;
 const RE_HEBREW = /[\u0590-\u05FF\uFB1D-\uFB4F]/;
 const RE_CYRILLIC = /[\u0400-\u052F]/;
@@ -314,14 +331,32 @@ const HEBREW_LATIN: Record<string, string[]> = {
 const LATIN_VOWEL = /[aeiouy]/;
 
 /**
+ * What a Hebrew letter may be written as at position `i` of a word of `length` letters. Where a letter
+ * stands changes what it can be: a word never starts with an unwritten vowel, so an initial א or ע
+ * carries one (Omer, Ilan: never "Mar" or "Lina") and an initial י is a consonant or a vowel, never
+ * silent (Yotam is not Tom); a ה inside a word is the consonant h (Dahan, Cohen: not Don or Kuni),
+ * silent only at the end, where it writes a final vowel (Dalia).
+ */
+function hebrewReadings(letter: string, i: number, length: number): readonly string[] {
+  const all = HEBREW_LATIN[letter] ?? [];
+  if (i === 0 && letter === 'י') return all.filter((r) => r !== '');
+  if (letter === 'ה' && i > 0 && i < length - 1) return ['h'];
+  return all;
+}
+
+/**
  * Does an unvowelled Hebrew word read as this Latin spelling? Latin vowels may stand where Hebrew writes
- * none, vowel letters (א ה ו י ע) may be silent, a Latin doubled consonant counts once, and the article
- * ה may be written "ha" on either side. "שלום" = shalom, "כהן" = cohen/kohen, "צפרירים" = tsfririm/zafririm.
+ * none, vowel letters (א ה ו י ע) may be silent where a Hebrew word lets them be (hebrewReadings), a Latin
+ * doubled consonant counts once, and the article ה may be written "ha" on either side. "שלום" = shalom,
+ * "כהן" = cohen/kohen, "צפרירים" = tsfririm/zafririm. The Latin spelling cannot start with a vowel the
+ * Hebrew does not write: a word-initial vowel is always written (א, ע, or י/ו), so דליה is not Adel.
  */
 export function hebrewMatchesLatin(hebrew: string, latin: string): boolean {
   const h = [...hebrew];
   const consonants = h.filter((c) => !'אהויע'.includes(c)).length;
   if (consonants < 1 || h.length < 2 || latin.length < 3) return false;
+  // an initial א or ע is read as the vowel it carries
+  if ((h[0] === 'א' || h[0] === 'ע') && !LATIN_VOWEL.test(latin[0])) return false;
   const memo = new Map<number, boolean>();
   const go = (i: number, j: number): boolean => {
     if (i === h.length) return j === latin.length || /^[aeiouy]*h?$/.test(latin.slice(j));
@@ -329,14 +364,14 @@ export function hebrewMatchesLatin(hebrew: string, latin: string): boolean {
     const known = memo.get(key);
     if (known !== undefined) return known;
     let ok = false;
-    for (const r of HEBREW_LATIN[h[i]] ?? []) {
+    for (const r of hebrewReadings(h[i], i, h.length)) {
       if (latin.startsWith(r, j) && go(i + 1, j + r.length)) {
         ok = true;
         break;
       }
     }
-    // a written vowel with no Hebrew letter, or a doubled Latin consonant
-    if (!ok && j < latin.length && (LATIN_VOWEL.test(latin[j]) || (j > 0 && latin[j] === latin[j - 1]))) ok = go(i, j + 1);
+    // a written vowel with no Hebrew letter (never before the first letter), or a doubled Latin consonant
+    if (!ok && j < latin.length && ((i > 0 && LATIN_VOWEL.test(latin[j])) || (j > 0 && latin[j] === latin[j - 1]))) ok = go(i, j + 1);
     memo.set(key, ok);
     return ok;
   };

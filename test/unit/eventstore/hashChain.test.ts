@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { canonicalJson, chainEvents, computeEventHash, GENESIS_HASH, verifyHashChain } from '../../../src/infrastructure/eventstore/hashChain';
 import type { Event } from '../../../src/shared/events';
 
@@ -63,4 +64,43 @@ test('the hash equals SHA-256 of canonicalJson of the whole payload, for awkward
     assert.equal(chainEvents([e], previous, [dataJson])[0]!.metadata.hash, generic);
     assert.equal(chainEvents([e], previous)[0]!.metadata.hash, generic);
   }
+});
+
+/**
+ * The canonical form by its definition, written plainly: keys in code-unit order at every level, each
+ * value as JSON.stringify writes it. (Not JSON.stringify of a key-sorted copy: an object lists its
+ * integer-like keys first, whatever order they were added in.)
+ */
+function canonicalByDefinition(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalByDefinition).join(',')}]`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  const record = value as Record<string, unknown>;
+  return `{${Object.keys(record)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${canonicalByDefinition(record[key])}`)
+    .join(',')}}`;
+}
+
+function reversedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(record).reverse().map((key) => [key, reversedKeys(record[key])]));
+}
+
+test('canonicalJson writes any JSON value by the definition, its keys given in order or not (the stored chains depend on every byte)', () => {
+  fc.assert(
+    fc.property(fc.jsonValue(), (value) => {
+      const expected = canonicalByDefinition(value);
+      assert.equal(canonicalJson(value), expected);
+      assert.equal(canonicalJson(reversedKeys(value)), expected);
+      assert.deepEqual(JSON.parse(expected), JSON.parse(JSON.stringify(value)));
+    }),
+    { numRuns: 300 },
+  );
+  // Keys that sort differently by code unit than by locale, integer-like keys, and many distinct keys (past any cache of quoted keys).
+  assert.equal(canonicalJson({ b: 1, B: 2, é: 3, e: 4, 10: 5, 9: 6, '': 7 }), '{"":7,"10":5,"9":6,"B":2,"b":1,"e":4,"é":3}');
+  const many = Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`k"${6000 - i}`, i]));
+  assert.equal(canonicalJson(many), canonicalByDefinition(many));
+  assert.equal(canonicalJson(many), canonicalByDefinition(many), 'the same text once quoted keys are kept');
 });

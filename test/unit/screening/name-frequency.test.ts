@@ -31,6 +31,13 @@ describe('which names are distinctive (issue 27 examples)', () => {
     ['Kim Jong Un', 'person', false],
     ['Maria Garcia Lopez', 'person', false],
     ['Ivan Petrov', 'person', false],
+    // romanised names of cultures whose pools are in their own script: the pools' Latin readings know them
+    ['Ikeda Takashi', 'person', false],
+    ['Takashi Ikeda', 'person', false],
+    ['Farhad Mohammadi', 'person', false],
+    ['Eleni Papadopoulou', 'person', false],
+    // an English patronymic surname the en pool leaves out (Daniel → Daniels)
+    ['Emma Daniels', 'person', false],
   ];
   for (const [name, schema, distinctive] of cases) {
     it(`${name}: ${distinctive ? 'distinctive' : 'not distinctive'}`, () => {
@@ -79,10 +86,11 @@ describe('the lists\' own word frequencies', () => {
     assert.equal(r.distinctive, false, r.reason);
   });
   it('a name whose only rare part is in no pool, beside a name element many listed people carry, is not distinctive: its rarity is unknown, not shown', () => {
-    const recurring = Array.from({ length: LIST_RECURRING_MIN_NAMES }, (_, i) => entity(`m${i}`, `Mohammed Person${i}`));
+    // (Not "Mohammed": the Arabic pools' entries sharing its skeleton already make "Mohammed Qwertzani" not distinctive with no list.)
+    const recurring = Array.from({ length: LIST_RECURRING_MIN_NAMES }, (_, i) => entity(`m${i}`, `Vladimir Person${i}`));
     const lists = listNameFrequency(recurring);
-    assert.equal(nameRarity('Mohammed Qwertzani', 'person', NO_LIST_FREQUENCY).distinctive, true, 'with no list at hand the tail estimate stands');
-    const r = nameRarity('Mohammed Qwertzani', 'person', lists);
+    assert.equal(nameRarity('Vladimir Qwertzani', 'person', NO_LIST_FREQUENCY).distinctive, true, 'with no list at hand the tail estimate stands');
+    const r = nameRarity('Vladimir Qwertzani', 'person', lists);
     assert.equal(r.distinctive, false, r.reason);
     assert.match(r.reason, /carried by 10 listed people.*cannot be told/);
     assert.equal(nameRarity('Qwertzan Asdfgov', 'person', lists).distinctive, true, 'two parts no pool knows and no list repeats: still distinctive');
@@ -93,9 +101,27 @@ describe('the lists\' own word frequencies', () => {
   });
 });
 
+describe('Latin readings of pools in other scripts (scripts/latin-readings.ts)', () => {
+  it('a romanised Japanese name is found through the kanji pools\' Hepburn readings, as its kana would be', () => {
+    const roman = nameRarity('Ikeda Takashi', 'person');
+    assert.match(roman.reason, /Japanese names/);
+    assert.equal(roman.estimatedBearers, nameRarity('いけだ たかし', 'person').estimatedBearers);
+  });
+  it('an Arabic-script entry is keyed by its consonant skeleton, which every Latin spelling shares', () => {
+    for (const spelling of ['Farhad Mohammadi', 'Farhad Mohamadi']) assert.match(nameRarity(spelling, 'person').reason, /^common name: .* among Persian names$/, spelling);
+  });
+  it('a skeleton shared by chance does not make a rarity known: an unknown surname beside a recurring given name stays not distinctive', () => {
+    const recurring = Array.from({ length: LIST_RECURRING_MIN_NAMES }, (_, i) => entity(`v${i}`, `Vladimir Person${i}`));
+    assert.equal(nameRarity('Vladimir Putin', 'person', listNameFrequency(recurring)).distinctive, false);
+  });
+  it('two invented parts stay distinctive: the readings widen the pools, not the tail', () => {
+    assert.equal(nameRarity('Qwertzan Xylographov', 'person').distinctive, true);
+  });
+});
+
 describe('the committed data file', () => {
-  it('is what scripts/build-name-frequency.ts builds from faker today (else: npx tsx scripts/build-name-frequency.ts)', () => {
-    assert.equal(readFileSync(DATA_FILE, 'utf8'), buildNameFrequencyData());
+  it('is what scripts/build-name-frequency.ts builds from faker today (else: npx tsx scripts/build-name-frequency.ts)', async () => {
+    assert.equal(readFileSync(DATA_FILE, 'utf8'), await buildNameFrequencyData());
   });
   it('covers the naming cultures issue 27 names, each with both pools', () => {
     const ids = new Set(namePools().cultures.map((c) => c.id));
