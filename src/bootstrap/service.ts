@@ -107,7 +107,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (readSide.runner) agents.watchlistVersions.follow(readSide.runner);
     // Its passes read the running-work read models: on a new database they exist only from here on.
     agents.supervisor?.start();
-    const services = await createApplicationServices({ ...base, agentLabels: agents.agentLabels, readModelsCaughtUp });
+    const services = await createApplicationServices({ ...base, agentLabels: agents.agentLabels, readModelsCaughtUp, followCompletions: options.http });
     const monitoring = await startMonitoring({ ...base, accounts: services.accounts, readModelsCaughtUp }, options.projections);
     if (options.projections) await startWatchlistMonitoring({ ...base, readModelsCaughtUp }, monitoring.service, services.watchlists);
     const portal = createPortalServices({ ...base, services, readSide });

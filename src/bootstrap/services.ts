@@ -32,6 +32,13 @@ export interface ServicesDeps {
   agentLabels: Record<string, string>;
   readModelsCaughtUp: (through?: bigint) => Promise<void>;
   stops: Stops;
+  /**
+   * Whether this process follows the store for the ends of screenings and checks (default true): a
+   * request waiting for its screening and the admission slots of requests started here need it. A
+   * process that serves no HTTP (`svc worker`) starts none of either, and its subscription would read
+   * every event of the store for nothing, once per worker replica.
+   */
+  followCompletions?: boolean;
 }
 
 export type ApplicationServices = Awaited<ReturnType<typeof createApplicationServices>>;
@@ -40,8 +47,10 @@ export async function createApplicationServices(deps: ServicesDeps) {
   const { config, clock, pool, store, secrets, lists, readModelsCaughtUp } = deps;
   const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE;
   const notifier = new CompletionNotifier(store as EventStore & { headPosition?: () => Promise<bigint> });
-  await notifier.start();
-  deps.stops.push(() => notifier.stop());
+  if (deps.followCompletions !== false) {
+    await notifier.start();
+    deps.stops.push(() => notifier.stop());
+  }
 
   const limits = new PgLimitService(pool, clock);
   const accounts = new PgAccountService({ store, pool, clock, readModelsCaughtUp });
