@@ -10,7 +10,10 @@
  * For each hop (HTTP request = end to end, append, relay publish, bus consume per topic, agents,
  * projection batches, webhook deliveries) and each wait between hops (relay: committed -> published;
  * bus: published -> consumed), p50 and p99 in ms and how many one screening makes.
- * BENCH_MODES=embedded or =scaled runs one. Writes bench/RESULTS-hops.md.
+ * BENCH_MODES=embedded or =scaled runs one. BENCH_SVC_ROOT runs the scaled processes from another
+ * checkout (an older commit; the embedded mode is always this one's). BENCH_OUT writes the table
+ * there instead of bench/RESULTS-hops.md. BENCH_SPANS_DUMP=<prefix> also writes each mode's spans
+ * to <prefix>-<mode>.json (for a look at single traces). Writes bench/RESULTS-hops.md.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,7 +24,7 @@ import { createLogger } from '../src/shared/logger';
 import { accountHelpers } from '../test/support/service';
 import { allFinished, provisionS1Keys, runScreenings, startScaledCluster, type ProvisionedKey } from '../test/support/scaled';
 import { collectingExporter, SpanCollection, startOtlpReceiver } from '../test/support/span-collector';
-import { hopRows, screeningTraces, sideBySide, type HopRow } from './support/hops';
+import { criticalPathRows, hopRows, screeningTraces, sideBySide, type HopRow } from './support/hops';
 
 const N = Number(process.env.BENCH_SCREENINGS ?? 100);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1);
@@ -32,6 +35,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface ModeResult {
   name: string;
   rows: HopRow[];
+  /** One screening's critical path, segment by segment (criticalPathRows). */
+  path: HopRow[];
   screenings: number;
 }
 
@@ -57,8 +62,9 @@ async function embedded(): Promise<ModeResult> {
     collection.clear();
     await runScreenings(service.url!, keys, N, { concurrency: CLIENTS, offset: WARMUP });
     await settle(() => service.runner!.caughtUp().then(() => service.telemetry.flush()));
+    dumpSpans('embedded', collection);
     const traces = screeningTraces(collection);
-    return { name: 'embedded', rows: hopRows(traces), screenings: traces.length };
+    return { name: 'embedded', rows: hopRows(traces), path: criticalPathRows(traces), screenings: traces.length };
   } finally {
     await service.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -68,7 +74,7 @@ async function embedded(): Promise<ModeResult> {
 async function scaled(): Promise<ModeResult> {
   const collection = new SpanCollection();
   const receiver = await startOtlpReceiver(collection);
-  const cluster = await startScaledCluster({ partitions: 8, env: { KAFKA_SESSION_TIMEOUT_MS: '6000', SCREENING_WAIT_MS: '60000', TRACING_OTLP_ENDPOINT: receiver.url } });
+  const cluster = await startScaledCluster({ partitions: 8, ...(process.env.BENCH_SVC_ROOT ? { svcRoot: process.env.BENCH_SVC_ROOT } : {}), env: { KAFKA_SESSION_TIMEOUT_MS: '6000', SCREENING_WAIT_MS: '60000', TRACING_OTLP_ENDPOINT: receiver.url } });
   try {
     await Promise.all([cluster.startServe(), cluster.startWorker()]);
     const keys = await provisionS1Keys(cluster, Array.from({ length: keyCount(N + WARMUP) }, () => ({})), 4);
@@ -79,12 +85,18 @@ async function scaled(): Promise<ModeResult> {
     await runScreenings(cluster.url, keys, N, { concurrency: CLIENTS, offset: WARMUP });
     await allFinished(cluster.pool, 600_000);
     await sleep(3000);
+    dumpSpans('scaled', collection);
     const traces = screeningTraces(collection);
-    return { name: 'scaled (1 worker)', rows: hopRows(traces), screenings: traces.length };
+    return { name: 'scaled (1 worker)', rows: hopRows(traces), path: criticalPathRows(traces), screenings: traces.length };
   } finally {
     await cluster.stop();
     await receiver.close();
   }
+}
+
+function dumpSpans(mode: string, collection: SpanCollection): void {
+  const prefix = process.env.BENCH_SPANS_DUMP;
+  if (prefix) fs.writeFileSync(`${prefix}-${mode}.json`, JSON.stringify(collection.spans));
 }
 
 /** Lets the read models catch up (the detail model lags up to a second) and the spans be exported. */
@@ -111,8 +123,12 @@ async function main() {
     '',
     ...sideBySide(results),
     '',
+    'One screening\'s critical path, segment by segment (consecutive, from the request to its answer; medians over the screenings, so they add up to about the median end to end):',
+    '',
+    ...sideBySide(results.map((r) => ({ name: r.name, rows: r.path, screenings: r.screenings }))).slice(0, -2),
+    '',
   ];
-  fs.writeFileSync(new URL('./RESULTS-hops.md', import.meta.url), lines.join('\n'));
+  fs.writeFileSync(process.env.BENCH_OUT ?? new URL('./RESULTS-hops.md', import.meta.url), lines.join('\n'));
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

@@ -19,7 +19,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ListEntity } from '../../src/screening/model';
-import { buildDevPairs, loadClassPairs, loadHandmadePairs, type LabelledPair } from './devsets';
+import { buildDevPairs, dataDirArg, loadClassPairs, loadHandmadePairs, type LabelledPair } from './devsets';
 import { CULTURES, multiculturalInnocents, type Innocent } from './innocents/multicultural';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -141,6 +141,8 @@ export async function measure(root: string, dataDir: string, halves: ('tuning' |
   const lists = await import(pathToFileURL(path.join(root, 'src/screening/lists/index.ts')).href);
   const { ScreeningEngine } = await import(pathToFileURL(path.join(root, 'src/screening/engine.ts')).href);
   const loaded = await lists.loadAllLists({ lists: lists.listsFromRoot(dataDir, { includeOptIn: true }) }, { progressBar: false });
+  // A data directory that is not there loads nothing, and every rate would read 0.00: not a figure.
+  if (!loaded.entities.length) throw new Error(`no list entities loaded from ${dataDir}: pass --data <the shared data directory>`);
   return measureEngine(ScreeningEngine.build(loaded.entities, loaded.versions), loaded.entities, root, halves);
 }
 
@@ -259,7 +261,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const args = process.argv.slice(2);
   const opt = (k: string) => (args.includes(k) ? args[args.indexOf(k) + 1] : undefined);
   const root = path.resolve(opt('--root') ?? path.join(here, '../..'));
-  const dataDir = path.resolve(opt('--data') ?? path.join(here, '../../../shared/data'));
+  const dataDir = dataDirArg(args);
   const half = opt('--half');
   const halves: ('tuning' | 'held_back')[] = half === 'tuning' ? ['tuning'] : half === 'held_back' ? ['held_back'] : ['tuning', 'held_back'];
   const fig = await measure(root, dataDir, halves);

@@ -72,3 +72,53 @@ export function sideBySide(modes: { name: string; rows: HopRow[]; screenings: nu
   });
   return [header, rule, ...lines, '', `Screenings traced: ${modes.map((m) => `${m.name} ${m.screenings}`).join(', ')}.`];
 }
+
+/**
+ * One screening's critical path, cut into consecutive segments that add up to its end to end (the
+ * HTTP span): the request's append, the relay (wait, publish), each bus hop to the next consume, the
+ * workflow steps, the agents, and what the request does after the completion was appended (its waiter
+ * wakes, the read models catch up, the answer). A segment absent from a mode (no relay in the
+ * embedded one, no agent tasks when every agent answers in the process manager) is left out. Medians
+ * of segments do not add up to the median end to end exactly; each is a median over the screenings.
+ */
+export function criticalPathRows(traces: CollectedSpan[][]): HopRow[] {
+  const segments = new Map<string, number[]>();
+  const add = (what: string, ms: number) => segments.set(what, [...(segments.get(what) ?? []), Math.max(0, ms)]);
+  for (const spans of traces) {
+    const http = spans.find((s) => s.hop === 'http' && s.parentSpanId === undefined);
+    if (!http) continue;
+    const byStart = (a: CollectedSpan, b: CollectedSpan) => a.startMs - b.startMs;
+    const requestAppend = spans.filter((s) => s.hop === 'append' && s.service === http.service && s.startMs >= http.startMs).sort(byStart)[0];
+    const started = spans.filter((s) => s.hop === 'consume' && s.name === 'consume svc.events.screening').sort(byStart)[0];
+    const results = spans.filter((s) => s.hop === 'consume' && s.name === 'consume svc.agents.results').sort(byStart);
+    const tasks = spans.filter((s) => s.hop === 'consume' && s.name.startsWith('consume svc.agents.tasks.')).sort(byStart);
+    const completion = results[results.length - 1];
+    if (!requestAppend || !started || !completion) continue;
+    // The relay's publish of the request's event: the first publish span that starts after its append.
+    const relay = spans.filter((s) => s.hop === 'relay_publish' && s.startMs >= requestAppend.startMs && s.startMs <= started.startMs).sort(byStart)[0];
+    add('request in, up to its append', requestAppend.startMs - http.startMs);
+    add('append ScreeningRequested', requestAppend.endMs - requestAppend.startMs);
+    let at = requestAppend.endMs;
+    if (relay) {
+      add('relay wait (committed -> publish starts)', relay.startMs - at);
+      add('relay publish (produce, ack)', relay.endMs - relay.startMs);
+      at = relay.endMs;
+    }
+    add('bus: ScreeningRequested -> workflow consumes it', started.startMs - at);
+    add('workflow step: start phase, dispatch tasks', started.endMs - started.startMs);
+    at = started.endMs;
+    if (tasks.length > 0) {
+      add('bus: tasks -> agents consume them', tasks[0]!.startMs - at);
+      const agentsDone = Math.max(...tasks.map((t) => t.endMs));
+      add('agents (first task taken -> last answered)', agentsDone - tasks[0]!.startMs);
+      at = agentsDone;
+    }
+    if (results.length > 1) {
+      add('bus and earlier result steps, up to the last results consume', completion.startMs - at);
+    } else add('bus: results -> workflow consumes them', completion.startMs - at);
+    add('workflow step: record results, finalise, complete', completion.endMs - completion.startMs);
+    add('completion appended -> answer (waiter, read models, response)', http.endMs - completion.endMs);
+    add('end to end', http.endMs - http.startMs);
+  }
+  return [...segments].map(([what, values]) => ({ what, perScreening: values.length / traces.length, p50: percentile(values, 50), p99: percentile(values, 99) }));
+}

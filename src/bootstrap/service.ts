@@ -112,7 +112,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       activeInternalLists: async (accountId: string) => (await agents.watchlistVersions.activeVersions(accountId)).map((v) => watchlistVersionId(v.id, v.version)),
       heldDocuments: agents.heldDocuments,
     };
-    const services = await createApplicationServices({ ...base, agentLabels: agents.agentLabels, readModelsCaughtUp, personCheckLists });
+    const services = await createApplicationServices({ ...base, agentLabels: agents.agentLabels, readModelsCaughtUp, followCompletions: options.http, personCheckLists });
     const monitoring = await startMonitoring({ ...base, accounts: services.accounts, readModelsCaughtUp }, options.projections);
     if (options.projections) await startWatchlistMonitoring({ ...base, readModelsCaughtUp }, monitoring.service, services.watchlists);
     const portal = createPortalServices({ ...base, services, readSide });

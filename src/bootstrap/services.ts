@@ -35,6 +35,13 @@ export interface ServicesDeps {
   stops: Stops;
   /** Person checks: the account's active internal-list versions to pin, and where the whole documents are held (agents.ts). */
   personCheckLists?: { activeInternalLists: (accountId: string) => Promise<string[]>; heldDocuments: HeldDocuments };
+  /**
+   * Whether this process follows the store for the ends of screenings and checks (default true): a
+   * request waiting for its screening and the admission slots of requests started here need it. A
+   * process that serves no HTTP (`svc worker`) starts none of either, and its subscription would read
+   * every event of the store for nothing, once per worker replica.
+   */
+  followCompletions?: boolean;
 }
 
 export type ApplicationServices = Awaited<ReturnType<typeof createApplicationServices>>;
@@ -43,8 +50,10 @@ export async function createApplicationServices(deps: ServicesDeps) {
   const { config, clock, pool, store, secrets, lists, readModelsCaughtUp } = deps;
   const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE;
   const notifier = new CompletionNotifier(store as EventStore & { headPosition?: () => Promise<bigint> });
-  await notifier.start();
-  deps.stops.push(() => notifier.stop());
+  if (deps.followCompletions !== false) {
+    await notifier.start();
+    deps.stops.push(() => notifier.stop());
+  }
 
   const limits = new PgLimitService(pool, clock);
   const accounts = new PgAccountService({ store, pool, clock, readModelsCaughtUp });
