@@ -1,8 +1,10 @@
 /**
  * What a screening surface carries of a truth-set customer record (truthset-generate.ts), in one
  * place for the agent-path bench (truthset.ts) and the HTTP one (truthset-http.ts), so both send the
- * same facts. The address goes as the APIs take it ({line, city, postal_code, country}: no state
- * field), a state the record holds apart joined to the line, as a caller with such a file would.
+ * same facts. The address goes as the APIs take it: since issue 30 with its state apart
+ * ({line, city, region, postal_code, country}); for a build whose APIs have no state field
+ * (`stateApart: false`, main before issue 30) the state is joined to the line, as a caller with such a
+ * file would.
  */
 import type { TruthCustomer } from './truthset-generate';
 
@@ -12,7 +14,7 @@ const DOCUMENTS = new Set(['passport', 'national_id', 'tax_id', 'registration_nu
 export interface CarriedFacts {
   dateOfBirth?: string;
   identifiers?: { type: string; value: string }[];
-  address?: { line?: string; city?: string; postalCode?: string; country?: string };
+  address?: { line?: string; city?: string; region?: string; postalCode?: string; country?: string };
   phone?: string;
   email?: string;
 }
@@ -20,11 +22,19 @@ export interface CarriedFacts {
 export type FactField = 'dateOfBirth' | 'documents' | 'address' | 'contacts';
 
 /** The customer's facts a surface taking `fields` carries. */
-export function carriedFacts(c: TruthCustomer, fields: readonly FactField[]): CarriedFacts {
+export function carriedFacts(c: TruthCustomer, fields: readonly FactField[], options: { stateApart?: boolean; documentTypes?: (type: string) => boolean } = {}): CarriedFacts {
   const a = c.address;
-  const line = a && [a.line, a.region].filter(Boolean).join(', ');
-  const address = a && { ...(line ? { line } : {}), ...(a.city ? { city: a.city } : {}), ...(a.postalCode ? { postalCode: a.postalCode } : {}), ...(a.country ? { country: a.country } : {}) };
-  const documents = (c.identifiers ?? []).filter((i) => DOCUMENTS.has(i.type)).map((i) => ({ type: i.type, value: i.value }));
+  const stateApart = options.stateApart ?? true;
+  const line = a && (stateApart ? a.line : [a.line, a.region].filter(Boolean).join(', '));
+  const address = a && {
+    ...(line ? { line } : {}),
+    ...(a.city ? { city: a.city } : {}),
+    ...(stateApart && a.region ? { region: a.region } : {}),
+    ...(a.postalCode ? { postalCode: a.postalCode } : {}),
+    ...(a.country ? { country: a.country } : {}),
+  };
+  const takes = options.documentTypes ?? ((type: string) => DOCUMENTS.has(type));
+  const documents = (c.identifiers ?? []).filter((i) => takes(i.type)).map((i) => ({ type: i.type, value: i.value }));
   return {
     ...(fields.includes('dateOfBirth') && c.dateOfBirth ? { dateOfBirth: c.dateOfBirth } : {}),
     ...(fields.includes('documents') && documents.length ? { identifiers: documents } : {}),
@@ -40,7 +50,17 @@ export function requestFacts(f: CarriedFacts): Record<string, unknown> {
   return {
     ...(f.dateOfBirth ? { date_of_birth: f.dateOfBirth } : {}),
     ...(f.identifiers ? { identifiers: f.identifiers } : {}),
-    ...(a ? { address: { ...(a.line ? { line: a.line } : {}), ...(a.city ? { city: a.city } : {}), ...(a.postalCode ? { postal_code: a.postalCode } : {}), ...(a.country ? { country: a.country } : {}) } } : {}),
+    ...(a
+      ? {
+          address: {
+            ...(a.line ? { line: a.line } : {}),
+            ...(a.city ? { city: a.city } : {}),
+            ...(a.region ? { region: a.region } : {}),
+            ...(a.postalCode ? { postal_code: a.postalCode } : {}),
+            ...(a.country ? { country: a.country } : {}),
+          },
+        }
+      : {}),
     ...(f.phone ? { phone: f.phone } : {}),
     ...(f.email ? { email: f.email } : {}),
   };

@@ -5,8 +5,15 @@
  *  - portal: POST /api/portal/screenings with the facts the portal form takes (name, date of birth,
  *    documents, address; phone and e-mail only once the surface accepts them);
  *  - S3 CDD: POST /api/v1/screening/cdd with the same facts when the surface accepts them (issue 27 §3,
- *    wip/verdict), else the name alone (the answer says which it was).
- * A predicted pair is an internal-list hit of the completed screening (its hit id names the entry).
+ *    wip/verdict), else the name alone (the answer says which it was);
+ *  - s2: POST /api/v1/compliance/subject-checks (name split into first and last, the location the
+ *    address's country or US, DOB, documents, phone, e-mail, and the address when the build takes one);
+ *  - person_check: POST /api/v1/person-checks (S1) with DOB, phone, e-mail, and the address and the
+ *    documents (as `identifiers`, types as the file names them) when the build takes them.
+ * A predicted pair is an internal-list hit of the completed screening (its hit id names the entry), of
+ * the subject check's sanctions agent, or a record of the person check's list agent. The per-account
+ * S1 and S2 rate limits (60 a minute, 60 subject checks an hour) are lifted between requests: they are
+ * not what is measured.
  *
  *   npx tsx bench/watchlists/truthset-http.ts                 held-back half, both surfaces
  *   HALF=tuning SURFACES=portal npx tsx bench/watchlists/truthset-http.ts
@@ -34,7 +41,17 @@ const customers: TruthCustomer[] = fs
   .map((l) => JSON.parse(l) as TruthCustomer)
   .filter((c) => c.half === HALF);
 /** The customer's facts as the request carries them (truthset-facts.ts: the same as truthset.ts's rows). */
-const facts = (c: TruthCustomer, withContacts: boolean) => requestFacts(carriedFacts(c, ['dateOfBirth', 'documents', 'address', ...(withContacts ? (['contacts'] as const) : [])]));
+const facts = (c: TruthCustomer, withContacts: boolean, stateApart = true) =>
+  requestFacts(carriedFacts(c, ['dateOfBirth', 'documents', 'address', ...(withContacts ? (['contacts'] as const) : [])], { stateApart }));
+
+/** "Surname Sr, Given Middle" or "Given Middle Surname" as S2's first and last name (letters, spaces, ' - . only). */
+function splitName(name: string): { first_name: string; last_name: string } {
+  const clean = (s: string) => s.replace(/[^\p{L}\p{M} '’.\-]/gu, ' ').replace(/\s+/g, ' ').trim();
+  const comma = name.indexOf(',');
+  if (comma > 0) return { last_name: clean(name.slice(0, comma)), first_name: clean(name.slice(comma + 1)) || clean(name.slice(0, comma)) };
+  const words = clean(name).split(' ');
+  return words.length > 1 ? { first_name: words.slice(0, -1).join(' '), last_name: words.at(-1)! } : { first_name: words[0]!, last_name: words[0]! };
+}
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-truthset-'));
@@ -64,6 +81,55 @@ async function main() {
     console.log(`S3 CDD ${s3TakesFacts ? 'takes' : 'does not take'} the facts on this build (probe answered ${probe.status})`);
     const portalProbe = await fetch(`${base}/api/portal/screenings`, { method: 'POST', headers: portal, body: JSON.stringify({ query: 'Probe Person', phone: '702-555-0100' }) });
     const portalTakesContacts = portalProbe.status === 201;
+    const s2Key = (await createKey(account.accountId, 's2')).key;
+    const s1Key = (await createKey(account.accountId, 's1', { userId: account.userId })).key;
+    const s2 = { authorization: `Bearer ${s2Key}`, 'content-type': 'application/json' };
+    const s1 = { authorization: `Bearer ${s1Key}`, 'content-type': 'application/json' };
+    const consent = { purpose: 'customer_due_diligence', consent: { certified: true } };
+    // does this build take an address (with its state apart) on S2 and person checks? (issue 30)
+    const s2Probe = await fetch(`${base}/api/v1/compliance/subject-checks/sandbox`, { method: 'POST', headers: s2, body: JSON.stringify({ first_name: 'Probe', last_name: 'Person', locations: [{ country: 'US' }], ...consent, address: { city: 'Reno', region: 'NV' } }) });
+    const s2TakesAddress = s2Probe.status === 200 || s2Probe.status === 201;
+    const liftLimits = () => service.pool.query("DELETE FROM limit_counters WHERE bucket LIKE 's1:%' OR bucket LIKE 's2:%'");
+    await liftLimits();
+    const pcProbe = await fetch(`${base}/api/v1/person-checks`, { method: 'POST', headers: s1, body: JSON.stringify({ full_name: 'Probe Person', purpose: 'employment', fcra_consent: true, address: { city: 'Reno', region: 'NV' } }) });
+    const personCheckTakesAddress = pcProbe.status === 201 || pcProbe.status === 202;
+    console.log(`S2 ${s2TakesAddress ? 'takes' : 'does not take'} an address (sandbox probe ${s2Probe.status}); person checks ${personCheckTakesAddress ? 'take' : 'do not take'} one (probe ${pcProbe.status})`);
+
+    /** A subject check or person check, and the internal-list entries its list agent found. */
+    const check = async (surface: 's2' | 'person_check', c: TruthCustomer): Promise<string[]> => {
+      await liftLimits();
+      const f = facts(c, true, surface === 's2' ? s2TakesAddress : personCheckTakesAddress) as { date_of_birth?: string; identifiers?: { type: string; value: string }[]; address?: Record<string, string>; phone?: string; email?: string };
+      const takesAddress = surface === 's2' ? s2TakesAddress : personCheckTakesAddress;
+      const common = {
+        ...(f.date_of_birth && /^\d{4}-\d{2}-\d{2}$/.test(f.date_of_birth) && f.date_of_birth >= '1900' ? { date_of_birth: f.date_of_birth } : {}),
+        ...(f.phone ? { phone: f.phone } : {}),
+        ...(f.email ? { email: f.email } : {}),
+        ...(takesAddress && f.address ? { address: f.address } : {}),
+      };
+      // a person check's identifiers go as the file names them (passport, national_id, other): the service decides which it compares whole
+      const documents = (c.identifiers ?? []).map((i) => ({ type: i.type, value: i.value.replace(/[^A-Za-z0-9 -]/g, ' ').trim() })).filter((i) => i.value.replace(/[^A-Za-z0-9]/g, '').length >= 4);
+      const body =
+        surface === 's2'
+          ? { ...splitName(c.name), ...common, ...(f.identifiers ? { identifiers: f.identifiers } : {}), locations: [{ country: f.address?.country ?? 'US' }], ...consent }
+          : { full_name: c.name.replace(/[^\p{L}\p{M} '’.,-]/gu, ' ').replace(/\s+/g, ' ').trim(), purpose: 'employment', fcra_consent: true, ...common, ...(takesAddress && documents.length ? { identifiers: documents } : {}) };
+      const res = await fetch(`${base}${surface === 's2' ? '/api/v1/compliance/subject-checks' : '/api/v1/person-checks'}`, { method: 'POST', headers: surface === 's2' ? s2 : s1, body: JSON.stringify(body) });
+      const json = (await res.json()) as { subject_check_id?: number; person_check?: { id: string } };
+      const stream = surface === 's2' ? (json.subject_check_id ? `subject-check-${json.subject_check_id}` : undefined) : json.person_check ? `person-check-${json.person_check.id}` : undefined;
+      if (!stream) throw new Error(`${surface} ${c.id}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+      const deadline = Date.now() + Number(process.env.SCREENING_DEADLINE_MS ?? 900_000);
+      while (Date.now() < deadline) {
+        const events = await service.store.readStream(stream);
+        const listResult = events.find(
+          (e) => (e.type === 'SubjectCheckAgentResultRecorded' && (e.data as { agent: string }).agent === 'sanctions') || (e.type === 'PersonCheckAgentResultRecorded' && (e.data as { agent: string }).agent === 'sanctions_list'),
+        );
+        if (listResult) {
+          const result = (listResult.data as { result?: { hits?: { internalList?: { entryId: string } }[]; records?: { internalList?: { entryId: string } }[] } }).result ?? {};
+          return [...(result.hits ?? []), ...(result.records ?? [])].map((h) => h.internalList?.entryId).filter((x): x is string => !!x);
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      throw new Error(`${stream} recorded no list search`);
+    };
 
     const screen = async (surface: string, c: TruthCustomer): Promise<string> => {
       const body =
@@ -106,7 +172,7 @@ async function main() {
       const worker = async () => {
         while (next < customers.length) {
           const c = customers[next++]!;
-          const got = new Set(await internalHits(await screen(surface, c)));
+          const got = new Set(surface === 's2' || surface === 'person_check' ? await check(surface, c) : await internalHits(await screen(surface, c)));
           for (const m of c.matches) if (got.has(m)) tp++;
           else {
             fn++;
@@ -122,7 +188,7 @@ async function main() {
       const precision = tp + fp ? tp / (tp + fp) : NaN;
       const recall = tp + fn ? tp / (tp + fn) : NaN;
       console.log(
-        `${surface}${surface === 's3_cdd' ? (s3TakesFacts ? ' (with the facts)' : ' (name only)') : portalTakesContacts ? ' (with phone and e-mail)' : ' (no phone or e-mail)'} on the ${HALF} half (${customers.length} customers): precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)} (${tp} TP, ${fp} FP, ${fn} FN) in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+        `${surface}${surface === 's3_cdd' ? (s3TakesFacts ? ' (with the facts)' : ' (name only)') : surface === 's2' ? (s2TakesAddress ? ' (with the address)' : ' (no address)') : surface === 'person_check' ? (personCheckTakesAddress ? ' (with the address and documents)' : ' (no address, no documents)') : portalTakesContacts ? ' (with phone and e-mail)' : ' (no phone or e-mail)'} on the ${HALF} half (${customers.length} customers): precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)} (${tp} TP, ${fp} FP, ${fn} FN) in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
       );
       for (const e of errors) console.log(`  ${e}`);
     }

@@ -5,7 +5,12 @@
  * Surfaces, as the internal-list agent receives the subject (screenInternalLists over the account's
  * index, the path every screening takes), each with the facts it carries (truthset-facts.ts):
  *  - S3 CDD as main takes it: the name only;
- *  - S2 subject check and person check: the name and the date of birth;
+ *  - S2 subject check: before issue 30's last round name, date of birth, documents, phone and e-mail;
+ *    after it also the address, its state apart;
+ *  - person check: before, the name, date of birth, phone and e-mail (its identifiers reached the
+ *    stream masked, and the matcher not at all); after, also the address and the documents it compares
+ *    whole in-process (named as the list import names its columns: a passport, a national id; not
+ *    `other`);
  *  - the portal as main takes it: name, date of birth, documents and the address (no phone, e-mail);
  *  - S1/S3 CDD and the portal with every field they take now (wip/verdict's subject
  *    facts, issue 27 §3, merged here): name, date of birth, documents, address, phone and e-mail, the address as the
@@ -42,25 +47,51 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const entries: WatchlistEntry[] = JSON.parse(readFileSync(path.join(here, 'truthset/entries.json'), 'utf8'));
 const customers: TruthCustomer[] = readFileSync(path.join(here, 'truthset/customers.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
-const SURFACES = ['s3_name_only', 'person_check', 'portal_main_fields', 'cdd_every_field', 'policy_all_pairs'] as const;
+const SURFACES = ['s3_name_only', 's2_subject_check', 'person_check', 'portal_main_fields', 'cdd_every_field', 'policy_all_pairs'] as const;
 type Surface = (typeof SURFACES)[number];
 const SURFACE_LABEL: Record<Surface, string> = {
   s3_name_only: 'S3 CDD as main takes it (name only)',
-  person_check: 'S2 subject check and person check (name, DOB)',
-  portal_main_fields: 'portal as main takes it (name, DOB, documents, address)',
-  cdd_every_field: 'S1/S3 CDD and portal, every field they take now (name, DOB, documents, address, phone, e-mail)',
+  s2_subject_check: 'S2 subject check (before: name, DOB, documents, phone, e-mail; after: also the address, its state apart)',
+  person_check: 'person check (before: name, DOB, phone, e-mail; after: also the address, its state apart, and the documents whole in-process)',
+  portal_main_fields: 'portal as main took it before issue 27 (name, DOB, documents, address)',
+  cdd_every_field: 'S1/S3 CDD and portal, every field (name, DOB, documents, address, phone, e-mail; before: the state joined to the line, after: apart)',
   policy_all_pairs: 'the policy alone, every pair, every fact (no candidate step)',
 };
-const FIELDS: Record<Exclude<Surface, 'policy_all_pairs'>, FactField[]> = {
-  s3_name_only: [],
-  person_check: ['dateOfBirth'],
-  portal_main_fields: ['dateOfBirth', 'documents', 'address'],
-  cdd_every_field: ['dateOfBirth', 'documents', 'address', 'contacts'],
+/**
+ * `before`: what each surface carried before issue 30's last round (what --baseline asks of the other
+ * checkout: no state field, S2 with no address, person checks with no address and no documents);
+ * `after`: what it carries now.
+ */
+type Build = 'before' | 'after';
+const FIELDS: Record<Build, Record<Exclude<Surface, 'policy_all_pairs'>, FactField[]>> = {
+  before: {
+    s3_name_only: [],
+    s2_subject_check: ['dateOfBirth', 'documents', 'contacts'],
+    person_check: ['dateOfBirth', 'contacts'],
+    portal_main_fields: ['dateOfBirth', 'documents', 'address'],
+    cdd_every_field: ['dateOfBirth', 'documents', 'address', 'contacts'],
+  },
+  after: {
+    s3_name_only: [],
+    s2_subject_check: ['dateOfBirth', 'documents', 'address', 'contacts'],
+    person_check: ['dateOfBirth', 'documents', 'address', 'contacts'],
+    portal_main_fields: ['dateOfBirth', 'documents', 'address'],
+    cdd_every_field: ['dateOfBirth', 'documents', 'address', 'contacts'],
+  },
 };
+const args = process.argv.slice(2);
+const build: Build = args.includes('--as-before') ? 'before' : 'after';
+/** The documents a person check compares whole: those named as the list import names its columns (only this tree has the rule). */
+const personCheckDocument: ((type: string) => boolean) | undefined =
+  build === 'after' ? await import('../../src/app/watchlists/import-parser').then((m) => (type: string) => m.identifierKindOf(type) !== undefined) : undefined;
 
 /** What the internal-list agent receives from each surface (phone and e-mail as identifiers too: a baseline without the fields reads them there). */
 function subjectFor(surface: Exclude<Surface, 'policy_all_pairs'>, c: TruthCustomer): AgentSubject {
-  const f = carriedFacts(c, FIELDS[surface]);
+  const f = carriedFacts(c, FIELDS[build][surface], {
+    // the state apart only where the APIs have a field for it
+    stateApart: build === 'after' && surface !== 'portal_main_fields',
+    ...(surface === 'person_check' && personCheckDocument ? { documentTypes: personCheckDocument } : {}),
+  });
   const contacts = [...(f.phone ? [{ type: 'phone', value: f.phone }] : []), ...(f.email ? [{ type: 'email', value: f.email }] : [])];
   const identifiers = [...(f.identifiers ?? []), ...contacts];
   return {
@@ -182,7 +213,6 @@ function report(after: AllFigures, before: AllFigures | undefined, baselineName:
 }
 const truthPairs = () => customers.reduce((n, c) => n + c.matches.length, 0);
 
-const args = process.argv.slice(2);
 const after = measureAll();
 if (args.includes('--json')) {
   process.stdout.write(JSON.stringify(after));
@@ -197,7 +227,7 @@ if (args.includes('--json')) {
     for (const f of ['truthset.ts', 'truthset-generate.ts', 'truthset-facts.ts']) copyFileSync(path.join(here, f), path.join(target, f));
     for (const f of ['entries.json', 'customers.jsonl']) copyFileSync(path.join(here, 'truthset', f), path.join(target, 'truthset', f));
     if (!existsSync(path.join(baseline, 'node_modules'))) throw new Error(`${baseline} has no node_modules (link this tree's)`);
-    before = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', path.join(target, 'truthset.ts'), '--json'], { cwd: baseline, maxBuffer: 64 * 2 ** 20 }).toString());
+    before = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', path.join(target, 'truthset.ts'), '--json', '--as-before'], { cwd: baseline, maxBuffer: 64 * 2 ** 20 }).toString());
   }
   const label = args.indexOf('--label') >= 0 ? args[args.indexOf('--label') + 1] : undefined;
   const section = report(after, before, baseline ? (label ?? `the checkout at ${baseline}`) : undefined);

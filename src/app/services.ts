@@ -116,7 +116,7 @@ export interface ScreeningRequestInput {
   nationality?: string;
   identifiers?: { type: string; value: string }[];
   /** Postal address (weighed by the account's internal lists). */
-  address?: { line?: string; city?: string; postalCode?: string; country?: string };
+  address?: { line?: string; city?: string; region?: string; postalCode?: string; country?: string };
   /** Phone and e-mail (compared with listed ones; weighed by the account's internal lists). */
   phone?: string;
   email?: string;

@@ -18,6 +18,7 @@ import { sowDeclarationLoader } from '../app/sow/sow-view';
 import { WatchlistService } from '../app/watchlists/watchlist-service';
 import { WatchlistIndexCache } from '../app/watchlists/watchlist-index';
 import { CachedActiveWatchlistVersions } from '../app/watchlists/active-versions';
+import { HeldDocuments } from '../agents/person/held-documents';
 import { EventSourcedOffshoreLeakChecks } from '../app/usage/offshore-leak-checks';
 import type { ListsInService } from './lists';
 import type { CoreDeps } from './lifecycle';
@@ -36,6 +37,8 @@ export interface Agents {
   supervisor: WorkSupervisor | undefined;
   /** The accounts' active watchlist versions, kept in memory once it follows a projection runner here (service.ts). */
   watchlistVersions: CachedActiveWatchlistVersions;
+  /** Person checks' whole documents, from the service that records a request to this process's list agent. */
+  heldDocuments: HeldDocuments;
 }
 
 /** The agent catalog (always: its labels and configuration show on the portal), and the workers if wanted. */
@@ -54,18 +57,26 @@ export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none'
     loadSowDeclaration: sowDeclarationLoader(store),
   });
   const agentLabels = Object.fromEntries([...catalog.values()].map((a) => [a.name, a.label]));
-  if (wantedAgents === 'none') return { catalog, sources, agentLabels, supervisor: undefined, watchlistVersions };
+  const heldDocuments = new HeldDocuments();
+  if (wantedAgents === 'none') return { catalog, sources, agentLabels, supervisor: undefined, watchlistVersions, heldDocuments };
   const wanted = wantedAgents === 'all' ? [...catalog.keys()] : wantedAgents;
   const unknown = wanted.filter((name) => !catalog.has(name));
   if (unknown.length) throw new Error(`unknown agents: ${unknown.join(', ')} (known: ${[...catalog.keys()].join(', ')})`);
   const { bus, registry, clock, logger } = deps;
   const workers = await startAgentWorkers({ bus, registry, agents: wanted.map((name) => catalog.get(name)!), timeoutMs: deps.config.AGENT_TIMEOUT_MS, clock, logger, telemetry: deps.telemetry });
   deps.stops.push(() => workers.stop());
-  const supervisor = await startOrchestrators(deps, catalog, agentLabels, sources, watchlistIndex);
-  return { catalog, sources, agentLabels, supervisor, watchlistVersions };
+  const supervisor = await startOrchestrators(deps, catalog, agentLabels, sources, watchlistIndex, heldDocuments);
+  return { catalog, sources, agentLabels, supervisor, watchlistVersions, heldDocuments };
 }
 
-async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agentLabels: Record<string, string>, sources: Agents['sources'], internalLists: WatchlistIndexCache): Promise<WorkSupervisor> {
+async function startOrchestrators(
+  deps: AgentsDeps,
+  catalog: AgentCatalog,
+  agentLabels: Record<string, string>,
+  sources: Agents['sources'],
+  internalLists: WatchlistIndexCache,
+  heldDocuments: HeldDocuments,
+): Promise<WorkSupervisor> {
   const { config, logger, clock, store, bus, registry, lists, stops, telemetry } = deps;
   const env = sourceSettings(config);
   const llm = llmConfigFromEnv(env);
@@ -115,6 +126,7 @@ async function startOrchestrators(deps: AgentsDeps, catalog: AgentCatalog, agent
     }),
     agentTimeoutMs: config.AGENT_TIMEOUT_MS,
     stallDeadlineMs: config.PIPELINE_PHASE_DEADLINE_MS,
+    heldDocuments,
   });
   stops.push(() => personCheckOrchestrator.stop());
   // One consumer for the three workflows (stopped first, before their runners: stops run last first).

@@ -26,6 +26,7 @@ import { Stops } from './lifecycle';
 import { startStorage } from './storage';
 import { startBus, startDeadLetterReplays } from './bus';
 import { loadLists, type LoadResult } from './lists';
+import { watchlistVersionId } from '../screening/watchlists/model';
 import { startAgents } from './agents';
 import { startReadSide, webhookSecrets } from './read-side';
 import { createApplicationServices } from './services';
@@ -107,7 +108,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (readSide.runner) agents.watchlistVersions.follow(readSide.runner);
     // Its passes read the running-work read models: on a new database they exist only from here on.
     agents.supervisor?.start();
-    const services = await createApplicationServices({ ...base, agentLabels: agents.agentLabels, readModelsCaughtUp, followCompletions: options.http });
+    const personCheckLists = {
+      activeInternalLists: async (accountId: string) => (await agents.watchlistVersions.activeVersions(accountId)).map((v) => watchlistVersionId(v.id, v.version)),
+      heldDocuments: agents.heldDocuments,
+    };
+    const services = await createApplicationServices({ ...base, agentLabels: agents.agentLabels, readModelsCaughtUp, followCompletions: options.http, personCheckLists });
     const monitoring = await startMonitoring({ ...base, accounts: services.accounts, readModelsCaughtUp }, options.projections);
     if (options.projections) await startWatchlistMonitoring({ ...base, readModelsCaughtUp }, monitoring.service, services.watchlists);
     const portal = createPortalServices({ ...base, services, readSide });

@@ -18,6 +18,7 @@ import { PgSubjectCheckService, SUBJECT_CHECK_PIPELINE_ENDS } from '../app/subje
 import { S2WebhookService } from '../app/subject-checks/webhook-service';
 import { PERSON_CHECK_ENDS, PgPersonCheckService } from '../app/person-checks/person-check-service';
 import { WatchlistService } from '../app/watchlists/watchlist-service';
+import type { HeldDocuments } from '../agents/person/held-documents';
 import type { ListsInService } from './lists';
 import type { Stops } from './lifecycle';
 
@@ -32,6 +33,8 @@ export interface ServicesDeps {
   agentLabels: Record<string, string>;
   readModelsCaughtUp: (through?: bigint) => Promise<void>;
   stops: Stops;
+  /** Person checks: the account's active internal-list versions to pin, and where the whole documents are held (agents.ts). */
+  personCheckLists?: { activeInternalLists: (accountId: string) => Promise<string[]>; heldDocuments: HeldDocuments };
   /**
    * Whether this process follows the store for the ends of screenings and checks (default true): a
    * request waiting for its screening and the admission slots of requests started here need it. A
@@ -78,7 +81,7 @@ export async function createApplicationServices(deps: ServicesDeps) {
   const s2Webhooks = new S2WebhookService({ store, pool, clock, secrets, allowPrivate, readModelsCaughtUp });
   // S2 session cookies (auth_token): 12 h.
   const sessions = new JwtSessionService({ pool, clock, secret: config.JWT_SECRET ?? DEV_JWT_SECRET, audience: 's2_session', lifetimeSeconds: 12 * 3600 });
-  const personChecks = new PgPersonCheckService({ store, pool, clock, readModelsCaughtUp, listGate, listsInService, admission: personCheckAdmission });
+  const personChecks = new PgPersonCheckService({ store, pool, clock, readModelsCaughtUp, listGate, listsInService, admission: personCheckAdmission, ...(deps.personCheckLists ?? {}) });
   const analystNames = pgAnalystNames(pool);
   // Backpressure: a bounded number of screenings in flight per process (MAX_INFLIGHT_SCREENINGS).
   const admission = new ScreeningAdmission({ limit: config.MAX_INFLIGHT_SCREENINGS, clock });

@@ -3,6 +3,7 @@
  *
  *   svc audit verify [--json]                 walk the whole store; exit 1 when anything was altered, removed or reordered
  *   svc audit reproduce <screening-id> [--json]   re-run a screening against its recorded list versions; exit 1 when different
+ *   svc audit reproduce <person-check-id> [--json]   the same for a person check's list search (SVC-<8 hex>-P)
  *
  * The caller passes how to reach the store and the list versions (main.ts starts the service
  * without HTTP, agents or projections).
@@ -13,7 +14,8 @@ import type { Command } from 'commander';
 import type { EventStore } from '../infrastructure/eventstore/port';
 import { verifyStore, type VerifyReport } from '../app/audit/verify';
 import { UsageError } from './usage';
-import { formatReproduceReport, reproduceScreening, type ListVersionSource } from '../app/audit/reproduce';
+import { formatPersonCheckReproduceReport, formatReproduceReport, reproducePersonCheck, reproduceScreening, type ListVersionSource } from '../app/audit/reproduce';
+import { PERSON_CHECK_ID } from '../commands/person-check';
 
 export interface AuditEnvironment {
   store: EventStore;
@@ -54,14 +56,17 @@ export function registerAuditCommands(program: Command, deps: AuditCommandDeps):
     });
   audit
     .command('reproduce <screening-id>')
-    .description('re-run a screening against the list versions and matcher it recorded, and say whether the result is the same')
+    .description('re-run a screening (numeric id) or a person check\'s list search (SVC-<8 hex>-P) against the list versions it recorded, and say whether the result is the same')
     .option('--json', 'print JSON')
-    .action(async (screeningId: string, opts: { json?: boolean }) => {
-      if (!/^[1-9][0-9]{0,18}$/.test(screeningId)) throw new UsageError('screening-id must be the numeric screening id');
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const personCheck = PERSON_CHECK_ID.test(id);
+      if (!personCheck && !/^[1-9][0-9]{0,18}$/.test(id)) throw new UsageError('the id must be a numeric screening id or a person check id SVC-<8 hex>-P');
       const env = await deps.open();
       try {
-        const report = await reproduceScreening({ store: env.store, lists: env.lists }, screeningId);
-        out().write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatReproduceReport(report));
+        const deps = { store: env.store, lists: env.lists };
+        const report = personCheck ? await reproducePersonCheck(deps, id) : await reproduceScreening(deps, id);
+        const text = 'personCheckId' in report ? formatPersonCheckReproduceReport(report) : formatReproduceReport(report);
+        out().write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : text);
         if (!report.same) process.exitCode = 1;
       } finally {
         await env.stop();

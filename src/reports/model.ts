@@ -91,7 +91,7 @@ export interface ReportSubject {
   nationality?: string;
   identifiers?: { type: string; value: string }[];
   /** Postal address, phone and e-mail as given (the account's internal lists weigh them). */
-  address?: { line?: string; city?: string; postalCode?: string; country?: string };
+  address?: { line?: string; city?: string; region?: string; postalCode?: string; country?: string };
   phone?: string;
   email?: string;
   edd?: EddDeclaration;

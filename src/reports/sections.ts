@@ -291,7 +291,7 @@ function hitView(h: ReportHit): HitView {
 
 /** A postal address on one line: street, postal code and city, country. */
 function addressText(a: NonNullable<ScreeningReport['subject']['address']>): string {
-  return [a.line, [a.postalCode, a.city].filter(Boolean).join(' '), a.country].filter(Boolean).join(', ');
+  return [a.line, [a.postalCode, a.city].filter(Boolean).join(' '), a.region, a.country].filter(Boolean).join(', ');
 }
 
 export function derivedFlags(report: ScreeningReport): string[] {

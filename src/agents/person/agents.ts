@@ -69,6 +69,22 @@ export function countyAssessorLinks(subject: PersonSubject): ManualSearchLink[] 
     .map((l) => ({ label: `${l.name} county assessors (public records directory)`, url: `https://publicrecords.netronline.com/state/${l.code}` }));
 }
 
+/** Phase 3's list agent: the official sanctions, debarment and export-control lists, and the account's own lists. */
+export function sanctionsListAgent(screener: PersonAgentDeps['screener'], internalLists: PersonAgentDeps['internalLists']): PersonAgent {
+  return withPersonInternalLists(
+    createPersonListAgent(
+      {
+        name: 'sanctions_list',
+        phase: 3,
+        label: 'Sanctions, debarment and export-control lists (OFAC, UN, US CSL, BIS; EU and UK when loaded)',
+        groups: [{ topics: ['sanctions', 'debarment', 'export_control'], category: 'sanctions' }],
+      },
+      screener,
+    ),
+    internalLists,
+  );
+}
+
 export function createPersonAgents(deps: PersonAgentDeps): PersonAgent[] {
   const http = deps.http ?? httpJson;
   const at = (now: () => Date) => now().toISOString();
@@ -80,18 +96,7 @@ export function createPersonAgents(deps: PersonAgentDeps): PersonAgent[] {
     agent('federal_courts', 3, 'Federal dockets and opinions (CourtListener)', (s, c) =>
       searchCourtListener(s, 'criminal_and_civil', { env: deps.env, http, signal: c.signal, retrievedAt: at(c.now) }),
     ),
-    withPersonInternalLists(
-      createPersonListAgent(
-        {
-          name: 'sanctions_list',
-          phase: 3,
-          label: 'Sanctions, debarment and export-control lists (OFAC, UN, US CSL, BIS; EU and UK when loaded)',
-          groups: [{ topics: ['sanctions', 'debarment', 'export_control'], category: 'sanctions' }],
-        },
-        deps.screener,
-      ),
-      deps.internalLists,
-    ),
+    sanctionsListAgent(deps.screener, deps.internalLists),
     agent('state_court_portals', 3, 'State and county court portals', async (s) => {
       const links = stateCourtLinks(s);
       return notSearched(

@@ -141,7 +141,9 @@ export function createPersonListAgent(
           for (const g of groups) records.push({ ...recordFromGroup(subject, name, g, group.category, retrievedAt), identity: identityYearOnly(assessGroup(g, identity), subject.dateOfBirth) });
         }
       }
-      return { queried: true, records, data: { namesSearched: subject.searchNames.length, ...(notes.length ? { notes } : {}) } };
+      // the list versions searched, as a screening records them: `svc audit reproduce` re-runs the search against them
+      const listVersions = (engine.versions ?? []).map((v) => ({ id: v.id, source: v.source, contentHash: v.contentHash, ...(v.publishedAt ? { publishedAt: v.publishedAt } : {}) }));
+      return { queried: true, records, data: { namesSearched: subject.searchNames.length, ...(notes.length ? { notes } : {}), ...(listVersions.length ? { listVersions } : {}) } };
     },
   };
 }

@@ -25,6 +25,8 @@ export interface StandardiseInput {
   associatedDomain?: string;
   phone?: string;
   email?: string;
+  /** The subject's postal address (issue 30): the account's internal lists weigh it. */
+  address?: PersonSubject['address'];
 }
 
 export function splitName(fullName: string): { given: string; middle?: string; family: string } {
@@ -90,6 +92,7 @@ export function standardise(input: StandardiseInput): { subject: PersonSubject; 
     ...(input.associatedDomain ? { associatedDomain: input.associatedDomain.toLowerCase() } : {}),
     ...(input.phone ? { phone: input.phone } : {}),
     ...(input.email ? { email: input.email } : {}),
+    ...(input.address ? { address: input.address } : {}),
   };
   return { subject, unresolvedLocations };
 }

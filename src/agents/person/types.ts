@@ -29,6 +29,8 @@ export interface PersonSubject {
   /** Phone and e-mail as given: the account's internal lists weigh them (issue 27). */
   phone?: string;
   email?: string;
+  /** The postal address as given (issue 30): the account's internal lists weigh it. */
+  address?: { line?: string; city?: string; region?: string; postalCode?: string; country?: string };
 }
 
 export type RecordCategory =
@@ -98,6 +100,20 @@ export interface PersonAgentContext {
   now: () => Date;
   /** The account the check belongs to: the list agent also screens that account's internal lists. */
   accountId?: string;
+  /**
+   * The account's internal-list versions the check was requested against (`watchlist-<id>@v<n>`,
+   * PersonCheckRequested.internalListVersions): a run resumed after the lists changed screens these.
+   * Absent on checks recorded before they were kept: the lists active now.
+   */
+  internalListVersions?: readonly string[];
+  /**
+   * The request's documents with their whole values (passport, national id, SSN, licence…), held in
+   * this process only (held-documents.ts): the stream keeps their last four characters. Undefined
+   * when this process does not hold them (a resumed or another instance's check).
+   */
+  documents?: readonly { type: string; value: string; country?: string }[];
+  /** The request named documents this process does not hold (see `documents`): the list agent says it searched without them. */
+  documentsNotHeld?: boolean;
 }
 
 export interface PersonAgent {

@@ -12,7 +12,7 @@ export interface AgentSubject {
    */
   internalListVersions?: string[];
   /** Postal address, when the caller gave one (internal lists weigh address agreement). */
-  address?: { line?: string; city?: string; postalCode?: string; country?: string };
+  address?: { line?: string; city?: string; region?: string; postalCode?: string; country?: string };
   name: string;
   entityType: 'individual' | 'company' | 'organization';
   /**

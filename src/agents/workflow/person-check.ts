@@ -26,6 +26,7 @@ import { standardise } from '../person/standardise';
 import type { PersonAgent, PersonAgentOutcome, PersonSubject, SourceRecord } from '../person/types';
 import { decideVerdict } from '../person/verdict';
 import type { LocalOutcome, PhaseDeclaration, RunContext, WorkflowDefinition } from './definition';
+import type { HeldDocuments } from '../person/held-documents';
 
 /** What an agent's recorded result holds (PersonCheckAgentResultRecorded.result). */
 export interface RecordedPersonResult {
@@ -50,6 +51,8 @@ export interface PersonCheckWorkflowOptions {
    * agentTimeoutMs: a live phase records its results within one agent timeout.
    */
   stallDeadlineMs?: number;
+  /** The requests' whole documents, held by this process for the list agent (../person/held-documents.ts). */
+  heldDocuments?: HeldDocuments;
 }
 
 type RecordedResult = { phase: number; agent: string; queried: boolean; result: RecordedPersonResult };
@@ -101,6 +104,7 @@ export function personCheckWorkflow(options: PersonCheckWorkflowOptions): Workfl
       ...(d.associatedDomain ? { associatedDomain: d.associatedDomain } : {}),
       ...(d.phone ? { phone: d.phone } : {}),
       ...(d.email ? { email: d.email } : {}),
+      ...(d.address ? { address: d.address } : {}),
     });
     return { queried: true, result: { label: 'Input standardisation (name variants, nicknames, date of birth, locations)', subject, unresolvedLocations, durationMs: 0 } };
   }
@@ -109,7 +113,9 @@ export function personCheckWorkflow(options: PersonCheckWorkflowOptions): Workfl
     const agent = agents.get(name);
     if (!agent) return { queried: false, error: `no agent serves ${name} in this deployment`, result: { label: name, durationMs: 0 } };
     const subject = standardisedSubject(run.history);
-    const accountId = requestOf(run.history).data.accountId;
+    const request = requestOf(run.history).data;
+    const accountId = request.accountId;
+    const documents = options.heldDocuments?.of(run.id);
     const timeoutMs = run.agentTimeoutMs ?? options.agentTimeoutMs;
     const t0 = performance.now();
     const controller = new AbortController();
@@ -122,7 +128,16 @@ export function personCheckWorkflow(options: PersonCheckWorkflowOptions): Workfl
     });
     let outcome: PersonAgentOutcome;
     try {
-      outcome = await Promise.race([agent.run(subject, { signal: controller.signal, now: () => options.clock.now(), accountId }), timeout]);
+      outcome = await Promise.race([
+        agent.run(subject, {
+          signal: controller.signal,
+          now: () => options.clock.now(),
+          accountId,
+          ...(request.internalListVersions ? { internalListVersions: request.internalListVersions } : {}),
+          ...(documents ? { documents } : request.identifiers.length ? { documentsNotHeld: true } : {}),
+        }),
+        timeout,
+      ]);
     } catch (error) {
       outcome = { queried: false, error: error instanceof Error ? error.message : String(error) };
     } finally {
@@ -171,6 +186,8 @@ export function personCheckWorkflow(options: PersonCheckWorkflowOptions): Workfl
     async runHere(phase, agent, run) {
       if (phase === '1') return standardisation(run);
       if (phase === '7') {
+        // the sources have all answered: the whole documents are not needed any more
+        options.heldDocuments?.release(run.id);
         const { findings, verdict } = corroborate(run.history);
         // The findings with their ids and record details; the completion event carries the catalogued fields only.
         return { queried: true, result: { label: 'Corroboration and confidence scoring', verdict, findings, durationMs: 0 } };

@@ -83,6 +83,7 @@ export function subjectCheckWorkflow(options: SubjectCheckWorkflowOptions): Work
         ...(d.identifiers?.length ? { identifiers: d.identifiers } : {}),
         ...(d.phone ? { phone: d.phone } : {}),
         ...(d.email ? { email: d.email } : {}),
+        ...(d.address ? { address: d.address } : {}),
         locations: d.locations.map((l) => l.country),
       };
       return { subjectKind: 'subject_check', subject };

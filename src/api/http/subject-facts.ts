@@ -13,7 +13,22 @@ import { z } from '../openapi/zod';
 import { isEmailAddress, isPartialBirthDate, isPhoneNumber, SUBJECT_IDENTIFIER_TYPES } from '../../commands/screening/decider';
 import type { ScreeningRequestInput } from '../../app/services';
 
+type SubjectAddressInput = NonNullable<ScreeningRequestInput['address']>;
+
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+// An unpaired UTF-16 surrogate (possible through JSON "\ud800" escapes) is not a character.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** A name or short value (an address's parts, S1's names): trimmed, no control characters, well-formed Unicode. */
+export function boundedText(min: number, max: number) {
+  return z
+    .string()
+    .trim()
+    .min(min, `must be at least ${min} characters`)
+    .max(max, `must be at most ${max} characters`)
+    .refine((s) => !CONTROL.test(s), 'must not contain control characters')
+    .refine((s) => !LONE_SURROGATE.test(s), 'must be well-formed Unicode');
+}
 
 /** YYYY, YYYY-MM or YYYY-MM-DD, a real calendar date ("not in the future" is the decider's check, on the service clock). */
 export const DateOfBirthField = z
@@ -68,6 +83,51 @@ export const EmailField = z
   .refine((v) => isEmailAddress(v), 'must be an e-mail address')
   .transform((v) => v.trim())
   .openapi({ type: 'string', description: 'Extension (issue 27). Compared with listed e-mail addresses; the account\'s internal lists weigh it.', example: 'j.doe@example.com' });
+
+/**
+ * The subject's postal address (issues 21 and 30), one schema for every surface that takes one (S1
+ * and S3 screenings, the portal's form, S2 subject checks, person checks): the account's internal
+ * lists weigh it (the same dwelling corroborates a match, another place counts against it); the
+ * official lists do not use it. `region` is the state, province or county, the name the internal
+ * lists' own entries use for it: a caller whose file keeps the state apart sends it here rather
+ * than joined to the line.
+ */
+export const PostalAddressSchema = z
+  .strictObject({
+    line: boundedText(1, 300).optional().openapi({ description: 'Street address, e.g. "12 Baker St, Flat 3". A whole address on one line ("12 Main St Apt 4, Reno NV 89501") is read part by part.' }),
+    city: boundedText(1, 100).optional(),
+    region: boundedText(1, 100).optional().openapi({ description: 'Extension (issue 30): state, province or county, a code or a name ("NV", "Nevada", "Ontario").', example: 'NV' }),
+    postal_code: boundedText(1, 20).optional(),
+    country: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code')
+      .optional()
+      .openapi({ description: 'ISO 3166-1 alpha-2.', example: 'GB' }),
+  })
+  .refine(
+    (a) => a.line !== undefined || a.city !== undefined || a.region !== undefined || a.postal_code !== undefined || a.country !== undefined,
+    'needs at least one of line, city, region, postal_code, country',
+  )
+  .openapi('PostalAddress', {
+    description:
+      "The subject's postal address, taken by S1 and S3 screenings, the portal's form and, since issue 30, S2 subject checks and person checks (an extension there). The account's internal lists weigh it (the same dwelling corroborates a match, another place counts against it); the official lists and the other sources do not use it. A subject check or a person check does not show it back.",
+  });
+
+/** A parsed PostalAddress as the services take it (absent parts stay absent). */
+export function addressInput(a: z.infer<typeof PostalAddressSchema> | undefined): { address: SubjectAddressInput } | Record<string, never> {
+  if (!a) return {};
+  return {
+    address: {
+      ...(a.line ? { line: a.line } : {}),
+      ...(a.city ? { city: a.city } : {}),
+      ...(a.region ? { region: a.region } : {}),
+      ...(a.postal_code ? { postalCode: a.postal_code } : {}),
+      ...(a.country ? { country: a.country } : {}),
+    },
+  };
+}
 
 /** The identity fields a screening request takes (the address has its own schema on each surface). */
 export const subjectFactFields = {

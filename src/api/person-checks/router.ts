@@ -15,6 +15,7 @@ import { ctxOf, idempotencyOf } from '../http/context';
 import { ApiError } from '../http/errors';
 import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { parseInput } from '../http/validation';
+import { addressInput, subjectFactsInput } from '../http/subject-facts';
 import { s1PrincipalOf } from '../s1/router';
 import { PersonCheckIdParamsSchema, PersonCheckListQuerySchema, PortalPersonCheckRequestSchema, S1PersonCheckRequestSchema } from './schemas';
 
@@ -86,13 +87,12 @@ export function createS1PersonCheckRouter(deps: PersonCheckRouterDeps): Router {
           fullName: body.full_name,
           purpose: body.purpose as PersonCheckRequestInput['purpose'],
           fcraConsent: body.fcra_consent,
-          ...(body.date_of_birth ? { dateOfBirth: body.date_of_birth } : {}),
+          // the facts that match, mapped as every screening surface maps them (src/api/http/subject-facts.ts)
+          ...subjectFactsInput(body),
+          ...addressInput(body.address),
           ...(body.locations ? { locations: body.locations } : {}),
           ...(body.associated_domain ? { associatedDomain: body.associated_domain } : {}),
           ...(body.aliases ? { aliases: body.aliases } : {}),
-          ...(body.identifiers ? { identifiers: body.identifiers } : {}),
-          ...(body.phone ? { phone: body.phone } : {}),
-          ...(body.email ? { email: body.email } : {}),
         },
         commandContext(res, principal, 's1'),
         waitMs,
@@ -173,12 +173,10 @@ export function createPersonCheckPortalRouter(deps: PersonCheckPortalRouterDeps)
           lastName: body.last_name,
           purpose: body.purpose as PersonCheckRequestInput['purpose'],
           fcraConsent: body.fcra_consent,
-          ...(body.dob ? { dateOfBirth: body.dob } : {}),
+          ...subjectFactsInput({ date_of_birth: body.dob, identifiers, phone: body.phone, email: body.email }),
+          ...addressInput(body.address),
           aliases: body.aliases,
           locations: body.locations,
-          ...(identifiers.length ? { identifiers } : {}),
-          ...(body.phone ? { phone: body.phone } : {}),
-          ...(body.email ? { email: body.email } : {}),
         },
         commandContext(res, principal, 'portal'),
         waitMs,

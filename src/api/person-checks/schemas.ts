@@ -11,7 +11,7 @@ import { resolveLocation } from '../../agents/person/locations';
 import { ListsInServiceSchema, ListWarningsSchema, retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
 import { z } from '../openapi/zod';
 import { screenableNameCheck, screenablePartsCheck } from '../http/validation';
-import { EmailField, PhoneField } from '../http/subject-facts';
+import { EmailField, PhoneField, PostalAddressSchema } from '../http/subject-facts';
 import { systemClock } from '../../shared/clock';
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -60,6 +60,9 @@ const location = text(1, 100)
   .refine((s) => resolveLocation(s) !== undefined, 'must be a US state (name, USPS code or US-XX) or a country (name or ISO code)')
   .openapi({ description: 'A US state ("California", "CA", "US-CA") or a country ("Canada", "CAN", "DE" is Delaware: two-letter codes are USPS codes first).' });
 
+const IDENTIFIERS_DESCRIPTION =
+  'Extension. Only the last four letters or digits are stored and shown (`*****6789`). A whole document named as a list import names its columns (`passport`, `national_id`, `ssn`, `tax_id`, `drivers_license`; issue 30) is also compared, whole, with the account\'s internal lists by the process that runs the check, and never recorded or logged; a partial one (`ssn_last4`) or another kind is not compared. A check resumed after a restart searches the internal lists without them and says so in the source\'s notes.';
+
 const identifier = z
   .strictObject({
     type: text(1, 50).openapi({ example: 'ssn_last4' }),
@@ -87,9 +90,14 @@ export const S1PersonCheckRequestSchema = z
       .optional()
       .openapi({ description: 'Business domain (a hostname); triggers a WHOIS (RDAP) lookup when configured.' }),
     aliases: z.array(personName(2, 200)).max(20, 'must have at most 20 entries').optional().openapi({ description: 'Extension: other names the subject used; each is searched.' }),
-    identifiers: z.array(identifier).max(10, 'must have at most 10 entries').optional().openapi({ description: 'Extension: e.g. the last four of a national identifier; stored masked.' }),
+    identifiers: z
+      .array(identifier)
+      .max(10, 'must have at most 10 entries')
+      .optional()
+      .openapi({ description: IDENTIFIERS_DESCRIPTION }),
     phone: PhoneField.optional(),
     email: EmailField.optional(),
+    address: PostalAddressSchema.optional(),
   })
   .openapi('S1PersonCheckRequest');
 
@@ -104,10 +112,11 @@ export const PortalPersonCheckRequestSchema = z
     identifiers: z
       .record(z.string().regex(/^[a-z][a-z0-9_]{0,49}$/, 'identifier names are lower-case words'), identifier.shape.value)
       .optional()
-      .openapi({ description: 'Named identifiers, e.g. {"ssn_last4": "1234"}: only the last four characters are stored.' }),
+      .openapi({ description: `Named identifiers, e.g. {"ssn": "123-45-6789"} or {"ssn_last4": "1234"}. ${IDENTIFIERS_DESCRIPTION}` }),
     additional_identifiers: z.array(identifier).max(10, 'must have at most 10 entries').optional(),
     phone: PhoneField.optional(),
     email: EmailField.optional(),
+    address: PostalAddressSchema.optional(),
     purpose: purpose.openapi({ description: 'Required by the FCRA (the engine refuses a check without it).' }),
     fcra_consent: fcraConsent,
   })

@@ -6,7 +6,7 @@
 import { z } from '../openapi/zod';
 import { screenableNameCheck } from '../http/validation';
 import { isTimeZone } from '../../reports/plain-words';
-import { DateOfBirthField, EmailField, IdentifiersField, NationalityField, PhoneField } from '../http/subject-facts';
+import { DateOfBirthField, EmailField, IdentifiersField, NationalityField, PhoneField, PostalAddressSchema } from '../http/subject-facts';
 
 /** A form field left empty is absent, not malformed. */
 function emptyIsAbsent<T extends z.ZodType>(field: T) {
@@ -109,22 +109,7 @@ export const PortalScreeningRequestSchema = z
     identifiers: IdentifiersField.optional(),
     phone: emptyIsAbsent(PhoneField),
     email: emptyIsAbsent(EmailField),
-    address: z
-      .object({
-        line: text(1, 300).optional(),
-        city: text(1, 100).optional(),
-        postal_code: text(1, 20).optional(),
-        country: z
-          .string()
-          .trim()
-          .toUpperCase()
-          .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code')
-          .optional(),
-      })
-      .strict()
-      .refine((a) => a.line !== undefined || a.city !== undefined || a.postal_code !== undefined || a.country !== undefined, 'needs at least one of line, city, postal_code, country')
-      .optional()
-      .openapi({ description: "The subject's postal address. The account's internal lists weigh it (the same dwelling corroborates a match, another place counts against it); the official lists do not use it." }),
+    address: PostalAddressSchema.optional(),
     /** EDD declarations or M&A deal fields (the S1 EDD / M&A request fields), by kind. */
     declared: z
       .object({

@@ -26,7 +26,7 @@ import type { PortalConsoleDeps } from './console-deps';
 import { identitiesIn } from '../../app/screenings/case-desk';
 import { portalHit, portalListVersions, portalSubject } from './case-view';
 import { PORTAL_SCREENING_ID, PortalAssignmentSchema, PortalBulkDispositionSchema as BulkDispositionSchema, PortalDispositionSchema as DispositionSchema, PortalQueueQuerySchema, PortalReportPdfQuerySchema as ReportPdfQuerySchema, PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
-import { subjectFactsInput } from '../http/subject-facts';
+import { addressInput, subjectFactsInput } from '../http/subject-facts';
 
 export { PortalScreeningListSchema, PortalScreeningRequestSchema } from './schemas';
 
@@ -206,7 +206,7 @@ export function createScreeningRoutes(deps: PortalConsoleDeps): Router {
           ...(input.kind !== 'ma' ? entityTypeOmitted(req.body) : {}),
           ...(input.jurisdiction ? { jurisdiction: input.jurisdiction } : {}),
           ...subjectFactsInput(input),
-          ...(input.address ? { address: { ...(input.address.line ? { line: input.address.line } : {}), ...(input.address.city ? { city: input.address.city } : {}), ...(input.address.postal_code ? { postalCode: input.address.postal_code } : {}), ...(input.address.country ? { country: input.address.country } : {}) } } : {}),
+          ...addressInput(input.address),
           ...(Object.keys(declared).length ? { declared } : {}),
         },
         portalCommandContext(res, principal),

@@ -21,8 +21,8 @@ import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { entityTypeOmitted, parseInput } from '../http/validation';
 import { buildOpenApiDocument } from '../openapi/registry';
 import { presentScreening, presentScreeningDetail } from '../presenters/screenings';
-import { subjectFactsInput } from '../http/subject-facts';
-import { addressInput, CddRequestSchema, EddRequestSchema, ListQuerySchema, MaRequestSchema, registerS1, ScreeningIdParamsSchema } from './schemas';
+import { addressInput, subjectFactsInput } from '../http/subject-facts';
+import { CddRequestSchema, EddRequestSchema, ListQuerySchema, MaRequestSchema, registerS1, ScreeningIdParamsSchema } from './schemas';
 import type { z } from '../openapi/zod';
 
 type EddBody = z.infer<typeof EddRequestSchema>;

@@ -7,10 +7,9 @@ import { HitConfirmationSchema, RiskFlagsSchema, RiskReasonSchema, ListVersionAg
 import { s1Schemas } from '../../webhooks/payloads';
 import { z } from '../openapi/zod';
 import { screenableNameCheck } from '../http/validation';
-import { subjectFactFields } from '../http/subject-facts';
+import { boundedText, PostalAddressSchema, subjectFactFields } from '../http/subject-facts';
 
-// C0 and C1 control characters. Names never contain them; free text may hold tab and line breaks.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+// C0 and C1 control characters but tab and line breaks, which free text may hold (names: boundedText).
 const CONTROL_EXCEPT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 // An unpaired UTF-16 surrogate (possible through JSON "\ud800" escapes) is not a character.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -19,16 +18,6 @@ export const NAME_MAX = 200;
 export const SHORT_TEXT_MAX = 100;
 export const FREE_TEXT_MAX = 5000;
 
-/** A name or short value: trimmed, no control characters, well-formed Unicode. */
-function nameText(min: number, max: number) {
-  return z
-    .string()
-    .trim()
-    .min(min, `must be at least ${min} characters`)
-    .max(max, `must be at most ${max} characters`)
-    .refine((s) => !CONTROL.test(s), 'must not contain control characters')
-    .refine((s) => !LONE_SURROGATE.test(s), 'must be well-formed Unicode');
-}
 
 /** Free text for the analysis: line breaks and tabs allowed, other control characters not. */
 function freeText(max: number) {
@@ -49,39 +38,11 @@ function choice<const T extends readonly [string, ...string[]]>(values: T) {
   return z.string().pipe(z.enum(values)).openapi({ type: 'string', enum: [...values] });
 }
 
-/**
- * The subject's postal address (issue 21): the account's internal lists weigh it (the same dwelling
- * corroborates a match, another place counts against it); the official lists do not use it.
- */
-export const PostalAddressSchema = z
-  .strictObject({
-    line: nameText(1, 300).optional().openapi({ description: 'Street address, e.g. "12 Baker St, Flat 3".' }),
-    city: nameText(1, SHORT_TEXT_MAX).optional(),
-    postal_code: nameText(1, 20).optional(),
-    country: z
-      .string()
-      .trim()
-      .toUpperCase()
-      .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code')
-      .optional()
-      .openapi({ description: 'ISO 3166-1 alpha-2.', example: 'GB' }),
-  })
-  .refine((a) => a.line !== undefined || a.city !== undefined || a.postal_code !== undefined || a.country !== undefined, 'needs at least one of line, city, postal_code, country')
-  .openapi('PostalAddress', {
-    description: "The subject's postal address. The account's internal lists weigh it (the same dwelling corroborates a match, another place counts against it); the official lists do not use it.",
-  });
-
-/** A parsed PostalAddress as the screening service takes it. */
-export function addressInput(a: z.infer<typeof PostalAddressSchema> | undefined): { address: { line?: string; city?: string; postalCode?: string; country?: string } } | Record<string, never> {
-  if (!a) return {};
-  return { address: { ...(a.line ? { line: a.line } : {}), ...(a.city ? { city: a.city } : {}), ...(a.postal_code ? { postalCode: a.postal_code } : {}), ...(a.country ? { country: a.country } : {}) } };
-}
-
 export const CddRequestSchema = z
   .strictObject({
-    query: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Entity name, at least 2 characters after trimming; not only punctuation or a legal form.', example: 'Acme Trading LLC' }),
+    query: boundedText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Entity name, at least 2 characters after trimming; not only punctuation or a legal form.', example: 'Acme Trading LLC' }),
     entity_type: choice(['individual', 'company', 'organization']).default('individual').openapi({ description: 'Default individual.', default: 'individual' }),
-    jurisdiction: nameText(1, SHORT_TEXT_MAX).optional().openapi({ description: 'Country or jurisdiction; improves scoring.', example: 'AE' }),
+    jurisdiction: boundedText(1, SHORT_TEXT_MAX).optional().openapi({ description: 'Country or jurisdiction; improves scoring.', example: 'AE' }),
     ...subjectFactFields,
     address: PostalAddressSchema.optional(),
     monitor: z.boolean().optional().openapi({ description: 'Extension: enrol the subject in ongoing monitoring when the screening completes (see POST /api/v1/screening/{id}/monitoring).' }),
@@ -90,9 +51,9 @@ export const CddRequestSchema = z
 
 export const EddRequestSchema = z
   .strictObject({
-    query: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Entity name, at least 2 characters after trimming; not only punctuation or a legal form.' }),
+    query: boundedText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Entity name, at least 2 characters after trimming; not only punctuation or a legal form.' }),
     entity_type: choice(['individual', 'company']).default('individual').openapi({ description: 'Default individual.', default: 'individual' }),
-    jurisdiction: nameText(1, SHORT_TEXT_MAX).optional(),
+    jurisdiction: boundedText(1, SHORT_TEXT_MAX).optional(),
     ...subjectFactFields,
     address: PostalAddressSchema.optional(),
     source_of_wealth: freeText(FREE_TEXT_MAX).optional().openapi({ description: 'Declared source of wealth.' }),
@@ -106,14 +67,14 @@ export const EddRequestSchema = z
 
 export const MaRequestSchema = z
   .strictObject({
-    target_name: nameText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Acquisition target, at least 2 characters after trimming.' }),
-    target_jurisdiction: nameText(1, SHORT_TEXT_MAX).optional(),
+    target_name: boundedText(2, NAME_MAX).superRefine(screenableNameCheck).openapi({ description: 'Acquisition target, at least 2 characters after trimming.' }),
+    target_jurisdiction: boundedText(1, SHORT_TEXT_MAX).optional(),
     ...subjectFactFields,
     address: PostalAddressSchema.optional().openapi({ description: "Extension (issue 27): the target's registered address; the account's internal lists weigh it." }),
-    target_industry: nameText(1, SHORT_TEXT_MAX).optional(),
-    acquirer_name: nameText(1, NAME_MAX).optional(),
+    target_industry: boundedText(1, SHORT_TEXT_MAX).optional(),
+    acquirer_name: boundedText(1, NAME_MAX).optional(),
     deal_type: choice(['acquisition', 'merger', 'joint_venture', 'restructuring']).optional(),
-    deal_value: nameText(1, SHORT_TEXT_MAX).optional().openapi({ description: 'Free-text amount, e.g. "USD 40m".' }),
+    deal_value: boundedText(1, SHORT_TEXT_MAX).optional().openapi({ description: 'Free-text amount, e.g. "USD 40m".' }),
     additional_context: freeText(FREE_TEXT_MAX).optional(),
     monitor: z.boolean().optional().openapi({ description: 'Extension: enrol the subject in ongoing monitoring when the screening completes (see POST /api/v1/screening/{id}/monitoring).' }),
   })
@@ -133,7 +94,7 @@ export const ListQuerySchema = z.object({
   screening_type: choice(['cdd', 'edd', 'ma', 'all'])
     .default('all')
     .openapi({ description: 'edd, ma (and cdd); default all.', default: 'all' }),
-  search: nameText(1, NAME_MAX).optional().openapi({ description: 'Case-insensitive partial match on the screened name.' }),
+  search: boundedText(1, NAME_MAX).optional().openapi({ description: 'Case-insensitive partial match on the screened name.' }),
 });
 
 const riskLevel = z.enum(['low', 'medium', 'high', 'critical']);

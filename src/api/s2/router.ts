@@ -34,6 +34,7 @@ import { ctxOf, idempotencyOf } from '../http/context';
 import { ApiError } from '../http/errors';
 import { withoutIdempotency, type Idempotent } from '../http/idempotency';
 import { bearerToken, cookieValue } from '../http/surfaces';
+import { addressInput, subjectFactsInput } from '../http/subject-facts';
 import {
   AccountKeyCreateSchema,
   BatchRequestSchema,
@@ -154,11 +155,9 @@ function toInput(body: SubjectCheckRequest): SubjectCheckInput {
     firstName: body.first_name,
     lastName: body.last_name,
     ...(body.middle_name !== undefined ? { middleName: body.middle_name } : {}),
-    ...(body.date_of_birth !== undefined ? { dateOfBirth: body.date_of_birth } : {}),
-    ...(body.nationality !== undefined ? { nationality: body.nationality } : {}),
-    ...(body.identifiers?.length ? { identifiers: body.identifiers.map((i) => ({ type: i.type, value: i.value })) } : {}),
-    ...(body.phone !== undefined ? { phone: body.phone } : {}),
-    ...(body.email !== undefined ? { email: body.email } : {}),
+    // the facts that match, mapped as every screening surface maps them (src/api/http/subject-facts.ts)
+    ...subjectFactsInput(body),
+    ...addressInput(body.address),
     locations: body.locations.map((l) => ({ country: l.country, ...(l.region !== undefined ? { region: l.region } : {}), ...(l.city !== undefined ? { city: l.city } : {}) })),
     purpose: body.purpose,
     consent: { certified: true, ...(body.consent.statement !== undefined ? { statement: body.consent.statement } : {}) },

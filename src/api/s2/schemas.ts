@@ -10,7 +10,7 @@ import { ConfirmationSchema, ListsInServiceSchema, ListWarningsSchema, MatchAsse
 import { s2Schemas } from '../../webhooks/payloads';
 import { z } from '../openapi/zod';
 import { screenablePartsCheck } from '../http/validation';
-import { EmailField, IdentifiersField, NationalityField, PhoneField } from '../http/subject-facts';
+import { EmailField, IdentifiersField, NationalityField, PhoneField, PostalAddressSchema } from '../http/subject-facts';
 import { systemClock } from '../../shared/clock';
 
 // C0 and C1 control characters, and unpaired UTF-16 surrogates (possible through JSON "\ud800" escapes).
@@ -98,6 +98,7 @@ export const SubjectCheckRequestSchema = z
     identifiers: IdentifiersField.optional(),
     phone: PhoneField.optional(),
     email: EmailField.optional(),
+    address: PostalAddressSchema.optional(),
     locations: z
       .array(LocationSchema)
       .min(1, 'at least one location {country, region?, city?} is required')

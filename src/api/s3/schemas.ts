@@ -5,7 +5,8 @@
  */
 import { z } from '../openapi/zod';
 import { screenableNameCheck } from '../http/validation';
-import { CddRequestSchema, EddRequestSchema, PostalAddressSchema } from '../s1/schemas';
+import { CddRequestSchema, EddRequestSchema } from '../s1/schemas';
+import { PostalAddressSchema } from '../http/subject-facts';
 import { subjectFactFields } from '../http/subject-facts';
 
 // C0/C1 control characters; free text may keep tab and line breaks.

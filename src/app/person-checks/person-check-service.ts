@@ -29,6 +29,8 @@ import { bindCreate } from '../idempotency/binding';
 import type { AdmissionSlot, ScreeningAdmission } from '../screenings/admission';
 import type { CommandContext, Principal, RiskLevel } from '../services';
 import type { ListsInServiceView } from '../services';
+import type { HeldDocument, HeldDocuments } from '../../agents/person/held-documents';
+import { identifierKindOf } from '../watchlists/import-parser';
 
 export type PersonCheckResult = 'clean' | 'adverse_found' | 'inconclusive';
 
@@ -120,6 +122,18 @@ export const PERSON_CHECK_ENDS = ['PersonCheckCompleted', 'PersonCheckFailed'] a
 
 export function newPersonCheckId(): string {
   return `SVC-${randomBytes(4).toString('hex')}-P`;
+}
+
+/**
+ * The request's identifiers the internal lists can compare whole (passport, national id, SSN, tax id,
+ * licence…, named as the list import names its columns): a partial one (`ssn_last4`) or an unknown
+ * kind is not compared.
+ */
+export function matchingDocuments(identifiers: readonly { type: string; value: string }[] | undefined): HeldDocument[] {
+  return (identifiers ?? []).flatMap((i) => {
+    const kind = identifierKindOf(i.type);
+    return kind ? [{ type: kind.kind, value: i.value.trim(), ...(kind.country ? { country: kind.country } : {}) }] : [];
+  });
 }
 
 export function maskedIdentifier(last4: string): string {
@@ -287,6 +301,10 @@ export class PgPersonCheckService implements PersonCheckService {
       admission?: ScreeningAdmission;
       /** The lists in service with their ages, added to every check read (docs/lists.md). */
       listsInService?: () => ListsInServiceView;
+      /** The account's active internal-list versions (`watchlist-<id>@v<n>`), pinned in PersonCheckRequested. */
+      activeInternalLists?: (accountId: string) => Promise<string[]>;
+      /** Where the request's whole documents are held for this process's list agent (never stored, never logged). */
+      heldDocuments?: HeldDocuments;
     },
   ) {}
 
@@ -315,6 +333,9 @@ export class PgPersonCheckService implements PersonCheckService {
     }
     slot?.bind(streamName(personCheckId)); // before the append: its end cannot be seen earlier
     const surface = principal.surface === 's1' ? 's1' : 'portal';
+    const internalListVersions = await this.deps.activeInternalLists?.(principal.accountId);
+    // Held before the append: the workflow may start the moment PersonCheckRequested is recorded.
+    if (input.identifiers?.length) this.deps.heldDocuments?.hold(personCheckId, matchingDocuments(input.identifiers));
     const handled = await handleCommand(this.deps.store, personCheckDecider, streamName(personCheckId), {
       type: 'RequestPersonCheck',
       data: {
@@ -334,8 +355,13 @@ export class PgPersonCheckService implements PersonCheckService {
         ...(input.identifiers !== undefined ? { identifiers: input.identifiers } : {}),
         ...(input.phone !== undefined ? { phone: input.phone } : {}),
         ...(input.email !== undefined ? { email: input.email } : {}),
+        ...(input.address !== undefined ? { address: input.address } : {}),
+        ...(internalListVersions ? { internalListVersions } : {}),
       },
       metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, correlationId: ctx.correlationId, ...meta },
+    }).catch((error: unknown) => {
+      this.deps.heldDocuments?.release(personCheckId);
+      throw error;
     });
     const stream = streamName(personCheckId);
     // Another attempt of the same request (a lease taken over while the first still ran) recorded it first.

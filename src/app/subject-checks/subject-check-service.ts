@@ -382,6 +382,7 @@ export class PgSubjectCheckService {
         ...(input.identifiers?.length ? { identifiers: input.identifiers } : {}),
         ...(input.phone !== undefined ? { phone: input.phone } : {}),
         ...(input.email !== undefined ? { email: input.email } : {}),
+        ...(input.address !== undefined ? { address: input.address } : {}),
         locations: input.locations,
         purpose: input.purpose,
         consent: input.consent,

@@ -19,7 +19,7 @@ import { parse } from 'csv-parse';
 import { toIso2 } from '../../screening/lists/countries';
 import { regionCode } from '../../screening/watchlists/address-parse';
 import type { IdentifierKind, WatchlistAddress, WatchlistAlias, WatchlistEntityType, WatchlistEntryInput, WatchlistIdentifier } from '../../screening/watchlists/model';
-import { importTargets, recogniseColumn, type ImportTarget, type RecognisedColumn } from './import-columns';
+import { detectColumn, importTargets, recogniseColumn, type ImportTarget, type RecognisedColumn } from './import-columns';
 import { DateOrderEvidence, describePivot, entityTypeOf, genderOf, readDate, statusOf, type DateColumnOrder } from './import-values';
 
 export { importTargets, detectColumn, type ImportTarget } from './import-columns';
@@ -88,6 +88,17 @@ const ID_TARGETS: Partial<Record<ImportTarget, IdentifierKind>> = {
   email: 'email',
   other_id: 'other',
 };
+/**
+ * The identifier kind a column holds, as the internal lists compare it, read with the import's own
+ * header vocabulary; also the kind of a person check's named identifier ("ssn", "passport"; "ssn_last4"
+ * is a partial value and none). An SSN is a US national id.
+ */
+export function identifierKindOf(header: string): { kind: IdentifierKind; country?: string } | undefined {
+  const target = detectColumn(header);
+  const kind = target ? ID_TARGETS[target] : undefined;
+  return kind ? { kind, ...(target === 'ssn' ? { country: 'US' } : {}) } : undefined;
+}
+
 /** Identifiers strong enough to list an entry that has no name. */
 const STRONG = new Set<IdentifierKind>(['passport', 'national_id', 'tax_id', 'registration_number', 'imo', 'drivers_license', 'phone', 'email', 'other']);
 

@@ -186,6 +186,12 @@ export function updateInternalListIndex(
   return { lists: next, engine, index: toIndex(next, engine) };
 }
 
+function sameVersions(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const set = new Set(a);
+  return b.every((v) => set.has(v));
+}
+
 export class WatchlistIndexCache implements InternalListSource {
   private readonly cache = new Map<string, { key: string; built: Built | undefined }>();
   /** How the last index of each account was made (benches and tests read it). */
@@ -203,8 +209,9 @@ export class WatchlistIndexCache implements InternalListSource {
   ) {}
 
   async indexFor(accountId: string, pinned?: readonly string[]): Promise<InternalListIndex | undefined> {
-    if (pinned) return this.pinnedIndex(accountId, pinned);
     const active = await (this.deps.versions ?? this.deps.watchlists).activeVersions(accountId);
+    // Versions pinned by a request that are still the active ones are the kept index (no rebuild from the events).
+    if (pinned && !sameVersions(pinned, active.map((v) => watchlistVersionId(v.id, v.version)))) return this.pinnedIndex(accountId, pinned);
     if (active.length === 0) return undefined;
     const key = active.map((v) => `${v.id}@${v.version}`).join(',');
     const kept = this.cache.get(accountId);

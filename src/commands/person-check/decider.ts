@@ -11,7 +11,8 @@ import { assertNever, type Event } from '../../shared/events';
 import { type AgentAnswer, type Command, type Decider, isCalendarDate, isInteger, isIsoInstant, isNonEmptyText, NUMERIC_ID, recordedAnswer, stamp } from '../decider';
 import { IllegalTransition, Issues, NotFound, ValidationFailed } from '../errors';
 import { type RiskLevel, riskLevelForScore } from '../plans';
-import { isEmailAddress, isPhoneNumber } from '../screening/model';
+import { isEmailAddress, isPhoneNumber, recordedSubjectAddress, subjectAddressProblems, type SubjectAddress } from '../screening/model';
+import { parseWatchlistVersionId } from '../../screening/watchlists/model';
 
 export const PERSON_CHECK_ID = /^SVC-[0-9a-fA-F]{8}-P$/;
 export function streamName(personCheckId: string): string {
@@ -75,6 +76,13 @@ export type PersonCheckRequestFields = {
   /** Phone and e-mail (issue 27): compared with the account's internal lists (screening them needs the whole value). */
   phone?: string;
   email?: string;
+  /** The subject's postal address (issue 30): the account's internal lists weigh it. */
+  address?: SubjectAddress;
+  /**
+   * The account's internal-list versions active when the check was requested (`watchlist-<id>@v<n>`):
+   * the phase-3 list agent screens exactly these, on its first run as on a run resumed after the lists changed.
+   */
+  internalListVersions?: string[];
 };
 export type RequestPersonCheck = Command<'RequestPersonCheck', { personCheckId: string; accountId: string; surface: 's1' | 'portal' } & PersonCheckRequestFields>;
 /** The verdict as the command carries it and the event records it (agents/person/verdict.ts computes it). */
@@ -113,6 +121,9 @@ export type PersonCheckRequested = Event<
     identifiers: MaskedIdentifier[];
     phone?: string;
     email?: string;
+    address?: SubjectAddress;
+    /** Absent on checks recorded before the versions were pinned: their list agent screens the lists active when it runs. */
+    internalListVersions?: string[];
     agents: Record<string, string[]>;
     requestedAt: string;
   }
@@ -210,6 +221,12 @@ function requestPersonCheck(command: RequestPersonCheck, state: PersonCheckState
   );
   if (d.phone !== undefined) issues.check(typeof d.phone === 'string' && isPhoneNumber(d.phone), 'phone', 'must be a phone number: 6-15 digits, optionally a leading +');
   if (d.email !== undefined) issues.check(typeof d.email === 'string' && isEmailAddress(d.email), 'email', 'must be an e-mail address');
+  if (d.address !== undefined) for (const [field, message] of subjectAddressProblems(d.address)) issues.add(field, message);
+  issues.check(
+    d.internalListVersions === undefined || (Array.isArray(d.internalListVersions) && d.internalListVersions.length <= 1000 && d.internalListVersions.every((v) => typeof v === 'string' && parseWatchlistVersionId(v) !== undefined)),
+    'internal_list_versions',
+    'must be up to 1000 internal-list version ids watchlist-<id>@v<n>',
+  );
   issues.throwIfAny();
   if (state.status !== 'none') throw new IllegalTransition('person check', state.status, command.type);
   const hasDomain = d.associatedDomain !== undefined;
@@ -234,6 +251,8 @@ function requestPersonCheck(command: RequestPersonCheck, state: PersonCheckState
         identifiers: (d.identifiers ?? []).map((i) => ({ type: i.type, last4: maskIdentifier(i.value) })),
         ...(d.phone !== undefined ? { phone: d.phone.trim() } : {}),
         ...(d.email !== undefined ? { email: d.email.trim() } : {}),
+        ...(recordedSubjectAddress(d.address) ? { address: recordedSubjectAddress(d.address)! } : {}),
+        ...(d.internalListVersions !== undefined ? { internalListVersions: [...d.internalListVersions] } : {}),
         agents: personCheckAgents(hasDomain),
         requestedAt: now,
       },

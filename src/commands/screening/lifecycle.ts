@@ -28,7 +28,7 @@ import type {
   SourceNotQueried,
   StartPhase,
 } from './messages';
-import { dealTypes, hitCategories, isEmailAddress, isPartialBirthDate, isPhoneNumber, MAX_HIT_ID_LENGTH, type ScreeningSubject, SUBJECT_IDENTIFIER_TYPES, type SubjectAddress } from './model';
+import { dealTypes, hitCategories, isEmailAddress, isPartialBirthDate, isPhoneNumber, MAX_HIT_ID_LENGTH, type ScreeningSubject, recordedSubjectAddress, SUBJECT_IDENTIFIER_TYPES, subjectAddressProblems } from './model';
 import { type RequestedScreening, requireExisting, requireRunning, type ScreeningState, validateRisk } from './state';
 
 export type LifecycleCommand = RequestScreening | StartPhase | ExpirePhase | RecordAgentResult | CompletePhase | CompleteScreening | FailScreening;
@@ -73,15 +73,7 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
       issues.check(typeof id?.value === 'string' && /^[\p{L}\p{N}][\p{L}\p{N} ./-]{0,63}$/u.test(id.value.trim()), `identifiers[${i}].value`, 'must be 1-64 letters, digits, spaces, dots, slashes or dashes');
     }
   }
-  if (subject?.address !== undefined) {
-    const a = subject.address;
-    const given = a && typeof a === 'object' ? [a.line, a.city, a.postalCode, a.country].filter((v) => v !== undefined) : [];
-    issues.check(given.length > 0, 'address', 'needs at least one of line, city, postal_code, country');
-    optionalText(issues, a?.line, 'address.line', 300);
-    optionalText(issues, a?.city, 'address.city', 100);
-    optionalText(issues, a?.postalCode, 'address.postal_code', 20);
-    if (a?.country !== undefined) issues.check(typeof a.country === 'string' && ISO2.test(a.country), 'address.country', 'must be an ISO 3166-1 alpha-2 code');
-  }
+  if (subject?.address !== undefined) for (const [field, message] of subjectAddressProblems(subject.address)) issues.add(field, message);
   if (subject?.phone !== undefined) issues.check(typeof subject.phone === 'string' && isPhoneNumber(subject.phone), 'phone', 'must be a phone number: 6-15 digits, optionally a leading +');
   if (subject?.email !== undefined) issues.check(typeof subject.email === 'string' && isEmailAddress(subject.email), 'email', 'must be an e-mail address');
   for (const [field, value] of Object.entries(d.edd ?? {})) optionalText(issues, value, field, 10_000);
@@ -111,14 +103,8 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
   if (subject.dateOfBirth !== undefined) subjectOut.dateOfBirth = subject.dateOfBirth;
   if (subject.nationality !== undefined) subjectOut.nationality = subject.nationality;
   if (subject.identifiers?.length) subjectOut.identifiers = subject.identifiers.map((id) => ({ type: id.type, value: id.value.trim() }));
-  if (subject.address) {
-    const a: SubjectAddress = {};
-    for (const key of ['line', 'city', 'postalCode', 'country'] as const) {
-      const v = subject.address[key]?.trim();
-      if (v) a[key] = v;
-    }
-    if (Object.keys(a).length) subjectOut.address = a;
-  }
+  const address = recordedSubjectAddress(subject.address);
+  if (address) subjectOut.address = address;
   if (subject.phone !== undefined) subjectOut.phone = subject.phone.trim();
   if (subject.email !== undefined) subjectOut.email = subject.email.trim();
   return stamp<ScreeningEvent>(command, [

@@ -39,10 +39,50 @@ export interface ScreeningSubject {
 export interface SubjectAddress {
   line?: string;
   city?: string;
+  /** State, province or county (a code or a name). */
+  region?: string;
   postalCode?: string;
   /** ISO 3166-1 alpha-2. */
   country?: string;
 }
+const ADDRESS_PARTS = [
+  ['line', 'line', 300],
+  ['city', 'city', 100],
+  ['region', 'region', 100],
+  ['postalCode', 'postal_code', 20],
+  ['country', 'country', 2],
+] as const;
+
+/**
+ * What is wrong with a subject's postal address, as `[field, message]` (none when it is fine): the one
+ * rule of the screening, subject-check and person-check deciders, whatever surface sent it.
+ */
+export function subjectAddressProblems(address: unknown): [string, string][] {
+  if (typeof address !== 'object' || address === null) return [['address', 'must be an object']];
+  const a = address as Record<string, unknown>;
+  const problems: [string, string][] = [];
+  if (!ADDRESS_PARTS.some(([key]) => a[key] !== undefined)) problems.push(['address', 'needs at least one of line, city, region, postal_code, country']);
+  for (const [key, field, max] of ADDRESS_PARTS) {
+    const v = a[key];
+    if (v === undefined) continue;
+    if (key === 'country') {
+      if (typeof v !== 'string' || !/^[A-Z]{2}$/.test(v)) problems.push([`address.${field}`, 'must be an ISO 3166-1 alpha-2 code']);
+    } else if (typeof v !== 'string' || v.length > max) problems.push([`address.${field}`, `must be a string of at most ${max} characters`]);
+  }
+  return problems;
+}
+
+/** The address as recorded: each part trimmed, empty parts left out; undefined when nothing is left. */
+export function recordedSubjectAddress(address: SubjectAddress | undefined): SubjectAddress | undefined {
+  if (!address) return undefined;
+  const out: SubjectAddress = {};
+  for (const [key] of ADDRESS_PARTS) {
+    const v = address[key]?.trim();
+    if (v) out[key] = v;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
 export interface SubjectIdentifier {
   type: string;
   value: string;

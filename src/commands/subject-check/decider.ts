@@ -27,7 +27,7 @@
 import { assertNever, type Event } from '../../shared/events';
 import { addHours, type Command, type Decider, isInteger, isIsoInstant, isNonEmptyText, NUMERIC_ID, stamp } from '../decider';
 import { IllegalTransition, Issues, NotFound } from '../errors';
-import { isEmailAddress, isPhoneNumber, SUBJECT_IDENTIFIER_TYPES } from '../screening/model';
+import { isEmailAddress, isPhoneNumber, recordedSubjectAddress, SUBJECT_IDENTIFIER_TYPES, subjectAddressProblems, type SubjectAddress } from '../screening/model';
 import {
   CONCLUDED,
   liveHits,
@@ -109,6 +109,8 @@ export type SubjectOfCheck = {
   identifiers?: { type: string; value: string }[];
   phone?: string;
   email?: string;
+  /** The subject's postal address (issue 30): the account's internal lists weigh it, as on a screening. */
+  address?: SubjectAddress;
   locations: SubjectLocation[];
   purpose: string;
 };
@@ -317,6 +319,7 @@ function validateStart(d: StartSubjectCheck['data']): void {
   }
   if (d.phone !== undefined) issues.check(typeof d.phone === 'string' && isPhoneNumber(d.phone), 'phone', 'must be a phone number: 6-15 digits, optionally a leading +');
   if (d.email !== undefined) issues.check(typeof d.email === 'string' && isEmailAddress(d.email), 'email', 'must be an e-mail address');
+  if (d.address !== undefined) for (const [field, message] of subjectAddressProblems(d.address)) issues.add(field, message);
   issues.check(NUMERIC_ID.test(d.subjectCheckId ?? '') && NUMERIC_ID.test(d.accountId ?? ''), 'subject_check_id', 'ids must be positive integer strings');
   if (d.monitor !== undefined) issues.check(typeof d.monitor === 'boolean', 'monitor', 'must be a boolean');
   issues.throwIfAny();
@@ -378,6 +381,7 @@ export function decide(command: SubjectCheckCommand, state: SubjectCheckState): 
           ...(d.identifiers?.length ? { identifiers: d.identifiers.map((i) => ({ type: i.type, value: i.value.trim() })) } : {}),
           ...(d.phone !== undefined ? { phone: d.phone.trim() } : {}),
           ...(d.email !== undefined ? { email: d.email.trim() } : {}),
+          ...(recordedSubjectAddress(d.address) ? { address: recordedSubjectAddress(d.address)! } : {}),
           locations: d.locations,
           purpose: d.purpose,
           consent: { ...d.consent, certified: true, certifiedAt: now },

@@ -12,6 +12,7 @@ import { rawRequest } from '../../support/raw-http';
 let svc: TestService;
 let s1Key: string;
 let s3Key: string;
+let portalToken: string;
 
 before(async () => {
   // No agents: a screening never completes here, so a create answers 202 at once instead of waiting
@@ -20,6 +21,8 @@ before(async () => {
   const account = await svc.createAccount('enterprise');
   s1Key = (await svc.createKey(account.accountId, 's1')).key;
   s3Key = (await svc.createKey(account.accountId, 's3', { userId: account.userId })).key;
+  const session = await rawRequest(svc.url, 'POST', '/api/session', { json: { email: account.email, password: account.password } });
+  portalToken = session.body.data.token;
 });
 after(async () => {
   await svc?.stop();
@@ -46,6 +49,14 @@ for (const surface of surfaces) {
       assert.ok(surface.id(cdd.body));
       assert.deepEqual(await requestedSubject().then((s) => [s.query, s.address]), ['Bob Smith', { line: '12 Baker St', city: 'London', postalCode: 'NW1 6XE', country: 'GB' }]);
 
+      // the state apart, as the internal lists' own entries hold it (issue 30)
+      const withState = await rawRequest(svc.url, 'POST', '/api/v1/screening/cdd', {
+        headers: surface.headers(),
+        json: { query: 'Bob Smith', address: { line: '12 Main St Apt 4', city: 'Reno', region: ' NV ', postal_code: '89501', country: 'us' } },
+      });
+      assert.ok([201, 202].includes(withState.status), withState.text);
+      assert.deepEqual((await requestedSubject()).address, { line: '12 Main St Apt 4', city: 'Reno', region: 'NV', postalCode: '89501', country: 'US' });
+
       const edd = await rawRequest(svc.url, 'POST', '/api/v1/screening/edd', { headers: surface.headers(), json: { query: 'Ada Quill', address: { city: 'Leeds' }, source_of_wealth: 'salary' } });
       assert.ok([201, 202].includes(edd.status), edd.text);
       const subject = await requestedSubject();
@@ -65,6 +76,9 @@ for (const surface of surfaces) {
         [{ line: 'x'.repeat(301) }, 422, 'a line over 300 characters'],
         [{ city: 'Lon\u0000don' }, 422, 'a control character'],
         [{ postal_code: 12345 }, 400, 'a number instead of text'],
+        [{ region: 'R'.repeat(101) }, 422, 'a region over 100 characters'],
+        [{ region: '\ud800' }, 422, 'a lone surrogate in the region'],
+        [{ state: 'NV' }, 400, 'a state under another name than region'],
       ];
       for (const [address, status, why] of cases) {
         const before = (await svc.service.store.readAll()).length;
@@ -84,6 +98,24 @@ for (const surface of surfaces) {
   });
 }
 
+describe("the portal's screening form with a postal address", () => {
+  it('takes the same address, its state apart, and refuses a bad one in the portal envelope, writing nothing (issue 30)', async () => {
+    const ok = await rawRequest(svc.url, 'POST', '/api/portal/screenings', {
+      headers: { authorization: `Bearer ${portalToken}` },
+      json: { query: 'Bob Smith', address: { line: '12 Main St Apt 4', city: 'Reno', region: 'Nevada', postal_code: '89501', country: 'us' } },
+    });
+    assert.equal(ok.status, 201, ok.text);
+    assert.deepEqual((await requestedSubject()).address, { line: '12 Main St Apt 4', city: 'Reno', region: 'Nevada', postalCode: '89501', country: 'US' });
+    for (const address of [{ region: 'R'.repeat(101) }, { region: 7 }, { state: 'NV' }, {}]) {
+      const before = (await svc.service.store.readAll()).length;
+      const refused = await rawRequest(svc.url, 'POST', '/api/portal/screenings', { headers: { authorization: `Bearer ${portalToken}` }, json: { query: 'Bob Smith', address } });
+      assert.equal(refused.status, 400, `${JSON.stringify(address)}: ${refused.text}`);
+      assert.match(refused.text, /address/, refused.text);
+      assert.equal((await svc.service.store.readAll()).length, before, 'nothing written');
+    }
+  });
+});
+
 describe('the address in OpenAPI', () => {
   it('S1 and S3 document address on the CDD and EDD bodies', async () => {
     for (const [path, headers] of [
@@ -95,7 +127,7 @@ describe('the address in OpenAPI', () => {
       const schemas = doc.body.components.schemas as Record<string, { properties?: Record<string, unknown> }>;
       const cdd = Object.entries(schemas).find(([name]) => /CddRequest$/.test(name))![1];
       assert.ok(cdd.properties?.address, `${path}: CDD body has address`);
-      assert.deepEqual(Object.keys((schemas.PostalAddress as { properties: object }).properties).sort(), ['city', 'country', 'line', 'postal_code']);
+      assert.deepEqual(Object.keys((schemas.PostalAddress as { properties: object }).properties).sort(), ['city', 'country', 'line', 'postal_code', 'region']);
     }
   });
 });

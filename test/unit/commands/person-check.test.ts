@@ -79,6 +79,31 @@ describe('person check decider', () => {
     assert.equal(streamName(ID), `person-check-${ID}`);
   });
 
+  it('records the address (its state apart, parts trimmed) and the internal-list versions active at request (issue 30)', () => {
+    const version = 'watchlist-0b9f5c1e-3a2d-4c1b-9e8f-1a2b3c4d5e6f@v3';
+    const { events } = spec
+      .given([])
+      .when(request({ address: { line: ' 4596 Washington Circle, Apt 17 ', city: 'Springfield', region: 'IL', postalCode: '62704' }, internalListVersions: [version] }))
+      .thenTypes(['PersonCheckRequested']);
+    const data = events[0]!.data as Extract<PersonCheckEvent, { type: 'PersonCheckRequested' }>['data'];
+    assert.deepEqual(data.address, { line: '4596 Washington Circle, Apt 17', city: 'Springfield', region: 'IL', postalCode: '62704' });
+    assert.deepEqual(data.internalListVersions, [version]);
+    // a check requested without them records neither (its list agent screens the lists active when it runs)
+    const plain = spec.given([]).when(request()).thenTypes(['PersonCheckRequested']).events[0]!.data as Record<string, unknown>;
+    assert.equal(plain.address, undefined);
+    assert.equal(plain.internalListVersions, undefined);
+  });
+
+  it('refuses a bad address or a version that is not an internal-list version, naming each field, writing nothing', () => {
+    const error = spec
+      .given([])
+      .when(request({ address: { region: 'x'.repeat(101), country: 'Britain' }, internalListVersions: ['ofac_sdn@abc'] }))
+      .thenThrows(ValidationFailed);
+    assert.deepEqual(error.issues.map((i) => i.field), ['address.region', 'address.country', 'internal_list_versions']);
+    spec.given([]).when(request({ address: {} })).thenThrows(ValidationFailed, (e) => e.issues.some((i) => i.field === 'address' && /at least one of/.test(i.message)));
+    spec.given([]).when(request({ address: 'Springfield' as never })).thenThrows(ValidationFailed, (e) => e.issues.some((i) => i.field === 'address'));
+  });
+
   it('adds the WHOIS agent when an associated domain is given', () => {
     const { events } = spec.given([]).when(request({ associatedDomain: 'Example.COM' })).thenTypes(['PersonCheckRequested']);
     const data = events[0]!.data as Extract<PersonCheckEvent, { type: 'PersonCheckRequested' }>['data'];

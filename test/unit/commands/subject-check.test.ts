@@ -166,6 +166,25 @@ describe('subject check: start', () => {
     assert.deepEqual(error.issues.map((i) => i.field), ['first_name', 'last_name', 'location', 'purpose', 'consent']);
   });
 
+  it('records the address the internal lists weigh, its state apart and its parts trimmed (issue 30)', () => {
+    const start = command('StartSubjectCheck') as Extract<SubjectCheckCommand, { type: 'StartSubjectCheck' }>;
+    const address = { line: ' 12 St James Sq ', city: 'London', region: 'Greater London', postalCode: 'SW1Y 4JH', country: 'GB' };
+    spec
+      .given([])
+      .when({ ...start, data: { ...start.data, address } })
+      .then([{ ...started, data: { ...started.data, address: { ...address, line: '12 St James Sq' } } } as GivenEvent<SubjectCheckEvent>]);
+  });
+
+  it('refuses an address with no part, a bad country or an overlong part, and writes nothing', () => {
+    const start = command('StartSubjectCheck') as Extract<SubjectCheckCommand, { type: 'StartSubjectCheck' }>;
+    const error = spec
+      .given([])
+      .when({ ...start, data: { ...start.data, address: { line: 'x'.repeat(301), country: 'gb' } } })
+      .thenThrows(ValidationFailed);
+    assert.deepEqual(error.issues.map((i) => i.field), ['address.line', 'address.country']);
+    spec.given([]).when({ ...start, data: { ...start.data, address: {} } }).thenThrows(ValidationFailed, (e) => e.issues[0]?.field === 'address');
+  });
+
   it('uses the subject-check-<id> stream', () => {
     assert.equal(streamName('1001'), 'subject-check-1001');
   });

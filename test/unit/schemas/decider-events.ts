@@ -180,7 +180,7 @@ function screeningEvents(): Event[] {
       dateOfBirth: '1961-04',
       nationality: 'RU',
       identifiers: [{ type: 'passport', value: '75 1234567' }],
-      address: { line: '12 Tverskaya St', city: 'Moscow', postalCode: '125009', country: 'RU' },
+      address: { line: '12 Tverskaya St', city: 'Moscow', region: 'Moscow', postalCode: '125009', country: 'RU' },
       phone: '+7 495 123-45-67',
       email: 'ivan.petrov@example.ru',
     },
@@ -210,6 +210,8 @@ function personCheckEvents(): Event[] {
   full.run('RequestPersonCheck', {
     personCheckId: id, accountId: '42', surface: 's1', fullName: 'William Smith', firstName: 'William', middleName: 'J', lastName: 'Smith',
     purpose: 'employment', fcraConsent: true, dateOfBirth: '1970-05-04', locations: ['TX'], aliases: ['Bill Smith'], phone: '+1 512 555 0100', email: 'bill@example.com',
+    address: { line: '1 Main St', city: 'Austin', region: 'TX', postalCode: '78701', country: 'US' },
+    internalListVersions: ['watchlist-0b9f5c1e-3a2d-4c1b-9e8f-1a2b3c4d5e6f@v3'],
     associatedDomain: 'Smith.example', identifiers: [{ type: 'ssn', value: '123-45-6789' }],
   });
   full.run('RecordAgentResult', { personCheckId: id, phase: 1, agent: 'standardisation', queried: true, result: { variants: ['Bill'] }, startedAt: NOW, finishedAt: LATER });
@@ -238,7 +240,7 @@ function subjectCheckEvents(): Event[] {
     s.run('StartSubjectCheck', {
       subjectCheckId: id, accountId: '42', firstName: 'Ada', lastName: 'Lovelace', purpose: 'employment',
       ...(full
-        ? { middleName: 'King', dateOfBirth: '1815-12-10', nationality: 'GB', identifiers: [{ type: 'passport', value: 'GB1234567' }], phone: '+44 20 7946 0958', email: 'ada@example.co.uk', locations: [{ country: 'GB', region: 'London', city: 'Marylebone' }, { country: 'IT' }], consent: { certified: true, statement: 'I certify consent' }, batchId: 'batch-7' }
+        ? { middleName: 'King', dateOfBirth: '1815-12-10', nationality: 'GB', identifiers: [{ type: 'passport', value: 'GB1234567' }], phone: '+44 20 7946 0958', email: 'ada@example.co.uk', address: { line: '12 St James Sq', city: 'London', region: 'Greater London', postalCode: 'SW1Y 4JH', country: 'GB' }, locations: [{ country: 'GB', region: 'London', city: 'Marylebone' }, { country: 'IT' }], consent: { certified: true, statement: 'I certify consent' }, batchId: 'batch-7' }
         : { locations: [{ country: 'GB' }], consent: { certified: true } }),
     });
     return s;

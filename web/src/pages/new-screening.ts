@@ -50,6 +50,7 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
   // The address: the firm's own lists (internal watchlists) weigh it; the official lists do not.
   const addressLine = h('input', { type: 'text', name: 'address.line', maxlength: 300, autocomplete: 'off' });
   const addressCity = h('input', { type: 'text', name: 'address.city', maxlength: 100, autocomplete: 'off' });
+  const addressRegion = h('input', { type: 'text', name: 'address.region', maxlength: 100, autocomplete: 'off', placeholder: 'e.g. NV or Ontario' });
   const addressPostcode = h('input', { type: 'text', name: 'address.postal_code', maxlength: 20, autocomplete: 'off' });
   const addressCountry = h('input', { type: 'text', name: 'address.country', list: 'country-options', maxlength: 80, autocomplete: 'off', placeholder: 'e.g. United Kingdom or GB' });
   // Phone and e-mail: compared with listed ones; the firm's own lists weigh them.
@@ -90,6 +91,7 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
     const parts = {
       line: addressLine.value.trim(),
       city: addressCity.value.trim(),
+      region: addressRegion.value.trim(),
       postal_code: addressPostcode.value.trim(),
       country: countryCode(addressCountry.value) ?? '',
     };
@@ -217,6 +219,7 @@ export function renderNewScreening({ main }: PageContext): Cleanup {
         field('Identifier', identifierValue, 'Passport, national id, registration or IMO number.'),
         field('Address line', addressLine, 'Checked against your internal lists.'),
         field('City', addressCity),
+        field('State, province or county', addressRegion),
         field('Postcode', addressPostcode),
         field('Country of address', addressCountry, 'Country name or ISO code.'),
         field('Phone', phone, 'Compared with listed phone numbers and your internal lists.'),

@@ -12,7 +12,8 @@ import { handleCommand } from '../../../../src/commands/command-handler';
 import { personCheckDecider, streamName } from '../../../../src/commands/person-check';
 import { newPersonCheckId, buildPersonCheckView } from '../../../../src/app/person-checks/person-check-service';
 import { createLogger } from '../../../../src/shared/logger';
-import type { PersonAgent } from '../../../../src/agents/person/types';
+import type { PersonAgent, PersonAgentContext, PersonSubject } from '../../../../src/agents/person/types';
+import { HeldDocuments } from '../../../../src/agents/person/held-documents';
 import { createTestDatabase, type TestDatabase } from '../../../support/postgres';
 import { AvroRegistry, encodeEventData } from '../../../../src/infrastructure/bus/avro';
 
@@ -132,4 +133,50 @@ test('a check left running by a dead process is resumed by the supervisor once s
   assert.equal(view.status, 'completed');
   assert.equal(view.result, 'adverse_found');
   assert.equal(await supervised.supervise(id), 'ended', 'a completed check is left alone');
+});
+
+test('the list agent gets the pinned internal-list versions and the documents this process holds; they are dropped once the sources answered (issue 30)', async () => {
+  const version = 'watchlist-0b9f5c1e-3a2d-4c1b-9e8f-1a2b3c4d5e6f@v3';
+  const id = newPersonCheckId();
+  await handleCommand(store, personCheckDecider, streamName(id), {
+    type: 'RequestPersonCheck',
+    data: {
+      personCheckId: id, accountId: '7', surface: 's1', fullName: 'Jane Roe', purpose: 'employment', fcraConsent: true,
+      identifiers: [{ type: 'ssn', value: '123-45-6789' }], address: { line: '1 Main St', city: 'Austin', region: 'TX' }, internalListVersions: [version],
+    },
+    metadata: { now: new Date().toISOString(), actor: { accountId: '7', surface: 's1' }, commandId: randomUUID() },
+  });
+  const held = new HeldDocuments();
+  held.hold(id, [{ type: 'national_id', value: '123-45-6789', country: 'US' }]);
+  const seen: { subject: PersonSubject; ctx: PersonAgentContext }[] = [];
+  const listAgent: PersonAgent = { name: 'sanctions_list', phase: 3, label: 'lists', run: async (subject, ctx) => (seen.push({ subject, ctx }), { queried: true, records: [] }) };
+  const run = new PersonCheckOrchestrator({ store, bus: {} as never, registry: {} as never, clock, logger: createLogger({ level: 'silent' }), agents: [listAgent], agentTimeoutMs: 200, heldDocuments: held });
+  await run.run(id);
+  assert.equal(seen.length, 1);
+  assert.deepEqual(seen[0]!.ctx.internalListVersions, [version]);
+  assert.deepEqual(seen[0]!.ctx.documents, [{ type: 'national_id', value: '123-45-6789', country: 'US' }]);
+  assert.equal(seen[0]!.ctx.documentsNotHeld, undefined);
+  assert.deepEqual(seen[0]!.subject.address, { line: '1 Main St', city: 'Austin', region: 'TX' });
+  assert.equal(held.of(id), undefined, 'released after the last source answered');
+  const stored = JSON.stringify((await store.readStream(streamName(id))).map((e) => e.data));
+  assert.ok(!stored.includes('123-45') && !stored.includes('123456789'), 'the whole SSN is in no event, not even the list agent\'s subject');
+});
+
+test('a check resumed where its documents are not held still pins its versions, and its list agent is told the documents are missing', async () => {
+  const version = 'watchlist-0b9f5c1e-3a2d-4c1b-9e8f-1a2b3c4d5e6f@v2';
+  const id = newPersonCheckId();
+  await handleCommand(store, personCheckDecider, streamName(id), {
+    type: 'RequestPersonCheck',
+    data: { personCheckId: id, accountId: '7', surface: 's1', fullName: 'Jane Roe', purpose: 'employment', fcraConsent: true, identifiers: [{ type: 'passport', value: 'X1234567' }], internalListVersions: [version] },
+    metadata: { now: new Date().toISOString(), actor: { accountId: '7', surface: 's1' }, commandId: randomUUID() },
+  });
+  const seen: PersonAgentContext[] = [];
+  const listAgent: PersonAgent = { name: 'sanctions_list', phase: 3, label: 'lists', run: async (_subject, ctx) => (seen.push(ctx), { queried: true, records: [] }) };
+  // another process (a restart): nothing held for this check
+  const resumed = new PersonCheckOrchestrator({ store, bus: {} as never, registry: {} as never, clock, logger: createLogger({ level: 'silent' }), agents: [listAgent], agentTimeoutMs: 200, stallDeadlineMs: 1, heldDocuments: new HeldDocuments() });
+  await new Promise((r) => setTimeout(r, 5));
+  assert.equal(await resumed.supervise(id), 'resumed');
+  await resumed.stop();
+  assert.deepEqual(seen.map((c) => [c.internalListVersions, c.documents, c.documentsNotHeld]), [[[version], undefined, true]]);
+  assert.equal(buildPersonCheckView(await store.readStream(streamName(id)))!.status, 'completed');
 });
