@@ -126,7 +126,7 @@ test('bad arguments: one line, exit code 2, and every operator command shows an 
 
   const badId = await svc(['audit', 'reproduce', '12abc'], env);
   assert.equal(badId.code, 2);
-  assert.equal(badId.stderr, 'svc: screening-id must be the numeric screening id\n');
+  assert.equal(badId.stderr, 'svc: the id must be a numeric screening id or a person check id SVC-<8 hex>-P\n');
 
   const unknown = await svc(['no-such-command'], env);
   assert.equal(unknown.code, 2);
