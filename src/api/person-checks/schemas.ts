@@ -11,24 +11,15 @@ import { resolveLocation } from '../../agents/person/locations';
 import { ListsInServiceSchema, ListWarningsSchema, retryAfterHeader, s1RateLimitHeaders, S1ErrorSchema, S3ErrorSchema, S3ValidationErrorSchema, securitySchemes } from '../openapi/common';
 import { z } from '../openapi/zod';
 import { screenableNameCheck, screenablePartsCheck } from '../http/validation';
-import { EmailField, PhoneField, PostalAddressSchema } from '../http/subject-facts';
+import { boundedText, EmailField, PhoneField, PostalAddressSchema } from '../http/subject-facts';
 import { systemClock } from '../../shared/clock';
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** Letters of any script and combining marks, with the punctuation real names use. */
 const PERSON_NAME = /^[\p{L}\p{M}][\p{L}\p{M} '’.,-]*$/u;
 const HOSTNAME = /^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/;
 
-function text(min: number, max: number) {
-  return z
-    .string()
-    .trim()
-    .min(min, `must be at least ${min} characters`)
-    .max(max, `must be at most ${max} characters`)
-    .refine((s) => !CONTROL.test(s), 'must not contain control characters')
-    .refine((s) => !LONE_SURROGATE.test(s), 'must be well-formed Unicode');
-}
+/** Names and short values: the one text rule of every surface (subject-facts.ts). */
+const text = boundedText;
 
 function personName(min: number, max: number) {
   return text(min, max).refine((s) => s.length === 0 || PERSON_NAME.test(s), 'must contain only letters, spaces, apostrophes, hyphens, periods and commas');

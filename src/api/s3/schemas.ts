@@ -6,11 +6,9 @@
 import { z } from '../openapi/zod';
 import { screenableNameCheck } from '../http/validation';
 import { CddRequestSchema, EddRequestSchema } from '../s1/schemas';
-import { PostalAddressSchema } from '../http/subject-facts';
-import { subjectFactFields } from '../http/subject-facts';
+import { boundedText, PostalAddressSchema, subjectFactFields } from '../http/subject-facts';
 
 // C0/C1 control characters; free text may keep tab and line breaks.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const CONTROL_EXCEPT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -18,15 +16,8 @@ export const NAME_MAX = 200;
 export const SHORT_TEXT_MAX = 100;
 export const FREE_TEXT_MAX = 5000;
 
-export function nameText(min: number, max: number) {
-  return z
-    .string()
-    .trim()
-    .min(min, `must be at least ${min} characters`)
-    .max(max, `must be at most ${max} characters`)
-    .refine((s) => !CONTROL.test(s), 'must not contain control characters')
-    .refine((s) => !LONE_SURROGATE.test(s), 'must be well-formed Unicode');
-}
+/** S3's names and short values: the one text rule of every surface (subject-facts.ts). */
+export const nameText = boundedText;
 
 export function freeText(min: number, max: number) {
   return z
