@@ -66,6 +66,26 @@ async function officialVersions(lists: ListVersionSource, recorded: readonly { i
   return { entities, versions, listVersions };
 }
 
+/**
+ * The account's own lists at the versions a run used, rebuilt from their event streams (issue 21). Each
+ * is said in `listVersions`, usable only when it is the account's and its content hash is the recorded one.
+ */
+async function internalSnapshots(
+  store: Pick<EventStore, 'readStream'>,
+  accountId: string,
+  used: readonly { id: string; ref: { watchlistId: string; version: number } | undefined; contentHash: string }[],
+  listVersions: ReproduceReport['listVersions'],
+): Promise<WatchlistSnapshot[]> {
+  const snapshots: WatchlistSnapshot[] = [];
+  for (const v of used) {
+    const snapshot = v.ref ? await watchlistAtVersion(store, v.ref.watchlistId, v.ref.version) : undefined;
+    const usable = snapshot !== undefined && snapshot.list.accountId === accountId && watchlistContentHash(snapshot.entries) === v.contentHash;
+    listVersions.push({ id: v.id, source: INTERNAL_LIST_SOURCE, contentHash: v.contentHash, publishedAt: null, available: usable, entities: snapshot?.entries.length ?? 0 });
+    if (usable) snapshots.push(snapshot);
+  }
+  return snapshots;
+}
+
 /** What was recorded and what came out again, by key: only on one side, or on both and different. */
 function compareByKey<T>(then: ReadonlyMap<string, T>, now: ReadonlyMap<string, T>, differs: (recorded: T, reproduced: T) => boolean) {
   const onlyRecorded = [...then].filter(([k]) => !now.has(k)).map(([, v]) => v);
@@ -103,15 +123,8 @@ export async function reproduceScreening(deps: { store: Pick<EventStore, 'readSt
   const internal = completed.data.listVersions.filter((v) => v.source === INTERNAL_LIST_SOURCE);
   const official = completed.data.listVersions.filter((v) => v.source !== INTERNAL_LIST_SOURCE);
   const { entities, versions, listVersions } = await officialVersions(deps.lists, official, completed.data.completedAt);
-  // The account's own lists at the versions the screening used, rebuilt from their event streams (issue 21).
-  const snapshots: WatchlistSnapshot[] = [];
-  for (const v of internal) {
-    const ref = parseWatchlistVersionId(v.id);
-    const snapshot = ref ? await watchlistAtVersion(deps.store, ref.watchlistId, ref.version) : undefined;
-    const usable = snapshot !== undefined && snapshot.list.accountId === requested.data.accountId && watchlistContentHash(snapshot.entries) === v.contentHash;
-    listVersions.push({ id: v.id, source: v.source, contentHash: v.contentHash, publishedAt: null, available: usable, entities: snapshot?.entries.length ?? 0 });
-    if (usable) snapshots.push(snapshot);
-  }
+  const internalUsed = internal.map((v) => ({ id: v.id, ref: parseWatchlistVersionId(v.id), contentHash: v.contentHash }));
+  const snapshots = await internalSnapshots(deps.store, requested.data.accountId, internalUsed, listVersions);
   const internalIndex = snapshots.length ? buildInternalListIndex(snapshots, completed.data.completedAt) : undefined;
   const missing = listVersions.filter((v) => !v.available).map((v) => v.id);
   const recorded = completed.data.hits.filter((h) => LIST_CATEGORIES.has(h.category) && !h.entityRecordHash.startsWith('external:'));
@@ -247,13 +260,8 @@ export async function reproducePersonCheck(deps: { store: Pick<EventStore, 'read
 
   const { entities, versions, listVersions } = await officialVersions(deps.lists, official, requested.data.requestedAt);
   const internal = internalListsOfResult(listResult.result.data as Record<string, unknown> | undefined);
-  const snapshots: WatchlistSnapshot[] = [];
-  for (const v of internal) {
-    const snapshot = await watchlistAtVersion(deps.store, v.watchlistId, v.version);
-    const usable = snapshot !== undefined && snapshot.list.accountId === requested.data.accountId && watchlistContentHash(snapshot.entries) === v.contentHash;
-    listVersions.push({ id: v.versionId, source: INTERNAL_LIST_SOURCE, contentHash: v.contentHash, publishedAt: null, available: usable, entities: snapshot?.entries.length ?? 0 });
-    if (usable) snapshots.push(snapshot);
-  }
+  const internalUsed = internal.map((v) => ({ id: v.versionId, ref: { watchlistId: v.watchlistId, version: v.version }, contentHash: v.contentHash }));
+  const snapshots = await internalSnapshots(deps.store, requested.data.accountId, internalUsed, listVersions);
   const recordedRecords = (listResult.result.records ?? []).filter((r) => r.entityId);
   const missing = listVersions.filter((v) => !v.available).map((v) => v.id);
   if (missing.length) return { ...empty, listVersions, recordedListRecords: recordedRecords.length, error: `list version(s) not kept: ${missing.join(', ')}` };
