@@ -22,12 +22,14 @@
  * Hepburn (kuromoji's dictionary, a devDependency), Greek in its usual Latin spelling, Arabic-script
  * and Hebrew entries by their consonant skeleton (keys `~skel`, what any Latin spelling of an
  * unvowelled name shares with it), and English and Nordic patronymic surnames derived from the
- * given-name pool (Daniels, Johnson, Hansen).
+ * given-name pool (Daniels, Johnson, Hansen); Persian family names in -i derived from the given names
+ * and the common Arabic nisbas (family-names.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { allLocales } from '@faker-js/faker';
 import { derivedSurnames, entryFolds, latinReadings, type Readings } from './latin-readings';
+import { familyNames, givenNames } from './family-names';
 
 export { entryFolds };
 
@@ -133,7 +135,8 @@ export async function buildNameFrequencyData(): Promise<string> {
       if (person.first_name && !Array.isArray(person.first_name)) maleGiven.push(...(person.first_name.male ?? []));
       surname.push(...poolOf(person.last_name));
     }
-    surname.push(...derivedSurnames(g.id, maleGiven, surname));
+    given.push(...givenNames(g.id));
+    surname.push(...derivedSurnames(g.id, maleGiven, surname), ...familyNames(g.id, given, poolOf(locales.ar?.person?.first_name)));
     return {
       id: g.id,
       label: g.label,

@@ -61,6 +61,15 @@ export class CommonNames {
     return this.bySkeleton.get(skeleton(latin))?.find((word) => abjadVowelsAgree(word.replace(/v/g, 'w'), latin));
   }
 
+  /**
+   * A given name the pools hold (as written, or the unvowelled pool word a Latin spelling writes: Javad
+   * for جواد): a name shared by many, like the lexicon's very common given names.
+   */
+  pooledGivenName(fold: string): boolean {
+    const written = this.written(fold);
+    return this.pools.cultures.some((c) => c.given.counts.has(fold) || (written !== undefined && c.given.counts.has(written)));
+  }
+
   /** Why a person's name (its words as matched) is common (≥ 100 expected bearers in a culture), or undefined. */
   commonReason(words: readonly string[]): string | undefined {
     const text = words.join(' ');
@@ -82,11 +91,17 @@ export class CommonNames {
  * its own band). Common: the words aligned, read on either side, are carried by ≥ 100 people in a
  * culture; merely "not distinctive" is not enough (Ali Khamenei, a common given name and a rare
  * surname, still alerts).
+ *
+ * Why a patronymic stays out (round 4, measured): a listed Russian is most often screened as given
+ * name and surname (Dmitry Medvedev for MEDVEDEV, Dmitry Anatolievich, in any script); the pools
+ * make Medvedev as common as Ivanova, so counting the patronymic would silence exactly those
+ * true matches (issue 32's foreign-name recall fell on every form). Without an identity fact the
+ * name cannot tell Elena Ivanova from him: both stay potential hits for an analyst.
  */
 export function partialMatchOnCommonName(alignment: readonly TokenAlignment[], query: PreparedName, listed: PreparedName, names: CommonNames): string | undefined {
   const fullWord = (display: string, side: PreparedName) => side.tokens.some((t) => t.display === display && t.kind === 'name' && !t.initial && !t.patronymic);
   const unmatched = alignment.filter((a) => a.how === 'missing' && (a.query ? fullWord(a.query, query) : fullWord(a.candidate, listed)));
-  if (!unmatched.length) return nearSpellingOfCommonName(alignment, query);
+  if (!unmatched.length) return nearSpellingOfCommonName(alignment, query, names);
   const matched = alignment.filter((a) => a.how !== 'missing' && a.query && a.candidate);
   if (matched.length < 2) return undefined;
   const listedWords = matched.map((a) => a.candidate);
@@ -104,8 +119,10 @@ export function partialMatchOnCommonName(alignment: readonly TokenAlignment[], q
  * Garza: six letters at most, where a letter more or less makes another name): Mohammad Amini / AMEEN,
  * Mohamad; Robert Garza / Robert Garcia; Mehmet Sahin / MUHAMMAD, Sahib. The given name is shared by
  * millions and the surname is another word: without an identity fact, no alert on the name alone.
+ * Common given names: the lexicon's, and (round 4) any given name of the name pools (Javad Rahimi /
+ * JAVAD RAHIQI, Mohsen Rahimi / EBRAHIMI, Mohsen).
  */
-function nearSpellingOfCommonName(alignment: readonly TokenAlignment[], query: PreparedName): string | undefined {
+function nearSpellingOfCommonName(alignment: readonly TokenAlignment[], query: PreparedName, names: CommonNames): string | undefined {
   const token = (display: string) => query.tokens.find((t) => t.display === display && t.kind === 'name');
   let near: TokenAlignment | undefined;
   let words = 0;
@@ -114,9 +131,10 @@ function nearSpellingOfCommonName(alignment: readonly TokenAlignment[], query: P
     const t = token(a.query);
     if (!t) continue; // particles, titles
     words++;
-    if (t.common) continue;
+    if (t.common || (a.how === 'exact' && names.pooledGivenName(t.fold))) continue;
+    const nearSpelling = a.how === 'fuzzy' || a.how === 'phonetic';
     // (a short word only: two long words a letter or two apart are one name's spellings, Medvedyev / Medvedev)
-    if ((a.how === 'fuzzy' || a.how === 'phonetic') && !near && Math.min(t.fold.length, a.candidate.length) <= NEAR_WORD_MAX_LENGTH) near = a;
+    if (nearSpelling && !near && Math.min(t.fold.length, a.candidate.length) <= NEAR_WORD_MAX_LENGTH) near = a;
     else return undefined; // a rarer word matched as written or transliterated: not only common names
   }
   if (!near || words < 2) return undefined;
