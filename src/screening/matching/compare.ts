@@ -18,6 +18,7 @@ import { relatedEntity } from './discriminators';
 import { editDistance, jaroWinkler } from './similarity';
 import { arabicNameOfLetters, foldToken, hebrewMatchesLatin } from './text';
 import { koreanKey } from './korean';
+import { familyNameTakenForGivenName, ownNameOfChain } from './arabic-roles';
 import { SimilarityMemo } from './similarity-memo';
 import { capReading, isForeignReading, transcribedSimilarity } from './foreign/readings';
 
@@ -217,6 +218,14 @@ function oneFeminineA(a: string, b: string): boolean {
   const ea = last(a);
   const eb = last(b);
   return (ea === 'a' && !VOWEL.test(eb)) || (eb === 'a' && !VOWEL.test(ea));
+}
+
+/** Origins whose folds write the vowels (an unvowelled Arabic-script or Hebrew word does not; kana adds its own). */
+const VOWELLED_ORIGINS: ReadonlySet<string> = new Set(['latin', 'cyrillic', 'greek']);
+
+/** Two words with their vowels written have as many vowel sounds; a word without them agrees with any. */
+function sameSyllableCount(a: NameToken, b: NameToken): boolean {
+  return !VOWELLED_ORIGINS.has(a.origin) || !VOWELLED_ORIGINS.has(b.origin) || vowelGroups(a.fold) === vowelGroups(b.fold);
 }
 
 /** Runs of vowels in a Latin word (y counts as a vowel): its syllables, roughly. */
@@ -428,7 +437,10 @@ function spellingSimilarity(q: NameToken, c: NameToken): TokenSim {
   const c1 = c.meta[0];
   const c2 = c.meta[1];
   // (a feminine -a is another name, whatever the sound code says: Salma / Salim, Roberta / Robert)
-  const phonetic = !!q1 && (q1 === c1 || q1 === c2 || (!!q2 && (q2 === c1 || q2 === c2))) && 0.85 > best && !oneFeminineA(q.fold, c.fold);
+  // (and, between two words spelled with their vowels, with as many vowel sounds: a sound code keeps the
+  // consonants only, so Asma / Usamah and Bhamini / Bahman share one; round 4)
+  const phonetic =
+    !!q1 && (q1 === c1 || q1 === c2 || (!!q2 && (q2 === c1 || q2 === c2))) && 0.85 > best && !oneFeminineA(q.fold, c.fold) && sameSyllableCount(q, c);
   // (a shared consonant skeleton counts only with as many vowel sounds: Fang / Fangwei, Hamid / Ahmadi are other names)
   // (kana writes a vowel after every consonant: アエロスキャン aerosukyan is Aeroscan)
   // (and with the vowels at the same ends: Ehsan / Hassan and Salma / Salim share consonants, not a name)
@@ -744,7 +756,7 @@ function unaccounted(q: PreparedName, qt: NameToken[], qUsed: Used, c: PreparedN
   }
   const swapped = swappedChain(q, qt, c, ct, pairs);
   if (swapped) return swapped;
-  return undefined;
+  return familyNameTakenForGivenName(q, qt, c, ct, pairs);
 }
 
 const isNameWord = (t: NameToken) => t.kind === 'name';
@@ -830,7 +842,8 @@ function unmatchedEdge(a: PreparedName, at: NameToken[], aUsed: Used, b: Prepare
       // third, a grandfather's name: Jamal Ibrahim Muhammad AL-SHITAYWI is not Muhammad al-Shitaywi)
       let next = i + 1;
       while (next < at.length && at[next].kind !== 'name') next++;
-      return mayBeLeftOut(at[i]) && !byInitial(pairs) && next < at.length && aUsed[next] ? undefined : `given name "${at[i].display}"`;
+      // (nor the given name of an Arabic chain: the next is the father's name, arabic-roles.ts)
+      return mayBeLeftOut(at[i]) && !byInitial(pairs) && next < at.length && aUsed[next] && !ownNameOfChain(at, i, commaAt) ? undefined : `given name "${at[i].display}"`;
     }
     return undefined;
   }
@@ -852,7 +865,8 @@ function unmatchedEdge(a: PreparedName, at: NameToken[], aUsed: Used, b: Prepare
     // (never one followed by "bin": the name after it is the father's, so the first is the person's own:
     // Omar bin Mohammed al-Masri is not AL-MASRI, Mohammed, his father's name)
     const ownBeforeChain = at[first + 1]?.kind === 'particle' && at[first + 1]!.fold === 'bin';
-    if (!(mayBeLeftOut(at[first]) && inPlace && !byInitial(pairs)) || ownBeforeChain) return `first name word "${at[first].display}"`;
+    // (nor one of a chain without "bin": Aisha Ahmed al-Masri is not AL-MASRI, Ahmad, arabic-roles.ts)
+    if (!(mayBeLeftOut(at[first]) && inPlace && !byInitial(pairs)) || ownBeforeChain || ownNameOfChain(at, first)) return `first name word "${at[first].display}"`;
   }
   if (!aUsed[last] && bComma !== undefined) {
     // a listed Arabic name's last "al-" name (family, tribe or origin: SADDAM HUSSEIN AL-TIKRITI) is

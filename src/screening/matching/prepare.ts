@@ -176,7 +176,8 @@ export function makeToken(norm: string, origin: TokenOrigin, kind: TokenKind, po
     origin,
     kind,
     pos,
-    initial: kind === 'name' && norm.length === 1,
+    // (a Hangul or Han syllable of one Latin letter, 오 O, 우 U, is a syllable of the name, never an initial: round 4)
+    initial: kind === 'name' && norm.length === 1 && origin !== 'hangul' && origin !== 'han',
     common: kind === 'name' && (COMMON_GIVEN_NAMES.has(norm) || COMMON_GIVEN_NAMES.has(fold)),
     patronymic: false,
     renderings: !withRenderings || kind !== 'name' ? undefined : origin === 'latin' ? renderingFolds(norm) : origin === 'armenian' ? westernArmenianFolds(norm) : undefined,

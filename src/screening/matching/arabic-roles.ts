@@ -1,0 +1,91 @@
+/**
+ * Which word of an Arabic name is whose (issue 27 §1, round 4; docs/name-matching.md "Arabic patronymic
+ * chains are ordered"). An Arabic name is read in order: the person's own given name, then the
+ * father's (with or without "bin"), then the family name, which often carries the article ("al-Masri").
+ * Two rules the alignment must respect, pure functions over the two prepared names and what matched:
+ *
+ * - **the given name is the person's own**: in a chain without "bin" (Aisha Ahmed al-Masri), leaving out
+ *   the first given name makes the match go through the father's name: Aisha, daughter of Ahmed
+ *   al-Masri, is not AL-MASRI, Ahmad. Only Muhammad, the first name of many compound names (Muhammad
+ *   Arif ...), or a title may be left out of such a chain;
+ * - **a family name with the article is not the other name's given name**: against "AL-'ALI, Salih",
+ *   which says al-Ali is the family name and Salih the given name, a query "Ali Saleh" (given name Ali,
+ *   as an Arabic name's first word is, without the article that would make it a family name) has the
+ *   two roles the other way round: another person.
+ */
+import type { NameToken, PreparedName } from './prepare';
+import { foldToken } from './text';
+import { HONORIFICS, NAME_VARIANTS, TITLES } from './lexicon';
+
+/** The tokens of two names aligned together (compare.ts's pairs): q0..q0+qn of the query with c0..c0+cn of the listed name. */
+export interface AlignedSpan {
+  q0: number;
+  qn: number;
+  c0: number;
+  cn: number;
+}
+
+const MUHAMMAD = foldToken('muhammad');
+const ARABIC_SCRIPT = new Set(['abjad', 'arabic_name']);
+
+/** A form of Muhammad (Mohammed, Mohamed, محمد…): the first name of many compound Arabic names, often left out. */
+export function isMuhammad(t: NameToken): boolean {
+  return (NAME_VARIANTS.get(t.fold) ?? t.fold) === MUHAMMAD;
+}
+
+/** An article before a name word: a family name ("al-Masri", المصري). */
+function familyArticleAt(toks: readonly NameToken[], i: number): boolean {
+  const prev = toks[i - 1];
+  return i > 0 && prev.kind === 'particle' && prev.fold === 'al';
+}
+
+/**
+ * A name read as an Arabic chain (given name, father's name, family name): at least three name words,
+ * and written in Arabic script or with its family name written with the article (the last word, or in
+ * "SURNAME, Given Father" the word before the comma).
+ */
+export function readsAsArabicChain(toks: readonly NameToken[], commaAt?: number): boolean {
+  let names = 0;
+  let arabic = false;
+  let family = -1;
+  for (let i = 0; i < toks.length; i++) {
+    if (toks[i].kind !== 'name') continue;
+    names++;
+    if (commaAt === undefined || i < commaAt) family = i;
+    if (ARABIC_SCRIPT.has(toks[i].origin)) arabic = true;
+  }
+  return names >= 3 && (arabic || (family >= 0 && familyArticleAt(toks, family)));
+}
+
+/**
+ * The first given name of an Arabic chain may be left out only when it is Muhammad or a title: any
+ * other first name is the person's own, and a match without it goes through the father's name.
+ */
+export function ownNameOfChain(toks: readonly NameToken[], first: number, commaAt?: number): boolean {
+  const t = toks[first];
+  return readsAsArabicChain(toks, commaAt) && !isMuhammad(t) && !TITLES.has(t.norm) && !HONORIFICS.has(t.norm);
+}
+
+/**
+ * A query without the article and without a comma, whose first word (a given name the lexicon knows:
+ * Ali, Nasir) matched the family name of a "SURNAME, Given" listed name written with the article
+ * (AL-'ALI), while the listed given name matched a later query word: the two names give the roles the
+ * other way round. A reason, or undefined.
+ */
+export function familyNameTakenForGivenName(q: PreparedName, qt: readonly NameToken[], c: PreparedName, ct: readonly NameToken[], pairs: readonly AlignedSpan[]): string | undefined {
+  const cComma = c.tokens.length === ct.length ? c.commaAt : undefined;
+  if (cComma === undefined || (q.tokens.length === qt.length && q.commaAt !== undefined)) return undefined;
+  if (qt.some((t) => t.kind === 'particle' && t.fold === 'al')) return undefined;
+  const first = qt.findIndex((t) => t.kind === 'name');
+  if (first < 0 || !qt[first].common) return undefined;
+  const toFirst = pairs.find((p) => first >= p.q0 && first < p.q0 + p.qn);
+  // the listed word the query's first word matched: a family name with the article, before the comma
+  if (!toFirst || toFirst.cn !== 1 || toFirst.c0 >= cComma || !familyArticleAt(ct, toFirst.c0)) return undefined;
+  // and the listed given name (the first name word after the comma) matched a later word of the query
+  const given = ct.findIndex((t, j) => j >= cComma && t.kind === 'name');
+  if (given < 0) return undefined;
+  const toGiven = pairs.find((p) => given >= p.c0 && given < p.c0 + p.cn);
+  if (!toGiven || toGiven.q0 <= first) return undefined;
+  const family = ct[toFirst.c0];
+  return `"${qt[first].display}" is the query's given name (the first word of an Arabic name, without the article); the listed name gives al-${family.display} as the family name and "${ct[given].display}" as the given name: another person`;
+}
