@@ -223,9 +223,21 @@ function oneFeminineA(a: string, b: string): boolean {
 /** Origins whose folds write the vowels (an unvowelled Arabic-script or Hebrew word does not; kana adds its own). */
 const VOWELLED_ORIGINS: ReadonlySet<string> = new Set(['latin', 'cyrillic', 'greek']);
 
-/** Two words with their vowels written have as many vowel sounds; a word without them agrees with any. */
+/**
+ * Two words with their vowels written have as many vowel sounds, unless both end in a consonant: the
+ * short vowels inside a romanised Arabic name come and go with the writer (Khodr / Khader, Salman /
+ * Sulayman), while a final vowel is part of the name (a feminine -a, an -i): Asma is not Usamah,
+ * Bhamini not Bahman. A word without its vowels written agrees with any.
+ */
 function sameSyllableCount(a: NameToken, b: NameToken): boolean {
-  return !VOWELLED_ORIGINS.has(a.origin) || !VOWELLED_ORIGINS.has(b.origin) || vowelGroups(a.fold) === vowelGroups(b.fold);
+  if (!VOWELLED_ORIGINS.has(a.origin) || !VOWELLED_ORIGINS.has(b.origin)) return true;
+  return vowelGroups(a.fold) === vowelGroups(b.fold) || (!endsInVowelSound(a.fold) && !endsInVowelSound(b.fold));
+}
+
+/** A word ends in a vowel sound: a vowel, or a vowel and h (Usamah, Fatemeh); a final e after a consonant is silent (Hassine, Amine). */
+function endsInVowelSound(w: string): boolean {
+  if (/[aiouy]$/.test(w) || /[aeiou]h$/.test(w)) return true;
+  return /[aeiouy]e$/.test(w);
 }
 
 /** Runs of vowels in a Latin word (y counts as a vowel): its syllables, roughly. */
@@ -437,8 +449,8 @@ function spellingSimilarity(q: NameToken, c: NameToken): TokenSim {
   const c1 = c.meta[0];
   const c2 = c.meta[1];
   // (a feminine -a is another name, whatever the sound code says: Salma / Salim, Roberta / Robert)
-  // (and, between two words spelled with their vowels, with as many vowel sounds: a sound code keeps the
-  // consonants only, so Asma / Usamah and Bhamini / Bahman share one; round 4)
+  // (and, between two words spelled with their vowels, with as many vowel sounds where one ends in a
+  // vowel: a sound code keeps the consonants only, so Asma / Usamah and Bhamini / Bahman share one; round 4)
   const phonetic =
     !!q1 && (q1 === c1 || q1 === c2 || (!!q2 && (q2 === c1 || q2 === c2))) && 0.85 > best && !oneFeminineA(q.fold, c.fold) && sameSyllableCount(q, c);
   // (a shared consonant skeleton counts only with as many vowel sounds: Fang / Fangwei, Hamid / Ahmadi are other names)

@@ -52,6 +52,10 @@ describe('a sound code is no name: two words spelled with their vowels need as m
     assert.ok(score('Yusuf Ahmed', 'Yousef Ahmed') >= T);
     assert.ok(score('Aleksey Ivanov', 'Alexy Ivanov') >= T);
   });
+  it('given two romanisations of an Arabic name that differ in a short vowel inside and end in a consonant, then still a match (Khodr / Khader, Salman / Suleiman)', () => {
+    assert.ok(score('BIN ALI, Khodr Taher', 'TAHER, Khader Ali') >= T);
+    assert.ok(score('MAALIM SALMAN', 'Ma’alim Suleiman') >= T);
+  });
 });
 
 describe('a Hangul syllable of one letter is a syllable, not an initial', () => {
