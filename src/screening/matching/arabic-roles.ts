@@ -11,7 +11,8 @@
  * - **a family name with the article is not the other name's given name**: against "AL-'ALI, Salih",
  *   which says al-Ali is the family name and Salih the given name, a query "Ali Saleh" (given name Ali,
  *   as an Arabic name's first word is, without the article that would make it a family name) has the
- *   two roles the other way round: another person.
+ *   two roles the other way round: another person; and against a listed name in natural order without a
+ *   comma (SHEIKH AHMED UMAR: Ahmed first), "Umar al-Ahmad" is another person too.
  */
 import type { NameToken, PreparedName } from './prepare';
 import { foldToken } from './text';
@@ -88,4 +89,31 @@ export function familyNameTakenForGivenName(q: PreparedName, qt: readonly NameTo
   if (!toGiven || toGiven.q0 <= first) return undefined;
   const family = ct[toFirst.c0];
   return `"${qt[first].display}" is the query's given name (the first word of an Arabic name, without the article); the listed name gives al-${family.display} as the family name and "${ct[given].display}" as the given name: another person`;
+}
+
+/**
+ * The mirror of the rule above, against a listed name without a comma written in its natural order
+ * (given name first, as the UN list writes ALI OMAR, SHEIKH AHMED UMAR): a query "X al-Y" (X of the
+ * family al-Y) whose family word Y matched the listed name's first name word (its given name, written
+ * without the article) while X matched a later word gives the roles the other way round: Umar al-Ahmad
+ * is not Ahmed Umar (Ahmed, son of Umar). A reason, or undefined.
+ */
+export function familyNameTakenForListedGivenName(q: PreparedName, qt: readonly NameToken[], c: PreparedName, ct: readonly NameToken[], pairs: readonly AlignedSpan[]): string | undefined {
+  if ((c.tokens.length === ct.length && c.commaAt !== undefined) || (q.tokens.length === qt.length && q.commaAt !== undefined)) return undefined;
+  let family = -1;
+  for (let i = qt.length - 1; i >= 0; i--) {
+    if (qt[i].kind === 'name') {
+      family = i;
+      break;
+    }
+  }
+  const own = qt.findIndex((t) => t.kind === 'name');
+  if (family <= own || own < 0 || !familyArticleAt(qt, family)) return undefined;
+  // the listed name's first name word, titles aside (SHEIKH AHMED UMAR: Ahmed)
+  const first = ct.findIndex((t) => t.kind === 'name' && !TITLES.has(t.norm) && !HONORIFICS.has(t.norm));
+  if (first < 0 || familyArticleAt(ct, first)) return undefined;
+  const toFamily = pairs.find((p) => family >= p.q0 && family < p.q0 + p.qn);
+  const toOwn = pairs.find((p) => own >= p.q0 && own < p.q0 + p.qn);
+  if (!toFamily || !toOwn || toFamily.c0 !== first || toFamily.cn !== 1 || toOwn.c0 <= first) return undefined;
+  return `"${qt[own].display} al-${qt[family].display}" is ${qt[own].display} of the family al-${qt[family].display}; the listed name starts with ${ct[first].display}, its given name: another person`;
 }

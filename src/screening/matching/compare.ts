@@ -18,7 +18,7 @@ import { relatedEntity } from './discriminators';
 import { editDistance, jaroWinkler } from './similarity';
 import { arabicNameOfLetters, foldToken, hebrewMatchesLatin } from './text';
 import { koreanKey } from './korean';
-import { familyNameTakenForGivenName, ownNameOfChain } from './arabic-roles';
+import { familyNameTakenForGivenName, familyNameTakenForListedGivenName, ownNameOfChain } from './arabic-roles';
 import { SimilarityMemo } from './similarity-memo';
 import { capReading, isForeignReading, transcribedSimilarity } from './foreign/readings';
 
@@ -768,7 +768,7 @@ function unaccounted(q: PreparedName, qt: NameToken[], qUsed: Used, c: PreparedN
   }
   const swapped = swappedChain(q, qt, c, ct, pairs);
   if (swapped) return swapped;
-  return familyNameTakenForGivenName(q, qt, c, ct, pairs);
+  return familyNameTakenForGivenName(q, qt, c, ct, pairs) ?? familyNameTakenForListedGivenName(q, qt, c, ct, pairs);
 }
 
 const isNameWord = (t: NameToken) => t.kind === 'name';

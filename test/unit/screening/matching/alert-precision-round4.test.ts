@@ -34,6 +34,17 @@ describe('an Arabic name is read in order: given name, father\'s name, family na
     const hit = pairs.compare('Ali Saleh', "AL-'ALI, Salih", 'Person');
     assert.match(hit.explanation.qualifiers.map((q) => q.detail).join(' | '), /"ali" is the query's given name.*another person/);
   });
+  it('given a query "X al-Y" whose family word is the first (given) name of a listed name written in natural order, then another person (Umar al-Ahmad / SHEIKH AHMED UMAR, Omar al-Ali / ALI OMAR)', () => {
+    assert.ok(score('عمر الأحمد', 'Sheikh Ahmed Umar') < T);
+    assert.ok(score('Omar Al-Ahmad', 'Sheikh Ahmed Umar') < T);
+    assert.ok(score('عمر العلي', 'Ali Omar') < T);
+  });
+  it('given the words of "X al-Y" in the listed order, or a "SURNAME, Given" listing that agrees, then the same name', () => {
+    assert.ok(score('Ahmed Al-Umar', 'Sheikh Ahmed Umar') >= T);
+    assert.ok(score('Ali al-Omar', 'Ali Omar') >= T);
+    assert.ok(score('Omar Al-Ahmad', 'AHMAD, Omar') >= T);
+    assert.ok(score('Hamza Al-Masri', 'Abu Hamza al-Masri') >= T);
+  });
   it('given the same words in the listed roles, or a listing without the article, then the same name', () => {
     assert.ok(score('Saleh Ali', "AL-'ALI, Salih") >= T);
     assert.ok(score('Salih al-Ali', "AL-'ALI, Salih") >= T);
