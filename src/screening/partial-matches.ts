@@ -80,7 +80,13 @@ export class CommonNames {
     const unvowelled = folded.map((w) => (this.pooled(w) ? w : (this.written(w) ?? w)));
     if (unvowelled.every((w, i) => w === folded[i])) return undefined;
     const asScript = nameRarity(unvowelled.join(' '), 'person', this.lists);
-    return asScript.commonIn.length ? `${asScript.reason}, read as written in its script` : undefined;
+    // (read in an unvowelled script, the name is common only in a culture writing that script: a word read
+    // as an Arabic or Persian entry beside one read as a Latin name is no reading of one name, Carlos Lobo
+    // is not "Carlos al-Libi", round 4)
+    const where = asScript.commonIn.find((c) => UNVOWELLED_CULTURES.has(c.culture));
+    if (!where) return undefined;
+    const reason = where === asScript.commonIn[0] ? asScript.reason : `common name: about ${Number(where.bearers.toPrecision(2)).toLocaleString('en-US')} expected bearers among ${where.label} names`;
+    return `${reason}, read as written in its script`;
   }
 }
 
@@ -119,11 +125,12 @@ export function partialMatchOnCommonName(alignment: readonly TokenAlignment[], q
  * Garza: six letters at most, where a letter more or less makes another name): Mohammad Amini / AMEEN,
  * Mohamad; Robert Garza / Robert Garcia; Mehmet Sahin / MUHAMMAD, Sahib. The given name is shared by
  * millions and the surname is another word: without an identity fact, no alert on the name alone.
- * Common given names: the lexicon's, and (round 4) any given name of the name pools (Javad Rahimi /
- * JAVAD RAHIQI, Mohsen Rahimi / EBRAHIMI, Mohsen).
+ * Common given names: the lexicon's, and (round 4) a given name of the name pools standing first in
+ * the query (Javad Rahimi / JAVAD RAHIQI, Mohsen Rahimi / EBRAHIMI, Mohsen).
  */
 function nearSpellingOfCommonName(alignment: readonly TokenAlignment[], query: PreparedName, names: CommonNames): string | undefined {
   const token = (display: string) => query.tokens.find((t) => t.display === display && t.kind === 'name');
+  const firstName = query.tokens.find((t) => t.kind === 'name');
   let near: TokenAlignment | undefined;
   let words = 0;
   for (const a of alignment) {
@@ -131,7 +138,9 @@ function nearSpellingOfCommonName(alignment: readonly TokenAlignment[], query: P
     const t = token(a.query);
     if (!t) continue; // particles, titles
     words++;
-    if (t.common || (a.how === 'exact' && names.pooledGivenName(t.fold))) continue;
+    // (a pool's given name counts as the name's given name where it stands first: Husaynas al-Shami's
+    // "shami" is its family name, whatever given name its letters also write)
+    if (t.common || (a.how === 'exact' && t === firstName && names.pooledGivenName(t.fold))) continue;
     const nearSpelling = a.how === 'fuzzy' || a.how === 'phonetic';
     // (a short word only: two long words a letter or two apart are one name's spellings, Medvedyev / Medvedev)
     if (nearSpelling && !near && Math.min(t.fold.length, a.candidate.length) <= NEAR_WORD_MAX_LENGTH) near = a;

@@ -107,6 +107,16 @@ describe('partial matches on common Arabic and Persian names (the pools\' family
   });
 });
 
+describe('what the partial-match rule does not take for a common name', () => {
+  it('given a pool\'s given name that is not the query\'s first word (Husaynas al-Hashimi: "hashimi" is the family name), then the near-spelling rule does not apply and the match alerts', () => {
+    assert.ok((hitOn('Husaynas Al-Hashimi', entity({ primaryName: 'AL-HASHIMI, Husayn' }))?.score ?? 0) >= T);
+  });
+  it('given one word read as an Arabic-script entry beside a Latin name (Carlos Lobo read as "Carlos al-Libi"), then that mixed reading makes no common name and the match alerts', () => {
+    const hit = hitOn('Carlos Lobo', entity({ primaryName: 'LOBO, Carlos Arnoldo' }));
+    assert.ok(hit && hit.score >= T, `${hit?.score}: ${notes(hit)}`);
+  });
+});
+
 describe('the family names the build script adds to the pools (scripts/family-names.ts)', () => {
   it('Persian: the -i adjective of a given name, written as Persian writes it (رضا → رضایی, جعفر → جعفری)', () => {
     const fa = familyNames('fa', ['رضا', 'فاطمه'], ['جعفر']);
