@@ -102,9 +102,9 @@ export function precisionSection(after: PrecisionFigures, before: PrecisionFigur
   log();
   log('What remains flagged is mostly a whole name equal to a listed one, in the same or another spelling (Sun Wei / SUN, Wei;');
   log('Mohammed Hassan / HASSAN, Mohamed), a listed name with a patronymic more or less (Elena Ivanova / IVANOVA, Elena');
-  log('Nikolaevna: a missing patronymic is a small penalty, issue 27 §1), an Arabic name with the father\'s name or the article');
-  log('more or less (Mohammed Khaled Al-Masri / AL-MASRI, Mohammed), and partial matches the alert rule does not catch because');
-  log('the name-frequency model does not take the matched words for a common name. Exact collisions are high by issue 27 §2');
+  log('Nikolaevna: a missing patronymic stays an alert, docs/name-matching.md "Alerts on partial matches"), an Arabic name with');
+  log('the article more or less (أحمد الحسن / Ahmad Hasan), and partial matches on names the name-frequency model does not take');
+  log('for common (its pools hold a few hundred surnames per culture). Exact collisions are high by issue 27 §2');
   log('("a name-only match on a common name is potential: high"), so they alone keep the name-only figures above the issue\'s');
   log('targets: no name rule can lower the exact-collision share, only an identity fact can. Name-only critical verdicts need an');
   log('exact match on a distinctive name; since the name-frequency pools know the Latin spellings of names written in other');
