@@ -14,7 +14,7 @@ import type { RecordedEvent } from '../shared/events';
 import { currentSummary } from '../reports/match-summary';
 import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../reports/risk-score';
 import { hitStatusOf } from '../reports/confirmation';
-import type { ScreeningEvent, ScreeningRequested } from '../commands/screening';
+import { type ScreeningEvent, type ScreeningRequested, skippedPhases } from '../commands/screening';
 import { internalListLabel } from '../screening/watchlists/model';
 import { listLabel, staleWarning } from '../screening/lists/freshness';
 import {
@@ -146,7 +146,7 @@ export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEve
       notQueried(report, event.data.phase, event.data.notQueried ?? [], event.data.startedAt);
       break;
     case 'PhaseSkipped':
-      notQueried(report, event.data.phase, event.data.notQueried, event.data.skippedAt);
+      for (const skipped of skippedPhases(event.data)) notQueried(report, skipped.phase, skipped.notQueried, event.data.skippedAt);
       break;
     case 'AgentResultRecorded': {
       const d = event.data;

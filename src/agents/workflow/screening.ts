@@ -58,7 +58,7 @@ export function screeningPhases(options: Pick<ScreeningWorkflowOptions, 'agentTi
     mode: phaseTable[phase].mode,
     runsOn: phase === '5' ? 'here' : 'workers_when_served',
     emits: 'AgentResultRecorded',
-    completedBy: 'PhaseCompleted (or PhaseSkipped when no agent of the phase can be queried)',
+    completedBy: 'PhaseCompleted (or PhaseSkipped when no agent of the phase can be queried: one for a run of such phases)',
     ...(phase === '5' ? {} : { agentTimeoutMs: options.agentTimeoutMs }),
   }));
 }
@@ -111,6 +111,8 @@ export function screeningWorkflow(options: ScreeningWorkflowOptions): WorkflowDe
     consumer: { groupId: 'svc-screening-orchestrator', answersFromWorkers: true, maxBatch: 64 },
     supervision: { policy: 'phase_deadline', deadlineMs: options.phaseDeadlineMs, retryBudget: options.retryBudget, retriedBy: 'PhaseRetried' },
     appendEachPhase: false,
+    // Without outside sources configured, phases 1b-4 cannot be queried: one PhaseSkipped for the four.
+    skipsTogether: true,
     progress(state) {
       if (state.status === 'none') return { status: 'none', phases: [] };
       if (state.status !== 'running') return { status: 'ended', phases: [] };
@@ -144,9 +146,18 @@ export function screeningWorkflow(options: ScreeningWorkflowOptions): WorkflowDe
         step: `result:${a.phase}:${a.agent}`,
         command: { type: 'RecordAgentResult', data: { screeningId, ...a, phase: a.phase as PipelinePhase } },
       }),
-      startPhase: (screeningId, phase, notQueried, deadline) => ({
+      startPhase: (screeningId, phase, notQueried, deadline, thenSkipped) => ({
         step: `start:${phase}`,
-        command: { type: 'StartPhase', data: { screeningId, phase: phase as PipelinePhase, ...(notQueried.length ? { notQueried } : {}), deadline } },
+        command: {
+          type: 'StartPhase',
+          data: {
+            screeningId,
+            phase: phase as PipelinePhase,
+            ...(notQueried.length ? { notQueried } : {}),
+            deadline,
+            ...(thenSkipped.length ? { thenSkipped: thenSkipped.map((t) => ({ phase: t.phase as PipelinePhase, notQueried: t.notQueried })) } : {}),
+          },
+        },
       }),
       completePhase: (screeningId, phase) => ({ step: `complete:${phase}`, command: { type: 'CompletePhase', data: { screeningId, phase: phase as PipelinePhase } } }),
       expirePhase: (run, phase, retryDeadline) => ({

@@ -64,8 +64,20 @@ export type StartPhase = Command<
      * callers that predate deadlines; the process manager always sets it.
      */
     deadline?: string;
+    /**
+     * Only with a phase that is skipped (`notQueried` covers all its agents): the phases that follow
+     * it in the plan, in order, none of whose agents can be queried either. They are recorded in the
+     * same PhaseSkipped (`thenSkipped`) instead of one PhaseSkipped each: without outside sources
+     * configured, phases 1b-4 of a screening are four such phases in a row.
+     */
+    thenSkipped?: SkippedPhase[];
   }
 >;
+/** A phase none of whose agents this deployment can query: each recorded as not queried, in plan order. */
+export interface SkippedPhase {
+  phase: PipelinePhase;
+  notQueried: SourceNotQueried[];
+}
 /**
  * The supervisor found a phase still running past its deadline (its agent tasks were lost, or a
  * worker died). Within the retry budget the phase's pending agents are dispatched again with a new
@@ -205,9 +217,16 @@ export type PhaseRetried = Event<
  * Every agent of the phase is a source this deployment cannot query, so the phase started and
  * completed at once: one event instead of PhaseStarted + PhaseCompleted (each event costs a hash,
  * an insert, a relay message and a pass of every reader). Each agent is listed as not queried,
- * with its reason, in plan order.
+ * with its reason, in plan order. `thenSkipped` (schema version 2; absent in events recorded before
+ * it) lists the phases right after it in the plan that were skipped the same way, in order: one
+ * event for a run of skipped phases. Read it through `skippedPhases`.
  */
-export type PhaseSkipped = Event<'PhaseSkipped', Ids & { phase: PipelinePhase; notQueried: SourceNotQueried[]; skippedAt: string }>;
+export type PhaseSkipped = Event<'PhaseSkipped', Ids & { phase: PipelinePhase; notQueried: SourceNotQueried[]; thenSkipped?: SkippedPhase[]; skippedAt: string }>;
+
+/** Every phase a PhaseSkipped records, in plan order (version 1 events: their one phase). */
+export function skippedPhases(data: PhaseSkipped['data']): SkippedPhase[] {
+  return [{ phase: data.phase, notQueried: data.notQueried }, ...(data.thenSkipped ?? [])];
+}
 export type AgentResultRecorded = Event<'AgentResultRecorded', Ids & AgentAnswer<PipelinePhase>>;
 export type PhaseCompleted = Event<
   'PhaseCompleted',

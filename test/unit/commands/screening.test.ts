@@ -5,11 +5,14 @@ import {
   type CompleteScreening,
   hitsCountingTowardRisk,
   nextStep,
+  type PhaseSkipped,
+  type PipelinePhase,
   type RecordMonitoringAlert,
   type RequestScreening,
   type ScreeningCommand,
   screeningDecider,
   type ScreeningEvent,
+  skippedPhases,
   streamName,
 } from '../../../src/commands/screening';
 import { foldEvents } from '../../../src/commands/decider';
@@ -419,6 +422,74 @@ describe('screening: a phase none of whose sources this deployment can query', (
     assert.deepEqual(replayed, foldEvents(screeningDecider, skipped));
     // And the old stream goes on the same way: the next phase starts, the skipped one takes nothing more.
     spec.given(asGiven(oldStyle)).when({ type: 'CompletePhase', data: { screeningId: '501', phase: '1b' }, metadata: meta() }).thenNothing();
+  });
+});
+
+describe('screening: a run of phases none of whose sources can be queried (PhaseSkipped v2, thenSkipped)', () => {
+  const unconfigured1b = [
+    { agent: 'company_registries', error: 'not configured: set COMPANIES_HOUSE_API_KEY' },
+    { agent: 'market_data', error: 'no agent serves market_data in this deployment' },
+  ];
+  const unconfigured2 = [{ agent: 'browser_verification', error: 'no agent serves browser_verification in this deployment' }];
+  const start = (phase: '1b' | '2', notQueried: { agent: string; error: string }[], thenSkipped?: { phase: PipelinePhase; notQueried: { agent: string; error: string }[] }[]) =>
+    ({ type: 'StartPhase', data: { screeningId: '501', phase, notQueried, ...(thenSkipped ? { thenSkipped } : {}) }, metadata: meta() }) as const;
+  const decideAll = (events: ScreeningEvent[], command: ScreeningCommand) => [...events, ...screeningDecider.decide(command, foldEvents(screeningDecider, events))];
+  /** Requested (phases 1, 1b, 2, 5), phase 1 run and completed: 1b and 2 are next, both answerable here only. */
+  const atPhase1b = (): ScreeningEvent[] => {
+    let events = decideAll(requested(), { type: 'StartPhase', data: { screeningId: '501', phase: '1' }, metadata: meta() });
+    const step = nextStep(foldEvents(screeningDecider, events));
+    for (const agent of step.action === 'dispatch' ? step.agents : []) {
+      events = decideAll(events, {
+        type: 'RecordAgentResult',
+        data: { screeningId: '501', phase: '1', agent, queried: true, result: { matches: [] }, startedAt: NOW, finishedAt: NOW },
+        metadata: meta(),
+      });
+    }
+    return decideAll(events, { type: 'CompletePhase', data: { screeningId: '501', phase: '1' }, metadata: meta() });
+  };
+
+  it('is one PhaseSkipped with the later phases in thenSkipped, each in plan order, and the run goes on after the last', () => {
+    const { stateAfter } = spec
+      .given(asGiven(atPhase1b()))
+      .when(start('1b', [...unconfigured1b].reverse(), [{ phase: '2', notQueried: unconfigured2 }]))
+      .then([{ type: 'PhaseSkipped', data: { ...ids, phase: '1b', notQueried: unconfigured1b, thenSkipped: [{ phase: '2', notQueried: unconfigured2 }], skippedAt: NOW } }]);
+    assert.ok(stateAfter.status === 'running');
+    assert.deepEqual(stateAfter.phases['1b'], { status: 'completed' });
+    assert.deepEqual(stateAfter.phases['2'], { status: 'completed' });
+    assert.deepEqual(stateAfter.recorded['2/browser_verification'], { queried: false });
+    const next = nextStep(stateAfter);
+    assert.equal(next.action === 'start_phase' && next.phase, '5');
+  });
+
+  it('folds to the same state as one PhaseSkipped per phase (streams recorded before v2), and takes nothing more for those phases', () => {
+    const given = atPhase1b();
+    const together = decideAll(given, start('1b', unconfigured1b, [{ phase: '2', notQueried: unconfigured2 }]));
+    const oneEach = decideAll(decideAll(given, start('1b', unconfigured1b)), start('2', unconfigured2));
+    assert.deepEqual(oneEach.slice(given.length).map((e) => e.type), ['PhaseSkipped', 'PhaseSkipped']);
+    assert.deepEqual(foldEvents(screeningDecider, together), foldEvents(screeningDecider, oneEach));
+    assert.deepEqual(
+      skippedPhases((together[together.length - 1] as PhaseSkipped).data),
+      oneEach.slice(given.length).map((e) => ({ phase: (e as PhaseSkipped).data.phase, notQueried: (e as PhaseSkipped).data.notQueried })),
+    );
+    // A repeated start of a phase skipped with it (a redelivered step) records nothing.
+    spec.given(asGiven(together)).when(start('2', unconfigured2)).thenNothing();
+    spec.given(asGiven(together)).when(start('1b', unconfigured1b, [{ phase: '2', notQueried: unconfigured2 }])).thenNothing();
+  });
+
+  it('refuses thenSkipped that is not the next phases of the plan, each skipped whole, after a phase skipped itself', () => {
+    const given = atPhase1b();
+    const refused = (command: ScreeningCommand, field: string) =>
+      spec.given(asGiven(given)).when(command).thenThrows(ValidationFailed, (e) => e.issues.some((i) => i.field === field));
+    // The first phase is not skipped (one of its sources is queried).
+    refused(start('1b', [unconfigured1b[1]!], [{ phase: '2', notQueried: unconfigured2 }]), 'then_skipped');
+    // Not the next phase of the plan (3 is not in this plan; 2 comes first).
+    refused(start('1b', unconfigured1b, [{ phase: '3' as PipelinePhase, notQueried: unconfigured2 }]), 'then_skipped[0].phase');
+    // Phase 5 (sequential finalisers) is never skipped this way.
+    refused(start('1b', unconfigured1b, [{ phase: '2', notQueried: unconfigured2 }, { phase: '5', notQueried: [{ agent: 'country_risk', error: 'x' }] }]), 'then_skipped[1]');
+    // Every agent of the later phase, once, with an error.
+    refused(start('1b', unconfigured1b, [{ phase: '2', notQueried: [] }]), 'then_skipped[0]');
+    refused(start('1b', unconfigured1b, [{ phase: '2', notQueried: [{ agent: 'browser_verification', error: '' }] }]), 'then_skipped[0].not_queried[0].error');
+    refused(start('1b', unconfigured1b, [{ phase: '2', notQueried: [{ agent: 'litigation', error: 'x' }] }]), 'then_skipped[0].not_queried[0].agent');
   });
 });
 

@@ -63,12 +63,18 @@ function apiKeyEvents(): Event[] {
 type ScreeningRequest = commands.screening.RequestScreening['data'];
 
 /** Drives a screening through its pipeline with the pure process manager, as the handler does. */
-function runScreening(request: ScreeningRequest, options: { overduePhases?: readonly string[] } = {}) {
+function runScreening(request: ScreeningRequest, options: { overduePhases?: readonly string[]; skipTogether?: boolean } = {}) {
   const s = new Stream(commands.screening.screeningDecider);
   s.run('RequestScreening', request);
   for (let guard = 0; guard < 200; guard++) {
     const step = commands.screening.nextStep(s.state);
-    if (step.action === 'start_phase') {
+    if (step.action === 'start_phase' && options.skipTogether && step.phase === '3' && s.state.status === 'running') {
+      // skipTogether: no source of phases 3 and 4 can be queried: one PhaseSkipped for both (thenSkipped).
+      const plans = s.state.pipeline;
+      const unqueryable = (phase: string) => (plans.find((p) => p.phase === phase)?.agents ?? []).map((agent) => ({ agent, error: 'not configured: set its API key' }));
+      s.run('StartPhase', { screeningId: request.screeningId, phase: '3', notQueried: unqueryable('3'), deadline: '2026-03-01T10:00:45.000Z', thenSkipped: [{ phase: '4', notQueried: unqueryable('4') }] });
+    }
+    else if (step.action === 'start_phase') {
       // Phase 3's first source is one this deployment cannot query: recorded in PhaseStarted (notQueried).
       // No source of phase 4 (Enterprise) can be queried: the phase is skipped (PhaseSkipped).
       const plan = s.state.status === 'running' ? s.state.pipeline.find((p) => p.phase === step.phase) : undefined;
@@ -192,7 +198,7 @@ function screeningEvents(): Event[] {
   const ma = runScreening({
     ...base, screeningId: '503', kind: 'ma', plan: 'enterprise', subject: { query: 'Target Ltd', entityType: 'company' },
     ma: { targetIndustry: 'energy', acquirerName: 'Acme Holdings', dealType: 'merger', dealValue: '120000000 EUR', additionalContext: 'cross-border' },
-  });
+  }, { skipTogether: true });
   ma.run('FailScreening', { screeningId: '503', reason: 'broker down' });
 
   const sow = runScreening({
