@@ -426,6 +426,7 @@ export function evolveLifecycle(state: ScreeningState, event: LifecycleEvent): S
         status: 'completed',
         riskScore: event.data.riskScore,
         riskLevel: event.data.riskLevel,
+        ...(event.data.summary !== undefined ? { summary: event.data.summary } : {}),
         hits: Object.fromEntries(event.data.hits.map((h) => [h.hitId, { ...h, status: 'open' as const }])),
       };
     case 'ScreeningFailed':

@@ -7,6 +7,7 @@ import type { AgentAnswer, Command } from '../decider';
 import type { Plan, RiskLevel } from '../plans';
 import type { PhaseMode, PhasePlan, PipelinePhase, ScreeningKind } from './pipeline';
 import type {
+  AlertIdentity,
   Disposition,
   EddDeclarations,
   HitCategory,
@@ -154,6 +155,8 @@ export type RecordMonitoringAlert = Command<
     entityRecordHash?: string;
     /** Required for a new hit (the handler allocates hitId). */
     hit?: Omit<ScreeningHit, 'entityId' | 'entityRecordHash'>;
+    /** The machine's assessment of the new or re-scored hit on the subject's facts (absent: the match was not re-scored). */
+    identity?: AlertIdentity;
     /** Optional recomputed risk (and the summary as the hits stand) after this alert. */
     risk?: { riskScore: number; riskLevel: RiskLevel; summary?: string };
   }
@@ -284,6 +287,12 @@ export type MonitoringAlertRaised = Event<
     raisedAt: string;
     /** The hit is on an internal list (new or changed hit): counted by the list's severity at once. */
     internalList?: InternalListRef;
+    /**
+     * The machine's assessment of the new or re-scored hit on the subject's facts (issue 27): the report
+     * reads it as a screening's own hit. Absent on removals, on changes the subject was not re-scored
+     * against, and on events recorded before it was kept (then read by the score: never confirmed).
+     */
+    identity?: AlertIdentity;
   }
 >;
 export type HitReopened = Event<
