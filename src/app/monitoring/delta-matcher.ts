@@ -16,6 +16,7 @@ import type { ReportHit } from '../../reports/model';
 import type { ListDelta } from '../../screening/delta';
 import type { ListEntity, ListTopic } from '../../screening/model';
 import type { Agent, AgentSubject } from '../../agents/runtime/agent';
+import { agentSubjectOfScreening } from '../../agents/runtime/screening-subject';
 import { createListAgents, entityRecordHash, HIT_THRESHOLD, type NameScreener } from '../../agents/lists/list-agents';
 import type { HitStatus, MonitoringAlertKind } from '../../commands/screening';
 import type { MonitoredSubject, SubjectIndex } from './reverse-index';
@@ -116,20 +117,8 @@ export async function screenSubject(agents: readonly Agent[], subject: Monitored
 
 /** The subject as the list agents read it: the name, its kind, and every identity fact it was screened with. */
 export function monitoredAgentSubject(subject: MonitoredSubject): AgentSubject {
-  const f = subject.facts ?? {};
-  return {
-    workflow: `screening-${subject.screeningId}`,
-    name: subject.query,
-    entityType: subject.entityType,
-    ...(f.entityTypeDefaulted ? { entityTypeDefaulted: true } : {}),
-    ...(subject.jurisdiction ? { jurisdiction: subject.jurisdiction } : {}),
-    ...(f.dateOfBirth ? { birthDate: f.dateOfBirth } : {}),
-    ...(f.nationality ? { nationality: f.nationality } : {}),
-    ...(f.identifiers?.length ? { identifiers: f.identifiers } : {}),
-    ...(f.address ? { address: f.address } : {}),
-    ...(f.phone ? { phone: f.phone } : {}),
-    ...(f.email ? { email: f.email } : {}),
-  };
+  const { query, entityType, jurisdiction, facts } = subject;
+  return agentSubjectOfScreening({ query, entityType, ...(jurisdiction ? { jurisdiction } : {}), ...(facts ?? {}) }, { workflow: `screening-${subject.screeningId}` });
 }
 
 export function agentsForTopics(engine: NameScreener, topics: Iterable<ListTopic>): Agent[] {

@@ -30,6 +30,7 @@ import type {
 } from './messages';
 import { dealTypes, hitCategories, isEmailAddress, isPartialBirthDate, isPhoneNumber, MAX_HIT_ID_LENGTH, type ScreeningSubject, recordedSubjectAddress, SUBJECT_IDENTIFIER_TYPES, subjectAddressProblems } from './model';
 import { type RequestedScreening, requireExisting, requireRunning, type ScreeningState, validateRisk } from './state';
+import { isPinnedInternalListVersions } from '../../screening/watchlists/model';
 
 export type LifecycleCommand = RequestScreening | StartPhase | ExpirePhase | RecordAgentResult | CompletePhase | CompleteScreening | FailScreening;
 export type LifecycleEvent = ScreeningRequested | PhaseStarted | PhaseSkipped | PhaseRetried | AgentResultRecorded | PhaseCompleted | ScreeningCompleted | ScreeningFailed;
@@ -76,6 +77,11 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
   if (subject?.address !== undefined) for (const [field, message] of subjectAddressProblems(subject.address)) issues.add(field, message);
   if (subject?.phone !== undefined) issues.check(typeof subject.phone === 'string' && isPhoneNumber(subject.phone), 'phone', 'must be a phone number: 6-15 digits, optionally a leading +');
   if (subject?.email !== undefined) issues.check(typeof subject.email === 'string' && isEmailAddress(subject.email), 'email', 'must be an e-mail address');
+  issues.check(
+    d.internalListVersions === undefined || isPinnedInternalListVersions(d.internalListVersions),
+    'internal_list_versions',
+    'must be up to 1000 internal-list version ids watchlist-<id>@v<n>',
+  );
   for (const [field, value] of Object.entries(d.edd ?? {})) optionalText(issues, value, field, 10_000);
   if (d.ma) {
     const { dealType, ...texts } = d.ma;
@@ -122,6 +128,7 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
         ...(d.ma ? { ma: d.ma } : {}),
         ...(d.sow ? { sow: d.sow } : {}),
         monitor: d.monitor === true,
+        ...(d.internalListVersions !== undefined ? { internalListVersions: [...d.internalListVersions] } : {}),
         pipeline: planPipeline({ kind: d.kind, entityType: subject.entityType, plan: d.plan }),
         requestedAt: command.metadata.now,
       },
@@ -382,6 +389,7 @@ export function evolveLifecycle(state: ScreeningState, event: LifecycleEvent): S
       subject: d.subject,
       ...(d.sow ? { sowScreeningId: d.sow.sowScreeningId } : {}),
       monitorOnCompletion: d.monitor,
+      ...(d.internalListVersions !== undefined ? { internalListVersions: d.internalListVersions } : {}),
       pipeline: d.pipeline,
       phases: {},
       recorded: {},

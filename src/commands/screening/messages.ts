@@ -40,6 +40,12 @@ export type RequestScreening = Command<
     sow?: SowRequest;
     /** Enrol in ongoing monitoring as soon as the screening completes. */
     monitor?: boolean;
+    /**
+     * The account's internal-list versions active at request time (`watchlist-<id>@v<n>`; [] when it had
+     * none): the sanctions agent screens exactly these, on the first run and on any later one, so a list
+     * edited while the screening runs does not change what it was screened against (issue 21, as person checks).
+     */
+    internalListVersions?: string[];
   }
 >;
 /** A source this deployment cannot query (not configured, no agent serves it), recorded as the phase starts. */
@@ -191,6 +197,8 @@ export type ScreeningRequested = Event<
     ma?: MaDeal;
     sow?: SowRequest;
     monitor: boolean;
+    /** The account's internal-list versions pinned at request time (absent in screenings recorded before they were). */
+    internalListVersions?: string[];
     pipeline: PhasePlan[];
     requestedAt: string;
   }

@@ -36,6 +36,8 @@ export interface RequestedScreening {
   subject: ScreeningSubject;
   sowScreeningId?: string;
   monitorOnCompletion: boolean;
+  /** The account's internal-list versions pinned at request time (ScreeningRequested.internalListVersions). */
+  internalListVersions?: string[];
   pipeline: PhasePlan[];
   phases: Partial<Record<PipelinePhase, PhaseProgress>>;
   /** `${phase}/${agent}` → queried */

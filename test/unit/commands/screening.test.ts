@@ -188,6 +188,26 @@ describe('screening: request', () => {
   it('refuses a second request on the same stream', () => {
     spec.given(asGiven(requested())).when(request()).thenThrows(Conflict);
   });
+
+  describe("the account's internal-list versions, pinned at request time (issue 21, as person checks)", () => {
+    const version = 'watchlist-6f1c0f7e-1b7a-4c59-9a53-0d7c8e2f4a10@v3';
+    it('given no screening, when it is requested with the active versions, then the request records them and the state keeps them for every run', () => {
+      const { events, stateAfter } = spec.given([]).when(request({ internalListVersions: [version] })).thenTypes(['ScreeningRequested']);
+      assert.deepEqual((events[0]!.data as { internalListVersions?: string[] }).internalListVersions, [version]);
+      assert.deepEqual(stateAfter.status !== 'none' && stateAfter.internalListVersions, [version]);
+    });
+    it('given no screening, when the account had no list, then an empty pinning is recorded (no list is screened, even one made later); without the field none is', () => {
+      const { events } = spec.given([]).when(request({ internalListVersions: [] })).thenTypes(['ScreeningRequested']);
+      assert.deepEqual((events[0]!.data as { internalListVersions?: string[] }).internalListVersions, []);
+      const old = spec.given([]).when(request()).thenTypes(['ScreeningRequested']);
+      assert.equal('internalListVersions' in old.events[0]!.data, false);
+    });
+    it('when a pinned version is not an internal-list version id, or there are more than 1000, then nothing is recorded', () => {
+      for (const bad of [['ofac_sdn@abc'], [version, 'watchlist-x@v1'], Array.from({ length: 1001 }, () => version), 'watchlist' as never]) {
+        spec.given([]).when(request({ internalListVersions: bad as string[] })).thenThrows(ValidationFailed, (e) => e.issues.some((i) => i.field === 'internal_list_versions'));
+      }
+    });
+  });
 });
 
 describe('screening: pipeline commands', () => {

@@ -138,7 +138,7 @@ function screeningEvents(): Event[] {
   const base = { accountId: '42', uuid: '6f1c2a0e-8b7d-4c3e-9a1f-0b2c3d4e5f60', surface: 's1' as const, subject: { query: 'Rosneft', entityType: 'company' as const } };
 
   // CDD with monitoring: completion, dispositions, alerts, re-opening, unenrolment.
-  const cdd = runScreening({ ...base, screeningId: '501', kind: 'cdd', plan: 'essentials', monitor: true }, { overduePhases: ['1', '1b'] });
+  const cdd = runScreening({ ...base, screeningId: '501', kind: 'cdd', plan: 'essentials', monitor: true, internalListVersions: ['watchlist-6f1c0f7e-1b7a-4c59-9a53-0d7c8e2f4a10@v2'] }, { overduePhases: ['1', '1b'] });
   cdd.run('CompleteScreening', completion('501', { summary: 'One sanctions hit, one PEP hit.' }));
   cdd.run('AssignCase', { screeningId: '501', assigneeUserId: 'u-owner', assignedBy: 'u-owner' });
   cdd.run('AssignCase', { screeningId: '501', assigneeUserId: 'u-ann', assignedBy: 'u-owner' });
@@ -186,7 +186,7 @@ function screeningEvents(): Event[] {
 
   // EDD and M&A carry their declarations; enrolment after completion.
   const edd = runScreening({
-    ...base, screeningId: '502', kind: 'edd', plan: 'professional',
+    ...base, screeningId: '502', kind: 'edd', plan: 'professional', internalListVersions: [],
     subject: {
       query: 'Ivan Petrov',
       entityType: 'individual',
