@@ -27,6 +27,7 @@ import { allHits, buildScreeningReport, type ReportContext } from '../../project
 import { finalisers, type FinalisationContext } from '../finalisation/finalisers';
 import { internalListsOfResult } from '../lists/internal-lists';
 import { runAgent, type Agent, type AgentSubject } from '../runtime/agent';
+import { agentSubjectOfScreening } from '../runtime/screening-subject';
 import { withheldOffshoreLeakCheck, type OffshoreLeakCheckPort } from './offshore-leak-checks';
 import type { LocalOutcome, PhaseDeclaration, RunContext, WorkflowDefinition } from './definition';
 
@@ -65,20 +66,8 @@ export function screeningPhases(options: Pick<ScreeningWorkflowOptions, 'agentTi
 
 function subjectOf(stream: string, state: ScreeningState): AgentSubject {
   if (state.status === 'none') throw new NotFound('screening', stream);
-  return {
-    workflow: stream,
-    accountId: state.accountId,
-    name: state.subject.query,
-    entityType: state.subject.entityType,
-    ...(state.subject.entityTypeDefaulted ? { entityTypeDefaulted: true } : {}),
-    ...(state.subject.jurisdiction ? { jurisdiction: state.subject.jurisdiction } : {}),
-    ...(state.subject.dateOfBirth ? { birthDate: state.subject.dateOfBirth } : {}),
-    ...(state.subject.nationality ? { nationality: state.subject.nationality } : {}),
-    ...(state.subject.identifiers?.length ? { identifiers: state.subject.identifiers } : {}),
-    ...(state.subject.address ? { address: state.subject.address } : {}),
-    ...(state.subject.phone ? { phone: state.subject.phone } : {}),
-    ...(state.subject.email ? { email: state.subject.email } : {}),
-  };
+  // The internal-list versions pinned at request time: a run resumed after a list changed screens the same entries.
+  return agentSubjectOfScreening(state.subject, { workflow: stream, accountId: state.accountId, ...(state.internalListVersions ? { internalListVersions: state.internalListVersions } : {}) });
 }
 
 function resultsOf(history: readonly RecordedEvent[], agent: string): Record<string, unknown>[] {

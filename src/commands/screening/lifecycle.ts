@@ -31,6 +31,7 @@ import type {
 import { skippedPhases } from './messages';
 import { dealTypes, hitCategories, isEmailAddress, isPartialBirthDate, isPhoneNumber, MAX_HIT_ID_LENGTH, type ScreeningSubject, recordedSubjectAddress, SUBJECT_IDENTIFIER_TYPES, subjectAddressProblems } from './model';
 import { type RequestedScreening, requireExisting, requireRunning, type ScreeningState, validateRisk } from './state';
+import { isPinnedInternalListVersions } from '../../screening/watchlists/model';
 
 export type LifecycleCommand = RequestScreening | StartPhase | ExpirePhase | RecordAgentResult | CompletePhase | CompleteScreening | FailScreening;
 export type LifecycleEvent = ScreeningRequested | PhaseStarted | PhaseSkipped | PhaseRetried | AgentResultRecorded | PhaseCompleted | ScreeningCompleted | ScreeningFailed;
@@ -77,6 +78,11 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
   if (subject?.address !== undefined) for (const [field, message] of subjectAddressProblems(subject.address)) issues.add(field, message);
   if (subject?.phone !== undefined) issues.check(typeof subject.phone === 'string' && isPhoneNumber(subject.phone), 'phone', 'must be a phone number: 6-15 digits, optionally a leading +');
   if (subject?.email !== undefined) issues.check(typeof subject.email === 'string' && isEmailAddress(subject.email), 'email', 'must be an e-mail address');
+  issues.check(
+    d.internalListVersions === undefined || isPinnedInternalListVersions(d.internalListVersions),
+    'internal_list_versions',
+    'must be up to 1000 internal-list version ids watchlist-<id>@v<n>',
+  );
   for (const [field, value] of Object.entries(d.edd ?? {})) optionalText(issues, value, field, 10_000);
   if (d.ma) {
     const { dealType, ...texts } = d.ma;
@@ -123,6 +129,7 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
         ...(d.ma ? { ma: d.ma } : {}),
         ...(d.sow ? { sow: d.sow } : {}),
         monitor: d.monitor === true,
+        ...(d.internalListVersions !== undefined ? { internalListVersions: [...d.internalListVersions] } : {}),
         pipeline: planPipeline({ kind: d.kind, entityType: subject.entityType, plan: d.plan }),
         requestedAt: command.metadata.now,
       },
@@ -416,6 +423,7 @@ export function evolveLifecycle(state: ScreeningState, event: LifecycleEvent): S
       subject: d.subject,
       ...(d.sow ? { sowScreeningId: d.sow.sowScreeningId } : {}),
       monitorOnCompletion: d.monitor,
+      ...(d.internalListVersions !== undefined ? { internalListVersions: d.internalListVersions } : {}),
       pipeline: d.pipeline,
       phases: {},
       recorded: {},
@@ -462,6 +470,7 @@ export function evolveLifecycle(state: ScreeningState, event: LifecycleEvent): S
         status: 'completed',
         riskScore: event.data.riskScore,
         riskLevel: event.data.riskLevel,
+        ...(event.data.summary !== undefined ? { summary: event.data.summary } : {}),
         hits: Object.fromEntries(event.data.hits.map((h) => [h.hitId, { ...h, status: 'open' as const }])),
       };
     case 'ScreeningFailed':

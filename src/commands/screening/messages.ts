@@ -7,6 +7,7 @@ import type { AgentAnswer, Command } from '../decider';
 import type { Plan, RiskLevel } from '../plans';
 import type { PhaseMode, PhasePlan, PipelinePhase, ScreeningKind } from './pipeline';
 import type {
+  AlertIdentity,
   Disposition,
   EddDeclarations,
   HitCategory,
@@ -39,6 +40,12 @@ export type RequestScreening = Command<
     sow?: SowRequest;
     /** Enrol in ongoing monitoring as soon as the screening completes. */
     monitor?: boolean;
+    /**
+     * The account's internal-list versions active at request time (`watchlist-<id>@v<n>`; [] when it had
+     * none): the sanctions agent screens exactly these, on the first run and on any later one, so a list
+     * edited while the screening runs does not change what it was screened against (issue 21, as person checks).
+     */
+    internalListVersions?: string[];
   }
 >;
 /** A source this deployment cannot query (not configured, no agent serves it), recorded as the phase starts. */
@@ -166,6 +173,8 @@ export type RecordMonitoringAlert = Command<
     entityRecordHash?: string;
     /** Required for a new hit (the handler allocates hitId). */
     hit?: Omit<ScreeningHit, 'entityId' | 'entityRecordHash'>;
+    /** The machine's assessment of the new or re-scored hit on the subject's facts (absent: the match was not re-scored). */
+    identity?: AlertIdentity;
     /** Optional recomputed risk (and the summary as the hits stand) after this alert. */
     risk?: { riskScore: number; riskLevel: RiskLevel; summary?: string };
   }
@@ -200,6 +209,8 @@ export type ScreeningRequested = Event<
     ma?: MaDeal;
     sow?: SowRequest;
     monitor: boolean;
+    /** The account's internal-list versions pinned at request time (absent in screenings recorded before they were). */
+    internalListVersions?: string[];
     pipeline: PhasePlan[];
     requestedAt: string;
   }
@@ -303,6 +314,12 @@ export type MonitoringAlertRaised = Event<
     raisedAt: string;
     /** The hit is on an internal list (new or changed hit): counted by the list's severity at once. */
     internalList?: InternalListRef;
+    /**
+     * The machine's assessment of the new or re-scored hit on the subject's facts (issue 27): the report
+     * reads it as a screening's own hit. Absent on removals, on changes the subject was not re-scored
+     * against, and on events recorded before it was kept (then read by the score: never confirmed).
+     */
+    identity?: AlertIdentity;
   }
 >;
 export type HitReopened = Event<

@@ -15,7 +15,7 @@ import { ScreeningOrchestrator, type ScreeningOrchestratorOptions } from '../../
 import { EventSourcedOffshoreLeakChecks } from '../../../src/app/usage/offshore-leak-checks';
 import { buildScreeningReport } from '../../../src/projections/screening-report';
 import type { Agent } from '../../../src/agents/runtime/agent';
-import { type PhaseSkipped, screeningDecider, type ScreeningRequested, skippedPhases, streamName } from '../../../src/commands/screening';
+import { nextStep, type PhaseSkipped, screeningDecider, type ScreeningRequested, skippedPhases, streamName } from '../../../src/commands/screening';
 import { AvroRegistry, type AgentResult } from '../../../src/infrastructure/bus/avro';
 import { InProcessBus } from '../../../src/infrastructure/bus/inprocess/inprocess-bus';
 import { verifyHashChain } from '../../../src/infrastructure/eventstore/hashChain';
@@ -276,6 +276,41 @@ describe('screening orchestrator: the verdict fails closed (issue 27 §4; S1, S3
     assert.ok((report.verdict.flags ?? []).includes('sanctions_not_searched'), String(report.verdict.flags));
     assert.equal(report.agents.find((e) => e.agent === 'sanctions')?.queried, false);
     assert.match(report.verdict.reason ?? '', /sanctions/i);
+  });
+
+  it('given every source answered and phase 5 reached the risk-score step, when the phase expires before that step answered (its process died), then the screening completes high, flagged risk_not_scored', async () => {
+    const id = await requestScreening();
+    // Phases 0-4 answered, phase 5 started and its country-risk step answered by an instance that then
+    // died before the risk-score step did: the phase's deadline is past.
+    for (let guard = 0; guard < 100; guard++) {
+      const { state } = await loadAggregate(store, screeningDecider, streamName(id));
+      const step = nextStep(state);
+      const meta = { now: new Date().toISOString(), actor: { surface: 'system' as const }, commandId: `drive-${id}-${guard}` };
+      if (step.action === 'start_phase') {
+        // phase 5 started two seconds ago with a one-second deadline
+        const started = step.phase === '5' ? { ...meta, now: new Date(Date.now() - 2000).toISOString() } : meta;
+        const deadline = new Date(Date.parse(started.now) + (step.phase === '5' ? 1000 : 60_000)).toISOString();
+        await handleCommand(store, screeningDecider, streamName(id), { type: 'StartPhase', data: { screeningId: id, phase: step.phase, deadline }, metadata: started });
+      } else if (step.action === 'dispatch') {
+        if (step.phase === '5' && step.agents[0] === 'risk_score') break;
+        for (const agent of step.phase === '5' ? step.agents : step.pending) {
+          const at = new Date().toISOString();
+          await handleCommand(store, screeningDecider, streamName(id), {
+            type: 'RecordAgentResult',
+            data: { screeningId: id, phase: step.phase, agent, queried: true, result: { hits: [] }, startedAt: at, finishedAt: at },
+            metadata: { ...meta, commandId: `${meta.commandId}-${agent}` },
+          });
+        }
+      } else if (step.action === 'complete_phase') {
+        await handleCommand(store, screeningDecider, streamName(id), { type: 'CompletePhase', data: { screeningId: id, phase: step.phase }, metadata: meta });
+      } else assert.fail(`unexpected step ${step.action}`);
+    }
+    const a = orchestrator(store, undefined, { phaseDeadlineMs: 100, retryBudget: 0 });
+    assert.equal(await a.supervise(id), 'gave_up');
+    const { completed, report } = await outcome(id);
+    assert.deepEqual([completed.riskScore, completed.riskLevel], [45, 'high'], 'never low 0 when the scorer gave no answer');
+    assert.ok((report.verdict.flags ?? []).includes('risk_not_scored'), String(report.verdict.flags));
+    assert.equal(report.agents.find((e) => e.agent === 'risk_score')?.queried, false);
   });
 
   it('given the sanctions source answers "not searched" (a stale list under the refuse policy), when the pipeline ends, then the screening completes high, flagged sanctions_not_searched', async () => {

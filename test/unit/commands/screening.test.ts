@@ -191,6 +191,26 @@ describe('screening: request', () => {
   it('refuses a second request on the same stream', () => {
     spec.given(asGiven(requested())).when(request()).thenThrows(Conflict);
   });
+
+  describe("the account's internal-list versions, pinned at request time (issue 21, as person checks)", () => {
+    const version = 'watchlist-6f1c0f7e-1b7a-4c59-9a53-0d7c8e2f4a10@v3';
+    it('given no screening, when it is requested with the active versions, then the request records them and the state keeps them for every run', () => {
+      const { events, stateAfter } = spec.given([]).when(request({ internalListVersions: [version] })).thenTypes(['ScreeningRequested']);
+      assert.deepEqual((events[0]!.data as { internalListVersions?: string[] }).internalListVersions, [version]);
+      assert.deepEqual(stateAfter.status !== 'none' && stateAfter.internalListVersions, [version]);
+    });
+    it('given no screening, when the account had no list, then an empty pinning is recorded (no list is screened, even one made later); without the field none is', () => {
+      const { events } = spec.given([]).when(request({ internalListVersions: [] })).thenTypes(['ScreeningRequested']);
+      assert.deepEqual((events[0]!.data as { internalListVersions?: string[] }).internalListVersions, []);
+      const old = spec.given([]).when(request()).thenTypes(['ScreeningRequested']);
+      assert.equal('internalListVersions' in old.events[0]!.data, false);
+    });
+    it('when a pinned version is not an internal-list version id, or there are more than 1000, then nothing is recorded', () => {
+      for (const bad of [['ofac_sdn@abc'], [version, 'watchlist-x@v1'], Array.from({ length: 1001 }, () => version), 'watchlist' as never]) {
+        spec.given([]).when(request({ internalListVersions: bad as string[] })).thenThrows(ValidationFailed, (e) => e.issues.some((i) => i.field === 'internal_list_versions'));
+      }
+    });
+  });
 });
 
 describe('screening: pipeline commands', () => {
@@ -933,5 +953,75 @@ describe('screening: monitoring', () => {
 
   it('an unchanged record of an open hit raises nothing', () => {
     spec.given(asGiven(enrolled())).when(alert({ entityRecordHash: 'rec-b' })).thenNothing();
+  });
+
+  it('given a completed screening, when an alert leaves score and level as they were but changes the summary, then the re-score is recorded with the summary (the S1/S3 list reads it)', () => {
+    const another = (alertId: string, entityId: string, hitId: string, summary?: string) =>
+      alert({
+        alertId,
+        kind: 'new_hit',
+        entityId,
+        entityRecordHash: `rec-${hitId}`,
+        hit: { hitId, category: 'sanctions', source: 'ofac_sdn', matchedName: 'ROSNEFT', score: 0.85 },
+        risk: { riskScore: 30, riskLevel: 'medium', ...(summary !== undefined ? { summary } : {}) },
+      });
+    const two = 'Rosneft was screened against 9 sources. 3 matches (name match 3): ROSNEFT on OFAC SDN (85, name match).';
+    const { events, stateAfter } = spec.given(asGiven(enrolled())).when(another('a8', 'ofac_sdn:997', 'h8', two)).thenTypes(['MonitoringAlertRaised', 'RiskRecomputed']);
+    const rescore = events[1]!.data as { riskScore: number; previousRiskScore: number; summary?: string };
+    assert.deepEqual([rescore.previousRiskScore, rescore.riskScore, rescore.summary], [30, 30, two]);
+    assert.equal(stateAfter.status !== 'none' && stateAfter.summary, two);
+    // the same summary again, or a re-score without one: nothing moved, only the alert
+    spec.given(asGiven([...enrolled(), ...events])).when(another('a9', 'ofac_sdn:996', 'h9', two)).thenTypes(['MonitoringAlertRaised']);
+    spec.given(asGiven(enrolled())).when(another('a9', 'ofac_sdn:996', 'h9')).thenTypes(['MonitoringAlertRaised']);
+    spec.given(asGiven(enrolled())).when(another('a9', 'ofac_sdn:996', 'h9', 'One sanctions hit, one PEP hit.')).thenTypes(['MonitoringAlertRaised']);
+  });
+
+  describe("the machine's assessment of the alert's hit, made on the subject's facts (issue 27)", () => {
+    const newHit = (identity: RecordMonitoringAlert['data']['identity']) =>
+      alert({
+        alertId: 'a6',
+        kind: 'new_hit',
+        entityId: 'ofac_sdn:999',
+        entityRecordHash: 'rec-z',
+        hit: { hitId: 'h3', category: 'sanctions', source: 'ofac_sdn', matchedName: 'ROSNEFT TRADING', score: 0.96 },
+        identity,
+      });
+    const byDob = { basis: 'date_of_birth' as const, detail: 'date of birth 1970-01-01 equals listed 01 Jan 1970' };
+
+    it('given an enrolled screening, when a new hit is confirmed by the date of birth, then the alert records the assessment and its confirmation', () => {
+      const identity = { assessment: 'identity_corroborated' as const, confirmation: byDob, note: `identity corroborated: ${byDob.detail}` };
+      const { events } = spec.given(asGiven(enrolled())).when(newHit(identity)).thenTypes(['MonitoringAlertRaised']);
+      assert.deepEqual((events[0]!.data as { identity?: unknown }).identity, identity);
+    });
+
+    it('given an enrolled screening, when a new hit is contradicted by the date of birth, then the alert records it without a confirmation', () => {
+      const identity = { assessment: 'identity_contradicted' as const, note: 'identity contradicted: date of birth 1980-05-05 is outside listed 1970' };
+      const { events } = spec.given(asGiven(enrolled())).when(newHit(identity)).thenTypes(['MonitoringAlertRaised']);
+      assert.deepEqual((events[0]!.data as { identity?: unknown }).identity, identity);
+    });
+
+    it('given an enrolled screening, when an alert carries no assessment (an outside source), then the event carries none', () => {
+      const { events } = spec.given(asGiven(enrolled())).when(newHit(undefined)).thenTypes(['MonitoringAlertRaised']);
+      assert.equal('identity' in events[0]!.data, false);
+    });
+
+    it('when the assessment is not one of the four, confirms without a confirmation, carries one without confirming, confirms as an analyst, or has no note, then nothing is recorded', () => {
+      const refused = (identity: unknown, field: string) =>
+        spec.given(asGiven(enrolled())).when(newHit(identity as never)).thenThrows(ValidationFailed, (e) => e.issues.some((i) => i.field === field));
+      refused({ assessment: 'confirmed', note: 'x' }, 'identity.assessment');
+      refused({ assessment: 'identity_corroborated', note: 'x' }, 'identity.confirmation');
+      refused({ assessment: 'strong_name_match', confirmation: byDob, note: 'x' }, 'identity.confirmation');
+      refused({ assessment: 'identity_corroborated', confirmation: { basis: 'analyst', detail: 'marked a true match' }, note: 'x' }, 'identity.confirmation');
+      refused({ assessment: 'identity_corroborated', confirmation: { basis: 'date_of_birth', detail: '' }, note: 'x' }, 'identity.confirmation');
+      refused({ assessment: 'name_match', note: '' }, 'identity.note');
+      refused({ assessment: 'name_match', note: 'x'.repeat(2001) }, 'identity.note');
+    });
+
+    it('when a removal carries an assessment, then it is refused: a removed entity has nothing to assess', () => {
+      spec
+        .given(asGiven(enrolled()))
+        .when(alert({ alertId: 'a7', kind: 'removed_hit', entityId: 'ofac_sdn:123', entityRecordHash: undefined, identity: { assessment: 'name_match', note: 'x' } }))
+        .thenThrows(ValidationFailed, (e) => e.issues.some((i) => i.field === 'identity'));
+    });
   });
 });
