@@ -50,8 +50,15 @@ const LANGUAGE_NAMES: Record<ReadingLanguage, string> = {
 /** Highest name score of a match through a reading: 0.95 × this = 0.90, a potential match (issue 32). */
 export const READING_NAME_CAP = 0.9 / 0.95;
 
-/** Similarity of a transcribed word and a listed word its pattern spells (a given name's variant: a little less). */
-const SPELLS = { how: 'transliterated', sim: 0.95 } as const;
+/**
+ * Similarity of a transcribed word and a listed word its pattern spells: the word itself, as a Cyrillic
+ * word that transliterates to the listed spelling is (a given name's variant: a little less). A reading's
+ * doubt is priced once, by READING_NAME_CAP on the whole name; a token discount on top would be paid
+ * again for every name part a comparison leaves out, so a listed middle name the writer left out would
+ * cost a reading more than it costs a Latin or Cyrillic query (issue 27 §1: a small penalty; Карлос Лобо
+ * alerts on LOBO, Carlos Arnoldo, and 카르로스 로보 did not).
+ */
+const SPELLS = { how: 'transliterated', sim: 1 } as const;
 const SPELLS_VARIANT = { how: 'transliterated', sim: 0.9 } as const;
 const SAME = { how: 'exact', sim: 1 } as const;
 export type TranscribedSim = typeof SPELLS | typeof SPELLS_VARIANT | typeof SAME;

@@ -265,3 +265,41 @@ describe('round 2: the conventions a listed spelling is read by, and the words a
     for (const q of ['무함마드 알자와히리', 'ムハンマド・アルザワヒリ']) assert.ok(small.screen({ name: q }).some((h) => h.entity.id === ZAWAHIRI.id), q);
   });
 });
+
+describe('round 3: a reading pays for a left-out name part what a Latin query pays, and the spellings no letter marks', () => {
+  // (hand-made listed people, none of the development set's)
+  const ARISMENDI = F.entity({ primaryName: 'ARISMENDI, Carlos Alberto', sourceId: 'r3-1' });
+  const SOKOLOVA = F.entity({ primaryName: 'SOKOLOVA, Ekaterina Petrovna', sourceId: 'r3-2' });
+  const GORELOV = F.entity({ primaryName: 'GORELOV, Mikhail Sergeevich', sourceId: 'r3-3' });
+  const ALEKSEEVA = F.entity({ primaryName: 'ALEKSEEVA, Tatiana', sourceId: 'r3-4' });
+  const r3 = ScreeningEngine.build([...F.ALL, ARISMENDI, SOKOLOVA, GORELOV, ALEKSEEVA], []);
+  const found = (q: string, e: { id: string }) => r3.screen({ name: q }, { limit: 5 }).find((h) => h.entity.id === e.id);
+
+  it('a listed second given name the writer left out costs a reading what it costs the Latin query the reading spells', () => {
+    const listed = prepareName('ARISMENDI, Carlos Alberto', 'person');
+    const latin = compareNames(prepareQueryName('Carlos Arismendi', undefined).q, listed).score;
+    assert.ok(latin < READING_NAME_CAP, 'below the reading\'s cap: the comparison, not the cap, decides');
+    for (const q of ['카를로스 아리스멘디', 'Κάρλος Αρισμέντι', 'カルロス・アリスメンディ']) {
+      const [reading] = foreignReadings(q, undefined);
+      assert.ok(reading, q);
+      assert.equal(compareNames(reading, listed).score, latin, q);
+      // and so alerts where the Latin query alerts, as a potential match
+      const hit = found(q, ARISMENDI);
+      assert.ok(hit && hit.score >= r3.defaultThreshold, `${q}: ${hit?.score}`);
+      assert.equal(hit.score, found('Carlos Arismendi', ARISMENDI)!.score, q);
+    }
+    // through Persian or Hebrew letters it still does not (the round-2 guard)
+    assert.ok(compareNames(foreignReadings('קרלוס אריסמנדי', undefined)[0], listed).score <= PARTIAL_NAME_CAP);
+  });
+  it('how common a name read through a transcription is, is judged on the listed words it spells, not on its letters read as a native name', () => {
+    // read as a Korean name by the name-frequency model (로 a surname), 카르로스 로보 looks common (about 210
+    // bearers among Korean names), which the Latin Carlos Lobo it spells is not
+    const ROBO = F.entity({ primaryName: 'LOBO, Carlos Alberto', sourceId: 'r3-5' });
+    const e = ScreeningEngine.build([...F.ALL, ROBO], []);
+    const latin = e.screen({ name: 'Carlos Lobo' }).find((h) => h.entity.id === ROBO.id);
+    const korean = e.screen({ name: '카르로스 로보' }).find((h) => h.entity.id === ROBO.id);
+    assert.ok(latin, 'the Latin query alerts');
+    assert.ok(korean, 'the Korean writer\'s spelling alerts too');
+    assert.doesNotMatch(korean.explanation.qualifiers.map((x) => x.detail).join(' | '), /Korean names/);
+  });
+});
