@@ -302,4 +302,9 @@ describe('round 3: a reading pays for a left-out name part what a Latin query pa
     assert.ok(korean, 'the Korean writer\'s spelling alerts too');
     assert.doesNotMatch(korean.explanation.qualifiers.map((x) => x.detail).join(' | '), /Korean names/);
   });
+  it('a Russian е after a vowel may be read ye, as scripts write its glide (Alekseeva: آلکسییوا, Altabaeva: Altabayeva)', () => {
+    assert.ok(latinKeys('alekseeva').includes('alekseieva'));
+    reads(arabicPattern, [['آلکسییوا', 'Alekseeva']]);
+    assert.ok(found('تاتیانا آلکسییوا', ALEKSEEVA), 'found through the Persian writer\'s spelling');
+  });
 });
