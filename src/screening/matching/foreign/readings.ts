@@ -21,6 +21,7 @@
  * picks the rules, and two tokens with one norm have one pattern (the matcher's similarity memo keys
  * on it). Joined tokens (compare.ts tryMerge) concatenate norms; patternOf reads them back.
  */
+import { namePools } from '../../identity/name-frequency';
 import { COMMON_GIVEN_NAMES, NAME_VARIANTS, PATRONYMIC, TITLES } from '../lexicon';
 import { makeToken, newPrepared, type NameToken, type PreparedName, type SchemaHint } from '../prepare';
 import { foldToken, skeleton, transliterateTokens } from '../text';
@@ -44,7 +45,7 @@ export type ReadingLanguage = 'ko' | 'ja' | 'zh' | 'el' | 'fa' | 'he' | 'th' | '
 const LANGUAGE_NAMES: Record<ReadingLanguage, string> = {
   ko: 'Korean (Hangul)', ja: 'Japanese (kana)', zh: 'Chinese (transcription characters)', el: 'Greek', fa: 'Persian/Arabic script',
   he: 'Hebrew', th: 'Thai', my: 'Burmese', ka: 'Georgian', uk: 'Ukrainian/Belarusian Cyrillic', lt: 'Lithuanian', lv: 'Latvian',
-  pl: 'Polish', cs: 'Czech/Slovak', hu: 'Hungarian', de: 'German', nl: 'Dutch',
+  pl: 'Polish', cs: 'Czech/Slovak', hu: 'Hungarian', de: 'German', nl: 'Dutch', ce: 'a Central European spelling (Czech, Slovak, German, Dutch or Latvian)',
 };
 
 /** Highest name score of a match through a reading: 0.95 × this = 0.90, a potential match (issue 32). */
@@ -96,6 +97,7 @@ function patternFor(lang: ReadingLanguage, word: string): Segment[] | undefined 
     case 'hu':
     case 'de':
     case 'nl':
+    case 'ce':
       return latinPattern(word, lang);
   }
 }
@@ -276,13 +278,23 @@ export function foreignReadings(raw: string, schema: SchemaHint): PreparedName[]
   if (words.length < 2 || words.length > 8) return [];
   const lower = words.map((w) => w.toLowerCase());
   const cyrillic = lower.some((w) => RE_CYRILLIC_WORD.test(w) && RE_UK_BE_LETTERS.test(w)) ? ('uk' as const) : undefined;
-  const latinLangs = detectLatinLanguages(lower.filter((w) => RE_LATIN_WORD.test(w)));
+  const latinLangs = detectLatinLanguages(lower.filter((w) => RE_LATIN_WORD.test(w)), isPooledName);
   const out: PreparedName[] = [];
   for (const latin of latinLangs.length ? latinLangs : [undefined]) {
     const r = readingOf(raw, words, lower, { cyrillic, latin });
     if (r) out.push(r);
   }
   return out;
+}
+
+/** Every given name and surname of the name-frequency model's pools, as written (docs/name-frequency.md). */
+let pooledNames: Set<string> | undefined;
+function isPooledName(word: string): boolean {
+  if (!pooledNames) {
+    pooledNames = new Set();
+    for (const c of namePools().cultures) for (const pool of [c.given, c.surname]) for (const w of pool.counts.keys()) pooledNames.add(w);
+  }
+  return pooledNames.has(word);
 }
 
 /**

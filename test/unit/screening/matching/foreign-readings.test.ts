@@ -302,9 +302,33 @@ describe('round 3: a reading pays for a left-out name part what a Latin query pa
     assert.ok(korean, 'the Korean writer\'s spelling alerts too');
     assert.doesNotMatch(korean.explanation.qualifiers.map((x) => x.detail).join(' | '), /Korean names/);
   });
+  it('a Central European spelling with no letter of its language: j for й and the glide of е, ch for х', () => {
+    assert.deepEqual(detectLatinLanguages(['michail', 'gorelov']), ['ce']);
+    assert.deepEqual(detectLatinLanguages(['jekaterina', 'sokolova']), ['ce']);
+    assert.deepEqual(detectLatinLanguages(['mikhail', 'gorelov']), [], 'an English spelling is the plain comparison\'s');
+    assert.deepEqual(detectLatinLanguages(['jan', 'jansen']), [], 'no Russian ending, no reading');
+    reads((w) => latinPattern(w, 'ce'), [['michail', 'Mikhail'], ['jekaterina', 'Ekaterina'], ['avtuchov', 'Avtukhov']]);
+    for (const [q, e] of [['Michail Gorelov', GORELOV], ['Jekaterina Sokolova', SOKOLOVA]] as const) {
+      const hit = found(q, e);
+      assert.ok(hit && hit.score >= r3.defaultThreshold, `${q}: ${hit?.score}`);
+    }
+  });
+  it('a word some naming culture writes as it is shows no Baltic ending: Jesus Ponce is Spanish, not Lithuanian', () => {
+    assert.deepEqual(detectLatinLanguages(['jesus', 'ponce'], (w) => w === 'jesus'), []);
+    assert.deepEqual(foreignReadings('Jesus Ponce', undefined), []);
+    // (the surname still tells a Lithuanian name: Tomas Petrauskas; a foreign name's added ending: Carlosas Lobo)
+    assert.deepEqual(foreignReadings('Tomas Petrauskas', undefined).length, 1);
+    assert.deepEqual(foreignReadings('Carlosas Lobo', undefined).length, 1);
+  });
   it('a Russian е after a vowel may be read ye, as scripts write its glide (Alekseeva: آلکسییوا, Altabaeva: Altabayeva)', () => {
     assert.ok(latinKeys('alekseeva').includes('alekseieva'));
     reads(arabicPattern, [['آلکسییوا', 'Alekseeva']]);
     assert.ok(found('تاتیانا آلکسییوا', ALEKSEEVA), 'found through the Persian writer\'s spelling');
+  });
+  it('Belarusian дзеканне and цеканне mark a Belarusian name without і or ў (Якацерына, Дзяніс)', () => {
+    assert.equal(foreignReadings('Якацерына Сакалова', undefined).length, 1);
+    assert.deepEqual(foreignReadings('Екатерина Соколова', undefined), [], 'a Russian name is not read');
+    const hit = found('Якацерына Сакалова', SOKOLOVA);
+    assert.ok(hit && hit.score >= r3.defaultThreshold, String(hit?.score));
   });
 });
