@@ -301,7 +301,8 @@ function isPooledName(word: string): boolean {
  * A name the script's own reading is for, not a foreign name's transcription (no reading is made):
  *  - Arabic script with a word of native Arabic letters, a common Arabic or Persian given name
  *    (abjad.ts; lexicon.ts COMMON_GIVEN_NAMES read by text.ts; ABJAD_GIVEN_NAMES), or a Persian surname
- *    ending; Hebrew with a common Hebrew given name or surname (HEBREW_NAMES);
+ *    ending (unless a given name is one of those written plene, as copied from a Latin spelling);
+ *    Hebrew with a common Hebrew given name or surname (HEBREW_NAMES);
  *  - Hangul in the shape of a Korean name: a one-block Korean surname first or last, the other words of
  *    one or two blocks (김 민준, 남궁 민수), which korean.ts reads;
  *  - Burmese written one syllable a word (အောင် ဆန်း): a Burmese name spaced by syllable, which
@@ -310,7 +311,10 @@ function isPooledName(word: string): boolean {
 function nativeName(lower: string[]): boolean {
   const arabic = lower.filter((w) => RE_ARABIC_WORD.test(w));
   if (arabic.some((w) => RE_NATIVE_ARABIC_LETTERS.test(w) || transliterateTokens(w).some((t) => t.origin === 'arabic_name' || COMMON_GIVEN_NAMES.has(t.norm)))) return true;
-  if (arabic.length && (arabic.some(isNativeAbjadName) || PERSIAN_SURNAME.test(toPersianLetters(arabic[arabic.length - 1])))) return true;
+  if (arabic.some(isNativeAbjadName)) return true;
+  // (a Persian surname ending is a native name's, unless a given name is spelt letter by letter from a
+  // Latin spelling, as no Persian writes it: موهاماد یازدی is a foreign writer's Mohammad Yazdi)
+  if (arabic.length && PERSIAN_SURNAME.test(toPersianLetters(arabic[arabic.length - 1])) && !arabic.some(spellsKnownNamePlene)) return true;
   const hebrew = lower.filter((w) => RE_HEBREW_WORD.test(w));
   if (hebrew.some(isNativeHebrewName)) return true;
   const hangul = lower.filter((w) => RE_HANGUL_ONLY.test(w));
@@ -348,6 +352,32 @@ const HEBREW_NAMES = new Set(
     .split(' '),
 );
 const PERSIAN_SURNAME = /(?:[^ک]ی|زاده|پور|نژاد|یان|فر|دوست)$/u;
+
+// The letters a writer working from a Latin spelling writes for an Arabic name's consonants (one class
+// each: ح and ه are both h, ص ث س s, ذ ض ظ ز z, ط ت t, ق غ گ g), vowel letters and ع left out.
+const LETTER_CLASS: Record<string, string> = {
+  ح: 'ه', ص: 'س', ث: 'س', ذ: 'ز', ض: 'ز', ظ: 'ز', ط: 'ت', ق: 'گ', غ: 'گ', ك: 'ک', ا: '', آ: '', أ: '', إ: '', و: '', ی: '', ي: '', ى: '', ئ: '', ع: '', ء: '', ة: 'ه',
+};
+const consonantClasses = (w: string) => [...toPersianLetters(w)].map((ch) => LETTER_CLASS[ch] ?? ch).join('');
+const vowelLetters = (w: string) => [...w].filter((ch) => /[اآأإویيى]/u.test(ch)).length;
+let knownByClasses: Map<string, number> | undefined;
+/**
+ * A well-known given name (ABJAD_GIVEN_NAMES) written plene: its consonants, and at least two vowel
+ * letters more than its own spelling, the short vowels a Latin spelling writes (هاسان for حسن Hasan,
+ * موهاماد for محمد Mohammad, هوساین for حسین Husayn). Persian writes these names defectively; only a
+ * writer copying a foreign spelling letter by letter writes them so.
+ */
+function spellsKnownNamePlene(w: string): boolean {
+  if (!knownByClasses) {
+    knownByClasses = new Map();
+    for (const n of ABJAD_GIVEN_NAMES) {
+      const k = consonantClasses(n);
+      if (k.length >= 2) knownByClasses.set(k, Math.min(knownByClasses.get(k) ?? 99, vowelLetters(n)));
+    }
+  }
+  const vowels = knownByClasses.get(consonantClasses(w));
+  return vowels !== undefined && !isNativeAbjadName(w) && vowelLetters(toPersianLetters(w)) >= vowels + 2;
+}
 const toPersianLetters = (w: string) => w.replace(/ي/g, 'ی').replace(/ك/g, 'ک').replace(/[\u064B-\u065F\u0670\u0640\u200C]/g, '');
 const isNativeAbjadName = (w: string) => ABJAD_GIVEN_NAMES.has(toPersianLetters(w));
 const isNativeHebrewName = (w: string) => HEBREW_NAMES.has(w.normalize('NFD').replace(/[\u0591-\u05C7]/g, ''));

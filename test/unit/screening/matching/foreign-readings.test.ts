@@ -325,6 +325,13 @@ describe('round 3: a reading pays for a left-out name part what a Latin query pa
     reads(arabicPattern, [['آلکسییوا', 'Alekseeva']]);
     assert.ok(found('تاتیانا آلکسییوا', ALEKSEEVA), 'found through the Persian writer\'s spelling');
   });
+  it('a well-known given name written plene, as copied letter by letter from a Latin spelling, makes a Persian-ending name a transcription', () => {
+    const [reading] = foreignReadings('موهاماد تاهریپور', undefined);
+    assert.ok(reading, 'موهاماد is Mohammad spelt from the Latin: the name is read, its Persian surname ending notwithstanding');
+    assert.ok(compareNames(reading, prepareName('TAHERIPOUR, Mohammad', 'person')).score >= r3.defaultThreshold / 0.95);
+    // a native spelling stays the native reading's: محمد, and حامد (one vowel letter, as Persian writes it)
+    for (const q of ['محمد یزدی', 'حامد رضایی', 'سامان کریمی']) assert.deepEqual(foreignReadings(q, undefined), [], q);
+  });
   it('Belarusian дзеканне and цеканне mark a Belarusian name without і or ў (Якацерына, Дзяніс)', () => {
     assert.equal(foreignReadings('Якацерына Сакалова', undefined).length, 1);
     assert.deepEqual(foreignReadings('Екатерина Соколова', undefined), [], 'a Russian name is not read');
