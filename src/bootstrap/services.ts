@@ -33,7 +33,10 @@ export interface ServicesDeps {
   agentLabels: Record<string, string>;
   readModelsCaughtUp: (through?: bigint) => Promise<void>;
   stops: Stops;
-  /** Person checks: the account's active internal-list versions to pin, and where the whole documents are held (agents.ts). */
+  /**
+   * The account's active internal-list versions, pinned by screenings and person checks at request time,
+   * and where a person check's whole documents are held (agents.ts).
+   */
   personCheckLists?: { activeInternalLists: (accountId: string) => Promise<string[]>; heldDocuments: HeldDocuments };
   /**
    * Whether this process follows the store for the ends of screenings and checks (default true): a
@@ -97,6 +100,7 @@ export async function createApplicationServices(deps: ServicesDeps) {
     reportContext: () => ({ agentLabels: deps.agentLabels, matcherVersion: lists.engine().matcherVersion }),
     readModelsCaughtUp,
     listGate,
+    ...(deps.personCheckLists ? { activeInternalLists: deps.personCheckLists.activeInternalLists } : {}),
   });
   // The accounts' own lists (issue 21).
   const watchlists = new WatchlistService({ store, pool, clock, readModelsCaughtUp, logger: deps.logger });

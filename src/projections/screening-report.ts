@@ -14,7 +14,7 @@ import type { RecordedEvent } from '../shared/events';
 import { currentSummary } from '../reports/match-summary';
 import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../reports/risk-score';
 import { hitStatusOf } from '../reports/confirmation';
-import type { ScreeningEvent, ScreeningRequested } from '../commands/screening';
+import { type ScreeningEvent, type ScreeningRequested, skippedPhases } from '../commands/screening';
 import { internalListLabel } from '../screening/watchlists/model';
 import { listLabel, staleWarning } from '../screening/lists/freshness';
 import {
@@ -146,7 +146,7 @@ export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEve
       notQueried(report, event.data.phase, event.data.notQueried ?? [], event.data.startedAt);
       break;
     case 'PhaseSkipped':
-      notQueried(report, event.data.phase, event.data.notQueried, event.data.skippedAt);
+      for (const skipped of skippedPhases(event.data)) notQueried(report, skipped.phase, skipped.notQueried, event.data.skippedAt);
       break;
     case 'AgentResultRecorded': {
       const d = event.data;
@@ -221,17 +221,24 @@ export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEve
         if (existing >= 0) list.splice(existing, 1);
         break;
       }
-      const summary = `Raised by ongoing monitoring (${d.kind.replace('_', ' ')}) on list version ${d.listVersion}`;
+      const note = d.identity ? ` ${d.identity.note.charAt(0).toUpperCase()}${d.identity.note.slice(1)}.` : '';
+      const summary = `Raised by ongoing monitoring (${d.kind.replace('_', ' ')}) on list version ${d.listVersion}.${note}`;
+      // The machine's assessment on the subject's facts, when the alert carries one (issue 27): read as a screening's own hit.
+      const identity: Pick<ReportHit, 'assessment' | 'confirmation' | 'identityNote'> = d.identity
+        ? { assessment: d.identity.assessment, ...(d.identity.confirmation ? { confirmation: d.identity.confirmation } : {}), identityNote: d.identity.note }
+        : {};
       if (existing >= 0) {
-        const hit = list[existing]!;
+        const { assessment: _assessment, confirmation: _confirmation, identityNote: _note, ...unassessed } = list[existing]!;
+        // A re-scored change is assessed again on the new record; otherwise the hit keeps the assessment it had.
+        const hit: ReportHit = d.identity ? { ...unassessed, ...identity } : list[existing]!;
         const updated: ReportHit = {
           ...hit,
           score: d.score,
-          explanation: { ...hit.explanation, summary: `${hit.explanation.summary} ${summary}.` },
+          explanation: { ...hit.explanation, summary: `${hit.explanation.summary} ${summary}` },
           ...(d.entityRecordHash ? { entityRecordHash: d.entityRecordHash } : {}),
           ...(d.internalList ? { internalList: d.internalList } : {}),
         };
-        // The identity facts the hit was assessed on are the subject's and stay; the new score may leave the name band.
+        // Without a new assessment, the new score may still leave the name band.
         list[existing] = { ...updated, status: hitStatusOf(updated) };
       } else {
         list.push({
@@ -242,9 +249,10 @@ export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEve
           entityName: d.matchedName,
           matchedName: d.matchedName,
           score: d.score,
-          // Monitoring matches the subject's name: nothing corroborates the identity until an analyst decides.
-          status: hitStatusOf({ score: d.score }),
-          explanation: { summary: `${summary}.`, qualifiers: [] },
+          ...identity,
+          // Without an assessment (alerts recorded before it was kept), nothing corroborates the identity until an analyst decides.
+          status: hitStatusOf({ score: d.score, ...identity }),
+          explanation: { summary, qualifiers: [] },
           programs: [],
           ...(d.entityRecordHash ? { entityRecordHash: d.entityRecordHash } : {}),
           // An internal-list hit counts by its list's severity at once (not as an unattributed sanctions hit).

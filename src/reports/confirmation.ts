@@ -50,6 +50,15 @@ export function parseConfirmation(value: unknown): HitConfirmation | undefined {
   return { basis: basis as ConfirmationBasis, detail };
 }
 
+/**
+ * A confirmation the machine may record with its assessment (a fact or a distinctive name, its detail
+ * at most `maxDetail` characters): an analyst confirms by a decision, never through a recorded assessment.
+ */
+export function isMachineConfirmation(value: unknown, maxDetail = 1000): value is HitConfirmation {
+  const c = parseConfirmation(value);
+  return c !== undefined && c.basis !== 'analyst' && c.detail.trim().length > 0 && c.detail.length <= maxDetail;
+}
+
 /** A recorded assessment read back from stored JSON (undefined when it is not one). */
 export function parseAssessment(value: unknown): MatchAssessment | undefined {
   return (MATCH_ASSESSMENTS as readonly unknown[]).includes(value) ? (value as MatchAssessment) : undefined;

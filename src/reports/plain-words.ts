@@ -88,7 +88,7 @@ export function qualifierWords(q: { effect: number; detail: string }): string {
 const EVENT_WORDS: Record<string, string> = {
   ScreeningRequested: 'Screening requested',
   PhaseStarted: 'Phase started',
-  PhaseSkipped: 'Phase skipped (no source of it could be searched)',
+  PhaseSkipped: 'Phase skipped, with any phases right after it (no source of them could be searched)',
   PhaseRetried: 'Phase retried after its deadline',
   AgentResultRecorded: 'Source answered',
   PhaseCompleted: 'Phase completed',

@@ -9,6 +9,7 @@
 import type { TokenAlignment } from './model';
 import { prepareName, type PreparedName } from './matching/prepare';
 import { abjadVowelsAgree } from './matching/compare';
+import { isForeignReading } from './matching/foreign/readings';
 import { skeleton } from './matching/text';
 import { namePools, nameRarity, SKELETON_KEY_PREFIX, type ListNameFrequency, type NamePools } from './identity/name-frequency';
 
@@ -90,7 +91,10 @@ export function partialMatchOnCommonName(alignment: readonly TokenAlignment[], q
   const matched = alignment.filter((a) => a.how !== 'missing' && a.query && a.candidate);
   if (matched.length < 2) return undefined;
   const listedWords = matched.map((a) => a.candidate);
-  const reason = names.commonReason(matched.map((a) => a.query)) ?? names.commonReason(listedWords);
+  // (a foreign-name reading's words are a transcription, which read as a native name of its script say
+  // nothing of how many carry the name: 카르로스 로보 is no Korean name with the surname 로; the listed words
+  // it spells are the name, as for a Latin query: issue 32)
+  const reason = (isForeignReading(query) ? undefined : names.commonReason(matched.map((a) => a.query))) ?? names.commonReason(listedWords);
   if (!reason) return undefined;
   return (
     `partial match on a common name: "${listedWords.join(' ')}" matched (${reason}), ` +

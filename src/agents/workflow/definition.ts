@@ -93,6 +93,12 @@ export interface WorkflowDefinition<C extends Command, E extends Event, S> {
    * (false: one append per step, the agents' answers with it).
    */
   appendEachPhase: boolean;
+  /**
+   * Whether a phase none of whose agents can be queried is recorded together with the phases right
+   * after it that cannot be queried either (one event for the run of them; startPhase's thenSkipped).
+   * The engine then asks the agents of those phases answered here as the first one starts.
+   */
+  skipsTogether?: boolean;
   /** This run's phases and where they stand; `ended` once completed or failed, `none` if unknown. */
   progress(state: S): { status: 'none' | 'running' | 'ended'; phases: PhaseProgressView[] };
   /** Where one agent of a `workers_when_served` phase runs in this deployment. */
@@ -111,8 +117,11 @@ export interface WorkflowDefinition<C extends Command, E extends Event, S> {
   commands: {
     /** undefined: the workflow does not use this agent (its answer is ignored). */
     recordResult(id: string, answer: AgentAnswer): Decision<C> | undefined;
-    /** For workflows that record phase starts (with the sources not queried, and the phase deadline). */
-    startPhase?(id: string, phase: string, notQueried: { agent: string; error: string }[], deadline: string): Decision<C>;
+    /**
+     * For workflows that record phase starts (with the sources not queried, and the phase deadline);
+     * with `skipsTogether`, also the phases right after a skipped one that are skipped too.
+     */
+    startPhase?(id: string, phase: string, notQueried: { agent: string; error: string }[], deadline: string, thenSkipped: { phase: string; notQueried: { agent: string; error: string }[] }[]): Decision<C>;
     completePhase?(id: string, phase: string): Decision<C>;
     /** The run's conclusion, computed from its history. */
     complete(run: RunContext<S>): Decision<C>;

@@ -34,6 +34,9 @@ import type { AgentAnswer, Decision, LocalOutcome, PhaseDeclaration, RunContext,
 export type { StepInput, WorkflowRunnerOptions };
 
 
+/** An agent asked here as its phase starts, and what it answered. */
+type AnsweredHere = { agent: string; local: LocalOutcome; startedAt: string };
+
 type DecodedInput = { kind: 'start'; envelope: EventEnvelope } | { kind: 'answer'; answer: AgentAnswer } | { kind: 'bad_answer'; error: unknown };
 type Input = ({ kind: 'start'; envelope: EventEnvelope } | { kind: 'answer'; answer: AgentAnswer } | { kind: 'bad_answer'; error: unknown }) & {
   /** The message's trace context (its header) and how long it waited on the bus. */
@@ -351,28 +354,48 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
       dispatch = true;
     }
 
+    // Agents answered here in a parallel phase answer at once: they are asked as the phase starts, so
+    // that a source this deployment cannot query is recorded with the start instead of one event each.
+    // (When no agent of the phase can be queried, the decider records the phase as skipped.) Agents
+    // this run may not query (a quota used up) are recorded the same way, with their reason. Each
+    // phase's are asked once per step: a phase looked at ahead (below) keeps them for its own start.
+    const askedAtStart = new Map<string, AnsweredHere[]>();
+    const answersAtStart = async (phase: string, agents: readonly string[], mode: string): Promise<AnsweredHere[]> => {
+      const asked = askedAtStart.get(phase);
+      if (asked) return asked;
+      const answeredHere: AnsweredHere[] = [];
+      if (mode === 'parallel') {
+        const withheld = new Map(((await def.withheld?.(phase, agents, run())) ?? []).map((w) => [w.agent, w.error]));
+        for (const agent of agents) {
+          const reason = withheld.get(agent);
+          if (reason !== undefined) answeredHere.push({ agent, local: { queried: false, error: reason, result: {} }, startedAt: this.options.clock.now().toISOString() });
+          else if (this.placementOf(phase, agent) === 'here') answeredHere.push({ agent, ...(await runHere(phase, agent)) });
+        }
+      }
+      askedAtStart.set(phase, answeredHere);
+      return answeredHere;
+    };
+    const notQueriedOf = (answeredHere: AnsweredHere[]) => answeredHere.filter((a) => !a.local.queried).map((a) => ({ agent: a.agent, error: a.local.error || 'not queried' }));
+
     for (let guard = 0; guard < 200; guard++) {
       const view = def.progress(state);
       if (view.status !== 'running') break;
       const step = nextWorkflowStep(view.phases);
       if (step.action === 'start_phase') {
-        // Agents answered here in a parallel phase answer at once: ask them now, so that a source this
-        // deployment cannot query is recorded with the start instead of one event each. (When no agent
-        // of the phase can be queried, the decider records the phase as skipped.)
-        // Agents this run may not query (a quota used up) are recorded the same way, with their reason.
-        const answeredHere: { agent: string; local: LocalOutcome; startedAt: string }[] = [];
-        if (step.mode === 'parallel') {
-          const withheld = new Map(((await def.withheld?.(step.phase, step.agents, run())) ?? []).map((w) => [w.agent, w.error]));
-          for (const agent of step.agents) {
-            const reason = withheld.get(agent);
-            if (reason !== undefined) answeredHere.push({ agent, local: { queried: false, error: reason, result: {} }, startedAt: this.options.clock.now().toISOString() });
-            else if (this.placementOf(step.phase, agent) === 'here') answeredHere.push({ agent, ...(await runHere(step.phase, agent)) });
+        const notQueried = notQueriedOf(await answersAtStart(step.phase, step.agents, step.mode));
+        // A skipped phase takes the skipped phases right after it into its one event (skipsTogether).
+        const thenSkipped: { phase: string; notQueried: { agent: string; error: string }[] }[] = [];
+        if (def.skipsTogether && notQueried.length > 0 && notQueried.length === step.agents.length) {
+          for (const next of view.phases.slice(view.phases.findIndex((p) => p.phase === step.phase) + 1)) {
+            if (next.status !== 'not_started' || next.mode !== 'parallel' || next.agents.length === 0) break;
+            const skipped = notQueriedOf(await answersAtStart(next.phase, next.agents, next.mode));
+            if (skipped.length !== next.agents.length) break;
+            thenSkipped.push({ phase: next.phase, notQueried: skipped });
           }
         }
-        const notQueried = answeredHere.filter((a) => !a.local.queried).map((a) => ({ agent: a.agent, error: a.local.error || 'not queried' }));
         const deadline = new Date(this.options.clock.now().getTime() + this.phaseDeadlineMs()).toISOString();
-        apply(def.commands.startPhase?.(id, step.phase, notQueried, deadline));
-        for (const a of answeredHere.filter((x) => x.local.queried)) record(step.phase, a.agent, a.local, a.startedAt);
+        apply(def.commands.startPhase?.(id, step.phase, notQueried, deadline, thenSkipped));
+        for (const a of askedAtStart.get(step.phase)!.filter((x) => x.local.queried)) record(step.phase, a.agent, a.local, a.startedAt);
         dispatch = true;
         continue;
       }

@@ -27,6 +27,7 @@ import { allHits, buildScreeningReport, type ReportContext } from '../../project
 import { finalisers, type FinalisationContext } from '../finalisation/finalisers';
 import { internalListsOfResult } from '../lists/internal-lists';
 import { runAgent, type Agent, type AgentSubject } from '../runtime/agent';
+import { agentSubjectOfScreening } from '../runtime/screening-subject';
 import { withheldOffshoreLeakCheck, type OffshoreLeakCheckPort } from './offshore-leak-checks';
 import type { LocalOutcome, PhaseDeclaration, RunContext, WorkflowDefinition } from './definition';
 
@@ -58,27 +59,15 @@ export function screeningPhases(options: Pick<ScreeningWorkflowOptions, 'agentTi
     mode: phaseTable[phase].mode,
     runsOn: phase === '5' ? 'here' : 'workers_when_served',
     emits: 'AgentResultRecorded',
-    completedBy: 'PhaseCompleted (or PhaseSkipped when no agent of the phase can be queried)',
+    completedBy: 'PhaseCompleted (or PhaseSkipped when no agent of the phase can be queried: one for a run of such phases)',
     ...(phase === '5' ? {} : { agentTimeoutMs: options.agentTimeoutMs }),
   }));
 }
 
 function subjectOf(stream: string, state: ScreeningState): AgentSubject {
   if (state.status === 'none') throw new NotFound('screening', stream);
-  return {
-    workflow: stream,
-    accountId: state.accountId,
-    name: state.subject.query,
-    entityType: state.subject.entityType,
-    ...(state.subject.entityTypeDefaulted ? { entityTypeDefaulted: true } : {}),
-    ...(state.subject.jurisdiction ? { jurisdiction: state.subject.jurisdiction } : {}),
-    ...(state.subject.dateOfBirth ? { birthDate: state.subject.dateOfBirth } : {}),
-    ...(state.subject.nationality ? { nationality: state.subject.nationality } : {}),
-    ...(state.subject.identifiers?.length ? { identifiers: state.subject.identifiers } : {}),
-    ...(state.subject.address ? { address: state.subject.address } : {}),
-    ...(state.subject.phone ? { phone: state.subject.phone } : {}),
-    ...(state.subject.email ? { email: state.subject.email } : {}),
-  };
+  // The internal-list versions pinned at request time: a run resumed after a list changed screens the same entries.
+  return agentSubjectOfScreening(state.subject, { workflow: stream, accountId: state.accountId, ...(state.internalListVersions ? { internalListVersions: state.internalListVersions } : {}) });
 }
 
 function resultsOf(history: readonly RecordedEvent[], agent: string): Record<string, unknown>[] {
@@ -111,6 +100,8 @@ export function screeningWorkflow(options: ScreeningWorkflowOptions): WorkflowDe
     consumer: { groupId: 'svc-screening-orchestrator', answersFromWorkers: true, maxBatch: 64 },
     supervision: { policy: 'phase_deadline', deadlineMs: options.phaseDeadlineMs, retryBudget: options.retryBudget, retriedBy: 'PhaseRetried' },
     appendEachPhase: false,
+    // Without outside sources configured, phases 1b-4 cannot be queried: one PhaseSkipped for the four.
+    skipsTogether: true,
     progress(state) {
       if (state.status === 'none') return { status: 'none', phases: [] };
       if (state.status !== 'running') return { status: 'ended', phases: [] };
@@ -144,9 +135,18 @@ export function screeningWorkflow(options: ScreeningWorkflowOptions): WorkflowDe
         step: `result:${a.phase}:${a.agent}`,
         command: { type: 'RecordAgentResult', data: { screeningId, ...a, phase: a.phase as PipelinePhase } },
       }),
-      startPhase: (screeningId, phase, notQueried, deadline) => ({
+      startPhase: (screeningId, phase, notQueried, deadline, thenSkipped) => ({
         step: `start:${phase}`,
-        command: { type: 'StartPhase', data: { screeningId, phase: phase as PipelinePhase, ...(notQueried.length ? { notQueried } : {}), deadline } },
+        command: {
+          type: 'StartPhase',
+          data: {
+            screeningId,
+            phase: phase as PipelinePhase,
+            ...(notQueried.length ? { notQueried } : {}),
+            deadline,
+            ...(thenSkipped.length ? { thenSkipped: thenSkipped.map((t) => ({ phase: t.phase as PipelinePhase, notQueried: t.notQueried })) } : {}),
+          },
+        },
       }),
       completePhase: (screeningId, phase) => ({ step: `complete:${phase}`, command: { type: 'CompletePhase', data: { screeningId, phase: phase as PipelinePhase } } }),
       expirePhase: (run, phase, retryDeadline) => ({

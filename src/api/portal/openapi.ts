@@ -430,7 +430,7 @@ const PortalEventHistorySchema = z
   .openapi('PortalEventHistory');
 
 export const PORTAL_PROGRESS_DESCRIPTION = [
-  'Server-sent events (`text/event-stream`) for the stored events of the stream `screening-<id>`, `id:` = the stored event\'s stream position, so a client reconnecting with `Last-Event-ID` resumes after the last one it saw. One message per stored event, except `PhaseStarted`, which is followed by an `agent_finished` (same `id:`) for each source the deployment could not query, and `PhaseSkipped` (a phase none of whose sources the deployment can query), which gives `phase_started`, an `agent_finished` for each of its sources and `phase_completed`, all with its `id:`. The stream starts with `retry: 2000`.',
+  'Server-sent events (`text/event-stream`) for the stored events of the stream `screening-<id>`, `id:` = the stored event\'s stream position, so a client reconnecting with `Last-Event-ID` resumes after the last one it saw. One message per stored event, except `PhaseStarted`, which is followed by an `agent_finished` (same `id:`) for each source the deployment could not query, and `PhaseSkipped` (a phase none of whose sources the deployment can query, with the phases right after it skipped the same way), which gives, for each phase it records, `phase_started`, an `agent_finished` for each of its sources and `phase_completed`, all with its `id:`. The stream starts with `retry: 2000`.',
   '',
   'Events (`data:` is JSON):',
   '- `requested`: `{query, entity_type, kind, at, phases: [{phase, name, mode, agents: [{agent, label}]}]}`',

@@ -14,7 +14,7 @@
  */
 import { screeningKindRefusal } from '../../commands/plans';
 import express, { type Request, type Response, type Router } from 'express';
-import { streamName as screeningStream } from '../../commands/screening/decider';
+import { type PhaseSkipped, skippedPhases, streamName as screeningStream } from '../../commands/screening/decider';
 import type { Principal, ScreeningDetailView, ScreeningKind } from '../../app/services';
 import type { RecordedEvent } from '../../shared/events';
 import { systemTimer } from '../../shared/clock';
@@ -83,15 +83,14 @@ function progressOfOne(event: RecordedEvent, labels: Record<string, string>): Pr
         { event: 'phase_started', data: { phase: d.phase, name: PHASE_NAMES[d.phase] ?? `Phase ${d.phase}`, at: d.startedAt } },
         ...notQueriedFinished(d.phase, d.notQueried ?? [], label),
       ];
-    case 'PhaseSkipped': {
-      // No agent of the phase could be queried: to the page it started, each agent finished, and it completed.
-      const notQueried = d.notQueried as { agent: string; error: string }[];
-      return [
-        { event: 'phase_started', data: { phase: d.phase, name: PHASE_NAMES[d.phase] ?? `Phase ${d.phase}`, at: d.skippedAt } },
-        ...notQueriedFinished(d.phase, notQueried, label),
-        { event: 'phase_completed', data: { phase: d.phase, queried: [], not_queried: notQueried.map((n) => n.agent), at: d.skippedAt } },
-      ];
-    }
+    case 'PhaseSkipped':
+      // No agent of the phase (nor of those skipped with it) could be queried: to the page each
+      // phase started, each of its agents finished, and it completed.
+      return skippedPhases(d as PhaseSkipped['data']).flatMap((p) => [
+        { event: 'phase_started', data: { phase: p.phase, name: PHASE_NAMES[p.phase] ?? `Phase ${p.phase}`, at: d.skippedAt } },
+        ...notQueriedFinished(p.phase, p.notQueried, label),
+        { event: 'phase_completed', data: { phase: p.phase, queried: [], not_queried: p.notQueried.map((n) => n.agent), at: d.skippedAt } },
+      ]);
     case 'AgentResultRecorded':
       return {
         event: 'agent_finished',

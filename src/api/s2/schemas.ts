@@ -281,6 +281,10 @@ export const SubjectCheckDetailSchema = SubjectCheckSchema.extend({
       match_strength: MatchStrengthSchema,
       assessment: MatchAssessmentSchema.optional(),
       confirmation: ConfirmationSchema.optional().openapi({ description: 'What confirmed the hit (absent: nothing did).' }),
+      identity_note: z
+        .string()
+        .optional()
+        .openapi({ description: "Extension (issue 27): the assessment in words, e.g. \"name only: common name …; needs an identity fact (date of birth or identifier)\" or \"identity corroborated: date of birth … equals listed …\". Absent on checks recorded before it was kept." }),
       severity: z.enum(['red_flag', 'warning']).openapi({ description: 'red_flag: a confirmed hit on sanctions, PEP or debarment; warning: every other hit.' }),
       source_list: z.string().optional().openapi({ description: 'The list inside a multi-list file (US CSL source column), e.g. the SDN or the Entity List.' }),
     }),

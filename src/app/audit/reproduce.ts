@@ -8,6 +8,7 @@
  */
 import type { ReportHit } from '../../reports/model';
 import { createListAgents } from '../../agents/lists/list-agents';
+import { agentSubjectOfScreening } from '../../agents/runtime/screening-subject';
 import { internalListsOfResult, withInternalLists } from '../../agents/lists/internal-lists';
 import { sanctionsListAgent } from '../../agents/person/agents';
 import type { PersonSubject } from '../../agents/person/types';
@@ -137,21 +138,9 @@ export async function reproduceScreening(deps: { store: Pick<EventStore, 'readSt
   const signal = new AbortController().signal;
   const agents = createListAgents(() => engine).map((agent) => (agent.name === 'sanctions' && internalIndex ? withInternalLists(agent, { indexFor: async () => internalIndex }) : agent));
   for (const agent of agents) {
+    // Every fact the screening was requested with (phone and e-mail confirm and weigh too), and the internal-list versions it used.
     const outcome = await agent.run(
-      {
-        workflow: `screening-${screeningId}`,
-        accountId: requested.data.accountId,
-        internalListVersions: internal.map((v) => v.id),
-        name: subject.query,
-        entityType: subject.entityType,
-        ...(subject.entityTypeDefaulted ? { entityTypeDefaulted: true } : {}),
-        ...(subject.jurisdiction ? { jurisdiction: subject.jurisdiction } : {}),
-        ...(subject.dateOfBirth ? { birthDate: subject.dateOfBirth } : {}),
-        ...(subject.nationality ? { nationality: subject.nationality } : {}),
-        ...(subject.identifiers?.length ? { identifiers: subject.identifiers } : {}),
-        // the internal lists weigh the address: a hit it supported reproduces only with it
-        ...(subject.address ? { address: subject.address } : {}),
-      },
+      agentSubjectOfScreening(subject, { workflow: `screening-${screeningId}`, accountId: requested.data.accountId, internalListVersions: internal.map((v) => v.id) }),
       { signal },
     );
     if (outcome.queried) reproduced.push(...outcome.hits);

@@ -15,13 +15,13 @@
 import type { ReportHit } from '../../reports/model';
 import type { ListDelta } from '../../screening/delta';
 import type { ListEntity, ListTopic } from '../../screening/model';
-import type { Agent } from '../../agents/runtime/agent';
+import type { Agent, AgentSubject } from '../../agents/runtime/agent';
+import { agentSubjectOfScreening } from '../../agents/runtime/screening-subject';
 import { createListAgents, entityRecordHash, HIT_THRESHOLD, type NameScreener } from '../../agents/lists/list-agents';
 import type { HitStatus, MonitoringAlertKind } from '../../commands/screening';
 import type { MonitoredSubject, SubjectIndex } from './reverse-index';
 import { compareNames, type RarityFn } from '../../screening/matching/compare';
 import type { PreparedName } from '../../screening/matching/prepare';
-import { QUALIFIER_EFFECTS } from '../../screening/matching/qualifiers';
 
 /** A hit a monitored screening already reports (from the monitoring read model). */
 export interface ReportedHit {
@@ -99,23 +99,26 @@ export function entityDiff(change: ListDelta['changed'][number]): Record<string,
   return out;
 }
 
-/** Screens one subject with the agents that cover the given topics (the pipeline's own code). */
+/**
+ * Screens one subject with the agents that cover the given topics (the pipeline's own code), with the
+ * facts it was screened with: its new and changed hits are then assessed exactly as a screening's
+ * (confirmed only by an agreeing date of birth or identifier, or an exact distinctive name; a
+ * conflicting date of birth contradicts the identity).
+ */
 export async function screenSubject(agents: readonly Agent[], subject: MonitoredSubject): Promise<ReportHit[]> {
   const hits: ReportHit[] = [];
   const signal = new AbortController().signal;
   for (const agent of agents) {
-    const outcome = await agent.run(
-      {
-        workflow: `screening-${subject.screeningId}`,
-        name: subject.query,
-        entityType: subject.entityType,
-        ...(subject.jurisdiction ? { jurisdiction: subject.jurisdiction } : {}),
-      },
-      { signal },
-    );
+    const outcome = await agent.run(monitoredAgentSubject(subject), { signal });
     if (outcome.queried) hits.push(...outcome.hits);
   }
   return hits;
+}
+
+/** The subject as the list agents read it: the name, its kind, and every identity fact it was screened with. */
+export function monitoredAgentSubject(subject: MonitoredSubject): AgentSubject {
+  const { query, entityType, jurisdiction, facts } = subject;
+  return agentSubjectOfScreening({ query, entityType, ...(jurisdiction ? { jurisdiction } : {}), ...(facts ?? {}) }, { workflow: `screening-${subject.screeningId}` });
 }
 
 export function agentsForTopics(engine: NameScreener, topics: Iterable<ListTopic>): Agent[] {
@@ -134,14 +137,8 @@ export function engineNameScorer(engine: unknown): ((q: PreparedName, c: Prepare
   return (q, c) => compareNames(q, c, rarity, false).score;
 }
 
-/**
- * Most a qualifier can add to the name-only score for a monitored subject: subjects carry a name and
- * at most a jurisdiction (no birth date, no identifiers), so the only positive qualifier is a country
- * match. An exact strong name scores 1 whatever the qualifiers, and its name score is 1 anyway.
- */
-function qualifierHeadroom(withJurisdiction: boolean): number {
-  return (withJurisdiction ? QUALIFIER_EFFECTS.countryMatch : 0) + 0.001; // + rounding slack
-}
+/** Rounding slack on the bound (an exact strong name scores 1 whatever the qualifiers, and its name score is 1 anyway). */
+const BOUND_SLACK = 0.001;
 const NAME_ONLY_CAP = 0.95;
 
 export async function matchDelta(input: {
@@ -185,7 +182,7 @@ export async function matchDelta(input: {
         if (nameScore) {
           // Only subjects whose name could still reach the threshold are screened in full.
           pairsCompared++;
-          if (NAME_ONLY_CAP * nameScore(index.preparedName(n), prepared) + qualifierHeadroom(index.hasJurisdiction(n)) < threshold) continue;
+          if (NAME_ONLY_CAP * nameScore(index.preparedName(n), prepared) + index.qualifierHeadroom(n) + BOUND_SLACK < threshold) continue;
         }
         reachedNames.add(n);
       }

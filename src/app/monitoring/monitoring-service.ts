@@ -13,7 +13,10 @@
  */
 import type pg from 'pg';
 import { StreamRevisionConflictError, type EventStore } from '../../infrastructure/eventstore/port';
+import type { ReportHit } from '../../reports/model';
+import { assessmentOf } from '../../reports/confirmation';
 import {
+  type AlertIdentity,
   screeningDecider,
   streamName as screeningStream,
   type Disposition,
@@ -35,7 +38,7 @@ import type { Logger } from '../../shared/logger';
 import { handleCommand } from '../../commands/command-handler';
 import type { CommandContext, Principal } from '../services';
 import { hitsByEntityId, matchDelta, type AlertIntent, type DeltaMatchStats, type ReportedHit } from './delta-matcher';
-import { CachedSubjectIndex, type MonitoredSubject } from './reverse-index';
+import { CachedSubjectIndex, type MonitoredSubject, type MonitoredSubjectFacts } from './reverse-index';
 import type { SubjectCheckRunResult } from './subject-check-monitoring';
 import { recomputeRisk } from './risk';
 import type { RiskLevel } from '../../commands/plans';
@@ -43,6 +46,18 @@ import type { RiskLevel } from '../../commands/plans';
 /** What a re-score puts in the command: the score, the level and the summary as the hits will stand. */
 function rescored(risk: ReturnType<typeof recomputeRisk>): { riskScore: number; riskLevel: RiskLevel; summary?: string } {
   return { riskScore: risk.riskScore, riskLevel: risk.riskLevel, ...(risk.summary !== undefined ? { summary: risk.summary } : {}) };
+}
+
+/**
+ * The machine's assessment of a hit monitoring found or re-scored, as the list agent made it on the
+ * subject's facts (undefined for a hit found without one: an outside source).
+ */
+function alertIdentity(hit: ReportHit): AlertIdentity | undefined {
+  if (!hit.assessment) return undefined;
+  const confirmation = hit.assessment === 'identity_corroborated' ? hit.confirmation : undefined;
+  // "corroborated" without its confirmation is not one: recorded as the name band it reached
+  const assessment = hit.assessment === 'identity_corroborated' && !confirmation ? assessmentOf({ score: hit.score }) : hit.assessment;
+  return { assessment, ...(confirmation ? { confirmation } : {}), note: hit.identityNote ?? 'assessed on the subject\'s facts' };
 }
 
 export interface MonitoringStatus {
@@ -206,12 +221,24 @@ export class MonitoringService {
     }
   }
 
-  /** Enrolled subjects, from the monitoring read model. */
+  /** Enrolled subjects, from the monitoring read model, with the identity facts each was screened with. */
   async enrolledSubjects(): Promise<MonitoredSubject[]> {
-    const { rows } = await this.deps.pool.query<{ screening_id: string; account_id: string; query: string; entity_type: MonitoredSubject['entityType']; jurisdiction: string | null }>(
-      `SELECT screening_id::text, account_id::text, query, entity_type, jurisdiction FROM ${this.schema}.subjects WHERE enrolled ORDER BY screening_id`,
-    );
-    return rows.map((r) => ({ screeningId: r.screening_id, accountId: r.account_id, query: r.query, entityType: r.entity_type, ...(r.jurisdiction ? { jurisdiction: r.jurisdiction } : {}) }));
+    const { rows } = await this.deps.pool.query<{
+      screening_id: string;
+      account_id: string;
+      query: string;
+      entity_type: MonitoredSubject['entityType'];
+      jurisdiction: string | null;
+      facts: MonitoredSubjectFacts | null;
+    }>(`SELECT screening_id::text, account_id::text, query, entity_type, jurisdiction, facts FROM ${this.schema}.subjects WHERE enrolled ORDER BY screening_id`);
+    return rows.map((r) => ({
+      screeningId: r.screening_id,
+      accountId: r.account_id,
+      query: r.query,
+      entityType: r.entity_type,
+      ...(r.jurisdiction ? { jurisdiction: r.jurisdiction } : {}),
+      ...(r.facts ? { facts: r.facts } : {}),
+    }));
   }
 
   /** The reverse index is kept between list updates while the enrolled subjects stay the same. */
@@ -323,6 +350,7 @@ export class MonitoringService {
                   listVersion: intent.listVersion,
                   ...(fresh.internalList ? { internalList: fresh.internalList } : {}),
                 },
+                ...(alertIdentity(fresh) ? { identity: alertIdentity(fresh)! } : {}),
               }
             : {}),
         },

@@ -13,6 +13,15 @@ import type { EntitySchema, ListEntity } from '../../screening/model';
 import { tokenKeys } from '../../screening/matching/name-index';
 import { prepareName, type NameToken, type PreparedName } from '../../screening/matching/prepare';
 import { foldToken } from '../../screening/matching/text';
+import { QUALIFIER_EFFECTS } from '../../screening/matching/qualifiers';
+import type { ScreeningSubject } from '../../commands/screening';
+
+/**
+ * The identity facts a subject was screened with (issue 27): a re-screen after a list update passes
+ * them to the list agents, so a new or changed hit is assessed exactly as the screening's own were
+ * (a date of birth that agrees confirms, one that conflicts brings the hit down to at most medium).
+ */
+export type MonitoredSubjectFacts = Pick<ScreeningSubject, 'entityTypeDefaulted' | 'dateOfBirth' | 'nationality' | 'identifiers' | 'address' | 'phone' | 'email'>;
 
 export interface MonitoredSubject {
   screeningId: string;
@@ -20,6 +29,21 @@ export interface MonitoredSubject {
   query: string;
   entityType: 'individual' | 'company' | 'organization';
   jurisdiction?: string;
+  facts?: MonitoredSubjectFacts;
+}
+
+/**
+ * Most the engine's qualifiers can add to a subject's name-only score (final = 0.95 · name + Σ effects):
+ * a country that agrees (jurisdiction or nationality), a date of birth that agrees, an identifier
+ * that agrees. A subject gets only the ones it has facts for.
+ */
+export function qualifierHeadroom(subject: Pick<MonitoredSubject, 'jurisdiction' | 'facts'>): number {
+  const f = subject.facts;
+  return (
+    (subject.jurisdiction || f?.nationality ? QUALIFIER_EFFECTS.countryMatch : 0) +
+    (f?.dateOfBirth ? QUALIFIER_EFFECTS.dobExact : 0) +
+    (f?.identifiers?.length ? QUALIFIER_EFFECTS.identifierMatch : 0)
+  );
 }
 
 export interface SubjectIndexOptions {
@@ -70,9 +94,9 @@ export class SubjectIndex {
   private readonly slotSubject: Int32Array;
   private readonly slotWeight: Float32Array;
   private readonly subjectWeight: Float32Array;
-  /** distinct name id → the subjects (indexes into `subjects`) with that name; whether any has a jurisdiction. */
+  /** distinct name id → the subjects (indexes into `subjects`) with that name; the most their facts' qualifiers can add. */
   private readonly members: number[][] = [];
-  private readonly withJurisdiction: boolean[] = [];
+  private readonly headroom: number[] = [];
   private readonly credit: Float32Array;
   private readonly stamp: Int32Array;
   private readonly subjectStamp: Int32Array;
@@ -102,13 +126,13 @@ export class SubjectIndex {
       const known = byName.get(nameKey);
       if (known !== undefined) {
         this.members[known]!.push(i);
-        if (subject.jurisdiction) this.withJurisdiction[known] = true;
+        this.headroom[known] = Math.max(this.headroom[known]!, qualifierHeadroom(subject));
         return;
       }
       const nameId = this.members.length;
       byName.set(nameKey, nameId);
       this.members.push([i]);
-      this.withJurisdiction.push(Boolean(subject.jurisdiction));
+      this.headroom.push(qualifierHeadroom(subject));
       const prepared = prepareName(subject.query, subjectSchema(subject.entityType));
       let total = 0;
       for (const t of prepared.tokens) {
@@ -186,9 +210,9 @@ export class SubjectIndex {
     return this.members[nameId]!;
   }
 
-  /** Whether any subject with this name gave a jurisdiction (a country qualifier may then add to its score). */
-  hasJurisdiction(nameId: number): boolean {
-    return this.withJurisdiction[nameId]!;
+  /** The most qualifiers can add to this name's score for any subject carrying it (their facts: country, date of birth, identifiers). */
+  qualifierHeadroom(nameId: number): number {
+    return this.headroom[nameId]!;
   }
 
   /** The name prepared as the engine prepares a typed query (cached for candidates only). */
@@ -259,7 +283,7 @@ export class CachedSubjectIndex {
 
   for(subjects: MonitoredSubject[]): SubjectIndex {
     const hash = createHash('sha256');
-    for (const s of subjects) hash.update(`${s.screeningId}\u0000${s.accountId}\u0000${s.query}\u0000${s.entityType}\u0000${s.jurisdiction ?? ''}\n`);
+    for (const s of subjects) hash.update(`${s.screeningId}\u0000${s.accountId}\u0000${s.query}\u0000${s.entityType}\u0000${s.jurisdiction ?? ''}\u0000${s.facts ? JSON.stringify(s.facts) : ''}\n`);
     const signature = hash.digest('hex');
     if (this.cached?.signature !== signature) this.cached = { signature, index: SubjectIndex.build(subjects) };
     return this.cached.index;

@@ -299,6 +299,8 @@ export class PgScreeningService implements ScreeningService {
       listGate?: { assertUsable(): void };
       /** Backpressure: a slot per screening in flight; none = no limit. */
       admission?: ScreeningAdmission;
+      /** The account's active internal-list versions, pinned in the request (issue 21): a run screens exactly those. */
+      activeInternalLists?: (accountId: string) => Promise<string[]>;
     },
   ) {}
 
@@ -342,6 +344,7 @@ export class PgScreeningService implements ScreeningService {
   ): Promise<ScreeningView> {
     slot?.bind(screeningStream(screeningId)); // before the append: its end cannot be seen earlier
     const surface = principal.surface === 's1' || principal.surface === 's3' ? principal.surface : 'portal';
+    const internalListVersions = await this.deps.activeInternalLists?.(principal.accountId);
     const declared = input.declared ?? {};
     const text = (key: string) => (typeof declared[key] === 'string' ? (declared[key] as string) : undefined);
     const pick = (fields: Record<string, string>) => {
@@ -399,6 +402,7 @@ export class PgScreeningService implements ScreeningService {
           ? { sow: { sowScreeningId: `SVC-${randomUUID().replace(/-/g, '').slice(0, 8).toUpperCase()}-SOW`, declaration: declared } }
           : {}),
         ...(input.monitor ? { monitor: true } : {}),
+        ...(internalListVersions ? { internalListVersions } : {}),
       },
       metadata: { now: this.deps.clock.now().toISOString(), actor: ctx.actor, correlationId: ctx.correlationId, ...meta },
     }, { newStream: true });

@@ -12,7 +12,7 @@ import { type AgentAnswer, type Command, type Decider, isCalendarDate, isInteger
 import { IllegalTransition, Issues, NotFound, ValidationFailed } from '../errors';
 import { type RiskLevel, riskLevelForScore } from '../plans';
 import { isEmailAddress, isPhoneNumber, recordedSubjectAddress, subjectAddressProblems, type SubjectAddress } from '../screening/model';
-import { parseWatchlistVersionId } from '../../screening/watchlists/model';
+import { isPinnedInternalListVersions } from '../../screening/watchlists/model';
 
 export const PERSON_CHECK_ID = /^SVC-[0-9a-fA-F]{8}-P$/;
 export function streamName(personCheckId: string): string {
@@ -223,7 +223,7 @@ function requestPersonCheck(command: RequestPersonCheck, state: PersonCheckState
   if (d.email !== undefined) issues.check(typeof d.email === 'string' && isEmailAddress(d.email), 'email', 'must be an e-mail address');
   if (d.address !== undefined) for (const [field, message] of subjectAddressProblems(d.address)) issues.add(field, message);
   issues.check(
-    d.internalListVersions === undefined || (Array.isArray(d.internalListVersions) && d.internalListVersions.length <= 1000 && d.internalListVersions.every((v) => typeof v === 'string' && parseWatchlistVersionId(v) !== undefined)),
+    d.internalListVersions === undefined || isPinnedInternalListVersions(d.internalListVersions),
     'internal_list_versions',
     'must be up to 1000 internal-list version ids watchlist-<id>@v<n>',
   );

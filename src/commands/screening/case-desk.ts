@@ -136,7 +136,7 @@ export function evolveCaseDesk(state: RequestedScreening, event: CaseDeskEvent):
       };
     }
     case 'RiskRecomputed':
-      return { ...state, riskScore: event.data.riskScore, riskLevel: event.data.riskLevel };
+      return { ...state, riskScore: event.data.riskScore, riskLevel: event.data.riskLevel, ...(event.data.summary !== undefined ? { summary: event.data.summary } : {}) };
     case 'CaseAssigned':
       return { ...state, assigneeUserId: event.data.assigneeUserId };
     case 'CaseUnassigned': {

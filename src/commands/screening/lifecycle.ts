@@ -8,7 +8,7 @@ import { assertNever } from '../../shared/events';
 import { isInteger, isNonEmptyText, isIsoInstant, NUMERIC_ID, recordedAnswer, stamp, UUID } from '../decider';
 import { Conflict, IllegalTransition, Issues, PlanRequired, ValidationFailed } from '../errors';
 import { isPlan, minimumPlan, planAllows, plansFrom } from '../plans';
-import { entityTypes, nextPipelineStep, type PipelinePhase, planPipeline, resultKey, screeningKinds } from './pipeline';
+import { entityTypes, nextPipelineStep, type PhasePlan, type PipelinePhase, planPipeline, resultKey, screeningKinds } from './pipeline';
 import type {
   AgentResultRecorded,
   CompletePhase,
@@ -28,8 +28,10 @@ import type {
   SourceNotQueried,
   StartPhase,
 } from './messages';
+import { skippedPhases } from './messages';
 import { dealTypes, hitCategories, isEmailAddress, isPartialBirthDate, isPhoneNumber, MAX_HIT_ID_LENGTH, type ScreeningSubject, recordedSubjectAddress, SUBJECT_IDENTIFIER_TYPES, subjectAddressProblems } from './model';
 import { type RequestedScreening, requireExisting, requireRunning, type ScreeningState, validateRisk } from './state';
+import { isPinnedInternalListVersions } from '../../screening/watchlists/model';
 
 export type LifecycleCommand = RequestScreening | StartPhase | ExpirePhase | RecordAgentResult | CompletePhase | CompleteScreening | FailScreening;
 export type LifecycleEvent = ScreeningRequested | PhaseStarted | PhaseSkipped | PhaseRetried | AgentResultRecorded | PhaseCompleted | ScreeningCompleted | ScreeningFailed;
@@ -76,6 +78,11 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
   if (subject?.address !== undefined) for (const [field, message] of subjectAddressProblems(subject.address)) issues.add(field, message);
   if (subject?.phone !== undefined) issues.check(typeof subject.phone === 'string' && isPhoneNumber(subject.phone), 'phone', 'must be a phone number: 6-15 digits, optionally a leading +');
   if (subject?.email !== undefined) issues.check(typeof subject.email === 'string' && isEmailAddress(subject.email), 'email', 'must be an e-mail address');
+  issues.check(
+    d.internalListVersions === undefined || isPinnedInternalListVersions(d.internalListVersions),
+    'internal_list_versions',
+    'must be up to 1000 internal-list version ids watchlist-<id>@v<n>',
+  );
   for (const [field, value] of Object.entries(d.edd ?? {})) optionalText(issues, value, field, 10_000);
   if (d.ma) {
     const { dealType, ...texts } = d.ma;
@@ -122,6 +129,7 @@ function requestScreening(command: RequestScreening, state: ScreeningState): Scr
         ...(d.ma ? { ma: d.ma } : {}),
         ...(d.sow ? { sow: d.sow } : {}),
         monitor: d.monitor === true,
+        ...(d.internalListVersions !== undefined ? { internalListVersions: [...d.internalListVersions] } : {}),
         pipeline: planPipeline({ kind: d.kind, entityType: subject.entityType, plan: d.plan }),
         requestedAt: command.metadata.now,
       },
@@ -149,19 +157,30 @@ export function decideLifecycle(command: LifecycleCommand, state: ScreeningState
       const deadline = command.data.deadline;
       const issues = new Issues();
       issues.check(deadline === undefined || (isIsoInstant(deadline) && Date.parse(deadline) > Date.parse(now)), 'deadline', 'must be an ISO time after now');
-      issues.check(notQueried.length === 0 || plan.mode === 'parallel', 'not_queried', 'only a parallel phase records unqueryable sources at its start');
-      notQueried.forEach((n, i) =>
-        issues
-          .check(plan.agents.includes(n.agent), `not_queried[${i}].agent`, `${n.agent} is not an agent of phase ${phase}`)
-          .check(notQueried.findIndex((o) => o.agent === n.agent) === i, `not_queried[${i}].agent`, `${n.agent} is listed twice`)
-          .check(isNonEmptyText(n.error, 2000), `not_queried[${i}].error`, 'is required'),
-      );
+      sourcesNotQueriedProblems(issues, 'not_queried', plan, notQueried, false);
+      const skipped = notQueried.length > 0 && notQueried.length === plan.agents.length;
+      const thenSkipped = command.data.thenSkipped ?? [];
+      issues.check(thenSkipped.length === 0 || skipped, 'then_skipped', 'only a phase that is skipped itself records the phases skipped after it');
+      const later = s.pipeline.slice(s.pipeline.indexOf(plan) + 1);
+      thenSkipped.forEach((t, i) => {
+        const next = later[i];
+        issues.check(next !== undefined && t.phase === next.phase, `then_skipped[${i}].phase`, `must be ${next ? `phase ${next.phase}, the next of the plan` : 'absent: the plan has no further phase'}`);
+        if (next && t.phase === next.phase) sourcesNotQueriedProblems(issues, `then_skipped[${i}]`, next, t.notQueried ?? [], true);
+      });
       issues.throwIfAny();
-      if (notQueried.length > 0 && notQueried.length === plan.agents.length) {
-        // Nothing to dispatch or wait for: the phase is over as it starts.
-        const byAgent = new Map(notQueried.map((n) => [n.agent, n]));
+      if (skipped) {
+        // Nothing to dispatch or wait for: the phase (and those in thenSkipped) is over as it starts.
         return stamp<ScreeningEvent>(command, [
-          { type: 'PhaseSkipped', data: { ...ids, phase, notQueried: plan.agents.map((a) => byAgent.get(a)!), skippedAt: now } },
+          {
+            type: 'PhaseSkipped',
+            data: {
+              ...ids,
+              phase,
+              notQueried: inPlanOrder(plan.agents, notQueried),
+              ...(thenSkipped.length ? { thenSkipped: thenSkipped.map((t, i) => ({ phase: t.phase, notQueried: inPlanOrder(later[i]!.agents, t.notQueried) })) } : {}),
+              skippedAt: now,
+            },
+          },
         ]);
       }
       return stamp<ScreeningEvent>(command, [
@@ -358,6 +377,28 @@ function expirePhase(command: ExpirePhase, s: RequestedScreening, ids: { screeni
   );
 }
 
+/**
+ * The sources of a phase recorded as not queried as it starts: agents of that phase, once each, with
+ * an error, in a parallel phase; for a phase skipped whole (`all`), every one of its agents.
+ */
+function sourcesNotQueriedProblems(issues: Issues, field: string, plan: PhasePlan, sources: readonly SourceNotQueried[], all: boolean): void {
+  issues.check(sources.length === 0 || plan.mode === 'parallel', field, 'only a parallel phase records unqueryable sources at its start');
+  if (all) issues.check(sources.length === plan.agents.length, field, `must list every agent of phase ${plan.phase} as not queried`);
+  const prefix = all ? `${field}.not_queried` : field;
+  sources.forEach((n, i) =>
+    issues
+      .check(plan.agents.includes(n.agent), `${prefix}[${i}].agent`, `${n.agent} is not an agent of phase ${plan.phase}`)
+      .check(sources.findIndex((o) => o.agent === n.agent) === i, `${prefix}[${i}].agent`, `${n.agent} is listed twice`)
+      .check(isNonEmptyText(n.error, 2000), `${prefix}[${i}].error`, 'is required'),
+  );
+}
+
+/** Each agent's not-queried record, in the order of the plan (validated: one per agent). */
+function inPlanOrder(agents: readonly string[], sources: readonly SourceNotQueried[]): SourceNotQueried[] {
+  const byAgent = new Map(sources.map((n) => [n.agent, n]));
+  return agents.map((a) => byAgent.get(a)!);
+}
+
 // ---- evolve ----
 /** The recorded results of sources a phase could not query (PhaseStarted, PhaseSkipped). */
 function notQueriedResults(phase: PipelinePhase, sources: readonly SourceNotQueried[]): Record<string, { queried: boolean }> {
@@ -382,6 +423,7 @@ export function evolveLifecycle(state: ScreeningState, event: LifecycleEvent): S
       subject: d.subject,
       ...(d.sow ? { sowScreeningId: d.sow.sowScreeningId } : {}),
       monitorOnCompletion: d.monitor,
+      ...(d.internalListVersions !== undefined ? { internalListVersions: d.internalListVersions } : {}),
       pipeline: d.pipeline,
       phases: {},
       recorded: {},
@@ -401,13 +443,15 @@ export function evolveLifecycle(state: ScreeningState, event: LifecycleEvent): S
         },
         recorded: { ...s.recorded, ...notQueriedResults(event.data.phase, event.data.notQueried ?? []) },
       }));
-    case 'PhaseSkipped':
-      // As PhaseStarted with every agent not queried, followed by PhaseCompleted.
+    case 'PhaseSkipped': {
+      // Each phase as PhaseStarted with every agent not queried, followed by PhaseCompleted.
+      const skipped = skippedPhases(event.data);
       return {
         ...state,
-        phases: { ...state.phases, [event.data.phase]: { status: 'completed' } },
-        recorded: { ...state.recorded, ...notQueriedResults(event.data.phase, event.data.notQueried) },
+        phases: { ...state.phases, ...Object.fromEntries(skipped.map((p) => [p.phase, { status: 'completed' as const }])) },
+        recorded: { ...state.recorded, ...Object.assign({}, ...skipped.map((p) => notQueriedResults(p.phase, p.notQueried))) },
       };
+    }
     case 'PhaseRetried': {
       const phase = state.phases[event.data.phase];
       if (!phase) return state;
@@ -426,6 +470,7 @@ export function evolveLifecycle(state: ScreeningState, event: LifecycleEvent): S
         status: 'completed',
         riskScore: event.data.riskScore,
         riskLevel: event.data.riskLevel,
+        ...(event.data.summary !== undefined ? { summary: event.data.summary } : {}),
         hits: Object.fromEntries(event.data.hits.map((h) => [h.hitId, { ...h, status: 'open' as const }])),
       };
     case 'ScreeningFailed':

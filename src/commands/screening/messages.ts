@@ -7,6 +7,7 @@ import type { AgentAnswer, Command } from '../decider';
 import type { Plan, RiskLevel } from '../plans';
 import type { PhaseMode, PhasePlan, PipelinePhase, ScreeningKind } from './pipeline';
 import type {
+  AlertIdentity,
   Disposition,
   EddDeclarations,
   HitCategory,
@@ -39,6 +40,12 @@ export type RequestScreening = Command<
     sow?: SowRequest;
     /** Enrol in ongoing monitoring as soon as the screening completes. */
     monitor?: boolean;
+    /**
+     * The account's internal-list versions active at request time (`watchlist-<id>@v<n>`; [] when it had
+     * none): the sanctions agent screens exactly these, on the first run and on any later one, so a list
+     * edited while the screening runs does not change what it was screened against (issue 21, as person checks).
+     */
+    internalListVersions?: string[];
   }
 >;
 /** A source this deployment cannot query (not configured, no agent serves it), recorded as the phase starts. */
@@ -64,8 +71,20 @@ export type StartPhase = Command<
      * callers that predate deadlines; the process manager always sets it.
      */
     deadline?: string;
+    /**
+     * Only with a phase that is skipped (`notQueried` covers all its agents): the phases that follow
+     * it in the plan, in order, none of whose agents can be queried either. They are recorded in the
+     * same PhaseSkipped (`thenSkipped`) instead of one PhaseSkipped each: without outside sources
+     * configured, phases 1b-4 of a screening are four such phases in a row.
+     */
+    thenSkipped?: SkippedPhase[];
   }
 >;
+/** A phase none of whose agents this deployment can query: each recorded as not queried, in plan order. */
+export interface SkippedPhase {
+  phase: PipelinePhase;
+  notQueried: SourceNotQueried[];
+}
 /**
  * The supervisor found a phase still running past its deadline (its agent tasks were lost, or a
  * worker died). Within the retry budget the phase's pending agents are dispatched again with a new
@@ -154,6 +173,8 @@ export type RecordMonitoringAlert = Command<
     entityRecordHash?: string;
     /** Required for a new hit (the handler allocates hitId). */
     hit?: Omit<ScreeningHit, 'entityId' | 'entityRecordHash'>;
+    /** The machine's assessment of the new or re-scored hit on the subject's facts (absent: the match was not re-scored). */
+    identity?: AlertIdentity;
     /** Optional recomputed risk (and the summary as the hits stand) after this alert. */
     risk?: { riskScore: number; riskLevel: RiskLevel; summary?: string };
   }
@@ -188,6 +209,8 @@ export type ScreeningRequested = Event<
     ma?: MaDeal;
     sow?: SowRequest;
     monitor: boolean;
+    /** The account's internal-list versions pinned at request time (absent in screenings recorded before they were). */
+    internalListVersions?: string[];
     pipeline: PhasePlan[];
     requestedAt: string;
   }
@@ -205,9 +228,16 @@ export type PhaseRetried = Event<
  * Every agent of the phase is a source this deployment cannot query, so the phase started and
  * completed at once: one event instead of PhaseStarted + PhaseCompleted (each event costs a hash,
  * an insert, a relay message and a pass of every reader). Each agent is listed as not queried,
- * with its reason, in plan order.
+ * with its reason, in plan order. `thenSkipped` (schema version 2; absent in events recorded before
+ * it) lists the phases right after it in the plan that were skipped the same way, in order: one
+ * event for a run of skipped phases. Read it through `skippedPhases`.
  */
-export type PhaseSkipped = Event<'PhaseSkipped', Ids & { phase: PipelinePhase; notQueried: SourceNotQueried[]; skippedAt: string }>;
+export type PhaseSkipped = Event<'PhaseSkipped', Ids & { phase: PipelinePhase; notQueried: SourceNotQueried[]; thenSkipped?: SkippedPhase[]; skippedAt: string }>;
+
+/** Every phase a PhaseSkipped records, in plan order (version 1 events: their one phase). */
+export function skippedPhases(data: PhaseSkipped['data']): SkippedPhase[] {
+  return [{ phase: data.phase, notQueried: data.notQueried }, ...(data.thenSkipped ?? [])];
+}
 export type AgentResultRecorded = Event<'AgentResultRecorded', Ids & AgentAnswer<PipelinePhase>>;
 export type PhaseCompleted = Event<
   'PhaseCompleted',
@@ -284,6 +314,12 @@ export type MonitoringAlertRaised = Event<
     raisedAt: string;
     /** The hit is on an internal list (new or changed hit): counted by the list's severity at once. */
     internalList?: InternalListRef;
+    /**
+     * The machine's assessment of the new or re-scored hit on the subject's facts (issue 27): the report
+     * reads it as a screening's own hit. Absent on removals, on changes the subject was not re-scored
+     * against, and on events recorded before it was kept (then read by the score: never confirmed).
+     */
+    identity?: AlertIdentity;
   }
 >;
 export type HitReopened = Event<

@@ -4,6 +4,7 @@
  * the decisions by concern in lifecycle.ts, case-desk.ts and monitoring.ts, composed in decider.ts.
  */
 import type { EntityType } from './pipeline';
+import type { HitConfirmation, MatchAssessment } from '../../reports/confirmation';
 
 export function streamName(screeningId: string): string {
   return `screening-${screeningId}`;
@@ -211,4 +212,16 @@ export function isDisposition(value: unknown): value is Disposition {
   return typeof value === 'string' && (dispositions as readonly string[]).includes(value);
 }
 export type MonitoringAlertKind = 'new_hit' | 'changed_hit' | 'removed_hit';
+
+/**
+ * The machine's assessment of a hit monitoring found or re-scored, made on the subject's own facts
+ * exactly as a screening's hits are (issue 27, src/reports/confirmation.ts): confirmed only with a
+ * confirmation (an agreeing date of birth or identifier, or an exact distinctive name), contradicted
+ * when the date of birth agrees with no listed one. `note` says which fact decided, or that none did.
+ */
+export interface AlertIdentity {
+  assessment: MatchAssessment;
+  confirmation?: HitConfirmation;
+  note: string;
+}
 

@@ -16,7 +16,8 @@ import type {
   ScreeningEvent,
   UnenrollFromMonitoring,
 } from './messages';
-import { hitCategories, MAX_HIT_ID_LENGTH, type ScreeningHit } from './model';
+import { hitCategories, MAX_HIT_ID_LENGTH, type AlertIdentity, type ScreeningHit } from './model';
+import { isMachineConfirmation, MATCH_ASSESSMENTS } from '../../reports/confirmation';
 import { type BareEvent, type HitState, type HitStatus, type RequestedScreening, requireCompleted, requireExisting, riskRecomputed, type ScreeningState, validateRisk } from './state';
 
 export type MonitoringCommand = EnrollInMonitoring | UnenrollFromMonitoring | RecordMonitoringAlert;
@@ -47,7 +48,8 @@ export function decideMonitoring(command: MonitoringCommand, state: ScreeningSta
  * - a hit cleared as false_positive raises nothing while its entity record is unchanged (same
  *   record hash as when cleared, or a removal); a changed record re-opens it (HitReopened with the diff);
  * - an open/true-match hit raises changed_hit only if its record hash changed, removed_hit once;
- * - new_hit for an entity with no live hit adds a hit (the handler allocates its hitId).
+ * - new_hit for an entity with no live hit adds a hit (the handler allocates its hitId);
+ * - RiskRecomputed follows when the recomputed score, level or summary differs from the recorded one.
  */
 function recordMonitoringAlert(
   command: RecordMonitoringAlert,
@@ -70,6 +72,7 @@ function recordMonitoringAlert(
       'hit.internal_list',
       'must name the list, its version and a severity of block, review or note',
     );
+  if (d.identity !== undefined) checkAlertIdentity(issues, d.kind, d.identity);
   if (d.risk) validateRisk(issues, d.risk.riskScore, d.risk.riskLevel, d.risk.summary);
   issues.throwIfAny();
   if (s.alertIds.includes(d.alertId)) return [];
@@ -131,13 +134,40 @@ function recordMonitoringAlert(
       ...(d.entityRecordHash !== undefined ? { entityRecordHash: d.entityRecordHash } : {}),
       raisedAt: now,
       ...(d.kind !== 'removed_hit' && d.hit?.internalList ? { internalList: d.hit.internalList } : {}),
+      ...(d.identity ? { identity: { assessment: d.identity.assessment, ...(d.identity.confirmation ? { confirmation: { ...d.identity.confirmation } } : {}), note: d.identity.note } } : {}),
     },
   });
-  if (d.risk && (d.risk.riskScore !== s.riskScore || d.risk.riskLevel !== s.riskLevel)) {
+  // A re-score is recorded when the score or level moves, and also when only the summary does (another
+  // match counted at the same level): the S1/S3 list takes its summary from RiskRecomputed alone.
+  const summaryMoved = d.risk?.summary !== undefined && d.risk.summary !== s.summary;
+  if (d.risk && (d.risk.riskScore !== s.riskScore || d.risk.riskLevel !== s.riskLevel || summaryMoved)) {
     const withAlert: RequestedScreening = s.hits[hitId] ? s : { ...s, hits: { ...s.hits, [hitId]: { ...hitFacts, hitId } as HitState } };
     events.push(riskRecomputed(withAlert, ids, d.risk.riskScore, d.risk.riskLevel, 'monitoring_alert', now, { [hitId]: newStatus }, d.risk.summary));
   }
   return stamp<ScreeningEvent>(command, events as never);
+}
+
+/**
+ * A machine assessment is one of the four, "identity corroborated" exactly when it carries a
+ * confirmation, and that confirmation is a fact or a distinctive name (an analyst confirms by a
+ * disposition, never through an alert); a removal has nothing to assess.
+ */
+function checkAlertIdentity(issues: Issues, kind: RecordMonitoringAlert['data']['kind'], identity: AlertIdentity): void {
+  const corroborated = identity.assessment === 'identity_corroborated';
+  issues
+    .check(kind !== 'removed_hit', 'identity', 'a removal has no assessment')
+    .check((MATCH_ASSESSMENTS as readonly string[]).includes(identity.assessment), 'identity.assessment', `must be one of ${MATCH_ASSESSMENTS.join(', ')}`)
+    .check(
+      corroborated === (identity.confirmation !== undefined),
+      'identity.confirmation',
+      'is required with identity_corroborated and only with it',
+    )
+    .check(
+      identity.confirmation === undefined || isMachineConfirmation(identity.confirmation),
+      'identity.confirmation',
+      'must name its basis (date_of_birth, identifier or distinctive_name) and the fact in words',
+    )
+    .check(isNonEmptyText(identity.note, 2000), 'identity.note', 'is required (at most 2000 characters)');
 }
 
 export function evolveMonitoring(state: RequestedScreening, event: MonitoringEvent): ScreeningState {

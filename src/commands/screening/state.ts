@@ -36,12 +36,20 @@ export interface RequestedScreening {
   subject: ScreeningSubject;
   sowScreeningId?: string;
   monitorOnCompletion: boolean;
+  /** The account's internal-list versions pinned at request time (ScreeningRequested.internalListVersions). */
+  internalListVersions?: string[];
   pipeline: PhasePlan[];
   phases: Partial<Record<PipelinePhase, PhaseProgress>>;
   /** `${phase}/${agent}` → queried */
   recorded: Record<string, { queried: boolean }>;
   riskScore?: number;
   riskLevel?: RiskLevel;
+  /**
+   * The summary as last recorded (completion, or a re-score that carried one): a monitoring alert
+   * that changes only the summary's count of matches still records a RiskRecomputed with it, so the
+   * list read models, which keep no hits, show what the detail shows.
+   */
+  summary?: string;
   hits: Record<string, HitState>;
   monitoring: boolean;
   alertIds: string[];

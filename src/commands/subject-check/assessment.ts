@@ -62,6 +62,8 @@ export interface Finding {
   /** The machine's assessment of the hit and what confirmed it, as the list agent recorded them. */
   assessment?: MatchAssessment;
   confirmation?: HitConfirmation;
+  /** The assessment in words: which fact confirmed the hit, or that nothing did and what would (the risk reason quotes it). */
+  identity_note?: string;
   severity: 'red_flag' | 'warning';
   /** The list inside a multi-list file (CSL source column): tells an SDN row from an Entity List row. */
   source_list?: string;
@@ -114,6 +116,7 @@ export function findingsOf(input: AgentResultInput): Finding[] {
         match_strength: confirmed ? 'confirmed' : 'potential',
         ...(assessment ? { assessment } : {}),
         ...(confirmation ? { confirmation } : {}),
+        ...(typeof hit.identityNote === 'string' && hit.identityNote ? { identity_note: hit.identityNote } : {}),
         severity: confirmed && RED_FLAG_TIERS.has(tier) ? 'red_flag' : 'warning',
         ...(typeof hit.sourceList === 'string' && hit.sourceList ? { source_list: hit.sourceList } : {}),
       };
@@ -153,6 +156,7 @@ export function riskOfFindings(findings: readonly Finding[], unsearched: readonl
       ...(f.source_list ? { sourceList: f.source_list } : {}),
       ...(f.assessment ? { assessment: f.assessment } : {}),
       ...(f.confirmation ? { confirmation: f.confirmation } : {}),
+      ...(f.identity_note ? { identityNote: f.identity_note } : {}),
     });
   });
   return computeRiskScore({ hits, ...(unsearched.length ? { unsearched: [...unsearched] } : {}) });

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ScreeningEvent } from '../../commands/screening';
+import type { ScreeningEvent, ScreeningSubject } from '../../commands/screening';
 import type { SubjectCheckEvent } from '../../commands/subject-check';
 import type { RecordedEvent } from '../../shared/events';
 import { columnsOf, firstPerKey, piecesOf } from '../batching';
@@ -19,7 +19,8 @@ import { quoteIdent, type Projection } from '../projection';
 export const monitoringProjection: Projection = {
   name: 'monitoring',
   // 3: hits keep every list their entity is on (the work queue lists and filters by any of them).
-  version: 3,
+  // 4: subjects keep the identity facts they were screened with (issue 27: a re-screen assesses new hits on them).
+  version: 4,
   handles: [
     'ScreeningCompleted',
     'MonitoringEnrolled',
@@ -40,6 +41,9 @@ export const monitoringProjection: Projection = {
         query text NOT NULL,
         entity_type text NOT NULL,
         jurisdiction text,
+        -- The screening's identity facts (date of birth, nationality, identifiers, address, phone,
+        -- e-mail, whether the type was defaulted) as JSON; null when it was screened by name only.
+        facts jsonb,
         enrolled boolean NOT NULL,
         enrolled_at timestamptz NOT NULL,
         unenrolled_at timestamptz,
@@ -94,12 +98,12 @@ export const monitoringProjection: Projection = {
       case 'MonitoringEnrolled': {
         const d = event.data;
         await client.query(
-          `INSERT INTO ${s}.subjects (screening_id, account_id, query, entity_type, jurisdiction, enrolled, enrolled_at, stream_position)
-           VALUES ($1,$2,$3,$4,$5,true,$6,$7)
+          `INSERT INTO ${s}.subjects (screening_id, account_id, query, entity_type, jurisdiction, facts, enrolled, enrolled_at, stream_position)
+           VALUES ($1,$2,$3,$4,$5,$6::jsonb,true,$7,$8)
            ON CONFLICT (screening_id) DO UPDATE SET enrolled = true, enrolled_at = EXCLUDED.enrolled_at, unenrolled_at = NULL,
-             stream_position = EXCLUDED.stream_position
+             facts = EXCLUDED.facts, stream_position = EXCLUDED.stream_position
            WHERE ${s}.subjects.stream_position < EXCLUDED.stream_position`,
-          [d.screeningId, d.accountId, d.subject.query, d.subject.entityType, d.subject.jurisdiction ?? null, d.enrolledAt, position],
+          [d.screeningId, d.accountId, d.subject.query, d.subject.entityType, d.subject.jurisdiction ?? null, identityFactsJson(d.subject), d.enrolledAt, position],
         );
         return;
       }
@@ -223,4 +227,10 @@ async function insertReportedHits(client: pg.PoolClient, s: string, completions:
      ON CONFLICT (screening_id, hit_id) DO NOTHING`,
     columnsOf(hits, 7),
   );
+}
+
+/** The subject's identity facts beyond its name, kind and jurisdiction, as the subjects row keeps them (null: none). */
+export function identityFactsJson(subject: ScreeningSubject): string | null {
+  const { query: _query, entityType: _type, jurisdiction: _jurisdiction, ...facts } = subject;
+  return Object.keys(facts).length ? JSON.stringify(facts) : null;
 }

@@ -104,6 +104,12 @@ export function parseWatchlistVersionId(versionId: string): { watchlistId: strin
   return m ? { watchlistId: m[1]!.toLowerCase(), version: Number(m[2]) } : undefined;
 }
 
+/** A request's pinned internal-list versions: at most 1000 ids `watchlist-<id>@v<n>` (the screening and person-check deciders' one rule). */
+export const MAX_PINNED_INTERNAL_LISTS = 1000;
+export function isPinnedInternalListVersions(value: unknown): value is string[] {
+  return Array.isArray(value) && value.length <= MAX_PINNED_INTERNAL_LISTS && value.every((v) => typeof v === 'string' && parseWatchlistVersionId(v) !== undefined);
+}
+
 /** The label a hit shows as its source. */
 export function internalListLabel(name: string): string {
   return `internal list: ${name}`;

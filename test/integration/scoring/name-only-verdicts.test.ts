@@ -1,5 +1,5 @@
 /**
- * What S1 and S3 answer, over real HTTP on the bundled lists, for the subjects issue 27 names: most
+ * What S1, S3 and S2 answer, over real HTTP on the bundled lists, for the subjects issue 27 names: most
  * screenings arrive with a name only, and a name alone confirms nothing about identity unless it is
  * distinctive (docs/risk-scoring.md "Confirmed").
  *
@@ -72,12 +72,14 @@ const cases: Case[] = [
 let svc: TestService;
 let s1: string;
 let s3: string;
+let s2: string;
 
 before(async () => {
   svc = await startTestService({ env: { SCREENING_WAIT_MS: '60000' } });
   const account = await svc.createAccount('enterprise');
   s1 = (await svc.createKey(account.accountId, 's1')).key;
   s3 = (await svc.createKey(account.accountId, 's3', { userId: account.userId })).key;
+  s2 = (await svc.createKey(account.accountId, 's2')).key;
 });
 after(async () => {
   await svc?.stop();
@@ -130,3 +132,44 @@ for (const surface of surfaces) {
     }
   });
 }
+
+/**
+ * S2 subject checks (persons only, so the Banco case does not apply): the same bounds. A check concludes
+ * asynchronously; its `risk_level` and `risk_reason` come from the same scorer. S2 requires a location:
+ * each person's own country.
+ */
+describe('S2 subject checks over HTTP: the same bounds for the same persons and facts', () => {
+  const parts = (query: string) => {
+    const words = query.split(' ');
+    return { first_name: words[0], ...(words.length > 2 ? { middle_name: words.slice(1, -1).join(' ') } : {}), last_name: words.at(-1) };
+  };
+  for (const c of cases.filter((x) => x.body.entity_type === 'individual')) {
+    const bounds = [c.atLeast && `at least ${c.atLeast}`, c.atMost && `at most ${c.atMost}`].filter(Boolean).join(', ');
+    it(`${c.what}: ${bounds}`, async () => {
+      // S2 requires a location: each person's own country (China adds no floor of its own to Zhang Wei's bound)
+      const country = { 'Vladimir Putin': 'RU', 'Kim Jong Un': 'KP', 'Zhang Wei': 'CN' }[String(c.body.query)];
+      assert.ok(country, `a location for ${String(c.body.query)}`);
+      const body = {
+        ...parts(String(c.body.query)),
+        ...(c.body.date_of_birth ? { date_of_birth: c.body.date_of_birth } : {}),
+        locations: [{ country }],
+        purpose: 'employment',
+        consent: { certified: true },
+      };
+      const started = await fetch(`${svc.url}/api/v1/compliance/subject-checks`, { method: 'POST', headers: { authorization: `Bearer ${s2}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const created = (await started.json()) as any;
+      assert.equal(started.status, 201, JSON.stringify(created));
+      let check: any;
+      for (let i = 0; i < 600 && !check; i++) {
+        const got = (await (await fetch(`${svc.url}/api/v1/compliance/subject-checks/${created.subject_check_id}`, { headers: { authorization: `Bearer ${s2}` } })).json()) as any;
+        if (got.subject_check && got.subject_check.status !== 'running') check = got.subject_check;
+        else await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(check, 'the subject check concluded');
+      const level: string = check.risk_level;
+      if (c.atLeast) assert.ok(rank(level) >= rank(c.atLeast), `${level} ${check.risk_score}: ${check.risk_reason}`);
+      if (c.atMost) assert.ok(rank(level) <= rank(c.atMost), `${level} ${check.risk_score}: ${check.risk_reason}`);
+      assert.match(check.risk_reason, c.says, check.risk_reason);
+    });
+  }
+});

@@ -51,3 +51,21 @@ describe('portal progress of a skipped phase', () => {
     assert.deepEqual(skipped, older);
   });
 });
+
+describe('portal progress of a run of skipped phases in one PhaseSkipped (v2, thenSkipped)', () => {
+  const phase2 = [{ agent: 'browser_verification', error: 'no agent serves browser_verification in this deployment' }];
+
+  it('reads, with the event\'s id, as one PhaseSkipped per phase: each phase started, its sources finished, completed', () => {
+    const together = progressOf(stored({ type: 'PhaseSkipped', data: { ...ids, phase: '1b', notQueried, thenSkipped: [{ phase: '2', notQueried: phase2 }], skippedAt: AT } }, 7), labels);
+    const oneEach = [
+      stored({ type: 'PhaseSkipped', data: { ...ids, phase: '1b', notQueried, skippedAt: AT } }, 7),
+      stored({ type: 'PhaseSkipped', data: { ...ids, phase: '2', notQueried: phase2, skippedAt: AT } }, 7),
+    ].flatMap((event) => progressOf(event, labels));
+    assert.deepEqual(together, oneEach);
+    assert.deepEqual(
+      (together as { event: string; data: { phase: string } }[]).map((m) => `${m.event} ${m.data.phase}`),
+      ['phase_started 1b', 'agent_finished 1b', 'agent_finished 1b', 'phase_completed 1b', 'phase_started 2', 'agent_finished 2', 'phase_completed 2'],
+    );
+  });
+});
+

@@ -62,3 +62,26 @@ describe('screening report: a phase none of whose sources can be queried', () =>
     assert.deepEqual(older.sourcesNotSearched, skipped.sourcesNotSearched);
   });
 });
+
+describe('screening report: a run of such phases in one PhaseSkipped (v2, thenSkipped)', () => {
+  const phase2 = [{ agent: 'browser_verification', error: 'no agent serves browser_verification in this deployment' }];
+  const together = buildScreeningReport(
+    stream([{ type: 'PhaseSkipped', data: { ...ids, phase: '1b', notQueried, thenSkipped: [{ phase: '2', notQueried: phase2 }], skippedAt: NOW } }]),
+    context,
+  )!;
+  const oneEach = buildScreeningReport(
+    stream([
+      { type: 'PhaseSkipped', data: { ...ids, phase: '1b', notQueried, skippedAt: NOW } },
+      { type: 'PhaseSkipped', data: { ...ids, phase: '2', notQueried: phase2, skippedAt: NOW } },
+    ]),
+    context,
+  )!;
+
+  it('lists the sources of every phase it records, as one PhaseSkipped per phase (v1) does', () => {
+    assert.deepEqual(together.agents.map((a) => `${a.phase}/${a.agent}`), ['1b/company_registries', '1b/market_data', '2/browser_verification']);
+    assert.ok(together.agents.every((a) => a.queried === false && a.error));
+    assert.deepEqual(together.agents, oneEach.agents);
+    assert.deepEqual(together.sourcesNotSearched, oneEach.sourcesNotSearched);
+    assert.deepEqual(together.audit.events.map((e) => e.type), ['ScreeningRequested', 'PhaseSkipped']);
+  });
+});

@@ -5,11 +5,14 @@ import {
   type CompleteScreening,
   hitsCountingTowardRisk,
   nextStep,
+  type PhaseSkipped,
+  type PipelinePhase,
   type RecordMonitoringAlert,
   type RequestScreening,
   type ScreeningCommand,
   screeningDecider,
   type ScreeningEvent,
+  skippedPhases,
   streamName,
 } from '../../../src/commands/screening';
 import { foldEvents } from '../../../src/commands/decider';
@@ -187,6 +190,26 @@ describe('screening: request', () => {
 
   it('refuses a second request on the same stream', () => {
     spec.given(asGiven(requested())).when(request()).thenThrows(Conflict);
+  });
+
+  describe("the account's internal-list versions, pinned at request time (issue 21, as person checks)", () => {
+    const version = 'watchlist-6f1c0f7e-1b7a-4c59-9a53-0d7c8e2f4a10@v3';
+    it('given no screening, when it is requested with the active versions, then the request records them and the state keeps them for every run', () => {
+      const { events, stateAfter } = spec.given([]).when(request({ internalListVersions: [version] })).thenTypes(['ScreeningRequested']);
+      assert.deepEqual((events[0]!.data as { internalListVersions?: string[] }).internalListVersions, [version]);
+      assert.deepEqual(stateAfter.status !== 'none' && stateAfter.internalListVersions, [version]);
+    });
+    it('given no screening, when the account had no list, then an empty pinning is recorded (no list is screened, even one made later); without the field none is', () => {
+      const { events } = spec.given([]).when(request({ internalListVersions: [] })).thenTypes(['ScreeningRequested']);
+      assert.deepEqual((events[0]!.data as { internalListVersions?: string[] }).internalListVersions, []);
+      const old = spec.given([]).when(request()).thenTypes(['ScreeningRequested']);
+      assert.equal('internalListVersions' in old.events[0]!.data, false);
+    });
+    it('when a pinned version is not an internal-list version id, or there are more than 1000, then nothing is recorded', () => {
+      for (const bad of [['ofac_sdn@abc'], [version, 'watchlist-x@v1'], Array.from({ length: 1001 }, () => version), 'watchlist' as never]) {
+        spec.given([]).when(request({ internalListVersions: bad as string[] })).thenThrows(ValidationFailed, (e) => e.issues.some((i) => i.field === 'internal_list_versions'));
+      }
+    });
   });
 });
 
@@ -419,6 +442,74 @@ describe('screening: a phase none of whose sources this deployment can query', (
     assert.deepEqual(replayed, foldEvents(screeningDecider, skipped));
     // And the old stream goes on the same way: the next phase starts, the skipped one takes nothing more.
     spec.given(asGiven(oldStyle)).when({ type: 'CompletePhase', data: { screeningId: '501', phase: '1b' }, metadata: meta() }).thenNothing();
+  });
+});
+
+describe('screening: a run of phases none of whose sources can be queried (PhaseSkipped v2, thenSkipped)', () => {
+  const unconfigured1b = [
+    { agent: 'company_registries', error: 'not configured: set COMPANIES_HOUSE_API_KEY' },
+    { agent: 'market_data', error: 'no agent serves market_data in this deployment' },
+  ];
+  const unconfigured2 = [{ agent: 'browser_verification', error: 'no agent serves browser_verification in this deployment' }];
+  const start = (phase: '1b' | '2', notQueried: { agent: string; error: string }[], thenSkipped?: { phase: PipelinePhase; notQueried: { agent: string; error: string }[] }[]) =>
+    ({ type: 'StartPhase', data: { screeningId: '501', phase, notQueried, ...(thenSkipped ? { thenSkipped } : {}) }, metadata: meta() }) as const;
+  const decideAll = (events: ScreeningEvent[], command: ScreeningCommand) => [...events, ...screeningDecider.decide(command, foldEvents(screeningDecider, events))];
+  /** Requested (phases 1, 1b, 2, 5), phase 1 run and completed: 1b and 2 are next, both answerable here only. */
+  const atPhase1b = (): ScreeningEvent[] => {
+    let events = decideAll(requested(), { type: 'StartPhase', data: { screeningId: '501', phase: '1' }, metadata: meta() });
+    const step = nextStep(foldEvents(screeningDecider, events));
+    for (const agent of step.action === 'dispatch' ? step.agents : []) {
+      events = decideAll(events, {
+        type: 'RecordAgentResult',
+        data: { screeningId: '501', phase: '1', agent, queried: true, result: { matches: [] }, startedAt: NOW, finishedAt: NOW },
+        metadata: meta(),
+      });
+    }
+    return decideAll(events, { type: 'CompletePhase', data: { screeningId: '501', phase: '1' }, metadata: meta() });
+  };
+
+  it('is one PhaseSkipped with the later phases in thenSkipped, each in plan order, and the run goes on after the last', () => {
+    const { stateAfter } = spec
+      .given(asGiven(atPhase1b()))
+      .when(start('1b', [...unconfigured1b].reverse(), [{ phase: '2', notQueried: unconfigured2 }]))
+      .then([{ type: 'PhaseSkipped', data: { ...ids, phase: '1b', notQueried: unconfigured1b, thenSkipped: [{ phase: '2', notQueried: unconfigured2 }], skippedAt: NOW } }]);
+    assert.ok(stateAfter.status === 'running');
+    assert.deepEqual(stateAfter.phases['1b'], { status: 'completed' });
+    assert.deepEqual(stateAfter.phases['2'], { status: 'completed' });
+    assert.deepEqual(stateAfter.recorded['2/browser_verification'], { queried: false });
+    const next = nextStep(stateAfter);
+    assert.equal(next.action === 'start_phase' && next.phase, '5');
+  });
+
+  it('folds to the same state as one PhaseSkipped per phase (streams recorded before v2), and takes nothing more for those phases', () => {
+    const given = atPhase1b();
+    const together = decideAll(given, start('1b', unconfigured1b, [{ phase: '2', notQueried: unconfigured2 }]));
+    const oneEach = decideAll(decideAll(given, start('1b', unconfigured1b)), start('2', unconfigured2));
+    assert.deepEqual(oneEach.slice(given.length).map((e) => e.type), ['PhaseSkipped', 'PhaseSkipped']);
+    assert.deepEqual(foldEvents(screeningDecider, together), foldEvents(screeningDecider, oneEach));
+    assert.deepEqual(
+      skippedPhases((together[together.length - 1] as PhaseSkipped).data),
+      oneEach.slice(given.length).map((e) => ({ phase: (e as PhaseSkipped).data.phase, notQueried: (e as PhaseSkipped).data.notQueried })),
+    );
+    // A repeated start of a phase skipped with it (a redelivered step) records nothing.
+    spec.given(asGiven(together)).when(start('2', unconfigured2)).thenNothing();
+    spec.given(asGiven(together)).when(start('1b', unconfigured1b, [{ phase: '2', notQueried: unconfigured2 }])).thenNothing();
+  });
+
+  it('refuses thenSkipped that is not the next phases of the plan, each skipped whole, after a phase skipped itself', () => {
+    const given = atPhase1b();
+    const refused = (command: ScreeningCommand, field: string) =>
+      spec.given(asGiven(given)).when(command).thenThrows(ValidationFailed, (e) => e.issues.some((i) => i.field === field));
+    // The first phase is not skipped (one of its sources is queried).
+    refused(start('1b', [unconfigured1b[1]!], [{ phase: '2', notQueried: unconfigured2 }]), 'then_skipped');
+    // Not the next phase of the plan (3 is not in this plan; 2 comes first).
+    refused(start('1b', unconfigured1b, [{ phase: '3' as PipelinePhase, notQueried: unconfigured2 }]), 'then_skipped[0].phase');
+    // Phase 5 (sequential finalisers) is never skipped this way.
+    refused(start('1b', unconfigured1b, [{ phase: '2', notQueried: unconfigured2 }, { phase: '5', notQueried: [{ agent: 'country_risk', error: 'x' }] }]), 'then_skipped[1]');
+    // Every agent of the later phase, once, with an error.
+    refused(start('1b', unconfigured1b, [{ phase: '2', notQueried: [] }]), 'then_skipped[0]');
+    refused(start('1b', unconfigured1b, [{ phase: '2', notQueried: [{ agent: 'browser_verification', error: '' }] }]), 'then_skipped[0].not_queried[0].error');
+    refused(start('1b', unconfigured1b, [{ phase: '2', notQueried: [{ agent: 'litigation', error: 'x' }] }]), 'then_skipped[0].not_queried[0].agent');
   });
 });
 
@@ -862,5 +953,75 @@ describe('screening: monitoring', () => {
 
   it('an unchanged record of an open hit raises nothing', () => {
     spec.given(asGiven(enrolled())).when(alert({ entityRecordHash: 'rec-b' })).thenNothing();
+  });
+
+  it('given a completed screening, when an alert leaves score and level as they were but changes the summary, then the re-score is recorded with the summary (the S1/S3 list reads it)', () => {
+    const another = (alertId: string, entityId: string, hitId: string, summary?: string) =>
+      alert({
+        alertId,
+        kind: 'new_hit',
+        entityId,
+        entityRecordHash: `rec-${hitId}`,
+        hit: { hitId, category: 'sanctions', source: 'ofac_sdn', matchedName: 'ROSNEFT', score: 0.85 },
+        risk: { riskScore: 30, riskLevel: 'medium', ...(summary !== undefined ? { summary } : {}) },
+      });
+    const two = 'Rosneft was screened against 9 sources. 3 matches (name match 3): ROSNEFT on OFAC SDN (85, name match).';
+    const { events, stateAfter } = spec.given(asGiven(enrolled())).when(another('a8', 'ofac_sdn:997', 'h8', two)).thenTypes(['MonitoringAlertRaised', 'RiskRecomputed']);
+    const rescore = events[1]!.data as { riskScore: number; previousRiskScore: number; summary?: string };
+    assert.deepEqual([rescore.previousRiskScore, rescore.riskScore, rescore.summary], [30, 30, two]);
+    assert.equal(stateAfter.status !== 'none' && stateAfter.summary, two);
+    // the same summary again, or a re-score without one: nothing moved, only the alert
+    spec.given(asGiven([...enrolled(), ...events])).when(another('a9', 'ofac_sdn:996', 'h9', two)).thenTypes(['MonitoringAlertRaised']);
+    spec.given(asGiven(enrolled())).when(another('a9', 'ofac_sdn:996', 'h9')).thenTypes(['MonitoringAlertRaised']);
+    spec.given(asGiven(enrolled())).when(another('a9', 'ofac_sdn:996', 'h9', 'One sanctions hit, one PEP hit.')).thenTypes(['MonitoringAlertRaised']);
+  });
+
+  describe("the machine's assessment of the alert's hit, made on the subject's facts (issue 27)", () => {
+    const newHit = (identity: RecordMonitoringAlert['data']['identity']) =>
+      alert({
+        alertId: 'a6',
+        kind: 'new_hit',
+        entityId: 'ofac_sdn:999',
+        entityRecordHash: 'rec-z',
+        hit: { hitId: 'h3', category: 'sanctions', source: 'ofac_sdn', matchedName: 'ROSNEFT TRADING', score: 0.96 },
+        identity,
+      });
+    const byDob = { basis: 'date_of_birth' as const, detail: 'date of birth 1970-01-01 equals listed 01 Jan 1970' };
+
+    it('given an enrolled screening, when a new hit is confirmed by the date of birth, then the alert records the assessment and its confirmation', () => {
+      const identity = { assessment: 'identity_corroborated' as const, confirmation: byDob, note: `identity corroborated: ${byDob.detail}` };
+      const { events } = spec.given(asGiven(enrolled())).when(newHit(identity)).thenTypes(['MonitoringAlertRaised']);
+      assert.deepEqual((events[0]!.data as { identity?: unknown }).identity, identity);
+    });
+
+    it('given an enrolled screening, when a new hit is contradicted by the date of birth, then the alert records it without a confirmation', () => {
+      const identity = { assessment: 'identity_contradicted' as const, note: 'identity contradicted: date of birth 1980-05-05 is outside listed 1970' };
+      const { events } = spec.given(asGiven(enrolled())).when(newHit(identity)).thenTypes(['MonitoringAlertRaised']);
+      assert.deepEqual((events[0]!.data as { identity?: unknown }).identity, identity);
+    });
+
+    it('given an enrolled screening, when an alert carries no assessment (an outside source), then the event carries none', () => {
+      const { events } = spec.given(asGiven(enrolled())).when(newHit(undefined)).thenTypes(['MonitoringAlertRaised']);
+      assert.equal('identity' in events[0]!.data, false);
+    });
+
+    it('when the assessment is not one of the four, confirms without a confirmation, carries one without confirming, confirms as an analyst, or has no note, then nothing is recorded', () => {
+      const refused = (identity: unknown, field: string) =>
+        spec.given(asGiven(enrolled())).when(newHit(identity as never)).thenThrows(ValidationFailed, (e) => e.issues.some((i) => i.field === field));
+      refused({ assessment: 'confirmed', note: 'x' }, 'identity.assessment');
+      refused({ assessment: 'identity_corroborated', note: 'x' }, 'identity.confirmation');
+      refused({ assessment: 'strong_name_match', confirmation: byDob, note: 'x' }, 'identity.confirmation');
+      refused({ assessment: 'identity_corroborated', confirmation: { basis: 'analyst', detail: 'marked a true match' }, note: 'x' }, 'identity.confirmation');
+      refused({ assessment: 'identity_corroborated', confirmation: { basis: 'date_of_birth', detail: '' }, note: 'x' }, 'identity.confirmation');
+      refused({ assessment: 'name_match', note: '' }, 'identity.note');
+      refused({ assessment: 'name_match', note: 'x'.repeat(2001) }, 'identity.note');
+    });
+
+    it('when a removal carries an assessment, then it is refused: a removed entity has nothing to assess', () => {
+      spec
+        .given(asGiven(enrolled()))
+        .when(alert({ alertId: 'a7', kind: 'removed_hit', entityId: 'ofac_sdn:123', entityRecordHash: undefined, identity: { assessment: 'name_match', note: 'x' } }))
+        .thenThrows(ValidationFailed, (e) => e.issues.some((i) => i.field === 'identity'));
+    });
   });
 });

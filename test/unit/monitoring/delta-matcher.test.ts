@@ -1,10 +1,10 @@
-import { test } from 'node:test';
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { computeDelta } from '../../../src/screening/delta';
 import { ScreeningEngine } from '../../../src/screening/engine';
 import type { ListEntity, ListVersion } from '../../../src/screening/model';
 import { entityRecordHash } from '../../../src/agents/lists/list-agents';
-import { SubjectIndex, type MonitoredSubject } from '../../../src/app/monitoring/reverse-index';
+import { qualifierHeadroom, SubjectIndex, type MonitoredSubject } from '../../../src/app/monitoring/reverse-index';
 import { matchDelta, type ReportedHit } from '../../../src/app/monitoring/delta-matcher';
 
 function entity(sourceId: string, name: string, schema: 'person' | 'organization', extra: Partial<ListEntity> = {}): ListEntity {
@@ -68,4 +68,52 @@ test('a delta raises new, changed and removed alerts only for the subjects conce
   assert.ok(changed.rescored, 'the changed record was re-scored against the subject');
   // Karimov is unchanged and Thistlewood matches nothing: neither is screened again.
   assert.ok(stats.subjectsRescreened <= 2, `screened ${stats.subjectsRescreened}`);
+});
+
+describe("a re-screen after a list update assesses the new hit on the subject's own facts, as a screening does (issue 27)", () => {
+  const listed = entity('5', 'ZORRIBAN, Kestrel', 'person', { birthDates: [{ date: '1970-01-01', year: 1970, raw: '01 Jan 1970' }] });
+  const delta = computeDelta(before, [...before, listed], { from: version('ofac_sdn@old'), to: version('ofac_sdn@new') });
+  const engine = ScreeningEngine.build([...before, listed], [version('ofac_sdn@new')]);
+  const subject = (screeningId: string, facts?: MonitoredSubject['facts']): MonitoredSubject => ({
+    screeningId, accountId: '1', query: 'Kestrel Zorriban', entityType: 'individual', ...(facts ? { facts } : {}),
+  });
+  const newHitOf = async (s: MonitoredSubject) => {
+    const { intents } = await matchDelta({ delta, engine, index: SubjectIndex.build([s]), hitsByEntity: new Map() });
+    const intent = intents.find((i) => i.kind === 'new_hit' && i.entityId === 'ofac_sdn:5');
+    assert.ok(intent?.hit, `a new hit for ${JSON.stringify(s.facts ?? {})}: ${JSON.stringify(intents.map((i) => i.kind))}`);
+    return intent.hit;
+  };
+
+  it('given a subject screened with a date of birth no listed date agrees with, when the entity is listed, then its new hit is contradicted (a namesake), never confirmed', async () => {
+    const hit = await newHitOf(subject('20', { dateOfBirth: '1980-05-05' }));
+    assert.equal(hit.assessment, 'identity_contradicted');
+    assert.equal(hit.confirmation, undefined);
+    assert.match(hit.identityNote ?? '', /1980-05-05/);
+  });
+
+  it('given a subject screened with the listed date of birth, when the entity is listed, then its new hit is confirmed by the date of birth', async () => {
+    const hit = await newHitOf(subject('21', { dateOfBirth: '1970-01-01' }));
+    assert.equal(hit.assessment, 'identity_corroborated');
+    assert.equal(hit.confirmation?.basis, 'date_of_birth');
+  });
+
+  it('given a subject screened with an identifier the listing carries, when the entity is listed, then its new hit is confirmed by the identifier', async () => {
+    const withPassport = entity('6', 'ZORRIBAN, Kestrel', 'person', { identifiers: [{ type: 'passport', value: 'X1234567' }] });
+    const d = computeDelta(before, [...before, withPassport], { from: version('ofac_sdn@old'), to: version('ofac_sdn@new') });
+    const e = ScreeningEngine.build([...before, withPassport], [version('ofac_sdn@new')]);
+    const { intents } = await matchDelta({ delta: d, engine: e, index: SubjectIndex.build([subject('22', { identifiers: [{ type: 'passport', value: 'X 123 4567' }] })]), hitsByEntity: new Map() });
+    const hit = intents.find((i) => i.kind === 'new_hit')?.hit;
+    assert.equal(hit?.assessment, 'identity_corroborated', JSON.stringify(hit?.identityNote));
+    assert.equal(hit?.confirmation?.basis, 'identifier');
+  });
+
+  it("the reverse index's bound leaves room for the qualifiers the subject's facts can earn (a date of birth, an identifier, a nationality)", () => {
+    assert.equal(qualifierHeadroom({}), 0);
+    assert.equal(qualifierHeadroom({ jurisdiction: 'RU' }), qualifierHeadroom({ facts: { nationality: 'RU' } }));
+    assert.ok(qualifierHeadroom({ facts: { dateOfBirth: '1970-01-01' } }) > 0);
+    assert.ok(qualifierHeadroom({ facts: { dateOfBirth: '1970', identifiers: [{ type: 'passport', value: 'X1234567' }] } }) > qualifierHeadroom({ facts: { dateOfBirth: '1970' } }));
+    // the most of any subject sharing the name counts
+    const index = SubjectIndex.build([subject('23'), subject('24', { dateOfBirth: '1970-01-01' })]);
+    assert.equal(index.qualifierHeadroom(0), qualifierHeadroom({ facts: { dateOfBirth: '1970-01-01' } }));
+  });
 });

@@ -169,6 +169,46 @@ describe('screening report fold (live path)', () => {
   });
 });
 
+describe("monitoring alerts read as a screening's own hits (issue 27)", () => {
+  const later = (type: string, data: Record<string, unknown>, position: number): RecordedEvent =>
+    ({ type, data: { ...ids, ...data }, metadata: { eventId: `later-${position}`, occurredAt: NOW }, streamName: 'screening-77', streamPosition: BigInt(position), globalPosition: BigInt(position), recordedAt: NOW }) as RecordedEvent;
+  const alert = (kind: string, hitId: string, entityId: string, score: number, identity?: Record<string, unknown>) => ({
+    alertId: `a-${hitId}-${kind}`, kind, hitId, entityId, category: 'sanctions', source: 'ofac_sdn', matchedName: 'ZALA AERO GROUP', score, diff: {}, listVersion: 'ofac_sdn@v2', entityRecordHash: `rec-${kind}`, raisedAt: NOW,
+    ...(identity ? { identity } : {}),
+  });
+  const byDob = { basis: 'date_of_birth', detail: 'date of birth 1970-01-01 equals listed 01 Jan 1970' };
+
+  it('given a completed screening, when alerts add hits with and without an assessment, then each is read by its assessment: confirmed only with a confirmation, contradicted kept potential, an old alert by its score', async () => {
+    const stream = await pipelineStream([]);
+    const n = stream.length;
+    const report = buildScreeningReport([
+      ...stream,
+      later('MonitoringAlertRaised', alert('new_hit', 'sanctions:ofac_sdn:1', 'ofac_sdn:1', 0.99, { assessment: 'identity_corroborated', confirmation: byDob, note: `identity corroborated: ${byDob.detail}` }), n),
+      later('MonitoringAlertRaised', alert('new_hit', 'sanctions:ofac_sdn:2', 'ofac_sdn:2', 0.84, { assessment: 'identity_contradicted', note: 'identity contradicted: date of birth 1980-05-05 is outside listed 1970' }), n + 1),
+      later('MonitoringAlertRaised', alert('new_hit', 'sanctions:ofac_sdn:3', 'ofac_sdn:3', 0.99), n + 2),
+    ], context)!;
+    const hit = (id: string) => report.hits.sanctions.find((h) => h.hitId === id)!;
+    assert.deepEqual([hit('sanctions:ofac_sdn:1').status, hit('sanctions:ofac_sdn:1').assessment, hit('sanctions:ofac_sdn:1').confirmation], ['confirmed', 'identity_corroborated', byDob]);
+    assert.match(hit('sanctions:ofac_sdn:1').explanation.summary, /ongoing monitoring \(new hit\).*Identity corroborated: date of birth 1970-01-01/);
+    assert.deepEqual([hit('sanctions:ofac_sdn:2').status, hit('sanctions:ofac_sdn:2').assessment], ['potential', 'identity_contradicted']);
+    assert.deepEqual([hit('sanctions:ofac_sdn:3').status, hit('sanctions:ofac_sdn:3').assessment], ['potential', undefined], 'an alert recorded before v3: at most a strong name match');
+  });
+
+  it('given a hit monitoring confirmed, when a changed record is assessed again as contradicted, then the confirmation goes; a change without an assessment keeps the one the hit had', async () => {
+    const stream = await pipelineStream([]);
+    const n = stream.length;
+    const confirmed = later('MonitoringAlertRaised', alert('new_hit', 'sanctions:ofac_sdn:1', 'ofac_sdn:1', 0.99, { assessment: 'identity_corroborated', confirmation: byDob, note: 'identity corroborated' }), n);
+    const kept = buildScreeningReport([...stream, confirmed, later('MonitoringAlertRaised', alert('changed_hit', 'sanctions:ofac_sdn:1', 'ofac_sdn:1', 0.98), n + 1)], context)!.hits.sanctions[0]!;
+    assert.deepEqual([kept.status, kept.assessment, kept.score], ['confirmed', 'identity_corroborated', 0.98]);
+    const reassessed = buildScreeningReport(
+      [...stream, confirmed, later('MonitoringAlertRaised', alert('changed_hit', 'sanctions:ofac_sdn:1', 'ofac_sdn:1', 0.84, { assessment: 'identity_contradicted', note: 'identity contradicted: the listing now gives 1950' }), n + 1)],
+      context,
+    )!.hits.sanctions[0]!;
+    assert.deepEqual([reassessed.status, reassessed.assessment, reassessed.confirmation], ['potential', 'identity_contradicted', undefined]);
+    assert.match(reassessed.identityNote ?? '', /now gives 1950/);
+  });
+});
+
 describe('outside sources as report pieces (the catalog\'s sources agent)', () => {
   const source = (outcome: AgentOutcome, configured = true): ExternalSource => ({
     name: 'companies_house',

@@ -63,12 +63,18 @@ function apiKeyEvents(): Event[] {
 type ScreeningRequest = commands.screening.RequestScreening['data'];
 
 /** Drives a screening through its pipeline with the pure process manager, as the handler does. */
-function runScreening(request: ScreeningRequest, options: { overduePhases?: readonly string[] } = {}) {
+function runScreening(request: ScreeningRequest, options: { overduePhases?: readonly string[]; skipTogether?: boolean } = {}) {
   const s = new Stream(commands.screening.screeningDecider);
   s.run('RequestScreening', request);
   for (let guard = 0; guard < 200; guard++) {
     const step = commands.screening.nextStep(s.state);
-    if (step.action === 'start_phase') {
+    if (step.action === 'start_phase' && options.skipTogether && step.phase === '3' && s.state.status === 'running') {
+      // skipTogether: no source of phases 3 and 4 can be queried: one PhaseSkipped for both (thenSkipped).
+      const plans = s.state.pipeline;
+      const unqueryable = (phase: string) => (plans.find((p) => p.phase === phase)?.agents ?? []).map((agent) => ({ agent, error: 'not configured: set its API key' }));
+      s.run('StartPhase', { screeningId: request.screeningId, phase: '3', notQueried: unqueryable('3'), deadline: '2026-03-01T10:00:45.000Z', thenSkipped: [{ phase: '4', notQueried: unqueryable('4') }] });
+    }
+    else if (step.action === 'start_phase') {
       // Phase 3's first source is one this deployment cannot query: recorded in PhaseStarted (notQueried).
       // No source of phase 4 (Enterprise) can be queried: the phase is skipped (PhaseSkipped).
       const plan = s.state.status === 'running' ? s.state.pipeline.find((p) => p.phase === step.phase) : undefined;
@@ -138,7 +144,7 @@ function screeningEvents(): Event[] {
   const base = { accountId: '42', uuid: '6f1c2a0e-8b7d-4c3e-9a1f-0b2c3d4e5f60', surface: 's1' as const, subject: { query: 'Rosneft', entityType: 'company' as const } };
 
   // CDD with monitoring: completion, dispositions, alerts, re-opening, unenrolment.
-  const cdd = runScreening({ ...base, screeningId: '501', kind: 'cdd', plan: 'essentials', monitor: true }, { overduePhases: ['1', '1b'] });
+  const cdd = runScreening({ ...base, screeningId: '501', kind: 'cdd', plan: 'essentials', monitor: true, internalListVersions: ['watchlist-6f1c0f7e-1b7a-4c59-9a53-0d7c8e2f4a10@v2'] }, { overduePhases: ['1', '1b'] });
   cdd.run('CompleteScreening', completion('501', { summary: 'One sanctions hit, one PEP hit.' }));
   cdd.run('AssignCase', { screeningId: '501', assigneeUserId: 'u-owner', assignedBy: 'u-owner' });
   cdd.run('AssignCase', { screeningId: '501', assigneeUserId: 'u-ann', assignedBy: 'u-owner' });
@@ -167,11 +173,26 @@ function screeningEvents(): Event[] {
       internalList: { watchlistId: '6f1c0f7e-1b7a-4c59-9a53-0d7c8e2f4a10', name: 'Fraud exits', version: 2, severity: 'block', entryId: 'C-1', reason: 'card fraud' },
     },
   });
+  // Alerts assessed on the subject's facts (issue 27): confirmed by the date of birth, and contradicted by it.
+  cdd.run('RecordMonitoringAlert', {
+    screeningId: '501', alertId: 'a5', kind: 'new_hit', entityId: 'ofac_sdn:1001', diff: { added: { id: 'ofac_sdn:1001' } }, listVersion: 'ofac_sdn@ghi',
+    entityRecordHash: 'rec-c', hit: { hitId: 'h5', category: 'sanctions', source: 'ofac_sdn', matchedName: 'ROSNEFT OIL', score: 0.96 },
+    identity: {
+      assessment: 'identity_corroborated',
+      confirmation: { basis: 'identifier', detail: 'registration number 1027700043502 equals listed registration number 1027700043502' },
+      note: 'identity corroborated: registration number 1027700043502 equals listed registration number 1027700043502',
+    },
+  });
+  cdd.run('RecordMonitoringAlert', {
+    screeningId: '501', alertId: 'a6', kind: 'new_hit', entityId: 'ofac_sdn:1002', diff: { added: { id: 'ofac_sdn:1002' } }, listVersion: 'ofac_sdn@ghi',
+    entityRecordHash: 'rec-d', hit: { hitId: 'h6', category: 'sanctions', source: 'ofac_sdn', matchedName: 'ROSNEFT', score: 0.82 },
+    identity: { assessment: 'identity_contradicted', note: 'identity contradicted: date of birth 1990-03-15 is outside listed 1961' },
+  });
   cdd.run('UnenrollFromMonitoring', { screeningId: '501' });
 
   // EDD and M&A carry their declarations; enrolment after completion.
   const edd = runScreening({
-    ...base, screeningId: '502', kind: 'edd', plan: 'professional',
+    ...base, screeningId: '502', kind: 'edd', plan: 'professional', internalListVersions: [],
     subject: {
       query: 'Ivan Petrov',
       entityType: 'individual',
@@ -192,7 +213,7 @@ function screeningEvents(): Event[] {
   const ma = runScreening({
     ...base, screeningId: '503', kind: 'ma', plan: 'enterprise', subject: { query: 'Target Ltd', entityType: 'company' },
     ma: { targetIndustry: 'energy', acquirerName: 'Acme Holdings', dealType: 'merger', dealValue: '120000000 EUR', additionalContext: 'cross-border' },
-  });
+  }, { skipTogether: true });
   ma.run('FailScreening', { screeningId: '503', reason: 'broker down' });
 
   const sow = runScreening({

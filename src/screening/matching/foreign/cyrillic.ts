@@ -20,8 +20,12 @@ const LETTERS: Record<string, Segment> = {
 };
 
 export const RE_CYRILLIC_WORD = /^[\u0400-\u04FF'ʼ’]+$/u;
-/** Letters only Ukrainian or Belarusian write (a name in Russian has none of them). */
-export const RE_UK_BE_LETTERS = /[іїєґў]/u;
+/**
+ * Letters only Ukrainian or Belarusian write (a name in Russian has none of them), and the Belarusian
+ * дзеканне and цеканне, which need no such letter (Якацерына, Дзяніс Цьюрын for Екатерина, Денис Тюрин):
+ * дз, and ц before a soft vowel or ь, where Russian writes д and т.
+ */
+export const RE_UK_BE_LETTERS = /[іїєґў]|дз|ц[еёюяь]/u;
 
 /** A Ukrainian or Belarusian word as segments, or undefined. */
 export function eastSlavicPattern(word: string): Segment[] | undefined {

@@ -17,7 +17,8 @@
  */
 import { type Segment } from './pattern';
 
-export type LatinLanguage = 'lt' | 'lv' | 'pl' | 'cs' | 'hu' | 'de' | 'nl';
+/** ce: a Central European spelling no letter tells apart (Czech, Slovak, German, Dutch or Latvian: Michail Dedov, Jekaterina Altabajeva). */
+export type LatinLanguage = 'lt' | 'lv' | 'pl' | 'cs' | 'hu' | 'de' | 'nl' | 'ce';
 
 const COMMON: Record<string, Segment> = {
   a: ['a', 'o'], b: ['b'], c: ['T'], d: ['d'], e: ['e', 'ie'], f: ['f'], g: ['g'], h: ['h'], i: ['i'], j: ['i', ''], k: ['k'], l: ['l'],
@@ -57,6 +58,10 @@ const LANG: Record<LatinLanguage, [string, Segment][]> = {
   // Dutch: Vladimir Poetin, Sergej Sjojgoe, Tsjernov (oe is u, sj sh, tsj ch, zj zh, j y; sj and zj are also
   // s and z before the j of я ю е: Afanasjev, Korzjoek)
   nl: [['sjtsj', ['S']], ['tsj', ['C']], ['sj', ['S', 'si']], ['zj', ['Z', 'zi']], ['oe', ['u']], ['ch', ['h']], ['ij', ['i', 'ei']], ['ie', ['i']], ['w', ['v', 'w']]],
+  // what Czech, Slovak, German, Dutch and Latvian share when no letter of one of them shows: j for й and
+  // the glide of я е ю (COMMON), ch for х (Michail Dedov, Jekaterina Altabajeva; ch may still be the
+  // English ч of a list's spelling)
+  ce: [['ch', ['h', 'C']]],
 };
 
 // The nominative endings Lithuanian and Latvian add to a name (longest first): what stays is the stem,
@@ -87,9 +92,10 @@ const MARKS: [LatinLanguage, RegExp][] = [
  * The languages a Latin-script name may be written in, by its letters or endings (most likely first):
  * Czech, Polish, Latvian, Lithuanian or Hungarian marks (sz alone is Hungarian s or Polish sh: both);
  * č š ž alone are Czech; with no marks, Baltic endings on every name word over Slavic stems
- * (Dmitrijus Medvedevas). None: the plain Latin comparison is all there is.
+ * (Dmitrijus Medvedevas), where a word `isNameAsWritten` (a name some naming culture writes so: Jesus,
+ * Rojas) shows no ending. None: the plain Latin comparison is all there is.
  */
-export function detectLatinLanguages(words: string[]): LatinLanguage[] {
+export function detectLatinLanguages(words: string[], isNameAsWritten: (word: string) => boolean = () => false): LatinLanguage[] {
   const all = words.join(' ');
   const out: LatinLanguage[] = [];
   for (const [lang, re] of MARKS) if (re.test(all)) out.push(lang);
@@ -103,7 +109,9 @@ export function detectLatinLanguages(words: string[]): LatinLanguage[] {
   // Zaydanas); Latvian's -s, which English names end in too, also over a Slavic stem in one of them (Deniss Tjurins)
   const baltic = (lang: 'lt' | 'lv') => {
     if (words.length < 2 || !words.every((w) => balticStem(w, lang) !== undefined || UNDECLINED.test(w))) return false;
-    const stems = words.map((w) => balticStem(w, lang)).filter((s): s is string => s !== undefined);
+    // (a word some naming culture writes just so is that name, not a Baltic declension: Jesus Ponce is
+    // Spanish, not Lithuanian Jes-us; Tomas Petrauskas is still Lithuanian by its surname)
+    const stems = words.filter((w) => !isNameAsWritten(w)).map((w) => balticStem(w, lang)).filter((s): s is string => s !== undefined);
     return stems.length > 0 && (lang === 'lt' || stems.some((s) => SLAVIC_STEM.test(s)));
   };
   // a Baltic nominative ending on every word outweighs a letter group other languages share (Afanasjevas,
@@ -114,7 +122,19 @@ export function detectLatinLanguages(words: string[]): LatinLanguage[] {
   }
   if (baltic('lt')) return ['lt'];
   if (baltic('lv')) return ['lv'];
-  return /[čšž]/.test(all) ? ['cs', 'lt'] : [];
+  if (/[čšž]/.test(all)) return ['cs', 'lt'];
+  return centralEuropean(words) ? ['ce'] : [];
+}
+
+/**
+ * A Russian name in the spelling Czech, Slovak, German, Dutch and Latvian share, with no letter of one of
+ * them: a Russian surname or patronymic ending, and a letter group no English romanisation of Russian
+ * writes (j before a vowel: Jekaterina, Altabajeva, Jurij) or one it writes for another sound (ch for х:
+ * Michail, Avtuchov). Plain English spellings (Mikhail Dedov, Yekaterina) are left to the Latin comparison.
+ */
+const RUSSIAN_NAME_END = /(ov|ev|jev|in|yn|ova|eva|jeva|ina|yna|skij|skaja|ovič|evič|ovna|evna|ovich|evich)$/;
+function centralEuropean(words: string[]): boolean {
+  return words.length >= 2 && words.some((w) => RUSSIAN_NAME_END.test(w) && w.length >= 5) && words.some((w) => /j[aeiou]|ch/.test(w));
 }
 
 /** The stem of a word with a Baltic nominative ending (after a consonant: Deniss → Denis, Medvedevas → Medvedev), or undefined. */

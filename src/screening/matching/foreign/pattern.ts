@@ -58,7 +58,8 @@ const keysCache = new Map<string, string[]>();
 /**
  * Every key a listed word may be spelt from: latinKey, the same without the English readings of ee, oo
  * and doubled vowels (Panteleev is e-e, not i; Saad is a-a) and with Italian c before e and i (Riccio),
- * and with or without the y glide a Russian е or ю starts with (Yelena / Elena, Yevgeny / Evgeny).
+ * and with or without the y glide a Russian е or ю starts with (Yelena / Elena, Yevgeny / Evgeny; after a
+ * vowel: Altabaeva / Altabayeva).
  */
 export function latinKeys(norm: string): string[] {
   let out = keysCache.get(norm);
@@ -72,6 +73,9 @@ export function latinKeys(norm: string): string[] {
   for (const k of [...set]) {
     if (/^ie[^aeiou]/.test(k) || /^iu/.test(k)) set.add(k.slice(1));
     else if (/^e[^aeiou]/.test(k)) set.add(`i${k}`);
+    // (and after a vowel, where Russian е is ye too and a script writes the glide: Алтабаева is
+    // Altabayeva in BGN/PCGN, آلتاباییوا, 알타바예바; the lists often leave it out: Altabaeva, Matveev)
+    if (/[aeou]e/.test(k)) set.add(k.replace(/([aeou])(?=e)/g, '$1i'));
   }
   out = [...set];
   if (keysCache.size > 200_000) keysCache.clear();

@@ -21,6 +21,7 @@
  * picks the rules, and two tokens with one norm have one pattern (the matcher's similarity memo keys
  * on it). Joined tokens (compare.ts tryMerge) concatenate norms; patternOf reads them back.
  */
+import { namePools } from '../../identity/name-frequency';
 import { COMMON_GIVEN_NAMES, NAME_VARIANTS, PATRONYMIC, TITLES } from '../lexicon';
 import { makeToken, newPrepared, type NameToken, type PreparedName, type SchemaHint } from '../prepare';
 import { foldToken, skeleton, transliterateTokens } from '../text';
@@ -44,14 +45,21 @@ export type ReadingLanguage = 'ko' | 'ja' | 'zh' | 'el' | 'fa' | 'he' | 'th' | '
 const LANGUAGE_NAMES: Record<ReadingLanguage, string> = {
   ko: 'Korean (Hangul)', ja: 'Japanese (kana)', zh: 'Chinese (transcription characters)', el: 'Greek', fa: 'Persian/Arabic script',
   he: 'Hebrew', th: 'Thai', my: 'Burmese', ka: 'Georgian', uk: 'Ukrainian/Belarusian Cyrillic', lt: 'Lithuanian', lv: 'Latvian',
-  pl: 'Polish', cs: 'Czech/Slovak', hu: 'Hungarian', de: 'German', nl: 'Dutch',
+  pl: 'Polish', cs: 'Czech/Slovak', hu: 'Hungarian', de: 'German', nl: 'Dutch', ce: 'a Central European spelling (Czech, Slovak, German, Dutch or Latvian)',
 };
 
 /** Highest name score of a match through a reading: 0.95 × this = 0.90, a potential match (issue 32). */
 export const READING_NAME_CAP = 0.9 / 0.95;
 
-/** Similarity of a transcribed word and a listed word its pattern spells (a given name's variant: a little less). */
-const SPELLS = { how: 'transliterated', sim: 0.95 } as const;
+/**
+ * Similarity of a transcribed word and a listed word its pattern spells: the word itself, as a Cyrillic
+ * word that transliterates to the listed spelling is (a given name's variant: a little less). A reading's
+ * doubt is priced once, by READING_NAME_CAP on the whole name; a token discount on top would be paid
+ * again for every name part a comparison leaves out, so a listed middle name the writer left out would
+ * cost a reading more than it costs a Latin or Cyrillic query (issue 27 §1: a small penalty; Карлос Лобо
+ * alerts on LOBO, Carlos Arnoldo, and 카르로스 로보 did not).
+ */
+const SPELLS = { how: 'transliterated', sim: 1 } as const;
 const SPELLS_VARIANT = { how: 'transliterated', sim: 0.9 } as const;
 const SAME = { how: 'exact', sim: 1 } as const;
 export type TranscribedSim = typeof SPELLS | typeof SPELLS_VARIANT | typeof SAME;
@@ -89,6 +97,7 @@ function patternFor(lang: ReadingLanguage, word: string): Segment[] | undefined 
     case 'hu':
     case 'de':
     case 'nl':
+    case 'ce':
       return latinPattern(word, lang);
   }
 }
@@ -269,7 +278,7 @@ export function foreignReadings(raw: string, schema: SchemaHint): PreparedName[]
   if (words.length < 2 || words.length > 8) return [];
   const lower = words.map((w) => w.toLowerCase());
   const cyrillic = lower.some((w) => RE_CYRILLIC_WORD.test(w) && RE_UK_BE_LETTERS.test(w)) ? ('uk' as const) : undefined;
-  const latinLangs = detectLatinLanguages(lower.filter((w) => RE_LATIN_WORD.test(w)));
+  const latinLangs = detectLatinLanguages(lower.filter((w) => RE_LATIN_WORD.test(w)), isPooledName);
   const out: PreparedName[] = [];
   for (const latin of latinLangs.length ? latinLangs : [undefined]) {
     const r = readingOf(raw, words, lower, { cyrillic, latin });
@@ -278,11 +287,22 @@ export function foreignReadings(raw: string, schema: SchemaHint): PreparedName[]
   return out;
 }
 
+/** Every given name and surname of the name-frequency model's pools, as written (docs/name-frequency.md). */
+let pooledNames: Set<string> | undefined;
+function isPooledName(word: string): boolean {
+  if (!pooledNames) {
+    pooledNames = new Set();
+    for (const c of namePools().cultures) for (const pool of [c.given, c.surname]) for (const w of pool.counts.keys()) pooledNames.add(w);
+  }
+  return pooledNames.has(word);
+}
+
 /**
  * A name the script's own reading is for, not a foreign name's transcription (no reading is made):
  *  - Arabic script with a word of native Arabic letters, a common Arabic or Persian given name
  *    (abjad.ts; lexicon.ts COMMON_GIVEN_NAMES read by text.ts; ABJAD_GIVEN_NAMES), or a Persian surname
- *    ending; Hebrew with a common Hebrew given name or surname (HEBREW_NAMES);
+ *    ending (unless a given name is one of those written plene, as copied from a Latin spelling);
+ *    Hebrew with a common Hebrew given name or surname (HEBREW_NAMES);
  *  - Hangul in the shape of a Korean name: a one-block Korean surname first or last, the other words of
  *    one or two blocks (김 민준, 남궁 민수), which korean.ts reads;
  *  - Burmese written one syllable a word (အောင် ဆန်း): a Burmese name spaced by syllable, which
@@ -291,7 +311,10 @@ export function foreignReadings(raw: string, schema: SchemaHint): PreparedName[]
 function nativeName(lower: string[]): boolean {
   const arabic = lower.filter((w) => RE_ARABIC_WORD.test(w));
   if (arabic.some((w) => RE_NATIVE_ARABIC_LETTERS.test(w) || transliterateTokens(w).some((t) => t.origin === 'arabic_name' || COMMON_GIVEN_NAMES.has(t.norm)))) return true;
-  if (arabic.length && (arabic.some(isNativeAbjadName) || PERSIAN_SURNAME.test(toPersianLetters(arabic[arabic.length - 1])))) return true;
+  if (arabic.some(isNativeAbjadName)) return true;
+  // (a Persian surname ending is a native name's, unless a given name is spelt letter by letter from a
+  // Latin spelling, as no Persian writes it: موهاماد یازدی is a foreign writer's Mohammad Yazdi)
+  if (arabic.length && PERSIAN_SURNAME.test(toPersianLetters(arabic[arabic.length - 1])) && !arabic.some(spellsKnownNamePlene)) return true;
   const hebrew = lower.filter((w) => RE_HEBREW_WORD.test(w));
   if (hebrew.some(isNativeHebrewName)) return true;
   const hangul = lower.filter((w) => RE_HANGUL_ONLY.test(w));
@@ -329,6 +352,32 @@ const HEBREW_NAMES = new Set(
     .split(' '),
 );
 const PERSIAN_SURNAME = /(?:[^ک]ی|زاده|پور|نژاد|یان|فر|دوست)$/u;
+
+// The letters a writer working from a Latin spelling writes for an Arabic name's consonants (one class
+// each: ح and ه are both h, ص ث س s, ذ ض ظ ز z, ط ت t, ق غ گ g), vowel letters and ع left out.
+const LETTER_CLASS: Record<string, string> = {
+  ح: 'ه', ص: 'س', ث: 'س', ذ: 'ز', ض: 'ز', ظ: 'ز', ط: 'ت', ق: 'گ', غ: 'گ', ك: 'ک', ا: '', آ: '', أ: '', إ: '', و: '', ی: '', ي: '', ى: '', ئ: '', ع: '', ء: '', ة: 'ه',
+};
+const consonantClasses = (w: string) => [...toPersianLetters(w)].map((ch) => LETTER_CLASS[ch] ?? ch).join('');
+const vowelLetters = (w: string) => [...w].filter((ch) => /[اآأإویيى]/u.test(ch)).length;
+let knownByClasses: Map<string, number> | undefined;
+/**
+ * A well-known given name (ABJAD_GIVEN_NAMES) written plene: its consonants, and at least two vowel
+ * letters more than its own spelling, the short vowels a Latin spelling writes (هاسان for حسن Hasan,
+ * موهاماد for محمد Mohammad, هوساین for حسین Husayn). Persian writes these names defectively; only a
+ * writer copying a foreign spelling letter by letter writes them so.
+ */
+function spellsKnownNamePlene(w: string): boolean {
+  if (!knownByClasses) {
+    knownByClasses = new Map();
+    for (const n of ABJAD_GIVEN_NAMES) {
+      const k = consonantClasses(n);
+      if (k.length >= 2) knownByClasses.set(k, Math.min(knownByClasses.get(k) ?? 99, vowelLetters(n)));
+    }
+  }
+  const vowels = knownByClasses.get(consonantClasses(w));
+  return vowels !== undefined && !isNativeAbjadName(w) && vowelLetters(toPersianLetters(w)) >= vowels + 2;
+}
 const toPersianLetters = (w: string) => w.replace(/ي/g, 'ی').replace(/ك/g, 'ک').replace(/[\u064B-\u065F\u0670\u0640\u200C]/g, '');
 const isNativeAbjadName = (w: string) => ABJAD_GIVEN_NAMES.has(toPersianLetters(w));
 const isNativeHebrewName = (w: string) => HEBREW_NAMES.has(w.normalize('NFD').replace(/[\u0591-\u05C7]/g, ''));
