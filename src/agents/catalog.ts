@@ -4,7 +4,8 @@
  * "not configured" for sources this deployment has no adapter or credentials for.
  */
 import type { ReportHit } from '../reports/model';
-import { type Agent, type AgentOutcome, notConfiguredAgent } from './runtime/agent';
+import { type Agent, type AgentOutcome, notConfiguredAgent, runsOnWorkers } from './runtime/agent';
+import { SUBJECT_CHECK_SOURCES } from '../commands/subject-check/assessment';
 import { createListAgents, type NameScreener } from './lists/list-agents';
 import { withInternalLists, type InternalListSource } from './lists/internal-lists';
 import { toReportHit as sourceHitToReport } from './sources/to-report';
@@ -133,4 +134,23 @@ export function createAgentCatalog(deps: {
   // SOW steps 5-9: scored from the submitted evidence and our lists; outside registries recorded as not queried.
   if (deps.loadSowDeclaration) for (const agent of createSowAgents({ screener: deps.screener, loadDeclaration: deps.loadSowDeclaration })) add(agent);
   return catalog;
+}
+
+/**
+ * Which of the agents a worker was asked to run (`--agents`) it takes tasks for: those some workflow
+ * sends tasks to. The screening records an agent this deployment cannot query as not configured
+ * itself (runsOnWorkers, the same test its runner applies); the subject check asks its five sources
+ * on workers whatever their configuration. A worker reads no other task topic: each topic it names
+ * costs it CPU on every fetch, busy or idle (docs/scaling.md), and `--agents all` names 26 of which a
+ * deployment without outside sources uses 10.
+ */
+export function agentsTakingTasks(catalog: ReadonlyMap<string, Agent>, wanted: readonly string[]): { taken: Agent[]; skipped: string[] } {
+  const askedOnWorkers = new Set(SUBJECT_CHECK_SOURCES.map((s) => s.agent));
+  const takes = (agent: Agent) => runsOnWorkers(agent) || askedOnWorkers.has(agent.name);
+  const agents = wanted.map((name) => {
+    const agent = catalog.get(name);
+    if (!agent) throw new Error(`unknown agent: ${name}`);
+    return agent;
+  });
+  return { taken: agents.filter(takes), skipped: agents.filter((a) => !takes(a)).map((a) => a.name) };
 }

@@ -4,8 +4,9 @@
  */
 import { sourceSettings } from '../config/config';
 import { createExternalSources } from '../agents/sources';
-import { createAgentCatalog } from '../agents/catalog';
+import { agentsTakingTasks, createAgentCatalog } from '../agents/catalog';
 import { startAgentWorkers } from '../agents/runtime/worker';
+import { runsOnWorkers } from '../agents/runtime/agent';
 import { ScreeningOrchestrator } from '../agents/orchestrator/screening-orchestrator';
 import { SubjectCheckOrchestrator } from '../agents/orchestrator/subject-check-orchestrator';
 import { PersonCheckOrchestrator } from '../agents/orchestrator/person-check-orchestrator';
@@ -63,7 +64,9 @@ export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none'
   const unknown = wanted.filter((name) => !catalog.has(name));
   if (unknown.length) throw new Error(`unknown agents: ${unknown.join(', ')} (known: ${[...catalog.keys()].join(', ')})`);
   const { bus, registry, clock, logger } = deps;
-  const workers = await startAgentWorkers({ bus, registry, agents: wanted.map((name) => catalog.get(name)!), timeoutMs: deps.config.AGENT_TIMEOUT_MS, clock, logger, telemetry: deps.telemetry });
+  const { taken, skipped } = agentsTakingTasks(catalog, wanted);
+  if (skipped.length) logger.info({ agents: skipped }, 'not configured here: no workflow sends these agents tasks, so this worker does not read their task topics');
+  const workers = await startAgentWorkers({ bus, registry, agents: taken, timeoutMs: deps.config.AGENT_TIMEOUT_MS, clock, logger, telemetry: deps.telemetry });
   deps.stops.push(() => workers.stop());
   const supervisor = await startOrchestrators(deps, catalog, agentLabels, sources, watchlistIndex, heldDocuments);
   return { catalog, sources, agentLabels, supervisor, watchlistVersions, heldDocuments };
@@ -87,8 +90,8 @@ async function startOrchestrators(
     clock,
     logger,
     telemetry,
-    remoteAgents: new Set([...catalog.values()].filter((a) => a.configured?.() !== false).map((a) => a.name)),
-    localAgents: new Map([...catalog.values()].filter((a) => a.configured?.() === false).map((a) => [a.name, a])),
+    remoteAgents: new Set([...catalog.values()].filter(runsOnWorkers).map((a) => a.name)),
+    localAgents: new Map([...catalog.values()].filter((a) => !runsOnWorkers(a)).map((a) => [a.name, a])),
     finalisation: {
       countryRisk: () => lists.countryRisk(),
       countrySanctions: (iso2) => lists.countrySanctions(iso2),

@@ -114,6 +114,15 @@ export async function runAgent(
   return { outcome, startedAt: started.toISOString(), finishedAt: options.now().toISOString(), durationMs };
 }
 
+/**
+ * Whether a workflow sends this agent's tasks to the workers (over its task topic) or records the
+ * agent's "not configured" outcome itself, without a round trip. The screening's runner and the
+ * agent workers ask it of the same catalog once, at start (agentsTakingTasks in ../catalog.ts).
+ */
+export function runsOnWorkers(agent: Agent): boolean {
+  return agent.configured?.() !== false;
+}
+
 /** An agent for a source that needs configuration this deployment does not have. */
 export function notConfiguredAgent(name: string, label: string, howToConfigure: string): Agent {
   return {
