@@ -115,10 +115,13 @@ describe('scaled mode: serve + workers as separate processes over Kafka and Post
       onAnswer: (n) => {
         if (n === 4 && !killedAt) {
           killedAt = (async () => {
+            // Screenings requested but not finished just before the kill. Taken before it, not after:
+            // the surviving worker can finish every open screening while the kill is being awaited,
+            // and an empty set would prove nothing about redone work.
             const at = Date.now();
+            const { unfinished } = await screeningEvidence(cluster.pool);
             await victim.kill();
-            // Screenings requested but not finished at the moment of the kill.
-            return { inFlight: (await screeningEvidence(cluster.pool)).unfinished, at };
+            return { inFlight: unfinished, at };
           })();
         }
       },
