@@ -116,10 +116,15 @@ describe('scaled mode: serve + workers as separate processes over Kafka and Post
         if (n === 4 && !killedAt) {
           killedAt = (async () => {
             // Screenings requested but not finished just before the kill. Taken before it, not after:
-            // the surviving worker can finish every open screening while the kill is being awaited,
-            // and an empty set would prove nothing about redone work.
+            // the surviving worker can finish every open screening while the kill is being awaited.
+            // Workers finish a wave of screenings together, so at one instant none may be open (the
+            // next requests not yet appended): wait for the store to show some, then kill.
             const at = Date.now();
-            const { unfinished } = await screeningEvidence(cluster.pool);
+            let { unfinished } = await screeningEvidence(cluster.pool);
+            for (let polls = 0; unfinished.length === 0 && polls < 1_000; polls++) {
+              await new Promise((resolve) => setTimeout(resolve, 2));
+              ({ unfinished } = await screeningEvidence(cluster.pool));
+            }
             await victim.kill();
             return { inFlight: unfinished, at };
           })();
