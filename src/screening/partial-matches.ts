@@ -11,7 +11,7 @@ import { prepareName, type PreparedName } from './matching/prepare';
 import { abjadVowelsAgree } from './matching/compare';
 import { isForeignReading } from './matching/foreign/readings';
 import { skeleton } from './matching/text';
-import { namePools, nameRarity, SKELETON_KEY_PREFIX, type ListNameFrequency, type NamePools } from './identity/name-frequency';
+import { commonNameReason, namePools, nameRarity, SKELETON_KEY_PREFIX, type ListNameFrequency, type NamePools } from './identity/name-frequency';
 
 /** Longest surname (letters) whose near spelling is another name rather than a spelling of the same one. */
 const NEAR_WORD_MAX_LENGTH = 6;
@@ -86,7 +86,7 @@ export class CommonNames {
     // is not "Carlos al-Libi", round 4)
     const where = asScript.commonIn.find((c) => UNVOWELLED_CULTURES.has(c.culture));
     if (!where) return undefined;
-    const reason = where === asScript.commonIn[0] ? asScript.reason : `common name: about ${Number(where.bearers.toPrecision(2)).toLocaleString('en-US')} expected bearers among ${where.label} names`;
+    const reason = where === asScript.commonIn[0] ? asScript.reason : commonNameReason(where.bearers, where.label);
     return `${reason}, read as written in its script`;
   }
 }

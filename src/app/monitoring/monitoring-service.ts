@@ -327,6 +327,7 @@ export class MonitoringService {
       if (state.status === 'none') return [];
       const live = Object.values(state.hits).find((h) => h.entityId === intent.entityId && h.status !== 'removed');
       const fresh = intent.hit ?? intent.rescored;
+      const identity = fresh ? alertIdentity(fresh) : undefined;
       let hitId = live?.hitId ?? fresh?.hitId ?? `monitoring:${intent.entityId}`;
       for (let n = 2; !live && state.hits[hitId]; n++) hitId = `${fresh?.hitId ?? intent.entityId}#${n}`;
       const command: RecordMonitoringAlert = {
@@ -350,7 +351,7 @@ export class MonitoringService {
                   listVersion: intent.listVersion,
                   ...(fresh.internalList ? { internalList: fresh.internalList } : {}),
                 },
-                ...(alertIdentity(fresh) ? { identity: alertIdentity(fresh)! } : {}),
+                ...(identity ? { identity } : {}),
               }
             : {}),
         },

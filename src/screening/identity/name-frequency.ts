@@ -196,6 +196,11 @@ function rounded(n: number): string {
   return `about ${Number.isInteger(digits) ? String(digits).replace(/\B(?=(\d{3})+$)/g, ',') : String(digits)}`;
 }
 
+/** The reason a name is common in a culture, in words ("common name: about 13,000 expected bearers among Chinese names"). */
+export function commonNameReason(bearers: number, cultureLabel: string): string {
+  return `common name: ${rounded(bearers)} expected bearers among ${cultureLabel} names`;
+}
+
 function personRarity(tokens: readonly NameToken[], pools: NamePools, lists: ListNameFrequency): NameRarity {
   // Name parts that can tell people apart: not initials, particles or patronymics (these repeat a father's name).
   const parts = tokens.filter((t) => t.kind === 'name' && !t.initial && !t.patronymic);
@@ -239,7 +244,7 @@ function personRarity(tokens: readonly NameToken[], pools: NamePools, lists: Lis
   const reason = distinctive
     ? `distinctive name: ${rounded(top.bearers)} expected bearer(s) world-wide${top.bearers >= 1 ? ` (most among ${top.culture.label} names)` : ''}`
     : commonIn.length
-      ? `common name: ${rounded(top.bearers)} expected bearers among ${top.culture.label} names`
+      ? commonNameReason(top.bearers, top.culture.label)
       : `not distinctive: ${rounded(top.bearers)} expected bearers among ${top.culture.label} names`;
   return { reading: 'person', distinctive, estimatedBearers: Math.round(top.bearers * 10) / 10, commonIn, reason };
 }
