@@ -63,7 +63,9 @@ export function romajiToKatakana(romaji: string): string {
       i++;
       continue;
     }
-    const s = KANA_SYLLABLES.find(([r]) => w.startsWith(r, i) && !(r === 'n' && 'aeiouy'.includes(w[i + 1] ?? '')));
+    // (n is ン before a consonant or at the end: a name ending in n, Ren or Rin, is a whole name, not '')
+    const next = w[i + 1];
+    const s = KANA_SYLLABLES.find(([r]) => w.startsWith(r, i) && !(r === 'n' && next !== undefined && 'aeiouy'.includes(next)));
     if (!s) return '';
     out += s[1];
     i += s[0].length;
