@@ -208,7 +208,8 @@ describe('precision guards: a reading is for a foreign person\'s whole name', ()
   it('a reading matches only the whole listed name: a listed word left unmatched (not a patronymic) is no match', () => {
     const [reading] = foreignReadings('דמיטרי מדבדב', undefined);
     assert.ok(reading, 'read as a transcription');
-    const cmp = compareNames(reading, prepareName('MEDVEDEV SALIM, Dmitry', 'person'));
+    // (two listed words left out: one second given name or surname may be, round 4 of issue 32 in any script)
+    const cmp = compareNames(reading, prepareName('MEDVEDEV SALIM, Dmitry Omar', 'person'));
     assert.ok(cmp.score <= PARTIAL_NAME_CAP, String(cmp.score));
     assert.match(cmp.notes.join(' | '), /a name part of either side is left unmatched/);
     // the listed patronymic left out is the one exception
@@ -254,10 +255,9 @@ describe('round 2: the conventions a listed spelling is read by, and the words a
   const FUENTES = F.entity({ primaryName: 'FUENTES, Carlos Alberto', sourceId: 'r2-1' });
   const ZAWAHIRI = F.entity({ primaryName: 'AL-ZAWAHIRI, Mohammad', sourceId: 'r2-2' });
   const small = ScreeningEngine.build([...F.ALL, FUENTES, ZAWAHIRI], []);
-  it('through a script that writes its vowels a listed second given name may be left out, through Persian or Hebrew letters not', () => {
+  it('a listed second given name may be left out (through Persian or Hebrew letters too, since round 4)', () => {
     const listed = prepareName('FUENTES, Carlos Alberto', 'person');
-    for (const q of ['카를로스 푸엔테스', 'Κάρλος Φουέντες']) assert.ok(compareNames(foreignReadings(q, undefined)[0], listed).score > PARTIAL_NAME_CAP, q);
-    assert.ok(compareNames(foreignReadings('קרלוס פואנטס', undefined)[0], listed).score <= PARTIAL_NAME_CAP);
+    for (const q of ['카를로스 푸엔테스', 'Κάρλος Φουέντες', 'קרלוס פואנטס']) assert.ok(compareNames(foreignReadings(q, undefined)[0], listed).score > PARTIAL_NAME_CAP, q);
     // the surname left out is still another person
     assert.ok(compareNames(foreignReadings('카를로스 알베르토', undefined)[0], listed).score <= PARTIAL_NAME_CAP);
   });
@@ -288,8 +288,8 @@ describe('round 3: a reading pays for a left-out name part what a Latin query pa
       assert.ok(hit && hit.score >= r3.defaultThreshold, `${q}: ${hit?.score}`);
       assert.equal(hit.score, found('Carlos Arismendi', ARISMENDI)!.score, q);
     }
-    // through Persian or Hebrew letters it still does not (the round-2 guard)
-    assert.ok(compareNames(foreignReadings('קרלוס אריסמנדי', undefined)[0], listed).score <= PARTIAL_NAME_CAP);
+    // through Hebrew letters too since round 4 (rounds 2-3 refused it there; a native Hebrew name is no reading)
+    assert.equal(compareNames(foreignReadings('קרלוס אריסמנדי', undefined)[0], listed).score, latin);
   });
   it('how common a name read through a transcription is, is judged on the listed words it spells, not on its letters read as a native name', () => {
     // read as a Korean name by the name-frequency model (로 a surname), 카르로스 로보 looks common (about 210
