@@ -118,6 +118,10 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
     if (heb) return hebrewMatchesLatin(heb, qa ? c.norm : q.norm) ? TRANSLIT_95 : NONE;
     // A name made from one well-known name is not the one made from another (محمدی Mohammadi is not Mahmoudi).
     if (otherKnownName(qa ? q.norm : c.norm, qa ? c.norm : q.norm)) return NONE;
+    // A word starts and ends with a vowel where its letters write one (امینی is Amini, not Minai; عاصم Asim, not Usama)
+    const written = qa ? q.native : c.native;
+    const vowelled = qa ? c : q;
+    if (written && VOWELLED_ORIGINS.has(vowelled.origin) && !abjadEndsAgree(written, vowelled.norm)) return NONE;
     // Unvowelled Arabic/Hebrew against a vowelled spelling: only the consonant skeleton can be compared.
     const latinLen = qa ? c.norm.length : q.norm.length;
     // (and the vowels the script does write must be where the Latin spelling has them: abjadVowelsAgree)
@@ -220,6 +224,26 @@ function oneFeminineA(a: string, b: string): boolean {
   return (ea === 'a' && !VOWEL.test(eb)) || (eb === 'a' && !VOWEL.test(ea));
 }
 
+// Arabic-script letters that write a vowel at the start of a word (alef, ain) and at its end (alef, the long
+// vowels, ta marbuta and the final he of -a/-e, hamza, Urdu's he and bari ye)
+const ABJAD_INITIAL_VOWEL = /^[اآأإٱع]/u;
+const ABJAD_INITIAL_EITHER = /^[ویيئء]/u;
+const ABJAD_FINAL_VOWEL = /[اآأإویيىهةعءئؤۃۂےۓہ]$/u;
+
+/**
+ * An Arabic-script word (as written) against a Latin spelling: a word-initial vowel is always written (ا
+ * or ع), so the Latin spelling starts with a vowel exactly when the word starts with one of those (امینی
+ * is Amini, not Minai; منایل is not Amanullah); و and ی may be either (Ouadie, Yusuf). A final vowel is
+ * written too (ا ی و ه ة): a word ending in another letter ends in its consonant, bar a Latin silent e
+ * after it (Hassine): عاصم is Asim, not Usama.
+ */
+export function abjadEndsAgree(written: string, latin: string): boolean {
+  if (!latin) return true;
+  if (!ABJAD_INITIAL_EITHER.test(written) && ABJAD_INITIAL_VOWEL.test(written) !== /^[aeiou]/.test(latin)) return false;
+  if (!ABJAD_FINAL_VOWEL.test(written) && /[aeiouy]$/.test(latin) && !/[^aeiouy]e$/.test(latin)) return false;
+  return true;
+}
+
 /** Origins whose folds write the vowels (an unvowelled Arabic-script or Hebrew word does not; kana adds its own). */
 const VOWELLED_ORIGINS: ReadonlySet<string> = new Set(['latin', 'cyrillic', 'greek']);
 
@@ -281,6 +305,8 @@ export function abjadVowelsAgree(abjad: string, latin: string): boolean {
   const a = vowelGaps(abjad);
   const l = vowelGaps(latin);
   if (a.length !== l.length) {
+    // a final ه/ة the Latin spelling writes as the vowel it stands for (Amna, Fatima): aligned without it
+    if (a.length === l.length + 1 && /h$/.test(abjad) && !/h$/.test(latin)) return abjadVowelsAgree(abjad.slice(0, -1), latin);
     // A consonant the script writes, missing from the Latin (خليل khlyl is Khalil, three consonants, not
     // Kalai: the skeleton's doubled-letter rule merged l-y-l). A final ه/ة (h) is often not written in Latin.
     const written = a.length - (/h$/.test(abjad) ? 1 : 0);
@@ -295,6 +321,8 @@ export function abjadVowelsAgree(abjad: string, latin: string): boolean {
       // (a Latin w or y is a letter the script would write: "انس" Anas is not Wanus)
       if (l[i].length >= 3 || LONG_VOWEL.test(l[i]) || /[wy]/.test(l[i])) return false;
     } else if (l[i] === '') return false;
+    // (nor where it writes another vowel: آمنه Amna is not Ayman, whose y the script would write ی)
+    else if (/[wy]/.test(l[i]) && !/[wy]/.test(a[i])) return false;
     // the long vowel written is the one read: ی (y) an i or e, و (w) an o or u (کریمی Karimi is not Karami)
     else if ((a[i].includes('y') && !/[iey]/.test(l[i])) || (a[i].includes('w') && !/[ouw]/.test(l[i]))) return false;
   }
@@ -709,6 +737,9 @@ function tryMerge(oneSide: Side, oneUsed: Used, manySide: Side, manyUsed: Used, 
         // (이우진: 이+우 ri+u is two syllables, never the one syllable Ryu)
         if (many[j].origin === 'hangul' && span.norm !== one[i].norm && !sameHangulSyllables(many, j, len, one[i])) continue;
         let s = similarityIn(memo, one[i], oneId, span, manySide.spanIds[j * 2 + len - 2]);
+        // Burmese syllables run together into a word that spells them, near enough for a romanisation's
+        // choices (Than + Ta, Thanda), never one that only shares a sound code: Ta + Nwe is not Than
+        if (many[j].origin === 'burmese' && s.how === 'phonetic') continue;
         // (words run together keep their consonants, not always their vowels: ISIS GS / ISGS; the
         // vowel count that a single word must keep does not apply to a join)
         if (s.sim < 0.85 && !one[i].korean && !span.korean && one[i].skel.length >= 3 && one[i].skel === span.skel && jaroWinkler(one[i].fold, span.fold) >= 0.8) {

@@ -166,7 +166,9 @@ function forms(norm: string): { fold: string; skel: string } {
 
 export function makeToken(norm: string, origin: TokenOrigin, kind: TokenKind, pos: number, display = norm, withRenderings = true): NameToken {
   const f = forms(norm);
-  const fold = kind === 'particle' ? PARTICLES[norm] ?? norm : kind === 'name' ? NAME_VARIANTS.get(f.fold) ?? f.fold : f.fold;
+  // (an unvowelled word's letters are no spelling of a given name: علی and אלי, "ly", fold as li, which is
+  // not the Korean surname Li / Ri of the variant groups; the script's own rules compare it: compare.ts)
+  const fold = kind === 'particle' ? PARTICLES[norm] ?? norm : kind === 'name' && origin !== 'abjad' ? NAME_VARIANTS.get(f.fold) ?? f.fold : f.fold;
   return {
     display,
     norm,
@@ -353,9 +355,11 @@ function prepareOne(raw: string, schema: SchemaHint | undefined, trace: PrepareT
         continue;
       }
     }
-    // (a Latin particle comes before the word it belongs to: the last word is a name, "Anish Das", "Le Bach Van")
+    // (a Latin particle comes before the word it belongs to: the last word is a name, "Anish Das", "Le Bach Van";
+    // so does "son of" in any script: a last בן or بن has no father after it and is a name, Gad Ben, not Gad)
     // (a one-letter Cyrillic word is an initial, Ю. or Е., never the Spanish "y" or the Italian "e": issue 32)
-    const particle = mayBeWord(t, true) && (i + 1 < n || t.origin !== 'latin') && !(t.origin === 'cyrillic' && t.norm.length === 1) ? PARTICLES[t.norm] : undefined;
+    const last = i + 1 >= n && (t.origin === 'latin' || PARTICLES[t.norm] === 'bin');
+    const particle = mayBeWord(t, true) && !last && !(t.origin === 'cyrillic' && t.norm.length === 1) ? PARTICLES[t.norm] : undefined;
     if (particle && n > 1 && !(SUN_LETTER_ARTICLES.has(t.norm) && (t.origin !== 'abjad' || i + 1 >= n))) {
       // "y"/"e"/"and"/"of" are particles only between words; "al"/"bin"/"abu" anywhere but alone.
       const between = i > 0 && i + 1 < n;

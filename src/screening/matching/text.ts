@@ -24,7 +24,8 @@ export interface RawToken {
   hebrew?: string;
   /**
    * The word as its own script writes it, where the romanisation loses what tells two names apart:
-   * a Hangul syllable block (정 and 종 are both "jong" in the lists' spelling).
+   * a Hangul syllable block (정 and 종 are both "jong" in the lists' spelling); an Arabic-script word,
+   * whose alef and ain (the vowels it writes first or last) any-ascii leaves out (امینی and مینی are both "myny").
    */
   native?: string;
 }
@@ -155,7 +156,12 @@ export function transliterateTokens(raw: string): RawToken[] {
         const known = ARABIC_NAMES[normalizeArabic(piece)];
         if (piece === 'ال') out.push({ norm: 'al', origin: 'abjad' });
         else if (known) out.push({ norm: known, origin: 'arabic_name' });
-        else push(anyAscii(piece), 'abjad');
+        else {
+          const start = out.length;
+          push(anyAscii(piece), 'abjad');
+          // (the romanisation drops alef and ain, the letters that write a word's first or last vowel)
+          if (out.length === start + 1) out[start].native = normalizeArabic(piece);
+        }
       }
     } else if (RE_HEBREW.test(word)) {
       const start = out.length;
@@ -337,12 +343,19 @@ const LATIN_VOWEL = /[aeiouy]/;
  * silent (Yotam is not Tom); a ה inside a word is the consonant h (Dahan, Cohen: not Don or Kuni),
  * silent only at the end, where it writes a final vowel (Dalia).
  */
-function hebrewReadings(letter: string, i: number, length: number): readonly string[] {
+function hebrewReadings(letter: string, i: number, length: number, doubled: boolean): readonly string[] {
   const all = HEBREW_LATIN[letter] ?? [];
-  if (i === 0 && letter === 'י') return all.filter((r) => r !== '');
+  // (ו and י write a vowel or a consonant wherever they stand, never nothing: אלוני is Aloni, not Elaine,
+  // לביא Lavi, not Leib; only one of a doubled pair, וו v or יי y/ai as in חיים Chaim, may be silent)
+  if ((letter === 'י' || letter === 'ו') && (i === 0 || !doubled)) return all.filter((r) => r !== '');
   if (letter === 'ה' && i > 0 && i < length - 1) return ['h'];
   return all;
 }
+
+/** First letters of the Latin digraphs kh, sh, ch, th, ph, zh, gh. */
+const DIGRAPH_HEADS = 'kscptzg';
+/** Hebrew letters that write vowels (matres lectionis, alef, ayin): a word ending in one may end in a vowel. */
+const HEBREW_VOWEL_LETTERS = 'אהויע';
 
 /**
  * Does an unvowelled Hebrew word read as this Latin spelling? Latin vowels may stand where Hebrew writes
@@ -358,13 +371,22 @@ export function hebrewMatchesLatin(hebrew: string, latin: string): boolean {
   // an initial א or ע is read as the vowel it carries
   if ((h[0] === 'א' || h[0] === 'ע') && !LATIN_VOWEL.test(latin[0])) return false;
   const memo = new Map<number, boolean>();
+  // A word ending in a consonant letter ends in that consonant: a final vowel is written (ה, י, ו, א), so
+  // ליאור is Lior, not Luria; a silent e after the last consonant is a Latin spelling's (Levine, לוין)
+  const endsInVowelLetter = HEBREW_VOWEL_LETTERS.includes(h[h.length - 1]);
   const go = (i: number, j: number): boolean => {
-    if (i === h.length) return j === latin.length || /^[aeiouy]*h?$/.test(latin.slice(j));
+    if (i === h.length) {
+      const rest = latin.slice(j);
+      if (!rest) return true;
+      return endsInVowelLetter ? /^[aeiouy]*h?$/.test(rest) : rest === 'e' && !LATIN_VOWEL.test(latin[j - 1] ?? 'a');
+    }
     const key = i * 1000 + j;
     const known = memo.get(key);
     if (known !== undefined) return known;
     let ok = false;
-    for (const r of hebrewReadings(h[i], i, h.length)) {
+    for (const r of hebrewReadings(h[i], i, h.length, h[i - 1] === h[i] || h[i + 1] === h[i])) {
+      // (a Latin digraph is one sound, one Hebrew letter: the k and h of Khan are not כ and ה, כהן is Cohen)
+      if (r.length === 1 && latin[j + 1] === 'h' && DIGRAPH_HEADS.includes(r) && i + 1 < h.length) continue;
       if (latin.startsWith(r, j) && go(i + 1, j + r.length)) {
         ok = true;
         break;

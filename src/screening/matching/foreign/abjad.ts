@@ -29,11 +29,13 @@ const ARABIC_PAIRS: Record<string, Segment> = { تش: ['C'], تس: ['T'], دج: 
 const ARABIC_VOWEL_LETTERS = new Set(['ا', 'أ', 'إ', 'آ', 'ٱ', 'ع', 'ئ', 'ء', 'ى', 'ة']);
 
 const HEBREW: Record<string, Segment> = {
-  א: ['', 'a', 'e', 'o', 'i'], ב: ['b', 'v'], ג: ['g'], ד: ['d'], ה: ['h', 'a', 'e', ''], ו: ['v', 'u', 'o', 'w', ''], ז: ['z'],
-  ח: ['h', 'k'], ט: ['t'], י: ['i', 'e', ''], כ: ['k', 'h'], ך: ['k', 'h'], ל: ['l'], מ: ['m'], ם: ['m'], נ: ['n'], ן: ['n'],
+  א: ['', 'a', 'e', 'o', 'i'], ב: ['b', 'v'], ג: ['g'], ד: ['d'], ה: ['h', 'a', 'e', ''], ו: ['v', 'u', 'o', 'w'], ז: ['z'],
+  ח: ['h', 'k'], ט: ['t'], י: ['i', 'e'], כ: ['k', 'h'], ך: ['k', 'h'], ל: ['l'], מ: ['m'], ם: ['m'], נ: ['n'], ן: ['n'],
   ס: ['s'], ע: ['', 'a', 'e', 'o'], פ: ['p', 'f'], ף: ['f', 'p'], צ: ['T', 'z', 's'], ץ: ['T', 'z', 's'], ק: ['k'], ר: ['r'],
   ש: ['S', 's'], ת: ['t', 's'],
 };
+// (ו and י write a vowel or a consonant, never nothing: a transcription writes them for a sound, so מורן is
+// Moran, not Maren; the doubled pair below is one sound)
 // a letter with geresh (ג׳ j, ז׳ zh, צ׳ ch, ת׳ th) and the doubled vav / yod
 const HEBREW_MARKED: Record<string, Segment> = { 'ג׳': ['j'], 'ז׳': ['Z'], 'צ׳': ['C'], 'ץ׳': ['C'], 'ת׳': ['t'], וו: ['v', 'w'], יי: ['i', 'ei', 'ai'] };
 const HEBREW_VOWEL_LETTERS = new Set(['א', 'ע']);
