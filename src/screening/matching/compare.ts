@@ -90,7 +90,10 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
     const key = hangul.korean ?? koreanKey(hangul.norm);
     return key && key === koreanKey(other.norm) ? TRANSLIT_92 : NONE;
   }
-  if (q.fold === c.fold) return TRANSLIT_95;
+  // (an unvowelled word's letters are no spelling of a given name, though they fold like one: علی and אלי,
+  // "ly", fold as the Korean surname Li / Ri of the variant groups; the script's own rules compare it below)
+  const oneAbjad = (q.origin === 'abjad') !== (c.origin === 'abjad');
+  if (q.fold === c.fold && !oneAbjad) return TRANSLIT_95;
   // One Korean syllable in two romanisations (Gim/Kim, Jeong/Jong/Chung, Eun/Un, Choe/Choi): see korean.ts.
   if (q.korean && q.korean === c.korean) return TRANSLIT_92;
   if (q.initial || c.initial) {
@@ -105,7 +108,7 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
   // Two Korean names: a syllable in another romanisation matched above; any other difference is another syllable.
   if (q.korean && c.korean) return NONE;
   // Two names known to be different (Muhammad / Mahmud, Ri / Pak), whatever their spellings share.
-  if (q.kind === 'name' && c.kind === 'name' && NAME_VARIANT_HEADS.has(q.fold) && NAME_VARIANT_HEADS.has(c.fold)) return NONE;
+  if (q.kind === 'name' && c.kind === 'name' && !oneAbjad && NAME_VARIANT_HEADS.has(q.fold) && NAME_VARIANT_HEADS.has(c.fold)) return NONE;
   // A Russian name as German, Polish, French, Dutch or Hungarian write it (Poetin, Szojgu, Jewgeni).
   if ((q.renderings?.length || c.renderings?.length) && sharesRendering(q, c)) return TRANSLIT_9;
   const qa = q.origin === 'abjad';

@@ -166,9 +166,7 @@ function forms(norm: string): { fold: string; skel: string } {
 
 export function makeToken(norm: string, origin: TokenOrigin, kind: TokenKind, pos: number, display = norm, withRenderings = true): NameToken {
   const f = forms(norm);
-  // (an unvowelled word's letters are no spelling of a given name: علی and אלי, "ly", fold as li, which is
-  // not the Korean surname Li / Ri of the variant groups; the script's own rules compare it: compare.ts)
-  const fold = kind === 'particle' ? PARTICLES[norm] ?? norm : kind === 'name' && origin !== 'abjad' ? NAME_VARIANTS.get(f.fold) ?? f.fold : f.fold;
+  const fold = kind === 'particle' ? PARTICLES[norm] ?? norm : kind === 'name' ? NAME_VARIANTS.get(f.fold) ?? f.fold : f.fold;
   return {
     display,
     norm,
