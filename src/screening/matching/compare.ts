@@ -91,8 +91,9 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
     return key && key === koreanKey(other.norm) ? TRANSLIT_92 : NONE;
   }
   // (an unvowelled word's letters are no spelling of a given name, though they fold like one: علی and אלי,
-  // "ly", fold as the Korean surname Li / Ri of the variant groups; the script's own rules compare it below)
-  const oneAbjad = (q.origin === 'abjad') !== (c.origin === 'abjad');
+  // "ly", fold through the variant groups as the Korean surname Li / Ri; the script's own rules compare such
+  // a word below. آلی, "aly", folds as Ali by its own letters and stays equal to it)
+  const oneAbjad = (q.origin === 'abjad') !== (c.origin === 'abjad') && (variantFolded(q) || variantFolded(c));
   if (q.fold === c.fold && !oneAbjad) return TRANSLIT_95;
   // One Korean syllable in two romanisations (Gim/Kim, Jeong/Jong/Chung, Eun/Un, Choe/Choi): see korean.ts.
   if (q.korean && q.korean === c.korean) return TRANSLIT_92;
@@ -158,6 +159,11 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
     return { how: sim.how, sim: round(sim.sim * 0.8) };
   }
   return sim;
+}
+
+/** An unvowelled word whose fold is a given name's variant group, not its letters' own fold (علی "ly": Ri). */
+function variantFolded(t: NameToken): boolean {
+  return t.origin === 'abjad' && t.kind === 'name' && t.fold !== foldToken(t.norm);
 }
 
 /**
