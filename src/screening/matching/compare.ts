@@ -93,8 +93,7 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
   // (an unvowelled word's letters are no spelling of a given name, though they fold like one: علی and אלי,
   // "ly", fold through the variant groups as the Korean surname Li / Ri; the script's own rules compare such
   // a word below. آلی, "aly", folds as Ali by its own letters and stays equal to it)
-  const oneAbjad = (q.origin === 'abjad') !== (c.origin === 'abjad') && (variantFolded(q) || variantFolded(c));
-  if (q.fold === c.fold && !oneAbjad) return TRANSLIT_95;
+  if (q.fold === c.fold && !spuriousFold(q, c)) return TRANSLIT_95;
   // One Korean syllable in two romanisations (Gim/Kim, Jeong/Jong/Chung, Eun/Un, Choe/Choi): see korean.ts.
   if (q.korean && q.korean === c.korean) return TRANSLIT_92;
   if (q.initial || c.initial) {
@@ -109,7 +108,7 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
   // Two Korean names: a syllable in another romanisation matched above; any other difference is another syllable.
   if (q.korean && c.korean) return NONE;
   // Two names known to be different (Muhammad / Mahmud, Ri / Pak), whatever their spellings share.
-  if (q.kind === 'name' && c.kind === 'name' && !oneAbjad && NAME_VARIANT_HEADS.has(q.fold) && NAME_VARIANT_HEADS.has(c.fold)) return NONE;
+  if (q.kind === 'name' && c.kind === 'name' && NAME_VARIANT_HEADS.has(q.fold) && NAME_VARIANT_HEADS.has(c.fold) && !spuriousFold(q, c)) return NONE;
   // A Russian name as German, Polish, French, Dutch or Hungarian write it (Poetin, Szojgu, Jewgeni).
   if ((q.renderings?.length || c.renderings?.length) && sharesRendering(q, c)) return TRANSLIT_9;
   const qa = q.origin === 'abjad';
@@ -123,18 +122,19 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
     // A name made from one well-known name is not the one made from another (محمدی Mohammadi is not Mahmoudi).
     if (otherKnownName(qa ? q.norm : c.norm, qa ? c.norm : q.norm)) return NONE;
     // A word starts and ends with a vowel where its letters write one (امینی is Amini, not Minai; عاصم Asim, not Usama)
+    // (checked only where the letters otherwise agree: most pairs differ in their skeletons)
     const written = qa ? q.native : c.native;
     const vowelled = qa ? c : q;
-    if (written && VOWELLED_ORIGINS.has(vowelled.origin) && !abjadEndsAgree(written, vowelled.norm)) return NONE;
+    const endsAgree = () => !written || !VOWELLED_ORIGINS.has(vowelled.origin) || abjadEndsAgree(written, vowelled.norm);
     // Unvowelled Arabic/Hebrew against a vowelled spelling: only the consonant skeleton can be compared.
     const latinLen = qa ? c.norm.length : q.norm.length;
     // (and the vowels the script does write must be where the Latin spelling has them: abjadVowelsAgree)
     if (q.skel.length >= 2 && q.skel === c.skel) {
-      if (!abjadVowelsAgree(qa ? q.norm : c.norm, qa ? c.norm : q.norm)) return NONE;
+      if (!abjadVowelsAgree(qa ? q.norm : c.norm, qa ? c.norm : q.norm) || !endsAgree()) return NONE;
       return q.skel.length >= 3 || latinLen >= 5 ? TRANSLIT_95 : TRANSLIT_8;
     }
     const shortSkel = Math.min(q.skel.length, c.skel.length);
-    if (shortSkel >= 4 && editDistance(q.skel, c.skel, 1) <= 1) return TRANSLIT_8;
+    if (shortSkel >= 4 && editDistance(q.skel, c.skel, 1) <= 1 && endsAgree()) return TRANSLIT_8;
     return NONE;
   }
   // A given name and its other gender's form are two names, two people (Juan / Juana, Daniel / Daniela, Carlo / Carla).
@@ -161,9 +161,15 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
   return sim;
 }
 
-/** An unvowelled word whose fold is a given name's variant group, not its letters' own fold (علی "ly": Ri). */
-function variantFolded(t: NameToken): boolean {
-  return t.origin === 'abjad' && t.kind === 'name' && t.fold !== foldToken(t.norm);
+/**
+ * An unvowelled word against a vowelled one whose fold comes from a given name's variant group, not from
+ * its letters' own fold (علی "ly" folds as Ri): the fold says nothing of the name (called only on a fold
+ * equality or two known names, rare enough to fold the letters again).
+ */
+function spuriousFold(q: NameToken, c: NameToken): boolean {
+  if ((q.origin === 'abjad') === (c.origin === 'abjad')) return false;
+  const a = q.origin === 'abjad' ? q : c;
+  return a.kind === 'name' && a.fold !== foldToken(a.norm);
 }
 
 /**
