@@ -11,7 +11,8 @@
  * - **a family name with the article is not the other name's given name**: against "AL-'ALI, Salih",
  *   which says al-Ali is the family name and Salih the given name, a query "Ali Saleh" (given name Ali,
  *   as an Arabic name's first word is, without the article that would make it a family name) has the
- *   two roles the other way round: another person; and against a listed name in natural order without a
+ *   two roles the other way round: another person (round 5: a query in Arabic script, written in its own
+ *   order, against any "SURNAME, Given" listing: علي ناصر is not ALI, Nasser); and against a listed name in natural order without a
  *   comma (SHEIKH AHMED UMAR: Ahmed first), "Umar al-Ahmad" is another person too.
  */
 import type { NameToken, PreparedName } from './prepare';
@@ -80,15 +81,30 @@ export function familyNameTakenForGivenName(q: PreparedName, qt: readonly NameTo
   const first = qt.findIndex((t) => t.kind === 'name');
   if (first < 0 || !qt[first].common) return undefined;
   const toFirst = pairs.find((p) => first >= p.q0 && first < p.q0 + p.qn);
-  // the listed word the query's first word matched: a family name with the article, before the comma
-  if (!toFirst || toFirst.cn !== 1 || toFirst.c0 >= cComma || !familyArticleAt(ct, toFirst.c0)) return undefined;
+  // the listed word the query's first word matched: a family name before the comma, with the article,
+  // or (round 5) any family name when the query is written in Arabic script: a name in its own script is
+  // written in its own order, given name first (علي ناصر is Ali, son of Nasir; ALI, Nasser is Nasser of Ali)
+  if (!toFirst || toFirst.cn !== 1 || toFirst.c0 >= cComma) return undefined;
+  if (!familyArticleAt(ct, toFirst.c0) && !writtenInArabicScript(qt)) return undefined;
   // and the listed given name (the first name word after the comma) matched a later word of the query
   const given = ct.findIndex((t, j) => j >= cComma && t.kind === 'name');
   if (given < 0) return undefined;
   const toGiven = pairs.find((p) => given >= p.c0 && given < p.c0 + p.cn);
   if (!toGiven || toGiven.q0 <= first) return undefined;
   const family = ct[toFirst.c0];
-  return `"${qt[first].display}" is the query's given name (the first word of an Arabic name, without the article); the listed name gives al-${family.display} as the family name and "${ct[given].display}" as the given name: another person`;
+  const article = familyArticleAt(ct, toFirst.c0) ? 'al-' : '';
+  return `"${qt[first].display}" is the query's given name (the first word of an Arabic name, without the article); the listed name gives ${article}${family.display} as the family name and "${ct[given].display}" as the given name: another person`;
+}
+
+/** Every name word is written in Arabic script (read in the script's own order: given name first). */
+function writtenInArabicScript(toks: readonly NameToken[]): boolean {
+  let names = 0;
+  for (const t of toks) {
+    if (t.kind !== 'name') continue;
+    if (!ARABIC_SCRIPT.has(t.origin)) return false;
+    names++;
+  }
+  return names > 0;
 }
 
 /**
