@@ -133,3 +133,22 @@ export function familyNameTakenForListedGivenName(q: PreparedName, qt: readonly 
   if (!toFamily || !toOwn || toFamily.c0 !== first || toFamily.cn !== 1 || toOwn.c0 <= first) return undefined;
   return `"${qt[own].display} al-${qt[family].display}" is ${qt[own].display} of the family al-${qt[family].display}; the listed name starts with ${ct[first].display}, its given name: another person`;
 }
+
+/**
+ * A query in Arabic script (its own order: the person's given name, then the father's) against a listed name
+ * without a comma written in natural order (given name first, as the UN and the CSL write it), when each
+ * name's given name matched a later word of the other: the two names give the roles the other way round,
+ * father and son (محمد صالح, Muhammad son of Salih, is not Saleh Mohammad). Round 5. A reason, or undefined.
+ */
+export function givenNameTakenForFathersName(q: PreparedName, qt: readonly NameToken[], c: PreparedName, ct: readonly NameToken[], pairs: readonly AlignedSpan[]): string | undefined {
+  if ((c.tokens.length === ct.length && c.commaAt !== undefined) || (q.tokens.length === qt.length && q.commaAt !== undefined)) return undefined;
+  if (!writtenInArabicScript(qt)) return undefined;
+  const own = (toks: readonly NameToken[]) => toks.findIndex((t) => t.kind === 'name' && !TITLES.has(t.norm) && !HONORIFICS.has(t.norm));
+  const qFirst = own(qt);
+  const cFirst = own(ct);
+  if (qFirst < 0 || cFirst < 0 || familyArticleAt(ct, cFirst)) return undefined;
+  const toQFirst = pairs.find((p) => qFirst >= p.q0 && qFirst < p.q0 + p.qn);
+  const toCFirst = pairs.find((p) => cFirst >= p.c0 && cFirst < p.c0 + p.cn);
+  if (!toQFirst || !toCFirst || toQFirst.c0 <= cFirst || toCFirst.q0 <= qFirst) return undefined;
+  return `"${qt[qFirst].display}" is the query's given name and "${ct[cFirst].display}" the listed name's, each matched to a later name of the other (a father's): the roles are the other way round, another person`;
+}

@@ -18,7 +18,7 @@ import { relatedEntity } from './discriminators';
 import { editDistance, jaroWinkler } from './similarity';
 import { arabicNameOfLetters, foldToken, hebrewMatchesLatin } from './text';
 import { koreanGivenNameReordered, koreanKey } from './korean';
-import { familyNameTakenForGivenName, familyNameTakenForListedGivenName, ownNameOfChain } from './arabic-roles';
+import { familyNameTakenForGivenName, familyNameTakenForListedGivenName, givenNameTakenForFathersName, ownNameOfChain } from './arabic-roles';
 import { SimilarityMemo } from './similarity-memo';
 import { pooledGivenNames } from '../identity/name-frequency';
 import { capReading, isForeignReading, transcribedSimilarity } from './foreign/readings';
@@ -789,7 +789,7 @@ function unaccounted(q: PreparedName, qt: NameToken[], qUsed: Used, c: PreparedN
   if (swapped) return swapped;
   const reordered = koreanGivenNameReordered(qt, q.tokens.length === qt.length ? q.commaAt : undefined, ct, c.tokens.length === ct.length ? c.commaAt : undefined, pairs);
   if (reordered) return reordered;
-  return familyNameTakenForGivenName(q, qt, c, ct, pairs) ?? familyNameTakenForListedGivenName(q, qt, c, ct, pairs);
+  return familyNameTakenForGivenName(q, qt, c, ct, pairs) ?? familyNameTakenForListedGivenName(q, qt, c, ct, pairs) ?? givenNameTakenForFathersName(q, qt, c, ct, pairs);
 }
 
 const isNameWord = (t: NameToken) => t.kind === 'name';

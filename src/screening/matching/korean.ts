@@ -168,16 +168,18 @@ export function koreanGivenNameReordered(
 ): string | undefined {
   const korean = (toks: readonly SyllableToken[]) => toks.every((t) => t.kind !== 'name' || t.korean !== undefined);
   if (!korean(qt) || !korean(ct)) return undefined;
-  // the listed surname, or the query's: the words before the comma
+  // the listed surname, or the query's: the words before the comma; without a comma on either side, the
+  // first words of both when they are surnames aligned together (RI CHUN SONG: Ri first, as Koreans write it)
   const commaSide = cComma !== undefined ? 'c' : qComma !== undefined ? 'q' : undefined;
-  if (!commaSide) return undefined;
-  const comma = (commaSide === 'c' ? cComma : qComma)!;
-  const surnameSpan = pairs.find((p) => (commaSide === 'c' ? p.c0 < comma : p.q0 < comma));
+  const firstName = (toks: readonly SyllableToken[]) => toks.findIndex((t) => t.kind === 'name');
+  const surnameSpan = commaSide
+    ? pairs.find((p) => (commaSide === 'c' ? p.c0 < cComma! : p.q0 < qComma!))
+    : pairs.find((p) => p.q0 === firstName(qt) && p.c0 === firstName(ct) && KOREAN_SURNAME_KEYS.has(qt[p.q0].korean!) && KOREAN_SURNAME_KEYS.has(ct[p.c0].korean!));
   if (!surnameSpan) return undefined;
   // the other name's surname stands first or last, as Korean names are written (Pak Seong-ho, Seong-ho Pak):
   // a name with its surname inside (Sik Kim Jong) has no order to read
-  const other = commaSide === 'c' ? qt : ct;
-  const at = commaSide === 'c' ? surnameSpan.q0 : surnameSpan.c0;
+  const other = commaSide === 'q' ? ct : qt;
+  const at = commaSide === 'q' ? surnameSpan.c0 : surnameSpan.q0;
   const names = other.flatMap((t, i) => (t.kind === 'name' ? [i] : []));
   if (at !== names[0] && at !== names[names.length - 1]) return undefined;
   // the other pairs are given-name syllables of both: their order must agree

@@ -112,12 +112,34 @@ describe('"son of" needs the father\'s name after it', () => {
 });
 
 describe('Hebrew writes a final vowel', () => {
-  it('given a Hebrew word ending in a consonant letter (ליאור, Lior) against a Latin word that ends in a vowel after it (Luria), when compared, then no match', () => {
-    assert.ok(score('ליאור כהן', 'LURIA, Lior') < T);
+  it('given a Hebrew word ending in a consonant letter (ליאור Lior, גל Gal) against a Latin word that ends in a vowel after it (Luria, Gala), when compared, then no match', () => {
+    assert.ok(score('ליאור דהן', 'Luria Dahan') < T);
+    assert.ok(score('גל כהן', 'Gala Cohen') < T);
   });
   it('given a final vowel the Hebrew writes (משה Moshe, חנה Hannah, שרה Sara), then still a match', () => {
     assert.ok(score('משה כהן', 'Moshe Cohen') >= T);
     assert.ok(score('חנה לוי', 'Hannah Levi') >= T);
     assert.ok(score('שרה לוי', 'Sara Levy') >= T);
+  });
+});
+
+describe('father and son: a name in Arabic script against a listing in natural order', () => {
+  it('given محمد صالح (Muhammad, son of Salih) against Saleh Mohammad written without a comma (Saleh, son of Mohammad), when compared, then another person', () => {
+    assert.ok(score('محمد صالح', 'Saleh Mohammad') < T);
+    assert.ok(score('عمر حسن', 'Sheikh Hassan Omar') < T, 'a title before the listed given name is no given name');
+  });
+  it('given the same order, or a "SURNAME, Given" listing, then still a match', () => {
+    assert.ok(score('صالح محمد', 'Saleh Mohammad') >= T);
+    assert.ok(score('محمد صالح', 'Mohammad Saleh') >= T);
+    assert.ok(score('محمد صالح', 'SALEH, Mohammad') >= T);
+  });
+});
+
+describe('a Korean given name keeps its order against a listing without a comma', () => {
+  it('given the surname first on both sides and the given syllables crossed (Seong-ho / PAK HO SONG), when compared, then another name', () => {
+    assert.ok(score('Pak Seong-ho', 'PAK HO SONG') < T);
+  });
+  it('given the same order, then still a match', () => {
+    assert.ok(score('Pak Seong-ho', 'PAK SONG HO') >= T);
   });
 });
