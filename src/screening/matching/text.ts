@@ -354,8 +354,6 @@ function hebrewReadings(letter: string, i: number, length: number, doubled: bool
 
 /** First letters of the Latin digraphs kh, sh, ch, th, ph, zh, gh. */
 const DIGRAPH_HEADS = 'kscptzg';
-/** Hebrew letters that write vowels (matres lectionis, alef, ayin): a word ending in one may end in a vowel. */
-const HEBREW_VOWEL_LETTERS = 'אהויע';
 
 /**
  * Does an unvowelled Hebrew word read as this Latin spelling? Latin vowels may stand where Hebrew writes
@@ -371,15 +369,10 @@ export function hebrewMatchesLatin(hebrew: string, latin: string): boolean {
   // an initial א or ע is read as the vowel it carries
   if ((h[0] === 'א' || h[0] === 'ע') && !LATIN_VOWEL.test(latin[0])) return false;
   const memo = new Map<number, boolean>();
-  // A word ending in a consonant letter ends in that consonant: a final vowel is written (ה, י, ו, א), so
-  // ליאור is Lior, not Luria; a silent e after the last consonant is a Latin spelling's (Levine, לוין)
-  const endsInVowelLetter = HEBREW_VOWEL_LETTERS.includes(h[h.length - 1]);
   const go = (i: number, j: number): boolean => {
-    if (i === h.length) {
-      const rest = latin.slice(j);
-      if (!rest) return true;
-      return endsInVowelLetter ? /^[aeiouy]*h?$/.test(rest) : rest === 'e' && !LATIN_VOWEL.test(latin[j - 1] ?? 'a');
-    }
+    // (after the last letter, no vowel: Hebrew writes a final vowel, ה א י ו ע, so ליאור is not Luria; a silent
+    // final e or an h after the written vowel may follow, Moshe, Hannah; round 5)
+    if (i === h.length) return j === latin.length || /^e?h?$/.test(latin.slice(j));
     const key = i * 1000 + j;
     const known = memo.get(key);
     if (known !== undefined) return known;
