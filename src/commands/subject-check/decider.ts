@@ -225,12 +225,16 @@ export type SubjectCheckInvestigationClosed = Event<
   'SubjectCheckInvestigationClosed',
   Ids & { investigationId: string; outcome: 'clear' | 'adverse'; reviewer: string; note: string; closedAt: string }
 >;
-/** The subject as monitoring re-screens it: the full name and the first location's country. */
-export interface MonitoredSubjectOfCheck {
+/**
+ * The subject as monitoring re-screens it: the full name, the first location's country, and (version 2
+ * of the enrolment, issue 27) the facts that confirm or clear a hit, as the check's own run used them.
+ * An enrolment recorded before version 2 has the name and country only.
+ */
+export type MonitoredSubjectOfCheck = Pick<SubjectOfCheck, 'dateOfBirth' | 'nationality' | 'identifiers' | 'phone' | 'email' | 'address'> & {
   name: string;
   entityType: 'individual';
   jurisdiction?: string;
-}
+};
 export type SubjectCheckMonitoringEnrolled = Event<
   'SubjectCheckMonitoringEnrolled',
   Ids & {
@@ -561,8 +565,18 @@ export function evolve(state: SubjectCheckState, event: SubjectCheckEvent): Subj
       accountId: d.accountId,
       agents: [],
       tierScores: {},
-      // The name the sources were asked about (as the subject-check orchestrator builds it).
-      subject: { name: [d.firstName, d.middleName, d.lastName].filter((p) => p !== undefined && p !== '').join(' '), entityType: 'individual', ...(country ? { jurisdiction: country } : {}) },
+      // The name and facts the sources were asked about (as the subject-check workflow builds them).
+      subject: {
+        name: [d.firstName, d.middleName, d.lastName].filter((p) => p !== undefined && p !== '').join(' '),
+        entityType: 'individual',
+        ...(country ? { jurisdiction: country } : {}),
+        ...(d.dateOfBirth ? { dateOfBirth: d.dateOfBirth } : {}),
+        ...(d.nationality ? { nationality: d.nationality } : {}),
+        ...(d.identifiers?.length ? { identifiers: d.identifiers.map((i) => ({ ...i })) } : {}),
+        ...(d.phone ? { phone: d.phone } : {}),
+        ...(d.email ? { email: d.email } : {}),
+        ...(d.address ? { address: { ...d.address } } : {}),
+      },
       monitorOnConclusion: d.monitor === true,
       monitoring: false,
       hits: {},

@@ -264,7 +264,14 @@ describe('S2 monitoring', () => {
       assert.equal(request.signatureValid, true, request.failure);
       assert.equal(request.headers['user-agent'], 'Service-Webhooks/1.0');
       assert.deepEqual(Object.keys(request.headers).filter((h) => h.startsWith('x-')), ['x-service-signature'], 'S2: no timestamp or delivery header');
-      assert.deepEqual(Object.keys(request.json!), ['event', 'subject_check_id', 'account_id', 'alert_id', 'alert_kind', 'entity_id', 'list', 'matched_name', 'score', 'detected_at']);
+      const removal = request.json!.alert_kind === 'removed_hit';
+      assert.deepEqual(Object.keys(request.json!), [
+        'event', 'subject_check_id', 'account_id', 'alert_id', 'alert_kind', 'entity_id', 'list', 'matched_name', 'score', 'detected_at', 'risk_level', 'match_strength',
+        ...(removal ? [] : ['identity_note']),
+      ]);
+      // issue 27: a new or re-scored hit says what it means for the subject; a removal has nothing to assess
+      if (removal) assert.deepEqual([request.json!.risk_level, request.json!.match_strength], [null, null]);
+      else assert.ok(['low', 'medium', 'high', 'critical'].includes(request.json!.risk_level as string), JSON.stringify(request.json));
       assert.equal(request.json!.alert_id, `${run.toVersion}:${request.json!.entity_id}`);
       assert.equal(request.json!.account_id, Number(accountId));
       assert.equal(request.json!.list, 'ofac_sdn');

@@ -299,7 +299,23 @@ function subjectCheckEvents(): Event[] {
   monitored.run('RecordMonitoringAlert', { subjectCheckId: '1006', kind: 'removed_hit', entityId: 'ofac_sdn:1', listVersion: 'ofac_sdn@2', diff: { removed: { id: 'ofac_sdn:1' } } });
   monitored.run('UnenrollFromMonitoring', { subjectCheckId: '1006' });
   monitored.run('EnrollInMonitoring', { subjectCheckId: '1006' });
-  return [reviewed, escalated, automatic, failed, adverse, monitored].flatMap((s) => s.events);
+  // a check with every fact, enrolled (the enrolment carries them, version 2) and alerted with the assessment made on them
+  const withFacts = start('1007', true);
+  withFacts.run('ConcludeSubjectCheck', { subjectCheckId: '1007', ...summary, overallResult: 'clean', sourcesSearched: 9, tierScores: {}, bestHitAmbiguous: false });
+  withFacts.run('EnrollInMonitoring', { subjectCheckId: '1007' });
+  withFacts.run('RecordMonitoringAlert', {
+    subjectCheckId: '1007', kind: 'new_hit', entityId: 'ofac_sdn:3', listVersion: 'ofac_sdn@3', diff: { added: { id: 'ofac_sdn:3' } }, entityRecordHash: sha('3'),
+    hit: { hitId: 'sanctions:ofac_sdn:3', tier: 'sanctions', source: 'ofac_sdn', matchedName: 'LOVELACE, Ada King', score: 0.99 },
+    identity: { assessment: 'identity_corroborated', confirmation: { basis: 'date_of_birth', detail: 'date of birth 1815-12-10 equals listed 10 Dec 1815' }, note: 'identity corroborated: date of birth 1815-12-10 equals listed 10 Dec 1815' },
+    riskLevel: 'critical',
+  });
+  withFacts.run('RecordMonitoringAlert', {
+    subjectCheckId: '1007', kind: 'new_hit', entityId: 'ofac_sdn:4', listVersion: 'ofac_sdn@3', diff: { added: { id: 'ofac_sdn:4' } }, entityRecordHash: sha('4'),
+    hit: { hitId: 'sanctions:ofac_sdn:4', tier: 'sanctions', source: 'ofac_sdn', matchedName: 'LOVELACE, Ada', score: 0.88 },
+    identity: { assessment: 'identity_contradicted', note: 'date of birth 1815-12-10 differs from listed 1901' },
+    riskLevel: 'medium',
+  });
+  return [reviewed, escalated, automatic, failed, adverse, monitored, withFacts].flatMap((s) => s.events);
 }
 
 function webhookEndpointEvents(): Event[] {
