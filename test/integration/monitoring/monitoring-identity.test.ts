@@ -116,11 +116,15 @@ describe('monitoring assesses a listed newcomer on the monitored subject\'s fact
     const s3Hit = hitOn(s3, 'ofac_sdn:99999102');
     assert.deepEqual([s3Hit.match_strength, s3Hit.match_assessment, s3Hit.confirmation?.basis], ['confirmed', 'identity_corroborated', 'date_of_birth']);
 
-    // Each list row shows the summary its detail shows.
+    // Each list row shows the summary and the per-category hit counts its detail shows (the alert's hit counted).
     for (const [surface, s, d] of [['s1', namesake, s1], ['s3', listedPerson, s3]] as const) {
       const row = await listed(surface, s.id);
       assert.equal(row.summary, d.summary, `${surface} list summary after the alert`);
       assert.equal(row.risk_level, d.risk_level);
+      assert.equal(d.sanctions_hits, 1, `${surface}: the detail counts the new hit`);
+      for (const count of ['sanctions_hits', 'pep_hits', 'adverse_media_hits', 'offshore_leaks_hits']) {
+        assert.equal(row[count], d[count], `${surface} list ${count} after the alert`);
+      }
     }
     namesakeSummaryAfterFirst = s1.summary;
   });
@@ -152,5 +156,6 @@ describe('monitoring assesses a listed newcomer on the monitored subject\'s fact
     assert.equal((last.data as any).summary, now.summary);
     const row = await listed('s1', namesake.id);
     assert.equal(row.summary, now.summary, 'the list shows what the detail shows');
+    assert.deepEqual([row.sanctions_hits, now.sanctions_hits], [2, 2], 'both namesakes counted in the list and the detail');
   });
 });
