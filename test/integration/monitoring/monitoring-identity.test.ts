@@ -8,9 +8,10 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { editSdnCsv, sdnPerson } from '../../support/sdn-file';
 import { startTestService, type TestService } from '../../support/service';
 
 let svc: TestService;
@@ -62,17 +63,12 @@ async function listed(surface: Surface, id: number | string): Promise<any> {
   return row;
 }
 
-/** Appends data lines to the copied SDN CSV (its trailing EOF byte kept) and reloads the lists: monitoring runs. */
+/** Appends data lines to the copied SDN CSV and reloads the lists: monitoring runs. */
 async function listOnSdn(lines: string[]): Promise<void> {
-  const file = path.join(listsDir, 'ofac_sdn', 'sdn.csv');
-  const raw = readFileSync(file, 'latin1');
-  const eof = raw.endsWith('\x1a') ? '\x1a' : '';
-  const kept = raw.slice(0, raw.length - eof.length).split('\r\n').filter((l) => l.length > 0);
-  writeFileSync(file, `${[...kept, ...lines].join('\r\n')}\r\n${eof}`, 'latin1');
+  editSdnCsv(listsDir, (kept) => [...kept, ...lines]);
   await svc.service.reloadLists();
   await svc.service.runner!.caughtUp();
 }
-const sdnPerson = (id: number, name: string, dob: string) => `${id},"${name}","individual","SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB ${dob}."`;
 
 const ORDER = ['low', 'medium', 'high', 'critical'];
 const hitOn = (screening: any, entityId: string) => screening.hits.sanctions.find((h: any) => h.entity_id === entityId);

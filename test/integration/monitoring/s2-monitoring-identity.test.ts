@@ -11,9 +11,10 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { editSdnCsv, sdnPerson } from '../../support/sdn-file';
 import { startTestService, type TestService } from '../../support/service';
 import { call, settled, writes } from '../api/s2/support';
 import { streamName as subjectCheckStream } from '../../../src/commands/subject-check';
@@ -49,13 +50,9 @@ async function check(extra: Record<string, unknown>): Promise<any> {
   return settled(svc.url, key, res.body.subject_check_id);
 }
 
-/** Appends data lines to the copied SDN CSV (its trailing EOF byte kept) and reloads the lists: monitoring runs. */
+/** Appends data lines to the copied SDN CSV and reloads the lists: monitoring runs. */
 async function listOnSdn(lines: string[]): Promise<void> {
-  const file = path.join(listsDir, 'ofac_sdn', 'sdn.csv');
-  const raw = readFileSync(file, 'latin1');
-  const eof = raw.endsWith('\x1a') ? '\x1a' : '';
-  const kept = raw.slice(0, raw.length - eof.length).split('\r\n').filter((l) => l.length > 0);
-  writeFileSync(file, `${[...kept, ...lines].join('\r\n')}\r\n${eof}`, 'latin1');
+  editSdnCsv(listsDir, (kept) => [...kept, ...lines]);
   await svc.service.reloadLists();
   await svc.service.runner!.caughtUp();
 }
@@ -97,7 +94,7 @@ describe('S2 monitoring assesses a listed newcomer on the check\'s own facts (is
   });
 
   it('when a Mehmet Yilmaz born 01 Jan 1970 is listed, then the name-only check is potential (high), the namesake at most medium and the listed person confirmed by the date of birth (critical)', async () => {
-    await listOnSdn([`99999201,"YILMAZ, Mehmet","individual","SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB 01 Jan 1970."`]);
+    await listOnSdn([sdnPerson(99999201, 'YILMAZ, Mehmet', '01 Jan 1970')]);
     const run = svc.service.monitoring!.lastRuns()[0]!;
     assert.equal(run.subjectChecks?.alertsRaised, 3, JSON.stringify(run.subjectChecks));
 

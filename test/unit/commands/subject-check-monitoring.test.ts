@@ -17,6 +17,7 @@ import {
 } from '../../../src/commands/subject-check';
 import { IllegalTransition, NotFound, ValidationFailed } from '../../../src/commands/errors';
 import { meta, NOW } from './helpers';
+import { alertAssessmentView } from '../../../src/commands/subject-check/assessment';
 
 const spec = DeciderSpecification.for(subjectCheckDecider);
 const ids = { subjectCheckId: '1001', accountId: '42' };
@@ -389,4 +390,34 @@ describe('subject check monitoring: the subject\'s facts and the assessment made
       spec.given(monitored).when(alert(over)).thenThrows(ValidationFailed, (e) => e.issues.some((i) => field.test(i.field)));
     });
   }
+});
+
+describe('subject check monitoring: what an alert says about the subject (alertAssessmentView)', () => {
+  const raised = (over: Record<string, unknown>) =>
+    ({
+      ...ids, alertId: 'v2:ofac_sdn:2', kind: 'new_hit', hitId: 'h', entityId: 'ofac_sdn:2', tier: 'sanctions', source: 'ofac_sdn', matchedName: 'YILMAZ, Mehmet',
+      score: 0.97, diff: {}, listVersion: 'v2', entityRecordHash: H2, raisedAt: NOW, ...over,
+    }) as never;
+
+  it('a common name alone on a sanctions list is potential and high; a contradicted date of birth at most medium; an agreeing one confirmed and critical', () => {
+    const nameOnly = alertAssessmentView(raised({ identity: { assessment: 'strong_name_match', note: 'name only: common name, needs an identity fact' } }));
+    assert.deepEqual([nameOnly.match_strength, nameOnly.risk_level], ['potential', 'high']);
+    const namesake = alertAssessmentView(raised({ score: 0.9, identity: { assessment: 'identity_contradicted', note: 'date of birth 1980-05-05 differs from listed 1970-01-01' } }));
+    assert.equal(namesake.match_strength, 'potential');
+    assert.ok(['low', 'medium'].includes(namesake.risk_level!), namesake.risk_level!);
+    const confirmed = alertAssessmentView(
+      raised({ identity: { assessment: 'identity_corroborated', confirmation: { basis: 'date_of_birth', detail: 'date of birth 1970-01-01 equals listed 01 Jan 1970' }, note: 'identity corroborated' } }),
+    );
+    assert.deepEqual([confirmed.match_strength, confirmed.risk_level, confirmed.confirmation?.basis], ['confirmed', 'critical', 'date_of_birth']);
+  });
+
+  it('the level recorded on the alert is the one shown', () => {
+    const view = alertAssessmentView(raised({ identity: { assessment: 'strong_name_match', note: 'name only' }, riskLevel: 'medium' }));
+    assert.equal(view.risk_level, 'medium');
+  });
+
+  it('an alert recorded before assessments were kept is potential without a level (a score alone confirms nothing); a removal has neither', () => {
+    assert.deepEqual(alertAssessmentView(raised({ score: 1 })), { risk_level: null, match_strength: 'potential' });
+    assert.deepEqual(alertAssessmentView(raised({ kind: 'removed_hit', entityRecordHash: undefined })), { risk_level: null, match_strength: null });
+  });
 });
