@@ -15,8 +15,8 @@
  * run with (date of birth, nationality, identifiers, address, phone, e-mail: recorded by the enrolment
  * since its version 2), as the screenings' monitoring does: a fresh hit is assessed on them (issue 27),
  * so a namesake whose date of birth the listing contradicts is not a high alert, and the listed date of
- * birth confirms. The alert records that assessment and the level the hit gives on its own. An
- * enrolment recorded before version 2 is re-screened by name and country until it is enrolled again.
+ * birth confirms. The alert records that assessment and the level the hit gives on its own. For an
+ * enrolment recorded before version 2 the read model takes the facts its SubjectCheckStarted recorded.
  */
 import type pg from 'pg';
 import type { NameScreener } from '../../agents/lists/list-agents';

@@ -360,6 +360,22 @@ function escalation(
   };
 }
 
+/** The name and facts the sources were asked about (as the subject-check workflow builds them): what monitoring re-screens. */
+export function monitoredSubjectOfStart(d: SubjectCheckStarted['data']): MonitoredSubjectOfCheck {
+  const country = d.locations[0]?.country;
+  return {
+    name: [d.firstName, d.middleName, d.lastName].filter((p) => p !== undefined && p !== '').join(' '),
+    entityType: 'individual',
+    ...(country ? { jurisdiction: country } : {}),
+    ...(d.dateOfBirth ? { dateOfBirth: d.dateOfBirth } : {}),
+    ...(d.nationality ? { nationality: d.nationality } : {}),
+    ...(d.identifiers?.length ? { identifiers: d.identifiers.map((i) => ({ ...i })) } : {}),
+    ...(d.phone ? { phone: d.phone } : {}),
+    ...(d.email ? { email: d.email } : {}),
+    ...(d.address ? { address: { ...d.address } } : {}),
+  };
+}
+
 function illegal(state: SubjectCheckState, command: SubjectCheckCommand): never {
   throw new IllegalTransition('subject check', state.status, command.type);
 }
@@ -558,25 +574,13 @@ function completedAfter(
 export function evolve(state: SubjectCheckState, event: SubjectCheckEvent): SubjectCheckState {
   if (event.type === 'SubjectCheckStarted') {
     const d = event.data;
-    const country = d.locations[0]?.country;
     return {
       status: 'running',
       subjectCheckId: d.subjectCheckId,
       accountId: d.accountId,
       agents: [],
       tierScores: {},
-      // The name and facts the sources were asked about (as the subject-check workflow builds them).
-      subject: {
-        name: [d.firstName, d.middleName, d.lastName].filter((p) => p !== undefined && p !== '').join(' '),
-        entityType: 'individual',
-        ...(country ? { jurisdiction: country } : {}),
-        ...(d.dateOfBirth ? { dateOfBirth: d.dateOfBirth } : {}),
-        ...(d.nationality ? { nationality: d.nationality } : {}),
-        ...(d.identifiers?.length ? { identifiers: d.identifiers.map((i) => ({ ...i })) } : {}),
-        ...(d.phone ? { phone: d.phone } : {}),
-        ...(d.email ? { email: d.email } : {}),
-        ...(d.address ? { address: { ...d.address } } : {}),
-      },
+      subject: monitoredSubjectOfStart(d),
       monitorOnConclusion: d.monitor === true,
       monitoring: false,
       hits: {},

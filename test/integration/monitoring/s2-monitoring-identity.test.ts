@@ -6,7 +6,8 @@
  * - a namesake (at most medium, never high) for the check whose date of birth the listing contradicts,
  * - confirmed (critical) for the check whose date of birth the listing carries,
  * each alert saying so in `monitoring_alerts` of GET …/subject-checks/{id}; a fresh check of the same
- * subject on the updated list reaches the same level. The detail read with a bad id answers in the S2
+ * subject on the updated list reaches the same level. A check enrolled before the enrolment recorded
+ * the facts (version 1) is assessed on the facts it was started with. The detail read with a bad id answers in the S2
  * envelope and writes nothing.
  */
 import { after, before, describe, it } from 'node:test';
@@ -17,7 +18,9 @@ import path from 'node:path';
 import { editSdnCsv, sdnPerson } from '../../support/sdn-file';
 import { startTestService, type TestService } from '../../support/service';
 import { call, settled, writes } from '../api/s2/support';
-import { streamName as subjectCheckStream } from '../../../src/commands/subject-check';
+import { randomUUID } from 'node:crypto';
+import { handleStep } from '../../../src/commands/command-handler';
+import { streamName as subjectCheckStream, subjectCheckDecider, type SubjectCheckEvent } from '../../../src/commands/subject-check';
 
 const CHECKS = '/api/v1/compliance/subject-checks';
 const ORDER = ['low', 'medium', 'high', 'critical'];
@@ -70,6 +73,7 @@ describe('S2 monitoring assesses a listed newcomer on the check\'s own facts (is
   let nameOnly: any;
   let namesake: any;
   let listedPerson: any;
+  let enrolledBeforeFacts: any;
 
   it('given three monitored checks of one common name (no date of birth, another one, the one to be listed), then each is clean and its enrolment records its facts', async () => {
     nameOnly = await check({ monitor: true });
@@ -83,6 +87,21 @@ describe('S2 monitoring assesses a listed newcomer on the check\'s own facts (is
       (await svc.service.store.readStream(subjectCheckStream(String(c.subject_check_id)))).find((e) => e.type === 'SubjectCheckMonitoringEnrolled')!.data as any;
     assert.deepEqual((await enrolment(nameOnly)).subject, { name: 'Mehmet Yilmaz', entityType: 'individual', jurisdiction: 'TR' });
     assert.equal((await enrolment(namesake)).subject.dateOfBirth, '1980-05-05');
+    // A check enrolled as before version 2: its enrolment names the subject without the facts.
+    enrolledBeforeFacts = await check({ date_of_birth: '1980-05-05' });
+    await handleStep<SubjectCheckEvent, any>(svc.service.store, subjectCheckDecider, subjectCheckStream(String(enrolledBeforeFacts.subject_check_id)), (state) =>
+      subjectCheckDecider
+        .decide(
+          {
+            type: 'EnrollInMonitoring',
+            data: { subjectCheckId: String(enrolledBeforeFacts.subject_check_id) },
+            metadata: { now: new Date().toISOString(), actor: { surface: 'system' }, commandId: randomUUID(), correlationId: randomUUID() },
+          },
+          state,
+        )
+        .map((e) => ({ ...e, data: { ...e.data, subject: { name: 'Mehmet Yilmaz', entityType: 'individual', jurisdiction: 'TR' } } }) as SubjectCheckEvent),
+    );
+    assert.deepEqual((await enrolment(enrolledBeforeFacts)).subject, { name: 'Mehmet Yilmaz', entityType: 'individual', jurisdiction: 'TR' });
     assert.deepEqual((await enrolment(listedPerson)).subject, {
       name: 'Mehmet Yilmaz',
       entityType: 'individual',
@@ -96,7 +115,7 @@ describe('S2 monitoring assesses a listed newcomer on the check\'s own facts (is
   it('when a Mehmet Yilmaz born 01 Jan 1970 is listed, then the name-only check is potential (high), the namesake at most medium and the listed person confirmed by the date of birth (critical)', async () => {
     await listOnSdn([sdnPerson(99999201, 'YILMAZ, Mehmet', '01 Jan 1970')]);
     const run = svc.service.monitoring!.lastRuns()[0]!;
-    assert.equal(run.subjectChecks?.alertsRaised, 3, JSON.stringify(run.subjectChecks));
+    assert.equal(run.subjectChecks?.alertsRaised, 4, JSON.stringify(run.subjectChecks));
 
     const potential = await alertShown(nameOnly.subject_check_id);
     assert.equal(potential.kind, 'new_hit');
@@ -108,6 +127,9 @@ describe('S2 monitoring assesses a listed newcomer on the check\'s own facts (is
     assert.ok(rank(contradicted.risk_level) >= 0 && rank(contradicted.risk_level) <= rank('medium'), `the namesake is not a high alert: ${JSON.stringify(contradicted)}`);
     assert.deepEqual([contradicted.match_strength, contradicted.assessment], ['potential', 'identity_contradicted']);
     assert.match(contradicted.identity_note, /1980-05-05/);
+    // enrolled before version 2: assessed on the date of birth the check was started with
+    const legacy = await alertShown(enrolledBeforeFacts.subject_check_id);
+    assert.deepEqual([legacy.risk_level, legacy.assessment], [contradicted.risk_level, 'identity_contradicted'], JSON.stringify(legacy));
 
     const confirmed = await alertShown(listedPerson.subject_check_id);
     assert.equal(confirmed.risk_level, 'critical', JSON.stringify(confirmed));
