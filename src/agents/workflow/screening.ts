@@ -95,7 +95,7 @@ const REPORT_FOLD = 'screening-report-fold';
 
 /**
  * The report a finalisation step reads: the history and the phase's answers before its own. The fold is
- * kept in the step's memo and taken further for each step (finishReport leaves it as it was), so a
+ * kept in the step's memo and taken further for each finaliser (finishReport leaves it as it was), so a
  * step folds the screening once, not once per finaliser; answers folded ahead of the history (a
  * phase recorded whole) make a history that grew since be folded afresh.
  */
