@@ -7,7 +7,7 @@
  * BENCH_LATENCY_SCREENINGS (default 60, one client), BENCH_WORKERS (steps, default 1,2,4,1),
  * BENCH_SVC_ROOT (run the service of another checkout, e.g. an older commit; default this one),
  * BENCH_NO_WRITE=1 (print the JSON only: bench/scale-compare.ts runs this script per checkout),
- * BENCH_EMBEDDED=0 (leave out the embedded run).
+ * BENCH_EMBEDDED=0 (leave out the embedded run), BENCH_FETCH_WAIT_MS (the consumers' fetch wait; default the harness's).
  *
  * In order:
  * 1. the embedded default at BENCH_CLIENTS clients: that checkout's `bench/http.ts` (the service as
@@ -41,6 +41,8 @@ const N = Number(process.env.BENCH_SCREENINGS ?? 500);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 const LATENCY_N = Number(process.env.BENCH_LATENCY_SCREENINGS ?? 60);
 const STEPS = (process.env.BENCH_WORKERS ?? '1,2,4,1').split(',').map(Number);
+/** The consumers' fetch wait, if not the harness's (KAFKA_FETCH_MAX_WAIT_MS in test/support/scaled.ts). */
+const FETCH_WAIT = process.env.BENCH_FETCH_WAIT_MS;
 /** How long each step first measures the processes idle. */
 const IDLE_MS = 5_000;
 const thisRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -168,7 +170,7 @@ function commitOf(root: string): string {
 
 export async function measure(): Promise<ScaleRun> {
   const embedded = process.env.BENCH_EMBEDDED === '0' ? undefined : await embeddedRun();
-  const cluster = await startScaledCluster({ partitions: 8, svcRoot: ROOT, env: { KAFKA_SESSION_TIMEOUT_MS: '6000', SCREENING_WAIT_MS: '60000' } });
+  const cluster = await startScaledCluster({ partitions: 8, svcRoot: ROOT, env: { KAFKA_SESSION_TIMEOUT_MS: '6000', SCREENING_WAIT_MS: '60000', ...(FETCH_WAIT ? { KAFKA_FETCH_MAX_WAIT_MS: FETCH_WAIT } : {}) } });
   const steps: Step[] = [];
   let latency: ScaleRun['latency'];
   try {
