@@ -27,6 +27,10 @@
  * is kept by hashing the key to a partition (Java-compatible murmur2) and allowing a single
  * in-flight request per broker connection, so a retried batch cannot overtake the next one.
  *
+ * A group that replaces older ones (SubscribeOptions.offsetsOf: a worker's svc-worker replacing svc-agents and
+ * svc-workflows) reads their committed offsets once at start, through an admin client, and seeks each partition
+ * it has never committed to the old group's offset as it is assigned, until it commits that partition itself.
+ *
  * Topics are not created through the admin API (the mock rejects CreateTopics): a real cluster
  * provisions them or allows auto-creation (docker-compose does), the mock creates them at start.
  */
