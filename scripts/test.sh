@@ -29,4 +29,4 @@ export LOG_LEVEL=${LOG_LEVEL:-silent}
 # Every event read from a store is deep-frozen in the whole suite (the default under NODE_ENV=test, forced
 # here whatever the caller's environment says): a fold that writes into a recorded event fails its test.
 export FREEZE_EVENTS=true
-exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=300000 "${files[@]}" "$@"
+exec node --import tsx --test --test-reporter="${TEST_REPORTER:-spec}" --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=300000 "${files[@]}" "$@"
