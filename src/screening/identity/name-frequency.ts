@@ -105,6 +105,20 @@ export function namePools(): NamePools {
   return (committed ??= parseNamePools(readFileSync(new URL('./data/name-frequency.json', import.meta.url), 'utf8')));
 }
 
+const givenNamesOf = new WeakMap<NamePools, ReadonlySet<string>>();
+/**
+ * Every given name of every culture's pool, as its Latin fold (the keys without the skeleton prefix): the
+ * matcher asks whether a word is a given name people carry (compare.ts, two given names a letter apart).
+ */
+export function pooledGivenNames(pools: NamePools = namePools()): ReadonlySet<string> {
+  let names = givenNamesOf.get(pools);
+  if (!names) {
+    names = new Set(pools.cultures.flatMap((c) => [...c.given.counts.keys()].filter((k) => !k.startsWith(SKELETON_KEY_PREFIX))));
+    givenNamesOf.set(pools, names);
+  }
+  return names;
+}
+
 /** A word folded the simple way (accents and case off, letters and digits only), for the lists' token counts. */
 function plainWords(text: string): string[] {
   return text

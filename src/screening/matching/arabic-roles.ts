@@ -11,7 +11,8 @@
  * - **a family name with the article is not the other name's given name**: against "AL-'ALI, Salih",
  *   which says al-Ali is the family name and Salih the given name, a query "Ali Saleh" (given name Ali,
  *   as an Arabic name's first word is, without the article that would make it a family name) has the
- *   two roles the other way round: another person; and against a listed name in natural order without a
+ *   two roles the other way round: another person (round 5: a query in Arabic script, written in its own
+ *   order, against any "SURNAME, Given" listing: علي ناصر is not ALI, Nasser); and against a listed name in natural order without a
  *   comma (SHEIKH AHMED UMAR: Ahmed first), "Umar al-Ahmad" is another person too.
  */
 import type { NameToken, PreparedName } from './prepare';
@@ -80,15 +81,30 @@ export function familyNameTakenForGivenName(q: PreparedName, qt: readonly NameTo
   const first = qt.findIndex((t) => t.kind === 'name');
   if (first < 0 || !qt[first].common) return undefined;
   const toFirst = pairs.find((p) => first >= p.q0 && first < p.q0 + p.qn);
-  // the listed word the query's first word matched: a family name with the article, before the comma
-  if (!toFirst || toFirst.cn !== 1 || toFirst.c0 >= cComma || !familyArticleAt(ct, toFirst.c0)) return undefined;
+  // the listed word the query's first word matched: a family name before the comma, with the article,
+  // or (round 5) any family name when the query is written in Arabic script: a name in its own script is
+  // written in its own order, given name first (علي ناصر is Ali, son of Nasir; ALI, Nasser is Nasser of Ali)
+  if (!toFirst || toFirst.cn !== 1 || toFirst.c0 >= cComma) return undefined;
+  if (!familyArticleAt(ct, toFirst.c0) && !writtenInArabicScript(qt)) return undefined;
   // and the listed given name (the first name word after the comma) matched a later word of the query
   const given = ct.findIndex((t, j) => j >= cComma && t.kind === 'name');
   if (given < 0) return undefined;
   const toGiven = pairs.find((p) => given >= p.c0 && given < p.c0 + p.cn);
   if (!toGiven || toGiven.q0 <= first) return undefined;
   const family = ct[toFirst.c0];
-  return `"${qt[first].display}" is the query's given name (the first word of an Arabic name, without the article); the listed name gives al-${family.display} as the family name and "${ct[given].display}" as the given name: another person`;
+  const article = familyArticleAt(ct, toFirst.c0) ? 'al-' : '';
+  return `"${qt[first].display}" is the query's given name (the first word of an Arabic name, without the article); the listed name gives ${article}${family.display} as the family name and "${ct[given].display}" as the given name: another person`;
+}
+
+/** Every name word is written in Arabic script (read in the script's own order: given name first). */
+function writtenInArabicScript(toks: readonly NameToken[]): boolean {
+  let names = 0;
+  for (const t of toks) {
+    if (t.kind !== 'name') continue;
+    if (!ARABIC_SCRIPT.has(t.origin)) return false;
+    names++;
+  }
+  return names > 0;
 }
 
 /**
@@ -116,4 +132,23 @@ export function familyNameTakenForListedGivenName(q: PreparedName, qt: readonly 
   const toOwn = pairs.find((p) => own >= p.q0 && own < p.q0 + p.qn);
   if (!toFamily || !toOwn || toFamily.c0 !== first || toFamily.cn !== 1 || toOwn.c0 <= first) return undefined;
   return `"${qt[own].display} al-${qt[family].display}" is ${qt[own].display} of the family al-${qt[family].display}; the listed name starts with ${ct[first].display}, its given name: another person`;
+}
+
+/**
+ * A query in Arabic script (its own order: the person's given name, then the father's) against a listed name
+ * without a comma written in natural order (given name first, as the UN and the CSL write it), when each
+ * name's given name matched a later word of the other: the two names give the roles the other way round,
+ * father and son (محمد صالح, Muhammad son of Salih, is not Saleh Mohammad). Round 5. A reason, or undefined.
+ */
+export function givenNameTakenForFathersName(q: PreparedName, qt: readonly NameToken[], c: PreparedName, ct: readonly NameToken[], pairs: readonly AlignedSpan[]): string | undefined {
+  if ((c.tokens.length === ct.length && c.commaAt !== undefined) || (q.tokens.length === qt.length && q.commaAt !== undefined)) return undefined;
+  if (!writtenInArabicScript(qt)) return undefined;
+  const own = (toks: readonly NameToken[]) => toks.findIndex((t) => t.kind === 'name' && !TITLES.has(t.norm) && !HONORIFICS.has(t.norm));
+  const qFirst = own(qt);
+  const cFirst = own(ct);
+  if (qFirst < 0 || cFirst < 0 || familyArticleAt(ct, cFirst)) return undefined;
+  const toQFirst = pairs.find((p) => qFirst >= p.q0 && qFirst < p.q0 + p.qn);
+  const toCFirst = pairs.find((p) => cFirst >= p.c0 && cFirst < p.c0 + p.cn);
+  if (!toQFirst || !toCFirst || toQFirst.c0 <= cFirst || toCFirst.q0 <= qFirst) return undefined;
+  return `"${qt[qFirst].display}" is the query's given name and "${ct[cFirst].display}" the listed name's, each matched to a later name of the other (a father's): the roles are the other way round, another person`;
 }

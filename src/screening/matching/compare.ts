@@ -17,9 +17,10 @@ import { skippedWords } from './acronyms';
 import { relatedEntity } from './discriminators';
 import { editDistance, jaroWinkler } from './similarity';
 import { arabicNameOfLetters, foldToken, hebrewMatchesLatin } from './text';
-import { koreanKey } from './korean';
-import { familyNameTakenForGivenName, familyNameTakenForListedGivenName, ownNameOfChain } from './arabic-roles';
+import { koreanGivenNameReordered, koreanKey } from './korean';
+import { familyNameTakenForGivenName, familyNameTakenForListedGivenName, givenNameTakenForFathersName, ownNameOfChain } from './arabic-roles';
 import { SimilarityMemo } from './similarity-memo';
+import { pooledGivenNames } from '../identity/name-frequency';
 import { capReading, isForeignReading, transcribedSimilarity } from './foreign/readings';
 
 export type AlignHow =
@@ -148,9 +149,23 @@ export function tokenSimilarity(q: NameToken, c: NameToken): TokenSim {
   // A common given name matches only itself or its spelling variants, never a near-miss word
   // (Mary/Mayer, David/Davis, Kevin/Kelvin).
   if (sim.sim > 0 && q.common !== c.common && (sim.how === 'fuzzy' || sim.how === 'phonetic')) {
+    // (round 5: its spellings differ in their vowels, Mohammed / Muhammad, Aleksey / Alexy: a near spelling with
+    // one consonant in place of another that is itself a given name people carry is another name, Khalid / Khalil,
+    // Karim / Qassim; a typo makes no name, Muhammad / Muhammta, Richard / Ricward, and a consonant more may be an
+    // ending, the Lithuanian Husaynas)
+    if (q.kind === 'name' && c.kind === 'name' && anotherGivenName(q.common ? c : q, q.common ? q : c)) return NONE;
     return { how: sim.how, sim: round(sim.sim * 0.8) };
   }
   return sim;
+}
+
+/**
+ * `other`, a near spelling of the well-known given name `common`, is a given name of its own: a consonant
+ * in place of one of `common`'s (as many consonants, another skeleton) and the word a given name of the
+ * name-frequency pools (identity/name-frequency.ts): Khalil for Khalid, Qassim for Karim.
+ */
+function anotherGivenName(other: NameToken, common: NameToken): boolean {
+  return other.skel !== common.skel && vowelGaps(other.norm).length === vowelGaps(common.norm).length && pooledGivenNames().has(other.fold);
 }
 
 /**
@@ -278,8 +293,11 @@ function vowelGaps(norm: string): string[] {
  * (zmny) is Zamani, not Zaman; "עופרי" (wpry) is Ofri, not Para.
  */
 export function abjadVowelsAgree(abjad: string, latin: string): boolean {
-  const a = vowelGaps(abjad);
+  let a = vowelGaps(abjad);
   const l = vowelGaps(latin);
+  // A final ه/ة (h) that the Latin leaves unwritten: the other letters are still compared place by place
+  // (round 5: غويلة ghwylh writes a و and a ی after its first letter, which Kalai has not)
+  if (a.length === l.length + 1 && /h$/.test(abjad) && !/h$/.test(latin)) a = vowelGaps(abjad.slice(0, -1));
   if (a.length !== l.length) {
     // A consonant the script writes, missing from the Latin (خليل khlyl is Khalil, three consonants, not
     // Kalai: the skeleton's doubled-letter rule merged l-y-l). A final ه/ة (h) is often not written in Latin.
@@ -692,7 +710,8 @@ function tryMerge(oneSide: Side, oneUsed: Used, manySide: Side, manyUsed: Used, 
         let transcribed = one[i].origin === 'transcribed';
         for (let k = j; k < j + len; k++) {
           const t = many[k];
-          if (manyUsed[k] || (t.kind !== 'name' && t.kind !== 'particle')) {
+          // (an initial is a word of its own, never a syllable run into a name: Manuela is not Manuel J., round 5)
+          if (manyUsed[k] || (t.kind !== 'name' && t.kind !== 'particle') || t.initial) {
             eligible = false;
             break;
           }
@@ -768,7 +787,9 @@ function unaccounted(q: PreparedName, qt: NameToken[], qUsed: Used, c: PreparedN
   }
   const swapped = swappedChain(q, qt, c, ct, pairs);
   if (swapped) return swapped;
-  return familyNameTakenForGivenName(q, qt, c, ct, pairs) ?? familyNameTakenForListedGivenName(q, qt, c, ct, pairs);
+  const reordered = koreanGivenNameReordered(qt, q.tokens.length === qt.length ? q.commaAt : undefined, ct, c.tokens.length === ct.length ? c.commaAt : undefined, pairs);
+  if (reordered) return reordered;
+  return familyNameTakenForGivenName(q, qt, c, ct, pairs) ?? familyNameTakenForListedGivenName(q, qt, c, ct, pairs) ?? givenNameTakenForFathersName(q, qt, c, ct, pairs);
 }
 
 const isNameWord = (t: NameToken) => t.kind === 'name';

@@ -24,15 +24,32 @@ const SURNAME_READINGS: Record<string, string> = { 金: '김' };
 const RE_HAN_NAME = /^[\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF]{2,4}$/;
 
 /**
+ * The Korean surnames as Hanja (the census's surnames in their traditional characters: about 120 cover
+ * nearly every Korean). A name in Han characters is read in Korean only when it starts with one: 陈
+ * (Chen, a simplified character Korea never writes) or 肖 (Xiao) starts a Chinese name, whose Korean
+ * reading (陈丽 jin ryo, 肖娜 cho na) would find Korean people it has nothing to do with.
+ */
+const KOREAN_SURNAME_HANJA = new Set([
+  ...'金李朴崔鄭姜趙尹張林韓吳徐申權黃安宋全洪柳高文梁孫裵白許劉南沈盧河丁成車具郭禹朱任田羅辛閔兪俞池陳嚴元蔡千方孔玄康咸卞楊廉邊呂秋魯都蘇愼慎石宣薛馬吉周延表魏明房潘王琴玉陸印孟諸卓秦鞠余奇殷片龍蔣太睦桂皮夫甘邢陰杜韋董溫景晉昔芮牟承慶彭邕範范葛奉弓左俊段賓',
+  '南宮', '皇甫', '諸葛', '鮮于', '獨孤', '司空', '西門', '東方',
+]);
+
+/** The name's first characters are a Korean surname in Hanja (a two-character surname first). */
+function startsWithKoreanSurname(name: string): boolean {
+  return KOREAN_SURNAME_HANJA.has(name.slice(0, 2)) || KOREAN_SURNAME_HANJA.has(name[0]);
+}
+
+/**
  * A name written only in Han characters, read as Korean: each word of 2–4 characters read syllable by
  * syllable, the first character of the name as a surname. The reading is the North Korean one (no
  * initial-sound rule: 李 리 Ri, 柳 류 Ryu); the South Korean spellings (Lee, Yu) meet it through the
- * surname variant groups. Undefined when the name is not 2–4-character Han words only, or a character
- * has no reading.
+ * surname variant groups. Undefined when the name is not 2–4-character Han words only, does not start
+ * with a Korean surname's Hanja, or a character has no reading.
  */
 export function hanjaReading(raw: string): string | undefined {
   const words = raw.trim().split(/[\s·・]+/).filter(Boolean);
   if (!words.length || words.length > 3 || !words.every((w) => RE_HAN_NAME.test(w) || /^[\u3400-\u9FFF\uF900-\uFAFF]$/.test(w))) return undefined;
+  if (!startsWithKoreanSurname(words[0])) return undefined;
   const t = readings();
   const out: string[] = [];
   for (const [wi, w] of words.entries()) {
@@ -119,3 +136,62 @@ export const KOREAN_SURNAME_KEYS: ReadonlySet<string> = new Set(
     .split(' ')
     .map((w) => koreanKey(w) ?? w),
 );
+
+/** Tokens of two names aligned together (compare.ts's pairs): q0..q0+qn of the query with c0..c0+cn of the listed name. */
+interface Aligned {
+  q0: number;
+  qn: number;
+  c0: number;
+  cn: number;
+}
+/** What the order rule reads of a token. */
+interface SyllableToken {
+  kind: string;
+  korean?: string;
+  display: string;
+}
+
+/**
+ * A Korean given name is its syllables in order (round 5): 성준 Seong-jun and 준성 Jun-seong are two
+ * names, as Chinese and Korean parents choose each syllable for its place. When one name is written
+ * "SURNAME, Given" (RI, Chun Song), its surname says which word of the other is the surname (the one
+ * aligned to it); the given-name syllables of both, each aligned to one of the other's, must then come
+ * in the same order. Both names must read as Korean (every name word has a Korean syllable key). A
+ * reason, or undefined.
+ */
+export function koreanGivenNameReordered(
+  qt: readonly SyllableToken[],
+  qComma: number | undefined,
+  ct: readonly SyllableToken[],
+  cComma: number | undefined,
+  pairs: readonly Aligned[],
+): string | undefined {
+  const korean = (toks: readonly SyllableToken[]) => toks.every((t) => t.kind !== 'name' || t.korean !== undefined);
+  if (!korean(qt) || !korean(ct)) return undefined;
+  // the listed surname, or the query's: the words before the comma; without a comma on either side, the
+  // first words of both when they are surnames aligned together (RI CHUN SONG: Ri first, as Koreans write it)
+  const commaSide = cComma !== undefined ? 'c' : qComma !== undefined ? 'q' : undefined;
+  const firstName = (toks: readonly SyllableToken[]) => toks.findIndex((t) => t.kind === 'name');
+  const surnameSpan = commaSide
+    ? pairs.find((p) => (commaSide === 'c' ? p.c0 < cComma! : p.q0 < qComma!))
+    : pairs.find((p) => p.q0 === firstName(qt) && p.c0 === firstName(ct) && KOREAN_SURNAME_KEYS.has(qt[p.q0].korean!) && KOREAN_SURNAME_KEYS.has(ct[p.c0].korean!));
+  if (!surnameSpan) return undefined;
+  // the other name's surname stands first or last, as Korean names are written (Pak Seong-ho, Seong-ho Pak):
+  // a name with its surname inside (Sik Kim Jong) has no order to read
+  const other = commaSide === 'q' ? ct : qt;
+  const at = commaSide === 'q' ? surnameSpan.c0 : surnameSpan.q0;
+  const names = other.flatMap((t, i) => (t.kind === 'name' ? [i] : []));
+  if (at !== names[0] && at !== names[names.length - 1]) return undefined;
+  // the other pairs are given-name syllables of both: their order must agree
+  const given = pairs
+    .filter((p) => p !== surnameSpan && p.qn === 1 && p.cn === 1 && qt[p.q0].kind === 'name' && ct[p.c0].kind === 'name')
+    .sort((a, b) => a.q0 - b.q0);
+  for (let i = 1; i < given.length; i++) {
+    if (given[i].c0 < given[i - 1].c0) {
+      const q = (p: Aligned) => qt[p.q0].display;
+      const c = (p: Aligned) => ct[p.c0].display;
+      return `the given name's syllables come in another order ("${q(given[i - 1])} ${q(given[i])}" against "${c(given[i])} ${c(given[i - 1])}"): in a Korean name that is another name`;
+    }
+  }
+  return undefined;
+}

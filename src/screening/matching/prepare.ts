@@ -61,7 +61,8 @@ export interface NameToken {
   native?: string;
   /**
    * A syllable of a Chinese name: read from Han characters, or a Latin word of a name that reads as
-   * pinyin with a Chinese surname (markChinese). One different syllable is another name, not a typo.
+   * pinyin with a Chinese surname (markChinese); or of a Vietnamese name whose every word is one syllable
+   * (markVietnamese, round 5). One different syllable is another name, not a typo.
    */
   pinyin: boolean;
 }
@@ -286,6 +287,9 @@ function mayBeWord(t: RawToken, asParticle = false): boolean {
   return asParticle || t.origin !== 'abjad' || t.norm.length >= 4;
 }
 
+/** The words "son of" or "daughter of" written before the father's name (oglu, ogly, kyzy come after it). */
+const SON_OF_BEFORE = new Set(['bin', 'ibn', 'ben', 'bint', 'binti', 'bn', 'ould', 'walad']);
+
 const ARTICLE_FREE = new Set(['of', 'the', 'and', 'for', 'de', 'la', 'el', 'al', 'y', 'du', 'des', 'di', 'da', 'del', 'und', 'et']);
 
 function prepareOne(raw: string, schema: SchemaHint | undefined, trace: PrepareTrace): PreparedName {
@@ -355,7 +359,9 @@ function prepareOne(raw: string, schema: SchemaHint | undefined, trace: PrepareT
     }
     // (a Latin particle comes before the word it belongs to: the last word is a name, "Anish Das", "Le Bach Van")
     // (a one-letter Cyrillic word is an initial, Ю. or Е., never the Spanish "y" or the Italian "e": issue 32)
-    const particle = mayBeWord(t, true) && (i + 1 < n || t.origin !== 'latin') && !(t.origin === 'cyrillic' && t.norm.length === 1) ? PARTICLES[t.norm] : undefined;
+    // (round 5: "son of" needs the father's name after it in any script: בן or bin at the end is a name, Gad Ben)
+    const particle =
+      mayBeWord(t, true) && (i + 1 < n || (t.origin !== 'latin' && !SON_OF_BEFORE.has(t.norm))) && !(t.origin === 'cyrillic' && t.norm.length === 1) ? PARTICLES[t.norm] : undefined;
     if (particle && n > 1 && !(SUN_LETTER_ARTICLES.has(t.norm) && (t.origin !== 'abjad' || i + 1 >= n))) {
       // "y"/"e"/"and"/"of" are particles only between words; "al"/"bin"/"abu" anywhere but alone.
       const between = i > 0 && i + 1 < n;
@@ -486,19 +492,26 @@ function markChinese(tokens: NameToken[]): void {
 
 /**
  * A Latin name starting with a Vietnamese surname (Nguyen, Tran, Le, Pham…) is Vietnamese: "Le" and
- * "Van" (the common middle name Văn) in it are names, not the French and Dutch particles.
+ * "Van" (the common middle name Văn) in it are names, not the French and Dutch particles. When every
+ * word of it is one Vietnamese syllable, its words are syllables as a Chinese name's are (round 5): each
+ * is a word of its own meaning, and one different syllable is another name (Thanh / Thach, Quang /
+ * Cuong), never a typo or a sound-alike; they are marked as pinyin's are and compared alike (compare.ts).
  */
 function markVietnamese(tokens: NameToken[]): void {
   const first = tokens.find((t) => t.kind === 'name' || t.kind === 'particle');
   if (!first || first.origin !== 'latin' || !VIETNAMESE_SURNAMES.has(first.norm) || tokens.length < 2) return;
-  if (!tokens.some((t) => t.kind === 'particle' && t.origin === 'latin')) return;
   tokens.forEach((t, i) => {
     if (t.kind !== 'particle' || t.origin !== 'latin') return;
     tokens[i] = makeToken(t.norm, t.origin, 'name', t.pos);
     tokens[i].common = false;
   });
+  const words = tokens.filter((t) => t.kind === 'name');
+  if (words.length < 2 || !words.every((t) => t.origin === 'latin' && !t.initial && VIETNAMESE_SYLLABLE.test(t.norm))) return;
+  for (const t of words) t.pinyin = true;
 }
 const VIETNAMESE_SURNAMES = new Set('nguyen tran le pham hoang huynh phan vu vo dang bui do ho ngo duong ly truong dinh lam mai trinh doan cao luong'.split(' '));
+/** One syllable of Vietnamese written without its diacritics: an initial consonant, a vowel nucleus, a final. */
+const VIETNAMESE_SYLLABLE = /^(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnprstvx])?(uye|uya|uyu|oai|oay|oao|oeo|uoi|uou|uay|ieu|yeu|ai|ao|au|ay|eo|eu|ia|ie|iu|oa|oe|oi|oo|ua|ue|ui|uo|uu|uy|ye|uu|[aeiouy])(ng|nh|ch|[cmnpt])?$/;
 
 /** Word abbreviations in non-person names ("Intl", "Mfg", "Trdg") → the word, from data/business-words.tsv. */
 function expandAbbreviations(raw: RawToken[], isPerson: boolean, notes: string[], trace: PrepareTrace): RawToken[] {

@@ -359,7 +359,9 @@ export function hebrewMatchesLatin(hebrew: string, latin: string): boolean {
   if ((h[0] === 'א' || h[0] === 'ע') && !LATIN_VOWEL.test(latin[0])) return false;
   const memo = new Map<number, boolean>();
   const go = (i: number, j: number): boolean => {
-    if (i === h.length) return j === latin.length || /^[aeiouy]*h?$/.test(latin.slice(j));
+    // (after the last letter, no vowel: Hebrew writes a final vowel, ה א י ו ע, so ליאור is not Luria; a silent
+    // final e or an h after the written vowel may follow, Moshe, Hannah; round 5)
+    if (i === h.length) return j === latin.length || /^e?h?$/.test(latin.slice(j));
     const key = i * 1000 + j;
     const known = memo.get(key);
     if (known !== undefined) return known;
