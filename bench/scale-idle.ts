@@ -7,7 +7,7 @@
  * and prints every 5 s (BENCH_IDLE_SAMPLES samples, default 12) the CPU ms per second of the workers
  * together, serve and the broker, with the load average. It answers whether the idle use bench/scale.ts
  * subtracts settles, and what a worker pays for polling (docs/scaling.md). BENCH_SVC_ROOT runs the
- * service of another checkout, as in bench/scale.ts.
+ * service of another checkout, as in bench/scale.ts; BENCH_FETCH_WAIT_MS sets the consumers' fetch wait.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +19,8 @@ const thisRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const ROOT = path.resolve(process.env.BENCH_SVC_ROOT ?? thisRoot);
 const WORKERS = Number(process.env.BENCH_IDLE_WORKERS ?? 1);
 const SAMPLES = Number(process.env.BENCH_IDLE_SAMPLES ?? 12);
+/** The consumers' fetch wait, if not the harness's (KAFKA_FETCH_MAX_WAIT_MS, test/support/scaled.ts). */
+const FETCH_WAIT = process.env.BENCH_FETCH_WAIT_MS;
 
 function cpuMs(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -26,7 +28,7 @@ function cpuMs(pid: number): number {
 }
 
 async function main() {
-  const cluster = await startScaledCluster({ partitions: 8, svcRoot: ROOT, env: { KAFKA_SESSION_TIMEOUT_MS: '6000' } });
+  const cluster = await startScaledCluster({ partitions: 8, svcRoot: ROOT, env: { KAFKA_SESSION_TIMEOUT_MS: '6000', ...(FETCH_WAIT ? { KAFKA_FETCH_MAX_WAIT_MS: FETCH_WAIT } : {}) } });
   try {
     await Promise.all([cluster.startServe(), cluster.startWorker()]);
     for (let i = 1; i < WORKERS; i++) await cluster.startWorker();

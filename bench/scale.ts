@@ -7,7 +7,8 @@
  * BENCH_LATENCY_SCREENINGS (default 60, one client), BENCH_WORKERS (steps, default 1,2,4,1),
  * BENCH_SVC_ROOT (run the service of another checkout, e.g. an older commit; default this one),
  * BENCH_NO_WRITE=1 (print the JSON only: bench/scale-compare.ts runs this script per checkout),
- * BENCH_EMBEDDED=0 (leave out the embedded run).
+ * BENCH_EMBEDDED=0 (leave out the embedded run), BENCH_FETCH_WAIT_MS (the consumers' fetch wait; default the harness's),
+ * BENCH_STEP_WARMUP (screenings before each step, not measured, default 60: the step's new workers are warm).
  *
  * In order:
  * 1. the embedded default at BENCH_CLIENTS clients: that checkout's `bench/http.ts` (the service as
@@ -41,6 +42,10 @@ const N = Number(process.env.BENCH_SCREENINGS ?? 500);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 const LATENCY_N = Number(process.env.BENCH_LATENCY_SCREENINGS ?? 60);
 const STEPS = (process.env.BENCH_WORKERS ?? '1,2,4,1').split(',').map(Number);
+/** Screenings run before each step, not measured (BENCH_STEP_WARMUP, default 60): they warm the workers started for it. */
+const STEP_WARMUP = Number(process.env.BENCH_STEP_WARMUP ?? 60);
+/** The consumers' fetch wait, if not the harness's (KAFKA_FETCH_MAX_WAIT_MS in test/support/scaled.ts). */
+const FETCH_WAIT = process.env.BENCH_FETCH_WAIT_MS;
 /** How long each step first measures the processes idle. */
 const IDLE_MS = 5_000;
 const thisRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -168,13 +173,13 @@ function commitOf(root: string): string {
 
 export async function measure(): Promise<ScaleRun> {
   const embedded = process.env.BENCH_EMBEDDED === '0' ? undefined : await embeddedRun();
-  const cluster = await startScaledCluster({ partitions: 8, svcRoot: ROOT, env: { KAFKA_SESSION_TIMEOUT_MS: '6000', SCREENING_WAIT_MS: '60000' } });
+  const cluster = await startScaledCluster({ partitions: 8, svcRoot: ROOT, env: { KAFKA_SESSION_TIMEOUT_MS: '6000', SCREENING_WAIT_MS: '60000', ...(FETCH_WAIT ? { KAFKA_FETCH_MAX_WAIT_MS: FETCH_WAIT } : {}) } });
   const steps: Step[] = [];
   let latency: ScaleRun['latency'];
   try {
     await Promise.all([cluster.startServe(), cluster.startWorker()]);
     // S1 allows 60 requests per minute per key: enough keys that the limiter never decides the figure.
-    const keyCount = Math.max(8, Math.ceil((N * STEPS.length + LATENCY_N + 40) / 25));
+    const keyCount = Math.max(8, Math.ceil((N * STEPS.length + LATENCY_N + 40 + STEP_WARMUP * STEPS.length) / 25));
     const keys = await provisionS1Keys(cluster, Array.from({ length: keyCount }, () => ({})), 4);
     // Warm-up (JIT, connections, first joins), not measured.
     await runScreenings(cluster.url, keys, 40, { concurrency: CLIENTS });
@@ -190,6 +195,12 @@ export async function measure(): Promise<ScaleRun> {
       while (cluster.workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null).length < workers) await cluster.startWorker();
       for (const extra of cluster.workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null).slice(workers)) await extra.stop();
       await settleRebalance();
+      // Warm-up of the step's workers, not measured: a worker started for this step is cold (JIT, caches,
+      // connections), and its first screenings cost several times its later ones; a long-running
+      // deployment pays that once, so the step measures workers that have screened before, as the first one has.
+      await runScreenings(cluster.url, keys, STEP_WARMUP, { concurrency: CLIENTS, offset });
+      await allFinished(cluster.pool, 600_000);
+      offset += STEP_WARMUP;
       const result = await step(cluster, keys, offset);
       offset += N;
       steps.push(result);

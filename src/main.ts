@@ -109,14 +109,15 @@ program
   .command('worker')
   .description('run agents as Kafka consumer groups (scaled mode)')
   .requiredOption('--agents <names>', 'comma-separated agent names, or "all"')
-  .action(async (opts: { agents: string }) => {
+  .option('--no-workflows', 'run only the agents: no process managers, no supervisor (a deployment of slow outside sources)')
+  .action(async (opts: { agents: string; workflows: boolean }) => {
     const config = configOrExit();
     const log = createLogger({ level: config.LOG_LEVEL });
     const agents = opts.agents === 'all' ? 'all' : opts.agents.split(',').map((a) => a.trim());
     const { startService } = await composition();
-    const service = await startService({ config, logger: log, http: false, agents, projections: false });
+    const service = await startService({ config, logger: log, http: false, agents, projections: false, workflows: opts.workflows });
     stopOnSignals(service, log);
-    log.info({ agents }, 'worker running');
+    log.info({ agents, workflows: opts.workflows }, 'worker running');
   });
 
 const accounts = program.command('accounts').description('account administration');

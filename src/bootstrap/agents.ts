@@ -5,13 +5,14 @@
 import { sourceSettings } from '../config/config';
 import { createExternalSources } from '../agents/sources';
 import { agentsTakingTasks, createAgentCatalog } from '../agents/catalog';
-import { startAgentWorkers } from '../agents/runtime/worker';
+import { agentTaskReader } from '../agents/runtime/worker';
 import { runsOnWorkers } from '../agents/runtime/agent';
 import { ScreeningOrchestrator } from '../agents/orchestrator/screening-orchestrator';
 import { SubjectCheckOrchestrator } from '../agents/orchestrator/subject-check-orchestrator';
 import { PersonCheckOrchestrator } from '../agents/orchestrator/person-check-orchestrator';
 import { WorkSupervisor } from '../agents/orchestrator/supervisor';
-import { startWorkflowConsumer } from '../agents/workflow/consumer';
+import { workflowReader } from '../agents/workflow/consumer';
+import { startWorkerConsumer, type TopicReader } from '../agents/worker-consumer';
 import { analyseEdd, analyseMa, analyseSow, llmConfigFromEnv } from '../agents/analysis';
 import { createPersonAgents } from '../agents/person/agents';
 import { runningWorkQueries } from '../projections/read-models/running-work';
@@ -43,7 +44,7 @@ export interface Agents {
 }
 
 /** The agent catalog (always: its labels and configuration show on the portal), and the workers if wanted. */
-export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none' | string[]): Promise<Agents> {
+export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none' | string[], options: { workflows: boolean } = { workflows: true }): Promise<Agents> {
   const { store, lists } = deps;
   const sources = createExternalSources(sourceSettings(deps.config));
   // The accounts' own lists, read from the watchlists read model and indexed per account (issue 21).
@@ -66,20 +67,24 @@ export async function startAgents(deps: AgentsDeps, wantedAgents: 'all' | 'none'
   const { bus, registry, clock, logger } = deps;
   const { taken, skipped } = agentsTakingTasks(catalog, wanted);
   if (skipped.length) logger.info({ agents: skipped }, 'not configured here: no workflow sends these agents tasks, so this worker does not read their task topics');
-  const workers = await startAgentWorkers({ bus, registry, agents: taken, timeoutMs: deps.config.AGENT_TIMEOUT_MS, clock, logger, telemetry: deps.telemetry });
-  deps.stops.push(() => workers.stop());
-  const supervisor = await startOrchestrators(deps, catalog, agentLabels, sources, watchlistIndex, heldDocuments);
+  const tasks = agentTaskReader({ bus, registry, agents: taken, timeoutMs: deps.config.AGENT_TIMEOUT_MS, clock, logger, telemetry: deps.telemetry });
+  const orchestrators = options.workflows ? startOrchestrators(deps, catalog, agentLabels, sources, watchlistIndex, heldDocuments) : undefined;
+  // One consumer for the agents' tasks and the workflows (src/agents/worker-consumer.ts); stopped first,
+  // before the runners (stops run last first).
+  const consumer = await startWorkerConsumer(bus, orchestrators ? [tasks, orchestrators.workflows] : [tasks]);
+  deps.stops.push(() => consumer.stop());
+  const supervisor = orchestrators?.supervisor;
   return { catalog, sources, agentLabels, supervisor, watchlistVersions, heldDocuments };
 }
 
-async function startOrchestrators(
+function startOrchestrators(
   deps: AgentsDeps,
   catalog: AgentCatalog,
   agentLabels: Record<string, string>,
   sources: Agents['sources'],
   internalLists: WatchlistIndexCache,
   heldDocuments: HeldDocuments,
-): Promise<WorkSupervisor> {
+): { supervisor: WorkSupervisor; workflows: TopicReader } {
   const { config, logger, clock, store, bus, registry, lists, stops, telemetry } = deps;
   const env = sourceSettings(config);
   const llm = llmConfigFromEnv(env);
@@ -132,9 +137,8 @@ async function startOrchestrators(
     heldDocuments,
   });
   stops.push(() => personCheckOrchestrator.stop());
-  // One consumer for the three workflows (stopped first, before their runners: stops run last first).
-  const workflows = await startWorkflowConsumer(bus, [orchestrator.runner, subjectCheckOrchestrator.runner, personCheckOrchestrator.runner]);
-  stops.push(() => workflows.stop());
+  // The three workflows read as one (the worker's consumer takes them with the agents' tasks).
+  const workflows = workflowReader([orchestrator.runner, subjectCheckOrchestrator.runner, personCheckOrchestrator.runner]);
 
   // Nothing in flight stays running: phases past their deadline (recorded in the store) are
   // re-dispatched or closed with the data gap, after a crash as well as while running.
@@ -151,5 +155,5 @@ async function startOrchestrators(
   });
   // Started by startService once the read side has created the tables its queries read.
   stops.push(() => supervisor.stop());
-  return supervisor;
+  return { supervisor, workflows };
 }

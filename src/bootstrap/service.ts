@@ -50,6 +50,12 @@ export interface ServiceOptions {
   http: boolean;
   /** Agents this process runs: 'all', 'none', or names. */
   agents: 'all' | 'none' | string[];
+  /**
+   * Run the process managers (workflows) and the supervisor beside the agents (default true). A worker
+   * of slow outside sources runs without them (`svc worker --no-workflows`): its one consumer then never
+   * holds a workflow step behind an outside call (src/agents/worker-consumer.ts).
+   */
+  workflows?: boolean;
   /** Run projections, the relay and the webhook dispatcher here (the API process does). */
   projections: boolean;
   /** Extra CA certificates the webhook dispatcher trusts (receivers with private certificates, tests). */
@@ -102,7 +108,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const lists = await loadLists(config, logger, clock);
     const secrets = webhookSecrets(config);
     const base = { config, logger, clock, pool, store, bus, registry, secrets, lists, stops, telemetry };
-    const agents = await startAgents(base, options.agents);
+    const agents = await startAgents(base, options.agents, { workflows: options.workflows ?? true });
     const readSide = await startReadSide({ ...base, ...(options.webhookCa ? { webhookCa: options.webhookCa } : {}) }, options.projections);
     const { readModelsCaughtUp } = readSide;
     if (readSide.runner) agents.watchlistVersions.follow(readSide.runner);

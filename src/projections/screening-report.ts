@@ -14,7 +14,8 @@ import type { RecordedEvent } from '../shared/events';
 import { currentSummary } from '../reports/match-summary';
 import { computeRiskScore, type RiskAssessment, type RiskFacts } from '../reports/risk-score';
 import { hitStatusOf } from '../reports/confirmation';
-import { type ScreeningEvent, type ScreeningRequested, skippedPhases } from '../commands/screening';
+import { answersRecordedBy, type ScreeningEvent, type ScreeningRequested, skippedPhases } from '../commands/screening';
+import type { AgentAnswer } from '../commands/decider';
 import { internalListLabel } from '../screening/watchlists/model';
 import { listLabel, staleWarning } from '../screening/lists/freshness';
 import {
@@ -134,6 +135,39 @@ function notQueried(report: ScreeningReport, phase: string, sources: readonly { 
   }
 }
 
+/**
+ * One agent's answer (an AgentResultRecorded, or one of a PhaseCompleted's results) applied to the
+ * fold. Also for answers not recorded yet: the finalisation steps of one workflow step each see the
+ * answers before theirs (src/agents/workflow/screening.ts).
+ */
+export function foldAgentAnswer(fold: ScreeningReportFold, d: AgentAnswer<string>): void {
+  const { report } = fold;
+  const payload = (d.result ?? {}) as AgentResultPayload;
+  const entry: AgentAuditEntry = {
+    agent: d.agent,
+    phase: d.phase,
+    queried: d.queried,
+    durationMs: Math.max(0, Date.parse(d.finishedAt) - Date.parse(d.startedAt)),
+    matchCount: payload.hits?.length ?? 0,
+    startedAt: d.startedAt,
+  };
+  if (d.error) entry.error = d.error;
+  report.agents.push(entry);
+  if (!d.queried) {
+    report.sourcesNotSearched.push({ source: d.agent, reason: d.error ?? 'not queried' });
+  }
+  // A copy of each hit: finishReport and later events (monitoring, dispositions) write into the
+  // report's hits, never into the recorded event's.
+  for (const hit of payload.hits ?? []) {
+    const list = report.hits[hit.category];
+    if (list && !list.some((h) => h.hitId === hit.hitId)) list.push({ ...hit });
+  }
+  for (const record of payload.registry ?? []) report.enrichment.registries.push(record);
+  if (payload.ukRegistry) report.enrichment.ukRegistry = payload.ukRegistry;
+  if (payload.countryRisk) report.countryRisk = payload.countryRisk;
+  if (FINALISATION_AGENTS.has(d.agent)) fold.finalisation.push({ agent: d.agent, payload: payload as Record<string, unknown> });
+}
+
 /** Applies one event of the stream (in stream order, ScreeningRequested included) to the fold. */
 export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEvent): void {
   const { report } = fold;
@@ -148,34 +182,13 @@ export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEve
     case 'PhaseSkipped':
       for (const skipped of skippedPhases(event.data)) notQueried(report, skipped.phase, skipped.notQueried, event.data.skippedAt);
       break;
-    case 'AgentResultRecorded': {
-      const d = event.data;
-      const payload = (d.result ?? {}) as AgentResultPayload;
-      const entry: AgentAuditEntry = {
-        agent: d.agent,
-        phase: d.phase,
-        queried: d.queried,
-        durationMs: Math.max(0, Date.parse(d.finishedAt) - Date.parse(d.startedAt)),
-        matchCount: payload.hits?.length ?? 0,
-        startedAt: d.startedAt,
-      };
-      if (d.error) entry.error = d.error;
-      report.agents.push(entry);
-      if (!d.queried) {
-        report.sourcesNotSearched.push({ source: d.agent, reason: d.error ?? 'not queried' });
-      }
-      // A copy of each hit: finishReport and later events (monitoring, dispositions) write into the
-      // report's hits, never into the recorded event's.
-      for (const hit of payload.hits ?? []) {
-        const list = report.hits[hit.category];
-        if (list && !list.some((h) => h.hitId === hit.hitId)) list.push({ ...hit });
-      }
-      for (const record of payload.registry ?? []) report.enrichment.registries.push(record);
-      if (payload.ukRegistry) report.enrichment.ukRegistry = payload.ukRegistry;
-      if (payload.countryRisk) report.countryRisk = payload.countryRisk;
-      if (FINALISATION_AGENTS.has(d.agent)) fold.finalisation.push({ agent: d.agent, payload: payload as Record<string, unknown> });
+    case 'AgentResultRecorded':
+      foldAgentAnswer(fold, event.data);
       break;
-    }
+    case 'PhaseCompleted':
+      // v2: a phase recorded whole carries its answers, folded as the AgentResultRecorded they replace.
+      for (const answer of answersRecordedBy(event)) foldAgentAnswer(fold, answer);
+      break;
     case 'ScreeningCompleted': {
       const d = event.data;
       report.status = 'completed';
@@ -271,10 +284,20 @@ export function foldReportEvent(fold: ScreeningReportFold, recorded: RecordedEve
 
 /**
  * The report as of the last event folded, with the context's labels (and, until completion, list
- * versions and matcher). Changes the fold: finish a fold once, or a copy of it.
+ * versions and matcher). Leaves the fold as it was (what it settles, it writes into copies of the
+ * parts it changes), so a fold can take more events and be finished again: the finalisation steps
+ * of one workflow step each finish the same fold, with the answers before theirs folded in. The
+ * report shares the rest with the fold: change neither once finished if the other is still used.
  */
 export function finishReport(fold: ScreeningReportFold, context: ReportContext): ScreeningReport {
-  const { report } = fold;
+  const folded = fold.report;
+  const report: ScreeningReport = {
+    ...folded,
+    verdict: { ...folded.verdict },
+    audit: { ...folded.audit },
+    sourcesNotSearched: folded.sourcesNotSearched.map((s) => ({ ...s })),
+    hits: Object.fromEntries(Object.entries(folded.hits).map(([category, hits]) => [category, [...hits]])) as ScreeningReport['hits'],
+  };
   if (report.status !== 'completed') {
     report.audit.listVersions = context.listVersions ?? [];
     report.audit.matcherVersion = context.matcherVersion ?? 'unknown';
@@ -310,11 +333,12 @@ export function finishReport(fold: ScreeningReportFold, context: ReportContext):
     report.verdict.reason = `${level.charAt(0).toUpperCase()}${level.slice(1)} (${report.verdict.riskScore}): the risk score could not be computed (${why}), so the screening fails closed at ${level}; screen the subject again before relying on it.`;
   }
   for (const category of HIT_CATEGORIES) {
-    for (const hit of report.hits[category]) {
+    const hits = report.hits[category];
+    hits.forEach((hit, i) => {
       const disposition = fold.dispositions[hit.hitId];
-      if (disposition) hit.disposition = disposition;
-    }
-    report.hits[category].sort((a, b) => b.score - a.score);
+      if (disposition) hits[i] = { ...hit, disposition };
+    });
+    hits.sort((a, b) => b.score - a.score);
   }
   // The summary's matches sentence counts the hits as they stand now, decisions included: a false
   // positive recorded after completion changes it (issue 31). The rest is kept as recorded.
@@ -335,9 +359,10 @@ export function finishReport(fold: ScreeningReportFold, context: ReportContext):
 /** The non-hit facts the pipeline scored the screening on (recorded with its risk_score result), when recorded. */
 export function riskFactsOf(events: readonly RecordedEvent[]): RiskFacts | undefined {
   for (const event of events) {
-    if (event.type !== 'AgentResultRecorded') continue;
-    const data = event.data as { agent?: string; result?: { facts?: unknown } };
-    if (data.agent === 'risk_score' && data.result?.facts && typeof data.result.facts === 'object') return data.result.facts as RiskFacts;
+    for (const answer of answersRecordedBy(event)) {
+      const facts = answer.agent === 'risk_score' ? answer.result?.facts : undefined;
+      if (facts && typeof facts === 'object') return facts as RiskFacts;
+    }
   }
   return undefined;
 }

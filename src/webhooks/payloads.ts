@@ -227,6 +227,13 @@ export const s2Schemas = {
       ...s2Base,
       alert_id: z.string().min(1),
       ...alertFacts,
+      risk_level: riskLevel
+        .nullable()
+        .describe(
+          "Extension (issue 27): the level this hit gives on its own once assessed on the check's own facts: a common name alone high on a sanctions list, a namesake whose date of birth the listing contradicts at most medium, the listed date of birth critical. null for a removal and for alerts recorded before assessments were kept.",
+        ),
+      match_strength: z.enum(['confirmed', 'potential']).nullable().describe('Extension (issue 27): confirmed only when an identity fact agrees (or the exact name is distinctive); null for a removal.'),
+      identity_note: z.string().min(1).optional().describe('Extension (issue 27): which fact confirmed or contradicted the hit, or that nothing did.'),
     })
     .strict(),
 };

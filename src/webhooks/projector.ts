@@ -22,6 +22,7 @@ import type { ApiKeyEvent } from '../commands/api-keys';
 import type { PersonCheckEvent } from '../commands/person-check';
 import type { ScreeningEvent } from '../commands/screening';
 import type { SubjectCheckEvent } from '../commands/subject-check';
+import { alertAssessmentView } from '../commands/subject-check/assessment';
 import type { WebhookEndpointEvent } from '../commands/webhook-endpoint';
 import {
   disableEndpoint,
@@ -356,6 +357,7 @@ export function createWebhookProjector(options: WebhookProjectorOptions = {}): P
               matched_name: d.matchedName,
               score: score100(d.score),
               detected_at: isoMs(d.raisedAt),
+              ...s2AlertAssessment(d),
             }),
           d.accountId,
         );
@@ -546,4 +548,10 @@ export function subjectCheckMessage(event: SubjectCheckLifecycle): WebhookMessag
     case 'SubjectCheckFailed':
       return s2Payload('subject_check.failed', { ...ids, status: 'failed', error_message: event.data.errorMessage, failed_at: event.data.failedAt });
   }
+}
+
+/** What an S2 monitoring alert says about identity: its level and strength, and the assessment in words. */
+function s2AlertAssessment(d: Extract<SubjectCheckEvent, { type: 'SubjectCheckMonitoringAlertRaised' }>['data']) {
+  const view = alertAssessmentView(d);
+  return { risk_level: view.risk_level, match_strength: view.match_strength, ...(view.identity_note ? { identity_note: view.identity_note } : {}) };
 }

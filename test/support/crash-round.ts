@@ -20,6 +20,7 @@ import { createInterface } from 'node:readline';
 import pg from 'pg';
 import type { SurfaceCredentials } from './surface-credentials';
 import { testIndexCacheEnv } from './index-cache';
+import { answersRecordedBy } from '../../src/commands/screening';
 
 export interface CrashRoundOptions {
   requests?: number;
@@ -125,13 +126,16 @@ async function inspect(databaseUrl: string): Promise<StreamFacts[]> {
         case 'PhaseRetried':
           facts.retried++;
           break;
-        case 'AgentResultRecorded': {
-          const key = `${String(d.phase)}/${String(d.agent)}`;
-          if (facts.results.has(key)) facts.duplicateResults++;
-          facts.results.add(key);
-          if (d.queried === false && String(d.error).startsWith('no answer before the phase deadline')) facts.gap = true;
+        case 'AgentResultRecorded':
+        case 'PhaseCompleted':
+          // Each answer once per phase and agent, whether recorded alone or in its phase's completion (v2 results).
+          for (const answer of answersRecordedBy({ type: row.event_type, data: d })) {
+            const key = `${answer.phase}/${answer.agent}`;
+            if (facts.results.has(key)) facts.duplicateResults++;
+            facts.results.add(key);
+            if (!answer.queried && String(answer.error).startsWith('no answer before the phase deadline')) facts.gap = true;
+          }
           break;
-        }
       }
     }
     return [...byStream.values()];

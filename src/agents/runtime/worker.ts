@@ -21,8 +21,9 @@ import type { Clock } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import { Telemetry } from '../../infrastructure/telemetry/telemetry';
 import { type Agent, type AgentSubject, runAgent } from './agent';
+import type { TopicReader } from '../worker-consumer';
 
-/** The consumer group of every agent worker. */
+/** The consumer group agent workers had before a worker read everything on one consumer (svc-worker). */
 export const AGENTS_GROUP = 'svc-agents';
 
 /** Most tasks of one partition handed over at once. */
@@ -84,10 +85,10 @@ export class WorkflowAnswers {
   }
 }
 
-export async function startAgentWorkers(options: AgentWorkerOptions): Promise<{ stop(): Promise<void> }> {
+/** A worker's agents as a reader of their task topics (./worker-consumer.ts runs it on the process's one consumer). */
+export function agentTaskReader(options: AgentWorkerOptions): TopicReader {
   const telemetry = options.telemetry ?? Telemetry.off(options.clock);
   const byTopic = new Map(options.agents.map((agent) => [agentTaskTopic(agent.name), agent]));
-  if (byTopic.size === 0) return { stop: async () => {} };
 
   /** One task: the agent's run in its own span (a child of the task's trace), and the result message. */
   const runTask = (message: ConsumedMessage): Promise<BusMessage> => {
@@ -119,11 +120,10 @@ export async function startAgentWorkers(options: AgentWorkerOptions): Promise<{ 
   };
 
   const answers = new WorkflowAnswers((results) => options.bus.publish(AGENT_RESULTS_TOPIC, results));
-  // One group for all agents: a process polls one consumer however many agents it runs (it polled one
-  // per agent, ~30 for `--agents all`, whether or not they had work).
-  const consumer = await options.bus.subscribeInBatches(
-    { groupId: AGENTS_GROUP, topics: [...byTopic.keys()], fromBeginning: true, maxBatch: MAX_TASK_BATCH },
-    async (messages) => {
+  return {
+    topics: [...byTopic.keys()],
+    formerGroup: AGENTS_GROUP,
+    async handleMessages(messages) {
       // Agents waiting on an outside source overlap; the results go out (with those of the same
       // workflows' tasks in other batches, see WorkflowAnswers), then the offsets. A task's key is its workflow's stream.
       const workflows = [...new Set(messages.map((m) => m.key))];
@@ -138,6 +138,19 @@ export async function startAgentWorkers(options: AgentWorkerOptions): Promise<{ 
       }
       await Promise.all(workflows.map((workflow) => answers.finished(workflow, results.filter((_, i) => messages[i]!.key === workflow))));
     },
+  };
+}
+
+/**
+ * The agents alone on a consumer of their own, group `svc-agents` (tests and tools that run agents
+ * without process managers; a worker process reads its task topics on its one consumer instead).
+ */
+export async function startAgentWorkers(options: AgentWorkerOptions): Promise<{ stop(): Promise<void> }> {
+  const reader = agentTaskReader(options);
+  if (reader.topics.length === 0) return { stop: async () => {} };
+  const consumer = await options.bus.subscribeInBatches(
+    { groupId: AGENTS_GROUP, topics: [...reader.topics], fromBeginning: true, maxBatch: MAX_TASK_BATCH },
+    (messages) => reader.handleMessages(messages),
   );
   return { stop: () => consumer.stop() };
 }

@@ -33,6 +33,14 @@ export interface PhaseDeclaration {
   completedBy: string;
   /** Time an agent run here may take, handed to runHere (undefined: a step computed here, no timeout). */
   agentTimeoutMs?: number;
+  /**
+   * A phase run here (runsOn 'here') recorded whole in its completion: as it starts, the engine runs its
+   * agents one after the other in plan order (each sees the answers before its own in `answersBefore`)
+   * and completes it with all their answers (commands.completePhase with `answers`), one event instead
+   * of a start, one record per answer and a completion. A phase already started (by a version before
+   * this) goes on one answer at a time.
+   */
+  recordedWhole?: boolean;
 }
 
 /** An agent's answer, as the engine hands it to the workflow's record command (the commands' own type, any phase). */
@@ -60,6 +68,13 @@ export interface RunContext<S> {
   history: readonly RecordedEvent[];
   /** For runHere: the agent timeout its phase declares. */
   agentTimeoutMs?: number;
+  /** For runHere in a phase recorded whole: the answers of the phase's agents run before this one in this step (not in `history`). */
+  answersBefore?: readonly AgentAnswer[];
+  /**
+   * Scratch space of this step (decided again, it starts empty): what a definition computed from
+   * `history` and wants again for the next agent of the step (the screening keeps its report fold).
+   */
+  memo: Map<string, unknown>;
 }
 
 /**
@@ -122,7 +137,8 @@ export interface WorkflowDefinition<C extends Command, E extends Event, S> {
      * with `skipsTogether`, also the phases right after a skipped one that are skipped too.
      */
     startPhase?(id: string, phase: string, notQueried: { agent: string; error: string }[], deadline: string, thenSkipped: { phase: string; notQueried: { agent: string; error: string }[] }[]): Decision<C>;
-    completePhase?(id: string, phase: string): Decision<C>;
+    /** `answers`: a phase recorded whole (PhaseDeclaration.recordedWhole), every agent's answer in plan order. */
+    completePhase?(id: string, phase: string, answers?: AgentAnswer[]): Decision<C>;
     /** The run's conclusion, computed from its history. */
     complete(run: RunContext<S>): Decision<C>;
     /** phase_deadline only: expire an overdue phase. */

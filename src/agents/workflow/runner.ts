@@ -309,7 +309,8 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
     const done = (outcome: SupervisionResult, more = false) => ({ outcome, tasks, more, history, state });
     const progress = def.progress(state);
     if (progress.status === 'none') throw new NotFound(def.kind.replace('_', ' '), id);
-    const run = (): RunContext<S> => ({ id, stream, state, history });
+    const memo = new Map<string, unknown>();
+    const run = (): RunContext<S> => ({ id, stream, state, history, memo });
     const apply = (decision: Decision<C> | undefined) => {
       if (!decision) return [];
       const events = def.decider.decide(this.stampDecision(stream, decision, recorded), state);
@@ -320,24 +321,25 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
       }
       return events;
     };
-    const record = (phase: string, agent: string, local: LocalOutcome, startedAt: string) =>
-      apply(
-        def.commands.recordResult(id, {
-          phase,
-          agent,
-          queried: local.queried,
-          ...(local.queried ? {} : { error: local.error || 'not queried' }),
-          result: local.result,
-          startedAt,
-          finishedAt: this.options.clock.now().toISOString(),
-        }),
-      );
-    const runHere = async (phase: string, agent: string): Promise<{ local: LocalOutcome; startedAt: string }> => {
+    const answerOf = (phase: string, agent: string, local: LocalOutcome, startedAt: string): AgentAnswer => ({
+      phase,
+      agent,
+      queried: local.queried,
+      ...(local.queried ? {} : { error: local.error || 'not queried' }),
+      result: local.result,
+      startedAt,
+      finishedAt: this.options.clock.now().toISOString(),
+    });
+    const record = (phase: string, agent: string, local: LocalOutcome, startedAt: string) => apply(def.commands.recordResult(id, answerOf(phase, agent, local, startedAt)));
+    const runHere = async (phase: string, agent: string, answersBefore?: readonly AgentAnswer[]): Promise<{ local: LocalOutcome; startedAt: string }> => {
       const startedAt = this.options.clock.now().toISOString();
       const timeout = this.declared(phase).agentTimeoutMs;
       // A throw here is the run's own failure (see failureReason); agents report theirs as not queried.
-      return { local: await def.runHere(phase, agent, { ...run(), ...(timeout !== undefined ? { agentTimeoutMs: timeout } : {}) }), startedAt };
+      const context = { ...run(), ...(timeout !== undefined ? { agentTimeoutMs: timeout } : {}), ...(answersBefore ? { answersBefore } : {}) };
+      return { local: await def.runHere(phase, agent, context), startedAt };
     };
+    const tracedHere = (phase: string, agent: string, answersBefore?: readonly AgentAnswer[]) =>
+      this.telemetry.traced('agent', `agent ${agent}`, { attributes: { 'svc.agent': agent, 'svc.workflow': stream } }, () => runHere(phase, agent, answersBefore));
 
     for (const answer of input.answers) {
       const decision = def.commands.recordResult(id, answer);
@@ -381,6 +383,17 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
       const view = def.progress(state);
       if (view.status !== 'running') break;
       const step = nextWorkflowStep(view.phases);
+      if (step.action === 'start_phase' && this.declared(step.phase).recordedWhole && def.commands.completePhase) {
+        // Run here from start to end in this step: one completion carries every answer.
+        const answers: AgentAnswer[] = [];
+        for (const agent of step.agents) {
+          const { local, startedAt } = await tracedHere(step.phase, agent, answers);
+          answers.push(answerOf(step.phase, agent, local, startedAt));
+        }
+        apply(def.commands.completePhase(id, step.phase, answers));
+        if (def.appendEachPhase) return done(outcome, true);
+        continue;
+      }
       if (step.action === 'start_phase') {
         const notQueried = notQueriedOf(await answersAtStart(step.phase, step.agents, step.mode));
         // A skipped phase takes the skipped phases right after it into its one event (skipsTogether).
@@ -410,9 +423,7 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
       // dispatch: run the agents that answer here now; send the others to their workers.
       const here = step.agents.filter((agent) => this.placementOf(step.phase, agent) === 'here');
       if (here.length > 0) {
-        const answered = await Promise.all(
-          here.map(async (agent) => ({ agent, ...(await this.telemetry.traced('agent', `agent ${agent}`, { attributes: { 'svc.agent': agent, 'svc.workflow': stream } }, () => runHere(step.phase, agent))) })),
-        );
+        const answered = await Promise.all(here.map(async (agent) => ({ agent, ...(await tracedHere(step.phase, agent)) })));
         for (const a of answered) record(step.phase, a.agent, a.local, a.startedAt);
         if (def.appendEachPhase) return done(outcome, true);
         continue;
@@ -510,7 +521,7 @@ export class WorkflowRunner<C extends Command, E extends Event, S> {
     if (step.action === 'dispatch') {
       const nowIso = new Date(now).toISOString();
       if (now < (def.phaseDeadline?.(state(), step.phase, nowIso) ?? Infinity)) return { act: false, result: 'on_time' };
-      const run: RunContext<S> = { id, stream: this.streamOf(id), state: state(), history: recorded };
+      const run: RunContext<S> = { id, stream: this.streamOf(id), state: state(), history: recorded, memo: new Map() };
       const events = apply(def.commands.expirePhase?.(run, step.phase, new Date(now + policy.deadlineMs).toISOString()));
       const result = events.some((e) => e.type === policy.retriedBy) ? 'retried' : 'gave_up';
       this.options.logger.warn({ kind: def.kind, id, phase: step.phase, outcome: result, agents: step.agents }, 'phase overdue');

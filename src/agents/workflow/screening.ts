@@ -7,6 +7,7 @@
  * budget, then records the missing agents as not queried).
  */
 import {
+  answersRecordedBy,
   type ListVersionRef,
   type PipelinePhase,
   phaseTable,
@@ -14,6 +15,7 @@ import {
   resultKey,
   type ScreeningCommand,
   type ScreeningEvent,
+  type ScreeningRequested,
   type ScreeningState,
   screeningDecider,
 } from '../../commands/screening';
@@ -23,7 +25,8 @@ import { failClosedVerdict } from '../../reports/risk-score';
 import type { Clock } from '../../shared/clock';
 import type { RecordedEvent } from '../../shared/events';
 import { hitListIds } from '../../reports/hit-lists';
-import { allHits, buildScreeningReport, type ReportContext } from '../../projections/screening-report';
+import { allHits, buildScreeningReport, finishReport, foldAgentAnswer, foldReportEvent, type ReportContext, type ScreeningReportFold, startReport } from '../../projections/screening-report';
+import type { ScreeningReport } from '../../reports/model';
 import { finalisers, type FinalisationContext } from '../finalisation/finalisers';
 import { internalListsOfResult } from '../lists/internal-lists';
 import { runAgent, type Agent, type AgentSubject } from '../runtime/agent';
@@ -52,16 +55,23 @@ export interface ScreeningWorkflowOptions {
 
 export const SCREENING_STREAM_PREFIX = 'screening-';
 
-/** The phases as the runner reads them: phase 5 (finalisation) runs here, one agent after the other. */
+/**
+ * The phases as the runner reads them: phase 5 (finalisation) runs here, one agent after the other,
+ * and is recorded whole: one PhaseCompleted carrying its results (v2).
+ */
 export function screeningPhases(options: Pick<ScreeningWorkflowOptions, 'agentTimeoutMs' | 'phaseDeadlineMs'>): PhaseDeclaration[] {
-  return pipelinePhases.map((phase) => ({
-    phase,
-    mode: phaseTable[phase].mode,
-    runsOn: phase === '5' ? 'here' : 'workers_when_served',
-    emits: 'AgentResultRecorded',
-    completedBy: 'PhaseCompleted (or PhaseSkipped when no agent of the phase can be queried: one for a run of such phases)',
-    ...(phase === '5' ? {} : { agentTimeoutMs: options.agentTimeoutMs }),
-  }));
+  return pipelinePhases.map((phase) =>
+    phase === '5'
+      ? { phase, mode: phaseTable[phase].mode, runsOn: 'here', recordedWhole: true, emits: 'PhaseCompleted.results', completedBy: 'PhaseCompleted (the same event)' }
+      : {
+          phase,
+          mode: phaseTable[phase].mode,
+          runsOn: 'workers_when_served',
+          emits: 'AgentResultRecorded',
+          completedBy: 'PhaseCompleted (or PhaseSkipped when no agent of the phase can be queried: one for a run of such phases)',
+          agentTimeoutMs: options.agentTimeoutMs,
+        },
+  );
 }
 
 function subjectOf(stream: string, state: ScreeningState): AgentSubject {
@@ -70,10 +80,37 @@ function subjectOf(stream: string, state: ScreeningState): AgentSubject {
   return agentSubjectOfScreening(state.subject, { workflow: stream, accountId: state.accountId, ...(state.internalListVersions ? { internalListVersions: state.internalListVersions } : {}) });
 }
 
+/** What an agent's answers recorded in the history carry (AgentResultRecorded, or a PhaseCompleted's results). */
 function resultsOf(history: readonly RecordedEvent[], agent: string): Record<string, unknown>[] {
-  return history
-    .filter((e) => e.type === 'AgentResultRecorded' && (e.data as { agent?: string }).agent === agent)
-    .map((e) => (e.data as { result?: Record<string, unknown> }).result ?? {});
+  return history.flatMap((e) => answersRecordedBy(e).filter((a) => a.agent === agent).map((a) => a.result ?? {}));
+}
+
+/** What the memo keeps of a step: its report fold, how many of the history's events and of the answers before are folded in. */
+interface KeptFold {
+  fold: ScreeningReportFold;
+  events: number;
+  answers: number;
+}
+const REPORT_FOLD = 'screening-report-fold';
+
+/**
+ * The report a finalisation step reads: the history and the phase's answers before its own. The fold is
+ * kept in the step's memo and taken further for each finaliser (finishReport leaves it as it was), so a
+ * step folds the screening once, not once per finaliser; answers folded ahead of the history (a
+ * phase recorded whole) make a history that grew since be folded afresh.
+ */
+function finaliserReport(run: RunContext<ScreeningState>, context: ReportContext): ScreeningReport {
+  const answers = run.answersBefore ?? [];
+  let kept = run.memo.get(REPORT_FOLD) as KeptFold | undefined;
+  if (!kept || kept.events > run.history.length || kept.answers > answers.length || (kept.answers > 0 && kept.events < run.history.length)) {
+    const requested = run.history.find((e) => e.type === 'ScreeningRequested');
+    if (!requested) throw new NotFound('screening', run.stream);
+    kept = { fold: startReport(requested as RecordedEvent & ScreeningRequested), events: 0, answers: 0 };
+    run.memo.set(REPORT_FOLD, kept);
+  }
+  for (; kept.events < run.history.length; kept.events++) foldReportEvent(kept.fold, run.history[kept.events]!);
+  for (; kept.answers < answers.length; kept.answers++) foldAgentAnswer(kept.fold, answers[kept.answers]!);
+  return finishReport(kept.fold, context);
 }
 
 export function screeningWorkflow(options: ScreeningWorkflowOptions): WorkflowDefinition<ScreeningCommand, ScreeningEvent, ScreeningState> {
@@ -123,7 +160,7 @@ export function screeningWorkflow(options: ScreeningWorkflowOptions): WorkflowDe
     async runHere(_phase, agent, run) {
       const finaliser = finalisers[agent];
       if (!finaliser) return runSource(agent, run);
-      return finaliser(buildScreeningReport([...run.history], reportContext())!, options.finalisation).catch((error: unknown) => ({
+      return finaliser(finaliserReport(run, reportContext()), options.finalisation).catch((error: unknown) => ({
         queried: false,
         error: error instanceof Error ? error.message : String(error),
         result: {},
@@ -148,7 +185,13 @@ export function screeningWorkflow(options: ScreeningWorkflowOptions): WorkflowDe
           },
         },
       }),
-      completePhase: (screeningId, phase) => ({ step: `complete:${phase}`, command: { type: 'CompletePhase', data: { screeningId, phase: phase as PipelinePhase } } }),
+      completePhase: (screeningId, phase, answers) => ({
+        step: `complete:${phase}`,
+        command: {
+          type: 'CompletePhase',
+          data: { screeningId, phase: phase as PipelinePhase, ...(answers ? { results: answers.map(({ phase: _phase, ...result }) => result) } : {}) },
+        },
+      }),
       expirePhase: (run, phase, retryDeadline) => ({
         step: `expire:${phase}:${(run.state.status === 'none' ? undefined : run.state.phases[phase as PipelinePhase]?.retries) ?? 0}`,
         command: { type: 'ExpirePhase', data: { screeningId: run.id, phase: phase as PipelinePhase, retryBudget: options.retryBudget, retryDeadline } },

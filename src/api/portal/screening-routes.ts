@@ -14,7 +14,8 @@
  */
 import { screeningKindRefusal } from '../../commands/plans';
 import express, { type Request, type Response, type Router } from 'express';
-import { type PhaseSkipped, skippedPhases, streamName as screeningStream } from '../../commands/screening/decider';
+import { answersRecordedBy, type PhaseSkipped, skippedPhases, streamName as screeningStream } from '../../commands/screening/decider';
+import type { AgentAnswer } from '../../commands/decider';
 import type { Principal, ScreeningDetailView, ScreeningKind } from '../../app/services';
 import type { RecordedEvent } from '../../shared/events';
 import { systemTimer } from '../../shared/clock';
@@ -57,6 +58,20 @@ function notQueriedFinished(phase: string, sources: { agent: string; error: stri
   }));
 }
 
+function agentFinished(a: AgentAnswer<string>, label: (agent: string) => string): Progress {
+  return {
+    event: 'agent_finished',
+    data: {
+      phase: a.phase,
+      agent: a.agent,
+      label: label(a.agent),
+      queried: a.queried,
+      error: a.error ?? null,
+      duration_ms: Math.max(0, Date.parse(a.finishedAt) - Date.parse(a.startedAt)) || 0,
+    },
+  };
+}
+
 function progressOfOne(event: RecordedEvent, labels: Record<string, string>): Progress | Progress[] {
   const d = event.data as Record<string, any>;
   const label = (agent: string) => labels[agent] ?? agent.charAt(0).toUpperCase() + agent.slice(1).replace(/_/g, ' ');
@@ -92,19 +107,18 @@ function progressOfOne(event: RecordedEvent, labels: Record<string, string>): Pr
         { event: 'phase_completed', data: { phase: p.phase, queried: [], not_queried: p.notQueried.map((n) => n.agent), at: d.skippedAt } },
       ]);
     case 'AgentResultRecorded':
-      return {
-        event: 'agent_finished',
-        data: {
-          phase: d.phase,
-          agent: d.agent,
-          label: label(d.agent),
-          queried: d.queried,
-          error: d.error ?? null,
-          duration_ms: Math.max(0, Date.parse(d.finishedAt) - Date.parse(d.startedAt)) || 0,
-        },
-      };
-    case 'PhaseCompleted':
-      return { event: 'phase_completed', data: { phase: d.phase, queried: d.agentsQueried, not_queried: d.agentsNotQueried, at: d.completedAt } };
+      return agentFinished(d as AgentAnswer<string>, label);
+    case 'PhaseCompleted': {
+      const completed = { event: 'phase_completed', data: { phase: d.phase, queried: d.agentsQueried, not_queried: d.agentsNotQueried, at: d.completedAt } };
+      // A phase recorded whole (v2, the finalisation): to the page it started, each agent finished, and it completed.
+      const answers = answersRecordedBy(event);
+      if (answers.length === 0) return completed;
+      return [
+        { event: 'phase_started', data: { phase: d.phase, name: PHASE_NAMES[d.phase] ?? `Phase ${d.phase}`, at: answers[0]!.startedAt } },
+        ...answers.map((a) => agentFinished(a, label)),
+        completed,
+      ];
+    }
     case 'ScreeningCompleted':
       return {
         event: 'completed',

@@ -303,6 +303,17 @@ export const SubjectCheckDetailSchema = SubjectCheckSchema.extend({
         list_version: z.string(),
         changes: z.record(z.string(), z.unknown()).openapi({ description: 'What changed in the listed record (field → {before, after}), or the added/removed entity.' }),
         detected_at: isoTime,
+        risk_level: z
+          .enum(['low', 'medium', 'high', 'critical'])
+          .nullable()
+          .openapi({
+            description:
+              "Extension (issue 27): the level this hit gives on its own, by the scorer every surface uses, once it is assessed on the check's own facts (date of birth, nationality, identifiers… as the check was run with). A common name alone is potential (high on a sanctions list); a date of birth the listing contradicts makes it a namesake (at most medium); the listed date of birth or an identifier confirms it (critical on a sanctions list). null for a removal and for alerts recorded before assessments were kept.",
+          }),
+        match_strength: MatchStrengthSchema.nullable().openapi({ description: 'Extension (issue 27): confirmed only when an identity fact agrees (or the exact name is distinctive); null for a removal.' }),
+        assessment: MatchAssessmentSchema.optional(),
+        confirmation: ConfirmationSchema.optional().openapi({ description: 'What confirmed the hit (absent: nothing did).' }),
+        identity_note: z.string().optional().openapi({ description: 'Extension (issue 27): the assessment in words: which fact confirmed the hit, contradicted it, or that nothing did.' }),
       }),
     )
     .openapi({ description: 'Alerts ongoing monitoring raised on this check, oldest first (each also sent as the `subject_check.monitoring_alert` callback).' }),

@@ -13,8 +13,6 @@
  */
 import type pg from 'pg';
 import { StreamRevisionConflictError, type EventStore } from '../../infrastructure/eventstore/port';
-import type { ReportHit } from '../../reports/model';
-import { assessmentOf } from '../../reports/confirmation';
 import {
   type AlertIdentity,
   screeningDecider,
@@ -41,23 +39,12 @@ import { hitsByEntityId, matchDelta, type AlertIntent, type DeltaMatchStats, typ
 import { CachedSubjectIndex, type MonitoredSubject, type MonitoredSubjectFacts } from './reverse-index';
 import type { SubjectCheckRunResult } from './subject-check-monitoring';
 import { recomputeRisk } from './risk';
+import { alertIdentity } from './alert-identity';
 import type { RiskLevel } from '../../commands/plans';
 
 /** What a re-score puts in the command: the score, the level and the summary as the hits will stand. */
 function rescored(risk: ReturnType<typeof recomputeRisk>): { riskScore: number; riskLevel: RiskLevel; summary?: string } {
   return { riskScore: risk.riskScore, riskLevel: risk.riskLevel, ...(risk.summary !== undefined ? { summary: risk.summary } : {}) };
-}
-
-/**
- * The machine's assessment of a hit monitoring found or re-scored, as the list agent made it on the
- * subject's facts (undefined for a hit found without one: an outside source).
- */
-function alertIdentity(hit: ReportHit): AlertIdentity | undefined {
-  if (!hit.assessment) return undefined;
-  const confirmation = hit.assessment === 'identity_corroborated' ? hit.confirmation : undefined;
-  // "corroborated" without its confirmation is not one: recorded as the name band it reached
-  const assessment = hit.assessment === 'identity_corroborated' && !confirmation ? assessmentOf({ score: hit.score }) : hit.assessment;
-  return { assessment, ...(confirmation ? { confirmation } : {}), note: hit.identityNote ?? 'assessed on the subject\'s facts' };
 }
 
 export interface MonitoringStatus {

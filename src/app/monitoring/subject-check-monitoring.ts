@@ -11,9 +11,12 @@
  * RecordMonitoringAlert on `subject-check-<id>`; the decider keeps what is news (one alert per list
  * version and entity) and the webhook projector sends the S2 `subject_check.monitoring_alert` callback.
  *
- * Re-screening uses the subject's full name and first location's country, like the screenings'
- * monitoring (no date of birth: the reverse index's bound assumes the qualifiers a name-and-country
- * subject can get).
+ * Re-screening uses the subject's full name, first location's country and the facts the check was
+ * run with (date of birth, nationality, identifiers, address, phone, e-mail: recorded by the enrolment
+ * since its version 2), as the screenings' monitoring does: a fresh hit is assessed on them (issue 27),
+ * so a namesake whose date of birth the listing contradicts is not a high alert, and the listed date of
+ * birth confirms. The alert records that assessment and the level the hit gives on its own. For an
+ * enrolment recorded before version 2 the read model takes the facts its SubjectCheckStarted recorded.
  */
 import type pg from 'pg';
 import type { NameScreener } from '../../agents/lists/list-agents';
@@ -32,7 +35,9 @@ import type { Logger } from '../../shared/logger';
 import { handleCommand, loadAggregate } from '../../commands/command-handler';
 import type { CommandContext, Principal } from '../services';
 import { hitsByEntityId, matchDelta, type AlertIntent, type ReportedHit } from './delta-matcher';
-import { CachedSubjectIndex, type MonitoredSubject } from './reverse-index';
+import { CachedSubjectIndex, type MonitoredSubject, type MonitoredSubjectFacts } from './reverse-index';
+import { alertIdentity } from './alert-identity';
+import { alertFinding } from '../../commands/subject-check/assessment';
 
 export interface SubjectCheckMonitoringStatus {
   subjectCheckId: string;
@@ -88,12 +93,19 @@ export class SubjectCheckMonitoring {
     return this.decide(principal, subjectCheckId, 'UnenrollFromMonitoring', ctx);
   }
 
-  /** Enrolled subject checks as monitored subjects (`screeningId` carries the subject check id). */
+  /** Enrolled subject checks as monitored subjects (`screeningId` carries the subject check id), with their facts. */
   async enrolledSubjects(): Promise<MonitoredSubject[]> {
-    const { rows } = await this.deps.pool.query<{ subject_check_id: string; account_id: string; name: string; jurisdiction: string | null }>(
-      `SELECT subject_check_id::text, account_id::text, name, jurisdiction FROM ${this.schema}.subject_check_subjects WHERE enrolled ORDER BY subject_check_id`,
+    const { rows } = await this.deps.pool.query<{ subject_check_id: string; account_id: string; name: string; jurisdiction: string | null; facts: MonitoredSubjectFacts | null }>(
+      `SELECT subject_check_id::text, account_id::text, name, jurisdiction, facts FROM ${this.schema}.subject_check_subjects WHERE enrolled ORDER BY subject_check_id`,
     );
-    return rows.map((r) => ({ screeningId: r.subject_check_id, accountId: r.account_id, query: r.name, entityType: 'individual', ...(r.jurisdiction ? { jurisdiction: r.jurisdiction } : {}) }));
+    return rows.map((r) => ({
+      screeningId: r.subject_check_id,
+      accountId: r.account_id,
+      query: r.name,
+      entityType: 'individual',
+      ...(r.jurisdiction ? { jurisdiction: r.jurisdiction } : {}),
+      ...(r.facts ? { facts: r.facts } : {}),
+    }));
   }
 
   private async hitsOn(entityIds: string[]): Promise<Map<string, ReportedHit[]>> {
@@ -129,6 +141,7 @@ export class SubjectCheckMonitoring {
 
   private async raise(intent: AlertIntent): Promise<SubjectCheckEvent[]> {
     const fresh = intent.hit ?? intent.rescored;
+    const identity = fresh ? alertIdentity(fresh) : undefined;
     const command: RecordSubjectCheckMonitoringAlert = {
       type: 'RecordMonitoringAlert',
       data: {
@@ -139,6 +152,7 @@ export class SubjectCheckMonitoring {
         diff: intent.diff,
         ...(intent.entityRecordHash ? { entityRecordHash: intent.entityRecordHash } : {}),
         ...(fresh ? { hit: { hitId: fresh.hitId, tier: fresh.category, source: fresh.source, matchedName: fresh.matchedName, score: fresh.score } } : {}),
+        ...(fresh && identity ? { identity, riskLevel: alertFinding(fresh.category, fresh, identity).riskLevel } : {}),
       },
       // The command id names the alert: running the same update again appends nothing.
       metadata: {

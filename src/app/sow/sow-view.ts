@@ -2,7 +2,7 @@
  * The SOW side of a screening stream: the declaration the agents read and the assessment the S3 API shows (snake_case, from the recorded
  * sow_* step results; nothing is recomputed on read, so the API shows what the pipeline decided).
  */
-import { streamName as screeningStream, type ScreeningEvent } from '../../commands/screening';
+import { answersRecordedBy, streamName as screeningStream, type ScreeningEvent } from '../../commands/screening';
 import type { EventStore } from '../../infrastructure/eventstore/port';
 import type { RecordedEvent } from '../../shared/events';
 import { readStoredDeclaration, type StoredSowDeclaration } from '../../agents/sow/declaration';
@@ -25,9 +25,10 @@ export function sowDeclarationLoader(store: EventStore) {
 
 function agentResults(events: Recorded[], prefix: string) {
   const out: Record<string, { queried: boolean; error?: string; result: Record<string, unknown> }> = {};
-  for (const e of events) {
-    if (e.type !== 'AgentResultRecorded' || !e.data.agent.startsWith(prefix)) continue;
-    out[e.data.agent] = { queried: e.data.queried, ...(e.data.error ? { error: e.data.error } : {}), result: e.data.result ?? {} };
+  // The sow_* answers: phase 2's AgentResultRecorded, and the finalisation's (a PhaseCompleted's results since v2).
+  for (const answer of events.flatMap((e) => answersRecordedBy(e))) {
+    if (!answer.agent.startsWith(prefix)) continue;
+    out[answer.agent] = { queried: answer.queried, ...(answer.error ? { error: answer.error } : {}), result: answer.result ?? {} };
   }
   return out;
 }

@@ -109,6 +109,12 @@ export interface MonitoringAlertView {
   list_version: string;
   changes: Record<string, unknown>;
   detected_at: string;
+  /** The level the hit gives on its own, assessed on the check's facts (null: a removal, or an alert recorded before assessments). */
+  risk_level: string | null;
+  match_strength: 'confirmed' | 'potential' | null;
+  assessment?: Finding['assessment'];
+  confirmation?: Finding['confirmation'];
+  identity_note?: string;
 }
 
 export interface SubjectCheckListFilter {

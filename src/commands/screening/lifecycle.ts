@@ -5,7 +5,7 @@
  * case desk and monitoring in decider.ts.
  */
 import { assertNever } from '../../shared/events';
-import { isInteger, isNonEmptyText, isIsoInstant, NUMERIC_ID, recordedAnswer, stamp, UUID } from '../decider';
+import { type AgentAnswer, isInteger, isNonEmptyText, isIsoInstant, NUMERIC_ID, recordedAnswer, stamp, UUID } from '../decider';
 import { Conflict, IllegalTransition, Issues, PlanRequired, ValidationFailed } from '../errors';
 import { isPlan, minimumPlan, planAllows, plansFrom } from '../plans';
 import { entityTypes, nextPipelineStep, type PhasePlan, type PipelinePhase, planPipeline, resultKey, screeningKinds } from './pipeline';
@@ -16,6 +16,7 @@ import type {
   ExpirePhase,
   FailScreening,
   PhaseCompleted,
+  PhaseResult,
   PhaseRetried,
   PhaseSkipped,
   PhaseStarted,
@@ -214,13 +215,7 @@ export function decideLifecycle(command: LifecycleCommand, state: ScreeningState
         const next = plan.agents.find((a) => s.recorded[resultKey(d.phase, a)] === undefined);
         if (next !== d.agent) throw new Conflict(`phase ${d.phase} is sequential: ${next} runs before ${d.agent}`, { expected: next });
       }
-      new Issues()
-        .check(typeof d.queried === 'boolean', 'queried', 'must be a boolean')
-        .check(d.queried || isNonEmptyText(d.error, 2000), 'error', 'is required when the agent was not queried')
-        .check(typeof d.result === 'object' && d.result !== null && !Array.isArray(d.result), 'result', 'must be an object')
-        .check(isIsoInstant(d.startedAt), 'started_at', 'must be an ISO time')
-        .check(isIsoInstant(d.finishedAt) && Date.parse(d.finishedAt) >= Date.parse(d.startedAt), 'finished_at', 'must be an ISO time not before started_at')
-        .throwIfAny();
+      answerProblems(new Issues(), d).throwIfAny();
       return stamp<ScreeningEvent>(command, [
         {
           type: 'AgentResultRecorded',
@@ -233,6 +228,7 @@ export function decideLifecycle(command: LifecycleCommand, state: ScreeningState
       const phaseState = s.phases[phase];
       if (phaseState?.status === 'completed') return [];
       requireRunning(command, s);
+      if (command.data.results !== undefined) return completeWholePhase(command, s, ids);
       const plan = s.pipeline.find((p) => p.phase === phase);
       if (!phaseState || !plan) throw new Conflict(`phase ${phase} has not started`, { phase });
       const pending = plan.agents.filter((a) => s.recorded[resultKey(phase, a)] === undefined);
@@ -377,6 +373,58 @@ function expirePhase(command: ExpirePhase, s: RequestedScreening, ids: { screeni
   );
 }
 
+/** The problems of one agent's answer (RecordAgentResult, or one of CompletePhase's results under `field`). */
+function answerProblems(issues: Issues, d: Omit<AgentAnswer<PipelinePhase>, 'phase'>, field = ''): Issues {
+  return issues
+    .check(typeof d.queried === 'boolean', `${field}queried`, 'must be a boolean')
+    .check(d.queried || isNonEmptyText(d.error, 2000), `${field}error`, 'is required when the agent was not queried')
+    .check(typeof d.result === 'object' && d.result !== null && !Array.isArray(d.result), `${field}result`, 'must be an object')
+    .check(isIsoInstant(d.startedAt), `${field}started_at`, 'must be an ISO time')
+    .check(isIsoInstant(d.finishedAt) && Date.parse(d.finishedAt) >= Date.parse(d.startedAt), `${field}finished_at`, 'must be an ISO time not before started_at');
+}
+
+/**
+ * CompletePhase with `results`: a phase whose agents all answered here in one step, recorded whole in
+ * its PhaseCompleted. It must be the phase the plan starts next (not started: a phase already started
+ * records its answers one by one, as a stream written before v2 did), and the results must be every
+ * agent of the phase once, in plan order (a sequential phase's agents each saw the answers before
+ * theirs), each a valid answer.
+ */
+function completeWholePhase(command: CompletePhase, s: RequestedScreening, ids: { screeningId: string; accountId: string }): ScreeningEvent[] {
+  const { phase } = command.data;
+  const results = command.data.results ?? [];
+  const plan = s.pipeline.find((p) => p.phase === phase);
+  if (!plan) throw new Conflict(`phase ${phase} is not part of this screening's pipeline`, { phase });
+  if (s.phases[phase] !== undefined) throw new Conflict(`phase ${phase} has started: its results are recorded one by one (RecordAgentResult)`, { phase });
+  const step = nextPipelineStep(s);
+  if (step.action !== 'start_phase' || step.phase !== phase) {
+    throw new Conflict(`phase ${phase} cannot run yet (next step: ${step.action}${'phase' in step ? ` ${step.phase}` : ''})`, { phase });
+  }
+  const issues = new Issues().check(
+    Array.isArray(results) && results.length === plan.agents.length && results.every((r, i) => r?.agent === plan.agents[i]),
+    'results',
+    `must be the answers of ${plan.agents.join(', ')}, in that order`,
+  );
+  if (Array.isArray(results)) results.forEach((r, i) => answerProblems(issues, r ?? ({} as PhaseResult), `results[${i}].`));
+  issues.throwIfAny();
+  return stamp<ScreeningEvent>(command, [
+    {
+      type: 'PhaseCompleted',
+      data: {
+        ...ids,
+        phase,
+        agentsQueried: results.filter((r) => r.queried).map((r) => r.agent),
+        agentsNotQueried: results.filter((r) => !r.queried).map((r) => r.agent),
+        results: results.map((r) => {
+          const { phase: _phase, ...answer } = recordedAnswer({ ...r, phase });
+          return answer;
+        }),
+        completedAt: command.metadata.now,
+      },
+    },
+  ]);
+}
+
 /**
  * The sources of a phase recorded as not queried as it starts: agents of that phase, once each, with
  * an error, in a parallel phase; for a phase skipped whole (`all`), every one of its agents.
@@ -463,7 +511,14 @@ export function evolveLifecycle(state: ScreeningState, event: LifecycleEvent): S
         recorded: { ...state.recorded, [resultKey(event.data.phase, event.data.agent)]: { queried: event.data.queried } },
       };
     case 'PhaseCompleted':
-      return { ...state, phases: { ...state.phases, [event.data.phase]: { status: 'completed' } } };
+      // With `results` (v2): as PhaseStarted, an AgentResultRecorded per result, then PhaseCompleted.
+      return {
+        ...state,
+        phases: { ...state.phases, [event.data.phase]: { status: 'completed' } },
+        ...(event.data.results?.length
+          ? { recorded: { ...state.recorded, ...Object.fromEntries(event.data.results.map((r) => [resultKey(event.data.phase, r.agent), { queried: r.queried }])) } }
+          : {}),
+      };
     case 'ScreeningCompleted':
       return {
         ...state,

@@ -102,7 +102,21 @@ export type ExpirePhase = Command<
   }
 >;
 export type RecordAgentResult = Command<'RecordAgentResult', Meta & AgentAnswer<PipelinePhase>>;
-export type CompletePhase = Command<'CompletePhase', Meta & { phase: PipelinePhase }>;
+export type CompletePhase = Command<
+  'CompletePhase',
+  Meta & {
+    phase: PipelinePhase;
+    /**
+     * Only for a phase not yet started whose agents all answered in this process in one step (phase 5,
+     * finalisation): every agent's answer, in plan order, recorded in the PhaseCompleted itself
+     * (`results`) instead of a PhaseStarted, one AgentResultRecorded each and a PhaseCompleted.
+     * Without it, the phase must have started and every agent's result be recorded already.
+     */
+    results?: PhaseResult[];
+  }
+>;
+/** One agent's answer recorded in its phase's PhaseCompleted (`results`): an AgentResultRecorded's fields but the ids and the phase. */
+export type PhaseResult = Omit<AgentAnswer<PipelinePhase>, 'phase'>;
 /** What a screening concluded: given by CompleteScreening, recorded as is by ScreeningCompleted. */
 // a type alias, not an interface: command and event data must stay assignable to Record<string, unknown>
 export type ScreeningVerdict = {
@@ -239,10 +253,31 @@ export function skippedPhases(data: PhaseSkipped['data']): SkippedPhase[] {
   return [{ phase: data.phase, notQueried: data.notQueried }, ...(data.thenSkipped ?? [])];
 }
 export type AgentResultRecorded = Event<'AgentResultRecorded', Ids & AgentAnswer<PipelinePhase>>;
+/**
+ * Every agent of the phase answered. `results` (schema version 2; absent in events recorded before it
+ * and in phases whose results were recorded one by one): the phase ran here from start to end in one
+ * step (phase 5, finalisation) and this one event records it whole: as a PhaseStarted, one
+ * AgentResultRecorded per result in order, then a PhaseCompleted (each event costs a hash, an insert,
+ * a read-back, a relay message and a pass of every reader: the finalisation step was 8 of a CDD
+ * screening's 16 events). Read a screening's answers through `answersRecordedBy`.
+ */
 export type PhaseCompleted = Event<
   'PhaseCompleted',
-  Ids & { phase: PipelinePhase; agentsQueried: string[]; agentsNotQueried: string[]; completedAt: string }
+  Ids & { phase: PipelinePhase; agentsQueried: string[]; agentsNotQueried: string[]; results?: PhaseResult[]; completedAt: string }
 >;
+
+/**
+ * The agents' answers a screening event records, in order: an AgentResultRecorded's one, a
+ * PhaseCompleted's `results` (v2), none for any other event. Every reader of agent results (the
+ * report fold, the risk facts, the SOW view, the portal's progress) reads them through this, so a
+ * stream recorded either way gives them the same answers.
+ */
+export function answersRecordedBy(event: { type: string; data: unknown }): AgentAnswer<PipelinePhase>[] {
+  if (event.type === 'AgentResultRecorded') return [event.data as AgentResultRecorded['data']];
+  if (event.type !== 'PhaseCompleted') return [];
+  const d = event.data as PhaseCompleted['data'];
+  return (d.results ?? []).map((r) => ({ phase: d.phase, ...r }));
+}
 export type ScreeningCompleted = Event<
   'ScreeningCompleted',
   Ids &

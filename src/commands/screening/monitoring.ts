@@ -152,7 +152,7 @@ function recordMonitoringAlert(
  * confirmation, and that confirmation is a fact or a distinctive name (an analyst confirms by a
  * disposition, never through an alert); a removal has nothing to assess.
  */
-function checkAlertIdentity(issues: Issues, kind: RecordMonitoringAlert['data']['kind'], identity: AlertIdentity): void {
+export function checkAlertIdentity(issues: Issues, kind: RecordMonitoringAlert['data']['kind'], identity: AlertIdentity): void {
   const corroborated = identity.assessment === 'identity_corroborated';
   issues
     .check(kind !== 'removed_hit', 'identity', 'a removal has no assessment')

@@ -21,6 +21,7 @@
  *   same hits is. Tier scores stay the matcher's evidence per tier (they drive escalation).
  */
 import type { SubjectSummary } from '.';
+import type { AlertFacts } from './monitoring';
 import { computeRiskScore, type RiskAssessment, type ScorableHit, type UnsearchedSource } from '../../reports/risk-score';
 import { hitStatusOf, parseAssessment, parseConfirmation, type HitConfirmation, type MatchAssessment } from '../../reports/confirmation';
 import { HIT_CATEGORIES, type HitCategory, type RiskLevel } from '../../reports/model';
@@ -89,39 +90,65 @@ function text(value: unknown, what: string): string {
   return value;
 }
 
+/** One hit of an agent's result (a ReportHit as JSON) read as a finding of the given tier. */
+export function findingOf(tier: string, raw: unknown, agent: string = tier): Finding {
+  if (typeof raw !== 'object' || raw === null) throw new MalformedAgentResult(`a hit of ${agent} is not an object`);
+  const hit = raw as Record<string, unknown>;
+  const score = hit.score;
+  if (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > 1) {
+    throw new MalformedAgentResult(`a hit of ${agent} has no score in [0, 1]`);
+  }
+  const assessment = parseAssessment(hit.assessment);
+  const confirmation = parseConfirmation(hit.confirmation);
+  const confirmed = hitStatusOf({ score, ...(assessment ? { assessment } : {}), ...(confirmation ? { confirmation } : {}) }) === 'confirmed';
+  return {
+    tier,
+    source: text(hit.source, 'hit source'),
+    entity_id: text(hit.entityId, 'hit entityId'),
+    entity_name: text(hit.entityName, 'hit entityName'),
+    matched_name: text(hit.matchedName ?? hit.entityName, 'hit matchedName'),
+    score: Math.round(score * 1000) / 1000,
+    match_strength: confirmed ? 'confirmed' : 'potential',
+    ...(assessment ? { assessment } : {}),
+    ...(confirmation ? { confirmation } : {}),
+    ...(typeof hit.identityNote === 'string' && hit.identityNote ? { identity_note: hit.identityNote } : {}),
+    severity: confirmed && RED_FLAG_TIERS.has(tier) ? 'red_flag' : 'warning',
+    ...(typeof hit.sourceList === 'string' && hit.sourceList ? { source_list: hit.sourceList } : {}),
+  };
+}
+
 /** The findings of one searched source, strongest first. */
 export function findingsOf(input: AgentResultInput): Finding[] {
   if (!input.queried) return [];
   const hits = input.result.hits;
   if (!Array.isArray(hits)) throw new MalformedAgentResult(`result of ${input.agent} has no hits array`);
   const tier = input.tier ?? input.agent;
-  return hits
-    .map((raw): Finding => {
-      if (typeof raw !== 'object' || raw === null) throw new MalformedAgentResult(`a hit of ${input.agent} is not an object`);
-      const hit = raw as Record<string, unknown>;
-      const score = hit.score;
-      if (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > 1) {
-        throw new MalformedAgentResult(`a hit of ${input.agent} has no score in [0, 1]`);
-      }
-      const assessment = parseAssessment(hit.assessment);
-      const confirmation = parseConfirmation(hit.confirmation);
-      const confirmed = hitStatusOf({ score, ...(assessment ? { assessment } : {}), ...(confirmation ? { confirmation } : {}) }) === 'confirmed';
-      return {
-        tier,
-        source: text(hit.source, 'hit source'),
-        entity_id: text(hit.entityId, 'hit entityId'),
-        entity_name: text(hit.entityName, 'hit entityName'),
-        matched_name: text(hit.matchedName ?? hit.entityName, 'hit matchedName'),
-        score: Math.round(score * 1000) / 1000,
-        match_strength: confirmed ? 'confirmed' : 'potential',
-        ...(assessment ? { assessment } : {}),
-        ...(confirmation ? { confirmation } : {}),
-        ...(typeof hit.identityNote === 'string' && hit.identityNote ? { identity_note: hit.identityNote } : {}),
-        severity: confirmed && RED_FLAG_TIERS.has(tier) ? 'red_flag' : 'warning',
-        ...(typeof hit.sourceList === 'string' && hit.sourceList ? { source_list: hit.sourceList } : {}),
-      };
-    })
-    .sort((a, b) => b.score - a.score);
+  return hits.map((raw) => findingOf(tier, raw, input.agent)).sort((a, b) => b.score - a.score);
+}
+
+/**
+ * What a monitoring alert on a subject check means (issue 27): the hit it reports, assessed on the
+ * check's own facts, as a finding, and the level the shared scorer gives that finding on its own. A
+ * common name's namesake whose date of birth the listing contradicts is at most medium; the listed
+ * date of birth confirms (a sanctions hit is then critical); a name alone stays potential (high).
+ */
+export function alertFinding(
+  tier: string,
+  hit: { entityId: string; source: string; matchedName: string; score: number; sourceList?: string },
+  identity: { assessment: MatchAssessment; confirmation?: HitConfirmation; note: string },
+): { finding: Finding; riskLevel: RiskLevel } {
+  const finding = findingOf(tier, {
+    entityId: hit.entityId,
+    source: hit.source,
+    entityName: hit.matchedName,
+    matchedName: hit.matchedName,
+    score: hit.score,
+    assessment: identity.assessment,
+    ...(identity.confirmation ? { confirmation: identity.confirmation } : {}),
+    identityNote: identity.note,
+    ...(hit.sourceList ? { sourceList: hit.sourceList } : {}),
+  });
+  return { finding, riskLevel: riskOfFindings([finding]).riskLevel };
 }
 
 /** The source a subject check's risk level cannot do without: not searched, the level is at least high. */
@@ -200,5 +227,26 @@ export function assess(results: readonly AgentResultInput[], sourcesTotal: numbe
     tierScores,
     bestHitAmbiguous,
     findings,
+  };
+}
+
+/**
+ * What an alert says about identity (issue 27): the assessment made on the check's facts, whether that
+ * confirms the hit, and the level it gives on its own. A removal, and an alert recorded before
+ * assessments were kept, has no level; the latter is a potential match (a name alone confirms nothing).
+ */
+export function alertAssessmentView(d: AlertFacts): {
+  risk_level: RiskLevel | null;
+  match_strength: 'confirmed' | 'potential' | null;
+} & Partial<Pick<Finding, 'assessment' | 'confirmation' | 'identity_note'>> {
+  if (d.kind === 'removed_hit') return { risk_level: null, match_strength: null };
+  if (!d.identity) return { risk_level: null, match_strength: 'potential' };
+  const { finding, riskLevel } = alertFinding(d.tier, d, d.identity);
+  return {
+    risk_level: d.riskLevel ?? riskLevel,
+    match_strength: finding.match_strength,
+    assessment: d.identity.assessment,
+    ...(d.identity.confirmation ? { confirmation: d.identity.confirmation } : {}),
+    identity_note: d.identity.note,
   };
 }

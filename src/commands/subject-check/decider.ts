@@ -225,12 +225,16 @@ export type SubjectCheckInvestigationClosed = Event<
   'SubjectCheckInvestigationClosed',
   Ids & { investigationId: string; outcome: 'clear' | 'adverse'; reviewer: string; note: string; closedAt: string }
 >;
-/** The subject as monitoring re-screens it: the full name and the first location's country. */
-export interface MonitoredSubjectOfCheck {
+/**
+ * The subject as monitoring re-screens it: the full name, the first location's country, and (version 2
+ * of the enrolment, issue 27) the facts that confirm or clear a hit, as the check's own run used them.
+ * An enrolment recorded before version 2 has the name and country only.
+ */
+export type MonitoredSubjectOfCheck = Pick<SubjectOfCheck, 'dateOfBirth' | 'nationality' | 'identifiers' | 'phone' | 'email' | 'address'> & {
   name: string;
   entityType: 'individual';
   jurisdiction?: string;
-}
+};
 export type SubjectCheckMonitoringEnrolled = Event<
   'SubjectCheckMonitoringEnrolled',
   Ids & {
@@ -353,6 +357,22 @@ function escalation(
       investigationCreatedAt: now,
       slaDueAt: addHours(now, slaHoursByPriority[priority]),
     },
+  };
+}
+
+/** The name and facts the sources were asked about (as the subject-check workflow builds them): what monitoring re-screens. */
+export function monitoredSubjectOfStart(d: SubjectCheckStarted['data']): MonitoredSubjectOfCheck {
+  const country = d.locations[0]?.country;
+  return {
+    name: [d.firstName, d.middleName, d.lastName].filter((p) => p !== undefined && p !== '').join(' '),
+    entityType: 'individual',
+    ...(country ? { jurisdiction: country } : {}),
+    ...(d.dateOfBirth ? { dateOfBirth: d.dateOfBirth } : {}),
+    ...(d.nationality ? { nationality: d.nationality } : {}),
+    ...(d.identifiers?.length ? { identifiers: d.identifiers.map((i) => ({ ...i })) } : {}),
+    ...(d.phone ? { phone: d.phone } : {}),
+    ...(d.email ? { email: d.email } : {}),
+    ...(d.address ? { address: { ...d.address } } : {}),
   };
 }
 
@@ -554,15 +574,13 @@ function completedAfter(
 export function evolve(state: SubjectCheckState, event: SubjectCheckEvent): SubjectCheckState {
   if (event.type === 'SubjectCheckStarted') {
     const d = event.data;
-    const country = d.locations[0]?.country;
     return {
       status: 'running',
       subjectCheckId: d.subjectCheckId,
       accountId: d.accountId,
       agents: [],
       tierScores: {},
-      // The name the sources were asked about (as the subject-check orchestrator builds it).
-      subject: { name: [d.firstName, d.middleName, d.lastName].filter((p) => p !== undefined && p !== '').join(' '), entityType: 'individual', ...(country ? { jurisdiction: country } : {}) },
+      subject: monitoredSubjectOfStart(d),
       monitorOnConclusion: d.monitor === true,
       monitoring: false,
       hits: {},

@@ -17,6 +17,9 @@
  */
 import { isNonEmptyText } from '../decider';
 import { Issues, NotFound } from '../errors';
+import { checkAlertIdentity } from '../screening/monitoring';
+import type { AlertIdentity } from '../screening/model';
+import type { RiskLevel } from '../plans';
 
 export type SubjectCheckStatus = 'running' | 'needs_review' | 'escalated' | 'completed' | 'failed';
 export const subjectCheckStatuses: readonly SubjectCheckStatus[] = ['running', 'needs_review', 'escalated', 'completed', 'failed'];
@@ -34,6 +37,13 @@ export type MonitoringAlertInput = {
   entityRecordHash?: string;
   /** What the check would report now: required for a new hit, the new score for a changed one. */
   hit?: { hitId: string; tier: string; source: string; matchedName: string; score: number };
+  /**
+   * The machine's assessment of that hit on the subject's own facts (issue 27), as the list agent made
+   * it: with a date of birth the listing contradicts, a namesake; with one it carries, confirmed.
+   */
+  identity?: AlertIdentity;
+  /** The level the shared scorer gives this hit on its own (assessment.ts alertRiskLevel): what the alert means. */
+  riskLevel?: RiskLevel;
 };
 
 export type MonitoringAlertKind = 'new_hit' | 'changed_hit' | 'removed_hit';
@@ -56,6 +66,8 @@ export interface MonitoredHitState extends MonitoredHit {
 
 /** States with a result to monitor. */
 export const CONCLUDED: readonly SubjectCheckStatus[] = ['needs_review', 'escalated', 'completed'];
+
+const RISK_LEVELS: readonly RiskLevel[] = ['low', 'medium', 'high', 'critical'];
 
 export function subjectCheckAlertId(listVersion: string, entityId: string): string {
   return `${listVersion}:${entityId}`;
@@ -106,6 +118,10 @@ export type AlertFacts = Pick<MonitoredHit, 'hitId' | 'entityId' | 'tier' | 'sou
   listVersion: string;
   entityRecordHash?: string;
   raisedAt: string;
+  /** New and re-scored hits (version 2): the assessment on the subject's facts; absent on removals and older alerts. */
+  identity?: AlertIdentity;
+  /** With identity: the level the hit gives on its own (a namesake at most medium, a confirmed sanctions hit critical). */
+  riskLevel?: RiskLevel;
 };
 
 /** The alert to raise, or undefined when the rules say this change is not news for this check. */
@@ -128,6 +144,15 @@ export function recordMonitoringAlert(
       .check(isNonEmptyText(d.hit.matchedName, 500), 'hit.matched_name', 'is required')
       .check(typeof d.hit.score === 'number' && d.hit.score >= 0 && d.hit.score <= 1, 'hit.score', 'must be in [0,1]');
   }
+  if (d.identity !== undefined) {
+    checkAlertIdentity(issues, d.kind, d.identity);
+    issues.check(d.hit !== undefined, 'identity', 'assesses the hit the check would report: the hit is required');
+  }
+  issues.check(
+    d.riskLevel === undefined || (d.identity !== undefined && (RISK_LEVELS as readonly string[]).includes(d.riskLevel)),
+    'risk_level',
+    `must be one of ${RISK_LEVELS.join(', ')}, and only with an assessment`,
+  );
   issues.throwIfAny();
 
   const alertId = subjectCheckAlertId(d.listVersion, d.entityId);
@@ -135,6 +160,12 @@ export function recordMonitoringAlert(
   const known = hits[d.entityId];
   const live = known?.status === 'open' ? known : undefined;
   const base = { alertId, entityId: d.entityId, diff: d.diff, listVersion: d.listVersion, raisedAt: now };
+  const assessed = d.identity
+    ? {
+        identity: { assessment: d.identity.assessment, ...(d.identity.confirmation ? { confirmation: { ...d.identity.confirmation } } : {}), note: d.identity.note },
+        ...(d.riskLevel ? { riskLevel: d.riskLevel } : {}),
+      }
+    : {};
 
   if (d.kind === 'removed_hit') {
     if (!live) return undefined;
@@ -152,6 +183,7 @@ export function recordMonitoringAlert(
       matchedName: d.hit?.matchedName ?? live.matchedName,
       score: d.hit?.score ?? live.score,
       entityRecordHash: d.entityRecordHash!,
+      ...assessed,
     };
   }
   if (d.kind === 'changed_hit') throw new NotFound('hit for entity', d.entityId);
@@ -159,5 +191,5 @@ export function recordMonitoringAlert(
     new Issues().add('hit', 'a new hit needs the hit the check would report').throwIfAny();
   }
   const h = d.hit!;
-  return { ...base, kind: 'new_hit', hitId: h.hitId, tier: h.tier, source: h.source, matchedName: h.matchedName, score: h.score, entityRecordHash: d.entityRecordHash! };
+  return { ...base, kind: 'new_hit', hitId: h.hitId, tier: h.tier, source: h.source, matchedName: h.matchedName, score: h.score, entityRecordHash: d.entityRecordHash!, ...assessed };
 }

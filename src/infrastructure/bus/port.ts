@@ -43,6 +43,13 @@ export interface SubscribeOptions {
   /** Where a group with no committed offset starts. */
   fromBeginning?: boolean;
   /**
+   * Groups this one replaces: a partition of their topics that this group has no committed offset for
+   * starts where that group had committed, if it had (Kafka; the in-process bus keeps no offsets across
+   * restarts, so it has nothing to carry over). Messages past that offset that the old group also read
+   * are read again: handlers are idempotent.
+   */
+  offsetsOf?: { groupId: string; topics: string[] }[];
+  /**
    * Bounded redelivery (src/infrastructure/bus/dead-letter.ts): after `maxAttempts` non-transient
    * handler failures of one message (default: the bus's, 5) it goes to `deadLetterTopic`
    * (default svc.deadletter) and its offset is committed. `maxAttempts: Infinity` never gives up.

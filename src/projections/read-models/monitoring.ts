@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { ScreeningEvent, ScreeningSubject } from '../../commands/screening';
-import type { SubjectCheckEvent } from '../../commands/subject-check';
+import { monitoredSubjectOfStart, type MonitoredSubjectOfCheck, type SubjectCheckEvent } from '../../commands/subject-check';
 import type { RecordedEvent } from '../../shared/events';
 import { columnsOf, firstPerKey, piecesOf } from '../batching';
 import { quoteIdent, type Projection } from '../projection';
@@ -20,7 +20,9 @@ export const monitoringProjection: Projection = {
   name: 'monitoring',
   // 3: hits keep every list their entity is on (the work queue lists and filters by any of them).
   // 4: subjects keep the identity facts they were screened with (issue 27: a re-screen assesses new hits on them).
-  version: 4,
+  // 5: so do subject checks' subjects (SubjectCheckMonitoringEnrolled version 2 carries them; for an enrolment
+  //    recorded before, the facts its SubjectCheckStarted recorded).
+  version: 5,
   handles: [
     'ScreeningCompleted',
     'MonitoringEnrolled',
@@ -28,6 +30,7 @@ export const monitoringProjection: Projection = {
     'HitDispositioned',
     'HitReopened',
     'MonitoringAlertRaised',
+    'SubjectCheckStarted',
     'SubjectCheckMonitoringEnrolled',
     'SubjectCheckMonitoringUnenrolled',
     'SubjectCheckMonitoringAlertRaised',
@@ -69,12 +72,21 @@ export const monitoringProjection: Projection = {
         account_id bigint NOT NULL,
         name text NOT NULL,
         jurisdiction text,
+        -- The check's identity facts (date of birth, nationality, identifiers, address, phone, e-mail)
+        -- as JSON in the screenings' shape; null for an enrolment recorded before it carried them.
+        facts jsonb,
         enrolled boolean NOT NULL,
         enrolled_at timestamptz NOT NULL,
         unenrolled_at timestamptz,
         stream_position bigint NOT NULL
       );
       CREATE INDEX IF NOT EXISTS subject_check_subjects_enrolled ON ${s}.subject_check_subjects (subject_check_id) WHERE enrolled;
+      -- The facts each check was started with (only checks that have any): an enrolment recorded before it
+      -- carried them (SubjectCheckMonitoringEnrolled version 1) takes them from here.
+      CREATE TABLE IF NOT EXISTS ${s}.subject_check_started_facts (
+        subject_check_id bigint PRIMARY KEY,
+        facts jsonb NOT NULL
+      );
       CREATE TABLE IF NOT EXISTS ${s}.subject_check_hits (
         subject_check_id bigint NOT NULL,
         entity_id text NOT NULL,
@@ -146,15 +158,24 @@ export const monitoringProjection: Projection = {
         );
         return;
       }
+      case 'SubjectCheckStarted': {
+        const facts = checkFactsJson(monitoredSubjectOfStart(event.data));
+        if (facts === null) return;
+        await client.query(
+          `INSERT INTO ${s}.subject_check_started_facts (subject_check_id, facts) VALUES ($1, $2::jsonb) ON CONFLICT (subject_check_id) DO NOTHING`,
+          [event.data.subjectCheckId, facts],
+        );
+        return;
+      }
       case 'SubjectCheckMonitoringEnrolled': {
         const d = event.data;
         const { rowCount } = await client.query(
-          `INSERT INTO ${s}.subject_check_subjects (subject_check_id, account_id, name, jurisdiction, enrolled, enrolled_at, stream_position)
-           VALUES ($1,$2,$3,$4,true,$5,$6)
+          `INSERT INTO ${s}.subject_check_subjects (subject_check_id, account_id, name, jurisdiction, facts, enrolled, enrolled_at, stream_position)
+           VALUES ($1,$2,$3,$4,COALESCE($5::jsonb, (SELECT facts FROM ${s}.subject_check_started_facts WHERE subject_check_id = $1)),true,$6,$7)
            ON CONFLICT (subject_check_id) DO UPDATE SET enrolled = true, enrolled_at = EXCLUDED.enrolled_at, unenrolled_at = NULL,
-             name = EXCLUDED.name, jurisdiction = EXCLUDED.jurisdiction, stream_position = EXCLUDED.stream_position
+             name = EXCLUDED.name, jurisdiction = EXCLUDED.jurisdiction, facts = EXCLUDED.facts, stream_position = EXCLUDED.stream_position
            WHERE ${s}.subject_check_subjects.stream_position < EXCLUDED.stream_position`,
-          [d.subjectCheckId, d.accountId, d.subject.name, d.subject.jurisdiction ?? null, d.enrolledAt, position],
+          [d.subjectCheckId, d.accountId, d.subject.name, d.subject.jurisdiction ?? null, checkFactsJson(d.subject), d.enrolledAt, position],
         );
         if (rowCount === 0) return; // an older enrolment than the row reflects
         // The enrolment's baseline replaces what an earlier enrolment left behind.
@@ -233,4 +254,10 @@ async function insertReportedHits(client: pg.PoolClient, s: string, completions:
 export function identityFactsJson(subject: ScreeningSubject): string | null {
   const { query: _query, entityType: _type, jurisdiction: _jurisdiction, ...facts } = subject;
   return Object.keys(facts).length ? JSON.stringify(facts) : null;
+}
+
+/** A subject check's enrolled facts in the same shape (null: an enrolment without them, before version 2). */
+function checkFactsJson(subject: MonitoredSubjectOfCheck): string | null {
+  const { name, entityType, jurisdiction, ...facts } = subject;
+  return identityFactsJson({ query: name, entityType, ...(jurisdiction ? { jurisdiction } : {}), ...(facts as Omit<ScreeningSubject, 'query' | 'entityType' | 'jurisdiction'>) });
 }

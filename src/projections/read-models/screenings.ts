@@ -1,10 +1,20 @@
 import type pg from 'pg';
-import type { ScreeningEvent } from '../../commands/screening';
+import type { HitCategory, ScreeningEvent } from '../../commands/screening';
 import type { RecordedEvent } from '../../shared/events';
 import { columnsOf, firstPerKey, piecesOf } from '../batching';
 import { quoteIdent, type Projection } from '../projection';
 
 type Recorded = ScreeningEvent & RecordedEvent;
+
+/** The column counting each category's hits (as ScreeningCompleted's counts fill them). */
+const HIT_COUNT_COLUMNS: Record<HitCategory, string> = {
+  sanctions: 'sanctions_hits',
+  pep: 'pep_hits',
+  adverse_media: 'adverse_media_hits',
+  offshore_leaks: 'offshore_leaks_hits',
+  debarment: 'debarment_hits',
+};
+
 const screeningOf = (event: RecordedEvent): string => (event.data as { screeningId: string }).screeningId;
 
 /** New screenings, one statement for any number of requests; a screening already there is left as it is. */
@@ -36,19 +46,22 @@ async function updateCompletions(client: pg.PoolClient, s: string, completions: 
   const rows = completions.map((event) => {
     const d = event.data;
     return [d.screeningId, event.streamPosition.toString(), d.riskScore, d.riskLevel, d.counts.sanctionsHits, d.counts.pepHits,
-      d.counts.adverseMediaHits, d.counts.offshoreLeaksHits, d.counts.debarmentHits, d.summary ?? null, d.analysis ?? null, d.completedAt];
+      d.counts.adverseMediaHits, d.counts.offshoreLeaksHits, d.counts.debarmentHits, d.summary ?? null, d.analysis ?? null, d.completedAt,
+      // As JSON text: one array per screening, which a two-dimensional SQL array cannot hold (lengths differ).
+      JSON.stringify(d.hits.map((h) => h.hitId))];
   });
   await client.query(
     `UPDATE ${s}.screenings t SET status = 'completed', risk_score = c.risk_score, risk_level = c.risk_level,
        sanctions_hits = c.sanctions_hits, pep_hits = c.pep_hits, adverse_media_hits = c.adverse_media_hits,
        offshore_leaks_hits = c.offshore_leaks_hits, debarment_hits = c.debarment_hits, summary = c.summary, analysis = c.analysis,
-       completed_at = c.completed_at, current_phase = NULL, stream_position = c.stream_position
+       completed_at = c.completed_at, current_phase = NULL, stream_position = c.stream_position,
+       hit_ids = ARRAY(SELECT json_array_elements_text(c.hit_ids::json))
      FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::integer[], $6::integer[], $7::integer[], $8::integer[],
-                 $9::integer[], $10::text[], $11::text[], $12::timestamptz[])
+                 $9::integer[], $10::text[], $11::text[], $12::timestamptz[], $13::text[])
        AS c(screening_id, stream_position, risk_score, risk_level, sanctions_hits, pep_hits, adverse_media_hits,
-            offshore_leaks_hits, debarment_hits, summary, analysis, completed_at)
+            offshore_leaks_hits, debarment_hits, summary, analysis, completed_at, hit_ids)
      WHERE t.screening_id = c.screening_id AND t.stream_position < c.stream_position`,
-    columnsOf(rows, 12),
+    columnsOf(rows, 13),
   );
 }
 
@@ -78,8 +91,20 @@ export const screeningsProjection: Projection = {
   // v2: the current phase is no longer kept here (the portal reads progress from the stream);
   // applying seven PhaseStarted per screening cost a transaction each.
   // v3: the case's assignee (CaseAssigned / CaseUnassigned), for the work queue's assignee filter.
-  version: 3,
-  handles: ['ScreeningRequested', 'ScreeningCompleted', 'ScreeningFailed', 'RiskRecomputed', 'CaseAssigned', 'CaseUnassigned', 'MonitoringEnrolled', 'MonitoringUnenrolled'],
+  // v4: the per-category hit counts follow monitoring alerts (a new hit counts, a removed one no longer), as the
+  // detail's do; hit_ids keeps what they count.
+  version: 4,
+  handles: [
+    'ScreeningRequested',
+    'ScreeningCompleted',
+    'ScreeningFailed',
+    'RiskRecomputed',
+    'CaseAssigned',
+    'CaseUnassigned',
+    'MonitoringEnrolled',
+    'MonitoringUnenrolled',
+    'MonitoringAlertRaised',
+  ],
   async setup(client, schema) {
     const s = quoteIdent(schema);
     await client.query(`
@@ -101,6 +126,9 @@ export const screeningsProjection: Projection = {
         adverse_media_hits integer NOT NULL DEFAULT 0,
         offshore_leaks_hits integer NOT NULL DEFAULT 0,
         debarment_hits integer NOT NULL DEFAULT 0,
+        -- The ids of the hits those counts count (ScreeningCompleted's, then monitoring's): an alert counts
+        -- a hit once however often it is replayed or re-raised, as the report's fold does.
+        hit_ids text[] NOT NULL DEFAULT '{}',
         summary text,
         analysis text,
         sow_screening_id text,
@@ -151,6 +179,21 @@ export const screeningsProjection: Projection = {
       case 'MonitoringUnenrolled':
         await update('monitoring = false', []);
         return;
+      case 'MonitoringAlertRaised': {
+        // The report's count of a category follows the alert (screening-report.ts): a hit it does not show
+        // yet is added (a new hit), a removed one leaves; a hit it shows already counts once.
+        const d = event.data;
+        const column = HIT_COUNT_COLUMNS[d.category];
+        if (!column) return;
+        await update(
+          d.kind === 'removed_hit'
+            ? `${column} = GREATEST(0, ${column} - CASE WHEN $3 = ANY(hit_ids) THEN 1 ELSE 0 END), hit_ids = array_remove(hit_ids, $3)`
+            : `${column} = ${column} + CASE WHEN $3 = ANY(hit_ids) THEN 0 ELSE 1 END,
+               hit_ids = CASE WHEN $3 = ANY(hit_ids) THEN hit_ids ELSE array_append(hit_ids, $3) END`,
+          [d.hitId],
+        );
+        return;
+      }
       default:
         return;
     }

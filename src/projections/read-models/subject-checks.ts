@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { subjectCheckEventTypes, type SubjectCheckEvent } from '../../commands/subject-check';
 import { assertNever, type RecordedEvent } from '../../shared/events';
-import { findingsOf, MalformedAgentResult, riskOfFindings, unsearchedSources, type Finding } from '../../commands/subject-check/assessment';
+import { alertAssessmentView, findingsOf, MalformedAgentResult, riskOfFindings, unsearchedSources, type Finding } from '../../commands/subject-check/assessment';
 import { quoteIdent, type Projection } from '../projection';
 
 /**
@@ -12,7 +12,8 @@ import { quoteIdent, type Projection } from '../projection';
  */
 export const subjectChecksProjection: Projection = {
   name: 'subject_checks',
-  version: 2,
+  // 3: each monitoring alert shows the assessment on the check's facts and the level it gives (issue 27).
+  version: 3,
   // Every event of a subject check.
   handles: [...subjectCheckEventTypes],
   async setup(client, schema) {
@@ -223,6 +224,7 @@ export const subjectChecksProjection: Projection = {
           list_version: d.listVersion,
           changes: d.diff,
           detected_at: d.raisedAt,
+          ...alertAssessmentView(d),
         };
         await update(`monitoring_alerts = monitoring_alerts || $4::jsonb`, [JSON.stringify([alert])]);
         return;
@@ -232,3 +234,4 @@ export const subjectChecksProjection: Projection = {
     }
   },
 };
+

@@ -13,9 +13,9 @@ import { randomUUID } from 'node:crypto';
 import { handleCommand } from '../../../src/commands/command-handler';
 import { ScreeningOrchestrator, type ScreeningOrchestratorOptions } from '../../../src/agents/orchestrator/screening-orchestrator';
 import { EventSourcedOffshoreLeakChecks } from '../../../src/app/usage/offshore-leak-checks';
-import { buildScreeningReport } from '../../../src/projections/screening-report';
+import { buildScreeningReport, riskFactsOf } from '../../../src/projections/screening-report';
 import type { Agent } from '../../../src/agents/runtime/agent';
-import { nextStep, type PhaseSkipped, screeningDecider, type ScreeningRequested, skippedPhases, streamName } from '../../../src/commands/screening';
+import { nextStep, type PhaseCompleted, type PhaseSkipped, screeningDecider, type ScreeningCompleted, type ScreeningRequested, skippedPhases, streamName } from '../../../src/commands/screening';
 import { AvroRegistry, type AgentResult } from '../../../src/infrastructure/bus/avro';
 import { InProcessBus } from '../../../src/infrastructure/bus/inprocess/inprocess-bus';
 import { verifyHashChain } from '../../../src/infrastructure/eventstore/hashChain';
@@ -168,10 +168,20 @@ describe('screening orchestrator', () => {
         'PhaseStarted 1',
         'PhaseCompleted 1',
         'PhaseSkipped 1b',
-        'PhaseStarted 5',
         'PhaseCompleted 5',
       ],
-      'phases 1 (two sources answer over the bus) and 5 (finalisation, run here) start and complete; 1b to 4 are one event',
+      'phase 1 (two sources answer over the bus) starts and completes; 1b to 4 are one event; 5 (finalisation, run here) is one event',
+    );
+    // The finalisation recorded whole: its six results in PhaseCompleted, in plan order, no AgentResultRecorded of its own.
+    const finalised = events.find((e) => e.type === 'PhaseCompleted' && e.data.phase === '5')!.data as PhaseCompleted['data'];
+    const finalisers = ['country_risk', 'risk_score', 'merged_adverse_media', 'data_gaps', 'summary', 'verification'];
+    assert.deepEqual(finalised.results?.map((r) => r.agent), finalisers);
+    assert.deepEqual(finalised.agentsQueried, finalisers.slice(1), 'country risk is not queried without the FATF table');
+    assert.equal(finalised.results?.[0]?.error, 'FATF lists not loaded');
+    assert.equal(events.filter((e) => e.type === 'AgentResultRecorded' && e.data.phase === '5').length, 0);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['ScreeningRequested', 'PhaseStarted', 'AgentResultRecorded', 'AgentResultRecorded', 'PhaseCompleted', 'PhaseSkipped', 'PhaseCompleted', 'ScreeningCompleted'],
     );
     const skipped = events.find((e) => e.type === 'PhaseSkipped')!.data as PhaseSkipped['data'];
     assert.deepEqual(skippedPhases(skipped).map((p) => `${p.phase}: ${p.notQueried.map((n) => n.agent).join(' ')}`), [
@@ -197,6 +207,57 @@ describe('screening orchestrator', () => {
       assert.deepEqual(report.sourcesNotSearched.filter((s) => s.source === source), [{ source, reason: `no agent serves ${agent} in this deployment` }]);
     }
     assert.equal(report.agents.filter((e) => e.phase !== '5').length, unqueryable.length + 2, 'each agent once');
+  });
+
+  it('a screening whose phase 5 a version before v2 started goes on one answer at a time, and gets the report and verdict the finalisation recorded whole gives', async () => {
+    const hit = { hitId: 'h-1', category: 'pep', source: 'opensanctions_peps', entityId: 'Q1', entityName: 'Margaret Thistlewood', matchedName: 'Margaret Thistlewood', score: 0.93, status: 'name_match', explanation: { summary: 'exact name', qualifiers: [] }, programs: [] };
+    const answered = [result('sanctions'), { ...result('pep'), result: JSON.stringify({ hits: [hit] }) }];
+    const id = await requestScreening();
+    const a = orchestrator();
+    await a.advance(id, { results: [], dispatch: true });
+    await a.advance(id, { results: answered, dispatch: false });
+    const whole = await store.readStream(streamName(id));
+    // The same history up to phase 5, in another stream, and phase 5 started there as an older version did.
+    const other = String(nextId++);
+    const prefix = whole.slice(0, whole.findIndex((e) => e.type === 'PhaseCompleted' && e.data.phase === '5'));
+    await store.appendToStream(
+      streamName(other),
+      prefix.map(({ type, data, metadata }, i) => ({
+        type,
+        data: { ...data, screeningId: other },
+        metadata: { eventId: `copy-${other}-${i}`, occurredAt: metadata.occurredAt, ...(metadata.correlationId ? { correlationId: metadata.correlationId } : {}) },
+      })),
+    );
+    const now = new Date().toISOString();
+    await handleCommand(store, screeningDecider, streamName(other), {
+      type: 'StartPhase',
+      data: { screeningId: other, phase: '5', deadline: new Date(Date.now() + 60_000).toISOString() },
+      metadata: { now, actor: { surface: 'system' }, commandId: `start-5-${other}` },
+    });
+    await orchestrator().advance(other, { results: [], dispatch: true });
+    const perAgent = await store.readStream(streamName(other));
+    assert.deepEqual(
+      perAgent.slice(prefix.length).map((e) => (e.type === 'AgentResultRecorded' ? e.data.agent : e.type)),
+      ['PhaseStarted', 'country_risk', 'risk_score', 'merged_adverse_media', 'data_gaps', 'summary', 'verification', 'PhaseCompleted', 'ScreeningCompleted'],
+    );
+    assert.equal((perAgent.find((e) => e.type === 'PhaseCompleted' && e.data.phase === '5')!.data as PhaseCompleted['data']).results, undefined);
+    assert.equal(verifyHashChain(perAgent).ok, true);
+    // Everything but the stored events themselves (the audit trail), the ids and the times is the same.
+    const comparable = (events: typeof whole) => {
+      const { id: _id, uuid: _uuid, completedAt: _at, audit: _audit, agents, ...rest } = buildScreeningReport(events, { agentLabels: { osint: 'OSINT' } })!;
+      return { ...rest, agents: agents.map(({ startedAt: _s, durationMs: _d, ...agent }) => agent) };
+    };
+    const report = comparable(whole);
+    assert.deepEqual(comparable(perAgent), report);
+    assert.equal(report.hits.pep.length, 1);
+    assert.ok(report.verdict.breakdown.length > 0 && report.dataGaps.length > 0 && report.verdict.summary, 'the finalisers results are in both');
+    const verdict = (events: typeof whole) => {
+      const { riskScore, riskLevel, summary, hits, counts } = events.find((e) => e.type === 'ScreeningCompleted')!.data as ScreeningCompleted['data'];
+      return { riskScore, riskLevel, summary, hits, counts };
+    };
+    assert.deepEqual(verdict(perAgent), verdict(whole));
+    assert.deepEqual(riskFactsOf(perAgent), riskFactsOf(whole));
+    assert.ok(riskFactsOf(whole), 'the risk facts are read from PhaseCompleted v2 too');
   });
 
   it('a phase with one source answered here (a local agent) starts and completes as before, and ends the run of skipped phases before it', async () => {

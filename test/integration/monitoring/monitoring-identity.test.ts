@@ -8,9 +8,10 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { editSdnCsv, sdnPerson } from '../../support/sdn-file';
 import { startTestService, type TestService } from '../../support/service';
 
 let svc: TestService;
@@ -62,17 +63,12 @@ async function listed(surface: Surface, id: number | string): Promise<any> {
   return row;
 }
 
-/** Appends data lines to the copied SDN CSV (its trailing EOF byte kept) and reloads the lists: monitoring runs. */
+/** Appends data lines to the copied SDN CSV and reloads the lists: monitoring runs. */
 async function listOnSdn(lines: string[]): Promise<void> {
-  const file = path.join(listsDir, 'ofac_sdn', 'sdn.csv');
-  const raw = readFileSync(file, 'latin1');
-  const eof = raw.endsWith('\x1a') ? '\x1a' : '';
-  const kept = raw.slice(0, raw.length - eof.length).split('\r\n').filter((l) => l.length > 0);
-  writeFileSync(file, `${[...kept, ...lines].join('\r\n')}\r\n${eof}`, 'latin1');
+  editSdnCsv(listsDir, (kept) => [...kept, ...lines]);
   await svc.service.reloadLists();
   await svc.service.runner!.caughtUp();
 }
-const sdnPerson = (id: number, name: string, dob: string) => `${id},"${name}","individual","SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB ${dob}."`;
 
 const ORDER = ['low', 'medium', 'high', 'critical'];
 const hitOn = (screening: any, entityId: string) => screening.hits.sanctions.find((h: any) => h.entity_id === entityId);
@@ -116,11 +112,15 @@ describe('monitoring assesses a listed newcomer on the monitored subject\'s fact
     const s3Hit = hitOn(s3, 'ofac_sdn:99999102');
     assert.deepEqual([s3Hit.match_strength, s3Hit.match_assessment, s3Hit.confirmation?.basis], ['confirmed', 'identity_corroborated', 'date_of_birth']);
 
-    // Each list row shows the summary its detail shows.
+    // Each list row shows the summary and the per-category hit counts its detail shows (the alert's hit counted).
     for (const [surface, s, d] of [['s1', namesake, s1], ['s3', listedPerson, s3]] as const) {
       const row = await listed(surface, s.id);
       assert.equal(row.summary, d.summary, `${surface} list summary after the alert`);
       assert.equal(row.risk_level, d.risk_level);
+      assert.equal(d.sanctions_hits, 1, `${surface}: the detail counts the new hit`);
+      for (const count of ['sanctions_hits', 'pep_hits', 'adverse_media_hits', 'offshore_leaks_hits']) {
+        assert.equal(row[count], d[count], `${surface} list ${count} after the alert`);
+      }
     }
     namesakeSummaryAfterFirst = s1.summary;
   });
@@ -152,5 +152,6 @@ describe('monitoring assesses a listed newcomer on the monitored subject\'s fact
     assert.equal((last.data as any).summary, now.summary);
     const row = await listed('s1', namesake.id);
     assert.equal(row.summary, now.summary, 'the list shows what the detail shows');
+    assert.deepEqual([row.sanctions_hits, now.sanctions_hits], [2, 2], 'both namesakes counted in the list and the detail');
   });
 });

@@ -5,10 +5,11 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { editSdnCsv } from '../../support/sdn-file';
 import { startTestService, type TestService } from '../../support/service';
 import { handleCommand } from '../../../src/commands/command-handler';
 import { accountDecider, streamName as accountStream } from '../../../src/commands/account';
@@ -23,7 +24,6 @@ let listsDir: string;
 const auditor = { email: `auditor-${randomUUID()}@example.test`, password: `pw-${randomUUID()}` };
 const analyst = { email: `analyst-${randomUUID()}@example.test`, password: `pw-${randomUUID()}` };
 
-const sdnFile = () => path.join(listsDir, 'ofac_sdn', 'sdn.csv');
 
 before(async () => {
   listsDir = mkdtempSync(path.join(os.tmpdir(), 'svc-monitoring-lists-'));
@@ -71,13 +71,7 @@ async function streamTypes(id: number): Promise<string[]> {
   return (await svc.service.store.readStream(`screening-${id}`)).map((e) => e.type);
 }
 
-/** Rewrites the SDN CSV: `edit` gets the data lines (the file's trailing EOF byte is kept). */
-function editSdn(edit: (lines: string[]) => string[]) {
-  const raw = readFileSync(sdnFile(), 'latin1');
-  const eof = raw.endsWith('\x1a') ? '\x1a' : '';
-  const lines = raw.slice(0, raw.length - eof.length).split('\r\n').filter((l) => l.length > 0);
-  writeFileSync(sdnFile(), `${edit(lines).join('\r\n')}\r\n${eof}`, 'latin1');
-}
+const editSdn = (edit: (lines: string[]) => string[]) => editSdnCsv(listsDir, edit);
 
 test('enrol, disposition with recomputed risk, and alerts after a list update (new, changed re-opening a false positive, removed)', async () => {
   const banco = await screen('Banco Nacional de Cuba', 'company');

@@ -9,10 +9,11 @@
 import { SHARED_DATA_DIR } from '../../support/shared-data';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { editSdnCsv } from '../../support/sdn-file';
 import { startTestService, type TestService } from '../../support/service';
 import { startHttpsReceiver, type HttpsReceiver } from '../../support/https-receiver';
 import { call, settled, waitFor, writes } from '../api/s2/support';
@@ -35,7 +36,6 @@ let receiver: HttpsReceiver;
 let dispatcher: WebhookDispatcher;
 const dispatchClock = new ManualClock(new Date());
 
-const sdnFile = () => path.join(listsDir, 'ofac_sdn', 'sdn.csv');
 const post = (p: string, body?: unknown, bearer = key) => call(svc.url, 'POST', p, { bearer, ...(body !== undefined ? { body } : {}) });
 const del = (p: string, bearer = key) => call(svc.url, 'DELETE', p, { bearer });
 const get = (p: string, bearer = key) => call(svc.url, 'GET', p, { bearer });
@@ -45,13 +45,7 @@ async function streamTypes(id: number): Promise<string[]> {
   return (await svc.service.store.readStream(subjectCheckStream(String(id)))).map((e) => e.type);
 }
 
-/** Rewrites the SDN CSV: `edit` gets the data lines (the file's trailing EOF byte is kept). */
-function editSdn(edit: (lines: string[]) => string[]) {
-  const raw = readFileSync(sdnFile(), 'latin1');
-  const eof = raw.endsWith('\x1a') ? '\x1a' : '';
-  const lines = raw.slice(0, raw.length - eof.length).split('\r\n').filter((l) => l.length > 0);
-  writeFileSync(sdnFile(), `${edit(lines).join('\r\n')}\r\n${eof}`, 'latin1');
-}
+const editSdn = (edit: (lines: string[]) => string[]) => editSdnCsv(listsDir, edit);
 
 async function check(firstName: string, lastName: string, extra: Record<string, unknown> = {}) {
   const res = await post(CHECKS, { first_name: firstName, last_name: lastName, locations: [{ country: 'PA' }], purpose: 'customer_due_diligence', consent: { certified: true }, ...extra });
@@ -264,7 +258,14 @@ describe('S2 monitoring', () => {
       assert.equal(request.signatureValid, true, request.failure);
       assert.equal(request.headers['user-agent'], 'Service-Webhooks/1.0');
       assert.deepEqual(Object.keys(request.headers).filter((h) => h.startsWith('x-')), ['x-service-signature'], 'S2: no timestamp or delivery header');
-      assert.deepEqual(Object.keys(request.json!), ['event', 'subject_check_id', 'account_id', 'alert_id', 'alert_kind', 'entity_id', 'list', 'matched_name', 'score', 'detected_at']);
+      const removal = request.json!.alert_kind === 'removed_hit';
+      assert.deepEqual(Object.keys(request.json!), [
+        'event', 'subject_check_id', 'account_id', 'alert_id', 'alert_kind', 'entity_id', 'list', 'matched_name', 'score', 'detected_at', 'risk_level', 'match_strength',
+        ...(removal ? [] : ['identity_note']),
+      ]);
+      // issue 27: a new or re-scored hit says what it means for the subject; a removal has nothing to assess
+      if (removal) assert.deepEqual([request.json!.risk_level, request.json!.match_strength], [null, null]);
+      else assert.ok(['low', 'medium', 'high', 'critical'].includes(request.json!.risk_level as string), JSON.stringify(request.json));
       assert.equal(request.json!.alert_id, `${run.toVersion}:${request.json!.entity_id}`);
       assert.equal(request.json!.account_id, Number(accountId));
       assert.equal(request.json!.list, 'ofac_sdn');

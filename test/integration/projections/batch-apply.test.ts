@@ -136,6 +136,10 @@ function mixedHistory(): History {
   h.screening(104, 'ScreeningFailed', { reason: 'agent timeout', failedAt: DAY2 });
   h.requested(106, { keyId: '7', at: DAY2, kind: 'sow' });
   h.completed(105, ['h1', 'h2', 'h3'], 80);
+  h.add('subject-check-900', 'SubjectCheckStarted', {
+    subjectCheckId: '900', accountId: '42', status: 'running', firstName: 'Jane', lastName: 'Roe', dateOfBirth: '1970-01-01', locations: [{ country: 'GB' }],
+    purpose: 'employment', consent: { certified: true, certifiedAt: DAY1 }, processingAt: DAY1,
+  });
   h.add('subject-check-900', 'SubjectCheckMonitoringEnrolled', {
     subjectCheckId: '900',
     accountId: '42',
@@ -169,6 +173,7 @@ const TABLES: Record<string, { table: string; order: string }[]> = {
     { table: 'hits', order: 'screening_id, hit_id' },
     { table: 'subject_check_subjects', order: 'subject_check_id' },
     { table: 'subject_check_hits', order: 'subject_check_id, entity_id' },
+    { table: 'subject_check_started_facts', order: 'subject_check_id' },
   ],
 };
 
@@ -344,5 +349,75 @@ describe('screenings read model: the summary after a decision (issue 31 item 3)'
     const schema = await freshSchema(screeningsProjection, 'old');
     await applyOneByOne(screeningsProjection, h.events, schema);
     assert.deepEqual(await row(schema, 606), { summary: '1 hits', risk_score: 0, position: 2 });
+  });
+});
+
+describe('screenings read model: per-category hit counts after monitoring alerts', () => {
+  const alert = (h: History, id: number, alertId: string, kind: 'new_hit' | 'changed_hit' | 'removed_hit', hitId: string, category = 'sanctions') =>
+    h.screening(id, 'MonitoringAlertRaised', {
+      alertId, kind, hitId, entityId: `ofac_sdn:${id}-${hitId}`, category, source: 'ofac_sdn', matchedName: `Subject ${id}`, score: 0.9, diff: {}, listVersion: alertId,
+      ...(kind === 'removed_hit' ? {} : { entityRecordHash: `e-${alertId}` }), raisedAt: DAY2,
+    });
+  const counts = async (schema: string, id: number) =>
+    (await client.query(`SELECT sanctions_hits, pep_hits, hit_ids FROM ${quoteIdent(schema)}.screenings WHERE screening_id = $1`, [id])).rows[0];
+
+  it('given a screening completed with two sanctions hits, when alerts add, change and remove hits, then the counts follow as the report\'s do', async () => {
+    const h = new History();
+    h.requested(701);
+    h.completed(701, ['h1', 'h2']);
+    const schema = await freshSchema(screeningsProjection, 'counts');
+    await applyOneByOne(screeningsProjection, h.events, schema);
+    assert.deepEqual(await counts(schema, 701), { sanctions_hits: 2, pep_hits: 0, hit_ids: ['h1', 'h2'] });
+
+    const added = alert(h, 701, 'v2', 'new_hit', 'h3');
+    alert(h, 701, 'v2b', 'new_hit', 'p1', 'pep');
+    alert(h, 701, 'v3', 'changed_hit', 'h1'); // a changed record of a hit it counts: the same count
+    alert(h, 701, 'v3b', 'new_hit', 'h2'); // the matcher calls it new, the screening reports it: counted once
+    alert(h, 701, 'v4', 'removed_hit', 'h2');
+    await applyOneByOne(screeningsProjection, h.events.slice(2), schema);
+    assert.deepEqual(await counts(schema, 701), { sanctions_hits: 2, pep_hits: 1, hit_ids: ['h1', 'h3', 'p1'] });
+
+    // Idempotent by stream position: an alert delivered again (one by one or in a batch) counts nothing twice.
+    await screeningsProjection.apply(client, added, schema);
+    await applyAsBatch(screeningsProjection, [added], schema);
+    assert.deepEqual(await counts(schema, 701), { sanctions_hits: 2, pep_hits: 1, hit_ids: ['h1', 'h3', 'p1'] });
+  });
+
+  it('given a removal of a hit the screening no longer counts, then no count goes below what it shows', async () => {
+    const h = new History();
+    h.requested(702);
+    h.completed(702, ['h1']);
+    alert(h, 702, 'v2', 'removed_hit', 'h1');
+    alert(h, 702, 'v3', 'removed_hit', 'h1'); // never decided so, but a count must not go negative
+    const schema = await freshSchema(screeningsProjection, 'removals');
+    await applyAsBatch(screeningsProjection, h.events, schema);
+    assert.deepEqual(await counts(schema, 702), { sanctions_hits: 0, pep_hits: 0, hit_ids: [] });
+  });
+});
+
+describe('monitoring read model: the facts of an enrolled subject check (issue 27)', () => {
+  const facts = async (schema: string, id: number) =>
+    (await client.query(`SELECT facts FROM ${quoteIdent(schema)}.subject_check_subjects WHERE subject_check_id = $1`, [id])).rows[0]?.facts;
+  const started = (h: History, id: number, extra: Record<string, unknown>) =>
+    h.add(`subject-check-${id}`, 'SubjectCheckStarted', {
+      subjectCheckId: String(id), accountId: '42', status: 'running', firstName: 'Mehmet', lastName: 'Yilmaz', locations: [{ country: 'TR' }],
+      purpose: 'employment', consent: { certified: true, certifiedAt: DAY1 }, processingAt: DAY1, ...extra,
+    });
+  const enrolled = (h: History, id: number, subject: Record<string, unknown>) =>
+    h.add(`subject-check-${id}`, 'SubjectCheckMonitoringEnrolled', { subjectCheckId: String(id), accountId: '42', subject: { name: 'Mehmet Yilmaz', entityType: 'individual', jurisdiction: 'TR', ...subject }, hits: [], enrolledAt: DAY2 });
+
+  it('an enrolment of version 2 keeps its facts; one of version 1 takes those its check was started with; a check without any has none', async () => {
+    const h = new History();
+    started(h, 801, { dateOfBirth: '1970-01-01' });
+    enrolled(h, 801, { dateOfBirth: '1970-01-01', identifiers: [{ type: 'passport', value: 'U1' }] }); // version 2 (the decider copies the start's facts)
+    started(h, 802, { dateOfBirth: '1980-05-05', nationality: 'TR' });
+    enrolled(h, 802, {}); // version 1: name and country only
+    started(h, 803, {});
+    enrolled(h, 803, {});
+    const schema = await freshSchema(monitoringProjection, 'facts');
+    await applyAsBatch(monitoringProjection, h.events, schema);
+    assert.deepEqual(await facts(schema, 801), { dateOfBirth: '1970-01-01', identifiers: [{ type: 'passport', value: 'U1' }] });
+    assert.deepEqual(await facts(schema, 802), { dateOfBirth: '1980-05-05', nationality: 'TR' });
+    assert.equal(await facts(schema, 803), null);
   });
 });

@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { computeRiskScore } from '../../../src/reports/risk-score';
 import { recomputeRisk } from '../../../src/app/monitoring/risk';
-import { screeningDecider, type ScreeningEvent, type ScreeningState } from '../../../src/commands/screening';
+import { answersRecordedBy, screeningDecider, type ScreeningEvent, type ScreeningState } from '../../../src/commands/screening';
 import { emptyHits, riskLevelForScore, type HitCategory, type ReportHit, type RiskLevel } from '../../../src/reports/model';
 import { startTestService, type TestService } from '../../support/service';
 import { SHARED_DATA_DIR } from '../../support/shared-data';
@@ -97,11 +97,13 @@ describe('one set of subjects, every surface, one answer', () => {
       // monitoring re-score of that stream: the same function, the same answer.
       const events = await svc.service.store.readStream(`screening-${first.body.screening.id}`);
       const hits = emptyHits();
-      for (const e of events) {
-        if (e.type !== 'AgentResultRecorded') continue;
-        for (const h of ((e.data as { result?: { hits?: ReportHit[] } }).result?.hits ?? [])) hits[h.category as HitCategory].push(h);
+      // Every answer the stream records: AgentResultRecorded, and the finalisation's in its PhaseCompleted (v2).
+      const recorded = events.flatMap((e) => answersRecordedBy(e));
+      for (const answer of recorded) {
+        for (const h of ((answer.result as { hits?: ReportHit[] }).hits ?? [])) hits[h.category as HitCategory].push(h);
       }
-      const facts = events.map((e) => e.data as { agent?: string; result?: { facts?: object } }).find((d) => d.agent === 'risk_score')?.result?.facts ?? {};
+      const facts = (recorded.find((a) => a.agent === 'risk_score')?.result as { facts?: object } | undefined)?.facts ?? {};
+      assert.ok(recorded.some((a) => a.agent === 'risk_score'), 'the risk-score step answered');
       const pure = computeRiskScore({ hits, ...facts });
       answers.pure = { score: pure.riskScore, level: pure.riskLevel };
       if (row.floor) assert.equal(pure.floor?.rule, row.floor, pure.reason);

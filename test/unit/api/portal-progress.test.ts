@@ -1,7 +1,8 @@
 /**
  * The portal's progress messages for a phase none of whose sources this deployment can query: one
  * PhaseSkipped reads to the page exactly as the PhaseStarted + PhaseCompleted pair that older
- * streams hold for such a phase (started, each source finished as not searched, completed).
+ * streams hold for such a phase (started, each source finished as not searched, completed); and a
+ * phase recorded whole in its PhaseCompleted (v2, the finalisation) as the events it replaces.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -69,3 +70,33 @@ describe('portal progress of a run of skipped phases in one PhaseSkipped (v2, th
   });
 });
 
+
+describe('portal progress of the finalisation recorded whole (PhaseCompleted v2, results)', () => {
+  const LATER = '2026-03-01T10:00:00.040Z';
+  const answers = [
+    { agent: 'country_risk', queried: false, error: 'FATF lists not loaded', result: {}, startedAt: AT, finishedAt: AT },
+    { agent: 'risk_score', queried: true, result: { assessment: { riskScore: 0 } }, startedAt: AT, finishedAt: LATER },
+  ];
+  const completed = { ...ids, phase: '5' as const, agentsQueried: ['risk_score'], agentsNotQueried: ['country_risk'], completedAt: LATER };
+
+  it('reads as the PhaseStarted, one AgentResultRecorded per result and the PhaseCompleted of an older stream', () => {
+    const whole = progressOf(stored({ type: 'PhaseCompleted', data: { ...completed, results: answers } }, 9), labels);
+    const older = [
+      stored({ type: 'PhaseStarted', data: { ...ids, phase: '5', agents: ['country_risk', 'risk_score'], mode: 'sequential', startedAt: AT } }, 9),
+      ...answers.map((a, i) => stored({ type: 'AgentResultRecorded', data: { ...ids, phase: '5', ...a } }, 10 + i)),
+      stored({ type: 'PhaseCompleted', data: completed }, 12),
+    ].flatMap((e) => progressOf(e, labels));
+    assert.deepEqual(whole, older);
+    assert.deepEqual(
+      whole.map((m) => m.event),
+      ['phase_started', 'agent_finished', 'agent_finished', 'phase_completed'],
+    );
+    assert.deepEqual(whole[2], { event: 'agent_finished', data: { phase: '5', agent: 'risk_score', label: 'Risk score', queried: true, error: null, duration_ms: 40 } });
+  });
+
+  it('a PhaseCompleted without results is the phase completed alone', () => {
+    assert.deepEqual(progressOf(stored({ type: 'PhaseCompleted', data: completed }, 3), labels), [
+      { event: 'phase_completed', data: { phase: '5', queried: ['risk_score'], not_queried: ['country_risk'], at: LATER } },
+    ]);
+  });
+});

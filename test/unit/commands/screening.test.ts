@@ -2,9 +2,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DeciderSpecification, type GivenEvent } from '../../support/decider-spec';
 import {
+  answersRecordedBy,
+  type CompletePhase,
   type CompleteScreening,
   hitsCountingTowardRisk,
   nextStep,
+  type PhaseResult,
   type PhaseSkipped,
   type PipelinePhase,
   type RecordMonitoringAlert,
@@ -510,6 +513,85 @@ describe('screening: a run of phases none of whose sources can be queried (Phase
     refused(start('1b', unconfigured1b, [{ phase: '2', notQueried: [] }]), 'then_skipped[0]');
     refused(start('1b', unconfigured1b, [{ phase: '2', notQueried: [{ agent: 'browser_verification', error: '' }] }]), 'then_skipped[0].not_queried[0].error');
     refused(start('1b', unconfigured1b, [{ phase: '2', notQueried: [{ agent: 'litigation', error: 'x' }] }]), 'then_skipped[0].not_queried[0].agent');
+  });
+});
+
+describe('screening: a phase recorded whole in its completion (PhaseCompleted v2, results: the finalisation)', () => {
+  const LATER = '2026-03-01T10:00:00.250Z';
+  /** The pipeline run one answer at a time (the form of streams recorded before v2), and the history up to phase 5's start. */
+  const perAgent = finishedPipeline();
+  const cut = perAgent.findIndex((e) => e.type === 'PhaseStarted' && e.data.phase === '5');
+  const atPhase5 = () => perAgent.slice(0, cut);
+  const finalisers = ['country_risk', 'risk_score', 'merged_adverse_media', 'data_gaps', 'summary', 'verification'];
+  const answer = (agent: string, over: Partial<PhaseResult> = {}): PhaseResult => ({ agent, queried: true, result: { step: agent }, startedAt: NOW, finishedAt: LATER, ...over });
+  const results = () => finalisers.map((agent) => (agent === 'country_risk' ? answer(agent, { queried: false, error: 'FATF lists not loaded', result: {} }) : answer(agent)));
+  const complete = (over: Partial<CompletePhase['data']> = {}): CompletePhase => ({ type: 'CompletePhase', data: { screeningId: '501', phase: '5', results: results(), ...over }, metadata: meta() });
+
+  it('is one PhaseCompleted carrying every answer in plan order, and the screening can complete', () => {
+    const { stateAfter } = spec
+      .given(asGiven(atPhase5()))
+      .when(complete())
+      .then([
+        {
+          type: 'PhaseCompleted',
+          data: { ...ids, phase: '5', agentsQueried: finalisers.slice(1), agentsNotQueried: ['country_risk'], results: results(), completedAt: NOW },
+        },
+      ]);
+    assert.ok(stateAfter.status === 'running');
+    assert.deepEqual(stateAfter.phases['5'], { status: 'completed' });
+    assert.deepEqual(stateAfter.recorded['5/country_risk'], { queried: false });
+    assert.deepEqual(stateAfter.recorded['5/summary'], { queried: true });
+    assert.equal(nextStep(stateAfter).action, 'complete_screening');
+  });
+
+  it('folds to the same state, and gives the same answers, as PhaseStarted + one AgentResultRecorded each + PhaseCompleted', () => {
+    const whole = [...atPhase5(), ...screeningDecider.decide(complete({ results: perAgentResults() }), foldEvents(screeningDecider, atPhase5()))];
+    assert.equal(whole.length, cut + 1);
+    assert.deepEqual(perAgent.slice(cut).map((e) => e.type), ['PhaseStarted', ...finalisers.map(() => 'AgentResultRecorded'), 'PhaseCompleted']);
+    assert.deepEqual(foldEvents(screeningDecider, whole), foldEvents(screeningDecider, perAgent));
+    const answers = (events: ScreeningEvent[]) => events.flatMap((e) => answersRecordedBy(e)).map(({ phase, agent, queried, error, result, startedAt, finishedAt }) => ({ phase, agent, queried, error, result, startedAt, finishedAt }));
+    assert.deepEqual(answers(whole), answers(perAgent));
+    assert.deepEqual(answersRecordedBy(perAgent[perAgent.length - 1]!), [], 'a PhaseCompleted without results records no answer');
+    // Either way the screening completes alike.
+    for (const events of [whole, perAgent]) spec.given(asGiven(events)).when(completion()).thenTypes(['ScreeningCompleted']);
+  });
+
+  /** The answers the per-agent stream recorded for phase 5, as results. */
+  function perAgentResults(): PhaseResult[] {
+    return perAgent
+      .slice(cut)
+      .flatMap((e) => (e.type === 'AgentResultRecorded' ? [e.data] : []))
+      .map(({ screeningId: _s, accountId: _a, phase: _p, ...r }) => r);
+  }
+
+  it('records nothing more for the phase once recorded whole: a repeated completion, a late answer, a start', () => {
+    const whole = [...atPhase5(), ...screeningDecider.decide(complete(), foldEvents(screeningDecider, atPhase5()))];
+    spec.given(asGiven(whole)).when(complete()).thenNothing();
+    spec.given(asGiven(whole)).when({ type: 'RecordAgentResult', data: { screeningId: '501', phase: '5', ...answer('summary', { result: { summary: 'late' } }) }, metadata: meta() }).thenNothing();
+    spec.given(asGiven(whole)).when({ type: 'StartPhase', data: { screeningId: '501', phase: '5' }, metadata: meta() }).thenNothing();
+  });
+
+  it('refuses a phase that is not the next to start, one already started, or a screening not running', () => {
+    spec.given(asGiven(requested())).when(complete()).thenThrows(Conflict, (e) => /cannot run yet \(next step: start_phase 1\)/.test(e.message));
+    spec.given(asGiven(atPhase5())).when(complete({ phase: '3' })).thenThrows(Conflict, (e) => /not part of this screening's pipeline/.test(e.message));
+    // Started one answer at a time (by a version before v2): it goes on that way.
+    const started = perAgent.slice(0, cut + 3);
+    spec.given(asGiven(started)).when(complete()).thenThrows(Conflict, (e) => /has started: its results are recorded one by one/.test(e.message));
+    const failed = [...atPhase5(), ...screeningDecider.decide({ type: 'FailScreening', data: { screeningId: '501', reason: 'broker down' }, metadata: meta() }, foldEvents(screeningDecider, atPhase5()))];
+    spec.given(asGiven(failed)).when(complete()).thenThrows(IllegalTransition, (e) => e.state === 'failed');
+  });
+
+  it('refuses results that are not every agent of the phase once, in plan order, each a valid answer', () => {
+    const refused = (over: Partial<CompletePhase['data']>, field: string) =>
+      spec.given(asGiven(atPhase5())).when(complete(over)).thenThrows(ValidationFailed, (e) => e.issues.some((i) => i.field === field));
+    refused({ results: results().slice(1) }, 'results');
+    refused({ results: [...results().slice(1), results()[0]!] }, 'results');
+    refused({ results: [...results(), answer('verification')] }, 'results');
+    refused({ results: [] }, 'results');
+    refused({ results: results().map((r, i) => (i === 0 ? { ...r, error: undefined } : r)) }, 'results[0].error');
+    refused({ results: results().map((r, i) => (i === 1 ? { ...r, finishedAt: '2026-03-01T09:59:59.000Z' } : r)) }, 'results[1].finished_at');
+    refused({ results: results().map((r, i) => (i === 2 ? { ...r, result: [] as unknown as Record<string, unknown> } : r)) }, 'results[2].result');
+    refused({ results: results().map((r, i) => (i === 3 ? { ...r, startedAt: 'yesterday' } : r)) }, 'results[3].started_at');
   });
 });
 

@@ -17,6 +17,7 @@ import {
 } from '../../../src/commands/subject-check';
 import { IllegalTransition, NotFound, ValidationFailed } from '../../../src/commands/errors';
 import { meta, NOW } from './helpers';
+import { alertAssessmentView } from '../../../src/commands/subject-check/assessment';
 
 const spec = DeciderSpecification.for(subjectCheckDecider);
 const ids = { subjectCheckId: '1001', accountId: '42' };
@@ -303,5 +304,120 @@ describe('subject check monitoring: alert rules', () => {
 
   it('nothing is recorded once unenrolled', () => {
     spec.given([...monitored, unenrolled]).when(alert()).thenThrows(IllegalTransition, (e) => e.state === 'not_monitored');
+  });
+});
+
+/**
+ * Issue 27 on S2 monitoring: the enrolment records the facts the check was run with (version 2 of
+ * SubjectCheckMonitoringEnrolled), so a later list version's hit is assessed on them; the alert records
+ * that assessment and the level the hit gives on its own. Enrolments and alerts recorded before still fold.
+ */
+describe('subject check monitoring: the subject\'s facts and the assessment made on them (issue 27)', () => {
+  const facts = {
+    dateOfBirth: '1815-12-10',
+    nationality: 'GB',
+    identifiers: [{ type: 'passport', value: 'GB1234567' }],
+    phone: '+44 20 7946 0958',
+    email: 'ada@example.co.uk',
+    address: { line: '12 St James Sq', city: 'London', postalCode: 'SW1Y 4JH', country: 'GB' },
+  };
+  const startedWithFacts: GivenEvent<SubjectCheckEvent> = { ...started(), data: { ...(started().data as object), ...facts } } as GivenEvent<SubjectCheckEvent>;
+  const contradicted = { assessment: 'identity_contradicted' as const, note: 'date of birth 1815-12-10 differs from listed 1901' };
+  const corroborated = {
+    assessment: 'identity_corroborated' as const,
+    confirmation: { basis: 'date_of_birth' as const, detail: 'date of birth 1815-12-10 equals listed 10 Dec 1815' },
+    note: 'identity corroborated: date of birth 1815-12-10 equals listed 10 Dec 1815',
+  };
+
+  it('given a concluded check run with a date of birth and identifiers, when it is enrolled, then the enrolment carries every fact', () => {
+    spec
+      .given([startedWithFacts, sanctionsResult, concluded.completed])
+      .when(monitoringCommand('EnrollInMonitoring'))
+      .then([{ type: 'SubjectCheckMonitoringEnrolled', data: { ...ids, subject: { ...subject, ...facts }, hits: [baselineHit], enrolledAt: NOW } }]);
+  });
+
+  it('given a check run with facts and `monitor`, when it concludes, then the enrolment its conclusion appends carries them', () => {
+    const withMonitor = { ...startedWithFacts, data: { ...(startedWithFacts.data as object), monitor: true } } as GivenEvent<SubjectCheckEvent>;
+    const { events } = spec
+      .given([withMonitor, sanctionsResult])
+      .when({ type: 'ConcludeSubjectCheck', data: { subjectCheckId: '1001', ...summary, tierScores: { sanctions: 10 }, bestHitAmbiguous: false }, metadata: meta() })
+      .thenTypes(['SubjectCheckCompleted', 'SubjectCheckMonitoringEnrolled']);
+    assert.deepEqual((events[1]!.data as { subject: unknown }).subject, { ...subject, ...facts });
+  });
+
+  it('given a check run by name and country only, when it is enrolled, then the enrolment has no fact fields at all', () => {
+    const { events } = spec.given([started(), sanctionsResult, concluded.completed]).when(monitoringCommand('EnrollInMonitoring')).thenTypes(['SubjectCheckMonitoringEnrolled']);
+    assert.deepEqual(Object.keys((events[0]!.data as { subject: object }).subject).sort(), ['entityType', 'jurisdiction', 'name']);
+  });
+
+  it('given a namesake listed with another date of birth, when the alert carries the contradicted assessment and its level, then both are recorded', () => {
+    spec
+      .given([startedWithFacts, sanctionsResult, concluded.completed, enrolled])
+      .when(alert({ identity: contradicted, riskLevel: 'medium' }))
+      .then([
+        {
+          type: 'SubjectCheckMonitoringAlertRaised',
+          data: {
+            ...ids, alertId: subjectCheckAlertId('ofac_sdn@v2', 'ofac_sdn:2'), kind: 'new_hit', hitId: 'sanctions:ofac_sdn:2', entityId: 'ofac_sdn:2', tier: 'sanctions', source: 'ofac_sdn',
+            matchedName: 'LOVELACE, Ada King', score: 0.93, diff: { added: { id: 'ofac_sdn:2' } }, listVersion: 'ofac_sdn@v2', raisedAt: NOW, entityRecordHash: H2,
+            identity: contradicted, riskLevel: 'medium',
+          },
+        },
+      ]);
+  });
+
+  it('given an enrolment recorded before it carried facts (version 1), when a re-scored change is corroborated by the date of birth, then the changed_hit records the confirmation', () => {
+    // `enrolled` is a version-1 enrolment: name, type and country only.
+    const { events } = spec
+      .given(monitored)
+      .when(alert({ kind: 'changed_hit', entityId: 'ofac_sdn:1', entityRecordHash: H2, diff: { remarks: { before: 'a', after: 'b' } }, hit: { hitId: 'x', tier: 'sanctions', source: 'ofac_sdn', matchedName: 'LOVELACE, Ada', score: 0.99 }, identity: corroborated, riskLevel: 'critical' }))
+      .thenTypes(['SubjectCheckMonitoringAlertRaised']);
+    const d = events[0]!.data as { kind: string; identity: unknown; riskLevel: string };
+    assert.deepEqual([d.kind, d.identity, d.riskLevel], ['changed_hit', corroborated, 'critical']);
+  });
+
+  const refused: [string, Partial<RecordSubjectCheckMonitoringAlert['data']>, RegExp][] = [
+    ['an assessment on a removal', { kind: 'removed_hit', entityId: 'ofac_sdn:1', entityRecordHash: undefined, hit: undefined, identity: contradicted }, /identity/],
+    ['"corroborated" without what corroborated it', { identity: { assessment: 'identity_corroborated', note: 'trust me' } }, /identity\.confirmation/],
+    ['an analyst\'s confirmation in a machine assessment', { identity: { ...corroborated, confirmation: { basis: 'analyst', detail: 'x' } } }, /identity\.confirmation/],
+    ['an unknown assessment', { identity: { assessment: 'probably' as never, note: 'x' } }, /identity\.assessment/],
+    ['an oversized note', { identity: { ...contradicted, note: 'x'.repeat(2001) } }, /identity\.note/],
+    ['a level without an assessment', { riskLevel: 'high' }, /risk_level/],
+    ['a level that is not one', { identity: contradicted, riskLevel: 'severe' as never }, /risk_level/],
+  ];
+  for (const [what, over, field] of refused) {
+    it(`when the alert carries ${what}, then it is refused (ValidationFailed) and nothing is recorded`, () => {
+      spec.given(monitored).when(alert(over)).thenThrows(ValidationFailed, (e) => e.issues.some((i) => field.test(i.field)));
+    });
+  }
+});
+
+describe('subject check monitoring: what an alert says about the subject (alertAssessmentView)', () => {
+  const raised = (over: Record<string, unknown>) =>
+    ({
+      ...ids, alertId: 'v2:ofac_sdn:2', kind: 'new_hit', hitId: 'h', entityId: 'ofac_sdn:2', tier: 'sanctions', source: 'ofac_sdn', matchedName: 'YILMAZ, Mehmet',
+      score: 0.97, diff: {}, listVersion: 'v2', entityRecordHash: H2, raisedAt: NOW, ...over,
+    }) as never;
+
+  it('a common name alone on a sanctions list is potential and high; a contradicted date of birth at most medium; an agreeing one confirmed and critical', () => {
+    const nameOnly = alertAssessmentView(raised({ identity: { assessment: 'strong_name_match', note: 'name only: common name, needs an identity fact' } }));
+    assert.deepEqual([nameOnly.match_strength, nameOnly.risk_level], ['potential', 'high']);
+    const namesake = alertAssessmentView(raised({ score: 0.9, identity: { assessment: 'identity_contradicted', note: 'date of birth 1980-05-05 differs from listed 1970-01-01' } }));
+    assert.equal(namesake.match_strength, 'potential');
+    assert.ok(['low', 'medium'].includes(namesake.risk_level!), namesake.risk_level!);
+    const confirmed = alertAssessmentView(
+      raised({ identity: { assessment: 'identity_corroborated', confirmation: { basis: 'date_of_birth', detail: 'date of birth 1970-01-01 equals listed 01 Jan 1970' }, note: 'identity corroborated' } }),
+    );
+    assert.deepEqual([confirmed.match_strength, confirmed.risk_level, confirmed.confirmation?.basis], ['confirmed', 'critical', 'date_of_birth']);
+  });
+
+  it('the level recorded on the alert is the one shown', () => {
+    const view = alertAssessmentView(raised({ identity: { assessment: 'strong_name_match', note: 'name only' }, riskLevel: 'medium' }));
+    assert.equal(view.risk_level, 'medium');
+  });
+
+  it('an alert recorded before assessments were kept is potential without a level (a score alone confirms nothing); a removal has neither', () => {
+    assert.deepEqual(alertAssessmentView(raised({ score: 1 })), { risk_level: null, match_strength: 'potential' });
+    assert.deepEqual(alertAssessmentView(raised({ kind: 'removed_hit', entityRecordHash: undefined })), { risk_level: null, match_strength: null });
   });
 });

@@ -8,14 +8,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildScreeningReport } from '../../../src/projections/screening-report';
+import { buildScreeningReport, finishReport, foldReportEvent, riskFactsOf, startReport } from '../../../src/projections/screening-report';
 import { finalisers, type FinalisationContext } from '../../../src/agents/finalisation/finalisers';
 import { sourcesAgent } from '../../../src/agents/catalog';
 import type { ExternalSource } from '../../../src/agents/sources/types';
 import type { AgentOutcome } from '../../../src/agents/sources/types';
 import { buildJsonReport } from '../../../src/reports/json-report';
-import type { ReportHit } from '../../../src/reports/model';
-import { type RequestScreening, screeningDecider } from '../../../src/commands/screening';
+import type { ReportHit, ScreeningReport } from '../../../src/reports/model';
+import { type RequestScreening, screeningDecider, type ScreeningRequested } from '../../../src/commands/screening';
 import type { RecordedEvent } from '../../../src/shared/events';
 import { meta, NOW } from '../commands/helpers';
 import { sampleReport } from '../reports/sample-report';
@@ -244,5 +244,81 @@ describe('outside sources as report pieces (the catalog\'s sources agent)', () =
   it('a failed source is not queried, with its error, and nothing else', async () => {
     const outcome = await sourcesAgent('company_registries', 'Company registries', [source({ queried: false, error: 'network error ENOTFOUND', matches: [] })]).run(subject, ctx);
     assert.deepEqual(outcome, { queried: false, error: 'companies_house: network error ENOTFOUND', hits: [] });
+  });
+});
+
+describe('the finalisation recorded whole (PhaseCompleted v2, results) folds as the events it replaces', () => {
+  const steps = ['country_risk', 'risk_score', 'merged_adverse_media', 'data_gaps', 'summary', 'verification'];
+  const completion = (riskScore: number, riskLevel: string): Later => ({
+    type: 'ScreeningCompleted',
+    data: { ...ids, uuid: request.data.uuid, kind: 'cdd', surface: 's1', riskScore, riskLevel, counts: {}, hits: [], listVersions: [], matcherVersion: 'matcher-1.0.0', completedAt: NOW },
+  });
+
+  /** The real finalisers, each on the report of the stream so far (as the pipeline ran them one answer at a time); the stream in both forms. */
+  async function bothForms(hits: ReportHit[]): Promise<{ perAgent: RecordedEvent[]; whole: RecordedEvent[] }> {
+    const found: Later[] = [result('1', 'sanctions', { hits }), result('1', 'pep', {}, false, 'not configured: set PEP_API_KEY')];
+    const answers: Later[] = [];
+    for (const agent of steps) {
+      const outcome = await finalisers[agent]!(buildScreeningReport(recorded([...found, ...answers]), context)!, finalisation);
+      answers.push(result('5', agent, outcome.result, outcome.queried, outcome.error));
+    }
+    const assessment = (answers[1]!.data.result as { assessment: { riskScore: number; riskLevel: string } }).assessment;
+    const queried = answers.filter((a) => a.data.queried).map((a) => a.data.agent);
+    const notQueried = answers.filter((a) => !a.data.queried).map((a) => a.data.agent);
+    const perAgent = recorded([
+      ...found,
+      { type: 'PhaseStarted', data: { ...ids, phase: '5', agents: steps, mode: 'sequential', startedAt: NOW } },
+      ...answers,
+      { type: 'PhaseCompleted', data: { ...ids, phase: '5', agentsQueried: queried, agentsNotQueried: notQueried, completedAt: NOW } },
+      completion(assessment.riskScore, assessment.riskLevel),
+    ]);
+    const results = answers.map(({ data: { screeningId: _s, accountId: _a, phase: _p, ...r } }) => r);
+    const whole = recorded([
+      ...found,
+      { type: 'PhaseCompleted', data: { ...ids, phase: '5', agentsQueried: queried, agentsNotQueried: notQueried, results, completedAt: NOW } },
+      completion(assessment.riskScore, assessment.riskLevel),
+    ]);
+    return { perAgent: deepFreeze(perAgent), whole: deepFreeze(whole) };
+  }
+  const withoutAudit = ({ audit: _audit, ...report }: ScreeningReport) => report;
+
+  it('gives the report of PhaseStarted + one AgentResultRecorded per result + PhaseCompleted, but for the stored events of the audit trail', async () => {
+    const { perAgent, whole } = await bothForms(sampleHits());
+    const [a, b] = [buildScreeningReport(perAgent, context)!, buildScreeningReport(whole, context)!];
+    assert.deepEqual(withoutAudit(b), withoutAudit(a));
+    assert.deepEqual(b.audit.events.map((e) => e.type), ['ScreeningRequested', 'AgentResultRecorded', 'AgentResultRecorded', 'PhaseCompleted', 'ScreeningCompleted']);
+    assert.equal(a.audit.events.length, b.audit.events.length + 7);
+    // What the finalisers settle is there: the scorer's verdict and breakdown, the data gaps, the summary, each step as an agent.
+    assert.deepEqual([b.verdict.riskScore, b.verdict.riskLevel], [100, 'critical']);
+    assert.ok(b.verdict.breakdown.some((line) => line.rule === 'fatf.call_for_action.countermeasures'));
+    assert.deepEqual(b.dataGaps.map((g) => g.code), ['not_searched:pep']);
+    assert.match(b.verdict.summary ?? '', /^Zala Aero Group \(company, Iran\) was screened against /);
+    assert.deepEqual(b.agents.filter((x) => x.phase === '5').map((x) => x.agent), steps);
+    assert.deepEqual(riskFactsOf(whole), riskFactsOf(perAgent));
+    assert.ok(riskFactsOf(whole)?.countryRisk?.length, 'the risk facts are read from the results');
+  });
+
+  it('folded event by event (the detail read model) and finished, it gives the report built at once', async () => {
+    const { whole } = await bothForms(sampleHits().slice(0, 2));
+    const fold = startReport(whole[0] as RecordedEvent & ScreeningRequested);
+    for (const event of whole) foldReportEvent(fold, event);
+    assert.deepEqual(finishReport(fold, context), buildScreeningReport(whole, context));
+  });
+
+  it('finishing leaves the fold as it was: a fold finished, taken further and finished again gives the report of the longer stream', async () => {
+    const { whole } = await bothForms(sampleHits().slice(0, 2));
+    const hitId = (buildScreeningReport(whole, context)!.hits.sanctions[0]!).hitId;
+    const decided = { ...whole[0]!, type: 'HitDispositioned', data: { ...ids, hitId, entityId: 'x', disposition: 'false_positive', reason: 'other DOB', analyst: 'user-1', entityRecordHash: 'h1', dispositionedAt: NOW }, streamPosition: BigInt(whole.length) } as RecordedEvent;
+    const fold = startReport(whole[0] as RecordedEvent & ScreeningRequested);
+    for (const event of [...whole, decided]) foldReportEvent(fold, event);
+    const before = JSON.stringify(fold);
+    const once = finishReport(fold, context);
+    assert.equal(JSON.stringify(fold), before, 'finishReport wrote nothing into the fold');
+    assert.equal(once.hits.sanctions.find((h) => h.hitId === hitId)!.disposition?.decision, 'false_positive');
+    const reopened = { ...decided, type: 'HitReopened', data: { ...ids, hitId, entityId: 'x', previousDisposition: 'false_positive', diff: {}, reopenedAt: NOW }, streamPosition: BigInt(whole.length + 1) } as RecordedEvent;
+    foldReportEvent(fold, reopened);
+    const again = finishReport(fold, context);
+    assert.deepEqual(withoutAudit(again), withoutAudit(buildScreeningReport([...whole, decided, reopened], context)!));
+    assert.equal(again.hits.sanctions.find((h) => h.hitId === hitId)!.disposition, undefined, 'the reopened hit carries no stale decision');
   });
 });

@@ -148,16 +148,22 @@ describe('svc screen --file', () => {
   it('a bad optional field never drops a name (issue 27): an unpadded date is a date, an impossible one is left out', async () => {
     const input = path.join(dir, 'dates.csv');
     const out = path.join(dir, 'dates.out.csv');
-    writeFileSync(input, 'name,dob,country\nVladimir Putin,1952-10-7,RU\nVladimir Putin,1952-13-30,RU\nVladimir Putin,1952-10-07,\n');
+    // the issue's own examples last: Neil Armstrong (not listed) with an unpadded and an impossible date
+    writeFileSync(input, 'name,dob,country\nVladimir Putin,1952-10-7,RU\nVladimir Putin,1952-13-30,RU\nVladimir Putin,1952-10-07,\nNeil Armstrong,1969-7-16,US\nNeil Armstrong,1968-13-30,US\n');
     await run(['screen', '--file', input, '--out', out, '--workers', '1']);
-    const [unpadded, impossible, padded] = csv(out);
+    const [unpadded, impossible, padded, armstrongUnpadded, armstrongImpossible] = csv(out);
     assert.deepEqual([unpadded.line, unpadded.warnings, unpadded.match_strength], ['2', '', 'confirmed'], 'read as 1952-10-07: the listed date of birth confirms the hit');
     assert.match(unpadded.confirmation, /^date_of_birth: date of birth 1952-10-07 equals listed/);
     assert.equal(unpadded.risk_level, 'critical');
     assert.deepEqual([impossible.line, impossible.flagged, impossible.risk_level], ['3', 'true', 'high'], 'screened on the name without the date: a potential hit, high');
     assert.match(impossible.warnings, /^dob "1952-13-30": "1952-13-30": there is no month 13; screened without it$/);
-    assert.deepEqual(csv(`${out}.errors.csv`).map((e) => [e.line, e.field]), [['3', 'dob']]);
     assert.equal(padded.risk_level, 'critical');
+    assert.deepEqual([armstrongUnpadded.line, armstrongUnpadded.name, armstrongUnpadded.warnings, armstrongUnpadded.flagged], ['5', 'Neil Armstrong', '', 'false'], '1969-7-16 is a date');
+    assert.deepEqual([armstrongImpossible.line, armstrongImpossible.name, armstrongImpossible.flagged], ['6', 'Neil Armstrong', 'false'], 'screened without 1968-13-30');
+    assert.match(armstrongImpossible.warnings, /^dob "1968-13-30": .*there is no month 13; screened without it$/);
+    // every row is in the results; only the impossible dates are in the errors file, as warnings of screened rows
+    assert.equal(csv(out).length, 5);
+    assert.deepEqual(csv(`${out}.errors.csv`).map((e) => [e.line, e.field]), [['3', 'dob'], ['6', 'dob']]);
   });
 
   it('refuses a file without a name column before loading lists, and leaves no file behind', async () => {

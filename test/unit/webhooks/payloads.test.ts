@@ -126,8 +126,17 @@ describe('S2 payloads', () => {
         s2Payload('subject_check.monitoring_alert', {
           subject_check_id: 9, account_id: 3, alert_id: 'ofac_sdn@3f2a9c0d41b7e865:ofac_sdn:36421', alert_kind: 'new_hit', entity_id: 'ofac_sdn:36421',
           list: 'ofac_sdn', matched_name: 'ZORRIBAN, Kestrel', score: 96, detected_at: t,
+          risk_level: 'medium', match_strength: 'potential', identity_note: 'date of birth 1980-05-05 differs from listed 01 Jan 1970',
         }),
-        ['event', 'subject_check_id', 'account_id', 'alert_id', 'alert_kind', 'entity_id', 'list', 'matched_name', 'score', 'detected_at'],
+        ['event', 'subject_check_id', 'account_id', 'alert_id', 'alert_kind', 'entity_id', 'list', 'matched_name', 'score', 'detected_at', 'risk_level', 'match_strength', 'identity_note'],
+      ],
+      [
+        // a removal: no level, no strength, nothing to assess
+        s2Payload('subject_check.monitoring_alert', {
+          subject_check_id: 9, account_id: 3, alert_id: 'ofac_sdn@4:ofac_sdn:36421', alert_kind: 'removed_hit', entity_id: 'ofac_sdn:36421',
+          list: 'ofac_sdn', matched_name: 'ZORRIBAN, Kestrel', score: 96, detected_at: t, risk_level: null, match_strength: null,
+        }),
+        ['event', 'subject_check_id', 'account_id', 'alert_id', 'alert_kind', 'entity_id', 'list', 'matched_name', 'score', 'detected_at', 'risk_level', 'match_strength'],
       ],
     ];
     for (const [msg, keys] of expectations) {

@@ -27,6 +27,10 @@
  * is kept by hashing the key to a partition (Java-compatible murmur2) and allowing a single
  * in-flight request per broker connection, so a retried batch cannot overtake the next one.
  *
+ * A group that replaces older ones (SubscribeOptions.offsetsOf: a worker's svc-worker replacing svc-agents and
+ * svc-workflows) reads their committed offsets once at start, through an admin client, and seeks each partition
+ * it has never committed to the old group's offset as it is assigned, until it commits that partition itself.
+ *
  * Topics are not created through the admin API (the mock rejects CreateTopics): a real cluster
  * provisions them or allows auto-creation (docker-compose does), the mock creates them at start.
  */
@@ -77,6 +81,8 @@ export interface KafkaBusOptions {
   /** Extra kafkajs client settings (ssl, sasl, connectionTimeout...). */
   client?: Omit<KafkaConfig, 'brokers' | 'clientId' | 'logCreator' | 'logLevel'>;
 }
+
+const partitionKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
 /** Kafka's message key and headers may be absent or binary; the port speaks strings. */
 function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
@@ -203,6 +209,8 @@ export class KafkaBus implements MessageBus {
     });
     let stopping = false;
     const sleepers = new Set<() => void>();
+    // Where the partitions this group has never committed start, if a group it replaces had (offsetsOf).
+    const inherited = options.offsetsOf?.length ? await this.inheritedOffsets(options.groupId, options.offsetsOf) : new Map<string, string>();
 
     await consumer.connect();
     try {
@@ -247,8 +255,16 @@ export class KafkaBus implements MessageBus {
       }, restartDelayMs);
       restartTimer.unref?.();
     };
-    consumer.on(consumer.events.GROUP_JOIN, () => {
+    consumer.on(consumer.events.GROUP_JOIN, (event) => {
       restartDelayMs = 0;
+      // Applied before the first fetch of the new assignment; an entry lasts until this process commits
+      // its partition (a partition that moves away and back before that is sought again: a re-read, no loss).
+      for (const [topic, partitions] of Object.entries(event.payload.memberAssignment)) {
+        for (const partition of partitions) {
+          const offset = inherited.get(partitionKey(topic, partition));
+          if (offset !== undefined) consumer.seek({ topic, partition, offset });
+        }
+      }
     });
     consumer.on(consumer.events.CRASH, (event) => {
       this.logger.error(
@@ -345,12 +361,15 @@ export class KafkaBus implements MessageBus {
       commits = [];
       const latest = new Map<string, { topic: string; partition: number; next: bigint }>();
       for (const c of sending) {
-        const key = `${c.topic}\u0000${c.partition}`;
+        const key = partitionKey(c.topic, c.partition);
         const known = latest.get(key);
         if (!known || known.next < c.next) latest.set(key, c);
       }
       consumer.commitOffsets([...latest.values()].map(({ topic, partition, next }) => ({ topic, partition, offset: next.toString() }))).then(
-        () => sending.forEach((c) => c.resolve()),
+        () => {
+          for (const key of latest.keys()) inherited.delete(key);
+          sending.forEach((c) => c.resolve());
+        },
         (error: unknown) => sending.forEach((c) => c.reject(error)),
       );
     };
@@ -438,6 +457,33 @@ export class KafkaBus implements MessageBus {
     };
     this.consumers.add(busConsumer);
     return busConsumer;
+  }
+
+  /**
+   * The committed offsets of the groups `groupId` replaces, for the partitions `groupId` has none for
+   * (keyed by partitionKey). Read once as the consumer starts, through a short-lived admin client.
+   */
+  private async inheritedOffsets(groupId: string, formerGroups: { groupId: string; topics: string[] }[]): Promise<Map<string, string>> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const committed = async (group: string, topics: string[]) => {
+        const offsets = new Map<string, string>();
+        for (const { topic, partitions } of await admin.fetchOffsets({ groupId: group, topics })) {
+          for (const { partition, offset } of partitions) if (BigInt(offset) >= 0n) offsets.set(partitionKey(topic, partition), offset);
+        }
+        return offsets;
+      };
+      const own = await committed(groupId, [...new Set(formerGroups.flatMap((g) => g.topics))]);
+      const inherited = new Map<string, string>();
+      for (const former of formerGroups) {
+        for (const [key, offset] of await committed(former.groupId, former.topics)) if (!own.has(key)) inherited.set(key, offset);
+      }
+      if (inherited.size > 0) this.logger.info({ groupId, partitions: inherited.size, from: formerGroups.map((g) => g.groupId) }, 'consumer group starts where the groups it replaces had committed');
+      return inherited;
+    } finally {
+      await admin.disconnect();
+    }
   }
 
   async close(): Promise<void> {
