@@ -334,12 +334,15 @@ function vowelGaps(norm: string): string[] {
 export function abjadVowelsAgree(abjad: string, latin: string): boolean {
   let a = vowelGaps(abjad);
   const l = vowelGaps(latin);
-  // A final ه/ة (h) that the Latin leaves unwritten: the other letters are still compared place by place
-  // (round 5: غويلة ghwylh writes a و and a ی after its first letter, which Kalai has not)
-  if (a.length === l.length + 1 && /h$/.test(abjad) && !/h$/.test(latin)) a = vowelGaps(abjad.slice(0, -1));
+  // A final ه/ة (h) that the Latin leaves unwritten or writes as the vowel it stands for (Amna, Fatima): the
+  // other letters are still compared place by place, aligned without it (round 5: غويلة ghwylh writes a و and
+  // a ی after its first letter, which Kalai has not). Where dropping the h leaves as many places (an h that
+  // was part of a digraph, ش sh), the word without it is compared as a whole.
+  if (a.length === l.length + 1 && /h$/.test(abjad) && !/h$/.test(latin)) {
+    a = vowelGaps(abjad.slice(0, -1));
+    if (a.length === l.length + 1) return abjadVowelsAgree(abjad.slice(0, -1), latin);
+  }
   if (a.length !== l.length) {
-    // a final ه/ة the Latin spelling writes as the vowel it stands for (Amna, Fatima): aligned without it
-    if (a.length === l.length + 1 && /h$/.test(abjad) && !/h$/.test(latin)) return abjadVowelsAgree(abjad.slice(0, -1), latin);
     // A consonant the script writes, missing from the Latin (خليل khlyl is Khalil, three consonants, not
     // Kalai: the skeleton's doubled-letter rule merged l-y-l). A final ه/ة (h) is often not written in Latin.
     const written = a.length - (/h$/.test(abjad) ? 1 : 0);
