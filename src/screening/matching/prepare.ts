@@ -511,7 +511,7 @@ function markVietnamese(tokens: NameToken[]): void {
 }
 const VIETNAMESE_SURNAMES = new Set('nguyen tran le pham hoang huynh phan vu vo dang bui do ho ngo duong ly truong dinh lam mai trinh doan cao luong'.split(' '));
 /** One syllable of Vietnamese written without its diacritics: an initial consonant, a vowel nucleus, a final. */
-const VIETNAMESE_SYLLABLE = /^(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnprstvx])?(uye|uya|uyu|oai|oay|oao|oeo|uoi|uou|uay|ieu|yeu|ai|ao|au|ay|eo|eu|ia|ie|iu|oa|oe|oi|oo|ua|ue|ui|uo|uu|uy|ye|uu|[aeiouy])(ng|nh|ch|[cmnpt])?$/;
+const VIETNAMESE_SYLLABLE = /^(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnprstvx])?(uye|uya|uyu|oai|oay|oao|oeo|uoi|uou|uay|ieu|yeu|ai|ao|au|ay|eo|eu|ia|ie|iu|oa|oe|oi|oo|ua|ue|ui|uo|uu|uy|ye|[aeiouy])(ng|nh|ch|[cmnpt])?$/;
 
 /** Word abbreviations in non-person names ("Intl", "Mfg", "Trdg") → the word, from data/business-words.tsv. */
 function expandAbbreviations(raw: RawToken[], isPerson: boolean, notes: string[], trace: PrepareTrace): RawToken[] {
