@@ -18,14 +18,7 @@
 import type { NameToken, PreparedName } from './prepare';
 import { foldToken } from './text';
 import { HONORIFICS, NAME_VARIANTS, TITLES } from './lexicon';
-
-/** The tokens of two names aligned together (compare.ts's pairs): q0..q0+qn of the query with c0..c0+cn of the listed name. */
-export interface AlignedSpan {
-  q0: number;
-  qn: number;
-  c0: number;
-  cn: number;
-}
+import { type AlignedSpan, spanOfListedToken, spanOfQueryToken } from './aligned-span';
 
 const MUHAMMAD = foldToken('muhammad');
 const ARABIC_SCRIPT = new Set(['abjad', 'arabic_name']);
@@ -33,6 +26,11 @@ const ARABIC_SCRIPT = new Set(['abjad', 'arabic_name']);
 /** A form of Muhammad (Mohammed, Mohamed, محمد…): the first name of many compound Arabic names, often left out. */
 export function isMuhammad(t: NameToken): boolean {
   return (NAME_VARIANTS.get(t.fold) ?? t.fold) === MUHAMMAD;
+}
+
+/** The index of a name's first name word that is not a title or honorific (its own given name), or -1. */
+function firstOwnNameWord(toks: readonly NameToken[]): number {
+  return toks.findIndex((t) => t.kind === 'name' && !TITLES.has(t.norm) && !HONORIFICS.has(t.norm));
 }
 
 /** An article before a name word: a family name ("al-Masri", المصري). */
@@ -80,7 +78,7 @@ export function familyNameTakenForGivenName(q: PreparedName, qt: readonly NameTo
   if (qt.some((t) => t.kind === 'particle' && t.fold === 'al')) return undefined;
   const first = qt.findIndex((t) => t.kind === 'name');
   if (first < 0 || !qt[first].common) return undefined;
-  const toFirst = pairs.find((p) => first >= p.q0 && first < p.q0 + p.qn);
+  const toFirst = spanOfQueryToken(pairs, first);
   // the listed word the query's first word matched: a family name before the comma, with the article,
   // or (round 5) any family name when the query is written in Arabic script: a name in its own script is
   // written in its own order, given name first (علي ناصر is Ali, son of Nasir; ALI, Nasser is Nasser of Ali)
@@ -89,7 +87,7 @@ export function familyNameTakenForGivenName(q: PreparedName, qt: readonly NameTo
   // and the listed given name (the first name word after the comma) matched a later word of the query
   const given = ct.findIndex((t, j) => j >= cComma && t.kind === 'name');
   if (given < 0) return undefined;
-  const toGiven = pairs.find((p) => given >= p.c0 && given < p.c0 + p.cn);
+  const toGiven = spanOfListedToken(pairs, given);
   if (!toGiven || toGiven.q0 <= first) return undefined;
   const family = ct[toFirst.c0];
   const article = familyArticleAt(ct, toFirst.c0) ? 'al-' : '';
@@ -126,10 +124,10 @@ export function familyNameTakenForListedGivenName(q: PreparedName, qt: readonly 
   const own = qt.findIndex((t) => t.kind === 'name');
   if (family <= own || own < 0 || !familyArticleAt(qt, family)) return undefined;
   // the listed name's first name word, titles aside (SHEIKH AHMED UMAR: Ahmed)
-  const first = ct.findIndex((t) => t.kind === 'name' && !TITLES.has(t.norm) && !HONORIFICS.has(t.norm));
+  const first = firstOwnNameWord(ct);
   if (first < 0 || familyArticleAt(ct, first)) return undefined;
-  const toFamily = pairs.find((p) => family >= p.q0 && family < p.q0 + p.qn);
-  const toOwn = pairs.find((p) => own >= p.q0 && own < p.q0 + p.qn);
+  const toFamily = spanOfQueryToken(pairs, family);
+  const toOwn = spanOfQueryToken(pairs, own);
   if (!toFamily || !toOwn || toFamily.c0 !== first || toFamily.cn !== 1 || toOwn.c0 <= first) return undefined;
   return `"${qt[own].display} al-${qt[family].display}" is ${qt[own].display} of the family al-${qt[family].display}; the listed name starts with ${ct[first].display}, its given name: another person`;
 }
@@ -143,12 +141,11 @@ export function familyNameTakenForListedGivenName(q: PreparedName, qt: readonly 
 export function givenNameTakenForFathersName(q: PreparedName, qt: readonly NameToken[], c: PreparedName, ct: readonly NameToken[], pairs: readonly AlignedSpan[]): string | undefined {
   if ((c.tokens.length === ct.length && c.commaAt !== undefined) || (q.tokens.length === qt.length && q.commaAt !== undefined)) return undefined;
   if (!writtenInArabicScript(qt)) return undefined;
-  const own = (toks: readonly NameToken[]) => toks.findIndex((t) => t.kind === 'name' && !TITLES.has(t.norm) && !HONORIFICS.has(t.norm));
-  const qFirst = own(qt);
-  const cFirst = own(ct);
+  const qFirst = firstOwnNameWord(qt);
+  const cFirst = firstOwnNameWord(ct);
   if (qFirst < 0 || cFirst < 0 || familyArticleAt(ct, cFirst)) return undefined;
-  const toQFirst = pairs.find((p) => qFirst >= p.q0 && qFirst < p.q0 + p.qn);
-  const toCFirst = pairs.find((p) => cFirst >= p.c0 && cFirst < p.c0 + p.cn);
+  const toQFirst = spanOfQueryToken(pairs, qFirst);
+  const toCFirst = spanOfListedToken(pairs, cFirst);
   if (!toQFirst || !toCFirst || toQFirst.c0 <= cFirst || toCFirst.q0 <= qFirst) return undefined;
   return `"${qt[qFirst].display}" is the query's given name and "${ct[cFirst].display}" the listed name's, each matched to a later name of the other (a father's): the roles are the other way round, another person`;
 }

@@ -20,6 +20,7 @@ import { arabicNameOfLetters, foldToken, hebrewMatchesLatin } from './text';
 import { koreanGivenNameReordered, koreanKey } from './korean';
 import { familyNameTakenForGivenName, familyNameTakenForListedGivenName, givenNameTakenForFathersName, ownNameOfChain } from './arabic-roles';
 import { SimilarityMemo } from './similarity-memo';
+import type { AlignedSpan } from './aligned-span';
 import { pooledGivenNames } from '../identity/name-frequency';
 import { capReading, isForeignReading, transcribedSimilarity } from './foreign/readings';
 
@@ -624,11 +625,7 @@ const NAME_TO_FINAL = 0.95;
  * Aligned tokens: qt[q0 .. q0+qn-1] with ct[c0 .. c0+cn-1]. One side is always a single token; the
  * other is one token or, for a merge, a run of adjacent tokens.
  */
-interface Pair {
-  q0: number;
-  qn: number;
-  c0: number;
-  cn: number;
+interface Pair extends AlignedSpan {
   how: AlignHow;
   sim: number;
 }

@@ -8,6 +8,7 @@
  * first Han name met, so a process that never sees one never pays for it.
  */
 import { createRequire } from 'node:module';
+import type { AlignedSpan } from './aligned-span';
 
 let table: Record<string, string> | undefined;
 function readings(): Record<string, string> {
@@ -137,13 +138,6 @@ export const KOREAN_SURNAME_KEYS: ReadonlySet<string> = new Set(
     .map((w) => koreanKey(w) ?? w),
 );
 
-/** Tokens of two names aligned together (compare.ts's pairs): q0..q0+qn of the query with c0..c0+cn of the listed name. */
-interface Aligned {
-  q0: number;
-  qn: number;
-  c0: number;
-  cn: number;
-}
 /** What the order rule reads of a token. */
 interface SyllableToken {
   kind: string;
@@ -164,7 +158,7 @@ export function koreanGivenNameReordered(
   qComma: number | undefined,
   ct: readonly SyllableToken[],
   cComma: number | undefined,
-  pairs: readonly Aligned[],
+  pairs: readonly AlignedSpan[],
 ): string | undefined {
   const korean = (toks: readonly SyllableToken[]) => toks.every((t) => t.kind !== 'name' || t.korean !== undefined);
   if (!korean(qt) || !korean(ct)) return undefined;
@@ -188,8 +182,8 @@ export function koreanGivenNameReordered(
     .sort((a, b) => a.q0 - b.q0);
   for (let i = 1; i < given.length; i++) {
     if (given[i].c0 < given[i - 1].c0) {
-      const q = (p: Aligned) => qt[p.q0].display;
-      const c = (p: Aligned) => ct[p.c0].display;
+      const q = (p: AlignedSpan) => qt[p.q0].display;
+      const c = (p: AlignedSpan) => ct[p.c0].display;
       return `the given name's syllables come in another order ("${q(given[i - 1])} ${q(given[i])}" against "${c(given[i])} ${c(given[i - 1])}"): in a Korean name that is another name`;
     }
   }
