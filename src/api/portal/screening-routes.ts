@@ -58,6 +58,10 @@ function notQueriedFinished(phase: string, sources: { agent: string; error: stri
   }));
 }
 
+function phaseStarted(phase: string, at: string): Progress {
+  return { event: 'phase_started', data: { phase, name: PHASE_NAMES[phase] ?? `Phase ${phase}`, at } };
+}
+
 function agentFinished(a: AgentAnswer<string>, label: (agent: string) => string): Progress {
   return {
     event: 'agent_finished',
@@ -95,14 +99,14 @@ function progressOfOne(event: RecordedEvent, labels: Record<string, string>): Pr
     case 'PhaseStarted':
       // The sources this deployment cannot query are recorded in PhaseStarted: each is also "finished".
       return [
-        { event: 'phase_started', data: { phase: d.phase, name: PHASE_NAMES[d.phase] ?? `Phase ${d.phase}`, at: d.startedAt } },
+        phaseStarted(d.phase, d.startedAt),
         ...notQueriedFinished(d.phase, d.notQueried ?? [], label),
       ];
     case 'PhaseSkipped':
       // No agent of the phase (nor of those skipped with it) could be queried: to the page each
       // phase started, each of its agents finished, and it completed.
       return skippedPhases(d as PhaseSkipped['data']).flatMap((p) => [
-        { event: 'phase_started', data: { phase: p.phase, name: PHASE_NAMES[p.phase] ?? `Phase ${p.phase}`, at: d.skippedAt } },
+        phaseStarted(p.phase, d.skippedAt),
         ...notQueriedFinished(p.phase, p.notQueried, label),
         { event: 'phase_completed', data: { phase: p.phase, queried: [], not_queried: p.notQueried.map((n) => n.agent), at: d.skippedAt } },
       ]);
@@ -114,7 +118,7 @@ function progressOfOne(event: RecordedEvent, labels: Record<string, string>): Pr
       const answers = answersRecordedBy(event);
       if (answers.length === 0) return completed;
       return [
-        { event: 'phase_started', data: { phase: d.phase, name: PHASE_NAMES[d.phase] ?? `Phase ${d.phase}`, at: answers[0]!.startedAt } },
+        phaseStarted(d.phase, answers[0]!.startedAt),
         ...answers.map((a) => agentFinished(a, label)),
         completed,
       ];
