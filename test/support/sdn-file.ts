@@ -3,8 +3,19 @@
  * people, then reload): `edit` gets the data lines and returns the new ones; the file's CRLF line ends,
  * Latin-1 encoding and trailing EOF byte are kept, as OFAC publishes it.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+
+/**
+ * A test's own copy of the bundled OFAC SDN list (in a new temporary directory named from `prefix`),
+ * and the service environment that loads only it and keeps its versions beside it.
+ */
+export function copySdnList(prefix: string): { listsDir: string; env: { LISTS_DIR: string; LISTS_ONLY: string; LISTS_DATA_DIR: string } } {
+  const listsDir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  cpSync(path.resolve('lists/ofac_sdn'), path.join(listsDir, 'ofac_sdn'), { recursive: true });
+  return { listsDir, env: { LISTS_DIR: listsDir, LISTS_ONLY: 'ofac_sdn', LISTS_DATA_DIR: path.join(listsDir, 'versions') } };
+}
 
 export function editSdnCsv(listsDir: string, edit: (lines: string[]) => string[]): void {
   const file = path.join(listsDir, 'ofac_sdn', 'sdn.csv');

@@ -8,10 +8,8 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { editSdnCsv, sdnPerson } from '../../support/sdn-file';
+import { rmSync } from 'node:fs';
+import { copySdnList, editSdnCsv, sdnPerson } from '../../support/sdn-file';
 import { startTestService, type TestService } from '../../support/service';
 
 let svc: TestService;
@@ -20,9 +18,9 @@ let s3Key: string;
 let listsDir: string;
 
 before(async () => {
-  listsDir = mkdtempSync(path.join(os.tmpdir(), 'svc-monitoring-identity-'));
-  cpSync(path.resolve('lists/ofac_sdn'), path.join(listsDir, 'ofac_sdn'), { recursive: true });
-  svc = await startTestService({ env: { LISTS_DIR: listsDir, LISTS_ONLY: 'ofac_sdn', LISTS_DATA_DIR: path.join(listsDir, 'versions'), SCREENING_WAIT_MS: '60000' } });
+  const lists = copySdnList('svc-monitoring-identity-');
+  listsDir = lists.listsDir;
+  svc = await startTestService({ env: { ...lists.env, SCREENING_WAIT_MS: '60000' } });
   const account = await svc.createAccount('enterprise');
   s1Key = (await svc.createKey(account.accountId, 's1')).key;
   s3Key = (await svc.createKey(account.accountId, 's3', { userId: account.userId })).key;

@@ -5,11 +5,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { editSdnCsv } from '../../support/sdn-file';
+import { copySdnList, editSdnCsv } from '../../support/sdn-file';
 import { startTestService, type TestService } from '../../support/service';
 import { handleCommand } from '../../../src/commands/command-handler';
 import { accountDecider, streamName as accountStream } from '../../../src/commands/account';
@@ -26,10 +24,10 @@ const analyst = { email: `analyst-${randomUUID()}@example.test`, password: `pw-$
 
 
 before(async () => {
-  listsDir = mkdtempSync(path.join(os.tmpdir(), 'svc-monitoring-lists-'));
-  cpSync(path.resolve('lists/ofac_sdn'), path.join(listsDir, 'ofac_sdn'), { recursive: true });
+  const lists = copySdnList('svc-monitoring-lists-');
+  listsDir = lists.listsDir;
   svc = await startTestService({
-    env: { LISTS_DIR: listsDir, LISTS_ONLY: 'ofac_sdn', LISTS_DATA_DIR: path.join(listsDir, 'versions'), WEBHOOK_ALLOW_PRIVATE: 'true' },
+    env: { ...lists.env, WEBHOOK_ALLOW_PRIVATE: 'true' },
   });
   const account = await svc.createAccount('enterprise');
   accountId = account.accountId;

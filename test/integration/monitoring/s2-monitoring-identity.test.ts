@@ -12,10 +12,8 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { editSdnCsv, sdnPerson } from '../../support/sdn-file';
+import { rmSync } from 'node:fs';
+import { copySdnList, editSdnCsv, sdnPerson } from '../../support/sdn-file';
 import { startTestService, type TestService } from '../../support/service';
 import { call, settled, writes } from '../api/s2/support';
 import { randomUUID } from 'node:crypto';
@@ -32,9 +30,9 @@ let key: string;
 let otherKey: string;
 
 before(async () => {
-  listsDir = mkdtempSync(path.join(os.tmpdir(), 'svc-s2-monitoring-identity-'));
-  cpSync(path.resolve('lists/ofac_sdn'), path.join(listsDir, 'ofac_sdn'), { recursive: true });
-  svc = await startTestService({ env: { LISTS_DIR: listsDir, LISTS_ONLY: 'ofac_sdn', LISTS_DATA_DIR: path.join(listsDir, 'versions') } });
+  const lists = copySdnList('svc-s2-monitoring-identity-');
+  listsDir = lists.listsDir;
+  svc = await startTestService({ env: lists.env });
   key = (await svc.createKey((await svc.createAccount('enterprise')).accountId, 's2')).key;
   otherKey = (await svc.createKey((await svc.createAccount('enterprise')).accountId, 's2')).key;
 });
